@@ -1,0 +1,229 @@
+/**
+ * Bounds-checked little-endian reader and growable writer over Uint8Array.
+ *
+ * Hand-written on purpose: it is the hot path of every decoder and the exact error
+ * behaviour (which message, at which offset) is part of the product. Slices are views
+ * (`subarray`), never copies.
+ */
+import { DecodeError, END_OF_DATA, IOS_SUFFIX, InnerRustError } from './errors.js';
+
+/** zcashd's MAX_SIZE: the largest CompactSize value and the largest serialized object. */
+export const MAX_SIZE = 0x02000000;
+
+/** Which of zcashd's two CompactSize readers is emulated (they report different texts). */
+export type CompactSizeFlavour = 'cpp' | 'rust';
+
+export class ByteReader {
+  readonly buf: Uint8Array;
+  private readonly view: DataView;
+  pos: number;
+  readonly end: number;
+
+  constructor(buf: Uint8Array, start = 0, end = buf.length) {
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.pos = start;
+    this.end = end;
+  }
+
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+
+  /** Throws zcashd's end-of-data error unless `n` more bytes exist. */
+  need(n: number): void {
+    if (this.end - this.pos < n) {
+      throw new DecodeError('end-of-data', this.end, END_OF_DATA);
+    }
+  }
+
+  u8(): number {
+    this.need(1);
+    return this.buf[this.pos++]!;
+  }
+
+  u16(): number {
+    this.need(2);
+    const v = this.view.getUint16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  i32(): number {
+    this.need(4);
+    const v = this.view.getInt32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  /**
+   * A signed 64-bit integer as a JS number when it is exactly representable
+   * (|v| ≤ 2^53), otherwise as a bigint. Money values are always far inside that range;
+   * callers range-check and reject the rest.
+   */
+  i64(): number | bigint {
+    this.need(8);
+    const lo = this.view.getUint32(this.pos, true);
+    const hi = this.view.getInt32(this.pos + 4, true);
+    this.pos += 8;
+    if (hi >= -0x200000 && hi < 0x200000) return hi * 0x100000000 + lo;
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+
+  u64(): bigint {
+    this.need(8);
+    const v = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  /** A view of the next `n` bytes (no copy). */
+  bytes(n: number): Uint8Array {
+    this.need(n);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  skip(n: number): void {
+    this.need(n);
+    this.pos += n;
+  }
+
+  /**
+   * CompactSize with zcashd's canonical-encoding rule (checked first) and MAX_SIZE limit.
+   * `flavour` picks the C++ or the Rust (zcash_encoding) error text.
+   */
+  compactSize(flavour: CompactSizeFlavour = 'cpp'): number {
+    const start = this.pos;
+    const first = this.u8();
+    let value: number;
+    if (first < 0xfd) return first;
+    if (first === 0xfd) {
+      value = this.u16();
+      if (value < 0xfd) return nonCanonical(flavour, start);
+    } else if (first === 0xfe) {
+      value = this.u32();
+      if (value < 0x10000) return nonCanonical(flavour, start);
+    } else {
+      const big = this.u64();
+      if (big < 0x100000000n) return nonCanonical(flavour, start);
+      return tooLarge(flavour, start);
+    }
+    if (value > MAX_SIZE) return tooLarge(flavour, start);
+    return value;
+  }
+
+  /** CompactSize length followed by that many bytes (a view). */
+  varBytes(flavour: CompactSizeFlavour = 'cpp'): Uint8Array {
+    const n = this.compactSize(flavour);
+    return this.bytes(n);
+  }
+}
+
+function nonCanonical(flavour: CompactSizeFlavour, offset: number): never {
+  if (flavour === 'rust') throw new InnerRustError('non-canonical-compactsize', offset, 'non-canonical CompactSize');
+  throw new DecodeError('non-canonical-compactsize', offset, `non-canonical ReadCompactSize()${IOS_SUFFIX}`);
+}
+
+function tooLarge(flavour: CompactSizeFlavour, offset: number): never {
+  if (flavour === 'rust') throw new InnerRustError('compactsize-too-large', offset, 'CompactSize too large');
+  throw new DecodeError('compactsize-too-large', offset, `ReadCompactSize(): size too large${IOS_SUFFIX}`);
+}
+
+/** Number of bytes CompactSize(n) takes. */
+export function compactSizeLength(n: number): number {
+  return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
+}
+
+export class ByteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  pos = 0;
+
+  constructor(initial = 256) {
+    this.buf = new Uint8Array(initial);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(v: number): this {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+    return this;
+  }
+
+  u16(v: number): this {
+    this.ensure(2);
+    this.view.setUint16(this.pos, v, true);
+    this.pos += 2;
+    return this;
+  }
+
+  u32(v: number): this {
+    this.ensure(4);
+    this.view.setUint32(this.pos, v >>> 0, true);
+    this.pos += 4;
+    return this;
+  }
+
+  i32(v: number): this {
+    this.ensure(4);
+    this.view.setInt32(this.pos, v, true);
+    this.pos += 4;
+    return this;
+  }
+
+  i64(v: number | bigint): this {
+    this.ensure(8);
+    this.view.setBigInt64(this.pos, BigInt(v), true);
+    this.pos += 8;
+    return this;
+  }
+
+  u64(v: bigint): this {
+    this.ensure(8);
+    this.view.setBigUint64(this.pos, v, true);
+    this.pos += 8;
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    return this;
+  }
+
+  compactSize(n: number): this {
+    if (n < 0xfd) return this.u8(n);
+    if (n <= 0xffff) return this.u8(0xfd).u16(n);
+    if (n <= 0xffffffff) return this.u8(0xfe).u32(n);
+    return this.u8(0xff).u64(BigInt(n));
+  }
+
+  varBytes(b: Uint8Array): this {
+    return this.compactSize(b.length).bytes(b);
+  }
+
+  /** The written bytes (a copy trimmed to length). */
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}

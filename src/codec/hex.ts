@@ -1,0 +1,48 @@
+/**
+ * Hex helpers. Node's Buffer hex codec is native and several times faster than a JS loop,
+ * so it does the work; these functions only add zcashd's conventions on top.
+ */
+import { Buffer } from 'node:buffer';
+
+const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
+
+/** zcashd's IsHex: non-empty, even length, only [0-9a-fA-F]. */
+export function isHex(s: string): boolean {
+  return s.length > 0 && (s.length & 1) === 0 && HEX_RE.test(s);
+}
+
+/** Decodes hex that has already passed `isHex`. */
+export function hexToBytes(s: string): Uint8Array {
+  const b = Buffer.from(s, 'hex');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
+/** `HexStr`: bytes in order, lowercase. */
+export function toHex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
+}
+
+/** `uint256::GetHex`: the bytes reversed, lowercase. */
+export function toHexReversed(b: Uint8Array): string {
+  const r = Buffer.allocUnsafe(b.length);
+  for (let i = 0, j = b.length - 1; j >= 0; i++, j--) r[i] = b[j]!;
+  return r.toString('hex');
+}
+
+/** Inverse of `toHexReversed` for exactly-formed input (64 hex chars → internal order). */
+export function reversedHexToBytes(s: string): Uint8Array {
+  const b = hexToBytes(s);
+  b.reverse();
+  return b;
+}
+
+/** `HexInt(u32)`: 8 lowercase hex digits, most significant first. */
+export function hexInt(v: number): string {
+  return (v >>> 0).toString(16).padStart(8, '0');
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

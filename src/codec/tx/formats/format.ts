@@ -1,0 +1,27 @@
+/**
+ * A transaction wire format. Each supported layout is one module implementing this; the
+ * registry in `./index.ts` maps a header (overwintered flag, version, version group id) to
+ * its format. Adding v6 (NU6.3) means adding one module and one registry entry.
+ */
+import type { ByteReader, ByteWriter } from '../../bytes.js';
+import type { TransactionData, TxFormatName } from '../types.js';
+
+export interface TxHeader {
+  overwintered: boolean;
+  version: number;
+  versionGroupId: number;
+}
+
+export interface TxFormat {
+  readonly name: TxFormatName;
+  /** Reads everything after the header (and version group id). */
+  read(r: ByteReader, header: TxHeader): TransactionData;
+  /** Writes everything after the header (and version group id). */
+  write(w: ByteWriter, tx: TransactionData): void;
+  /** Transaction id in internal byte order; `bytes` is the exact serialization. */
+  txid(tx: TransactionData, bytes: Uint8Array): Uint8Array;
+  /** Auth digest in internal order (all-0xff before v5). */
+  authDigest(tx: TransactionData): Uint8Array;
+}
+
+export const LEGACY_AUTH_DIGEST: Uint8Array = new Uint8Array(32).fill(0xff);

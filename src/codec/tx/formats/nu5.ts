@@ -1,0 +1,45 @@
+/** v5 NU5 (ZIP-225): explicit branch id, Sapling bundle with shared anchor, Orchard bundle; ZIP-244 ids. */
+import { readOrchardBundle, writeOrchardBundle } from '../orchard.js';
+import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
+import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import type { TransactionData } from '../types.js';
+import { zip244AuthDigest, zip244TxId } from '../zip244.js';
+import type { TxFormat } from './format.js';
+
+export const v5Format: TxFormat = {
+  name: 'v5',
+  read(r, header): TransactionData {
+    const consensusBranchId = r.u32();
+    const lockTime = r.u32();
+    const expiryHeight = r.u32();
+    const vin = readVin(r);
+    const vout = readVout(r);
+    const s = readSaplingV5Bundle(r);
+    const orchard = readOrchardBundle(r);
+    return {
+      format: 'v5',
+      overwintered: true,
+      version: header.version,
+      versionGroupId: header.versionGroupId,
+      consensusBranchId,
+      lockTime,
+      expiryHeight,
+      vin,
+      vout,
+      joinSplits: [],
+      joinSplitPubKey: null,
+      joinSplitSig: null,
+      sapling: s.spends.length + s.outputs.length > 0 ? s : null,
+      orchard,
+    };
+  },
+  write(w, tx) {
+    w.u32(tx.consensusBranchId!).u32(tx.lockTime).u32(tx.expiryHeight);
+    writeVin(w, tx.vin);
+    writeVout(w, tx.vout);
+    writeSaplingV5Bundle(w, tx.sapling);
+    writeOrchardBundle(w, tx.orchard);
+  },
+  txid: (tx) => zip244TxId(tx),
+  authDigest: (tx) => zip244AuthDigest(tx),
+};

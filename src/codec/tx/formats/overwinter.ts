@@ -1,0 +1,39 @@
+/** v3 Overwinter (ZIP-202): adds nExpiryHeight; JoinSplits still carry PHGR proofs. */
+import { sha256d } from '../../hash.js';
+import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
+import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import type { TransactionData } from '../types.js';
+import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
+
+export const v3Format: TxFormat = {
+  name: 'v3',
+  read(r, header): TransactionData {
+    const vin = readVin(r);
+    const vout = readVout(r);
+    const lockTime = r.u32();
+    const expiryHeight = r.u32();
+    const js = readJoinSplitSection(r, 'phgr');
+    return {
+      format: 'v3',
+      overwintered: true,
+      version: header.version,
+      versionGroupId: header.versionGroupId,
+      consensusBranchId: null,
+      lockTime,
+      expiryHeight,
+      vin,
+      vout,
+      ...js,
+      sapling: null,
+      orchard: null,
+    };
+  },
+  write(w, tx) {
+    writeVin(w, tx.vin);
+    writeVout(w, tx.vout);
+    w.u32(tx.lockTime).u32(tx.expiryHeight);
+    writeJoinSplitSection(w, tx);
+  },
+  txid: (_tx, bytes) => sha256d(bytes),
+  authDigest: () => LEGACY_AUTH_DIGEST,
+};

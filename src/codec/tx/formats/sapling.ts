@@ -1,0 +1,55 @@
+/**
+ * v4 Sapling (ZIP-243 layout): Sapling spends/outputs, Groth16 JoinSplits, binding signature
+ * after the JoinSplit data. zcashd's C++ also reads the never-activated ZFuture header
+ * (0xFFFF / 0xFFFFFFFF) with this layout before its Rust re-parse rejects it.
+ */
+import { sha256d } from '../../hash.js';
+import { readSaplingV4Components, writeSaplingV4Components } from '../sapling.js';
+import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
+import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import type { TransactionData, TxFormatName } from '../types.js';
+import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
+
+function saplingLayout(name: TxFormatName): TxFormat {
+  return {
+    name,
+    read(r, header): TransactionData {
+      const vin = readVin(r);
+      const vout = readVout(r);
+      const lockTime = r.u32();
+      const expiryHeight = r.u32();
+      const c = readSaplingV4Components(r);
+      const js = readJoinSplitSection(r, 'groth16');
+      const any = c.spends.length + c.outputs.length > 0;
+      const bindingSig = any ? r.bytes(64) : null;
+      return {
+        format: name,
+        overwintered: true,
+        version: header.version,
+        versionGroupId: header.versionGroupId,
+        consensusBranchId: null,
+        lockTime,
+        expiryHeight,
+        vin,
+        vout,
+        ...js,
+        sapling: any ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null,
+        orchard: null,
+      };
+    },
+    write(w, tx) {
+      writeVin(w, tx.vin);
+      writeVout(w, tx.vout);
+      w.u32(tx.lockTime).u32(tx.expiryHeight);
+      const s = tx.sapling;
+      writeSaplingV4Components(w, { valueBalance: s?.valueBalance ?? 0, spends: s?.spends ?? [], outputs: s?.outputs ?? [] });
+      writeJoinSplitSection(w, tx);
+      if (s && s.bindingSig) w.bytes(s.bindingSig);
+    },
+    txid: (_tx, bytes) => sha256d(bytes),
+    authDigest: () => LEGACY_AUTH_DIGEST,
+  };
+}
+
+export const v4Format: TxFormat = saplingLayout('v4');
+export const zfutureFormat: TxFormat = saplingLayout('zfuture');

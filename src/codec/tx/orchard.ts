@@ -1,0 +1,59 @@
+/** The Orchard bundle of a v5 transaction (ZIP-225 fields 18–26), parsed by Rust in zcashd. */
+import type { ByteReader, ByteWriter } from '../bytes.js';
+import { isPallasBaseField, isValidPallasPoint } from '../curves.js';
+import { inRustSection, rustCheck } from './rust-section.js';
+import { isValueBalanceInRange } from './money.js';
+import { ENC_CIPHERTEXT_SIZE, OUT_CIPHERTEXT_SIZE } from './sapling.js';
+import type { OrchardAction, OrchardBundle } from './types.js';
+
+const EMPTY = new Uint8Array(0);
+
+function field(r: ByteReader, check: (b: Uint8Array) => boolean, inner: string): Uint8Array {
+  const at = r.pos;
+  const b = r.bytes(32);
+  rustCheck(check(b), 'invalid-orchard', at, inner);
+  return b;
+}
+
+export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
+  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, () => {
+    const n = r.compactSize('rust');
+    if (n === 0) return null;
+    const actions: OrchardAction[] = [];
+    for (let i = 0; i < n; i++) {
+      const cv = field(r, isValidPallasPoint, 'invalid Pallas point for value commitment');
+      const nullifier = field(r, isPallasBaseField, 'invalid Pallas point for nullifier');
+      const rk = field(r, isValidPallasPoint, 'invalid verification key');
+      const cmx = field(r, isPallasBaseField, 'invalid Pallas base for field cmx');
+      const ephemeralKey = r.bytes(32);
+      const encCiphertext = r.bytes(ENC_CIPHERTEXT_SIZE);
+      const outCiphertext = r.bytes(OUT_CIPHERTEXT_SIZE);
+      actions.push({ cv, nullifier, rk, cmx, ephemeralKey, encCiphertext, outCiphertext, spendAuthSig: EMPTY });
+    }
+    const flagsAt = r.pos;
+    const flags = r.u8();
+    rustCheck((flags & 0xfc) === 0, 'invalid-orchard', flagsAt, 'invalid Orchard flags');
+    const vbAt = r.pos;
+    const vb = r.i64();
+    rustCheck(isValueBalanceInRange(vb), 'invalid-orchard', vbAt, 'valueBalance out of range');
+    const anchor = field(r, isPallasBaseField, 'invalid Orchard anchor');
+    const proof = r.varBytes('rust');
+    for (const a of actions) a.spendAuthSig = r.bytes(64);
+    const bindingSig = r.bytes(64);
+    return { actions, flags, valueBalance: vb as number, anchor, proof, bindingSig };
+  });
+}
+
+export function writeOrchardBundle(w: ByteWriter, b: OrchardBundle | null): void {
+  if (!b) {
+    w.compactSize(0);
+    return;
+  }
+  w.compactSize(b.actions.length);
+  for (const a of b.actions) {
+    w.bytes(a.cv).bytes(a.nullifier).bytes(a.rk).bytes(a.cmx).bytes(a.ephemeralKey).bytes(a.encCiphertext).bytes(a.outCiphertext);
+  }
+  w.u8(b.flags).i64(b.valueBalance).bytes(b.anchor).varBytes(b.proof);
+  for (const a of b.actions) w.bytes(a.spendAuthSig);
+  w.bytes(b.bindingSig);
+}

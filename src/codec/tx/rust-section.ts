@@ -1,0 +1,29 @@
+/**
+ * zcashd hands some parts of a transaction to Rust parsers and re-throws their failures as
+ * `ios_base::failure("<prefix>: <rust error>")`. This reproduces that wrapping: a C++ stream
+ * error raised inside (end of data) keeps its own suffix and gains a second one.
+ */
+import type { ByteReader } from '../bytes.js';
+import { DecodeError, type DecodeReason, IOS_SUFFIX, InnerRustError } from '../errors.js';
+
+export function inRustSection<T>(prefix: string, sectionReason: DecodeReason, r: ByteReader, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof InnerRustError) {
+      // Field checks are reported under the section's reason; CompactSize problems keep theirs.
+      const reason = e.reason.startsWith('invalid-') ? sectionReason : e.reason;
+      throw new DecodeError(reason, e.offset, `${prefix}: ${e.inner}${IOS_SUFFIX}`);
+    }
+    if (e instanceof DecodeError) {
+      throw new DecodeError(e.reason, e.offset, `${prefix}: ${e.what}${IOS_SUFFIX}`);
+    }
+    void r;
+    throw e;
+  }
+}
+
+/** Fails a Rust-side field check with its inner message. */
+export function rustCheck(ok: boolean, reason: DecodeReason, offset: number, inner: string): void {
+  if (!ok) throw new InnerRustError(reason, offset, inner);
+}

@@ -1,0 +1,116 @@
+/**
+ * Transaction decoding, encoding and ids, with zcashd v6.12.2's decode-time validation.
+ */
+import { ByteReader, ByteWriter } from '../bytes.js';
+import { DecodeError, IOS_SUFFIX } from '../errors.js';
+import { hexToBytes, isHex, toHexReversed } from '../hex.js';
+import { selectFormat, type TxFormat } from './formats/index.js';
+import { isMoneyRange } from './money.js';
+import { isCoinbase } from './transparent.js';
+import type { TransactionData } from './types.js';
+
+/** Consensus branch ids zcashd's Rust parser knows (Sprout … NU6.1). */
+export const KNOWN_BRANCH_IDS: ReadonlySet<number> = new Set([
+  0x00000000, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6, 0xc2d6d0b4, 0xc8e71055, 0x4dec4df0,
+]);
+
+const INVALID_FORMAT = `CTransaction::UpdateHash: Invalid transaction format${IOS_SUFFIX}`;
+
+/** A decoded transaction: its fields, its exact bytes, and lazily computed ids. */
+export class Transaction {
+  readonly data: TransactionData;
+  /** Exactly the serialized bytes (a view into the decoded buffer). */
+  readonly bytes: Uint8Array;
+  private readonly formatImpl: TxFormat;
+  private txidCache: Uint8Array | undefined;
+  private authCache: Uint8Array | undefined;
+
+  constructor(data: TransactionData, bytes: Uint8Array, format: TxFormat) {
+    this.data = data;
+    this.bytes = bytes;
+    this.formatImpl = format;
+  }
+
+  get size(): number {
+    return this.bytes.length;
+  }
+
+  /** txid in internal byte order. */
+  get txid(): Uint8Array {
+    return (this.txidCache ??= this.formatImpl.txid(this.data, this.bytes));
+  }
+
+  /** txid as zcashd prints it. */
+  get txidHex(): string {
+    return toHexReversed(this.txid);
+  }
+
+  /** ZIP-244 auth digest (v5) or 32 × 0xff, internal order. */
+  get authDigest(): Uint8Array {
+    return (this.authCache ??= this.formatImpl.authDigest(this.data));
+  }
+
+  get isCoinbase(): boolean {
+    return isCoinbase(this.data.vin);
+  }
+
+  /** Re-serializes from the fields (equal to `bytes` for anything this codec decoded). */
+  serialize(): Uint8Array {
+    return encodeTransaction(this.data);
+  }
+}
+
+/**
+ * Reads one transaction at `r.pos`. Trailing bytes are left unread, as zcashd leaves them.
+ * Throws DecodeError with zcashd's message on any failure.
+ */
+export function readTransaction(r: ByteReader): Transaction {
+  const start = r.pos;
+  const rawHeader = r.u32();
+  const overwintered = rawHeader >>> 31 === 1;
+  const version = rawHeader & 0x7fffffff;
+  const versionGroupId = overwintered ? r.u32() : 0;
+  const format = selectFormat({ overwintered, version, versionGroupId }, start);
+  const data = format.read(r, { overwintered, version, versionGroupId });
+  const bytes = r.buf.subarray(start, r.pos);
+  checkRustReparse(data, start);
+  return new Transaction(data, bytes, format);
+}
+
+/**
+ * The rules only zcashd's second, Rust parse enforces (inside UpdateHash), all reported with
+ * the same message, after the whole C++ parse succeeded.
+ */
+function checkRustReparse(tx: TransactionData, offset: number): void {
+  const bad =
+    (!tx.overwintered && tx.version === 0) ||
+    tx.format === 'zfuture' ||
+    (tx.format === 'v5' && !KNOWN_BRANCH_IDS.has(tx.consensusBranchId!)) ||
+    tx.vout.some((o) => !isMoneyRange(o.value)) ||
+    tx.joinSplits.some((js) => !isMoneyRange(js.vpubOld) || !isMoneyRange(js.vpubNew));
+  if (bad) throw new DecodeError('invalid-tx-format', offset, INVALID_FORMAT);
+}
+
+/** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */
+export function decodeTransaction(bytes: Uint8Array): Transaction {
+  return readTransaction(new ByteReader(bytes));
+}
+
+/** zcashd's DecodeHexTx: hex validation then decode. */
+export function decodeTransactionHex(hex: string): Transaction {
+  if (!isHex(hex)) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
+  return decodeTransaction(hexToBytes(hex));
+}
+
+export function writeTransaction(w: ByteWriter, tx: TransactionData): void {
+  const format = selectFormat(tx, 0);
+  w.u32(((tx.overwintered ? 0x80000000 : 0) | tx.version) >>> 0);
+  if (tx.overwintered) w.u32(tx.versionGroupId);
+  format.write(w, tx);
+}
+
+export function encodeTransaction(tx: TransactionData): Uint8Array {
+  const w = new ByteWriter(1024);
+  writeTransaction(w, tx);
+  return w.finish();
+}

@@ -1,0 +1,125 @@
+/**
+ * Decoded transaction structures. Every byte field is a zero-copy view into the buffer the
+ * transaction was decoded from, in wire (internal) order. Amounts are JS numbers of
+ * zatoshis: decoding rejects every value outside ±MAX_MONEY, so they are always exact.
+ */
+
+export const COIN = 100_000_000;
+export const MAX_MONEY = 21_000_000 * COIN;
+
+export const OVERWINTER_VERSION_GROUP_ID = 0x03c48270;
+export const SAPLING_VERSION_GROUP_ID = 0x892f2085;
+export const NU5_VERSION_GROUP_ID = 0x26a7270a;
+export const ZFUTURE_VERSION_GROUP_ID = 0xffffffff;
+export const ZFUTURE_TX_VERSION = 0xffff;
+
+export interface OutPoint {
+  /** 32 bytes, internal order (printed reversed). */
+  hash: Uint8Array;
+  index: number;
+}
+
+export interface TxIn {
+  prevout: OutPoint;
+  scriptSig: Uint8Array;
+  sequence: number;
+}
+
+export interface TxOut {
+  /** zatoshis */
+  value: number;
+  scriptPubKey: Uint8Array;
+}
+
+export type SproutProofKind = 'phgr' | 'groth16';
+
+export interface JoinSplit {
+  vpubOld: number;
+  vpubNew: number;
+  anchor: Uint8Array;
+  nullifiers: [Uint8Array, Uint8Array];
+  commitments: [Uint8Array, Uint8Array];
+  ephemeralKey: Uint8Array;
+  randomSeed: Uint8Array;
+  macs: [Uint8Array, Uint8Array];
+  proofKind: SproutProofKind;
+  /** 296 bytes (PHGR/BCTV14) or 192 bytes (Groth16). */
+  proof: Uint8Array;
+  ciphertexts: [Uint8Array, Uint8Array];
+}
+
+export interface SaplingSpend {
+  cv: Uint8Array;
+  /** v4: the spend's own anchor; v5: the bundle's shared anchor. */
+  anchor: Uint8Array;
+  nullifier: Uint8Array;
+  rk: Uint8Array;
+  zkproof: Uint8Array;
+  spendAuthSig: Uint8Array;
+}
+
+export interface SaplingOutput {
+  cv: Uint8Array;
+  cmu: Uint8Array;
+  ephemeralKey: Uint8Array;
+  encCiphertext: Uint8Array;
+  outCiphertext: Uint8Array;
+  zkproof: Uint8Array;
+}
+
+export interface SaplingBundle {
+  spends: SaplingSpend[];
+  outputs: SaplingOutput[];
+  valueBalance: number;
+  /** v5 only: the anchor shared by every spend (present iff there are spends). */
+  sharedAnchor: Uint8Array | null;
+  /** Present iff spends + outputs > 0. */
+  bindingSig: Uint8Array | null;
+}
+
+export interface OrchardAction {
+  cv: Uint8Array;
+  nullifier: Uint8Array;
+  rk: Uint8Array;
+  cmx: Uint8Array;
+  ephemeralKey: Uint8Array;
+  encCiphertext: Uint8Array;
+  outCiphertext: Uint8Array;
+  spendAuthSig: Uint8Array;
+}
+
+export interface OrchardBundle {
+  actions: OrchardAction[];
+  flags: number;
+  valueBalance: number;
+  anchor: Uint8Array;
+  proof: Uint8Array;
+  bindingSig: Uint8Array;
+}
+
+/** The wire layout a transaction was read with. One module per format under `formats/`. */
+export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'zfuture';
+
+export interface TransactionData {
+  format: TxFormatName;
+  overwintered: boolean;
+  /** Header low 31 bits. */
+  version: number;
+  /** 0 when not overwintered. */
+  versionGroupId: number;
+  /** v5 only. */
+  consensusBranchId: number | null;
+  lockTime: number;
+  /** 0 when not overwintered. */
+  expiryHeight: number;
+  vin: TxIn[];
+  vout: TxOut[];
+  joinSplits: JoinSplit[];
+  /** Present iff joinSplits is non-empty. */
+  joinSplitPubKey: Uint8Array | null;
+  joinSplitSig: Uint8Array | null;
+  /** v4 and v5: null when spends + outputs = 0 (then the value balance is 0); earlier formats: null. */
+  sapling: SaplingBundle | null;
+  /** v5 with at least one action. */
+  orchard: OrchardBundle | null;
+}

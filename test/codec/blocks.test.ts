@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
+import { toHex, toHexReversed } from '../../src/codec/hex.js';
+import { readHexVector, readJsonVector, zcashd2019Heights } from '../vectors.js';
+
+interface FactTx {
+  txid: string;
+  authdigest: string;
+  version: number;
+  overwintered: boolean;
+  size: number;
+  locktime: number;
+  vin: number;
+  vout: number;
+  joinsplits: number;
+  sapling_spends: number;
+  sapling_outputs: number;
+  orchard_actions: number;
+}
+interface FactBlock {
+  network: string;
+  height: number;
+  file: string;
+  hash: string;
+  size: number;
+  version: number;
+  previousblockhash: string;
+  merkleroot: string;
+  blockcommitments: string;
+  time: number;
+  bits: string;
+  nonce: string;
+  tx_count: number;
+  merkle_check: boolean;
+  txids: string[];
+  transactions: FactTx[];
+}
+
+const factsFile = readJsonVector<{ summary: { blocks: number }; blocks: FactBlock[] }>('facts.json');
+const facts = factsFile.blocks;
+
+describe('real blocks (facts.json)', () => {
+  it('covers every block file', () => {
+    expect(facts.length).toBe(factsFile.summary.blocks);
+    expect(facts.some((f) => f.file.startsWith('blocks/invalid/'))).toBe(true);
+  });
+
+  for (const f of facts) {
+    it(`${f.network} ${f.height} (${f.file})`, () => {
+      const bytes = readHexVector(f.file);
+      const block = decodeBlock(bytes);
+      expect(block.size).toBe(f.size);
+      expect(block.bytes.length).toBe(bytes.length);
+      expect(block.hashHex).toBe(f.hash);
+      const h = block.header;
+      expect(h.version).toBe(f.version);
+      expect(toHexReversed(h.prevHash)).toBe(f.previousblockhash);
+      expect(toHexReversed(h.merkleRoot)).toBe(f.merkleroot);
+      expect(toHexReversed(h.commitments)).toBe(f.blockcommitments);
+      expect(h.time).toBe(f.time);
+      expect(h.bits.toString(16).padStart(8, '0')).toBe(f.bits);
+      expect(toHexReversed(h.nonce)).toBe(f.nonce);
+      expect(block.transactions.length).toBe(f.tx_count);
+      expect(block.transactions.map((t) => t.txidHex)).toEqual(f.txids);
+      const merkleMatches = toHex(block.computeMerkleRoot()) === toHex(h.merkleRoot);
+      expect(merkleMatches).toBe(f.merkle_check);
+      f.transactions.forEach((ft, i) => {
+        const tx = block.transactions[i]!;
+        const d = tx.data;
+        expect(toHexReversed(tx.authDigest)).toBe(ft.authdigest);
+        expect(d.version).toBe(ft.version);
+        expect(d.overwintered).toBe(ft.overwintered);
+        expect(tx.size).toBe(ft.size);
+        expect(d.lockTime).toBe(ft.locktime);
+        expect(d.vin.length).toBe(ft.vin);
+        expect(d.vout.length).toBe(ft.vout);
+        expect(d.joinSplits.length).toBe(ft.joinsplits);
+        expect(d.sapling?.spends.length ?? 0).toBe(ft.sapling_spends);
+        expect(d.sapling?.outputs.length ?? 0).toBe(ft.sapling_outputs);
+        expect(d.orchard?.actions.length ?? 0).toBe(ft.orchard_actions);
+        // every transaction re-serializes to its exact bytes
+        expect(toHex(tx.serialize())).toBe(toHex(tx.bytes));
+      });
+      // the whole block re-serializes byte for byte
+      const again = encodeBlock(h, block.transactions.map((t) => t.serialize()));
+      expect(toHex(again)).toBe(toHex(bytes));
+    });
+  }
+});
+
+describe('zcashd-2019 blocks', () => {
+  for (const height of zcashd2019Heights()) {
+    it(`mainnet ${height}`, () => {
+      const bytes = readHexVector('zcashd-2019', `${height}.hex`);
+      const golden = readJsonVector<{ hash: string; size: number; merkleroot: string; tx: string[] }>(
+        'zcashd-2019',
+        `${height}.getblock.json`,
+      );
+      const block = decodeBlock(bytes);
+      expect(block.hashHex).toBe(golden.hash);
+      expect(block.size).toBe(golden.size);
+      expect(block.transactions.map((t) => t.txidHex)).toEqual(golden.tx);
+      expect(toHexReversed(block.computeMerkleRoot())).toBe(golden.merkleroot);
+      const again = encodeBlock(block.header, block.transactions.map((t) => t.serialize()));
+      expect(again.length).toBe(bytes.length);
+      expect(Buffer.compare(Buffer.from(again), Buffer.from(bytes))).toBe(0);
+    });
+  }
+});
