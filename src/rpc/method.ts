@@ -1,0 +1,55 @@
+/**
+ * One JSON-RPC method = one module exporting an `RpcMethod`. The server only knows this
+ * interface: it checks the parameter count against `required`/`optional` (zcashd's table in
+ * src/rpc/common.h), then calls `call`, which returns the result as compact JSON text.
+ */
+import type { NetworkParams } from '../chain/network.js';
+import type { JsonValue } from '../json/value.js';
+
+/** A structured JSON-RPC error (passes through to the reply unchanged). */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+/** zcashd's error codes (src/rpc/protocol.h) that zecrpc raises. */
+export const RPC = {
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  PARSE_ERROR: -32700,
+  MISC_ERROR: -1,
+  TYPE_ERROR: -3,
+  INVALID_ADDRESS_OR_KEY: -5,
+  INVALID_PARAMETER: -8,
+  DATABASE_ERROR: -20,
+  DESERIALIZATION_ERROR: -22,
+  IN_WARMUP: -28,
+} as const;
+
+export interface RpcContext {
+  readonly network: NetworkParams;
+  /** Asks the server to shut down after the current reply (the `stop` method). */
+  requestStop(): void;
+}
+
+export interface RpcMethod {
+  readonly name: string;
+  /** zcashd's category (drives `help` grouping); 'hidden' is not listed by `help`. */
+  readonly category: string;
+  readonly required: number;
+  readonly optional: number;
+  /** The full text `help <name>` returns (its first line is listed by `help`). */
+  readonly help: string;
+  /**
+   * Runs the method. Returns compact JSON text of the result. Throws RpcError for
+   * structured errors; any other Error becomes code -1 with its message (zcashd's rule).
+   */
+  call(params: readonly JsonValue[], ctx: RpcContext): string | Promise<string>;
+}
