@@ -1,0 +1,54 @@
+/**
+ * The read side of the chain store: what RPC methods need. The LevelDB implementation
+ * (src/store/) provides it; RPC read methods (src/rpc/methods/blockchain*.ts) consume it.
+ * All hashes are 32 bytes in internal (wire) order.
+ */
+import type { NetworkParams } from '../chain/network.js';
+
+export interface BlockIndexEntry {
+  hash: Uint8Array;
+  height: number;
+  /** All zeros for genesis. */
+  prevHash: Uint8Array;
+  /** The exact serialized header (140-byte prefix + CompactSize + solution). */
+  header: Uint8Array;
+  /** Cumulative chain work up to and including this block. */
+  chainWork: bigint;
+  /** Serialized block size in bytes (0 when only the header is known). */
+  size: number;
+  txCount: number;
+  /** True iff the block's bytes are stored. */
+  haveData: boolean;
+  /** True iff the block is on the current best (active) chain. */
+  onBestChain: boolean;
+}
+
+export interface ChainTip {
+  hash: Uint8Array;
+  height: number;
+}
+
+export interface TxLocation {
+  blockHash: Uint8Array;
+  height: number;
+  /** Index of the transaction within its block. */
+  index: number;
+}
+
+export interface ChainStoreReader {
+  readonly network: NetworkParams;
+  /** The best chain's tip, or null for an empty store. */
+  tip(): Promise<ChainTip | null>;
+  /** Hash of the best-chain block at `height`, or null. */
+  hashAtHeight(height: number): Promise<Uint8Array | null>;
+  /** Index entry of any known block (best chain or side chain). */
+  blockIndex(hash: Uint8Array): Promise<BlockIndexEntry | null>;
+  /** Raw block bytes, or null when not stored. */
+  blockBytes(hash: Uint8Array): Promise<Uint8Array | null>;
+  /** Where a best-chain transaction lives (txid in internal order), or null. */
+  txLocation(txid: Uint8Array): Promise<TxLocation | null>;
+  /** Height of the best known header chain (≥ tip height), or -1. */
+  bestHeaderHeight(): Promise<number>;
+  /** Bytes the store occupies on disk (getblockchaininfo size_on_disk). */
+  sizeOnDisk(): Promise<number>;
+}
