@@ -1,0 +1,116 @@
+/**
+ * `ScriptToAsmStr` (zcashd v6.12.2 src/core_write.cpp): the `asm` member of scriptSig and
+ * scriptPubKey objects.
+ */
+import { Buffer } from 'node:buffer';
+import { MAX_SCRIPT_SIZE, OP_PUSHDATA4, OP_RETURN, newScriptOp, opcodeName, readScriptOp } from './opcodes.js';
+
+/** `mapSigHashTypes`: the only hash-type bytes that get a suffix. */
+const SIGHASH_SUFFIX: readonly (string | undefined)[] = (() => {
+  const table = new Array<string | undefined>(256).fill(undefined);
+  table[0x01] = '[ALL]';
+  table[0x02] = '[NONE]';
+  table[0x03] = '[SINGLE]';
+  table[0x81] = '[ALL|ANYONECANPAY]';
+  table[0x82] = '[NONE|ANYONECANPAY]';
+  table[0x83] = '[SINGLE|ANYONECANPAY]';
+  return table;
+})();
+
+/**
+ * Renders a script the way zcashd's RPC does: pushes of ≤ 4 bytes as signed little-endian
+ * numbers, longer pushes as hex, other opcodes by name, `[error]` at a truncated push.
+ *
+ * `attemptSighashDecode` is true only for non-coinbase scriptSigs: then a push that is a
+ * strict-DER signature with a defined hash type loses its last byte and gets a suffix such as
+ * `[ALL]`. Scripts that are unspendable (leading OP_RETURN, or over 10,000 bytes) are never
+ * decoded, so OP_RETURN data that happens to look like a signature stays verbatim.
+ */
+export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): string {
+  const end = script.length;
+  if (end === 0) return '';
+  const view = Buffer.from(script.buffer, script.byteOffset, end);
+  const decodeSighash = attemptSighashDecode && !isUnspendable(script);
+  const op = newScriptOp();
+  let out = '';
+  let pos = 0;
+  while (pos < end) {
+    if (pos !== 0) out += ' ';
+    pos = readScriptOp(script, pos, op);
+    if (pos < 0) return out + '[error]';
+    if (op.opcode > OP_PUSHDATA4) {
+      out += opcodeName(op.opcode);
+      continue;
+    }
+    const size = op.dataEnd - op.dataStart;
+    if (size <= 4) {
+      out += scriptNumberText(script, op.dataStart, size);
+    } else if (decodeSighash) {
+      const suffix = sighashSuffix(script, op.dataStart, op.dataEnd);
+      out += suffix === undefined
+        ? view.toString('hex', op.dataStart, op.dataEnd)
+        : view.toString('hex', op.dataStart, op.dataEnd - 1) + suffix;
+    } else {
+      out += view.toString('hex', op.dataStart, op.dataEnd);
+    }
+  }
+  return out;
+}
+
+/** `CScript::IsUnspendable`. */
+function isUnspendable(script: Uint8Array): boolean {
+  return (script.length > 0 && script[0] === OP_RETURN) || script.length > MAX_SCRIPT_SIZE;
+}
+
+/**
+ * `CScriptNum(vch, fRequireMinimal=false).getint()` for 0..4 bytes: little-endian magnitude
+ * with the sign in the top bit of the last byte. No minimality check, so `80` is 0 ("negative
+ * zero") and non-minimal encodings still print their value. |value| < 2^31, so `getint`'s
+ * clamping never applies.
+ */
+function scriptNumberText(script: Uint8Array, start: number, size: number): string {
+  if (size === 0) return '0';
+  let value = 0;
+  for (let i = 0; i < size; i++) value += script[start + i]! * 2 ** (8 * i);
+  const last = script[start + size - 1]!;
+  if (last & 0x80) value = -(value - 0x80 * 2 ** (8 * (size - 1)));
+  // `-0` would print as "0" anyway, but keep the number clean.
+  return value === 0 ? '0' : String(value);
+}
+
+/**
+ * The suffix for a push that passes `CheckSignatureEncoding(vch, SCRIPT_VERIFY_STRICTENC)`
+ * and whose last byte is in `mapSigHashTypes`; undefined otherwise. Pushes reaching here are
+ * ≥ 5 bytes, so the empty-signature shortcut of CheckSignatureEncoding does not arise.
+ */
+function sighashSuffix(script: Uint8Array, start: number, end: number): string | undefined {
+  if (!isStrictDerSignature(script, start, end - start)) return undefined;
+  const hashType = script[end - 1]!;
+  // IsDefinedHashtypeSignature: the type without ANYONECANPAY must be ALL, NONE or SINGLE.
+  const base = hashType & ~0x80 & 0xff;
+  if (base < 1 || base > 3) return undefined;
+  return SIGHASH_SUFFIX[hashType];
+}
+
+/**
+ * `IsValidSignatureEncoding` (BIP66): DER `30 len 02 lenR R 02 lenS S` plus one hash-type
+ * byte, minimal positive integers, no low-S requirement. `s` is the offset of the signature.
+ */
+function isStrictDerSignature(script: Uint8Array, s: number, size: number): boolean {
+  if (size < 9 || size > 73) return false;
+  if (script[s] !== 0x30) return false;
+  if (script[s + 1] !== size - 3) return false;
+  const lenR = script[s + 3]!;
+  if (5 + lenR >= size) return false;
+  const lenS = script[s + 5 + lenR]!;
+  if (lenR + lenS + 7 !== size) return false;
+  if (script[s + 2] !== 0x02) return false;
+  if (lenR === 0) return false;
+  if (script[s + 4]! & 0x80) return false;
+  if (lenR > 1 && script[s + 4] === 0x00 && !(script[s + 5]! & 0x80)) return false;
+  if (script[s + lenR + 4] !== 0x02) return false;
+  if (lenS === 0) return false;
+  if (script[s + lenR + 6]! & 0x80) return false;
+  if (lenS > 1 && script[s + lenR + 6] === 0x00 && !(script[s + lenR + 7]! & 0x80)) return false;
+  return true;
+}
