@@ -1,0 +1,60 @@
+/**
+ * decoderawtransaction JSON throughput on real v4/v5 transactions: zecrpc's TxToJSON
+ * (UniValue-exact writer, hex conversions and script rendering included) against
+ * JSON.stringify of an equivalent plain object built beforehand (pure serialization: the
+ * baseline does strictly less work, so a ratio ≥ 1 means the writer is not slower).
+ * Run: npx tsx bench/decoderaw.ts
+ */
+import Benchmark from 'benchmark';
+import { MAINNET } from '../src/chain/network.js';
+import { decodeBlock } from '../src/codec/block.js';
+import type { Transaction } from '../src/codec/tx/transaction.js';
+import { txToJson } from '../src/json/tx.js';
+import { parseJson } from '../src/json/reader.js';
+import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
+import { readHexVector, realBlockFiles } from '../test/vectors.js';
+
+function toPlain(v: JsonValue): unknown {
+  if (v instanceof JsonNumber) return Number(v.text);
+  if (Array.isArray(v)) return v.map(toPlain);
+  if (v instanceof JsonObject) return Object.fromEntries(v.entries.map(([k, x]) => [k, toPlain(x)]));
+  return v;
+}
+
+const txs: Transaction[] = [];
+for (const f of realBlockFiles()) {
+  for (const tx of decodeBlock(readHexVector(f.file)).transactions) {
+    if (tx.data.overwintered && tx.data.version >= 4) txs.push(tx);
+  }
+}
+
+for (const version of [4, 5]) {
+  const set = txs.filter((t) => t.data.version === version);
+  const bytes = set.reduce((s, t) => s + t.size, 0);
+  const plain = set.map((t) => toPlain(parseJson(txToJson(t, MAINNET))));
+  const outBytes = set.reduce((s, t) => s + Buffer.byteLength(txToJson(t, MAINNET)), 0);
+  const suite = new Benchmark.Suite(`v${version}`);
+  let sink = 0;
+  suite
+    .add('zecrpc txToJson', () => {
+      for (const t of set) sink += txToJson(t, MAINNET).length;
+    })
+    .add('JSON.stringify(prebuilt plain object)', () => {
+      for (const p of plain) sink += JSON.stringify(p).length;
+    })
+    .on('cycle', (e: Benchmark.Event) => {
+      const b = e.target as unknown as Benchmark;
+      const perSec = b.hz! * set.length;
+      console.log(
+        `v${version} ${String(b.name).padEnd(40)} ${perSec.toFixed(0).padStart(9)} tx/s  ` +
+          `${((b.hz! * outBytes) / 1e6).toFixed(1)} MB/s JSON out  ${((b.hz! * bytes) / 1e6).toFixed(1)} MB/s tx in`,
+      );
+    })
+    .on('complete', function (this: Benchmark.Suite) {
+      const runs = this as unknown as Benchmark[];
+      const [ours, base] = [runs[0]!, runs[1]!];
+      console.log(`v${version} ratio zecrpc / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}  (${set.length} txs)`);
+    })
+    .run();
+  if (sink < 0) console.log(sink);
+}

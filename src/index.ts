@@ -1,0 +1,34 @@
+/**
+ * zecrpc as a library: decode Zcash transactions and blocks (v1–v5) from bytes or hex, read any
+ * field, compute ids and digests, re-serialize, and render zcashd v6.12.2's exact JSON.
+ */
+export { DecodeError, type DecodeReason } from './codec/errors.js';
+export { ByteReader, ByteWriter, MAX_SIZE } from './codec/bytes.js';
+export { isHex, hexToBytes, toHex, toHexReversed, reversedHexToBytes } from './codec/hex.js';
+export {
+  Transaction,
+  decodeTransaction,
+  decodeTransactionHex,
+  encodeTransaction,
+  readTransaction,
+  KNOWN_BRANCH_IDS,
+} from './codec/tx/transaction.js';
+export type * from './codec/tx/types.js';
+export { COIN, MAX_MONEY } from './codec/tx/types.js';
+export {
+  Block,
+  type BlockHeader,
+  decodeBlock,
+  decodeBlockHex,
+  decodeBlockHeader,
+  encodeBlock,
+  encodeBlockHeader,
+  blockHeaderHash,
+  merkleRoot,
+  authDataRoot,
+} from './codec/block.js';
+export { scriptToAsm, solveScript, encodeTransparentAddress, decodeTransparentAddress } from './codec/script/index.js';
+export type { TxOutType, SolvedScript } from './codec/script/index.js';
+export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
+export { txToJson, writeTxJson, type TxJsonExtras } from './json/tx.js';
+export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './json/block.js';

@@ -1,0 +1,164 @@
+/**
+ * zcashd's blockToJSON (src/rpc/blockchain.cpp, v6.12.2) for `getblock` verbosity 1 and 2,
+ * and the block-intrinsic subset `zecrpc decode-block` prints from the bytes alone.
+ *
+ * Member order follows zcashd exactly. Members that need chain state zecrpc does not keep
+ * yet (note-commitment trees: Heartwood+ `finalsaplingroot`, `finalorchardroot`, NU5+
+ * `chainhistoryroot`, `anchor`; value pools: `chainSupply`, `valuePools`; `trees`) are
+ * omitted rather than printed with invented values; their slots are marked below.
+ */
+import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
+import { difficultyFromBits } from '../chain/pow.js';
+import type { Block, BlockHeader } from '../codec/block.js';
+import { blockHeaderHash } from '../codec/block.js';
+import { toHex, toHexReversed } from '../codec/hex.js';
+import type { Transaction } from '../codec/tx/transaction.js';
+import { writeTxJson } from './tx.js';
+import { JsonWriter } from './writer.js';
+
+const ZERO32 = new Uint8Array(32);
+
+/** What a block's JSON needs from the chain around it (hashes in internal order). */
+export interface BlockChainContext {
+  height: number;
+  /** tip − height + 1 on the active chain, −1 elsewhere. */
+  confirmations: number;
+  chainWork: bigint;
+  previousBlockHash: Uint8Array | null;
+  /** Only for active-chain blocks below the tip. */
+  nextBlockHash: Uint8Array | null;
+}
+
+/** Header-derived roots per era (block-and-chain-state.md §2.4), for a block at `height`. */
+interface EraRoots {
+  /** null = needs the Sapling tree (Heartwood and later). */
+  finalSaplingRoot: Uint8Array | null;
+  /** null = needs the history tree (NU5 and later). */
+  chainHistoryRoot: Uint8Array | null;
+  nu5: boolean;
+}
+
+function eraRoots(header: BlockHeader, height: number, network: NetworkParams): EraRoots {
+  const nu5 = isUpgradeActive(network, 'NU5', height);
+  const heartwood = isUpgradeActive(network, 'Heartwood', height);
+  const heartwoodHeight = network.upgrades.find((u) => u.name === 'Heartwood')?.activationHeight ?? null;
+  if (height === 0) return { finalSaplingRoot: ZERO32, chainHistoryRoot: ZERO32, nu5 };
+  if (!heartwood) return { finalSaplingRoot: header.commitments, chainHistoryRoot: ZERO32, nu5 };
+  if (height === heartwoodHeight) return { finalSaplingRoot: null, chainHistoryRoot: ZERO32, nu5 };
+  if (!nu5) return { finalSaplingRoot: null, chainHistoryRoot: header.commitments, nu5 };
+  return { finalSaplingRoot: null, chainHistoryRoot: null, nu5 };
+}
+
+function writeTxs(w: JsonWriter, txs: readonly Transaction[], verbosity: 1 | 2, network: NetworkParams): void {
+  w.key('tx').beginArray();
+  for (const tx of txs) {
+    if (verbosity === 2) writeTxJson(w, tx, network);
+    else w.str(tx.txidHex);
+  }
+  w.endArray();
+}
+
+function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkParams): void {
+  w.key('time').int(header.time);
+  w.key('nonce').str(toHexReversed(header.nonce));
+  w.key('solution').str(toHex(header.solution));
+  w.key('bits').str((header.bits >>> 0).toString(16).padStart(8, '0'));
+  w.key('difficulty').double(difficultyFromBits(header.bits, network));
+}
+
+function chainWorkHex(work: bigint): string {
+  return work.toString(16).padStart(64, '0');
+}
+
+/** `getblock <hash> 1|2` for a stored block. */
+export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): string {
+  const h = block.header;
+  const roots = eraRoots(h, ctx.height, network);
+  const w = new JsonWriter();
+  w.beginObject();
+  w.key('hash').str(block.hashHex);
+  w.key('confirmations').int(ctx.confirmations);
+  w.key('size').int(block.size);
+  w.key('height').int(ctx.height);
+  w.key('version').int(h.version);
+  w.key('merkleroot').str(toHexReversed(h.merkleRoot));
+  w.key('blockcommitments').str(toHexReversed(h.commitments));
+  w.key('authdataroot').str(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
+  if (roots.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  // slot: finalorchardroot (NU5+, needs the Orchard tree)
+  if (roots.chainHistoryRoot) w.key('chainhistoryroot').str(toHexReversed(roots.chainHistoryRoot));
+  writeTxs(w, block.transactions, verbosity, network);
+  writeHeaderTail(w, h, network);
+  w.key('chainwork').str(chainWorkHex(ctx.chainWork));
+  // slots: anchor (Sprout tree), chainSupply, valuePools, trees (chain-state issue)
+  if (ctx.previousBlockHash) w.key('previousblockhash').str(toHexReversed(ctx.previousBlockHash));
+  if (ctx.nextBlockHash) w.key('nextblockhash').str(toHexReversed(ctx.nextBlockHash));
+  w.endObject();
+  return w.toString();
+}
+
+/** `getblockheader <hash> true` (rpc-http-json.md §7.5). */
+export function blockHeaderToJson(header: BlockHeader, ctx: BlockChainContext, network: NetworkParams): string {
+  const roots = eraRoots(header, ctx.height, network);
+  const w = new JsonWriter();
+  w.beginObject();
+  w.key('hash').str(toHexReversed(blockHeaderHash(header)));
+  w.key('confirmations').int(ctx.confirmations);
+  w.key('height').int(ctx.height);
+  w.key('version').int(header.version);
+  w.key('merkleroot').str(toHexReversed(header.merkleRoot));
+  if (roots.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  writeHeaderTail(w, header, network);
+  w.key('chainwork').str(chainWorkHex(ctx.chainWork));
+  if (ctx.previousBlockHash) w.key('previousblockhash').str(toHexReversed(ctx.previousBlockHash));
+  if (ctx.nextBlockHash) w.key('nextblockhash').str(toHexReversed(ctx.nextBlockHash));
+  w.endObject();
+  return w.toString();
+}
+
+/**
+ * The height a block's coinbase declares (BIP34 style: OP_0, OP_1..OP_16, or a minimal
+ * little-endian push), 0 for a block with a null parent (genesis), or null if unreadable.
+ */
+export function declaredHeight(block: Block): number | null {
+  if (block.header.prevHash.every((b) => b === 0)) return 0;
+  const cb = block.transactions[0];
+  if (!cb || !cb.isCoinbase) return null;
+  const s = cb.data.vin[0]!.scriptSig;
+  const op = s[0];
+  if (op === undefined) return null;
+  if (op === 0x00) return 0;
+  if (op >= 0x51 && op <= 0x60) return op - 0x50;
+  if (op >= 1 && op <= 5 && s.length >= 1 + op) {
+    let v = 0;
+    for (let i = op; i >= 1; i--) v = v * 256 + s[i]!;
+    const negative = (s[op]! & 0x80) !== 0;
+    return negative ? null : v;
+  }
+  return null;
+}
+
+/**
+ * What `zecrpc decode-block` prints: the getblock verbosity-2 members that depend on the block
+ * bytes alone, in zcashd's order. The era (which roots the header carries, whether
+ * authdataroot applies) comes from the coinbase's declared height.
+ */
+export function decodedBlockToJson(block: Block, network: NetworkParams): string {
+  const h = block.header;
+  const height = declaredHeight(block);
+  const roots = height === null ? null : eraRoots(h, height, network);
+  const w = new JsonWriter();
+  w.beginObject();
+  w.key('hash').str(block.hashHex);
+  w.key('size').int(block.size);
+  w.key('version').int(h.version);
+  w.key('merkleroot').str(toHexReversed(h.merkleRoot));
+  w.key('blockcommitments').str(toHexReversed(h.commitments));
+  if (roots) w.key('authdataroot').str(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
+  if (roots?.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  writeTxs(w, block.transactions, 2, network);
+  writeHeaderTail(w, h, network);
+  w.endObject();
+  return w.toString();
+}
+

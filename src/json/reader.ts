@@ -1,0 +1,385 @@
+/**
+ * UniValue's reader (src/univalue/lib/univalue_read.cpp, rpc-http-json.md §4.5), run over the
+ * raw request bytes:
+ *
+ * - whitespace is only space, \t, \n, \r (so a UTF-8 BOM is an error); nothing but
+ *   whitespace may follow the first complete value; top-level scalars are accepted;
+ * - numbers follow the JSON grammar and keep their token text (JsonNumber);
+ * - objects keep every member in order, duplicates included (lookups take the first);
+ * - nesting deeper than 512 containers is an error.
+ * - One quirk is kept: a lone `-` at the very end of the input is a complete number token in
+ *   UniValue (its "digit must follow" check only runs when another byte follows), so the
+ *   body `-` reads as the number text "-". Anywhere else it is an error.
+ *
+ * Strings go through UniValue's UTF-8 filter: raw bytes are decoded structurally (bad lead
+ * or continuation bytes are errors), overlong forms are accepted, `\uXXXX` escapes and even
+ * UTF-8-encoded surrogate halves pair up, an unpaired surrogate is an error, and every code
+ * point is re-encoded canonically. So `C0 80` reads as U+0000, the same string zcashd holds.
+ *
+ * Representation choice: a string is a JavaScript string of the decoded code points. The one
+ * thing zcashd can hold that a JavaScript string cannot is a code point above U+10FFFF (from
+ * lead bytes F4 90.. to F7, which the filter accepts and re-encodes as 4 non-UTF-8 bytes);
+ * such a code point reads as U+FFFD. That is the only divergence: zcashd would echo those 4
+ * bytes raw, zecrpc echoes EF BF BD.
+ */
+import { Buffer } from 'node:buffer';
+import { JsonNumber, JsonObject, type JsonValue } from './value.js';
+
+export class JsonParseError extends Error {
+  constructor(
+    message: string,
+    /** Byte offset in the input where the problem was found, when known. */
+    readonly offset?: number,
+  ) {
+    super(offset === undefined ? message : `${message} at byte ${offset}`);
+    this.name = 'JsonParseError';
+  }
+}
+
+const MAX_DEPTH = 512;
+
+const enum Ch {
+  Tab = 0x09,
+  LF = 0x0a,
+  CR = 0x0d,
+  Space = 0x20,
+  Quote = 0x22,
+  Comma = 0x2c,
+  Minus = 0x2d,
+  Dot = 0x2e,
+  Zero = 0x30,
+  Nine = 0x39,
+  Colon = 0x3a,
+  E = 0x45,
+  OpenBracket = 0x5b,
+  Backslash = 0x5c,
+  CloseBracket = 0x5d,
+  e = 0x65,
+  OpenBrace = 0x7b,
+  CloseBrace = 0x7d,
+  Plus = 0x2b,
+}
+
+function isDigit(c: number): boolean {
+  return c >= Ch.Zero && c <= Ch.Nine;
+}
+
+/** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
+export function parseJson(input: string | Uint8Array): JsonValue {
+  const bytes =
+    typeof input === 'string'
+      ? Buffer.from(input, 'utf8')
+      : Buffer.isBuffer(input)
+        ? input
+        : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  return new Reader(bytes).readDocument();
+}
+
+class Reader {
+  private pos = 0;
+  private readonly end: number;
+
+  constructor(private readonly buf: Buffer) {
+    this.end = buf.length;
+  }
+
+  readDocument(): JsonValue {
+    const value = this.readValue(0);
+    this.skipWhitespace();
+    if (this.pos < this.end) this.fail('unexpected data after the JSON value');
+    return value;
+  }
+
+  private fail(message: string, at = this.pos): never {
+    throw new JsonParseError(message, at);
+  }
+
+  private skipWhitespace(): void {
+    const { buf, end } = this;
+    let p = this.pos;
+    while (p < end) {
+      const c = buf[p]!;
+      if (c !== Ch.Space && c !== Ch.Tab && c !== Ch.LF && c !== Ch.CR) break;
+      p++;
+    }
+    this.pos = p;
+  }
+
+  /** `depth` = number of containers already open around this value. */
+  private readValue(depth: number): JsonValue {
+    this.skipWhitespace();
+    if (this.pos >= this.end) this.fail('unexpected end of input, expected a value');
+    const c = this.buf[this.pos]!;
+    switch (c) {
+      case Ch.OpenBrace:
+        return this.readObject(depth + 1);
+      case Ch.OpenBracket:
+        return this.readArray(depth + 1);
+      case Ch.Quote:
+        return this.readString();
+      case 0x6e /* n */:
+        return this.readKeyword('null', null);
+      case 0x74 /* t */:
+        return this.readKeyword('true', true);
+      case 0x66 /* f */:
+        return this.readKeyword('false', false);
+      default:
+        if (c === Ch.Minus || isDigit(c)) return this.readNumber();
+        return this.fail(`unexpected byte 0x${c.toString(16).padStart(2, '0')}, expected a value`);
+    }
+  }
+
+  private readKeyword<T extends JsonValue>(word: string, value: T): T {
+    const start = this.pos;
+    for (let i = 0; i < word.length; i++) {
+      if (this.buf[start + i] !== word.charCodeAt(i)) this.fail(`invalid literal (expected "${word}")`, start);
+    }
+    this.pos = start + word.length;
+    return value;
+  }
+
+  private readNumber(): JsonNumber {
+    const { buf, end } = this;
+    const start = this.pos;
+    let p = start;
+    const firstDigit = buf[p] === Ch.Minus ? p + 1 : p;
+    if (buf[firstDigit] === Ch.Zero && firstDigit + 1 < end && isDigit(buf[firstDigit + 1]!)) {
+      this.fail('invalid number (leading zero)', start);
+    }
+    if (buf[p] === Ch.Minus) {
+      p++;
+      // UniValue only demands a digit after '-' when another byte follows (see header).
+      if (p < end && !isDigit(buf[p]!)) this.fail('invalid number (no digit after "-")', start);
+    }
+    while (p < end && isDigit(buf[p]!)) p++;
+    if (p < end && buf[p] === Ch.Dot) {
+      p++;
+      if (p >= end || !isDigit(buf[p]!)) this.fail('invalid number (no digit after ".")', start);
+      while (p < end && isDigit(buf[p]!)) p++;
+    }
+    if (p < end && (buf[p] === Ch.e || buf[p] === Ch.E)) {
+      p++;
+      if (p < end && (buf[p] === Ch.Minus || buf[p] === Ch.Plus)) p++;
+      if (p >= end || !isDigit(buf[p]!)) this.fail('invalid number (no digit in exponent)', start);
+      while (p < end && isDigit(buf[p]!)) p++;
+    }
+    this.pos = p;
+    return new JsonNumber(buf.toString('latin1', start, p));
+  }
+
+  private readString(): string {
+    const { buf, end } = this;
+    const start = this.pos + 1; // after the opening quote
+    // Fast path: printable ASCII with no escapes is the string as is.
+    let p = start;
+    while (p < end) {
+      const c = buf[p]!;
+      if (c === Ch.Quote) {
+        this.pos = p + 1;
+        return buf.toString('latin1', start, p);
+      }
+      if (c < 0x20 || c === Ch.Backslash || c >= 0x80) break;
+      p++;
+    }
+    return this.readStringSlow(start, p);
+  }
+
+  /** The UTF-8 filter (univalue_utffilter.h) from `p` on; bytes start..p are plain ASCII. */
+  private readStringSlow(start: number, p: number): string {
+    const { buf, end } = this;
+    const out = new Utf8Filter(buf, start, p);
+    for (;;) {
+      if (p >= end) this.fail('unterminated string', start - 1);
+      const c = buf[p]!;
+      if (c < 0x20) this.fail('control character in string', p);
+      if (c === Ch.Quote) break;
+      if (c === Ch.Backslash) {
+        p++;
+        if (p >= end) this.fail('unterminated string', start - 1);
+        const esc = buf[p]!;
+        switch (esc) {
+          case Ch.Quote:
+          case Ch.Backslash:
+          case 0x2f /* / */:
+            out.pushByte(esc);
+            break;
+          case 0x62 /* b */:
+            out.pushByte(0x08);
+            break;
+          case 0x66 /* f */:
+            out.pushByte(0x0c);
+            break;
+          case 0x6e /* n */:
+            out.pushByte(0x0a);
+            break;
+          case 0x72 /* r */:
+            out.pushByte(0x0d);
+            break;
+          case 0x74 /* t */:
+            out.pushByte(0x09);
+            break;
+          case 0x75 /* u */: {
+            // UniValue wants 4 hex digits and at least one more byte after them.
+            if (p + 5 >= end) this.fail('truncated \\u escape', p - 1);
+            let cp = 0;
+            for (let i = 1; i <= 4; i++) {
+              const h = hexValue(buf[p + i]!);
+              if (h < 0) this.fail('invalid \\u escape', p - 1);
+              cp = cp * 16 + h;
+            }
+            out.pushCodePoint(cp);
+            p += 4;
+            break;
+          }
+          default:
+            this.fail('invalid escape in string', p - 1);
+        }
+        p++;
+      } else {
+        out.pushByte(c);
+        p++;
+      }
+    }
+    this.pos = p + 1;
+    const s = out.finish();
+    if (s === undefined) this.fail('invalid UTF-8 or unpaired surrogate in string', start - 1);
+    return s;
+  }
+
+  private readArray(depth: number): JsonValue[] {
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH}`);
+    this.pos++; // [
+    const items: JsonValue[] = [];
+    this.skipWhitespace();
+    if (this.buf[this.pos] === Ch.CloseBracket) {
+      this.pos++;
+      return items;
+    }
+    for (;;) {
+      items.push(this.readValue(depth));
+      this.skipWhitespace();
+      const c = this.buf[this.pos];
+      if (c === Ch.Comma) {
+        this.pos++;
+      } else if (c === Ch.CloseBracket) {
+        this.pos++;
+        return items;
+      } else {
+        this.fail(c === undefined ? 'unexpected end of input in array' : 'expected "," or "]" in array');
+      }
+    }
+  }
+
+  private readObject(depth: number): JsonObject {
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH}`);
+    this.pos++; // {
+    const obj = new JsonObject();
+    this.skipWhitespace();
+    if (this.buf[this.pos] === Ch.CloseBrace) {
+      this.pos++;
+      return obj;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.pos >= this.end) this.fail('unexpected end of input in object');
+      if (this.buf[this.pos] !== Ch.Quote) this.fail('expected a string key in object');
+      const key = this.readString();
+      this.skipWhitespace();
+      if (this.buf[this.pos] !== Ch.Colon) this.fail('expected ":" after object key');
+      this.pos++;
+      obj.entries.push([key, this.readValue(depth)]);
+      this.skipWhitespace();
+      const c = this.buf[this.pos];
+      if (c === Ch.Comma) {
+        this.pos++;
+      } else if (c === Ch.CloseBrace) {
+        this.pos++;
+        return obj;
+      } else {
+        this.fail(c === undefined ? 'unexpected end of input in object' : 'expected "," or "}" in object');
+      }
+    }
+  }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+}
+
+/**
+ * UniValue's JSONUTF8StringFilter: decodes bytes and `\u` escapes into code points, pairs
+ * surrogate halves, and re-encodes each code point as UTF-8. Mirrors its state machine
+ * exactly, including that a plain ASCII byte does not close an open surrogate pair (only
+ * the end of the string or another code point does).
+ */
+class Utf8Filter {
+  private readonly bytes: number[] = [];
+  private valid = true;
+  private codePoint = 0;
+  /** Bits still to be filled by continuation bytes (6, 12, 18), 0 between sequences. */
+  private state = 0;
+  /** An open high surrogate, or 0. */
+  private surrogate = 0;
+
+  constructor(buf: Buffer, asciiStart: number, asciiEnd: number) {
+    for (let i = asciiStart; i < asciiEnd; i++) this.bytes.push(buf[i]!);
+  }
+
+  pushByte(ch: number): void {
+    if (this.state === 0) {
+      if (ch < 0x80) this.bytes.push(ch);
+      else if (ch < 0xc0) this.valid = false; // continuation byte without a lead
+      else if (ch < 0xe0) {
+        this.codePoint = (ch & 0x1f) << 6;
+        this.state = 6;
+      } else if (ch < 0xf0) {
+        this.codePoint = (ch & 0x0f) << 12;
+        this.state = 12;
+      } else if (ch < 0xf8) {
+        this.codePoint = (ch & 0x07) << 18;
+        this.state = 18;
+      } else this.valid = false;
+    } else {
+      if ((ch & 0xc0) !== 0x80) this.valid = false;
+      this.state -= 6;
+      this.codePoint |= (ch & 0x3f) << this.state;
+      if (this.state === 0) this.pushCodePoint(this.codePoint);
+    }
+  }
+
+  pushCodePoint(cp: number): void {
+    if (this.state !== 0) this.valid = false; // an escape in the middle of a UTF-8 sequence
+    if (cp >= 0xd800 && cp < 0xdc00) {
+      if (this.surrogate) this.valid = false;
+      else this.surrogate = cp;
+    } else if (cp >= 0xdc00 && cp < 0xe000) {
+      if (this.surrogate) {
+        this.append(0x10000 | ((this.surrogate - 0xd800) << 10) | (cp - 0xdc00));
+        this.surrogate = 0;
+      } else this.valid = false;
+    } else if (this.surrogate) {
+      this.valid = false;
+    } else {
+      this.append(cp);
+    }
+  }
+
+  /** The decoded string, or undefined when the filter saw invalid input. */
+  finish(): string | undefined {
+    if (!this.valid || this.state !== 0 || this.surrogate !== 0) return undefined;
+    return Buffer.from(this.bytes).toString('utf8');
+  }
+
+  private append(cp: number): void {
+    const b = this.bytes;
+    if (cp <= 0x7f) b.push(cp);
+    else if (cp <= 0x7ff) b.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
+    else if (cp <= 0xffff) b.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    else if (cp <= 0x10ffff) {
+      b.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    } else b.push(0xef, 0xbf, 0xbd); // beyond Unicode: see the module comment (U+FFFD)
+  }
+}

@@ -1,0 +1,104 @@
+/** `decoderawtransaction "hexstring"` (zcashd v6.12.2 src/rpc/rawtransaction.cpp). */
+import { DecodeError } from '../../codec/errors.js';
+import { decodeTransactionHex } from '../../codec/tx/transaction.js';
+import { txToJson } from '../../json/tx.js';
+import { jsonTypeName } from '../../json/value.js';
+import { RPC, RpcError, type RpcMethod } from '../method.js';
+import { helpExampleCli, helpExampleRpc } from '../help-examples.js';
+
+// zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
+const HELP =
+  'decoderawtransaction "hexstring"\n' +
+  '\nReturn a JSON object representing the serialized, hex-encoded transaction.\n' +
+  '\nArguments:\n' +
+  '1. "hex"      (string, required) The transaction hex string\n' +
+  '\nResult:\n' +
+  '{\n' +
+  '  "txid" : "id",        (string) The transaction id\n' +
+  '  "authdigest" : "id",  (string) The transaction\'s auth digest. For pre-v5 txs this is ffff..ffff\n' +
+  '  "size" : n,             (numeric) The transaction size\n' +
+  '  "overwintered" : bool   (boolean) The Overwintered flag\n' +
+  '  "version" : n,          (numeric) The version\n' +
+  '  "versiongroupid": "hex"   (string, optional) The version group id (Overwintered txs)\n' +
+  '  "locktime" : ttt,       (numeric) The lock time\n' +
+  '  "expiryheight" : n,     (numeric, optional) Last valid block height for mining transaction (Overwintered txs)\n' +
+  '  "vin" : [               (array of json objects)\n' +
+  '     {\n' +
+  '       "txid": "id",    (string) The transaction id\n' +
+  '       "vout": n,         (numeric) The output number\n' +
+  '       "scriptSig": {     (json object) The script\n' +
+  '         "asm": "asm",  (string) asm\n' +
+  '         "hex": "hex"   (string) hex\n' +
+  '       },\n' +
+  '       "sequence": n     (numeric) The script sequence number\n' +
+  '     }\n' +
+  '     ,...\n' +
+  '  ],\n' +
+  '  "vout" : [             (array of json objects)\n' +
+  '     {\n' +
+  '       "value" : x.xxx,            (numeric) The value in ZEC\n' +
+  '       "n" : n,                    (numeric) index\n' +
+  '       "scriptPubKey" : {          (json object)\n' +
+  '         "asm" : "asm",          (string) the asm\n' +
+  '         "hex" : "hex",          (string) the hex\n' +
+  '         "reqSigs" : n,            (numeric) The required sigs\n' +
+  '         "type" : "pubkeyhash",  (string) The type, eg \'pubkeyhash\'\n' +
+  '         "addresses" : [           (json array of string)\n' +
+  '           "t12tvKAXCxZjSmdNbao16dKXC8tRWfcF5oc"   (string) zcash address\n' +
+  '           ,...\n' +
+  '         ]\n' +
+  '       }\n' +
+  '     }\n' +
+  '     ,...\n' +
+  '  ],\n' +
+  '  "vjoinsplit" : [        (array of json objects, only for version >= 2)\n' +
+  '     {\n' +
+  '       "vpub_old" : x.xxx,         (numeric) public input value in ZEC\n' +
+  '       "vpub_new" : x.xxx,         (numeric) public output value in ZEC\n' +
+  '       "anchor" : "hex",         (string) the anchor\n' +
+  '       "nullifiers" : [            (json array of string)\n' +
+  '         "hex"                     (string) input note nullifier\n' +
+  '         ,...\n' +
+  '       ],\n' +
+  '       "commitments" : [           (json array of string)\n' +
+  '         "hex"                     (string) output note commitment\n' +
+  '         ,...\n' +
+  '       ],\n' +
+  '       "onetimePubKey" : "hex",  (string) the onetime public key used to encrypt the ciphertexts\n' +
+  '       "randomSeed" : "hex",     (string) the random seed\n' +
+  '       "macs" : [                  (json array of string)\n' +
+  '         "hex"                     (string) input note MAC\n' +
+  '         ,...\n' +
+  '       ],\n' +
+  '       "proof" : "hex",          (string) the zero-knowledge proof\n' +
+  '       "ciphertexts" : [           (json array of string)\n' +
+  '         "hex"                     (string) output note ciphertext\n' +
+  '         ,...\n' +
+  '       ]\n' +
+  '     }\n' +
+  '     ,...\n' +
+  '  ],\n' +
+  '}\n' +
+  '\nExamples:\n' +
+  helpExampleCli('decoderawtransaction', '"hexstring"') +
+  helpExampleRpc('decoderawtransaction', '"hexstring"');
+
+export const decodeRawTransaction: RpcMethod = {
+  name: 'decoderawtransaction',
+  category: 'rawtransactions',
+  required: 1,
+  optional: 0,
+  help: HELP,
+  call(params, ctx) {
+    const hex = params[0]!;
+    if (typeof hex !== 'string') {
+      throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
+    }
+    try {
+      return txToJson(decodeTransactionHex(hex), ctx.network);
+    } catch (e) {
+      if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
+      throw e;
+    }
+  },
+};
