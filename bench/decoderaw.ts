@@ -1,8 +1,8 @@
 /**
  * decoderawtransaction JSON throughput on real v4/v5 transactions: zecrpc's TxToJSON
  * (UniValue-exact writer, hex conversions and script rendering included) against
- * JSON.stringify of an equivalent plain object built beforehand (pure serialization: the
- * baseline does strictly less work, so a ratio ≥ 1 means the writer is not slower).
+ * JSON.stringify of an equivalent plain object built beforehand (pure serialization), and the
+ * JsonWriter serializing the same prebuilt values (writer against JSON.stringify, like for like).
  * Run: npx tsx bench/decoderaw.ts
  */
 import Benchmark from 'benchmark';
@@ -11,6 +11,7 @@ import { decodeBlock } from '../src/codec/block.js';
 import type { Transaction } from '../src/codec/tx/transaction.js';
 import { txToJson } from '../src/json/tx.js';
 import { parseJson } from '../src/json/reader.js';
+import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
 import { readHexVector, realBlockFiles } from '../test/vectors.js';
 
@@ -31,7 +32,8 @@ for (const f of realBlockFiles()) {
 for (const version of [4, 5]) {
   const set = txs.filter((t) => t.data.version === version);
   const bytes = set.reduce((s, t) => s + t.size, 0);
-  const plain = set.map((t) => toPlain(parseJson(txToJson(t, MAINNET))));
+  const trees = set.map((t) => parseJson(txToJson(t, MAINNET)));
+  const plain = trees.map(toPlain);
   const outBytes = set.reduce((s, t) => s + Buffer.byteLength(txToJson(t, MAINNET)), 0);
   const suite = new Benchmark.Suite(`v${version}`);
   let sink = 0;
@@ -41,6 +43,9 @@ for (const version of [4, 5]) {
     })
     .add('JSON.stringify(prebuilt plain object)', () => {
       for (const p of plain) sink += JSON.stringify(p).length;
+    })
+    .add('JsonWriter(prebuilt JsonValue tree)', () => {
+      for (const v of trees) sink += new JsonWriter().value(v).toString().length;
     })
     .on('cycle', (e: Benchmark.Event) => {
       const b = e.target as unknown as Benchmark;
@@ -52,8 +57,11 @@ for (const version of [4, 5]) {
     })
     .on('complete', function (this: Benchmark.Suite) {
       const runs = this as unknown as Benchmark[];
-      const [ours, base] = [runs[0]!, runs[1]!];
-      console.log(`v${version} ratio zecrpc / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}  (${set.length} txs)`);
+      const [ours, base, writerOnly] = [runs[0]!, runs[1]!, runs[2]!];
+      console.log(
+        `v${version} ratio writer-only / JSON.stringify (same prebuilt values) = ${(writerOnly.hz! / base.hz!).toFixed(2)}; ` +
+          `full txToJson (decoded tx → JSON, incl. hex/asm/addresses) / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}  (${set.length} txs)`,
+      );
     })
     .run();
   if (sink < 0) console.log(sink);

@@ -53,15 +53,15 @@ function writeTxs(w: JsonWriter, txs: readonly Transaction[], verbosity: 1 | 2, 
   w.key('tx').beginArray();
   for (const tx of txs) {
     if (verbosity === 2) writeTxJson(w, tx, network);
-    else w.str(tx.txidHex);
+    else w.plainStr(tx.txidHex);
   }
   w.endArray();
 }
 
 function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkParams): void {
   w.key('time').int(header.time);
-  w.key('nonce').str(toHexReversed(header.nonce));
-  w.key('solution').str(toHex(header.solution));
+  w.key('nonce').plainStr(toHexReversed(header.nonce));
+  w.key('solution').plainStr(toHex(header.solution));
   w.key('bits').str((header.bits >>> 0).toString(16).padStart(8, '0'));
   w.key('difficulty').double(difficultyFromBits(header.bits, network));
 }
@@ -76,23 +76,23 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
   const roots = eraRoots(h, ctx.height, network);
   const w = new JsonWriter();
   w.beginObject();
-  w.key('hash').str(block.hashHex);
+  w.key('hash').plainStr(block.hashHex);
   w.key('confirmations').int(ctx.confirmations);
   w.key('size').int(block.size);
   w.key('height').int(ctx.height);
   w.key('version').int(h.version);
-  w.key('merkleroot').str(toHexReversed(h.merkleRoot));
-  w.key('blockcommitments').str(toHexReversed(h.commitments));
-  w.key('authdataroot').str(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
-  if (roots.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
+  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+  w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
+  if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
   // slot: finalorchardroot (NU5+, needs the Orchard tree)
-  if (roots.chainHistoryRoot) w.key('chainhistoryroot').str(toHexReversed(roots.chainHistoryRoot));
+  if (roots.chainHistoryRoot) w.key('chainhistoryroot').plainStr(toHexReversed(roots.chainHistoryRoot));
   writeTxs(w, block.transactions, verbosity, network);
   writeHeaderTail(w, h, network);
-  w.key('chainwork').str(chainWorkHex(ctx.chainWork));
+  w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
   // slots: anchor (Sprout tree), chainSupply, valuePools, trees (chain-state issue)
-  if (ctx.previousBlockHash) w.key('previousblockhash').str(toHexReversed(ctx.previousBlockHash));
-  if (ctx.nextBlockHash) w.key('nextblockhash').str(toHexReversed(ctx.nextBlockHash));
+  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
+  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
   w.endObject();
   return w.toString();
 }
@@ -102,16 +102,16 @@ export function blockHeaderToJson(header: BlockHeader, ctx: BlockChainContext, n
   const roots = eraRoots(header, ctx.height, network);
   const w = new JsonWriter();
   w.beginObject();
-  w.key('hash').str(toHexReversed(blockHeaderHash(header)));
+  w.key('hash').plainStr(toHexReversed(blockHeaderHash(header)));
   w.key('confirmations').int(ctx.confirmations);
   w.key('height').int(ctx.height);
   w.key('version').int(header.version);
-  w.key('merkleroot').str(toHexReversed(header.merkleRoot));
-  if (roots.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  w.key('merkleroot').plainStr(toHexReversed(header.merkleRoot));
+  if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
   writeHeaderTail(w, header, network);
-  w.key('chainwork').str(chainWorkHex(ctx.chainWork));
-  if (ctx.previousBlockHash) w.key('previousblockhash').str(toHexReversed(ctx.previousBlockHash));
-  if (ctx.nextBlockHash) w.key('nextblockhash').str(toHexReversed(ctx.nextBlockHash));
+  w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
+  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
+  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
   w.endObject();
   return w.toString();
 }
@@ -149,13 +149,13 @@ export function decodedBlockToJson(block: Block, network: NetworkParams): string
   const roots = height === null ? null : eraRoots(h, height, network);
   const w = new JsonWriter();
   w.beginObject();
-  w.key('hash').str(block.hashHex);
+  w.key('hash').plainStr(block.hashHex);
   w.key('size').int(block.size);
   w.key('version').int(h.version);
-  w.key('merkleroot').str(toHexReversed(h.merkleRoot));
-  w.key('blockcommitments').str(toHexReversed(h.commitments));
-  if (roots) w.key('authdataroot').str(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
-  if (roots?.finalSaplingRoot) w.key('finalsaplingroot').str(toHexReversed(roots.finalSaplingRoot));
+  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
+  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+  if (roots) w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
+  if (roots?.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
   writeTxs(w, block.transactions, 2, network);
   writeHeaderTail(w, h, network);
   w.endObject();

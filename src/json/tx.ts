@@ -31,13 +31,13 @@ function writeVin(w: JsonWriter, vin: readonly TxIn[], coinbase: boolean): void 
   for (const input of vin) {
     w.beginObject();
     if (coinbase) {
-      w.key('coinbase').str(toHex(input.scriptSig));
+      w.key('coinbase').plainStr(toHex(input.scriptSig));
     } else {
-      w.key('txid').str(toHexReversed(input.prevout.hash));
+      w.key('txid').plainStr(toHexReversed(input.prevout.hash));
       w.key('vout').int(input.prevout.index);
       w.key('scriptSig').beginObject();
-      w.key('asm').str(scriptToAsm(input.scriptSig, true));
-      w.key('hex').str(toHex(input.scriptSig));
+      w.key('asm').plainStr(scriptToAsm(input.scriptSig, true));
+      w.key('hex').plainStr(toHex(input.scriptSig));
       w.endObject();
     }
     w.key('sequence').int(input.sequence);
@@ -55,16 +55,16 @@ function writeVout(w: JsonWriter, vout: readonly TxOut[], network: NetworkParams
     w.key('valueSat').int(out.value);
     w.key('n').int(n);
     w.key('scriptPubKey').beginObject();
-    w.key('asm').str(scriptToAsm(out.scriptPubKey, false));
-    w.key('hex').str(toHex(out.scriptPubKey));
+    w.key('asm').plainStr(scriptToAsm(out.scriptPubKey, false));
+    w.key('hex').plainStr(toHex(out.scriptPubKey));
     const solved = solveScript(out.scriptPubKey);
     if (solved.reqSigs === undefined || !solved.destinations) {
-      w.key('type').str(solved.type);
+      w.key('type').plainStr(solved.type);
     } else {
       w.key('reqSigs').int(solved.reqSigs);
-      w.key('type').str(solved.type);
+      w.key('type').plainStr(solved.type);
       w.key('addresses').beginArray();
-      for (const d of solved.destinations) w.str(encodeTransparentAddress(d.kind, d.hash, network));
+      for (const d of solved.destinations) w.plainStr(encodeTransparentAddress(d.kind, d.hash, network));
       w.endArray();
     }
     w.endObject();
@@ -81,14 +81,14 @@ function writeJoinSplits(w: JsonWriter, joinSplits: readonly JoinSplit[]): void 
     w.key('vpub_oldZat').int(js.vpubOld);
     w.key('vpub_new').amount(js.vpubNew);
     w.key('vpub_newZat').int(js.vpubNew);
-    w.key('anchor').str(toHexReversed(js.anchor));
-    w.key('nullifiers').beginArray().str(toHexReversed(js.nullifiers[0])).str(toHexReversed(js.nullifiers[1])).endArray();
-    w.key('commitments').beginArray().str(toHexReversed(js.commitments[0])).str(toHexReversed(js.commitments[1])).endArray();
-    w.key('onetimePubKey').str(toHexReversed(js.ephemeralKey));
-    w.key('randomSeed').str(toHexReversed(js.randomSeed));
-    w.key('macs').beginArray().str(toHexReversed(js.macs[0])).str(toHexReversed(js.macs[1])).endArray();
-    w.key('proof').str(toHex(js.proof));
-    w.key('ciphertexts').beginArray().str(toHex(js.ciphertexts[0])).str(toHex(js.ciphertexts[1])).endArray();
+    w.key('anchor').plainStr(toHexReversed(js.anchor));
+    w.key('nullifiers').beginArray().plainStr(toHexReversed(js.nullifiers[0])).plainStr(toHexReversed(js.nullifiers[1])).endArray();
+    w.key('commitments').beginArray().plainStr(toHexReversed(js.commitments[0])).plainStr(toHexReversed(js.commitments[1])).endArray();
+    w.key('onetimePubKey').plainStr(toHexReversed(js.ephemeralKey));
+    w.key('randomSeed').plainStr(toHexReversed(js.randomSeed));
+    w.key('macs').beginArray().plainStr(toHexReversed(js.macs[0])).plainStr(toHexReversed(js.macs[1])).endArray();
+    w.key('proof').plainStr(toHex(js.proof));
+    w.key('ciphertexts').beginArray().plainStr(toHex(js.ciphertexts[0])).plainStr(toHex(js.ciphertexts[1])).endArray();
     w.endObject();
   }
   w.endArray();
@@ -101,28 +101,28 @@ function writeSapling(w: JsonWriter, s: SaplingBundle | null): void {
   w.key('vShieldedSpend').beginArray();
   for (const sp of s?.spends ?? []) {
     w.beginObject();
-    w.key('cv').str(toHexReversed(sp.cv));
-    w.key('anchor').str(toHexReversed(sp.anchor));
-    w.key('nullifier').str(toHexReversed(sp.nullifier));
-    w.key('rk').str(toHexReversed(sp.rk));
-    w.key('proof').str(toHex(sp.zkproof));
-    w.key('spendAuthSig').str(toHex(sp.spendAuthSig));
+    w.key('cv').plainStr(toHexReversed(sp.cv));
+    w.key('anchor').plainStr(toHexReversed(sp.anchor));
+    w.key('nullifier').plainStr(toHexReversed(sp.nullifier));
+    w.key('rk').plainStr(toHexReversed(sp.rk));
+    w.key('proof').plainStr(toHex(sp.zkproof));
+    w.key('spendAuthSig').plainStr(toHex(sp.spendAuthSig));
     w.endObject();
   }
   w.endArray();
   w.key('vShieldedOutput').beginArray();
   for (const o of s?.outputs ?? []) {
     w.beginObject();
-    w.key('cv').str(toHexReversed(o.cv));
-    w.key('cmu').str(toHexReversed(o.cmu));
-    w.key('ephemeralKey').str(toHexReversed(o.ephemeralKey));
-    w.key('encCiphertext').str(toHex(o.encCiphertext));
-    w.key('outCiphertext').str(toHex(o.outCiphertext));
-    w.key('proof').str(toHex(o.zkproof));
+    w.key('cv').plainStr(toHexReversed(o.cv));
+    w.key('cmu').plainStr(toHexReversed(o.cmu));
+    w.key('ephemeralKey').plainStr(toHexReversed(o.ephemeralKey));
+    w.key('encCiphertext').plainStr(toHex(o.encCiphertext));
+    w.key('outCiphertext').plainStr(toHex(o.outCiphertext));
+    w.key('proof').plainStr(toHex(o.zkproof));
     w.endObject();
   }
   w.endArray();
-  if (s && s.bindingSig) w.key('bindingSig').str(toHex(s.bindingSig));
+  if (s && s.bindingSig) w.key('bindingSig').plainStr(toHex(s.bindingSig));
 }
 
 function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
@@ -131,14 +131,14 @@ function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
   w.key('actions').beginArray();
   for (const a of o?.actions ?? []) {
     w.beginObject();
-    w.key('cv').str(toHex(a.cv));
-    w.key('nullifier').str(toHex(a.nullifier));
-    w.key('rk').str(toHex(a.rk));
-    w.key('cmx').str(toHex(a.cmx));
-    w.key('ephemeralKey').str(toHex(a.ephemeralKey));
-    w.key('encCiphertext').str(toHex(a.encCiphertext));
-    w.key('outCiphertext').str(toHex(a.outCiphertext));
-    w.key('spendAuthSig').str(toHex(a.spendAuthSig));
+    w.key('cv').plainStr(toHex(a.cv));
+    w.key('nullifier').plainStr(toHex(a.nullifier));
+    w.key('rk').plainStr(toHex(a.rk));
+    w.key('cmx').plainStr(toHex(a.cmx));
+    w.key('ephemeralKey').plainStr(toHex(a.ephemeralKey));
+    w.key('encCiphertext').plainStr(toHex(a.encCiphertext));
+    w.key('outCiphertext').plainStr(toHex(a.outCiphertext));
+    w.key('spendAuthSig').plainStr(toHex(a.spendAuthSig));
     w.endObject();
   }
   w.endArray();
@@ -150,9 +150,9 @@ function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
     w.key('enableSpends').bool((o.flags & 1) !== 0);
     w.key('enableOutputs').bool((o.flags & 2) !== 0);
     w.endObject();
-    w.key('anchor').str(toHex(o.anchor));
-    w.key('proof').str(toHex(o.proof));
-    w.key('bindingSig').str(toHex(o.bindingSig));
+    w.key('anchor').plainStr(toHex(o.anchor));
+    w.key('proof').plainStr(toHex(o.proof));
+    w.key('bindingSig').plainStr(toHex(o.bindingSig));
   }
   w.endObject();
 }
@@ -163,16 +163,16 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   const hex = toHex(tx.bytes);
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
-  if (extras.leadingHex) w.key('hex').str(hex);
-  w.key('txid').str(tx.txidHex);
-  w.key('authdigest').str(toHexReversed(tx.authDigest));
+  if (extras.leadingHex) w.key('hex').plainStr(hex);
+  w.key('txid').plainStr(tx.txidHex);
+  w.key('authdigest').plainStr(toHexReversed(tx.authDigest));
   w.key('size').int(tx.size);
   w.key('overwintered').bool(d.overwintered);
   w.key('version').int(d.version);
-  if (d.overwintered) w.key('versiongroupid').str(hexInt(d.versionGroupId));
+  if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').str(hex);
+  if (!extras.leadingHex) w.key('hex').plainStr(hex);
   writeVin(w, d.vin, isCoinbase(d.vin));
   writeVout(w, d.vout, network);
   writeJoinSplits(w, d.joinSplits);
@@ -180,12 +180,12 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   if (d.overwintered && d.version >= 5) writeOrchard(w, d.orchard);
   if (d.version >= 2 && d.joinSplits.length > 0) {
     // zcashd copies joinSplitPubKey into a uint256, so it prints reversed; the signature is raw.
-    w.key('joinSplitPubKey').str(toHexReversed(d.joinSplitPubKey!));
-    w.key('joinSplitSig').str(toHex(d.joinSplitSig!));
+    w.key('joinSplitPubKey').plainStr(toHexReversed(d.joinSplitPubKey!));
+    w.key('joinSplitSig').plainStr(toHex(d.joinSplitSig!));
   }
   const b = extras.block;
   if (b) {
-    w.key('blockhash').str(toHexReversed(b.hash));
+    w.key('blockhash').plainStr(toHexReversed(b.hash));
     if ('notIndexed' in b) {
       w.key('height').int(-1);
       w.key('confirmations').int(0);

@@ -141,6 +141,15 @@ export class JsonWriter {
     return this;
   }
 
+  /**
+   * A string the caller knows needs no escaping (hex, base58, fixed ASCII words). Skips the
+   * escape scan, which dominates TxToJSON's cost on long hex fields (ciphertexts, proofs).
+   */
+  plainStr(s: string): this {
+    this.out += this.valuePrefix() + '"' + s + '"';
+    return this;
+  }
+
   /** An integer as plain decimal; values beyond ±2^53 (e.g. uint64) must be bigints. */
   int(n: number | bigint): this {
     this.out += this.valuePrefix() + formatInteger(n);
