@@ -155,7 +155,8 @@ export class ByteWriter {
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    // max(…, 64): a writer created with capacity 0 would otherwise double 0 forever.
+    let size = Math.max(this.buf.length * 2, 64);
     while (size < this.pos + n) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
@@ -192,7 +193,14 @@ export class ByteWriter {
 
   i64(v: number | bigint): this {
     this.ensure(8);
-    this.view.setBigInt64(this.pos, BigInt(v), true);
+    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+      // Two 32-bit halves (two's complement via floor division) avoid a BigInt per amount.
+      const hi = Math.floor(v / 0x100000000);
+      this.view.setUint32(this.pos, v - hi * 0x100000000, true);
+      this.view.setInt32(this.pos + 4, hi, true);
+    } else {
+      this.view.setBigInt64(this.pos, BigInt(v), true);
+    }
     this.pos += 8;
     return this;
   }

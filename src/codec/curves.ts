@@ -4,10 +4,12 @@
  *
  * Decoding only has to decide *whether* an encoding is canonical and on the curve, so it
  * needs a quadratic-residue test, not a square root: a fraction num/den is a square iff
- * num·den is (den ≠ 0). One modular exponentiation per point.
- * Small-order detection (Sapling cv) needs the point itself and uses @noble/curves' Jubjub.
+ * num·den is (den ≠ 0). That test is a Jacobi symbol (binary algorithm, ≈7× faster in BigInt
+ * than Euler's criterion by modular exponentiation).
+ * Small-order detection (Sapling cv) is a lookup: canonical encodings are unique, so a point
+ * has order dividing 8 iff its encoding is one of the 8 torsion-point encodings.
  */
-import { jubjub } from '@noble/curves/misc.js';
+import { Buffer } from 'node:buffer';
 
 /** BLS12-381 scalar field = Jubjub base field. */
 export const JUBJUB_Q = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
@@ -16,33 +18,47 @@ const JUBJUB_D = 0x2a9318e74bfa2b48f5fd9207e6bd7fd4292d7f6d37579d2601065fd6d6343
 /** Pallas base field. */
 export const PALLAS_P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
 
-function modPow(base: bigint, exp: bigint, m: bigint): bigint {
-  let result = 1n;
-  let b = base % m;
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % m;
-    b = (b * b) % m;
-    e >>= 1n;
+/**
+ * Jacobi symbol (a/n) for odd n > 0; for a prime n it is the Legendre symbol. Binary algorithm:
+ * strip factors of two (flipping the sign when n ≡ 3, 5 mod 8), then swap by quadratic
+ * reciprocity (flipping when both are ≡ 3 mod 4) and reduce.
+ */
+function jacobi(a: bigint, n: bigint): number {
+  a %= n;
+  let t = 1;
+  while (a !== 0n) {
+    let low = Number(a & 0xffffffffn);
+    while (low === 0) {
+      a >>= 32n;
+      low = Number(a & 0xffffffffn);
+    }
+    const twos = 31 - Math.clz32(low & -low);
+    if (twos > 0) {
+      a >>= BigInt(twos);
+      const r = Number(n & 7n);
+      if ((twos & 1) === 1 && (r === 3 || r === 5)) t = -t;
+    }
+    const swap = a;
+    a = n;
+    n = swap;
+    if (Number(a & 3n) === 3 && Number(n & 3n) === 3) t = -t;
+    a %= n;
   }
-  return result;
+  return n === 1n ? t : 0;
 }
 
-/** True iff `x` (already reduced) is 0 or a quadratic residue mod the odd prime `p`. */
+/** True iff `x` is 0 or a quadratic residue mod the odd prime `p`. */
 function isSquareOrZero(x: bigint, p: bigint): boolean {
-  if (x === 0n) return true;
-  return modPow(x, (p - 1n) >> 1n, p) === 1n;
+  return jacobi(x, p) !== -1;
 }
 
 /** Little-endian 32 bytes as a bigint, optionally clearing bit 255. */
 function leToBigint(b: Uint8Array, clearTopBit = false): bigint {
-  let hex = '';
-  for (let i = 31; i >= 0; i--) {
-    let byte = b[i]!;
-    if (i === 31 && clearTopBit) byte &= 0x7f;
-    hex += byte < 16 ? '0' + byte.toString(16) : byte.toString(16);
-  }
-  return BigInt('0x' + hex);
+  // Native hex encoding of the reversed bytes beats building the string byte by byte.
+  const be = Buffer.allocUnsafe(32);
+  for (let i = 0; i < 32; i++) be[i] = b[31 - i]!;
+  if (clearTopBit) be[0]! &= 0x7f;
+  return BigInt('0x' + be.toString('hex'));
 }
 
 /** Fast `LE integer < modulus` check without BigInt for the common case. */
@@ -95,11 +111,30 @@ export function isCanonicalJubjubPoint(b: Uint8Array): boolean {
   return isSquareOrZero((num * den) % q, q);
 }
 
+/**
+ * The canonical encodings of Jubjub's 8 torsion points: (0, 1), (0, −1), the two order-4
+ * points (±√−1, 0) and four order-8 points. test/codec/curves.test.ts re-derives them as
+ * r·P with @noble/curves.
+ */
+const SMALL_ORDER_ENCODINGS: readonly Uint8Array[] = [
+  '0100000000000000000000000000000000000000000000000000000000000000',
+  '0000000000000000000000000000000000000000000000000000000000000000',
+  '0000000000000000000000000000000000000000000000000000000000000080',
+  '00000000fffffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed73',
+  'dd96f4ef68200dffa1a484f390ee069166724dad3530a1162e986619b2bd58c9',
+  'dd96f4ef68200dffa1a484f390ee069166724dad3530a1162e986619b2bd5849',
+  '24690b1096dff2005db7790c72b5b6c29e65545cd2a7981c1ae53610a1e994aa',
+  '24690b1096dff2005db7790c72b5b6c29e65545cd2a7981c1ae53610a1e9942a',
+].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+
 /** A canonical Jubjub point whose order divides 8 (8·P = identity). */
 export function isJubjubSmallOrder(b: Uint8Array): boolean {
-  // Only called on encodings that passed isCanonicalJubjubPoint.
-  const p = jubjub.Point.fromBytes(b);
-  return p.isSmallOrder();
+  // Only meaningful for encodings that passed isCanonicalJubjubPoint (then encodings are unique).
+  outer: for (const e of SMALL_ORDER_ENCODINGS) {
+    for (let i = 0; i < 32; i++) if (b[i] !== e[i]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /**

@@ -7,7 +7,7 @@
  *   many small ZIP-244 inputs; @noble/hashes is the fallback where WebAssembly is missing.
  * - RIPEMD-160 (for HASH160 of public keys): @noble/hashes, since OpenSSL 3 may not ship it.
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import blake2bWasm from 'blake2b-wasm';
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -18,17 +18,28 @@ await new Promise<void>((resolve) => {
 });
 const useWasm = blake2bWasm.SUPPORTED;
 
-export function sha256(data: Uint8Array): Uint8Array {
-  return createHash('sha256').update(data).digest();
-}
+const { createHash } = nodeCrypto;
+
+/**
+ * One-shot `crypto.hash` (Node ≥ 20.12) skips the Hash object and is ≈1.3× faster on
+ * transaction-sized inputs; older Node falls back to createHash.
+ */
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: Uint8Array, enc: 'buffer') => Uint8Array }).hash;
+
+export const sha256: (data: Uint8Array) => Uint8Array = oneShot
+  ? (data) => oneShot('sha256', data, 'buffer')
+  : (data) => createHash('sha256').update(data).digest();
 
 export function sha256d(data: Uint8Array): Uint8Array {
-  return createHash('sha256').update(createHash('sha256').update(data).digest()).digest();
+  return sha256(sha256(data));
 }
 
 /** SHA-256d over the concatenation of two 32-byte values (merkle nodes). */
 export function sha256dPair(a: Uint8Array, b: Uint8Array): Uint8Array {
-  return createHash('sha256').update(createHash('sha256').update(a).update(b).digest()).digest();
+  const both = new Uint8Array(a.length + b.length);
+  both.set(a);
+  both.set(b, a.length);
+  return sha256d(both);
 }
 
 export function hash160(data: Uint8Array): Uint8Array {
@@ -58,7 +69,8 @@ export interface Blake2bState {
 
 export function blake2b256(personal: Uint8Array): Blake2bState {
   if (useWasm) {
-    const h = blake2bWasm(32, undefined, undefined, personal);
+    // noAssert: our arguments are fixed and valid; the checks showed up in ZIP-244 profiles.
+    const h = blake2bWasm(32, undefined, undefined, personal, true);
     return {
       update(data) {
         h.update(data);
@@ -83,6 +95,12 @@ export function blake2b256(personal: Uint8Array): Blake2bState {
 
 /** One-shot BLAKE2b-256 with personalization. */
 export function blake2b256Of(personal: Uint8Array, ...parts: Uint8Array[]): Uint8Array {
+  if (useWasm) {
+    // Direct, without the wrapper object blake2b256 builds: ZIP-244 calls this ~10× per tx.
+    const w = blake2bWasm(32, undefined, undefined, personal, true);
+    for (const p of parts) w.update(p);
+    return w.digest();
+  }
   const h = blake2b256(personal);
   for (const p of parts) h.update(p);
   return h.digest();

@@ -2,7 +2,7 @@
  * ZIP-244 transaction identifier and authorizing-data commitment for v5 transactions.
  * Digests are returned in internal byte order (RPC prints them reversed).
  */
-import { ByteWriter } from '../bytes.js';
+import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../hash.js';
 import type { TransactionData } from './types.js';
 
@@ -28,10 +28,15 @@ const P_AUTH_TRANS = P('ZTxAuthTransHash');
 const P_AUTH_SAPLING = P('ZTxAuthSapliHash');
 const P_AUTH_ORCHARD = P('ZTxAuthOrchaHash');
 
-function le32(v: number): Uint8Array {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setUint32(0, v >>> 0, true);
-  return b;
+/**
+ * Digests of empty input, computed once: most transactions have an empty Sapling and/or
+ * Orchard part, and these sub-digests are only ever fed into other hashes (never mutated).
+ */
+const emptyDigests = new Map<Uint8Array, Uint8Array>();
+function emptyDigest(personal: Uint8Array): Uint8Array {
+  let d = emptyDigests.get(personal);
+  if (!d) emptyDigests.set(personal, (d = blake2b256Of(personal)));
+  return d;
 }
 
 function le64(v: number): Uint8Array {
@@ -52,25 +57,38 @@ function headerDigest(tx: TransactionData): Uint8Array {
 }
 
 function transparentDigest(tx: TransactionData): Uint8Array {
-  if (tx.vin.length === 0 && tx.vout.length === 0) return blake2b256Of(P_TRANSPARENT);
-  const prevouts = blake2b256(P_PREVOUTS);
-  const sequence = blake2b256(P_SEQUENCE);
-  for (const i of tx.vin) {
-    prevouts.update(i.prevout.hash).update(le32(i.prevout.index));
-    sequence.update(le32(i.sequence));
+  if (tx.vin.length === 0 && tx.vout.length === 0) return emptyDigest(P_TRANSPARENT);
+  // Each sub-digest's input is laid out in one exactly-sized buffer and hashed with a single
+  // update: per-field updates and 4-byte allocations cost more than the hashing itself.
+  const n = tx.vin.length;
+  const prevouts = new Uint8Array(36 * n);
+  const sequences = new Uint8Array(4 * n);
+  const pv = new DataView(prevouts.buffer);
+  const sv = new DataView(sequences.buffer);
+  for (let k = 0; k < n; k++) {
+    const i = tx.vin[k]!;
+    prevouts.set(i.prevout.hash, 36 * k);
+    pv.setUint32(36 * k + 32, i.prevout.index >>> 0, true);
+    sv.setUint32(4 * k, i.sequence >>> 0, true);
   }
-  const w = new ByteWriter(256);
+  let size = 0;
+  for (const o of tx.vout) size += 8 + compactSizeLength(o.scriptPubKey.length) + o.scriptPubKey.length;
+  const w = new ByteWriter(size);
   for (const o of tx.vout) w.i64(o.value).varBytes(o.scriptPubKey);
-  const outputs = blake2b256Of(P_OUTPUTS, w.finish());
-  return blake2b256Of(P_TRANSPARENT, prevouts.digest(), sequence.digest(), outputs);
+  return blake2b256Of(
+    P_TRANSPARENT,
+    blake2b256Of(P_PREVOUTS, prevouts),
+    blake2b256Of(P_SEQUENCE, sequences),
+    blake2b256Of(P_OUTPUTS, w.finish()),
+  );
 }
 
 function saplingDigest(tx: TransactionData): Uint8Array {
   const s = tx.sapling;
-  if (!s || s.spends.length + s.outputs.length === 0) return blake2b256Of(P_SAPLING);
+  if (!s || s.spends.length + s.outputs.length === 0) return emptyDigest(P_SAPLING);
   let spendsDigest: Uint8Array;
   if (s.spends.length === 0) {
-    spendsDigest = blake2b256Of(P_SSPENDS);
+    spendsDigest = emptyDigest(P_SSPENDS);
   } else {
     const c = blake2b256(P_SSPEND_C);
     const n = blake2b256(P_SSPEND_N);
@@ -82,7 +100,7 @@ function saplingDigest(tx: TransactionData): Uint8Array {
   }
   let outputsDigest: Uint8Array;
   if (s.outputs.length === 0) {
-    outputsDigest = blake2b256Of(P_SOUTPUTS);
+    outputsDigest = emptyDigest(P_SOUTPUTS);
   } else {
     const c = blake2b256(P_SOUT_C);
     const m = blake2b256(P_SOUT_M);
@@ -99,7 +117,7 @@ function saplingDigest(tx: TransactionData): Uint8Array {
 
 function orchardDigest(tx: TransactionData): Uint8Array {
   const o = tx.orchard;
-  if (!o) return blake2b256Of(P_ORCHARD);
+  if (!o) return emptyDigest(P_ORCHARD);
   const c = blake2b256(P_ORC_C);
   const m = blake2b256(P_ORC_M);
   const n = blake2b256(P_ORC_N);
@@ -122,14 +140,15 @@ export function zip244TxId(tx: TransactionData): Uint8Array {
 }
 
 export function zip244AuthDigest(tx: TransactionData): Uint8Array {
-  const t = blake2b256(P_AUTH_TRANS);
-  const w = new ByteWriter(128);
+  let size = 0;
+  for (const i of tx.vin) size += compactSizeLength(i.scriptSig.length) + i.scriptSig.length;
+  const w = new ByteWriter(size);
   for (const i of tx.vin) w.varBytes(i.scriptSig);
-  t.update(w.finish());
+  const transparentAuth = blake2b256Of(P_AUTH_TRANS, w.finish());
   const s = tx.sapling;
   let saplingAuth: Uint8Array;
   if (!s || s.spends.length + s.outputs.length === 0) {
-    saplingAuth = blake2b256Of(P_AUTH_SAPLING);
+    saplingAuth = emptyDigest(P_AUTH_SAPLING);
   } else {
     const h = blake2b256(P_AUTH_SAPLING);
     for (const sp of s.spends) h.update(sp.zkproof);
@@ -141,7 +160,7 @@ export function zip244AuthDigest(tx: TransactionData): Uint8Array {
   const o = tx.orchard;
   let orchardAuth: Uint8Array;
   if (!o) {
-    orchardAuth = blake2b256Of(P_AUTH_ORCHARD);
+    orchardAuth = emptyDigest(P_AUTH_ORCHARD);
   } else {
     const h = blake2b256(P_AUTH_ORCHARD);
     h.update(o.proof);
@@ -149,5 +168,5 @@ export function zip244AuthDigest(tx: TransactionData): Uint8Array {
     h.update(o.bindingSig);
     orchardAuth = h.digest();
   }
-  return blake2b256Of(personalization('ZTxAuthHash_', tx.consensusBranchId!), t.digest(), saplingAuth, orchardAuth);
+  return blake2b256Of(personalization('ZTxAuthHash_', tx.consensusBranchId!), transparentAuth, saplingAuth, orchardAuth);
 }

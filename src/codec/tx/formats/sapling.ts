@@ -32,7 +32,10 @@ function saplingLayout(name: TxFormatName): TxFormat {
         expiryHeight,
         vin,
         vout,
-        ...js,
+        // explicit fields, not `...js`: object spread is slow on this hot path
+        joinSplits: js.joinSplits,
+        joinSplitPubKey: js.joinSplitPubKey,
+        joinSplitSig: js.joinSplitSig,
         sapling: any ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null,
         orchard: null,
       };

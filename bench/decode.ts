@@ -1,0 +1,145 @@
+/**
+ * Decode + txid throughput on every real transaction in the test vectors (blocks/ and
+ * zcashd-2019/), per transaction version, against @bitgo/utxo-lib's Zcash parser.
+ *
+ *   npx tsx bench/decode.ts            (ZECRPC_VECTORS overrides the vectors folder)
+ *
+ * One benchmark "op" is a pass over a whole set of transactions, so tx/s = hz × count and
+ * MB/s = hz × bytes. utxo-lib only parses transparent-only transactions (it throws on any
+ * JoinSplit or Sapling/Orchard data), so ratios compare both libraries on exactly the
+ * transactions utxo-lib accepts; zecrpc's throughput on the full set is reported as well.
+ */
+import Benchmark from 'benchmark';
+import * as utxolib from '@bitgo/utxo-lib';
+import { decodeBlock } from '../src/codec/block.js';
+import { decodeTransaction } from '../src/codec/tx/transaction.js';
+import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/vectors.js';
+
+interface TxSet {
+  txs: Buffer[];
+  bytes: number;
+}
+
+function set(txs: Buffer[]): TxSet {
+  return { txs, bytes: txs.reduce((n, t) => n + t.length, 0) };
+}
+
+const network = utxolib.networks.zcash;
+
+function utxoDecode(tx: Buffer): Buffer {
+  return utxolib.bitgo.ZcashTransaction.fromBuffer(tx, false, 'number', network).getHash();
+}
+
+function utxoCanParse(tx: Buffer): boolean {
+  try {
+    utxoDecode(tx);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every real transaction, grouped by wire format (v1..v5), as Buffers for both libraries. */
+function loadByVersion(): Map<string, Buffer[]> {
+  const blocks: Uint8Array[] = realBlockFiles().map((f) => readHexVector(f.file));
+  for (const h of zcashd2019Heights()) blocks.push(readHexVector('zcashd-2019', `${h}.hex`));
+  const byVersion = new Map<string, Buffer[]>();
+  for (const b of blocks) {
+    for (const tx of decodeBlock(b).transactions) {
+      const list = byVersion.get(tx.data.format) ?? [];
+      list.push(Buffer.from(tx.bytes));
+      byVersion.set(tx.data.format, list);
+    }
+  }
+  return new Map([...byVersion].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function zecrpcPass(s: TxSet, withTxid = true): () => void {
+  return withTxid
+    ? () => {
+        for (const t of s.txs) decodeTransaction(t).txid;
+      }
+    : () => {
+        for (const t of s.txs) decodeTransaction(t);
+      };
+}
+
+function utxoPass(s: TxSet, withTxid = true): () => void {
+  return withTxid
+    ? () => {
+        for (const t of s.txs) utxoDecode(t);
+      }
+    : () => {
+        for (const t of s.txs) utxolib.bitgo.ZcashTransaction.fromBuffer(t, false, 'number', network);
+      };
+}
+
+interface Row {
+  version: string;
+  txs: number;
+  utxoTxs: number;
+  /** name → finished benchmark */
+  results: Map<string, Benchmark>;
+  all: TxSet;
+  same: TxSet;
+}
+
+function run(row: Row): void {
+  const suite = new Benchmark.Suite(row.version);
+  const opts = { maxTime: 1.5, minSamples: 5 };
+  suite.add('zecrpc all', zecrpcPass(row.all), opts);
+  if (row.same.txs.length > 0) {
+    suite.add('zecrpc same', zecrpcPass(row.same), opts);
+    suite.add('utxo-lib same', utxoPass(row.same), opts);
+    suite.add('zecrpc same, no txid', zecrpcPass(row.same, false), opts);
+    suite.add('utxo-lib same, no txid', utxoPass(row.same, false), opts);
+  }
+  suite.on('cycle', (e: Benchmark.Event) => {
+    const b = e.target as unknown as Benchmark;
+    row.results.set(b.name ?? '', b);
+  });
+  suite.run({ async: false });
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const txps = (b: Benchmark | undefined, s: TxSet) => (b ? b.hz * s.txs.length : NaN);
+const mbps = (b: Benchmark | undefined, s: TxSet) => (b ? (b.hz * s.bytes) / 1e6 : NaN);
+
+function main(): void {
+  const byVersion = loadByVersion();
+  const rows: Row[] = [];
+  const allTxs: Buffer[] = [];
+  for (const [version, txs] of byVersion) {
+    const same = txs.filter(utxoCanParse);
+    allTxs.push(...txs);
+    rows.push({ version, txs: txs.length, utxoTxs: same.length, all: set(txs), same: set(same), results: new Map() });
+  }
+  const sameAll = allTxs.filter(utxoCanParse);
+  rows.push({ version: 'all', txs: allTxs.length, utxoTxs: sameAll.length, all: set(allTxs), same: set(sameAll), results: new Map() });
+
+  console.log(`node ${process.version}, ${allTxs.length} real transactions, ${fmt(set(allTxs).bytes / 1e6, 2)} MB`);
+  for (const row of rows) {
+    run(row);
+    const r = (name: string) => row.results.get(name);
+    const z = r('zecrpc all')!;
+    const line = [
+      `${row.version.padEnd(3)} ${String(row.txs).padStart(4)} txs ${fmt(row.all.bytes / 1e3).padStart(6)} kB`,
+      `zecrpc decode+txid ${fmt(txps(z, row.all)).padStart(7)} tx/s ${fmt(mbps(z, row.all), 1).padStart(5)} MB/s ±${z.stats.rme.toFixed(0)}%`,
+      `utxo-lib parses ${row.utxoTxs}/${row.txs}`,
+    ];
+    const zs = r('zecrpc same');
+    const us = r('utxo-lib same');
+    if (zs && us) {
+      line.push(
+        `on those, decode+txid: zecrpc ${fmt(txps(zs, row.same))} tx/s ${fmt(mbps(zs, row.same), 1)} MB/s, ` +
+          `utxo-lib ${fmt(txps(us, row.same))} tx/s ${fmt(mbps(us, row.same), 1)} MB/s → ${(zs.hz / us.hz).toFixed(1)}×`,
+      );
+      const zn = r('zecrpc same, no txid')!;
+      const un = r('utxo-lib same, no txid')!;
+      line.push(`decode only: ${fmt(txps(zn, row.same))} vs ${fmt(txps(un, row.same))} tx/s → ${(zn.hz / un.hz).toFixed(1)}×`);
+    }
+    console.log(line.join(' | '));
+  }
+}
+
+main();

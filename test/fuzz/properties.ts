@@ -1,0 +1,163 @@
+// The decoder's robustness contract, shared by the CI fuzz tests (test/fuzz/*.test.ts) and the
+// long run (bench/fuzz-long.ts):
+//   * any input either decodes or throws a DecodeError — nothing else escapes, nothing hangs;
+//   * a DecodeError carries one of zcashd's texts and an offset inside the input;
+//   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute.
+import fc from 'fast-check';
+import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
+import { DecodeError } from '../../src/codec/errors.js';
+import { decodeTransaction, encodeTransaction } from '../../src/codec/tx/transaction.js';
+import { realTransactions } from './corpus.js';
+
+const S = ': unspecified iostream_category error';
+const EOD = `CBaseDataStream::read\\(\\): end of data${S}`;
+const RUST_INNER = [
+  EOD,
+  'non-canonical CompactSize',
+  'CompactSize too large',
+  'invalid cv',
+  'base value not a valid field element',
+  'verification key is invalid',
+  'cmu not in field',
+  'valueBalance out of range',
+  'nonzero valueBalanceSapling has no sources or sinks',
+  'invalid Pallas point for value commitment',
+  'invalid Pallas point for nullifier',
+  'invalid verification key',
+  'invalid Pallas base for field cmx',
+  'invalid Orchard flags',
+  'invalid Orchard anchor',
+].join('|');
+/** Every `what` zcashd v6.12.2 can produce while decoding (transaction-format.md §1.9). */
+export const KNOWN_WHAT = new RegExp(
+  `^(?:${EOD}|non-canonical ReadCompactSize\\(\\)${S}|ReadCompactSize\\(\\): size too large${S}` +
+    `|Unknown transaction format${S}|lead byte of G[12] point not recognized${S}` +
+    `|CTransaction::UpdateHash: Invalid transaction format${S}` +
+    `|Failed to parse (?:v4 Sapling bundle|v5 Sapling bundle|Orchard bundle): (?:${RUST_INNER})${S})$`,
+);
+
+export type Outcome = 'decoded' | 'rejected';
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function checkError(e: unknown, input: Uint8Array): 'rejected' {
+  if (!(e instanceof DecodeError)) throw new Error(`non-DecodeError escaped: ${String(e)}`);
+  if (!KNOWN_WHAT.test(e.what)) throw new Error(`unknown message: ${e.what}`);
+  if (!(e.offset >= 0 && e.offset <= input.length)) throw new Error(`offset ${e.offset} outside 0..${input.length}`);
+  return 'rejected';
+}
+
+/** Decodes `input` as a transaction and checks the contract; throws a plain Error on violation. */
+export function checkTransaction(input: Uint8Array): Outcome {
+  let tx;
+  try {
+    tx = decodeTransaction(input);
+  } catch (e) {
+    return checkError(e, input);
+  }
+  const consumed = input.subarray(0, tx.size);
+  if (!sameBytes(encodeTransaction(tx.data), consumed)) throw new Error('re-encoding differs from the consumed bytes');
+  if (tx.txid.length !== 32 || tx.authDigest.length !== 32) throw new Error('bad id length');
+  return 'decoded';
+}
+
+/** Same contract for blocks. */
+export function checkBlock(input: Uint8Array): Outcome {
+  let block;
+  try {
+    block = decodeBlock(input);
+  } catch (e) {
+    return checkError(e, input);
+  }
+  const again = encodeBlock(block.header, block.transactions.map((t) => encodeTransaction(t.data)));
+  if (!sameBytes(again, input.subarray(0, block.size))) throw new Error('block re-encoding differs');
+  if (block.computeMerkleRoot().length !== 32) throw new Error('bad merkle root');
+  return 'decoded';
+}
+
+/** Real transactions small enough to mutate quickly, covering every version present. */
+export function fuzzCorpus(maxSize = 12_000): Uint8Array[] {
+  return realTransactions()
+    .map((t) => t.tx.bytes)
+    .filter((b) => b.length <= maxSize)
+    .map((b) => b.slice());
+}
+
+/** Encodes n as a CompactSize in the given width (1, 3, 5 or 9 bytes), canonical or not. */
+export function compactSizeBytes(n: bigint, width: 1 | 3 | 5 | 9): Uint8Array {
+  const out = new Uint8Array(width);
+  if (width === 1) {
+    out[0] = Number(n & 0xffn);
+    return out;
+  }
+  out[0] = width === 3 ? 0xfd : width === 5 ? 0xfe : 0xff;
+  for (let i = 1; i < width; i++) out[i] = Number((n >> BigInt(8 * (i - 1))) & 0xffn);
+  return out;
+}
+
+/** Mutation of a real transaction: truncation, bit flips, byte overwrite, splice of a CompactSize. */
+export function mutatedTransaction(corpus: Uint8Array[]): fc.Arbitrary<Uint8Array> {
+  const base = fc.integer({ min: 0, max: corpus.length - 1 }).map((i) => corpus[i]!);
+  const truncated = base.chain((b) => fc.integer({ min: 0, max: b.length }).map((k) => b.subarray(0, k)));
+  const flipped = base.chain((b) =>
+    fc.array(fc.tuple(fc.integer({ min: 0, max: b.length * 8 - 1 })), { minLength: 1, maxLength: 8 }).map((bits) => {
+      const out = b.slice();
+      for (const [bit] of bits) out[bit >> 3]! ^= 1 << (bit & 7);
+      return out;
+    }),
+  );
+  const overwritten = base.chain((b) =>
+    fc.tuple(fc.integer({ min: 0, max: b.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 40 })).map(([at, bytes]) => {
+      const out = b.slice();
+      out.set(bytes.subarray(0, out.length - at), at);
+      return out;
+    }),
+  );
+  const compactSize = base.chain((b) =>
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: b.length }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.oneof(fc.bigInt({ min: 0n, max: 0x03000000n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(0xfcn, 0xfdn, 0xffffn, 0x10000n, 0x2000000n, 0x2000001n, 1n << 32n)),
+        fc.constantFrom<1 | 3 | 5 | 9>(1, 3, 5, 9),
+        fc.integer({ min: 0, max: 9 }),
+      )
+      .map(([at, _unused, n, width, drop]) => {
+        // replace up to `drop` bytes at `at` with the CompactSize, shifting the rest
+        const cs = compactSizeBytes(n, width);
+        const cut = Math.min(at + drop, b.length);
+        const out = new Uint8Array(at + cs.length + (b.length - cut));
+        out.set(b.subarray(0, at));
+        out.set(cs, at);
+        out.set(b.subarray(cut), at + cs.length);
+        return out;
+      }),
+  );
+  return fc.oneof(truncated, flipped, overwritten, compactSize);
+}
+
+/** A known header (all formats, plus junk) followed by random bytes. */
+export function randomTransactionBytes(): fc.Arbitrary<Uint8Array> {
+  const headers = [
+    '01000000',
+    '02000000',
+    '00000000',
+    '030000807082c403',
+    '0400008085202f89',
+    '050000800a27a726b4d0d6c2',
+    'ffff0080ffffffff',
+    '',
+  ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+  return fc
+    .tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600 }))
+    .map(([h, body]) => {
+      const out = new Uint8Array(h.length + body.length);
+      out.set(h);
+      out.set(body, h.length);
+      return out;
+    });
+}
