@@ -1,0 +1,104 @@
+/**
+ * `zecrpc import -datadir=DIR [-testnet|-regtest] (--hex FILE|DIR… | --blocks-dir PATH | --rpc URL
+ * [--rpc-user U --rpc-password P | --rpc-cookie FILE] [--follow]) [--progress=auto|bar|log|silent]`
+ *
+ * Single-dash options are zcashd's (datadir, network, conf file) and go to loadNodeConfig; the
+ * double-dash options choose the source. Every import is resumable: run it again after a crash or
+ * Ctrl-C and it continues where the store stands.
+ */
+import { Command, Option } from 'commander';
+import { loadNodeConfig } from '../config.js';
+import { toHexReversed } from '../codec/hex.js';
+import { openChainStore } from '../store/chain-store.js';
+import { importBlkFiles } from '../store/import/blk.js';
+import type { ImportResult } from '../store/import/hex.js';
+import { importHex } from '../store/import/hex.js';
+import { stderrLogger, type ProgressMode } from '../store/import/progress.js';
+import { followUpstream, importFromUpstream } from '../store/import/upstream.js';
+
+interface ImportCliOptions {
+  hex?: string[];
+  blocksDir?: string;
+  rpc?: string;
+  rpcUser?: string;
+  rpcPassword?: string;
+  rpcCookie?: string;
+  follow?: boolean;
+  progress: ProgressMode;
+  durable?: boolean;
+}
+
+/** Splits zcashd-style `-name[=value]` options from our `--name [values…]` ones. */
+export function splitImportArgv(argv: readonly string[]): { node: string[]; own: string[] } {
+  const node: string[] = [];
+  const own: string[] = [];
+  let inOwn = false;
+  for (const a of argv) {
+    if (a.startsWith('--')) inOwn = true;
+    else if (a.startsWith('-') && a.length > 1) inOwn = false;
+    (inOwn ? own : node).push(a);
+  }
+  return { node, own };
+}
+
+function importCommand(): Command {
+  return new Command('import')
+    .description('import blocks into the zecrpc chain store')
+    .option('--hex <paths...>', 'files or directories of hex blocks (one per file or one per line)')
+    .option('--blocks-dir <path>', "zcashd's blocks directory (blk?????.dat), or its data directory")
+    .option('--rpc <url>', 'upstream zcashd JSON-RPC URL')
+    .option('--rpc-user <user>', 'upstream RPC user')
+    .option('--rpc-password <password>', 'upstream RPC password')
+    .option('--rpc-cookie <file>', "upstream zcashd's .cookie file")
+    .option('--follow', 'with --rpc: keep following the upstream tip until interrupted')
+    .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'bar', 'log', 'silent']).default('auto'))
+    .option('--durable', 'fsync every block (power-loss safe, slower)')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
+}
+
+export async function runImport(argv: string[]): Promise<void> {
+  const { node, own } = splitImportArgv(argv);
+  const cmd = importCommand();
+  try {
+    cmd.parse(own, { from: 'user' });
+  } catch (e) {
+    throw new Error(`import: ${(e as Error).message.replace(/^error: /, '')}`);
+  }
+  const opts = cmd.opts<ImportCliOptions>();
+  const sources = [opts.hex, opts.blocksDir, opts.rpc].filter((s) => s !== undefined).length;
+  if (sources !== 1) throw new Error('import: give exactly one source: --hex FILE|DIR…, --blocks-dir PATH or --rpc URL');
+  if (opts.follow && !opts.rpc) throw new Error('import: --follow needs --rpc URL');
+  if (opts.rpcCookie && (opts.rpcUser || opts.rpcPassword)) throw new Error('import: use either --rpc-cookie or --rpc-user/--rpc-password');
+
+  const config = await loadNodeConfig(node);
+  const store = await openChainStore({ datadir: config.datadir, network: config.network, durable: opts.durable });
+  const common = { progress: opts.progress, logger: stderrLogger };
+  try {
+    let result: ImportResult;
+    if (opts.hex) result = await importHex(store, opts.hex, common);
+    else if (opts.blocksDir) result = await importBlkFiles(store, opts.blocksDir, common);
+    else {
+      const rpcOpts = { ...common, user: opts.rpcUser, password: opts.rpcPassword, cookieFile: opts.rpcCookie };
+      if (opts.follow) {
+        const follower = await followUpstream(store, opts.rpc!, rpcOpts);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await follower.stop();
+        return;
+      }
+      result = await importFromUpstream(store, opts.rpc!, rpcOpts);
+    }
+    const tip = await store.tip();
+    const mbps = result.seconds > 0 ? result.bytes / 1048576 / result.seconds : 0;
+    process.stdout.write(
+      `imported ${result.added} blocks (${result.duplicates} already stored, ${result.sideChain} side-chain, ` +
+        `${result.reorganizations} reorganizations) in ${result.seconds.toFixed(1)} s, ${mbps.toFixed(2)} MB/s; ` +
+        `tip ${tip ? `${tip.height} ${toHexReversed(tip.hash)}` : 'none'}\n`,
+    );
+  } finally {
+    await store.close();
+  }
+}

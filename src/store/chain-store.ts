@@ -1,0 +1,508 @@
+/**
+ * The LevelDB chain store: accepts raw blocks, keeps a block index of every block it has seen
+ * (best chain and side chains) with cumulative work, follows the most-work chain (first seen wins
+ * ties, as in zcashd) and reorganizes with the per-block txid lists (undo data).
+ *
+ * Consistency model — every state LevelDB can hold after a crash is a valid store:
+ * - accepting a block is one atomic batch (index record, txid list, block-file cursor, and when the
+ *   block extends the tip also its height/txid entries and the new tip): "one batch per connected block";
+ * - a reorganization is a series of batches, one per disconnected or connected block, each moving the
+ *   tip by exactly one block; `W` (the most-work block) is written with the block that raised it, so a
+ *   crash mid-reorganization leaves tip ≠ W and `open()` finishes the switch;
+ * - block bytes are appended to flat files before the batch that references them (block-data.ts).
+ * There is no proof-of-work or consensus validation: only cheap checks (decodes, merkle root,
+ * genesis hash, solution size for the network).
+ */
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import type { NetworkParams } from '../chain/network.js';
+import { blockWork } from '../chain/pow.js';
+import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
+import { sha256d } from '../codec/hash.js';
+import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
+import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
+import {
+  FlatFileBlockData,
+  LevelBlockData,
+  type BatchOp,
+  type BlockDataBackend,
+} from './block-data.js';
+import {
+  SCHEMA_VERSION,
+  decodeIndexRecord,
+  decodeTip,
+  decodeTxLocation,
+  encodeIndexRecord,
+  encodeTip,
+  encodeTxLocation,
+  keys,
+  splitTxids,
+  type IndexRecord,
+} from './layout.js';
+import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './types.js';
+
+/** zcashd's MAX_BLOCK_SIZE (2 MB since Sapling; larger blocks never existed). */
+export const MAX_BLOCK_SIZE = 2_000_000;
+const INDEX_CACHE_SIZE = 20_000;
+
+export interface ChainStoreOptions {
+  /** Network data directory (e.g. ~/.zcash/testnet3); the store lives in `<datadir>/zecrpc`. */
+  datadir: string;
+  network: NetworkParams;
+  /** Where block bytes go; 'flat' (default) measured faster, see block-data.ts. */
+  blockData?: 'flat' | 'leveldb';
+  /** fsync block files and LevelDB writes before acknowledging (power-loss safety, slower). */
+  durable?: boolean;
+}
+
+export type AddStatus = 'connected' | 'side-chain' | 'reorganized' | 'duplicate';
+
+export interface AddResult {
+  status: AddStatus;
+  hash: Uint8Array;
+  height: number;
+  chainWork: bigint;
+  /** Present when accepting the block switched the best chain. */
+  reorg?: { forkHeight: number; disconnected: Uint8Array[]; connected: Uint8Array[] };
+}
+
+/** Test hook: called after each batch of a reorganization (throwing simulates a crash there). */
+export type ReorgStepHook = (step: { kind: 'disconnect' | 'connect'; hash: Uint8Array; height: number }) => void;
+
+interface TipState {
+  hash: Uint8Array;
+  height: number;
+  chainWork: bigint;
+}
+
+export class ChainStore implements ChainStoreReader {
+  readonly network: NetworkParams;
+  readonly dir: string;
+  /** Set by tests only. */
+  reorgStepHook: ReorgStepHook | null = null;
+  private readonly db: ClassicLevel<Buffer, Buffer>;
+  private readonly data: BlockDataBackend;
+  private readonly durable: boolean;
+  private readonly genesisHash: Uint8Array;
+  private tipState: TipState | null = null;
+  private best: TipState | null = null;
+  private readonly cache = new Map<string, IndexRecord>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(opts: ChainStoreOptions) {
+    this.network = opts.network;
+    this.dir = join(opts.datadir, 'zecrpc');
+    this.durable = opts.durable ?? false;
+    this.genesisHash = reversedHexToBytes(opts.network.genesisHash);
+    this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
+      keyEncoding: 'buffer',
+      valueEncoding: 'buffer',
+    });
+    this.data =
+      (opts.blockData ?? 'flat') === 'flat'
+        ? new FlatFileBlockData(join(this.dir, 'blocks'), opts.network.magic, this.db, this.durable)
+        : new LevelBlockData(this.db);
+  }
+
+  static async open(opts: ChainStoreOptions): Promise<ChainStore> {
+    const store = new ChainStore(opts);
+    await store.init();
+    return store;
+  }
+
+  private async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    try {
+      await this.db.open();
+    } catch (e) {
+      const cause = (e as { cause?: Error }).cause?.message ?? (e as Error).message;
+      throw new StoreOpenError(`cannot open the chain store at ${this.dir}: ${cause}`);
+    }
+    try {
+      await this.checkSchema();
+      await this.data.open();
+      const tip = await this.db.get(keys.tip());
+      if (tip) {
+        const t = decodeTip(tip);
+        this.tipState = { ...t, chainWork: (await this.requireRecord(t.hash)).chainWork };
+      }
+      const best = await this.db.get(keys.best());
+      if (best) {
+        const rec = await this.requireRecord(best);
+        this.best = { hash: new Uint8Array(best), height: rec.height, chainWork: rec.chainWork };
+      }
+      // A crash in the middle of a reorganization leaves the tip behind the most-work block: finish it.
+      if (this.best && (!this.tipState || !bytesEqual(this.best.hash, this.tipState.hash))) {
+        if (!this.tipState || this.best.chainWork > this.tipState.chainWork) await this.activate(this.best.hash);
+      }
+    } catch (e) {
+      await this.closeResources();
+      throw e;
+    }
+  }
+
+  private async checkSchema(): Promise<void> {
+    const v = await this.db.get(keys.version());
+    if (!v) {
+      const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(this.network.name, 'utf8')]);
+      rec.writeUInt32LE(SCHEMA_VERSION, 0);
+      await this.db.put(keys.version(), rec);
+      return;
+    }
+    const version = v.readUInt32LE(0);
+    const network = v.subarray(4).toString('utf8');
+    if (version !== SCHEMA_VERSION) {
+      throw new StoreOpenError(`chain store at ${this.dir} has schema version ${version}; this zecrpc reads version ${SCHEMA_VERSION}`);
+    }
+    if (network !== this.network.name) {
+      throw new StoreOpenError(`chain store at ${this.dir} holds ${network} blocks, not ${this.network.name}`);
+    }
+  }
+
+  /** Runs writers one at a time: the index and the tip are single-writer state. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new Error('the chain store is closed');
+      return fn();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Validates cheaply and stores one raw block. Rejections throw BlockRejectedError (UnknownParentError
+   * when the parent is missing); nothing is written for a rejected block.
+   */
+  addBlock(bytes: Uint8Array): Promise<AddResult> {
+    return this.exclusive(() => this.addBlockLocked(bytes));
+  }
+
+  /** Hash of a raw block without full decoding (cheap duplicate checks for importers). */
+  static hashOf(bytes: Uint8Array): Uint8Array {
+    return sha256d(decodeBlockHeader(bytes).bytes);
+  }
+
+  private async addBlockLocked(bytes: Uint8Array): Promise<AddResult> {
+    if (bytes.length > MAX_BLOCK_SIZE) {
+      throw new BlockRejectedError('too-large', `block rejected: ${bytes.length} bytes exceeds the ${MAX_BLOCK_SIZE}-byte maximum`, null);
+    }
+    let header: BlockHeader;
+    try {
+      header = decodeBlockHeader(bytes);
+    } catch (e) {
+      throw new BlockRejectedError('decode', `block rejected: its header does not decode (${(e as Error).message})`, null);
+    }
+    const hash = sha256d(header.bytes);
+    const hashHex = toHexReversed(hash);
+    const existing = await this.record(hash);
+    if (existing?.haveData) {
+      return { status: 'duplicate', hash, height: existing.height, chainWork: existing.chainWork };
+    }
+    if (header.solution.length !== this.network.solutionSize) {
+      throw new BlockRejectedError(
+        'network',
+        `block ${hashHex} rejected: its Equihash solution is ${header.solution.length} bytes, ${this.network.name} blocks have ${this.network.solutionSize}`,
+        hash,
+      );
+    }
+    let block: Block;
+    try {
+      block = decodeBlock(bytes);
+    } catch (e) {
+      throw new BlockRejectedError('decode', `block ${hashHex} rejected: it does not decode (${(e as Error).message})`, hash);
+    }
+    if (block.bytes.length !== bytes.length) {
+      throw new BlockRejectedError('decode', `block ${hashHex} rejected: ${bytes.length - block.bytes.length} unexpected bytes after the block`, hash);
+    }
+    const txids = block.transactions.map((t) => t.txid);
+    const computedRoot = block.computeMerkleRoot();
+    if (!bytesEqual(computedRoot, header.merkleRoot)) {
+      throw new BlockRejectedError(
+        'merkle-root',
+        `block ${hashHex} rejected: header merkle root ${toHexReversed(header.merkleRoot)} does not match its transactions (${toHexReversed(computedRoot)})`,
+        hash,
+      );
+    }
+
+    let height: number;
+    let parentWork: bigint;
+    if (header.prevHash.every((b) => b === 0)) {
+      if (!bytesEqual(hash, this.genesisHash)) {
+        throw new BlockRejectedError(
+          'genesis',
+          `block ${hashHex} rejected: it has no parent but is not the ${this.network.name} genesis block ${this.network.genesisHash}`,
+          hash,
+        );
+      }
+      height = 0;
+      parentWork = 0n;
+    } else {
+      const parent = await this.record(header.prevHash);
+      if (!parent) throw new UnknownParentError(hash, header.prevHash);
+      height = parent.height + 1;
+      parentWork = parent.chainWork;
+    }
+    const chainWork = parentWork + blockWork(header.bits);
+
+    const prepared = await this.data.prepare(hash, bytes);
+    const rec: IndexRecord = {
+      haveData: true,
+      height,
+      chainWork,
+      size: bytes.length,
+      txCount: txids.length,
+      file: prepared.location.file,
+      offset: prepared.location.offset,
+      header: header.bytes,
+    };
+    const ops: BatchOp[] = [
+      ...prepared.ops,
+      { type: 'put', key: keys.index(hash), value: encodeIndexRecord(rec) },
+      { type: 'put', key: keys.txids(hash), value: Buffer.concat(txids) },
+    ];
+    const raisesBest = !this.best || chainWork > this.best.chainWork;
+    if (raisesBest) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(hash) });
+    const extendsTip = this.tipState ? bytesEqual(header.prevHash, this.tipState.hash) : height === 0;
+    const connectNow = extendsTip && raisesBest;
+    if (connectNow) ops.push(...this.connectOps(hash, height, txids));
+
+    try {
+      await prepared.flush();
+      await this.db.batch(ops, { sync: this.durable });
+    } catch (e) {
+      prepared.abort();
+      throw e;
+    }
+    prepared.commit();
+    this.remember(hash, rec);
+    if (raisesBest) this.best = { hash, height, chainWork };
+    if (connectNow) {
+      this.tipState = { hash, height, chainWork };
+      return { status: 'connected', hash, height, chainWork };
+    }
+    if (raisesBest) {
+      const reorg = await this.activate(hash);
+      return { status: 'reorganized', hash, height, chainWork, reorg };
+    }
+    return { status: 'side-chain', hash, height, chainWork };
+  }
+
+  private connectOps(hash: Uint8Array, height: number, txids: readonly Uint8Array[]): BatchOp[] {
+    const ops: BatchOp[] = [{ type: 'put', key: keys.height(height), value: Buffer.from(hash) }];
+    // zcashd's ConnectBlock returns before indexing anything for the genesis block, so its coinbase
+    // is not in the transaction index (getrawtransaction cannot find it).
+    if (height > 0) {
+      txids.forEach((txid, i) => ops.push({ type: 'put', key: keys.tx(txid), value: encodeTxLocation(height, i) }));
+    }
+    ops.push({ type: 'put', key: keys.tip(), value: encodeTip(hash, height) });
+    return ops;
+  }
+
+  /** Switches the best chain to end at `targetHash`: disconnect to the fork point, connect the branch. */
+  private async activate(targetHash: Uint8Array): Promise<AddResult['reorg']> {
+    const branch: { hash: Uint8Array; rec: IndexRecord }[] = [];
+    let hash = targetHash;
+    for (;;) {
+      const rec = await this.requireRecord(hash);
+      if (await this.isOnBestChain(hash, rec.height)) break;
+      branch.push({ hash, rec });
+      if (rec.height === 0) break;
+      hash = rec.header.subarray(4, 36);
+    }
+    const forkHeight = branch.length ? branch[branch.length - 1]!.rec.height - 1 : (await this.requireRecord(targetHash)).height;
+    const disconnected: Uint8Array[] = [];
+    while (this.tipState && this.tipState.height > forkHeight) {
+      disconnected.push(this.tipState.hash);
+      await this.disconnectTip();
+    }
+    const connected: Uint8Array[] = [];
+    for (const { hash: h, rec } of branch.reverse()) {
+      const txids = splitTxids(await this.requireValue(keys.txids(h), `txid list of block ${toHexReversed(h)}`));
+      await this.db.batch(this.connectOps(h, rec.height, txids), { sync: this.durable });
+      this.tipState = { hash: h, height: rec.height, chainWork: rec.chainWork };
+      connected.push(h);
+      this.reorgStepHook?.({ kind: 'connect', hash: h, height: rec.height });
+    }
+    return { forkHeight, disconnected, connected };
+  }
+
+  private async disconnectTip(): Promise<void> {
+    const tip = this.tipState!;
+    const txids = splitTxids(await this.requireValue(keys.txids(tip.hash), `txid list of block ${toHexReversed(tip.hash)}`));
+    const ops: BatchOp[] = [{ type: 'del', key: keys.height(tip.height) }];
+    // Only remove entries that point at this block: a txid seen earlier on the chain keeps its entry.
+    const current = await this.db.getMany(txids.map((t) => keys.tx(t)));
+    txids.forEach((txid, i) => {
+      const v = current[i];
+      if (!v) return;
+      const loc = decodeTxLocation(v);
+      if (loc.height === tip.height && loc.index === i) ops.push({ type: 'del', key: keys.tx(txid) });
+    });
+    if (tip.height === 0) {
+      ops.push({ type: 'del', key: keys.tip() });
+    } else {
+      const rec = await this.requireRecord(tip.hash);
+      const prev = rec.header.subarray(4, 36);
+      ops.push({ type: 'put', key: keys.tip(), value: encodeTip(prev, tip.height - 1) });
+    }
+    await this.db.batch(ops, { sync: this.durable });
+    if (tip.height === 0) {
+      this.tipState = null;
+    } else {
+      const rec = await this.requireRecord(tip.hash);
+      const prev = new Uint8Array(rec.header.subarray(4, 36));
+      this.tipState = { hash: prev, height: tip.height - 1, chainWork: (await this.requireRecord(prev)).chainWork };
+    }
+    this.reorgStepHook?.({ kind: 'disconnect', hash: tip.hash, height: tip.height });
+  }
+
+  /** Saves an importer's resume position (any JSON value). */
+  async putImportCheckpoint(source: string, value: unknown): Promise<void> {
+    await this.exclusive(() => this.db.put(keys.importCheckpoint(source), Buffer.from(JSON.stringify(value), 'utf8')));
+  }
+
+  async getImportCheckpoint<T>(source: string): Promise<T | null> {
+    const v = await this.db.get(keys.importCheckpoint(source));
+    return v ? (JSON.parse(v.toString('utf8')) as T) : null;
+  }
+
+  // ---------------------------------------------------------------- reading (ChainStoreReader)
+
+  async tip(): Promise<ChainTip | null> {
+    return this.tipState ? { hash: this.tipState.hash, height: this.tipState.height } : null;
+  }
+
+  /** Chain work of the best chain's tip (0 for an empty store). */
+  tipChainWork(): bigint {
+    return this.tipState?.chainWork ?? 0n;
+  }
+
+  async hashAtHeight(height: number): Promise<Uint8Array | null> {
+    if (!Number.isInteger(height) || height < 0 || height > 0xffffffff) return null;
+    const v = await this.db.get(keys.height(height));
+    return v ? new Uint8Array(v) : null;
+  }
+
+  async blockIndex(hash: Uint8Array): Promise<BlockIndexEntry | null> {
+    if (hash.length !== 32) return null;
+    const rec = await this.record(hash);
+    if (!rec) return null;
+    return {
+      hash: new Uint8Array(hash),
+      height: rec.height,
+      prevHash: rec.header.slice(4, 36),
+      header: rec.header.slice(), // callers get their own copy; the cached record stays intact
+      chainWork: rec.chainWork,
+      size: rec.size,
+      txCount: rec.txCount,
+      haveData: rec.haveData,
+      onBestChain: await this.isOnBestChain(hash, rec.height),
+    };
+  }
+
+  async blockBytes(hash: Uint8Array): Promise<Uint8Array | null> {
+    if (hash.length !== 32) return null;
+    const rec = await this.record(hash);
+    if (!rec?.haveData) return null;
+    return this.data.read(hash, { file: rec.file, offset: rec.offset }, rec.size);
+  }
+
+  async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
+    if (txid.length !== 32) return null;
+    const v = await this.db.get(keys.tx(txid));
+    if (!v) return null;
+    const { height, index } = decodeTxLocation(v);
+    const blockHash = await this.hashAtHeight(height);
+    return blockHash ? { blockHash, height, index } : null;
+  }
+
+  async bestHeaderHeight(): Promise<number> {
+    return this.best?.height ?? -1;
+  }
+
+  /** Txids (internal order) of any stored block, in block order. */
+  async blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null> {
+    const v = await this.db.get(keys.txids(hash));
+    return v ? splitTxids(v) : null;
+  }
+
+  async sizeOnDisk(): Promise<number> {
+    return dirSize(this.dir);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async isOnBestChain(hash: Uint8Array, height: number): Promise<boolean> {
+    if (!this.tipState || height > this.tipState.height) return false;
+    const at = await this.db.get(keys.height(height));
+    return !!at && bytesEqual(at, hash);
+  }
+
+  private async record(hash: Uint8Array): Promise<IndexRecord | null> {
+    const k = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+    const cached = this.cache.get(k);
+    if (cached) return cached;
+    const v = await this.db.get(keys.index(hash));
+    if (!v) return null;
+    const rec = decodeIndexRecord(v);
+    this.remember(hash, rec);
+    return rec;
+  }
+
+  private remember(hash: Uint8Array, rec: IndexRecord): void {
+    const k = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+    if (this.cache.size >= INDEX_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(k, rec);
+  }
+
+  private async requireRecord(hash: Uint8Array): Promise<IndexRecord> {
+    const rec = await this.record(hash);
+    if (!rec) throw new Error(`chain store is inconsistent: block ${toHexReversed(hash)} has no index record`);
+    return rec;
+  }
+
+  private async requireValue(key: Buffer, what: string): Promise<Buffer> {
+    const v = await this.db.get(key);
+    if (!v) throw new Error(`chain store is inconsistent: ${what} is missing`);
+    return v;
+  }
+
+  /** Raw LevelDB access for the integrity checker (read-only use). */
+  get database(): ClassicLevel<Buffer, Buffer> {
+    return this.db;
+  }
+
+  get blockDataKind(): 'flat' | 'leveldb' {
+    return this.data.kind;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue.catch(() => undefined);
+    this.closed = true;
+    await this.closeResources();
+  }
+
+  private async closeResources(): Promise<void> {
+    await this.data.close().catch(() => undefined);
+    if (this.db.status === 'open' || this.db.status === 'opening') await this.db.close();
+  }
+}
+
+async function dirSize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) total += await dirSize(p);
+    else if (entry.isFile()) total += (await stat(p).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
+}
+
+export function openChainStore(opts: ChainStoreOptions): Promise<ChainStore> {
+  return ChainStore.open(opts);
+}

@@ -1,0 +1,39 @@
+/** Errors the chain store reports for blocks it refuses. Each names the block and the reason. */
+import { toHexReversed } from '../codec/hex.js';
+
+export type RejectReason = 'decode' | 'merkle-root' | 'genesis' | 'network' | 'unknown-parent' | 'too-large';
+
+export class BlockRejectedError extends Error {
+  constructor(
+    readonly reason: RejectReason,
+    message: string,
+    /** Block hash (internal order) when the header could be read. */
+    readonly blockHash: Uint8Array | null,
+  ) {
+    super(message);
+    this.name = 'BlockRejectedError';
+  }
+}
+
+/** The parent is not in the index. Importers catch this one and hold the block back. */
+export class UnknownParentError extends BlockRejectedError {
+  constructor(
+    blockHash: Uint8Array,
+    readonly prevHash: Uint8Array,
+  ) {
+    super(
+      'unknown-parent',
+      `block ${toHexReversed(blockHash)} rejected: its parent ${toHexReversed(prevHash)} is not in the store`,
+      blockHash,
+    );
+    this.name = 'UnknownParentError';
+  }
+}
+
+/** The store directory belongs to another network or a newer schema. */
+export class StoreOpenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreOpenError';
+  }
+}

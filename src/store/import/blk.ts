@@ -1,0 +1,177 @@
+/**
+ * Imports zcashd's `blocks/blk?????.dat` files: records of network magic ‖ u32 LE length ‖ block,
+ * in download order (children may precede parents), zero-filled past the last record (zcashd
+ * pre-allocates), and the newest file possibly cut mid-record while zcashd is writing it.
+ *
+ * Resumable: a checkpoint (file, offset) is saved after each file and every ~64 MiB, never past a
+ * block still waiting for its parent, so a restart re-reads at most a little and skips stored
+ * blocks by hash. Records are read through a sliding window so memory stays ~16 MiB per file.
+ */
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { MAINNET, REGTEST, TESTNET } from '../../chain/network.js';
+import type { ChainStore } from '../chain-store.js';
+import { MAX_BLOCK_SIZE } from '../chain-store.js';
+import { BlockSink, ImportError } from './block-sink.js';
+import type { ImportOptions, ImportResult } from './hex.js';
+import { ImportProgress } from './progress.js';
+
+const WINDOW = 16 * 1024 * 1024;
+const CHECKPOINT_EVERY = 64 * 1024 * 1024;
+/** Smallest possible block: a header without solution plus a tx count. */
+const MIN_BLOCK_SIZE = 141;
+
+interface BlkCheckpoint {
+  file: string;
+  offset: number;
+}
+
+export interface BlkImportResult extends ImportResult {
+  /** Where the last file stops mid-record (zcashd still writing it), if it does. */
+  truncated: { file: string; offset: number } | null;
+}
+
+export async function listBlkFiles(dir: string): Promise<string[]> {
+  const st = await stat(dir).catch(() => null);
+  if (!st) throw new ImportError(`${dir}: no such directory`);
+  // Accept the data dir itself (…/blocks inside it) as well as the blocks dir.
+  if (st.isDirectory()) {
+    const names = await readdir(dir);
+    if (!names.some((n) => /^blk\d{5}\.dat$/.test(n)) && names.includes('blocks')) return listBlkFiles(join(dir, 'blocks'));
+    const blk = names.filter((n) => /^blk\d{5}\.dat$/.test(n)).sort();
+    if (blk.length === 0) throw new ImportError(`${dir}: no blk?????.dat files`);
+    return blk.map((n) => join(dir, n));
+  }
+  return [dir];
+}
+
+const magicName = (m: Buffer): string | null => {
+  for (const n of [MAINNET, TESTNET, REGTEST]) if (m.equals(Buffer.from(n.magic))) return n.name;
+  return null;
+};
+
+export async function importBlkFiles(store: ChainStore, dir: string, opts: ImportOptions = {}): Promise<BlkImportResult> {
+  const started = Date.now();
+  const files = await listBlkFiles(dir);
+  // Keyed by the real blocks directory, however it was named (data dir, blocks dir, symlink).
+  const source = `blk:${await realpath(dirname(files[0]!))}`;
+  const resume = await store.getImportCheckpoint<BlkCheckpoint>(source);
+  let startIndex = 0;
+  let startOffset = 0;
+  if (resume) {
+    const i = files.findIndex((f) => basename(f) === resume.file);
+    if (i >= 0) {
+      startIndex = i;
+      startOffset = resume.offset;
+    }
+  }
+  const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
+  const total = sizes.slice(startIndex).reduce((a, b) => a + b, 0) - startOffset;
+  const progress = new ImportProgress({ label: 'import blk', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
+  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes });
+  const magic = Buffer.from(store.network.magic);
+  let truncated: BlkImportResult['truncated'] = null;
+  const checkpoint = async (fileIndex: number, offset: number): Promise<void> => {
+    // Never move past a block that is only in memory: it would be lost on a crash.
+    let file = fileIndex;
+    let off = offset;
+    for (let i = 0; i <= fileIndex; i++) {
+      const earliest = sink.earliestBuffered(files[i]!);
+      if (earliest !== null) {
+        file = i;
+        off = earliest;
+        break;
+      }
+    }
+    await store.putImportCheckpoint(source, { file: basename(files[file]!), offset: off });
+  };
+
+  try {
+    for (let fi = startIndex; fi < files.length; fi++) {
+      const file = files[fi]!;
+      const isLast = fi === files.length - 1;
+      const handle = await open(file, 'r');
+      try {
+        const size = (await handle.stat()).size;
+        let offset = fi === startIndex ? startOffset : 0;
+        let window = Buffer.alloc(0);
+        let windowStart = offset;
+        let sinceCheckpoint = 0;
+        const ensure = async (from: number, length: number): Promise<Buffer | null> => {
+          if (from + length > size) return null;
+          if (from < windowStart || from + length > windowStart + window.length) {
+            const want = Math.min(Math.max(length, WINDOW), size - from);
+            window = Buffer.allocUnsafe(want);
+            const { bytesRead } = await handle.read(window, 0, want, from);
+            window = window.subarray(0, bytesRead);
+            windowStart = from;
+            if (bytesRead < length) return null;
+          }
+          return window.subarray(from - windowStart, from - windowStart + length);
+        };
+        while (offset < size) {
+          const head = await ensure(offset, Math.min(8, size - offset));
+          const frame = head!;
+          if (frame.length < 8 || frame.subarray(0, 4).equals(Buffer.alloc(4))) {
+            // zcashd's zero pre-allocation after the last record (or a header cut short at the end).
+            const rest = await ensure(offset, size - offset);
+            if (rest && rest.every((b) => b === 0)) {
+              progress.advance(size - offset);
+              offset = size;
+              break;
+            }
+            if (frame.length < 8) {
+              if (isLast) {
+                truncated = { file, offset };
+                break;
+              }
+              throw new ImportError(`${file} (offset ${offset}): file ends inside a record header`, { source: file, position: `offset ${offset}`, offset });
+            }
+          }
+          const got = frame.subarray(0, 4);
+          if (!got.equals(magic)) {
+            const other = magicName(got);
+            throw new ImportError(
+              `${file} (offset ${offset}): bad magic ${got.toString('hex')}, expected ${magic.toString('hex')} for ${store.network.name}` +
+                (other ? ` (these are ${other} blk files)` : ''),
+              { source: file, position: `offset ${offset}`, offset },
+            );
+          }
+          const length = frame.readUInt32LE(4);
+          if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE) {
+            throw new ImportError(`${file} (offset ${offset}): implausible block length ${length}`, { source: file, position: `offset ${offset}`, offset });
+          }
+          const body = await ensure(offset + 8, length);
+          if (!body) {
+            if (isLast) {
+              truncated = { file, offset };
+              break;
+            }
+            throw new ImportError(`${file} (offset ${offset}): block record of ${length} bytes is cut off at the end of the file (${size} bytes)`, {
+              source: file,
+              position: `offset ${offset}`,
+              offset,
+            });
+          }
+          // Copy: the window buffer is reused, and buffered orphans must keep their bytes.
+          await sink.add(new Uint8Array(body), { source: file, position: `offset ${offset}`, offset });
+          offset += 8 + length;
+          sinceCheckpoint += 8 + length;
+          progress.tick(length, 8 + length);
+          if (sinceCheckpoint >= CHECKPOINT_EVERY) {
+            sinceCheckpoint = 0;
+            await checkpoint(fi, offset);
+          }
+        }
+        await checkpoint(fi, offset);
+      } finally {
+        await handle.close();
+      }
+    }
+    if (truncated) (opts.logger ?? { warn: () => undefined }).warn(`${truncated.file} (offset ${truncated.offset}): last record is incomplete (file still being written?); stopped there`);
+    sink.assertNoneUnresolved();
+  } finally {
+    progress.stop();
+  }
+  return { ...sink.stats, tipHeight: (await store.tip())?.height ?? -1, seconds: (Date.now() - started) / 1000, truncated };
+}

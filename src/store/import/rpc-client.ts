@@ -1,0 +1,136 @@
+/**
+ * A small JSON-RPC 1.0 client for an upstream zcashd (or zecrpc): basic or cookie auth, batch
+ * requests, a timeout on every request, and errors that name the URL and what went wrong.
+ */
+import { readFile } from 'node:fs/promises';
+import { ImportError } from './block-sink.js';
+
+export interface RpcClientOptions {
+  user?: string;
+  password?: string;
+  /** zcashd's `.cookie` file (`__cookie__:<password>`), read once at connect time. */
+  cookieFile?: string;
+  timeoutMs?: number;
+}
+
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+export class JsonRpcClient {
+  /** The URL without credentials, for messages. */
+  readonly displayUrl: string;
+  private readonly url: string;
+  private authHeader: string | null = null;
+  private nextId = 1;
+
+  private constructor(
+    url: URL,
+    private readonly timeoutMs: number,
+  ) {
+    const clean = new URL(url.href);
+    clean.username = '';
+    clean.password = '';
+    this.url = clean.href;
+    this.displayUrl = clean.href;
+  }
+
+  static async create(rawUrl: string, opts: RpcClientOptions = {}): Promise<JsonRpcClient> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      throw new ImportError(`upstream URL ${JSON.stringify(rawUrl)} is not a valid URL (expected e.g. http://127.0.0.1:8232/)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ImportError(`upstream URL ${rawUrl}: only http:// and https:// are supported`);
+    }
+    const client = new JsonRpcClient(url, opts.timeoutMs ?? 30_000);
+    let user = opts.user ?? decodeURIComponent(url.username);
+    let password = opts.password ?? decodeURIComponent(url.password);
+    if (opts.cookieFile) {
+      const cookie = (await readFile(opts.cookieFile, 'utf8').catch((e: Error) => {
+        throw new ImportError(`cannot read RPC cookie file ${opts.cookieFile}: ${e.message}`);
+      })).trim();
+      const colon = cookie.indexOf(':');
+      if (colon < 0) throw new ImportError(`RPC cookie file ${opts.cookieFile} is not of the form user:password`);
+      user = cookie.slice(0, colon);
+      password = cookie.slice(colon + 1);
+    }
+    if (user || password) client.authHeader = 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
+    return client;
+  }
+
+  async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+    const body = await this.post({ jsonrpc: '1.0', id: this.nextId++, method, params }, method);
+    return this.unwrap(body, method) as T;
+  }
+
+  /** One HTTP request carrying all calls; results in call order. Any failed item fails the batch. */
+  async batch<T = unknown>(calls: readonly RpcCall[]): Promise<T[]> {
+    if (calls.length === 0) return [];
+    const first = this.nextId;
+    this.nextId += calls.length;
+    const what = `batch of ${calls.length} ${calls[0]!.method}`;
+    const body = await this.post(
+      calls.map((c, i) => ({ jsonrpc: '1.0', id: first + i, method: c.method, params: c.params })),
+      what,
+    );
+    if (!Array.isArray(body)) throw this.error(`reply to a ${what} is not a JSON array`);
+    const byId = new Map<unknown, unknown>();
+    for (const item of body) if (item && typeof item === 'object') byId.set((item as { id?: unknown }).id, item);
+    return calls.map((c, i) => {
+      const item = byId.get(first + i);
+      if (item === undefined) throw this.error(`reply to a ${what} lacks the answer for id ${first + i}`);
+      return this.unwrap(item, c.method) as T;
+    });
+  }
+
+  private unwrap(body: unknown, method: string): unknown {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw this.error(`reply to ${method} is not a JSON-RPC object`);
+    const { result, error } = body as { result?: unknown; error?: { code?: number; message?: string } | null };
+    if (error) throw this.error(`${method} failed: code ${error.code ?? '?'} ${error.message ?? JSON.stringify(error)}`);
+    if (result === undefined) throw this.error(`reply to ${method} has no result`);
+    return result;
+  }
+
+  private async post(payload: unknown, what: string): Promise<unknown> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.authHeader) headers.authorization = this.authHeader;
+    let res: Response | null = null;
+    // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
+    for (let attempt = 0; !res; attempt++) {
+      try {
+        res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(payload), signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (e) {
+        const err = e as Error & { cause?: { code?: string; message?: string } };
+        if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.error(`no reply to ${what} within ${this.timeoutMs} ms`);
+        const code = err.cause?.code;
+        if (attempt === 0 && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) continue;
+        throw this.error(`cannot reach the server (${code ?? err.cause?.message ?? err.message})`);
+      }
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      const err = e as Error;
+      if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.error(`no complete reply to ${what} within ${this.timeoutMs} ms`);
+      throw this.error(`reply to ${what} broke off (${err.message})`);
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw this.error(`authentication failed (HTTP ${res.status}); check --rpc-user/--rpc-password or --rpc-cookie`);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      const snippet = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+      throw this.error(`reply to ${what} is not JSON (HTTP ${res.status}): ${JSON.stringify(snippet)}`);
+    }
+  }
+
+  private error(message: string): ImportError {
+    return new ImportError(`upstream ${this.displayUrl}: ${message}`, { source: this.displayUrl, position: 'rpc', offset: 0 });
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Imports from an upstream node over JSON-RPC (`getblockcount`, `getblockhash`, `getblock <hash> 0`)
+ * and keeps following its tip. Requests go in batches (one HTTP request per `batchSize` calls) with
+ * several batches in flight while earlier blocks are being stored.
+ *
+ * Reorg awareness: every pass first finds the highest height where our best chain and upstream's
+ * agree (comparing block hashes, looking back further each round), then fetches upstream's blocks
+ * from there. A competing upstream branch is stored as a side chain and becomes our best chain as
+ * soon as it has more work — the store does the reorganization. If upstream switches chains while
+ * we fetch, the next block's parent is unknown; the pass restarts from a fresh fork search.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bytesEqual, isHex, reversedHexToBytes, toHexReversed } from '../../codec/hex.js';
+import { ChainStore } from '../chain-store.js';
+import { BlockRejectedError, UnknownParentError } from '../errors.js';
+import { ImportError } from './block-sink.js';
+import type { ImportOptions, ImportResult } from './hex.js';
+import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
+import { JsonRpcClient, type RpcClientOptions } from './rpc-client.js';
+
+export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
+  /** Blocks per batch request (default 16). */
+  batchSize?: number;
+  /** Batches fetched ahead of the one being stored (default 4). */
+  pipeline?: number;
+}
+
+export interface FollowOptions extends UpstreamOptions {
+  /** Delay between polls of upstream's tip (default 5000 ms). */
+  pollMs?: number;
+  /** Longest delay after repeated failures (default 60000 ms). */
+  maxBackoffMs?: number;
+}
+
+interface Fetched {
+  height: number;
+  hash: Uint8Array;
+  bytes: Uint8Array;
+}
+
+const HASH_HEX = /^[0-9a-f]{64}$/;
+
+function heightReply(client: JsonRpcClient, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < -1) {
+    throw new ImportError(`upstream ${client.displayUrl}: getblockcount returned ${JSON.stringify(v)}, expected a block height`);
+  }
+  return v;
+}
+
+async function upstreamHashes(client: JsonRpcClient, from: number, to: number): Promise<Uint8Array[]> {
+  const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const replies = await client.batch<unknown>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
+  return replies.map((r, i) => {
+    if (typeof r !== 'string' || !HASH_HEX.test(r)) {
+      throw new ImportError(`upstream ${client.displayUrl}: getblockhash ${heights[i]} returned ${JSON.stringify(r).slice(0, 80)}, expected a block hash`);
+    }
+    return reversedHexToBytes(r);
+  });
+}
+
+async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Promise<Fetched[]> {
+  const hashes = await upstreamHashes(client, from, to);
+  const replies = await client.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [toHexReversed(h), 0] })));
+  return replies.map((r, i) => {
+    const height = from + i;
+    const where = `upstream ${client.displayUrl} (height ${height})`;
+    if (typeof r !== 'string' || r.length % 2 !== 0 || !isHex(r)) {
+      throw new ImportError(`${where}: getblock returned ${JSON.stringify(r).slice(0, 80)}, expected the block in hex`);
+    }
+    const bytes = new Uint8Array(Buffer.from(r, 'hex'));
+    let got: Uint8Array;
+    try {
+      got = ChainStore.hashOf(bytes);
+    } catch (e) {
+      throw new ImportError(`${where}: getblock returned bytes whose header does not decode (${(e as Error).message})`);
+    }
+    if (!bytesEqual(got, hashes[i]!)) {
+      throw new ImportError(`${where}: getblock ${toHexReversed(hashes[i]!)} returned block ${toHexReversed(got)}`);
+    }
+    return { height, hash: hashes[i]!, bytes };
+  });
+}
+
+/** Highest height at which our best chain and upstream's agree, or -1 (empty store). */
+async function findCommonHeight(store: ChainStore, client: JsonRpcClient, upstreamHeight: number, batch: number): Promise<number> {
+  const tip = await store.tip();
+  if (!tip || upstreamHeight < 0) return -1;
+  let top = Math.min(tip.height, upstreamHeight);
+  let step = batch;
+  while (top >= 0) {
+    const low = Math.max(0, top - step + 1);
+    const theirs = await upstreamHashes(client, low, top);
+    for (let h = top; h >= low; h--) {
+      const ours = await store.hashAtHeight(h);
+      if (ours && bytesEqual(ours, theirs[h - low]!)) return h;
+    }
+    top = low - 1;
+    step = Math.min(step * 2, 2000);
+  }
+  throw new ImportError(
+    `upstream ${client.displayUrl} serves a different chain: not even its genesis block matches ours (${store.network.name}); wrong network?`,
+  );
+}
+
+/** One pass: fetch and store everything upstream has beyond the common point. */
+export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient, opts: UpstreamOptions = {}): Promise<ImportResult> {
+  const started = Date.now();
+  const batch = Math.max(1, opts.batchSize ?? 16);
+  const depth = Math.max(1, opts.pipeline ?? 4);
+  const stats = { added: 0, duplicates: 0, sideChain: 0, reorganizations: 0, bytes: 0 };
+  for (let attempt = 0; ; attempt++) {
+    const upstreamHeight = heightReply(client, await client.call('getblockcount'));
+    const common = await findCommonHeight(store, client, upstreamHeight, batch);
+    const start = common + 1;
+    if (start > upstreamHeight) break;
+    const progress = new ImportProgress({
+      label: 'import rpc',
+      unit: 'blocks',
+      total: upstreamHeight - start + 1,
+      mode: opts.progress,
+      logger: opts.logger,
+    });
+    const windows: [number, number][] = [];
+    for (let h = start; h <= upstreamHeight; h += batch) windows.push([h, Math.min(h + batch - 1, upstreamHeight)]);
+    const inflight: Promise<Fetched[]>[] = [];
+    let next = 0;
+    const fill = (): void => {
+      while (inflight.length < depth && next < windows.length) {
+        const [a, b] = windows[next++]!;
+        const p = fetchBlocks(client, a, b);
+        p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
+        inflight.push(p);
+      }
+    };
+    let restart = false;
+    try {
+      fill();
+      while (inflight.length) {
+        const blocks = await inflight.shift()!;
+        fill();
+        for (const b of blocks) {
+          try {
+            const r = await store.addBlock(b.bytes);
+            if (r.status === 'duplicate') stats.duplicates++;
+            else {
+              stats.added++;
+              stats.bytes += b.bytes.length;
+              if (r.status === 'side-chain') stats.sideChain++;
+              if (r.status === 'reorganized') stats.reorganizations++;
+            }
+          } catch (e) {
+            if (e instanceof UnknownParentError) {
+              restart = true; // upstream changed chains between our requests
+              break;
+            }
+            if (e instanceof BlockRejectedError) throw new ImportError(`upstream ${client.displayUrl} (height ${b.height}): ${e.message}`);
+            throw e;
+          }
+          progress.tick(b.bytes.length, 1);
+        }
+        if (restart) break;
+      }
+    } finally {
+      progress.stop();
+    }
+    if (!restart) break;
+    if (attempt >= 5) throw new ImportError(`upstream ${client.displayUrl}: its chain keeps changing while we fetch; giving up this pass`);
+  }
+  return { ...stats, tipHeight: (await store.tip())?.height ?? -1, seconds: (Date.now() - started) / 1000 };
+}
+
+/** Imports everything from `url` once (the `zecrpc import --rpc URL` command). */
+export async function importFromUpstream(store: ChainStore, url: string, opts: UpstreamOptions = {}): Promise<ImportResult> {
+  return syncFromUpstream(store, await JsonRpcClient.create(url, opts), opts);
+}
+
+export interface UpstreamFollower {
+  /** Stops polling; resolves once the current pass has finished. */
+  stop(): Promise<void>;
+  /** Resolves when the follower stopped. */
+  readonly done: Promise<void>;
+  /** The last pass's error, cleared by the next successful pass. */
+  readonly lastError: Error | null;
+  /** Completed passes (successful or not). */
+  readonly passes: number;
+}
+
+/**
+ * Keeps the store at upstream's tip: a sync pass, then a poll every `pollMs`, forever. Failures are
+ * logged and retried with exponential backoff; they never stop the follower or touch stored data.
+ */
+export async function followUpstream(store: ChainStore, url: string, opts: FollowOptions = {}): Promise<UpstreamFollower> {
+  const client = await JsonRpcClient.create(url, opts);
+  const logger: ImportLogger = opts.logger ?? stderrLogger;
+  const pollMs = opts.pollMs ?? 5000;
+  const maxBackoff = opts.maxBackoffMs ?? 60_000;
+  const abort = new AbortController();
+  let lastError: Error | null = null;
+  let passes = 0;
+  let failures = 0;
+
+  const loop = async (): Promise<void> => {
+    let first = true;
+    while (!abort.signal.aborted) {
+      try {
+        const r = await syncFromUpstream(store, client, { ...opts, progress: first ? opts.progress : 'silent' });
+        first = false;
+        failures = 0;
+        lastError = null;
+        if (r.added > 0) {
+          const tip = await store.tip();
+          logger.info(
+            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}`,
+          );
+        }
+      } catch (e) {
+        if (abort.signal.aborted) break;
+        failures++;
+        lastError = e as Error;
+        logger.warn(`${(e as Error).message}; retrying`);
+      }
+      passes++;
+      const wait = failures ? Math.min(pollMs * 2 ** (failures - 1), maxBackoff) : pollMs;
+      await sleep(wait, undefined, { signal: abort.signal }).catch(() => undefined);
+    }
+  };
+  const done = loop();
+  return {
+    stop: async () => {
+      abort.abort();
+      await done;
+    },
+    done,
+    get lastError() {
+      return lastError;
+    },
+    get passes() {
+      return passes;
+    },
+  };
+}

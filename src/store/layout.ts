@@ -1,0 +1,168 @@
+/**
+ * On-disk layout of the chain store: every LevelDB key and value format in one place.
+ *
+ * Directory `<datadir>/zecrpc/`:
+ *   index/            LevelDB (classic-level), the tables below
+ *   blocks/blkNNNNN.dat  append-only block files of our own (see block-files.ts)
+ *
+ * | key                         | value                                                        | written when                      |
+ * |-----------------------------|--------------------------------------------------------------|-----------------------------------|
+ * | `V`                         | u32 schema version ‖ utf8 network name                       | store creation                    |
+ * | `H` ‖ hash(32)              | block index record (below)                                   | block accepted (any chain)        |
+ * | `u` ‖ hash(32)              | txids of the block, 32 bytes each, block order (undo data)   | block accepted (any chain)        |
+ * | `h` ‖ height(u32 BE)        | hash(32) of the best-chain block at that height              | connect (put) / disconnect (del)  |
+ * | `t` ‖ txid(32)              | height(u32 LE) ‖ index in block(u32 LE), best chain only     | connect (put) / disconnect (del)  |
+ * | `T`                         | tip hash(32) ‖ height(u32 LE)                                | every connect / disconnect        |
+ * | `W`                         | hash(32) of the most-work block (first seen wins ties)       | block accepted with more work     |
+ * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
+ * | `b` ‖ hash(32)              | raw block bytes                                              | block accepted (LevelDB backend)  |
+ * | `I` ‖ utf8(import source)   | JSON import checkpoint (resume position of an importer)      | importers, now and then           |
+ *
+ * Block index record (`H`): flags(u8: bit0 = data stored) ‖ height(u32 LE) ‖ chainWork(32, big-endian)
+ * ‖ size(u32 LE) ‖ txCount(u32 LE) ‖ file(u32 LE) ‖ offset(u32 LE) ‖ header bytes (rest).
+ * The header is kept whole (as zcashd's CDiskBlockIndex does) so header-only RPCs never touch block files.
+ *
+ * Big-endian heights in `h` keys make LevelDB's byte order equal numeric order, so a range scan walks
+ * the best chain in height order. `t` values hold no block hash: `h` resolves it, which saves 32 bytes per
+ * transaction (≈ 0.5 GB on mainnet) and cannot go stale because both are updated in the same batch.
+ *
+ * Why `u` exists: disconnecting a block must remove exactly its `t` entries; storing the txids at accept
+ * time means neither a disconnect nor a later (re)connect has to decode the block again (v5 txids need a
+ * ZIP-244 hash tree, the most expensive part of decoding).
+ */
+
+export const SCHEMA_VERSION = 1;
+
+const PREFIX = {
+  version: 0x56, // V
+  index: 0x48, // H
+  txids: 0x75, // u
+  height: 0x68, // h
+  tx: 0x74, // t
+  tip: 0x54, // T
+  best: 0x57, // W
+  fileCursor: 0x46, // F
+  blockData: 0x62, // b
+  importCheckpoint: 0x49, // I
+} as const;
+
+function prefixed(prefix: number, body: Uint8Array): Buffer {
+  const k = Buffer.allocUnsafe(1 + body.length);
+  k[0] = prefix;
+  k.set(body, 1);
+  return k;
+}
+
+export const keys = {
+  version: (): Buffer => Buffer.of(PREFIX.version),
+  index: (hash: Uint8Array): Buffer => prefixed(PREFIX.index, hash),
+  txids: (hash: Uint8Array): Buffer => prefixed(PREFIX.txids, hash),
+  height: (height: number): Buffer => {
+    const k = Buffer.allocUnsafe(5);
+    k[0] = PREFIX.height;
+    k.writeUInt32BE(height, 1);
+    return k;
+  },
+  heightPrefix: PREFIX.height,
+  tx: (txid: Uint8Array): Buffer => prefixed(PREFIX.tx, txid),
+  txPrefix: PREFIX.tx,
+  tip: (): Buffer => Buffer.of(PREFIX.tip),
+  best: (): Buffer => Buffer.of(PREFIX.best),
+  fileCursor: (): Buffer => Buffer.of(PREFIX.fileCursor),
+  blockData: (hash: Uint8Array): Buffer => prefixed(PREFIX.blockData, hash),
+  importCheckpoint: (source: string): Buffer => prefixed(PREFIX.importCheckpoint, Buffer.from(source, 'utf8')),
+};
+
+/** The parts of a block index record that never change once written. */
+export interface IndexRecord {
+  haveData: boolean;
+  height: number;
+  chainWork: bigint;
+  size: number;
+  txCount: number;
+  /** Flat-file location (0/0 for the LevelDB backend). */
+  file: number;
+  offset: number;
+  header: Uint8Array;
+}
+
+const RECORD_FIXED = 1 + 4 + 32 + 4 + 4 + 4 + 4;
+
+export function encodeIndexRecord(r: IndexRecord): Buffer {
+  const v = Buffer.allocUnsafe(RECORD_FIXED + r.header.length);
+  v[0] = r.haveData ? 1 : 0;
+  v.writeUInt32LE(r.height, 1);
+  v.set(bigintTo32BE(r.chainWork), 5);
+  v.writeUInt32LE(r.size, 37);
+  v.writeUInt32LE(r.txCount, 41);
+  v.writeUInt32LE(r.file, 45);
+  v.writeUInt32LE(r.offset, 49);
+  v.set(r.header, RECORD_FIXED);
+  return v;
+}
+
+export function decodeIndexRecord(v: Uint8Array): IndexRecord {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length < RECORD_FIXED + 140) throw new Error(`corrupt block index record (${b.length} bytes)`);
+  return {
+    haveData: (b[0]! & 1) === 1,
+    height: b.readUInt32LE(1),
+    chainWork: BigInt('0x' + b.subarray(5, 37).toString('hex')),
+    size: b.readUInt32LE(37),
+    txCount: b.readUInt32LE(41),
+    file: b.readUInt32LE(45),
+    offset: b.readUInt32LE(49),
+    header: new Uint8Array(b.subarray(RECORD_FIXED)),
+  };
+}
+
+export function bigintTo32BE(n: bigint): Uint8Array {
+  return Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+}
+
+export function encodeTip(hash: Uint8Array, height: number): Buffer {
+  const v = Buffer.allocUnsafe(36);
+  v.set(hash, 0);
+  v.writeUInt32LE(height, 32);
+  return v;
+}
+
+export function decodeTip(v: Uint8Array): { hash: Uint8Array; height: number } {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 36) throw new Error(`corrupt tip record (${b.length} bytes)`);
+  return { hash: new Uint8Array(b.subarray(0, 32)), height: b.readUInt32LE(32) };
+}
+
+export function encodeTxLocation(height: number, index: number): Buffer {
+  const v = Buffer.allocUnsafe(8);
+  v.writeUInt32LE(height, 0);
+  v.writeUInt32LE(index, 4);
+  return v;
+}
+
+export function decodeTxLocation(v: Uint8Array): { height: number; index: number } {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 8) throw new Error(`corrupt transaction index entry (${b.length} bytes)`);
+  return { height: b.readUInt32LE(0), index: b.readUInt32LE(4) };
+}
+
+export function encodeFileCursor(file: number, length: number): Buffer {
+  const v = Buffer.allocUnsafe(8);
+  v.writeUInt32LE(file, 0);
+  v.writeUInt32LE(length, 4);
+  return v;
+}
+
+export function decodeFileCursor(v: Uint8Array): { file: number; length: number } {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 8) throw new Error(`corrupt block-file cursor (${b.length} bytes)`);
+  return { file: b.readUInt32LE(0), length: b.readUInt32LE(4) };
+}
+
+/** Splits a `u` value into its txids. */
+export function splitTxids(v: Uint8Array): Uint8Array[] {
+  if (v.length % 32 !== 0) throw new Error(`corrupt txid list (${v.length} bytes)`);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < v.length; i += 32) out.push(v.subarray(i, i + 32));
+  return out;
+}

@@ -1,0 +1,144 @@
+/**
+ * Synthetic regtest blocks built with the project's own encoder (encodeTransaction, encodeBlock,
+ * merkleRoot). Used to generate test-vectors/regtest-reorg/ and, at run time, larger chains for the
+ * benchmark and the kill -9 reliability script.
+ *
+ * The chain starts from the *real* regtest genesis block, rebuilt from zcashd v6.12.2 chainparams.cpp
+ * values (CreateGenesisBlock: the shared genesis coinbase, nTime 1296688602, nBits 0x200f0f0f, nonce 9,
+ * the 36-byte Equihash solution); `regtestGenesis()` checks its hash against REGTEST.genesisHash, so the
+ * store's genesis check stays strict for regtest too. Later blocks are coinbase-only (optionally with
+ * extra transaction bytes), have valid merkle roots, bits 0x200f0f0f and an all-zero 36-byte solution:
+ * the store does no proof-of-work check.
+ */
+import { REGTEST } from '../src/chain/network.js';
+import { encodeBlock, merkleRoot } from '../src/codec/block.js';
+import { sha256, sha256d } from '../src/codec/hash.js';
+import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
+import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
+import type { TransactionData } from '../src/codec/tx/types.js';
+
+export const REGTEST_BITS = 0x200f0f0f;
+const GENESIS_TIME = 1296688602;
+/** chainparams.cpp: the genesis timestamp string and output public key shared by all three networks. */
+const GENESIS_TIMESTAMP = 'Zcash0b9c4eef8b7cc417ee5001e3500984b6fea35683a7cac141a043c42064835d34';
+const GENESIS_PUBKEY =
+  '04678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5f';
+const REGTEST_GENESIS_SOLUTION = '01936b7db1eb4ac39f151b8704642d0a8bda13ec547d54cd5e43ba142fc6d8877cab07b3';
+
+export interface BuiltBlock {
+  height: number;
+  hash: Uint8Array;
+  hashHex: string;
+  bytes: Uint8Array;
+}
+
+function push(data: Uint8Array): Uint8Array {
+  if (data.length >= 0x4c) throw new Error('push too long for this helper');
+  return Uint8Array.of(data.length, ...data);
+}
+
+/** CScriptNum serialization: minimal little-endian, sign bit in the top byte. */
+function scriptNum(n: number): Uint8Array {
+  const out: number[] = [];
+  let v = Math.abs(n);
+  while (v > 0) {
+    out.push(v & 0xff);
+    v = Math.floor(v / 256);
+  }
+  if (out.length && out[out.length - 1]! & 0x80) out.push(n < 0 ? 0x80 : 0);
+  else if (out.length && n < 0) out[out.length - 1]! |= 0x80;
+  return Uint8Array.from(out);
+}
+
+/** `CScript() << n`: OP_0, OP_1..OP_16, or a minimal push (as BIP34 coinbase heights are written). */
+function pushNumber(n: number): Uint8Array {
+  if (n === 0) return Uint8Array.of(0x00);
+  if (n >= 1 && n <= 16) return Uint8Array.of(0x50 + n);
+  return push(scriptNum(n));
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  return Uint8Array.from(Buffer.concat(parts));
+}
+
+function v1Coinbase(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Array): Uint8Array {
+  const tx: TransactionData = {
+    format: 'v1',
+    overwintered: false,
+    version: 1,
+    versionGroupId: 0,
+    consensusBranchId: null,
+    lockTime: 0,
+    expiryHeight: 0,
+    vin: [{ prevout: { hash: new Uint8Array(32), index: 0xffffffff }, scriptSig, sequence: 0xffffffff }],
+    vout: [{ value, scriptPubKey }],
+    joinSplits: [],
+    joinSplitPubKey: null,
+    joinSplitSig: null,
+    sapling: null,
+    orchard: null,
+  };
+  return encodeTransaction(tx);
+}
+
+function header(prevHash: Uint8Array, txBytes: readonly Uint8Array[], time: number, nonce: Uint8Array, solution: Uint8Array) {
+  return {
+    version: 4,
+    prevHash,
+    merkleRoot: merkleRoot(txBytes.map((t) => decodeTransaction(t).txid)),
+    commitments: new Uint8Array(32),
+    time,
+    bits: REGTEST_BITS,
+    nonce,
+    solution,
+  };
+}
+
+function finish(height: number, bytes: Uint8Array): BuiltBlock {
+  // Header = 140 bytes + CompactSize(36) + 36-byte solution.
+  const hash = sha256d(bytes.subarray(0, 140 + 1 + 36));
+  return { height, hash, hashHex: toHexReversed(hash), bytes };
+}
+
+/** The real regtest genesis block (hash 029f11d8…e327), rebuilt from chainparams values. */
+export function regtestGenesis(): BuiltBlock {
+  const scriptSig = concat(push(scriptNum(520617983)), push(scriptNum(4)), push(Buffer.from(GENESIS_TIMESTAMP, 'ascii')));
+  const scriptPubKey = concat(Uint8Array.of(0x41), hexToBytes(GENESIS_PUBKEY), Uint8Array.of(0xac));
+  const coinbase = v1Coinbase(scriptSig, 0, scriptPubKey);
+  const nonce = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
+  const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, nonce, hexToBytes(REGTEST_GENESIS_SOLUTION)), [coinbase]);
+  const built = finish(0, bytes);
+  if (built.hashHex !== REGTEST.genesisHash) throw new Error(`rebuilt regtest genesis hashes to ${built.hashHex}, expected ${REGTEST.genesisHash}`);
+  return built;
+}
+
+/** A P2PKH-shaped script to a fixed, keyless hash: coinbase outputs only need to decode. */
+const PAYOUT_SCRIPT = concat(Uint8Array.of(0x76, 0xa9, 0x14), sha256(Buffer.from('zecrpc regtest payout')).subarray(0, 20), Uint8Array.of(0x88, 0xac));
+
+export interface BlockSpec {
+  parent: BuiltBlock;
+  /** Distinguishes competing branches (goes into the coinbase and the nonce). */
+  tag: string;
+  /** Extra transaction bytes after the coinbase (not validated by anyone, only decoded). */
+  extraTxs?: readonly Uint8Array[];
+}
+
+export function buildBlock({ parent, tag, extraTxs = [] }: BlockSpec): BuiltBlock {
+  const height = parent.height + 1;
+  const coinbase = v1Coinbase(concat(pushNumber(height), push(Buffer.from(tag, 'utf8'))), 625_000_000, PAYOUT_SCRIPT);
+  const txs = [coinbase, ...extraTxs];
+  const nonce = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
+  const time = GENESIS_TIME + 150 * height + (tag.length % 7);
+  return finish(height, encodeBlock(header(parent.hash, txs, time, nonce, new Uint8Array(36)), txs));
+}
+
+/** `count` blocks on top of `parent`. */
+export function buildChain(parent: BuiltBlock, count: number, tag: string, extraTxs?: (height: number) => readonly Uint8Array[]): BuiltBlock[] {
+  const out: BuiltBlock[] = [];
+  let prev = parent;
+  for (let i = 0; i < count; i++) {
+    prev = buildBlock({ parent: prev, tag, extraTxs: extraTxs?.(prev.height + 1) });
+    out.push(prev);
+  }
+  return out;
+}

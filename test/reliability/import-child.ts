@@ -1,0 +1,15 @@
+// Child process for the kill -9 trials: imports a regtest blk directory into a store, printing
+// "ready" once the store is open (the parent starts its kill timer there) and "done" at the end.
+import { REGTEST } from '../../src/chain/network.js';
+import { importBlkFiles, openChainStore } from '../../src/store/index.js';
+
+const [datadir, blocksDir] = process.argv.slice(2);
+if (!datadir || !blocksDir) {
+  process.stderr.write('usage: import-child.ts DATADIR BLOCKSDIR\n');
+  process.exit(2);
+}
+const store = await openChainStore({ datadir, network: REGTEST });
+process.stdout.write('ready\n');
+await importBlkFiles(store, blocksDir, { progress: 'silent' });
+await store.close();
+process.stdout.write('done\n');

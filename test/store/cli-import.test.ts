@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runImport, splitImportArgv } from '../../src/cli/import.js';
+import { loadNodeConfig } from '../../src/config.js';
+import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from './helpers.js';
+import { MAINNET } from '../../src/chain/network.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+describe('zecrpc import', () => {
+  const dirs: ReturnType<typeof tempDir>[] = [];
+  afterEach(() => {
+    vi.restoreAllMocks();
+    for (const d of dirs.splice(0)) d.remove();
+  });
+
+  it('splits zcashd-style options from the source options', () => {
+    expect(splitImportArgv(['-datadir=/x', '--hex', 'a', 'b', '-regtest', '--progress', 'log'])).toEqual({
+      node: ['-datadir=/x', '-regtest'],
+      own: ['--hex', 'a', 'b', '--progress', 'log'],
+    });
+  });
+
+  it('imports hex files into the regtest data dir and reports the tip', async () => {
+    const d = tempDir('cli');
+    dirs.push(d);
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => (out.push(String(s)), true));
+    const argv = [`-datadir=${d.path}`, '-regtest', '--hex', join(REGTEST_REORG_DIR, 'base.hex'), join(REGTEST_REORG_DIR, 'branch.hex'), '--progress', 'silent'];
+    await runImport(argv);
+    const tipHash = regtestReorg().manifest.branch.at(-1)!.hash;
+    expect(out.join('')).toMatch(new RegExp(`^imported 66 blocks \\(0 already stored, 20 side-chain, 1 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip 45 ${tipHash}\\n$`));
+    const config = await loadNodeConfig([`-datadir=${d.path}`, '-regtest']);
+    const store = await openChainStore({ datadir: config.datadir, network: config.network });
+    expect(hex((await store.tip())!.hash)).toBe(tipHash);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    await store.close();
+  });
+
+  it('imports a blk directory on mainnet', async () => {
+    const d = tempDir('cli-blk');
+    dirs.push(d);
+    mkdirSync(join(d.path, 'src'));
+    writeFileSync(join(d.path, 'src', 'blk00000.dat'), blkRecords(MAINNET.magic, mainnetChain()));
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    await runImport([`-datadir=${d.path}`, '--blocks-dir', join(d.path, 'src'), '--progress', 'silent']);
+    const config = await loadNodeConfig([`-datadir=${d.path}`]);
+    const store = await openChainStore({ datadir: config.datadir, network: config.network });
+    expect((await store.tip())?.height).toBe(20);
+    await store.close();
+  });
+
+  it('demands exactly one source', async () => {
+    const d = tempDir('cli-bad');
+    dirs.push(d);
+    await expect(runImport([`-datadir=${d.path}`])).rejects.toThrow('import: give exactly one source: --hex FILE|DIR…, --blocks-dir PATH or --rpc URL');
+    await expect(runImport([`-datadir=${d.path}`, '--hex', 'a', '--rpc', 'http://x/'])).rejects.toThrow('give exactly one source');
+    await expect(runImport([`-datadir=${d.path}`, '--bogus'])).rejects.toThrow(/^import: unknown option '--bogus'/);
+  });
+});

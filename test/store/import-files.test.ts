@@ -1,0 +1,200 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
+import {
+  ImportError,
+  checkStoreIntegrity,
+  importBlkFiles,
+  importHex,
+  openChainStore,
+  type ChainStore,
+} from '../../src/store/index.js';
+import { vectorPath } from '../vectors.js';
+import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from './helpers.js';
+
+const quiet = { progress: 'silent' as const };
+
+describe('hex importer', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: ChainStore;
+  beforeEach(async () => {
+    dir = tempDir('hex');
+    store = await openChainStore({ datadir: join(dir.path, 'data'), network: MAINNET });
+  });
+  afterEach(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  it('imports a one-block-per-line file (lightwalletd mainnet 0..20) and is idempotent', async () => {
+    const r = await importHex(store, [vectorPath('lightwalletd', 'mainnet_genesis')], quiet);
+    expect(r.added).toBe(21);
+    expect(r.tipHeight).toBe(20);
+    const again = await importHex(store, [vectorPath('lightwalletd', 'mainnet_genesis')], quiet);
+    expect(again.added).toBe(0);
+    expect(again.duplicates).toBe(21);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+
+  it('imports a directory of one-block files out of order, buffering children until parents arrive', async () => {
+    const chain = mainnetChain().slice(0, 11);
+    const src = join(dir.path, 'blocks');
+    mkdirSync(src);
+    // Names sort so that heights 10..6 come before 0..5.
+    chain.forEach((b, h) => writeFileSync(join(src, `${h >= 6 ? 'a' : 'b'}-${String(10 - h).padStart(2, '0')}.hex`), Buffer.from(b).toString('hex') + '\n'));
+    const r = await importHex(store, [src], quiet);
+    expect(r.added).toBe(11);
+    expect(r.tipHeight).toBe(10);
+    expect(hex(await store.hashAtHeight(10))).toBe(hex(mainnetChain()[10] && (await store.tip())!.hash));
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+
+  it('names the file and line of a non-hex line and keeps what was stored', async () => {
+    const f = join(dir.path, 'mixed.hex');
+    const chain = mainnetChain();
+    writeFileSync(f, [chain[0], chain[1]].map((b) => Buffer.from(b!).toString('hex')).join('\n') + '\nnot-a-block\n');
+    const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(`${f} (line 3): not a block in hex (odd length)`);
+    expect((await store.tip())?.height).toBe(1);
+  });
+
+  it('names the file and line of an undecodable block', async () => {
+    const f = join(dir.path, 'bad.hex');
+    const chain = mainnetChain();
+    writeFileSync(f, Buffer.from(chain[0]!).toString('hex') + '\n' + Buffer.from(chain[1]!.subarray(0, 1550)).toString('hex') + '\n');
+    const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(line 2\\): block 0007bc22.* rejected: it does not decode`));
+    expect((await store.tip())?.height).toBe(0);
+  });
+
+  it('rejects the corrupted block 202 vector with its merkle root error', async () => {
+    const err = await importHex(store, [vectorPath('blocks', 'invalid', 'mainnet-202-bad-coinbase-height.hex')], quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('mainnet-202-bad-coinbase-height.hex (line 1): block');
+    expect((err as Error).message).toContain('does not match its transactions');
+  });
+
+  it('reports blocks whose parent never appears after storing everything else', async () => {
+    const f = join(dir.path, 'gap.hex');
+    const chain = mainnetChain();
+    writeFileSync(f, [0, 1, 2, 4, 5].map((h) => Buffer.from(chain[h]!).toString('hex')).join('\n'));
+    const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toMatch(/^2 block\(s\) could not be stored because their parent never appeared/);
+    expect((err as Error).message).toContain(`${f} (line 4) needs parent ${hex(chain[3] && (await import('../../src/store/index.js')).ChainStore.hashOf(chain[3]))}`);
+    expect((await store.tip())?.height).toBe(2);
+  });
+
+  it('imports the regtest reorg vectors (base then branch) into a regtest store', async () => {
+    await store.close();
+    store = await openChainStore({ datadir: join(dir.path, 'regtest'), network: REGTEST });
+    // The directory: its two .hex files in name order (base, branch); manifest.json is skipped.
+    const r = await importHex(store, [REGTEST_REORG_DIR], quiet);
+    expect(r.added).toBe(66);
+    expect(r.reorganizations).toBe(1);
+    expect(r.sideChain).toBe(20);
+    expect(hex((await store.tip())!.hash)).toBe(regtestReorg().manifest.branch.at(-1)!.hash);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+});
+
+describe('blk file importer', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: ChainStore;
+  let blocksDir: string;
+  beforeEach(async () => {
+    dir = tempDir('blk');
+    blocksDir = join(dir.path, 'blocks');
+    mkdirSync(blocksDir);
+    store = await openChainStore({ datadir: join(dir.path, 'data'), network: MAINNET });
+  });
+  afterEach(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  const chain = mainnetChain();
+  // zcashd writes blocks in arrival order: shuffle a few so children precede parents.
+  const order = [0, 1, 3, 2, 4, 5, 8, 6, 7, 9, 10, 14, 11, 12, 13, 15, 16, 20, 17, 18, 19];
+
+  it('imports out-of-order records across files, with zero pre-allocation and a partial last file', async () => {
+    writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([blkRecords(MAINNET.magic, order.slice(0, 12).map((h) => chain[h]!)), Buffer.alloc(4096)]));
+    const last = blkRecords(MAINNET.magic, order.slice(12).map((h) => chain[h]!));
+    const partial = Buffer.concat([last, blkRecords(MAINNET.magic, [chain[19]!]).subarray(0, 500)]);
+    writeFileSync(join(blocksDir, 'blk00001.dat'), partial);
+    const warnings: string[] = [];
+    const r = await importBlkFiles(store, dir.path, { ...quiet, logger: { info: () => undefined, warn: (m) => warnings.push(m) } });
+    expect(r.added).toBe(21);
+    expect(r.tipHeight).toBe(20);
+    expect(r.truncated).toEqual({ file: join(blocksDir, 'blk00001.dat'), offset: last.length });
+    expect(warnings[0]).toContain(`blk00001.dat (offset ${last.length}): last record is incomplete`);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+
+    // Resume: the checkpoint sits at the partial record; once complete, only it is read again.
+    writeFileSync(join(blocksDir, 'blk00001.dat'), Buffer.concat([last, blkRecords(MAINNET.magic, [chain[19]!])]));
+    const again = await importBlkFiles(store, blocksDir, quiet);
+    expect(again.duplicates + again.added).toBe(1);
+    expect(again.truncated).toBeNull();
+  });
+
+  it('names file and offset on bad magic, and keeps the blocks before it', async () => {
+    const good = blkRecords(MAINNET.magic, chain.slice(0, 3));
+    writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([good, blkRecords(TESTNET.magic, [chain[3]!])]));
+    const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(
+      `${join(blocksDir, 'blk00000.dat')} (offset ${good.length}): bad magic fa1af9bf, expected 24e92764 for mainnet (these are testnet blk files)`,
+    );
+    expect((await store.tip())?.height).toBe(2);
+  });
+
+  it('treats a record cut off inside an earlier file as corruption', async () => {
+    const rec = blkRecords(MAINNET.magic, chain.slice(0, 2));
+    writeFileSync(join(blocksDir, 'blk00000.dat'), rec.subarray(0, rec.length - 100));
+    writeFileSync(join(blocksDir, 'blk00001.dat'), blkRecords(MAINNET.magic, chain.slice(2, 3)));
+    const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      `${join(blocksDir, 'blk00000.dat')} (offset ${8 + chain[0]!.length}): block record of ${chain[1]!.length} bytes is cut off at the end of the file (${rec.length - 100} bytes)`,
+    );
+    expect((await store.tip())?.height).toBe(0);
+  });
+
+  it('names file and offset of an undecodable block and of an implausible length', async () => {
+    const bad = Buffer.from(chain[1]!);
+    bad.fill(0xff, 1487, 1500); // wreck the coinbase right after the header
+    const good = blkRecords(MAINNET.magic, [chain[0]!]);
+    writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([good, blkRecords(MAINNET.magic, [bad])]));
+    const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(new RegExp(`blk00000\\.dat \\(offset ${good.length}\\): block 0007bc22[0-9a-f]+ rejected: it does not decode`));
+
+    const huge = Buffer.alloc(8);
+    huge.set(MAINNET.magic);
+    huge.writeUInt32LE(50_000_000, 4);
+    writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([good, huge]));
+    const err2 = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
+    expect((err2 as Error).message).toContain(`(offset ${good.length}): implausible block length 50000000`);
+    expect((await store.tip())?.height).toBe(0);
+  });
+
+  it("re-imports the store's own block files (same framing as zcashd's)", async () => {
+    writeFileSync(join(blocksDir, 'blk00000.dat'), blkRecords(MAINNET.magic, chain));
+    await importBlkFiles(store, blocksDir, quiet);
+    const copy = await openChainStore({ datadir: join(dir.path, 'copy'), network: MAINNET });
+    try {
+      const r = await importBlkFiles(copy, join(dir.path, 'data', 'zecrpc', 'blocks'), quiet);
+      expect(r.added).toBe(21);
+      expect(hex((await copy.tip())!.hash)).toBe(hex((await store.tip())!.hash));
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('gives up with a clear error when too many blocks wait for a missing parent', async () => {
+    writeFileSync(join(blocksDir, 'blk00000.dat'), blkRecords(MAINNET.magic, chain.slice(1)));
+    const err = await importBlkFiles(store, blocksDir, { ...quiet, maxBufferedBytes: 5000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toMatch(/blk00000\.dat \(offset \d+\): 4 blocks \(0 MB\) are waiting for parents that have not appeared; the input is not a chain from genesis \(first missing parent: 00040fe8/);
+    expect(await store.tip()).toBeNull();
+  });
+});
