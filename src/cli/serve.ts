@@ -1,0 +1,85 @@
+/**
+ * `zecrpc serve`: opens the chain store in the data directory, serves zcashd's JSON-RPC on it,
+ * and optionally follows an upstream zcashd/zebrad (`-upstream=URL`). Stops cleanly on
+ * SIGINT/SIGTERM or the `stop` method: in-flight requests finish, the cookie file is removed
+ * and the store is closed.
+ */
+import { pino } from 'pino';
+import { loadNodeConfig, type NodeConfig } from '../config.js';
+import { toHexReversed } from '../codec/hex.js';
+import type { RpcMethod } from '../rpc/method.js';
+import { blockchainMethods } from '../rpc/methods/blockchain.js';
+import { decodeRawTransaction } from '../rpc/methods/rawtransaction-decode.js';
+import { startRpcServer, type RunningRpcServer } from '../rpc/server.js';
+import { openChainStore, type ChainStore } from '../store/chain-store.js';
+import { followUpstream, type UpstreamFollower } from '../store/import/upstream.js';
+
+export interface ServeHandle {
+  config: NodeConfig;
+  server: RunningRpcServer;
+  store: ChainStore;
+  /** Resolves once the node has shut down. */
+  stopped: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Starts the node; `runServe` adds signal handling and waits for shutdown. */
+export async function startNode(argv: readonly string[], opts: { log?: boolean } = {}): Promise<ServeHandle> {
+  const config = loadNodeConfig(argv);
+  const level = config.getArg('loglevel') ?? 'info';
+  const log = opts.log === false ? null : pino({ level, redact: ['req.headers.authorization'] });
+  const store = await openChainStore({ datadir: config.datadir, network: config.network });
+  const methods: RpcMethod[] = [decodeRawTransaction, ...blockchainMethods(store)];
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  let shuttingDown: Promise<void> | null = null;
+  let follower: UpstreamFollower | null = null;
+  const shutdown = (): Promise<void> =>
+    (shuttingDown ??= (async () => {
+      log?.info('shutting down');
+      follower?.stop();
+      await follower?.done.catch(() => undefined);
+      await server.close();
+      await store.close();
+      resolveStopped();
+    })());
+
+  const server: RunningRpcServer = await startRpcServer({
+    config,
+    methods,
+    logger: log ? { level } : false,
+    onStop: () => void shutdown(),
+  });
+  const tip = await store.tip();
+  log?.info(
+    {
+      network: config.network.name,
+      datadir: config.datadir,
+      listen: server.addresses,
+      auth: server.cookieFile ? `cookie ${server.cookieFile}` : 'rpcuser/rpcpassword',
+      tip: tip ? { height: tip.height, hash: toHexReversed(tip.hash) } : null,
+    },
+    'zecrpc serving JSON-RPC',
+  );
+  if (config.upstream) {
+    follower = await followUpstream(store, config.upstream, {
+      user: config.getArg('upstreamuser'),
+      password: config.getArg('upstreampassword'),
+      cookieFile: config.getArg('upstreamcookie'),
+      logger: log
+        ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
+        : { info: () => undefined, warn: () => undefined },
+      progress: 'silent',
+    });
+  }
+  return { config, server, store, stopped, shutdown };
+}
+
+export async function runServe(argv: string[]): Promise<void> {
+  const node = await startNode(argv);
+  const onSignal = () => void node.shutdown();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await node.stopped;
+}

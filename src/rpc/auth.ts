@@ -1,0 +1,120 @@
+/**
+ * RPC authentication as zcashd v6.12.2 does it (src/httprpc.cpp, rpc-http-json.md §2):
+ * cookie mode when no -rpcpassword is set, otherwise the single `rpcuser:rpcpassword`
+ * credential, plus any number of `-rpcauth=user:salt$hash` entries (HMAC-SHA256 keyed by
+ * the salt's ASCII bytes).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+
+export const COOKIE_USER = '__cookie__';
+
+interface RpcAuthEntry {
+  user: string;
+  salt: string;
+  hash: string;
+}
+
+/** `user:salt$hash`, split on any `:` or `$`; entries without exactly three fields are skipped (as zcashd). */
+export function parseRpcAuth(entries: readonly string[]): RpcAuthEntry[] {
+  const out: RpcAuthEntry[] = [];
+  for (const e of entries) {
+    const fields = e.split(/[:$]/);
+    if (fields.length !== 3) continue;
+    out.push({ user: fields[0]!, salt: fields[1]!, hash: fields[2]! });
+  }
+  return out;
+}
+
+const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * zcashd's DecodeBase64: the longest prefix of standard-alphabet characters, 6 bits each,
+ * incomplete trailing bits dropped; never fails.
+ */
+export function lenientBase64Decode(s: string): Buffer {
+  const bytes: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const v = c < 128 ? B64_VALUE[c]! : -1;
+    if (v < 0) break;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((acc >> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+const C_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+
+export interface Authenticator {
+  /** True iff the Authorization header value grants access. */
+  check(authorization: string): boolean;
+  /** The cookie file written at start-up, if in cookie mode. */
+  readonly cookieFile: string | null;
+  /** Removes the cookie file (clean shutdown). */
+  removeCookie(): void;
+}
+
+function equalBytes(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export interface AuthOptions {
+  rpcUser: string | undefined;
+  rpcPassword: string | undefined;
+  rpcAuth: readonly string[];
+  cookieFile: string;
+}
+
+/**
+ * Builds the credential check. In cookie mode this writes a fresh cookie
+ * (`__cookie__:<base64 of 32 random bytes>`, no newline) via a temporary file and a rename,
+ * readable by the owner only.
+ */
+export function createAuthenticator(opts: AuthOptions): Authenticator {
+  let credential: Buffer;
+  let cookieFile: string | null = null;
+  if (opts.rpcPassword === undefined || opts.rpcPassword === '') {
+    const secret = `${COOKIE_USER}:${randomBytes(32).toString('base64')}`;
+    const tmp = `${opts.cookieFile}.tmp`;
+    writeFileSync(tmp, secret, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, opts.cookieFile);
+    cookieFile = opts.cookieFile;
+    credential = Buffer.from(secret, 'utf8');
+  } else {
+    credential = Buffer.from(`${opts.rpcUser ?? ''}:${opts.rpcPassword}`, 'utf8');
+  }
+  const rpcAuth = parseRpcAuth(opts.rpcAuth);
+
+  return {
+    cookieFile,
+    check(authorization) {
+      if (!authorization.startsWith('Basic ')) return false;
+      const decoded = lenientBase64Decode(authorization.slice(6).replace(C_SPACE, ''));
+      if (equalBytes(decoded, credential)) return true;
+      const text = decoded.toString('latin1');
+      const colon = text.indexOf(':');
+      if (colon < 0) return false;
+      const user = text.slice(0, colon);
+      const password = decoded.subarray(colon + 1);
+      for (const e of rpcAuth) {
+        if (e.user !== user) continue;
+        const mac = createHmac('sha256', Buffer.from(e.salt, 'latin1')).update(password).digest('hex');
+        if (mac === e.hash) return true;
+      }
+      return false;
+    },
+    removeCookie() {
+      if (cookieFile && existsSync(cookieFile)) rmSync(cookieFile, { force: true });
+    },
+  };
+}
