@@ -1,0 +1,287 @@
+import { exec } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeConfig } from '../../src/config.js';
+import { decodeBlock } from '../../src/codec/block.js';
+import { toHex } from '../../src/codec/hex.js';
+import { getStr } from '../../src/json/getters.js';
+import { quoteJsonString } from '../../src/json/writer.js';
+import type { RpcMethod } from '../../src/rpc/method.js';
+import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction-decode.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/server.js';
+import { readHexVector } from '../vectors.js';
+
+/** Test-only methods: a fixed-count method for parameter errors, and a slow one for concurrency. */
+const echo: RpcMethod = {
+  name: 'echo',
+  category: 'util',
+  required: 1,
+  optional: 1,
+  help: 'echo "text" ( "more" )\n\nEchoes its first parameter.\n',
+  call: (params) => quoteJsonString(getStr(params[0]!)),
+};
+const slow: RpcMethod = {
+  name: 'slow',
+  category: 'util',
+  required: 0,
+  optional: 0,
+  help: 'slow\n',
+  call: () => new Promise((r) => setTimeout(() => r('"done"'), 400)),
+};
+
+interface RawReply {
+  statusLine: string;
+  headers: [string, string][];
+  body: string;
+}
+
+/** Sends raw bytes over TCP and parses one HTTP reply (Content-Length framed or until close). */
+function rawRequest(port: number, bytes: string | Buffer): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(port, '127.0.0.1');
+    let buf = Buffer.alloc(0);
+    const tryParse = (final: boolean) => {
+      const sep = buf.indexOf('\r\n\r\n');
+      if (sep < 0) return final ? reject(new Error('no reply')) : undefined;
+      const head = buf.subarray(0, sep).toString('latin1').split('\r\n');
+      const headers = head.slice(1).map((l) => {
+        const i = l.indexOf(':');
+        return [l.slice(0, i), l.slice(i + 1).trim()] as [string, string];
+      });
+      const len = headers.find(([k]) => k.toLowerCase() === 'content-length');
+      const body = buf.subarray(sep + 4);
+      if (len && body.length >= Number(len[1])) {
+        sock.destroy();
+        resolve({ statusLine: head[0]!, headers, body: body.subarray(0, Number(len[1])).toString('utf8') });
+      } else if (final) resolve({ statusLine: head[0]!, headers, body: body.toString('utf8') });
+    };
+    sock.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      tryParse(false);
+    });
+    sock.on('end', () => tryParse(true));
+    sock.on('error', reject);
+    sock.write(bytes);
+  });
+}
+
+const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
+
+function post(port: number, body: string, auth: string | null = AUTH, extra = ''): Promise<RawReply> {
+  const len = Buffer.byteLength(body);
+  return rawRequest(
+    port,
+    `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth === null ? '' : `Authorization: ${auth}\r\n`}${extra}Content-Length: ${len}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+const names = (r: RawReply) => r.headers.map(([k]) => k);
+
+let dir: string;
+let server: RunningRpcServer;
+let port: number;
+const rpcauthSalt = 'cb77f0957de88ff388cf817ddbc7273';
+const rpcauthHash = createHmac('sha256', rpcauthSalt).update('bobpass').digest('hex');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'zecrpc-rpc-'));
+  const config = loadNodeConfig([
+    `-datadir=${dir}`,
+    '-rpcport=0',
+    '-rpcuser=alice',
+    '-rpcpassword=secret',
+    `-rpcauth=bob:${rpcauthSalt}$${rpcauthHash}`,
+  ]);
+  server = await startRpcServer({ config, methods: [decodeRawTransaction, echo, slow] });
+  port = server.port;
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('envelope (rpc-http-json.md §3.7)', () => {
+  const cases: [string, number, string][] = [
+    ['', 500, '{"result":null,"error":{"code":-32700,"message":"Parse error"},"id":null}'],
+    ['{"method":"help"', 500, '{"result":null,"error":{"code":-32700,"message":"Parse error"},"id":null}'],
+    ['42', 500, '{"result":null,"error":{"code":-32700,"message":"Top-level object parse error"},"id":null}'],
+    ['"x"', 500, '{"result":null,"error":{"code":-32700,"message":"Top-level object parse error"},"id":null}'],
+    ['{}', 400, '{"result":null,"error":{"code":-32600,"message":"Missing method"},"id":null}'],
+    ['{"id":7,"method":5}', 400, '{"result":null,"error":{"code":-32600,"message":"Method must be a string"},"id":7}'],
+    ['{"id":7,"method":"help","params":{}}', 400, '{"result":null,"error":{"code":-32600,"message":"Params must be an array"},"id":7}'],
+    ['{"id":1,"method":"nosuch"}', 404, '{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":1}'],
+    ['{"id":1,"method":"getbalance"}', 404, '{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":1}'],
+    ['{"id":1,"method":"echo","params":[100]}', 500, '{"result":null,"error":{"code":-1,"message":"JSON value is not a string as expected"},"id":1}'],
+    ['{"id":1.50,"method":"echo","params":["a"]}', 200, '{"result":"a","error":null,"id":1.50}'],
+    ['{"id":1E5,"method":"echo","params":["a"],"id":2}', 200, '{"result":"a","error":null,"id":1E5}'],
+    ['{"method":"echo","method":"stop","params":["first wins"]}', 200, '{"result":"first wins","error":null,"id":null}'],
+    [
+      '[{"id":1,"method":"echo","params":["x"]},5,{"id":"x","method":"nosuch"}]',
+      200,
+      '[{"result":"x","error":null,"id":1},{"result":null,"error":{"code":-32600,"message":"Invalid Request object"},"id":null},{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":"x"}]',
+    ],
+    ['[]', 200, '[]'],
+  ];
+  for (const [body, status, reply] of cases) {
+    it(`${body || '(empty body)'} → ${status}`, async () => {
+      const r = await post(port, body);
+      expect(r.statusLine).toBe(`HTTP/1.1 ${status} ${{ 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 500: 'Internal Server Error' }[status]}`);
+      expect(r.body).toBe(reply + '\n');
+      expect(r.headers[0]).toEqual(['Content-Type', 'application/json']);
+      expect(names(r).slice(0, 3)).toEqual(['Content-Type', 'Date', 'Content-Length']);
+      expect(r.headers[1]![1]).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/);
+      expect(Number(r.headers[2]![1])).toBe(Buffer.byteLength(reply) + 1);
+    });
+  }
+
+  it('parameter-count errors carry zcashd’s text and the method help', async () => {
+    const none = await post(port, '{"id":1,"method":"echo","params":[]}');
+    expect(none.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(none.body).toBe(
+      '{"result":null,"error":{"code":-32602,"message":"Not enough parameters for method `echo`. Needed at least 1 and at most 2, but received 0\\n\\necho \\"text\\" ( \\"more\\" )\\n\\nEchoes its first parameter.\\n"},"id":1}\n',
+    );
+    const many = await post(port, '{"id":1,"method":"decoderawtransaction","params":["00","00"]}');
+    expect(many.body).toContain('"message":"Too many parameters for method `decoderawtransaction`. Needed exactly 1, but received 2\\n\\ndecoderawtransaction \\"hexstring\\"\\n');
+  });
+
+  it('answers a 1000-request batch in order with HTTP 200', async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `{"id":${i},"method":"echo","params":["${i}"]}` : `{"id":${i},"method":"nosuch"}`));
+    const r = await post(port, `[${items.join(',')}]`);
+    expect(r.statusLine).toBe('HTTP/1.1 200 OK');
+    const replies = JSON.parse(r.body) as { id: number; result: string | null }[];
+    expect(replies.length).toBe(1000);
+    expect(replies[999]).toEqual({ result: '999', error: null, id: 999 });
+    expect(replies[0]).toEqual({ result: null, error: { code: -32601, message: 'Method not found' }, id: 0 });
+  });
+
+  it('decoderawtransaction of a real v5 transaction equals the library output', async () => {
+    const tx = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.find((t) => t.data.orchard)!;
+    const r = await post(port, `{"jsonrpc":"1.0","id":"curltest","method":"decoderawtransaction","params":["${toHex(tx.bytes)}"]}`);
+    expect(r.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(r.body.startsWith(`{"result":{"txid":"${tx.txidHex}","authdigest":`)).toBe(true);
+    expect(r.body.endsWith('},"error":null,"id":"curltest"}\n')).toBe(true);
+  });
+});
+
+describe('HTTP pipeline (§1.2)', () => {
+  it('401 without Authorization, with zcashd’s realm and header order', async () => {
+    const r = await post(port, '{}', null);
+    expect(r.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(r.body).toBe('');
+    expect(names(r).slice(0, 4)).toEqual(['WWW-Authenticate', 'Date', 'Content-Length', 'Content-Type']);
+    expect(r.headers[0]![1]).toBe('Basic realm="jsonrpc"');
+    expect(r.headers[3]![1]).toBe('text/html; charset=ISO-8859-1');
+  });
+
+  it('wrong, malformed or non-Basic credentials are refused after the penalty delay', async () => {
+    for (const auth of ['Basic ' + Buffer.from('alice:wrong').toString('base64'), 'basic ' + AUTH.slice(6), 'Bearer abc', 'Basic !!!']) {
+      const t0 = Date.now();
+      const r = await post(port, '{"id":1,"method":"echo","params":["x"]}', auth);
+      expect(r.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(240);
+    }
+  });
+
+  it('accepts lenient base64 (trailing garbage ignored), surrounding whitespace, and -rpcauth', async () => {
+    const lenient = 'Basic ' + Buffer.from('alice:secret').toString('base64').replace(/=+$/, '') + '!!!';
+    expect((await post(port, '{"id":1,"method":"echo","params":["x"]}', lenient)).statusLine).toBe('HTTP/1.1 200 OK');
+    expect((await post(port, '{"id":1,"method":"echo","params":["x"]}', `Basic   ${AUTH.slice(6)}  `)).statusLine).toBe('HTTP/1.1 200 OK');
+    const bob = 'Basic ' + Buffer.from('bob:bobpass').toString('base64');
+    expect((await post(port, '{"id":1,"method":"echo","params":["x"]}', bob)).body).toBe('{"result":"x","error":null,"id":1}\n');
+  });
+
+  it('404 for any path but /, 405 for DELETE and GET, 501 for unknown methods', async () => {
+    for (const path of ['/?x', '//', '/wallet/foo']) {
+      const r = await rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      expect(r.statusLine).toBe('HTTP/1.1 404 Not Found');
+      expect(r.body).toBe('');
+    }
+    const del = await rawRequest(port, `DELETE /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(del.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(del.body).toBe('');
+    const get = await rawRequest(port, `GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(get.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(get.body).toBe('JSONRPC server handles only POST requests');
+    const options = await rawRequest(port, `OPTIONS / HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(options.statusLine).toBe('HTTP/1.1 501 Not Implemented');
+    expect(options.body).toBe('<HTML><HEAD>\n<TITLE>501 Not Implemented</TITLE>\n</HEAD><BODY>\n<H1>Not Implemented</H1>\n</BODY></HTML>\n');
+    expect(names(options)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
+  });
+
+  it('rejects a body over 32 MiB with 413 and keeps serving', async () => {
+    const r = await rawRequest(
+      port,
+      `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${0x02000001}\r\n\r\n{`,
+    );
+    expect(r.statusLine).toBe('HTTP/1.1 413 Request Entity Too Large');
+    expect((await post(port, '{"id":1,"method":"echo","params":["still here"]}')).body).toBe('{"result":"still here","error":null,"id":1}\n');
+  });
+
+  it('survives clients that disconnect mid-request or send slowly', async () => {
+    await new Promise<void>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => {
+        s.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 100\r\n\r\n{"id":`);
+        s.destroy();
+        resolve();
+      });
+    });
+    const slowClient = connect(port, '127.0.0.1');
+    slowClient.write('POST / HTTP/1.1\r\nHost: x\r\n');
+    const r = await post(port, '{"id":2,"method":"echo","params":["ok"]}');
+    expect(r.body).toBe('{"result":"ok","error":null,"id":2}\n');
+    slowClient.destroy();
+  });
+
+  it('serves requests concurrently: a slow method does not hold up others', async () => {
+    const t0 = Date.now();
+    const slowReply = post(port, '{"id":1,"method":"slow"}');
+    const fast = await post(port, '{"id":2,"method":"echo","params":["fast"]}');
+    const fastMs = Date.now() - t0;
+    expect(fast.body).toBe('{"result":"fast","error":null,"id":2}\n');
+    expect((await slowReply).body).toBe('{"result":"done","error":null,"id":1}\n');
+    expect(fastMs).toBeLessThan(400);
+  });
+});
+
+describe('clients', () => {
+  it('curl exactly as in zcashd’s help', async () => {
+    const { stdout } = await promisify(exec)(
+      `curl -s --user alice:secret --data-binary '{"jsonrpc":"1.0","id":"curltest","method":"help","params":["echo"]}' -H 'content-type: text/plain;' http://127.0.0.1:${port}/`,
+    );
+    expect(stdout).toBe('{"result":"echo \\"text\\" ( \\"more\\" )\\n\\nEchoes its first parameter.\\n","error":null,"id":"curltest"}\n');
+  });
+
+  it('the bitcoin-core npm client', async () => {
+    const require = createRequire(import.meta.url);
+    const Client = require('bitcoin-core') as new (o: object) => { command(...a: unknown[]): Promise<unknown> };
+    const client = new Client({ host: `http://127.0.0.1:${port}`, username: 'alice', password: 'secret', logger: { debug() {}, info() {}, error() {}, warn() {} } });
+    expect(await client.command('echo', 'hello')).toBe('hello');
+    const help = (await client.command('help')) as string;
+    expect(help).toBe('== Control ==\nhelp ( "command" )\nstop\n\n== Rawtransactions ==\ndecoderawtransaction "hexstring"\n\n== Util ==\necho "text" ( "more" )\nslow');
+    await expect(client.command('nosuch')).rejects.toThrow(/Method not found/);
+  });
+});
+
+describe('cookie authentication', () => {
+  it('writes a 0600 __cookie__ file that authenticates, and removes it on shutdown', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-cookie-'));
+    const s = await startRpcServer({ config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-regtest']), methods: [echo] });
+    const file = join(d, 'regtest', '.cookie');
+    expect(s.cookieFile).toBe(file);
+    const cookie = readFileSync(file, 'utf8');
+    expect(cookie).toMatch(/^__cookie__:[A-Za-z0-9+/]{43}=$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const r = await post(s.port, '{"id":1,"method":"echo","params":["c"]}', 'Basic ' + Buffer.from(cookie).toString('base64'));
+    expect(r.body).toBe('{"result":"c","error":null,"id":1}\n');
+    await s.close();
+    expect(existsSync(file)).toBe(false);
+    rmSync(d, { recursive: true, force: true });
+  });
+});
