@@ -15,7 +15,6 @@
  *    same method with the cache off, i.e. store reads + decode + JSON on every request.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAINNET } from '../src/chain/network.js';
@@ -29,22 +28,7 @@ import { startRpcServer } from '../src/rpc/server.js';
 import { openChainStore } from '../src/store/index.js';
 import { readHexVector, vectorPath } from '../test/vectors.js';
 
-// autocannon ships no type declarations; this is the slice of its API used here.
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon, type AutocannonResult } from './lib/autocannon.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const ROUNDS = 3;

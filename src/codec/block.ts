@@ -5,7 +5,7 @@
 import { ByteReader, ByteWriter } from './bytes.js';
 import { DecodeError, IOS_SUFFIX } from './errors.js';
 import { blake2b256Of, personalization, sha256d, sha256dPair } from './hash.js';
-import { hexToBytes, isHex, toHexReversed } from './hex.js';
+import { hexToBytesStrict, toHexReversed } from './hex.js';
 import { readTransaction, type Transaction } from './tx/transaction.js';
 
 /** Header size without the Equihash solution. */
@@ -103,8 +103,9 @@ export function decodeBlock(bytes: Uint8Array): Block {
 }
 
 export function decodeBlockHex(hex: string): Block {
-  if (!isHex(hex)) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeBlock(hexToBytes(hex));
+  const bytes = hexToBytesStrict(hex);
+  if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
+  return decodeBlock(bytes);
 }
 
 export function encodeBlockHeader(h: Omit<BlockHeader, 'bytes'>): Uint8Array {

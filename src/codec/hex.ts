@@ -4,11 +4,21 @@
  */
 import { Buffer } from 'node:buffer';
 
-const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
+/**
+ * Decodes hex with zcashd's IsHex rules (non-empty, even length, only [0-9a-fA-F]); null if the
+ * text is not such hex. Node's native decoder stops at the first non-hex pair, so a short
+ * result means invalid input: one native pass, several times faster than a validating regex.
+ */
+export function hexToBytesStrict(s: string): Uint8Array | null {
+  if (s.length === 0 || (s.length & 1) !== 0) return null;
+  const b = Buffer.from(s, 'hex');
+  if (b.length * 2 !== s.length) return null;
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
 
 /** zcashd's IsHex: non-empty, even length, only [0-9a-fA-F]. */
 export function isHex(s: string): boolean {
-  return s.length > 0 && (s.length & 1) === 0 && HEX_RE.test(s);
+  return hexToBytesStrict(s) !== null;
 }
 
 /** Decodes hex that has already passed `isHex`. */

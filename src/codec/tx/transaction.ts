@@ -3,7 +3,7 @@
  */
 import { ByteReader, ByteWriter } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
-import { hexToBytes, isHex, toHexReversed } from '../hex.js';
+import { hexToBytesStrict, toHexReversed } from '../hex.js';
 import { selectFormat, type TxFormat } from './formats/index.js';
 import { isMoneyRange } from './money.js';
 import { isCoinbase } from './transparent.js';
@@ -98,8 +98,9 @@ export function decodeTransaction(bytes: Uint8Array): Transaction {
 
 /** zcashd's DecodeHexTx: hex validation then decode. */
 export function decodeTransactionHex(hex: string): Transaction {
-  if (!isHex(hex)) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeTransaction(hexToBytes(hex));
+  const bytes = hexToBytesStrict(hex);
+  if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
+  return decodeTransaction(bytes);
 }
 
 export function writeTransaction(w: ByteWriter, tx: TransactionData): void {
