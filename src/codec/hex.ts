@@ -27,16 +27,28 @@ export function hexToBytes(s: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
+/**
+ * Node's native hex encoder, callable on any Uint8Array view. Calling it directly avoids
+ * wrapping every field in a Buffer object first, which matters when a 2 MB block renders
+ * ~100k hex fields (getblock verbosity 2). Falls back to Buffer.from where it is missing.
+ */
+const nativeHexSlice = (Buffer.prototype as unknown as { hexSlice?: (start: number, end: number) => string }).hexSlice;
+
 /** `HexStr`: bytes in order, lowercase. */
 export function toHex(b: Uint8Array): string {
+  if (nativeHexSlice) return nativeHexSlice.call(b, 0, b.length);
   return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 }
 
+/** Scratch space for reversing 256-bit values; hex is produced before anyone else can use it. */
+const scratch = Buffer.allocUnsafe(64);
+
 /** `uint256::GetHex`: the bytes reversed, lowercase. */
 export function toHexReversed(b: Uint8Array): string {
-  const r = Buffer.allocUnsafe(b.length);
-  for (let i = 0, j = b.length - 1; j >= 0; i++, j--) r[i] = b[j]!;
-  return r.toString('hex');
+  const n = b.length;
+  const r = n <= scratch.length ? scratch : Buffer.allocUnsafe(n);
+  for (let i = 0, j = n - 1; j >= 0; i++, j--) r[i] = b[j]!;
+  return r.toString('hex', 0, n);
 }
 
 /** Inverse of `toHexReversed` for exactly-formed input (64 hex chars → internal order). */
