@@ -23,6 +23,14 @@ export interface ServeHandle {
   shutdown(): Promise<void>;
 }
 
+/** `-upstreampoll=SECONDS` (default 5, fractions allowed): how often the upstream tip is polled. */
+function upstreamPollMs(value: string | undefined): number {
+  if (value === undefined) return 5000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
+  return Math.round(seconds * 1000);
+}
+
 /** Starts the node; `runServe` adds signal handling and waits for shutdown. */
 export async function startNode(argv: readonly string[], opts: { log?: boolean } = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
@@ -67,6 +75,7 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
       user: config.getArg('upstreamuser'),
       password: config.getArg('upstreampassword'),
       cookieFile: config.getArg('upstreamcookie'),
+      pollMs: upstreamPollMs(config.getArg('upstreampoll')),
       logger: log
         ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
         : { info: () => undefined, warn: () => undefined },
@@ -76,8 +85,23 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
   return { config, server, store, stopped, shutdown };
 }
 
+/**
+ * `--upstream URL` (the long, space-separated form) is accepted besides zcashd-style
+ * `-upstream=URL`; this rewrites it to the latter for the option parser.
+ */
+export function normalizeServeArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if ((a === '--upstream' || a === '-upstream') && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
+      out.push(`-upstream=${argv[++i]}`);
+    } else out.push(a);
+  }
+  return out;
+}
+
 export async function runServe(argv: string[]): Promise<void> {
-  const node = await startNode(argv);
+  const node = await startNode(normalizeServeArgs(argv));
   const onSignal = () => void node.shutdown();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

@@ -285,3 +285,27 @@ describe('cookie authentication', () => {
     rmSync(d, { recursive: true, force: true });
   });
 });
+
+describe('logging', () => {
+  it('writes structured request logs that never contain credentials', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-log-'));
+    const lines: string[] = [];
+    const stream = { write: (s: string) => void lines.push(s) };
+    const s = await startRpcServer({
+      config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-rpcuser=alice', '-rpcpassword=s3cret-pw']),
+      methods: [echo],
+      logger: { level: 'info', stream },
+    });
+    const auth = 'Basic ' + Buffer.from('alice:s3cret-pw').toString('base64');
+    await post(s.port, '{"id":1,"method":"echo","params":["x"]}', auth);
+    await post(s.port, '{"id":1,"method":"echo","params":["x"]}', 'Basic ' + Buffer.from('alice:wrong-pw').toString('base64'));
+    await s.close();
+    rmSync(d, { recursive: true, force: true });
+    const text = lines.join('');
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(text).toContain('"statusCode":200');
+    expect(text).toContain('"statusCode":401');
+    for (const secret of ['s3cret-pw', 'wrong-pw', auth.slice(6), 'Basic ']) expect(text).not.toContain(secret);
+  });
+});
