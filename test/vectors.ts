@@ -52,3 +52,48 @@ export function zcashd2019Heights(): number[] {
     .map((n) => Number(n.slice(0, -4)))
     .sort((a, b) => a - b);
 }
+
+/** One transaction's entry in facts.json (computed from the raw blocks by an independent parser). */
+export interface FactTx {
+  txid: string;
+  authdigest: string;
+  version: number;
+  overwintered: boolean;
+  size: number;
+  locktime: number;
+  vin: number;
+  vout: number;
+  joinsplits: number;
+  sapling_spends: number;
+  sapling_outputs: number;
+  orchard_actions: number;
+}
+
+/** One block's entry in facts.json. */
+export interface FactBlock {
+  network: string;
+  height: number;
+  file: string;
+  hash: string;
+  size: number;
+  version: number;
+  previousblockhash: string;
+  merkleroot: string;
+  blockcommitments: string;
+  time: number;
+  bits: string;
+  nonce: string;
+  tx_count: number;
+  merkle_check: boolean;
+  txids: string[];
+  transactions: FactTx[];
+}
+
+export interface FactsFile {
+  summary: { blocks: number };
+  blocks: FactBlock[];
+}
+
+export function readFacts(): FactsFile {
+  return readJsonVector<FactsFile>('facts.json');
+}

@@ -1,42 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
-import { readHexVector, readJsonVector, zcashd2019Heights } from '../vectors.js';
+import { readFacts, readHexVector, readJsonVector, zcashd2019Heights } from '../vectors.js';
 
-interface FactTx {
-  txid: string;
-  authdigest: string;
-  version: number;
-  overwintered: boolean;
-  size: number;
-  locktime: number;
-  vin: number;
-  vout: number;
-  joinsplits: number;
-  sapling_spends: number;
-  sapling_outputs: number;
-  orchard_actions: number;
-}
-interface FactBlock {
-  network: string;
-  height: number;
-  file: string;
-  hash: string;
-  size: number;
-  version: number;
-  previousblockhash: string;
-  merkleroot: string;
-  blockcommitments: string;
-  time: number;
-  bits: string;
-  nonce: string;
-  tx_count: number;
-  merkle_check: boolean;
-  txids: string[];
-  transactions: FactTx[];
-}
-
-const factsFile = readJsonVector<{ summary: { blocks: number }; blocks: FactBlock[] }>('facts.json');
+const factsFile = readFacts();
 const facts = factsFile.blocks;
 
 describe('real blocks (facts.json)', () => {

@@ -8,7 +8,7 @@ import { txToJson } from '../../src/json/tx.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../../src/json/value.js';
 import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction-decode.js';
 import { RpcError } from '../../src/rpc/method.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readFacts, readHexVector } from '../vectors.js';
 
 const BLOCK1_COINBASE =
   '01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff025100ffffffff0250c30000000000002321027a46eb513588b01b37ea24303f4b628afd12cc20df789fede0921e43cad3e875acd43000000000000017a9147d46a730d31f97b1930d3368a967c309bd4d136a8700000000';
@@ -45,21 +45,7 @@ describe('worked examples (transaction-format.md §3.10, §3.11)', () => {
   });
 });
 
-interface FactTx {
-  txid: string;
-  authdigest: string;
-  version: number;
-  overwintered: boolean;
-  size: number;
-  locktime: number;
-  vin: number;
-  vout: number;
-  joinsplits: number;
-  sapling_spends: number;
-  sapling_outputs: number;
-  orchard_actions: number;
-}
-const facts = readJsonVector<{ blocks: { network: string; height: number; file: string; transactions: FactTx[] }[] }>('facts.json').blocks;
+const facts = readFacts().blocks;
 
 function member(o: JsonValue | undefined, key: string): JsonValue | undefined {
   return o instanceof JsonObject ? o.get(key) : undefined;
