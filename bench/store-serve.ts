@@ -98,7 +98,8 @@ async function main(): Promise<void> {
     // The exact replies getblock gives, served again by fixed-reply methods.
     const ceilings: RpcMethod[] = [];
     for (const v of [0, 1, 2]) {
-      const text = await getblock.call(parseJson(`["${hash}", ${v}]`) as JsonValue[], { network: MAINNET, requestStop: () => {} });
+      const raw = await getblock.call(parseJson(`["${hash}", ${v}]`) as JsonValue[], { network: MAINNET, requestStop: () => {} });
+      const text = typeof raw === 'string' ? raw : raw.toString('utf8');
       ceilings.push(fixedReply(`ceiling${v}`, text));
     }
 

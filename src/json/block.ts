@@ -72,9 +72,24 @@ function chainWorkHex(work: bigint): string {
 
 /** `getblock <hash> 1|2` for a stored block. */
 export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): string {
+  const w = new JsonWriter();
+  writeBlockJson(w, block, verbosity, ctx, network);
+  return w.toString();
+}
+
+/**
+ * The same as UTF-8 bytes, built without an intermediate string: the fast path for
+ * verbosity 2 of large blocks (a 1.4 MB block renders ~8 MB of JSON).
+ */
+export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): Buffer {
+  const w = new JsonWriter().useByteOutput(Math.max(1 << 16, block.size * 8));
+  writeBlockJson(w, block, verbosity, ctx, network);
+  return w.toBuffer();
+}
+
+function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): void {
   const h = block.header;
   const roots = eraRoots(h, ctx.height, network);
-  const w = new JsonWriter();
   w.beginObject();
   w.key('hash').plainStr(block.hashHex);
   w.key('confirmations').int(ctx.confirmations);
@@ -94,7 +109,6 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
   if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
   if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
   w.endObject();
-  return w.toString();
 }
 
 /** `getblockheader <hash> true` (rpc-http-json.md §7.5). */

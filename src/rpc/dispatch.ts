@@ -6,13 +6,13 @@
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
-import { RPC, RpcError, type RpcContext } from './method.js';
+import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
 
 export interface RpcReply {
   status: number;
-  /** Compact JSON followed by one newline. */
-  body: string;
+  /** Compact JSON followed by one newline (bytes when a method returned bytes). */
+  body: RawJson;
 }
 
 function idText(id: JsonValue): string {
@@ -23,8 +23,17 @@ function errorReply(code: number, message: string, id: JsonValue): string {
   return `{"result":null,"error":{"code":${code},"message":${quoteJsonString(message)}},"id":${idText(id)}}`;
 }
 
-function successReply(result: string, id: JsonValue): string {
-  return `{"result":${result},"error":null,"id":${idText(id)}}`;
+function successReply(result: RawJson, id: JsonValue): RawJson {
+  if (typeof result === 'string') return `{"result":${result},"error":null,"id":${idText(id)}}`;
+  return Buffer.concat([RESULT_PREFIX, result, Buffer.from(`,"error":null,"id":${idText(id)}}`, 'utf8')]);
+}
+
+const RESULT_PREFIX = Buffer.from('{"result":', 'latin1');
+
+/** Joins reply pieces, staying with strings unless a piece is already bytes. */
+function joinReply(parts: readonly RawJson[]): RawJson {
+  if (parts.every((p) => typeof p === 'string')) return parts.join('');
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
 }
 
 /** zcashd's HTTP status for a single request's error code (batches are always 200). */
@@ -42,7 +51,7 @@ function paramCountMessage(name: string, required: number, optional: number, rec
 }
 
 interface ExecResult {
-  text: string;
+  text: RawJson;
   code: number | null;
 }
 
@@ -87,13 +96,17 @@ export async function handleJsonRpcBody(body: Uint8Array, registry: MethodRegist
   }
   if (value instanceof JsonObject) {
     const r = await executeOne(value, registry, ctx);
-    return { status: httpStatusFor(r.code), body: r.text + '\n' };
+    return { status: httpStatusFor(r.code), body: joinReply([r.text, '\n']) };
   }
   if (Array.isArray(value)) {
     // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
-    const parts: string[] = [];
-    for (const item of value) parts.push((await executeOne(item, registry, ctx)).text);
-    return { status: 200, body: `[${parts.join(',')}]\n` };
+    const parts: RawJson[] = ['['];
+    for (const item of value) {
+      if (parts.length > 1) parts.push(',');
+      parts.push((await executeOne(item, registry, ctx)).text);
+    }
+    parts.push(']\n');
+    return { status: 200, body: joinReply(parts) };
   }
   return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Top-level object parse error', null) + '\n' };
 }

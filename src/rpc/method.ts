@@ -39,6 +39,12 @@ export interface RpcContext {
   requestStop(): void;
 }
 
+/**
+ * A method's result as compact JSON: text, or its UTF-8 bytes for large results (rendering a
+ * big block straight into bytes avoids building and re-encoding a multi-megabyte string).
+ */
+export type RawJson = string | Buffer;
+
 export interface RpcMethod {
   readonly name: string;
   /** zcashd's category (drives `help` grouping); 'hidden' is not listed by `help`. */
@@ -48,8 +54,8 @@ export interface RpcMethod {
   /** The full text `help <name>` returns (its first line is listed by `help`). */
   readonly help: string;
   /**
-   * Runs the method. Returns compact JSON text of the result. Throws RpcError for
-   * structured errors; any other Error becomes code -1 with its message (zcashd's rule).
+   * Runs the method. Returns the result as compact JSON (text or UTF-8 bytes). Throws RpcError
+   * for structured errors; any other Error becomes code -1 with its message (zcashd's rule).
    */
-  call(params: readonly JsonValue[], ctx: RpcContext): string | Promise<string>;
+  call(params: readonly JsonValue[], ctx: RpcContext): RawJson | Promise<RawJson>;
 }

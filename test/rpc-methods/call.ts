@@ -10,7 +10,9 @@ export type CallOutcome = { result: string } | { error: { code: number; message:
 export async function callMethod(method: RpcMethod, paramsJson: string): Promise<CallOutcome> {
   const params = parseJson(paramsJson) as JsonValue[];
   try {
-    return { result: await method.call(params, { network: MAINNET, requestStop: () => {} }) };
+    const raw = await method.call(params, { network: MAINNET, requestStop: () => {} });
+    // Large results may come back as UTF-8 bytes; compare them as text.
+    return { result: typeof raw === 'string' ? raw : raw.toString('utf8') };
   } catch (e) {
     if (e instanceof RpcError) return { error: { code: e.code, message: e.message } };
     return { error: { code: -1, message: (e as Error).message } };

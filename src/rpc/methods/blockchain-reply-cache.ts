@@ -10,16 +10,19 @@
  *
  * Entries are evicted least-recently-used once the total text size passes the budget.
  */
+/** A cached reply: JSON text, or its UTF-8 bytes (large getblock results). */
+type Reply = string | Buffer;
+
 export class TipScopedReplyCache {
   private tip = '';
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Reply>();
   private chars = 0;
 
-  /** @param maxChars total reply text kept (replies above a quarter of it are not cached). */
+  /** @param maxChars total reply size kept, characters or bytes (replies above a quarter of it are not cached). */
   constructor(private readonly maxChars: number) {}
 
   /** The reply cached for `key` while the tip was `tip`, or undefined. */
-  get(tip: string, key: string): string | undefined {
+  get<T extends Reply = string>(tip: string, key: string): T | undefined {
     if (tip !== this.tip) return undefined;
     const value = this.entries.get(key);
     if (value !== undefined) {
@@ -27,14 +30,14 @@ export class TipScopedReplyCache {
       this.entries.delete(key);
       this.entries.set(key, value);
     }
-    return value;
+    return value as T | undefined;
   }
 
   /**
    * Remembers `value` for `key`, provided the tip was `tipBefore` when computing started and
    * is still the same now (`tipAfter`), so a reply that straddled a tip change is never kept.
    */
-  set(tipBefore: string, tipAfter: string, key: string, value: string): void {
+  set(tipBefore: string, tipAfter: string, key: string, value: Reply): void {
     if (tipBefore !== tipAfter || value.length > this.maxChars / 4) return;
     if (tipAfter !== this.tip) {
       this.entries.clear();

@@ -11,11 +11,11 @@
 import { Buffer } from 'node:buffer';
 import { decodeBlock, decodeBlockHeader } from '../../codec/block.js';
 import { toHex, toHexReversed } from '../../codec/hex.js';
-import { blockHeaderToJson, blockToJson } from '../../json/block.js';
+import { blockHeaderToJson, blockToJson, blockToJsonBytes } from '../../json/block.js';
 import { getBool, getInt, getStr } from '../../json/index.js';
 import type { JsonValue } from '../../json/value.js';
 import type { ChainStoreReader, ChainTip } from '../../store/types.js';
-import { RPC, RpcError, type RpcMethod } from '../method.js';
+import { RPC, RpcError, type RawJson, type RpcMethod } from '../method.js';
 import {
   HASH_HEX_LENGTH,
   interpretHeight,
@@ -107,12 +107,12 @@ export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): Rp
       const hash = await blockHashFromArg(params[0]!, tip?.height ?? -1, heightToHash);
       const verbosity = parseVerbosity(params[1]);
       const key = `${verbosity}:${Buffer.from(hash).toString('hex')}`;
-      const cached = cache.get(scope, key);
+      const cached = cache.get<RawJson>(scope, key);
       if (cached !== undefined) return cached;
 
       const entry = await requireBlockIndex(store, hash);
       const bytes = await requireBlockBytes(store, entry);
-      let reply: string;
+      let reply: RawJson;
       if (verbosity === 0) {
         // The stored bytes are exactly what zcashd re-serializes from the block it read.
         reply = jsonHexString(toHex(bytes));
@@ -124,7 +124,9 @@ export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): Rp
           // A stored block that no longer decodes is ReadBlockFromDisk failing.
           throw new RpcError(RPC.INTERNAL_ERROR, "Can't read block from disk");
         }
-        reply = blockToJson(block, verbosity === 2 ? 2 : 1, await chainContext(store, entry, tip), store.network);
+        const ctx = await chainContext(store, entry, tip);
+        // Verbosity 2 of a big block is megabytes of JSON: render it straight into bytes.
+        reply = verbosity === 2 ? blockToJsonBytes(block, 2, ctx, store.network) : blockToJson(block, 1, ctx, store.network);
       }
       cache.set(scope, tipKey(await store.tip()), key, reply);
       return reply;
