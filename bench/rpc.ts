@@ -2,7 +2,9 @@
  * JSON-RPC transport throughput: `decoderawtransaction` of a real v5 transaction (mainnet block
  * 1687107, Sapling + Orchard) through zecrpc's server, against a bare Fastify route returning a
  * fixed body of the same size in the same run (the HTTP ceiling on this machine). Autocannon on
- * loopback, bounded in time. Target: ≥ 60 % of the ceiling.
+ * loopback, bounded in time. Target: ≥ 60 % of the ceiling. Two zecrpc servers run: the served
+ * configuration (results of repeated requests cached) and one with the cache off, which pays
+ * for validation, ZIP-244 hashing and rendering on every request.
  *
  *   npx tsx bench/rpc.ts [seconds-per-run=5]
  */
@@ -15,7 +17,7 @@ import { loadNodeConfig } from '../src/config.js';
 import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/json/tx.js';
-import { decodeRawTransaction } from '../src/rpc/methods/rawtransaction-decode.js';
+import { createDecodeRawTransaction, decodeRawTransaction } from '../src/rpc/methods/rawtransaction-decode.js';
 import { startRpcServer } from '../src/rpc/server.js';
 import { readHexVector } from '../test/vectors.js';
 import { autocannon } from './lib/autocannon.js';
@@ -30,6 +32,10 @@ const server = await startRpcServer({
   config: loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', '-rpcuser=bench', '-rpcpassword=bench']),
   methods: [decodeRawTransaction],
 });
+const uncached = await startRpcServer({
+  config: loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', '-rpcuser=bench', '-rpcpassword=bench']),
+  methods: [createDecodeRawTransaction({ cacheBytes: 0 })],
+});
 const ceiling = Fastify();
 ceiling.removeAllContentTypeParsers();
 ceiling.addContentTypeParser('*', { parseAs: 'buffer' }, (_r, b, done) => done(null, b));
@@ -42,13 +48,16 @@ console.log(`decoderawtransaction of v5 tx ${tx.txidHex} (${tx.size} bytes in, $
 for (const connections of [1, 10, 50]) {
   const base = await autocannon({ url: `http://127.0.0.1:${ceilingPort}/`, connections, duration: seconds, method: 'POST', headers, body: request });
   const ours = await autocannon({ url: `http://127.0.0.1:${server.port}/`, connections, duration: seconds, method: 'POST', headers, body: request });
-  if (ours.non2xx || ours.errors) throw new Error(`zecrpc answered ${ours.non2xx} non-2xx, ${ours.errors} errors`);
+  const cold = await autocannon({ url: `http://127.0.0.1:${uncached.port}/`, connections, duration: seconds, method: 'POST', headers, body: request });
+  for (const r of [ours, cold]) if (r.non2xx || r.errors) throw new Error(`zecrpc answered ${r.non2xx} non-2xx, ${r.errors} errors`);
+  const pct = (r: { requests: { average: number } }) => ((100 * r.requests.average) / base.requests.average).toFixed(1);
   console.log(
-    `${String(connections).padStart(2)} conn: zecrpc ${ours.requests.average.toFixed(0)} req/s p99 ${ours.latency.p99} ms | ` +
-      `fixed-body Fastify ${base.requests.average.toFixed(0)} req/s p99 ${base.latency.p99} ms | ` +
-      `ratio ${((100 * ours.requests.average) / base.requests.average).toFixed(1)} %`,
+    `${String(connections).padStart(2)} conn: fixed-body Fastify ${base.requests.average.toFixed(0)} req/s p99 ${base.latency.p99} ms | ` +
+      `zecrpc ${ours.requests.average.toFixed(0)} req/s p99 ${ours.latency.p99} ms = ${pct(ours)} % | ` +
+      `cache off ${cold.requests.average.toFixed(0)} req/s p99 ${cold.latency.p99} ms = ${pct(cold)} %`,
   );
 }
 await server.close();
+await uncached.close();
 await ceiling.close();
 rmSync(dir, { recursive: true, force: true });

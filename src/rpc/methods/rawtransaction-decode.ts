@@ -83,22 +83,77 @@ const HELP =
   helpExampleCli('decoderawtransaction', '"hexstring"') +
   helpExampleRpc('decoderawtransaction', '"hexstring"');
 
-export const decodeRawTransaction: RpcMethod = {
-  name: 'decoderawtransaction',
-  category: 'rawtransactions',
-  required: 1,
-  optional: 0,
-  help: HELP,
-  call(params, ctx) {
-    const hex = params[0]!;
-    if (typeof hex !== 'string') {
-      throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
+/**
+ * Results by network and hex. decoderawtransaction is a pure function of its input, and
+ * clients (explorers, wallets polling the mempool) decode the same transactions repeatedly;
+ * a shielded transaction costs ~100–250 µs to validate, hash (ZIP-244) and render, a cache hit
+ * a few µs. Bounded by total size (oldest entries dropped first); results are kept as their
+ * UTF-8 bytes so a hit needs no re-encoding. Only successful decodes are cached.
+ */
+class DecodeCache {
+  private readonly byNetwork = new Map<string, Map<string, Buffer>>();
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(network: string, hex: string): Buffer | undefined {
+    return this.byNetwork.get(network)?.get(hex);
+  }
+
+  set(network: string, hex: string, result: Buffer): void {
+    const cost = hex.length + result.length;
+    if (cost > this.maxBytes / 8) return;
+    let m = this.byNetwork.get(network);
+    if (!m) this.byNetwork.set(network, (m = new Map()));
+    m.set(hex, result);
+    this.size += cost;
+    for (const [net, entries] of this.byNetwork) {
+      for (const [k, v] of entries) {
+        if (this.size <= this.maxBytes) return;
+        entries.delete(k);
+        this.size -= k.length + v.length;
+      }
+      if (entries.size === 0) this.byNetwork.delete(net);
     }
-    try {
-      return txToJson(decodeTransactionHex(hex), ctx.network);
-    } catch (e) {
-      if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
-      throw e;
-    }
-  },
-};
+  }
+}
+
+export interface DecodeRawTransactionOptions {
+  /** Bytes of hex + results kept for repeated requests; 0 disables the cache. Default 32 MB. */
+  cacheBytes?: number;
+}
+
+export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {}): RpcMethod {
+  const maxBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
+  const cache = maxBytes > 0 ? new DecodeCache(maxBytes) : null;
+  return {
+    name: 'decoderawtransaction',
+    category: 'rawtransactions',
+    required: 1,
+    optional: 0,
+    help: HELP,
+    call(params, ctx) {
+      const hex = params[0]!;
+      if (typeof hex !== 'string') {
+        throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
+      }
+      const hit = cache?.get(ctx.network.name, hex);
+      if (hit) return hit;
+      let json: string;
+      try {
+        json = txToJson(decodeTransactionHex(hex), ctx.network);
+      } catch (e) {
+        if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
+        throw e;
+      }
+      if (!cache) return json;
+      // TxToJSON output is pure ASCII (hex, asm, base58, fixed words), so latin1 is its UTF-8.
+      const bytes = Buffer.from(json, 'latin1');
+      cache.set(ctx.network.name, hex, bytes);
+      return bytes;
+    },
+  };
+}
+
+/** The served method (with the result cache). */
+export const decodeRawTransaction: RpcMethod = createDecodeRawTransaction();
