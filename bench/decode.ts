@@ -12,8 +12,13 @@
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
 import { decodeBlock } from '../src/codec/block.js';
+import { setPointCheckCache } from '../src/codec/curves.js';
 import { decodeTransaction } from '../src/codec/tx/transaction.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/vectors.js';
+
+// The benchmark decodes the same transactions over and over; measure the cold path, where every
+// Sapling/Orchard point is validated, not the memoized verdicts a long-running server reuses.
+setPointCheckCache(false);
 
 interface TxSet {
   txs: Buffer[];
