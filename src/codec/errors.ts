@@ -18,7 +18,9 @@ export type DecodeReason =
   | 'invalid-sapling-v4'
   | 'invalid-sapling-v5'
   | 'invalid-orchard'
-  | 'invalid-block';
+  | 'invalid-block'
+  /** A Rust-side field check; always reported under its section's reason (never surfaces). */
+  | 'invalid-field';
 
 /** libc++'s `std::ios_base::failure::what()` suffix (zcashd release builds link libc++). */
 export const IOS_SUFFIX = ': unspecified iostream_category error';

@@ -1,19 +1,12 @@
 /** The Orchard bundle of a v5 transaction (ZIP-225 fields 18–26), parsed by Rust in zcashd. */
 import type { ByteReader, ByteWriter } from '../bytes.js';
 import { isPallasBaseField, isValidPallasPoint } from '../curves.js';
-import { inRustSection, rustCheck } from './rust-section.js';
+import { checked32, inRustSection, rustCheck } from './rust-section.js';
 import { isValueBalanceInRange } from './money.js';
 import { ENC_CIPHERTEXT_SIZE, OUT_CIPHERTEXT_SIZE } from './sapling.js';
 import type { OrchardAction, OrchardBundle } from './types.js';
 
 const EMPTY = new Uint8Array(0);
-
-function field(r: ByteReader, check: (b: Uint8Array) => boolean, inner: string): Uint8Array {
-  const at = r.pos;
-  const b = r.bytes(32);
-  rustCheck(check(b), 'invalid-orchard', at, inner);
-  return b;
-}
 
 export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
   return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, () => {
@@ -21,10 +14,10 @@ export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
     if (n === 0) return null;
     const actions: OrchardAction[] = [];
     for (let i = 0; i < n; i++) {
-      const cv = field(r, isValidPallasPoint, 'invalid Pallas point for value commitment');
-      const nullifier = field(r, isPallasBaseField, 'invalid Pallas point for nullifier');
-      const rk = field(r, isValidPallasPoint, 'invalid verification key');
-      const cmx = field(r, isPallasBaseField, 'invalid Pallas base for field cmx');
+      const cv = checked32(r, isValidPallasPoint, 'invalid Pallas point for value commitment');
+      const nullifier = checked32(r, isPallasBaseField, 'invalid Pallas point for nullifier');
+      const rk = checked32(r, isValidPallasPoint, 'invalid verification key');
+      const cmx = checked32(r, isPallasBaseField, 'invalid Pallas base for field cmx');
       const ephemeralKey = r.bytes(32);
       const encCiphertext = r.bytes(ENC_CIPHERTEXT_SIZE);
       const outCiphertext = r.bytes(OUT_CIPHERTEXT_SIZE);
@@ -36,7 +29,7 @@ export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
     const vbAt = r.pos;
     const vb = r.i64();
     rustCheck(isValueBalanceInRange(vb), 'invalid-orchard', vbAt, 'valueBalance out of range');
-    const anchor = field(r, isPallasBaseField, 'invalid Orchard anchor');
+    const anchor = checked32(r, isPallasBaseField, 'invalid Orchard anchor');
     const proof = r.varBytes('rust');
     for (const a of actions) a.spendAuthSig = r.bytes(64);
     const bindingSig = r.bytes(64);

@@ -27,3 +27,14 @@ export function inRustSection<T>(prefix: string, sectionReason: DecodeReason, r:
 export function rustCheck(ok: boolean, reason: DecodeReason, offset: number, inner: string): void {
   if (!ok) throw new InnerRustError(reason, offset, inner);
 }
+
+/**
+ * Reads a 32-byte field and applies its Rust-side validity check (`inRustSection` reports a
+ * failure under the section's own reason).
+ */
+export function checked32(r: ByteReader, check: (b: Uint8Array) => boolean, inner: string): Uint8Array {
+  const at = r.pos;
+  const b = r.bytes(32);
+  rustCheck(check(b), 'invalid-field', at, inner);
+  return b;
+}

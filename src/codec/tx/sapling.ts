@@ -5,7 +5,7 @@
  */
 import type { ByteReader, ByteWriter } from '../bytes.js';
 import { isCanonicalJubjubPoint, isJubjubBaseField, isJubjubSmallOrder } from '../curves.js';
-import { inRustSection, rustCheck } from './rust-section.js';
+import { checked32, inRustSection, rustCheck } from './rust-section.js';
 import { isValueBalanceInRange } from './money.js';
 import type { SaplingOutput, SaplingSpend } from './types.js';
 
@@ -13,38 +13,16 @@ export const GROTH_PROOF_SIZE = 192;
 export const ENC_CIPHERTEXT_SIZE = 580;
 export const OUT_CIPHERTEXT_SIZE = 80;
 
-function readCv(r: ByteReader): Uint8Array {
-  const at = r.pos;
-  const cv = r.bytes(32);
-  rustCheck(isCanonicalJubjubPoint(cv) && !isJubjubSmallOrder(cv), 'invalid-sapling-v4', at, 'invalid cv');
-  return cv;
-}
-
-function readAnchor(r: ByteReader): Uint8Array {
-  const at = r.pos;
-  const anchor = r.bytes(32);
-  rustCheck(isJubjubBaseField(anchor), 'invalid-sapling-v4', at, 'base value not a valid field element');
-  return anchor;
-}
-
-function readRk(r: ByteReader): Uint8Array {
-  const at = r.pos;
-  const rk = r.bytes(32);
-  rustCheck(isCanonicalJubjubPoint(rk), 'invalid-sapling-v4', at, 'verification key is invalid');
-  return rk;
-}
-
-function readCmu(r: ByteReader): Uint8Array {
-  const at = r.pos;
-  const cmu = r.bytes(32);
-  rustCheck(isJubjubBaseField(cmu), 'invalid-sapling-v4', at, 'cmu not in field');
-  return cmu;
-}
+const isValueCommitment = (b: Uint8Array) => isCanonicalJubjubPoint(b) && !isJubjubSmallOrder(b);
+const readCv = (r: ByteReader) => checked32(r, isValueCommitment, 'invalid cv');
+const readAnchor = (r: ByteReader) => checked32(r, isJubjubBaseField, 'base value not a valid field element');
+const readRk = (r: ByteReader) => checked32(r, isCanonicalJubjubPoint, 'verification key is invalid');
+const readCmu = (r: ByteReader) => checked32(r, isJubjubBaseField, 'cmu not in field');
 
 function readValueBalance(r: ByteReader): number {
   const at = r.pos;
   const v = r.i64();
-  rustCheck(isValueBalanceInRange(v), 'invalid-sapling-v4', at, 'valueBalance out of range');
+  rustCheck(isValueBalanceInRange(v), 'invalid-field', at, 'valueBalance out of range');
   return v as number;
 }
 
