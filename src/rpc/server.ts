@@ -114,6 +114,25 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   };
 
   const servers: Server[] = [];
+  /** Malformed requests and timeouts, before any request object exists (libevent's behaviour). */
+  const onClientError = (err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void => {
+    // A request that outlives -rpcservertimeout, or a peer that vanished: libevent just closes
+    // the connection, so do not answer (Node and Fastify would send a 408 page).
+    if (!socket.writable || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_INVALID_METHOD' ? 501 : 400;
+    socket.end(rawErrorPage(status));
+  };
+  const timeoutMs = config.rpcServerTimeout * 1000;
+  const serverOptions = {
+    maxHeaderSize: MAX_HEADERS_SIZE,
+    requestTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    // How often Node looks for requests past their timeout (its default is every 30 s).
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, timeoutMs / 4)),
+  };
   const fastify: FastifyInstance = Fastify({
     logger:
       opts.logger === true
@@ -126,8 +145,9 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     keepAliveTimeout: config.rpcServerTimeout * 1000,
     requestTimeout: config.rpcServerTimeout * 1000,
     return503OnClosing: false,
+    clientErrorHandler: onClientError,
     serverFactory: (handler) => {
-      const s = createServer({ maxHeaderSize: MAX_HEADERS_SIZE }, handler);
+      const s = createServer(serverOptions, handler);
       s.keepAliveTimeout = config.rpcServerTimeout * 1000;
       servers.push(s);
       return s;
@@ -176,7 +196,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const addresses = [`${first.host}:${boundPort}`];
   for (const b of binds.slice(1)) {
     // Further binds share the Fastify router; a port of 0 means "the same port as the first".
-    const extra = createServer({ maxHeaderSize: MAX_HEADERS_SIZE }, (req, res) => fastify.routing(req, res));
+    const extra = createServer(serverOptions, (req, res) => fastify.routing(req, res));
     extra.keepAliveTimeout = config.rpcServerTimeout * 1000;
     const port = b.port === 0 ? boundPort : b.port;
     try {
@@ -191,13 +211,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       fastify.log.warn(`Binding RPC on address ${b.host} port ${port} failed: ${(e as Error).message}`);
     }
   }
-  for (const s of servers) {
-    s.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable) return socket.destroy();
-      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 400 : err.code === 'HPE_INVALID_METHOD' ? 501 : 400;
-      socket.end(rawErrorPage(status));
-    });
-  }
+  for (const s of servers.slice(1)) s.on('clientError', onClientError);
 
   let closed = false;
   return {

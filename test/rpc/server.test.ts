@@ -215,6 +215,12 @@ describe('HTTP pipeline (§1.2)', () => {
     expect(names(options)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
   });
 
+  it('answers request headers over 8 KiB with libevent’s 400 page', async () => {
+    const r = await rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(9000)}\r\n\r\n`);
+    expect(r.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(r.body).toBe('<HTML><HEAD>\n<TITLE>400 Bad Request</TITLE>\n</HEAD><BODY>\n<H1>Bad Request</H1>\n</BODY></HTML>\n');
+  });
+
   it('rejects a body over 32 MiB with 413 and keeps serving', async () => {
     const r = await rawRequest(
       port,
@@ -307,5 +313,27 @@ describe('logging', () => {
     expect(text).toContain('"statusCode":200');
     expect(text).toContain('"statusCode":401');
     for (const secret of ['s3cret-pw', 'wrong-pw', auth.slice(6), 'Basic ']) expect(text).not.toContain(secret);
+  });
+});
+
+describe('-rpcservertimeout', () => {
+  it('closes a connection whose request does not complete in time, without a reply, and keeps serving', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-timeout-'));
+    const s = await startRpcServer({
+      config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-rpcuser=alice', '-rpcpassword=secret', '-rpcservertimeout=1']),
+      methods: [echo],
+    });
+    const received = await new Promise<{ data: string; ms: number }>((resolve) => {
+      const t0 = Date.now();
+      let data = '';
+      const sock = connect(s.port, '127.0.0.1', () => sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"id"'));
+      sock.on('data', (c) => (data += c.toString('latin1')));
+      sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
+    });
+    expect(received.data).toBe('');
+    expect(received.ms).toBeGreaterThanOrEqual(900);
+    expect((await post(s.port, '{"id":1,"method":"echo","params":["after"]}')).body).toBe('{"result":"after","error":null,"id":1}\n');
+    await s.close();
+    rmSync(d, { recursive: true, force: true });
   });
 });
