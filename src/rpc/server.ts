@@ -106,8 +106,8 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     rpcAuth: config.rpcAuth,
     cookieFile: config.rpcCookieFile,
   });
-  let registry: MethodRegistry | undefined;
-  registry = new MethodRegistry([helpMethod(() => registry!), stopMethod(), ...opts.methods]);
+  // `help` lists the registry it belongs to, hence the late-bound reference.
+  const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
   const ctx: RpcContext = {
     network: config.network,
     requestStop: () => setImmediate(() => opts.onStop?.()),
@@ -142,13 +142,13 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
           : false,
     bodyLimit: MAX_BODY_SIZE,
     connectionTimeout: 0,
-    keepAliveTimeout: config.rpcServerTimeout * 1000,
-    requestTimeout: config.rpcServerTimeout * 1000,
+    keepAliveTimeout: timeoutMs,
+    requestTimeout: timeoutMs,
     return503OnClosing: false,
     clientErrorHandler: onClientError,
     serverFactory: (handler) => {
       const s = createServer(serverOptions, handler);
-      s.keepAliveTimeout = config.rpcServerTimeout * 1000;
+      s.keepAliveTimeout = timeoutMs;
       servers.push(s);
       return s;
     },
@@ -169,7 +169,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       await new Promise((r) => setTimeout(r, WRONG_CREDENTIALS_DELAY_MS));
       return sendReply(req, res, 401, '', 'www-authenticate');
     }
-    const reply = await handleJsonRpcBody(body ?? Buffer.alloc(0), registry!, ctx);
+    const reply = await handleJsonRpcBody(body ?? Buffer.alloc(0), registry, ctx);
     if (res.destroyed) return;
     sendReply(req, res, reply.status, reply.body, 'json');
   };
@@ -197,7 +197,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   for (const b of binds.slice(1)) {
     // Further binds share the Fastify router; a port of 0 means "the same port as the first".
     const extra = createServer(serverOptions, (req, res) => fastify.routing(req, res));
-    extra.keepAliveTimeout = config.rpcServerTimeout * 1000;
+    extra.keepAliveTimeout = timeoutMs;
     const port = b.port === 0 ? boundPort : b.port;
     try {
       await new Promise<void>((resolve, reject) => {
