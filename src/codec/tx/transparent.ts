@@ -1,16 +1,56 @@
 /** Transparent inputs and outputs (CTxIn / CTxOut), read by zcashd's C++ code. */
-import type { ByteReader, ByteWriter } from '../bytes.js';
-import type { TxIn, TxOut } from './types.js';
+import { compactSizeLength, type ByteReader, type ByteWriter } from '../bytes.js';
+import type { OutPoint, TxIn, TxOut } from './types.js';
+
+/**
+ * A decoded input that keeps offsets and makes its byte views on access. Decoding a block
+ * mostly needs the bytes' boundaries (txids hash the whole transaction), and creating
+ * `subarray` views for every prevout and script of a 2 MB block cost more than finding them.
+ */
+class WireTxIn implements TxIn {
+  constructor(
+    private readonly buf: Uint8Array,
+    private readonly at: number,
+    private readonly scriptLength: number,
+    readonly sequence: number,
+  ) {}
+
+  get prevout(): OutPoint {
+    const b = this.buf;
+    const i = this.at + 32;
+    return { hash: b.subarray(this.at, i), index: (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0 };
+  }
+
+  get scriptSig(): Uint8Array {
+    const start = this.at + 36 + compactSizeLength(this.scriptLength);
+    return this.buf.subarray(start, start + this.scriptLength);
+  }
+}
+
+/** A decoded output: the value eagerly (range-checked after decoding), the script on access. */
+class WireTxOut implements TxOut {
+  constructor(
+    private readonly buf: Uint8Array,
+    private readonly scriptAt: number,
+    private readonly scriptLength: number,
+    readonly value: number,
+  ) {}
+
+  get scriptPubKey(): Uint8Array {
+    return this.buf.subarray(this.scriptAt, this.scriptAt + this.scriptLength);
+  }
+}
 
 export function readVin(r: ByteReader): TxIn[] {
   const n = r.compactSize();
   const vin: TxIn[] = [];
   for (let i = 0; i < n; i++) {
-    const hash = r.bytes(32);
-    const index = r.u32();
-    const scriptSig = r.varBytes();
+    const at = r.pos;
+    r.skip(36); // prevout hash and index
+    const scriptLength = r.compactSize();
+    r.skip(scriptLength);
     const sequence = r.u32();
-    vin.push({ prevout: { hash, index }, scriptSig, sequence });
+    vin.push(new WireTxIn(r.buf, at, scriptLength, sequence));
   }
   return vin;
 }
@@ -23,8 +63,10 @@ export function readVout(r: ByteReader): TxOut[] {
     // Out-of-range values are rejected later (zcashd's Rust re-parse, "Group B"); keep a
     // sentinel that fails that check without losing the decode position.
     const value = typeof raw === 'bigint' ? Number.NaN : raw;
-    const scriptPubKey = r.varBytes();
-    vout.push({ value, scriptPubKey });
+    const scriptLength = r.compactSize();
+    const scriptAt = r.pos;
+    r.skip(scriptLength);
+    vout.push(new WireTxOut(r.buf, scriptAt, scriptLength, value));
   }
   return vout;
 }
