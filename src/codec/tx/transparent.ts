@@ -9,8 +9,9 @@ import type { OutPoint, TxIn, TxOut } from './types.js';
  */
 class WireTxIn implements TxIn {
   constructor(
-    private readonly buf: Uint8Array,
-    private readonly at: number,
+    readonly buf: Uint8Array,
+    /** Offset of the prevout in `buf`. */
+    readonly at: number,
     private readonly scriptLength: number,
     readonly sequence: number,
   ) {}
@@ -30,14 +31,56 @@ class WireTxIn implements TxIn {
 /** A decoded output: the value eagerly (range-checked after decoding), the script on access. */
 class WireTxOut implements TxOut {
   constructor(
-    private readonly buf: Uint8Array,
-    private readonly scriptAt: number,
-    private readonly scriptLength: number,
+    readonly buf: Uint8Array,
+    readonly scriptAt: number,
+    readonly scriptLength: number,
     readonly value: number,
   ) {}
 
   get scriptPubKey(): Uint8Array {
     return this.buf.subarray(this.scriptAt, this.scriptAt + this.scriptLength);
+  }
+}
+
+/**
+ * The serialized outputs (value ‖ CompactSize ‖ script, each) as one view of the decoded bytes,
+ * or null when the outputs were not decoded from one buffer. ZIP-244's outputs digest hashes
+ * exactly these bytes, so no re-serialization is needed.
+ */
+export function outputsWireBytes(vout: readonly TxOut[]): Uint8Array | null {
+  if (vout.length === 0) return new Uint8Array(0);
+  const first = vout[0];
+  const last = vout[vout.length - 1];
+  if (!(first instanceof WireTxOut) || !(last instanceof WireTxOut)) return null;
+  for (const o of vout) if (!(o instanceof WireTxOut) || o.buf !== first.buf) return null;
+  const start = first.scriptAt - compactSizeLength(first.scriptLength) - 8;
+  return first.buf.subarray(start, last.scriptAt + last.scriptLength);
+}
+
+/**
+ * Writes every input's 36-byte prevout into `prevouts` and 4-byte sequence into `sequences`
+ * (ZIP-244's prevouts and sequence digests), copying from the wire bytes when possible.
+ */
+export function gatherPrevoutsAndSequences(vin: readonly TxIn[], prevouts: Uint8Array, sequences: Uint8Array): void {
+  for (let k = 0; k < vin.length; k++) {
+    const i = vin[k]!;
+    if (i instanceof WireTxIn) {
+      const b = i.buf;
+      const p = i.at;
+      for (let j = 0; j < 36; j++) prevouts[36 * k + j] = b[p + j]!;
+    } else {
+      prevouts.set(i.prevout.hash, 36 * k);
+      const idx = i.prevout.index >>> 0;
+      prevouts[36 * k + 32] = idx & 0xff;
+      prevouts[36 * k + 33] = (idx >>> 8) & 0xff;
+      prevouts[36 * k + 34] = (idx >>> 16) & 0xff;
+      prevouts[36 * k + 35] = idx >>> 24;
+    }
+    const seq = i.sequence >>> 0;
+    sequences[4 * k] = seq & 0xff;
+    sequences[4 * k + 1] = (seq >>> 8) & 0xff;
+    sequences[4 * k + 2] = (seq >>> 16) & 0xff;
+    sequences[4 * k + 3] = seq >>> 24;
   }
 }
 

@@ -5,6 +5,7 @@
 import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../hash.js';
 import type { TransactionData } from './types.js';
+import { gatherPrevoutsAndSequences, outputsWireBytes } from './transparent.js';
 
 const P = (tag: string) => personalization(tag);
 const P_HEADERS = P('ZTxIdHeadersHash');
@@ -58,28 +59,26 @@ function headerDigest(tx: TransactionData): Uint8Array {
 
 function transparentDigest(tx: TransactionData): Uint8Array {
   if (tx.vin.length === 0 && tx.vout.length === 0) return emptyDigest(P_TRANSPARENT);
-  // Each sub-digest's input is laid out in one exactly-sized buffer and hashed with a single
-  // update: per-field updates and 4-byte allocations cost more than the hashing itself.
+  // Each sub-digest's input is one exactly-sized buffer hashed with a single update: per-field
+  // updates and small allocations cost more than the hashing itself. The outputs are hashed
+  // straight from the transaction's own bytes (their serialization is exactly the digest input).
   const n = tx.vin.length;
   const prevouts = new Uint8Array(36 * n);
   const sequences = new Uint8Array(4 * n);
-  const pv = new DataView(prevouts.buffer);
-  const sv = new DataView(sequences.buffer);
-  for (let k = 0; k < n; k++) {
-    const i = tx.vin[k]!;
-    prevouts.set(i.prevout.hash, 36 * k);
-    pv.setUint32(36 * k + 32, i.prevout.index >>> 0, true);
-    sv.setUint32(4 * k, i.sequence >>> 0, true);
+  gatherPrevoutsAndSequences(tx.vin, prevouts, sequences);
+  let outputs = outputsWireBytes(tx.vout);
+  if (outputs === null) {
+    let size = 0;
+    for (const o of tx.vout) size += 8 + compactSizeLength(o.scriptPubKey.length) + o.scriptPubKey.length;
+    const w = new ByteWriter(size);
+    for (const o of tx.vout) w.i64(o.value).varBytes(o.scriptPubKey);
+    outputs = w.finish();
   }
-  let size = 0;
-  for (const o of tx.vout) size += 8 + compactSizeLength(o.scriptPubKey.length) + o.scriptPubKey.length;
-  const w = new ByteWriter(size);
-  for (const o of tx.vout) w.i64(o.value).varBytes(o.scriptPubKey);
   return blake2b256Of(
     P_TRANSPARENT,
     blake2b256Of(P_PREVOUTS, prevouts),
     blake2b256Of(P_SEQUENCE, sequences),
-    blake2b256Of(P_OUTPUTS, w.finish()),
+    blake2b256Of(P_OUTPUTS, outputs),
   );
 }
 
