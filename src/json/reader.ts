@@ -22,6 +22,7 @@
  * such a code point reads as U+FFFD. That is the only divergence: zcashd would echo those 4
  * bytes raw, zecrpc echoes EF BF BD.
  */
+import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
@@ -62,6 +63,28 @@ const enum Ch {
 
 /** Printable ASCII other than `"` and `\\`: a string body that needs no decoding. */
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The string body buf[start, end) when it is plain ASCII with no escapes and no control
+ * characters, else null (the caller then takes the byte-by-byte path, which also reports errors).
+ * Native checks instead of a regex: isAscii and indexOf are SIMD scans, and V8's JSON.parse
+ * rejects control characters; for a 19 KB raw transaction this is ~3x cheaper than the regex.
+ */
+function readPlainAsciiString(buf: Buffer, start: number, end: number): string | null {
+  const body = buf.subarray(start, end);
+  if (nativeIsAscii === undefined) {
+    const s = buf.toString('latin1', start, end);
+    return PLAIN_ASCII.test(s) ? s : null;
+  }
+  if (!nativeIsAscii(body) || body.indexOf(Ch.Backslash) >= 0) return null;
+  try {
+    return JSON.parse(buf.toString('latin1', start - 1, end + 1)) as string;
+  } catch {
+    return null;
+  }
+}
+
+const nativeIsAscii: ((b: Uint8Array) => boolean) | undefined = (bufferModule as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
 
 function isDigit(c: number): boolean {
   return c >= Ch.Zero && c <= Ch.Nine;
@@ -178,8 +201,8 @@ class Reader {
     // for long strings (a raw transaction's hex).
     const q = buf.indexOf(Ch.Quote, start);
     if (q >= 0 && q - start > 32) {
-      const s = buf.toString('latin1', start, q);
-      if (PLAIN_ASCII.test(s)) {
+      const s = readPlainAsciiString(buf, start, q);
+      if (s !== null) {
         this.pos = q + 1;
         return s;
       }

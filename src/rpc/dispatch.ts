@@ -11,8 +11,11 @@ import type { MethodRegistry } from './registry.js';
 
 export interface RpcReply {
   status: number;
-  /** Compact JSON followed by one newline (bytes when a method returned bytes). */
-  body: RawJson;
+  /**
+   * Compact JSON followed by one newline: text, or byte chunks written one after another when a
+   * method returned bytes (a multi-megabyte block is then never copied into one reply buffer).
+   */
+  body: string | Buffer[];
 }
 
 function idText(id: JsonValue): string {
@@ -23,17 +26,24 @@ function errorReply(code: number, message: string, id: JsonValue): string {
   return `{"result":null,"error":{"code":${code},"message":${quoteJsonString(message)}},"id":${idText(id)}}`;
 }
 
-function successReply(result: RawJson, id: JsonValue): RawJson {
+type ReplyText = string | Buffer[];
+
+function successReply(result: RawJson, id: JsonValue): ReplyText {
   if (typeof result === 'string') return `{"result":${result},"error":null,"id":${idText(id)}}`;
-  return Buffer.concat([RESULT_PREFIX, result, Buffer.from(`,"error":null,"id":${idText(id)}}`, 'utf8')]);
+  return [RESULT_PREFIX, result, Buffer.from(`,"error":null,"id":${idText(id)}}`, 'utf8')];
 }
 
 const RESULT_PREFIX = Buffer.from('{"result":', 'latin1');
 
-/** Joins reply pieces, staying with strings unless a piece is already bytes. */
-function joinReply(parts: readonly RawJson[]): RawJson {
+/** Joins reply pieces, staying with one string unless a piece is already bytes. */
+function joinReply(parts: readonly ReplyText[]): ReplyText {
   if (parts.every((p) => typeof p === 'string')) return parts.join('');
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    if (typeof p === 'string') chunks.push(Buffer.from(p, 'utf8'));
+    else chunks.push(...p);
+  }
+  return chunks;
 }
 
 /** zcashd's HTTP status for a single request's error code (batches are always 200). */
@@ -51,7 +61,7 @@ function paramCountMessage(name: string, required: number, optional: number, rec
 }
 
 interface ExecResult {
-  text: RawJson;
+  text: ReplyText;
   code: number | null;
 }
 
@@ -100,7 +110,7 @@ export async function handleJsonRpcBody(body: Uint8Array, registry: MethodRegist
   }
   if (Array.isArray(value)) {
     // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
-    const parts: RawJson[] = ['['];
+    const parts: ReplyText[] = ['['];
     for (const item of value) {
       if (parts.length > 1) parts.push(',');
       parts.push((await executeOne(item, registry, ctx)).text);

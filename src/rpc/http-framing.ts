@@ -47,20 +47,26 @@ export function sendReply(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
-  body: string | Buffer,
+  body: string | Buffer | readonly Buffer[],
   own: 'json' | 'www-authenticate' | 'none',
 ): void {
-  const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const chunks: readonly Buffer[] = typeof body === 'string' ? [Buffer.from(body, 'utf8')] : Buffer.isBuffer(body) ? [body] : body;
+  let length = 0;
+  for (const c of chunks) length += c.length;
   const headers: string[] = [];
   if (own === 'json') headers.push('Content-Type', 'application/json');
   if (own === 'www-authenticate') headers.push('WWW-Authenticate', 'Basic realm="jsonrpc"');
   if (req.httpVersion !== '1.0') headers.push('Date', httpDate());
-  headers.push('Content-Length', String(payload.length));
+  headers.push('Content-Length', String(length));
   if (own !== 'json') headers.push('Content-Type', 'text/html; charset=ISO-8859-1');
   if (wantsClose(req)) headers.push('Connection', 'close');
   res.sendDate = false;
   res.writeHead(status, REASONS[status] ?? 'Unknown', headers);
-  res.end(payload);
+  // Chunks go out as they are (one writev when corked), never copied into one buffer.
+  res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+  res.uncork();
 }
 
 /** libevent's HTML error page (400, 413, 417, 501, 503), sent with `Connection: close`. */
