@@ -51,6 +51,13 @@ export function toHexReversed(b: Uint8Array): string {
   return r.toString('hex', 0, n);
 }
 
+/** `toHexReversed(b.subarray(start, start + n))` without making the view. */
+export function toHexReversedAt(b: Uint8Array, start: number, n: number): string {
+  const r = n <= scratch.length ? scratch : Buffer.allocUnsafe(n);
+  for (let i = 0, j = start + n - 1; i < n; i++, j--) r[i] = b[j]!;
+  return r.toString('hex', 0, n);
+}
+
 /** Inverse of `toHexReversed` for exactly-formed input (64 hex chars → internal order). */
 export function reversedHexToBytes(s: string): Uint8Array {
   const b = hexToBytes(s);

@@ -71,6 +71,9 @@ const KEY_CACHE = new Map<string, string>();
 const KEY_CACHE_LIMIT = 4096;
 const KEY_CACHE_MAX_KEY = 64;
 
+/** Any character outside ASCII (such text must go to the byte output as UTF-8, not latin1). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 // Writer states. The state of each enclosing container is kept on a stack while a child is open.
 const TOP_EMPTY = 0; // nothing written yet
 const TOP_DONE = 1; // the one top-level value is complete
@@ -90,6 +93,12 @@ export class JsonWriter {
    */
   private bytes: Buffer | null = null;
   private byteLength = 0;
+  /**
+   * Whether the text not yet moved into `bytes` is pure ASCII. Then its UTF-8 encoding is its
+   * latin1 encoding, which V8 writes ~3x faster (a byte copy instead of a UTF-8 encoder);
+   * getblock verbosity 2 is all ASCII. Only key/str/raw can bring in other characters.
+   */
+  private pendingAscii = true;
   /** ',' once the current container holds an element, '' at its start. */
   private sep = '';
   private state = TOP_EMPTY;
@@ -139,7 +148,9 @@ export class JsonWriter {
     let quoted = KEY_CACHE.get(k);
     if (quoted === undefined) {
       quoted = quoteJsonString(k) + ':';
-      if (k.length <= KEY_CACHE_MAX_KEY && KEY_CACHE.size < KEY_CACHE_LIMIT) KEY_CACHE.set(k, quoted);
+      // Only ASCII keys are cached, so a cache hit never needs the byte-output check below.
+      if (NON_ASCII.test(k)) this.pendingAscii = false;
+      else if (k.length <= KEY_CACHE_MAX_KEY && KEY_CACHE.size < KEY_CACHE_LIMIT) KEY_CACHE.set(k, quoted);
     }
     this.out += this.sep + quoted;
     this.state = OBJ_WANT_VALUE;
@@ -147,13 +158,15 @@ export class JsonWriter {
   }
 
   str(s: string): this {
+    if (this.bytes !== null && this.pendingAscii && NON_ASCII.test(s)) this.pendingAscii = false;
     this.out += this.valuePrefix() + quoteJsonString(s);
     return this;
   }
 
   /**
-   * A string the caller knows needs no escaping (hex, base58, fixed ASCII words). Skips the
-   * escape scan, which dominates TxToJSON's cost on long hex fields (ciphertexts, proofs).
+   * An ASCII string the caller knows needs no escaping (hex, base58, fixed ASCII words). Skips
+   * the escape scan, which dominates TxToJSON's cost on long hex fields (ciphertexts, proofs).
+   * Must be ASCII: byte output trusts that and may copy it as latin1.
    */
   plainStr(s: string): this {
     this.out += this.valuePrefix() + '"' + s + '"';
@@ -191,8 +204,21 @@ export class JsonWriter {
     return this;
   }
 
+  /**
+   * An already-serialized compact JSON value that is ASCII, inserted verbatim. Lets a caller
+   * render a small, fixed-shape object (a transaction input) as one piece of text instead of
+   * a dozen writer calls; byte output trusts it to be ASCII, like plainStr.
+   */
+  plainRaw(jsonText: string): this {
+    this.out += this.valuePrefix() + jsonText;
+    // Containers may hold thousands of such values; keep the pending text bounded.
+    if (this.bytes !== null && this.out.length >= SPILL_CHARS) this.spill();
+    return this;
+  }
+
   /** An already-serialized compact JSON value, inserted verbatim. */
   raw(jsonText: string): this {
+    if (this.bytes !== null && this.pendingAscii && NON_ASCII.test(jsonText)) this.pendingAscii = false;
     this.out += this.valuePrefix() + jsonText;
     return this;
   }
@@ -248,7 +274,8 @@ export class JsonWriter {
       buf.copy(grown, 0, 0, this.byteLength);
       buf = this.bytes = grown;
     }
-    this.byteLength += buf.write(text, this.byteLength, 'utf8');
+    this.byteLength += buf.write(text, this.byteLength, this.pendingAscii ? 'latin1' : 'utf8');
+    this.pendingAscii = true;
   }
 
   /**

@@ -8,6 +8,7 @@ import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
 import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
+import { hasAsciiResults } from './ascii-results.js';
 
 export interface RpcReply {
   status: number;
@@ -28,8 +29,13 @@ function errorReply(code: number, message: string, id: JsonValue): string {
 
 type ReplyText = string | Buffer[];
 
-function successReply(result: RawJson, id: JsonValue): ReplyText {
-  if (typeof result === 'string') return `{"result":${result},"error":null,"id":${idText(id)}}`;
+function successReply(result: RawJson, id: JsonValue, ascii: boolean): ReplyText {
+  if (typeof result === 'string') {
+    if (!ascii) return `{"result":${result},"error":null,"id":${idText(id)}}`;
+    // An ASCII result goes out as its latin1 bytes (= its UTF-8), encoded once, rather than
+    // being flattened into the envelope text and then run through the UTF-8 encoder.
+    result = Buffer.from(result, 'latin1');
+  }
   return [RESULT_PREFIX, result, Buffer.from(`,"error":null,"id":${idText(id)}}`, 'utf8')];
 }
 
@@ -87,7 +93,7 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
     return fail(RPC.INVALID_PARAMS, paramCountMessage(m.name, m.required, m.optional, params.length, m.help));
   }
   try {
-    return { text: successReply(await m.call(params, ctx), id), code: null };
+    return { text: successReply(await m.call(params, ctx), id, hasAsciiResults(m)), code: null };
   } catch (e) {
     if (e instanceof RpcError) return fail(e.code, e.message);
     // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.

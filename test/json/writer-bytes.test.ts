@@ -21,6 +21,20 @@ describe('JsonWriter byte output', () => {
     expect(() => new JsonWriter().beginArray().useByteOutput()).toThrow(/before writing/);
   });
 
+  it('encodes non-ASCII keys and raw values as UTF-8 even after ASCII-only spills', () => {
+    const build = (w: JsonWriter) => {
+      w.beginArray();
+      for (let i = 0; i < 3000; i++) {
+        w.beginObject().key('hex').plainStr('ab'.repeat(i % 40));
+        if (i % 500 === 499) w.key(`clé${i}`).raw('"ü€"');
+        w.endObject();
+      }
+      return w.endArray();
+    };
+    const text = build(new JsonWriter()).toString();
+    expect(build(new JsonWriter().useByteOutput(16)).toBuffer().equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+
   it('getblock verbosity 2 bytes equal the text rendering for every real block', () => {
     for (const f of realBlockFiles()) {
       const block = decodeBlock(readHexVector(f.file));

@@ -40,4 +40,17 @@ describe('decoderawtransaction result cache', () => {
       }
     }
   });
+
+  it('renders lowercase hex for uppercase, mixed-case and trailing-byte inputs', async () => {
+    const m = createDecodeRawTransaction({ cacheBytes: 0 });
+    const ctx = { network: MAINNET, requestStop() {} };
+    for (const tx of txs.slice(0, 4)) {
+      const hex = toHex(tx.bytes);
+      const expected = txToJson(tx, MAINNET);
+      expect(text(await m.call([hex.toUpperCase()], ctx))).toBe(expected);
+      expect(text(await m.call([hex.slice(0, 10) + hex.slice(10).toUpperCase()], ctx))).toBe(expected);
+      // zcashd ignores trailing bytes; they must not leak into `hex` or any field
+      expect(text(await m.call([hex + 'abcd'], ctx))).toBe(expected);
+    }
+  });
 });

@@ -25,11 +25,17 @@ const SIGHASH_SUFFIX: readonly (string | undefined)[] = (() => {
  * strict-DER signature with a defined hash type loses its last byte and gets a suffix such as
  * `[ALL]`. Scripts that are unspendable (leading OP_RETURN, or over 10,000 bytes) are never
  * decoded, so OP_RETURN data that happens to look like a signature stays verbatim.
+ *
+ * `scriptHex`, when the caller already has `HexStr(script)` (TxToJSON prints it as `hex`),
+ * lets pushes be taken as slices of it (O(1) in V8) instead of being hex-encoded again.
  */
-export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): string {
+export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean, scriptHex?: string): string {
   const end = script.length;
   if (end === 0) return '';
-  const view = Buffer.from(script.buffer, script.byteOffset, end);
+  const pushHex =
+    scriptHex !== undefined && scriptHex.length === 2 * end
+      ? (from: number, to: number) => scriptHex.slice(2 * from, 2 * to)
+      : hexOfView(Buffer.from(script.buffer, script.byteOffset, end));
   const decodeSighash = attemptSighashDecode && !isUnspendable(script);
   const op = newScriptOp();
   let out = '';
@@ -47,14 +53,16 @@ export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): 
       out += scriptNumberText(script, op.dataStart, size);
     } else if (decodeSighash) {
       const suffix = sighashSuffix(script, op.dataStart, op.dataEnd);
-      out += suffix === undefined
-        ? view.toString('hex', op.dataStart, op.dataEnd)
-        : view.toString('hex', op.dataStart, op.dataEnd - 1) + suffix;
+      out += suffix === undefined ? pushHex(op.dataStart, op.dataEnd) : pushHex(op.dataStart, op.dataEnd - 1) + suffix;
     } else {
-      out += view.toString('hex', op.dataStart, op.dataEnd);
+      out += pushHex(op.dataStart, op.dataEnd);
     }
   }
   return out;
+}
+
+function hexOfView(view: Buffer): (from: number, to: number) => string {
+  return (from, to) => view.toString('hex', from, to);
 }
 
 /** `CScript::IsUnspendable`. */

@@ -7,7 +7,7 @@ import type { OutPoint, TxIn, TxOut } from './types.js';
  * mostly needs the bytes' boundaries (txids hash the whole transaction), and creating
  * `subarray` views for every prevout and script of a 2 MB block cost more than finding them.
  */
-class WireTxIn implements TxIn {
+export class WireTxIn implements TxIn {
   constructor(
     readonly buf: Uint8Array,
     /** Offset of the prevout in `buf`. */
@@ -25,6 +25,13 @@ class WireTxIn implements TxIn {
   get scriptSig(): Uint8Array {
     const start = this.at + 36 + compactSizeLength(this.scriptLength);
     return this.buf.subarray(start, start + this.scriptLength);
+  }
+
+  /** `prevout.index` without building the prevout object (getblock reads it for every input). */
+  get prevoutIndex(): number {
+    const b = this.buf;
+    const i = this.at + 32;
+    return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
   }
 }
 

@@ -40,9 +40,17 @@ function emptyDigest(personal: Uint8Array): Uint8Array {
   return d;
 }
 
+/**
+ * A value balance (a safe integer, |v| ≤ MAX_MONEY) as 8 little-endian two's-complement bytes.
+ * Split into 32-bit halves rather than going through BigInt, which showed in per-tx profiles.
+ */
 function le64(v: number): Uint8Array {
   const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigInt64(0, BigInt(v), true);
+  const hi = Math.floor(v / 0x100000000);
+  const lo = v - hi * 0x100000000;
+  const d = new DataView(b.buffer);
+  d.setUint32(0, lo >>> 0, true);
+  d.setUint32(4, hi >>> 0, true);
   return b;
 }
 

@@ -5,6 +5,7 @@ import { txToJson } from '../../json/tx.js';
 import { jsonTypeName } from '../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../method.js';
 import { helpExampleCli, helpExampleRpc } from '../help-examples.js';
+import { withAsciiResults } from '../ascii-results.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =
@@ -126,7 +127,8 @@ export interface DecodeRawTransactionOptions {
 export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {}): RpcMethod {
   const maxBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
   const cache = maxBytes > 0 ? new DecodeCache(maxBytes) : null;
-  return {
+  // Results are TxToJSON text, which is pure ASCII, so the reply may encode them as latin1.
+  return withAsciiResults({
     name: 'decoderawtransaction',
     category: 'rawtransactions',
     required: 1,
@@ -141,7 +143,13 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (hit) return hit;
       let json: string;
       try {
-        json = txToJson(decodeTransactionHex(hex), ctx.network);
+        const tx = decodeTransactionHex(hex);
+        // The input is the transaction's HexStr when it is lowercase and has no trailing bytes
+        // (zcashd ignores those); then `hex` and every field's hex are slices of it, not a new
+        // encoding. toLowerCase returns its input unchanged, after a fast scan, when there is
+        // nothing to lower: ~2 µs against ~7 µs to encode a 10 KB transaction.
+        const known = hex.length === 2 * tx.size && hex.toLowerCase() === hex ? hex : undefined;
+        json = txToJson(tx, ctx.network, { hex: known });
       } catch (e) {
         if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
         throw e;
@@ -152,7 +160,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       cache.set(ctx.network.name, hex, bytes);
       return bytes;
     },
-  };
+  });
 }
 
 /** The served method (with the result cache). */
