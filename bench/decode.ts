@@ -8,12 +8,18 @@
  * MB/s = hz × bytes. utxo-lib only parses transparent-only transactions (it throws on any
  * JoinSplit or Sapling/Orchard data), so ratios compare both libraries on exactly the
  * transactions utxo-lib accepts; zecrpc's throughput on the full set is reported as well.
+ *
+ * "txid alone" times only the txid hashing (SHA-256d of the bytes for v1–v4, the ZIP-244
+ * BLAKE2b tree for v5) of already-decoded transactions. utxo-lib's time divided by that is the
+ * ceiling on the decode+txid ratio for any decoder using the same hashes on this machine.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
 import { decodeBlock } from '../src/codec/block.js';
 import { setPointCheckCache } from '../src/codec/curves.js';
-import { decodeTransaction } from '../src/codec/tx/transaction.js';
+import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction.js';
+import { sha256d } from '../src/codec/hash.js';
+import { zip244TxId } from '../src/codec/tx/zip244.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/vectors.js';
 
 // The benchmark decodes the same transactions over and over; measure the cold path, where every
@@ -69,6 +75,17 @@ function zecrpcPass(s: TxSet, withTxid = true): () => void {
       };
 }
 
+/** Only the txid hashing, on transactions decoded beforehand. */
+function txidOnlyPass(s: TxSet): () => void {
+  const decoded: Transaction[] = s.txs.map((t) => decodeTransaction(t));
+  return () => {
+    for (const tx of decoded) {
+      if (tx.data.format === 'v5') zip244TxId(tx.data, tx.bytes);
+      else sha256d(tx.bytes);
+    }
+  };
+}
+
 function utxoPass(s: TxSet, withTxid = true): () => void {
   return withTxid
     ? () => {
@@ -98,6 +115,7 @@ function run(row: Row): void {
     suite.add('utxo-lib same', utxoPass(row.same), opts);
     suite.add('zecrpc same, no txid', zecrpcPass(row.same, false), opts);
     suite.add('utxo-lib same, no txid', utxoPass(row.same, false), opts);
+    suite.add('txid alone same', txidOnlyPass(row.same), opts);
   }
   suite.on('cycle', (e: Benchmark.Event) => {
     const b = e.target as unknown as Benchmark;
@@ -142,6 +160,8 @@ function main(): void {
       const zn = r('zecrpc same, no txid')!;
       const un = r('utxo-lib same, no txid')!;
       line.push(`decode only: ${fmt(txps(zn, row.same))} vs ${fmt(txps(un, row.same))} tx/s → ${(zn.hz / un.hz).toFixed(1)}×`);
+      const h = r('txid alone same')!;
+      line.push(`txid alone: ${fmt(txps(h, row.same))} tx/s → ceiling ${(h.hz / us.hz).toFixed(1)}×`);
     }
     console.log(line.join(' | '));
   }

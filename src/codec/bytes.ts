@@ -15,13 +15,15 @@ export type CompactSizeFlavour = 'cpp' | 'rust';
 
 export class ByteReader {
   readonly buf: Uint8Array;
-  private readonly view: DataView;
   pos: number;
   readonly end: number;
 
   constructor(buf: Uint8Array, start = 0, end = buf.length) {
+    // A Node Buffer's subarray goes through Buffer's own slower path and makes Buffers; a plain
+    // Uint8Array view of the same memory takes V8's builtin. Measured: subarray was a quarter
+    // of decoding a small transaction given as a Buffer.
+    if (Object.getPrototypeOf(buf) !== Uint8Array.prototype) buf = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = start;
     this.end = end;
   }
@@ -44,21 +46,22 @@ export class ByteReader {
 
   u16(): number {
     this.need(2);
-    const v = this.view.getUint16(this.pos, true);
+    const b = this.buf;
+    const v = b[this.pos]! | (b[this.pos + 1]! << 8);
     this.pos += 2;
     return v;
   }
 
   u32(): number {
     this.need(4);
-    const v = this.view.getUint32(this.pos, true);
+    const v = this.int32At(this.pos) >>> 0;
     this.pos += 4;
     return v;
   }
 
   i32(): number {
     this.need(4);
-    const v = this.view.getInt32(this.pos, true);
+    const v = this.int32At(this.pos);
     this.pos += 4;
     return v;
   }
@@ -70,8 +73,8 @@ export class ByteReader {
    */
   i64(): number | bigint {
     this.need(8);
-    const lo = this.view.getUint32(this.pos, true);
-    const hi = this.view.getInt32(this.pos + 4, true);
+    const lo = this.int32At(this.pos) >>> 0;
+    const hi = this.int32At(this.pos + 4);
     this.pos += 8;
     if (hi >= -0x200000 && hi < 0x200000) return hi * 0x100000000 + lo;
     return (BigInt(hi) << 32n) | BigInt(lo);
@@ -79,9 +82,19 @@ export class ByteReader {
 
   u64(): bigint {
     this.need(8);
-    const v = this.view.getBigUint64(this.pos, true);
+    const lo = this.int32At(this.pos) >>> 0;
+    const hi = this.int32At(this.pos + 4) >>> 0;
     this.pos += 8;
-    return v;
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+
+  /**
+   * The little-endian int32 at `at` (bounds already checked). Byte reads instead of a DataView:
+   * a DataView per reader was a sixth of decoding a small transaction.
+   */
+  private int32At(at: number): number {
+    const b = this.buf;
+    return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
   }
 
   /** A view of the next `n` bytes (no copy). */

@@ -12,3 +12,9 @@ declare module 'blake2b-wasm' {
   const blake2b: Blake2bWasmFactory;
   export default blake2b;
 }
+
+/** The package's compiled module: instantiates blake2b.wat and resolves to its exports. */
+declare module 'blake2b-wasm/blake2b.js' {
+  const load: (imports?: WebAssembly.Imports) => Promise<WebAssembly.Exports>;
+  export default load;
+}

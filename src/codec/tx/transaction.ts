@@ -86,9 +86,15 @@ function checkRustReparse(tx: TransactionData, offset: number): void {
     (!tx.overwintered && tx.version === 0) ||
     tx.format === 'zfuture' ||
     (tx.format === 'v5' && !KNOWN_BRANCH_IDS.has(tx.consensusBranchId!)) ||
-    tx.vout.some((o) => !isMoneyRange(o.value)) ||
-    tx.joinSplits.some((js) => !isMoneyRange(js.vpubOld) || !isMoneyRange(js.vpubNew));
+    !valuesInMoneyRange(tx);
   if (bad) throw new DecodeError('invalid-tx-format', offset, INVALID_FORMAT);
+}
+
+/** Every output value and JoinSplit vpub in MoneyRange (plain loops: this runs per decode). */
+function valuesInMoneyRange(tx: TransactionData): boolean {
+  for (const o of tx.vout) if (!isMoneyRange(o.value)) return false;
+  for (const js of tx.joinSplits) if (!isMoneyRange(js.vpubOld) || !isMoneyRange(js.vpubNew)) return false;
+  return true;
 }
 
 /** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */

@@ -54,8 +54,12 @@ function le64(v: number): Uint8Array {
   return b;
 }
 
-function headerDigest(tx: TransactionData): Uint8Array {
-  const b = new Uint8Array(20);
+/** v5's first 20 wire bytes are exactly T.1's input (header, group, branch, lock_time, expiry). */
+const HEADER_BYTES = 20;
+
+function headerDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
+  if (wire !== undefined && wire.length >= HEADER_BYTES) return blake2b256Of(P_HEADERS, wire.subarray(0, HEADER_BYTES));
+  const b = new Uint8Array(HEADER_BYTES);
   const v = new DataView(b.buffer);
   v.setUint32(0, (tx.version | 0x80000000) >>> 0, true);
   v.setUint32(4, tx.versionGroupId >>> 0, true);
@@ -136,10 +140,14 @@ function orchardDigest(tx: TransactionData): Uint8Array {
   return blake2b256Of(P_ORCHARD, c.digest(), m.digest(), n.digest(), Uint8Array.of(o.flags), le64(o.valueBalance), o.anchor);
 }
 
-export function zip244TxId(tx: TransactionData): Uint8Array {
+/**
+ * The ZIP-244 txid. `wire`, when given, must be the v5 serialization `tx` was decoded from;
+ * its header fields are then hashed in place.
+ */
+export function zip244TxId(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   return blake2b256Of(
     personalization('ZcashTxHash_', tx.consensusBranchId!),
-    headerDigest(tx),
+    headerDigest(tx, wire),
     transparentDigest(tx),
     saplingDigest(tx),
     orchardDigest(tx),

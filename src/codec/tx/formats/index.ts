@@ -15,17 +15,21 @@ import { v4Format, zfutureFormat } from './sapling.js';
 
 export type { TxFormat, TxHeader } from './format.js';
 
-/** Overwintered formats by `version:groupId`. */
-const OVERWINTERED = new Map<string, TxFormat>([
-  [`3:${OVERWINTER_VERSION_GROUP_ID}`, v3Format],
-  [`4:${SAPLING_VERSION_GROUP_ID}`, v4Format],
-  [`5:${NU5_VERSION_GROUP_ID}`, v5Format],
-  [`${ZFUTURE_TX_VERSION}:${ZFUTURE_VERSION_GROUP_ID}`, zfutureFormat],
-]);
+/**
+ * Overwintered formats by (version, version group id). A short list scanned in order rather
+ * than a map with a built key: this runs once per decoded transaction.
+ */
+const OVERWINTERED: readonly { version: number; groupId: number; format: TxFormat }[] = [
+  { version: 4, groupId: SAPLING_VERSION_GROUP_ID, format: v4Format },
+  { version: 5, groupId: NU5_VERSION_GROUP_ID, format: v5Format },
+  { version: 3, groupId: OVERWINTER_VERSION_GROUP_ID, format: v3Format },
+  { version: ZFUTURE_TX_VERSION, groupId: ZFUTURE_VERSION_GROUP_ID, format: zfutureFormat },
+];
 
 export function selectFormat(header: TxHeader, offset: number): TxFormat {
   if (!header.overwintered) return header.version >= 2 ? v2Format : v1Format;
-  const f = OVERWINTERED.get(`${header.version}:${header.versionGroupId}`);
-  if (!f) throw new DecodeError('unknown-tx-format', offset, `Unknown transaction format${IOS_SUFFIX}`);
-  return f;
+  for (const e of OVERWINTERED) {
+    if (e.version === header.version && e.groupId === header.versionGroupId) return e.format;
+  }
+  throw new DecodeError('unknown-tx-format', offset, `Unknown transaction format${IOS_SUFFIX}`);
 }

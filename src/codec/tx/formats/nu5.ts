@@ -40,6 +40,6 @@ export const v5Format: TxFormat = {
     writeSaplingV5Bundle(w, tx.sapling);
     writeOrchardBundle(w, tx.orchard);
   },
-  txid: (tx) => zip244TxId(tx),
+  txid: (tx, bytes) => zip244TxId(tx, bytes),
   authDigest: (tx) => zip244AuthDigest(tx),
 };
