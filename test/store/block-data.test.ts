@@ -23,7 +23,8 @@ async function openData() {
 
 async function store(data: FlatFileBlockData, db: ClassicLevel<Buffer, Buffer>, bytes: Uint8Array) {
   const p = await data.prepare(new Uint8Array(32), bytes);
-  await db.batch(p.ops);
+  // The store itself batches these ops with its index writes; here they are written alone.
+  await db.batch(p.ops.map((o) => (o.type === 'put' ? { ...o, value: Buffer.from(o.value) } : o)));
   p.commit();
   return p.location;
 }
