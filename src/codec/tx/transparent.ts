@@ -94,14 +94,35 @@ export function gatherPrevoutsAndSequences(vin: readonly TxIn[], prevouts: Uint8
 export function readVin(r: ByteReader): TxIn[] {
   const n = r.compactSize();
   const vin: TxIn[] = [];
+  // Positions are tracked locally and the reader is only consulted for the rare cases (a script
+  // length of 253+ bytes, or too few bytes left): v1 transactions average 36 inputs and the
+  // per-field reader calls were most of their decoding. A shortfall anywhere in an input is
+  // zcashd's one end-of-data error, so checking the script and sequence together is exact.
+  const buf = r.buf;
+  const end = r.end;
+  let pos = r.pos;
   for (let i = 0; i < n; i++) {
-    const at = r.pos;
-    r.skip(36); // prevout hash and index
-    const scriptLength = r.compactSize();
-    r.skip(scriptLength);
-    const sequence = r.u32();
-    vin.push(new WireTxIn(r.buf, at, scriptLength, sequence));
+    const at = pos;
+    let scriptLength: number;
+    if (end - pos >= 37 && buf[pos + 36]! < 0xfd) {
+      scriptLength = buf[pos + 36]!;
+      pos += 37;
+    } else {
+      r.pos = pos;
+      r.skip(36); // prevout hash and index
+      scriptLength = r.compactSize();
+      pos = r.pos;
+    }
+    if (end - pos < scriptLength + 4) {
+      r.pos = pos;
+      r.need(scriptLength + 4); // throws end-of-data
+    }
+    pos += scriptLength;
+    const sequence = (buf[pos]! | (buf[pos + 1]! << 8) | (buf[pos + 2]! << 16) | (buf[pos + 3]! << 24)) >>> 0;
+    pos += 4;
+    vin.push(new WireTxIn(buf, at, scriptLength, sequence));
   }
+  r.pos = pos;
   return vin;
 }
 
