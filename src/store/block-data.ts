@@ -6,8 +6,9 @@
  *   128 MiB, each record framed as network magic ‖ u32 LE length ‖ block, and a (file, offset) pointer
  *   in the LevelDB index record. Measured with bench/store-import.ts (2 cores, Node 20, a 3,001-block
  *   regtest chain of 91 MB carrying real vector transactions, ~30 kB per block, best of 3 rounds on a
- *   shared machine): import 3,699 vs 1,842 blocks/s (2.0× faster), serving 23,800 vs 12,700 random
- *   block reads/s with 8 in flight (1.9×).
+ *   shared machine): import 4,321 vs 4,182 blocks/s (1.03–1.10× across runs, since hashing got
+ *   cheaper the block write is a smaller share), serving 50,500 vs 23,400 random block reads/s with
+ *   8 in flight (2.2–2.6×; small blocks are read in place, see `read`).
  *   Block bytes also never pass through LevelDB compaction, whose rewrites of ~300 GB of values
  *   would dominate a mainnet import. Same framing as zcashd's own blk files, so our files can be fed back
  *   to the blk importer.
