@@ -13,6 +13,14 @@ export const MAX_SIZE = 0x02000000;
 /** Which of zcashd's two CompactSize readers is emulated (they report different texts). */
 export type CompactSizeFlavour = 'cpp' | 'rust';
 
+/**
+ * The little-endian int32 at `at` of `b` (the caller has checked bounds). Byte reads rather than
+ * a DataView, which would have to be made per buffer; `>>> 0` gives the uint32.
+ */
+export function int32LE(b: Uint8Array, at: number): number {
+  return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+}
+
 export class ByteReader {
   readonly buf: Uint8Array;
   pos: number;
@@ -88,13 +96,9 @@ export class ByteReader {
     return (BigInt(hi) << 32n) | BigInt(lo);
   }
 
-  /**
-   * The little-endian int32 at `at` (bounds already checked). Byte reads instead of a DataView:
-   * a DataView per reader was a sixth of decoding a small transaction.
-   */
+  /** int32LE at `at` (bounds already checked); a DataView per reader was a sixth of decoding a small transaction. */
   private int32At(at: number): number {
-    const b = this.buf;
-    return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+    return int32LE(this.buf, at);
   }
 
   /** A view of the next `n` bytes (no copy). */

@@ -1,5 +1,5 @@
 /** Transparent inputs and outputs (CTxIn / CTxOut), read by zcashd's C++ code. */
-import { compactSizeLength, type ByteReader, type ByteWriter } from '../bytes.js';
+import { compactSizeLength, int32LE, type ByteReader, type ByteWriter } from '../bytes.js';
 import type { OutPoint, TxIn, TxOut } from './types.js';
 
 /**
@@ -19,7 +19,7 @@ export class WireTxIn implements TxIn {
   get prevout(): OutPoint {
     const b = this.buf;
     const i = this.at + 32;
-    return { hash: b.subarray(this.at, i), index: (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0 };
+    return { hash: b.subarray(this.at, i), index: int32LE(b, i) >>> 0 };
   }
 
   get scriptSig(): Uint8Array {
@@ -29,9 +29,7 @@ export class WireTxIn implements TxIn {
 
   /** `prevout.index` without building the prevout object (getblock reads it for every input). */
   get prevoutIndex(): number {
-    const b = this.buf;
-    const i = this.at + 32;
-    return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+    return int32LE(this.buf, this.at + 32) >>> 0;
   }
 }
 
@@ -118,7 +116,7 @@ export function readVin(r: ByteReader): TxIn[] {
       r.need(scriptLength + 4); // throws end-of-data
     }
     pos += scriptLength;
-    const sequence = (buf[pos]! | (buf[pos + 1]! << 8) | (buf[pos + 2]! << 16) | (buf[pos + 3]! << 24)) >>> 0;
+    const sequence = int32LE(buf, pos) >>> 0;
     pos += 4;
     vin.push(new WireTxIn(buf, at, scriptLength, sequence));
   }
