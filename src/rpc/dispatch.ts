@@ -8,7 +8,6 @@ import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
 import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
-import { hasAsciiResults } from './ascii-results.js';
 
 export interface RpcReply {
   status: number;
@@ -93,7 +92,7 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
     return fail(RPC.INVALID_PARAMS, paramCountMessage(m.name, m.required, m.optional, params.length, m.help));
   }
   try {
-    return { text: successReply(await m.call(params, ctx), id, hasAsciiResults(m)), code: null };
+    return { text: successReply(await m.call(params, ctx), id, m.asciiResults === true), code: null };
   } catch (e) {
     if (e instanceof RpcError) return fail(e.code, e.message);
     // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.

@@ -5,7 +5,6 @@ import { txToJson } from '../../json/tx.js';
 import { jsonTypeName } from '../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../method.js';
 import { helpExampleCli, helpExampleRpc } from '../help-examples.js';
-import { withAsciiResults } from '../ascii-results.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =
@@ -127,13 +126,14 @@ export interface DecodeRawTransactionOptions {
 export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {}): RpcMethod {
   const maxBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
   const cache = maxBytes > 0 ? new DecodeCache(maxBytes) : null;
-  // Results are TxToJSON text, which is pure ASCII, so the reply may encode them as latin1.
-  return withAsciiResults({
+  return {
     name: 'decoderawtransaction',
     category: 'rawtransactions',
     required: 1,
     optional: 0,
     help: HELP,
+    // Results are TxToJSON text, which is pure ASCII, so the reply may encode them as latin1.
+    asciiResults: true,
     call(params, ctx) {
       const hex = params[0]!;
       if (typeof hex !== 'string') {
@@ -160,7 +160,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       cache.set(ctx.network.name, hex, bytes);
       return bytes;
     },
-  });
+  };
 }
 
 /** The served method (with the result cache). */
