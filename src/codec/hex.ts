@@ -45,10 +45,7 @@ const scratch = Buffer.allocUnsafe(64);
 
 /** `uint256::GetHex`: the bytes reversed, lowercase. */
 export function toHexReversed(b: Uint8Array): string {
-  const n = b.length;
-  const r = n <= scratch.length ? scratch : Buffer.allocUnsafe(n);
-  for (let i = 0, j = n - 1; j >= 0; i++, j--) r[i] = b[j]!;
-  return r.toString('hex', 0, n);
+  return toHexReversedAt(b, 0, b.length);
 }
 
 /** `toHexReversed(b.subarray(start, start + n))` without making the view. */
