@@ -16,9 +16,9 @@
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
 import { decodeBlock } from '../src/codec/block.js';
-import { setPointCheckCache } from '../src/codec/curves.js';
+import { setPointCheckCache } from '../src/crypto/curves.js';
 import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction.js';
-import { sha256d } from '../src/codec/hash.js';
+import { sha256d } from '../src/crypto/hash.js';
 import { zip244TxId } from '../src/codec/tx/zip244.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/vectors.js';
 

@@ -9,7 +9,7 @@ import Benchmark from 'benchmark';
 import { MAINNET } from '../src/chain/network.js';
 import { decodeBlock } from '../src/codec/block.js';
 import type { Transaction } from '../src/codec/tx/transaction.js';
-import { txToJson } from '../src/json/tx.js';
+import { txToJson } from '../src/render/tx.js';
 import { parseJson } from '../src/json/reader.js';
 import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';

@@ -16,9 +16,9 @@ import { MAINNET } from '../src/chain/network.js';
 import { loadNodeConfig } from '../src/config.js';
 import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
-import { txToJson } from '../src/json/tx.js';
-import { createDecodeRawTransaction, decodeRawTransaction } from '../src/rpc/methods/rawtransaction-decode.js';
-import { startRpcServer } from '../src/rpc/server.js';
+import { txToJson } from '../src/render/tx.js';
+import { createDecodeRawTransaction, decodeRawTransaction } from '../src/rpc/methods/rawtransaction/decoderawtransaction.js';
+import { startRpcServer } from '../src/rpc/http/server.js';
 import { readHexVector } from '../test/vectors.js';
 import { autocannon } from './lib/autocannon.js';
 

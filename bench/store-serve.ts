@@ -20,11 +20,12 @@ import { join } from 'node:path';
 import { MAINNET } from '../src/chain/network.js';
 import { loadNodeConfig } from '../src/config.js';
 import { decodeBlock } from '../src/codec/block.js';
-import { blockToJsonBytes } from '../src/json/block.js';
+import { blockToJsonBytes } from '../src/render/block.js';
 import { parseJson, type JsonValue } from '../src/json/index.js';
 import type { RpcMethod } from '../src/rpc/method.js';
-import { blockchainMethods, getBlockMethod } from '../src/rpc/methods/blockchain.js';
-import { startRpcServer } from '../src/rpc/server.js';
+import { getBlockMethod } from '../src/rpc/methods/blockchain/getblock.js';
+import { storeMethods } from '../src/rpc/methods/index.js';
+import { startRpcServer } from '../src/rpc/http/server.js';
 import { openChainStore } from '../src/store/index.js';
 import { readHexVector, vectorPath } from '../test/vectors.js';
 
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   try {
     const lines = readFileSync(vectorPath('lightwalletd', 'mainnet_genesis'), 'utf8').trim().split('\n');
     for (const l of lines) await store.addBlock(new Uint8Array(Buffer.from(l.trim(), 'hex')));
-    const methods = blockchainMethods(store);
+    const methods = storeMethods(store);
     const uncached = { ...getBlockMethod(store, false), name: 'getblock_uncached', category: 'hidden' };
     const getblock = methods.find((m) => m.name === 'getblock')!;
     const hash = decodeBlock(new Uint8Array(Buffer.from(lines[10]!.trim(), 'hex'))).hashHex;

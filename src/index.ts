@@ -11,8 +11,8 @@ export {
   decodeTransactionHex,
   encodeTransaction,
   readTransaction,
-  KNOWN_BRANCH_IDS,
 } from './codec/tx/transaction.js';
+export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
 export type * from './codec/tx/types.js';
 export { COIN, MAX_MONEY } from './codec/tx/types.js';
 export {
@@ -30,5 +30,5 @@ export {
 export { scriptToAsm, solveScript, encodeTransparentAddress, decodeTransparentAddress } from './codec/script/index.js';
 export type { TxOutType, SolvedScript } from './codec/script/index.js';
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
-export { txToJson, writeTxJson, type TxJsonExtras } from './json/tx.js';
-export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './json/block.js';
+export { txToJson, writeTxJson, type TxJsonExtras } from './render/tx.js';
+export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './render/block.js';

@@ -12,7 +12,7 @@
  */
 import { REGTEST } from '../src/chain/network.js';
 import { encodeBlock, merkleRoot } from '../src/codec/block.js';
-import { sha256, sha256d } from '../src/codec/hash.js';
+import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
 import type { TransactionData } from '../src/codec/tx/types.js';

@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_DATADIR, loadNodeConfig, parseConfFile, parseZcashArgs } from '../src/config.js';
-import { bindAddresses, buildAllowList } from '../src/rpc/server.js';
+import { bindAddresses, buildAllowList } from '../src/rpc/http/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toHexReversed } from '../src/codec/hex.js';
 import { normalizeServeArgs, startNode, type ServeHandle } from '../src/cli/serve.js';
-import { importHex } from '../src/store/import/hex.js';
+import { importHex } from '../src/sync/hex.js';
 import { mainnetChain, regtestReorg, REGTEST_REORG_DIR, tempDir } from './store/helpers.js';
 import { UpstreamServer, waitFor } from './store/upstream-server.js';
 

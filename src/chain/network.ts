@@ -3,17 +3,23 @@
  * src/consensus/upgrades.cpp) that the decoder, the RPC server and the store need.
  */
 
+import { BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';
+
 export type NetworkName = 'mainnet' | 'testnet' | 'regtest';
 
 export const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet', 'regtest'];
 
-export interface NetworkUpgrade {
+/** One upgrade as a network schedules it. */
+export interface UpgradeActivation {
   /** zcashd's name as getblockchaininfo prints it. */
-  name: string;
+  name: NetworkUpgrade;
   branchId: number;
   /** null = not active on this network (regtest without -nuparams). */
   activationHeight: number | null;
 }
+
+/** Activation height of every upgrade on one network; null = never (regtest without -nuparams). */
+export type ActivationHeights = Readonly<Record<NetworkUpgrade, number | null>>;
 
 export interface NetworkParams {
   name: NetworkName;
@@ -32,23 +38,19 @@ export interface NetworkParams {
   genesisHash: string;
   /** Equihash solution size in bytes. */
   solutionSize: number;
-  /** Overwinter onward, in activation order. */
-  upgrades: readonly NetworkUpgrade[];
+  activationHeights: ActivationHeights;
+  /** The same schedule as a list, Overwinter onward in activation order (for iteration). */
+  upgrades: readonly UpgradeActivation[];
 }
 
-const upgradesFor = (heights: readonly (number | null)[]): NetworkUpgrade[] =>
-  (
-    [
-      ['Overwinter', 0x5ba81b19],
-      ['Sapling', 0x76b809bb],
-      ['Blossom', 0x2bb40e60],
-      ['Heartwood', 0xf5b9230b],
-      ['Canopy', 0xe9ff75a6],
-      ['NU5', 0xc2d6d0b4],
-      ['NU6', 0xc8e71055],
-      ['NU6.1', 0x4dec4df0],
-    ] as const
-  ).map(([name, branchId], i) => ({ name, branchId, activationHeight: heights[i] ?? null }));
+function schedule(heights: ActivationHeights): Pick<NetworkParams, 'activationHeights' | 'upgrades'> {
+  return {
+    activationHeights: heights,
+    upgrades: NETWORK_UPGRADES.map((name) => ({ name, branchId: BRANCH_IDS[name], activationHeight: heights[name] })),
+  };
+}
+
+const NEVER: ActivationHeights = Object.fromEntries(NETWORK_UPGRADES.map((u) => [u, null])) as Record<NetworkUpgrade, null>;
 
 export const MAINNET: NetworkParams = {
   name: 'mainnet',
@@ -61,7 +63,16 @@ export const MAINNET: NetworkParams = {
   powLimitBits: 0x1f07ffff,
   genesisHash: '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08',
   solutionSize: 1344,
-  upgrades: upgradesFor([347500, 419200, 653600, 903000, 1046400, 1687104, 2726400, 3146400]),
+  ...schedule({
+    Overwinter: 347500,
+    Sapling: 419200,
+    Blossom: 653600,
+    Heartwood: 903000,
+    Canopy: 1046400,
+    NU5: 1687104,
+    NU6: 2726400,
+    'NU6.1': 3146400,
+  }),
 };
 
 export const TESTNET: NetworkParams = {
@@ -75,7 +86,16 @@ export const TESTNET: NetworkParams = {
   powLimitBits: 0x2007ffff,
   genesisHash: '05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38',
   solutionSize: 1344,
-  upgrades: upgradesFor([207500, 280000, 584000, 903800, 1028500, 1842420, 2976000, 3536500]),
+  ...schedule({
+    Overwinter: 207500,
+    Sapling: 280000,
+    Blossom: 584000,
+    Heartwood: 903800,
+    Canopy: 1028500,
+    NU5: 1842420,
+    NU6: 2976000,
+    'NU6.1': 3536500,
+  }),
 };
 
 export const REGTEST: NetworkParams = {
@@ -89,7 +109,7 @@ export const REGTEST: NetworkParams = {
   powLimitBits: 0x200f0f0f,
   genesisHash: '029f11d80ef9765602235e1bc9727e3eb6ba20839319f761fee920d63401e327',
   solutionSize: 36,
-  upgrades: upgradesFor([]),
+  ...schedule(NEVER),
 };
 
 export function networkParams(name: NetworkName): NetworkParams {
@@ -97,15 +117,29 @@ export function networkParams(name: NetworkName): NetworkParams {
 }
 
 /** The latest upgrade active at `height` (null = Sprout). */
-export function upgradeAt(params: NetworkParams, height: number): NetworkUpgrade | null {
-  let current: NetworkUpgrade | null = null;
+export function upgradeAt(params: NetworkParams, height: number): UpgradeActivation | null {
+  let current: UpgradeActivation | null = null;
   for (const u of params.upgrades) {
     if (u.activationHeight !== null && height >= u.activationHeight) current = u;
   }
   return current;
 }
 
-export function isUpgradeActive(params: NetworkParams, upgradeName: string, height: number): boolean {
-  const u = params.upgrades.find((x) => x.name === upgradeName);
-  return !!u && u.activationHeight !== null && height >= u.activationHeight;
+export function isUpgradeActive(params: NetworkParams, upgrade: NetworkUpgrade, height: number): boolean {
+  const at = params.activationHeights[upgrade];
+  return at !== null && height >= at;
 }
+
+/** CurrentEpochBranchId: the consensus branch id of the epoch `height` belongs to. */
+export function branchIdAt(params: NetworkParams, height: number): number {
+  return upgradeAt(params, height)?.branchId ?? BRANCH_IDS.Sprout;
+}
+
+/** BIP34/66/65 majority parameters (chainparams.cpp: nMajorityEnforce/Reject, nMajorityWindow). */
+export const MAJORITY_RULES: Readonly<Record<NetworkName, { enforce: number; reject: number; window: number }>> = {
+  mainnet: { enforce: 750, reject: 950, window: 4000 },
+  testnet: { enforce: 51, reject: 75, window: 400 },
+  regtest: { enforce: 750, reject: 950, window: 1000 },
+};
+
+export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';

@@ -9,9 +9,9 @@ import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network
 import { decodeBlockHex } from '../codec/block.js';
 import { DecodeError } from '../codec/errors.js';
 import { decodeTransactionHex } from '../codec/tx/transaction.js';
-import { decodedBlockToJson } from '../json/block.js';
+import { decodedBlockToJson } from '../render/block.js';
 import { prettyPrint } from '../json/pretty.js';
-import { txToJson } from '../json/tx.js';
+import { txToJson } from '../render/tx.js';
 
 /** The hex text an argument names: literal hex, `@path`, or `-` for stdin (surrounding whitespace trimmed for the last two). */
 export function readHexArgument(arg: string, stdin: () => string = () => readFileSync(0, 'utf8')): string {

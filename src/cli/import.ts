@@ -9,12 +9,12 @@
 import { Command, Option } from 'commander';
 import { loadNodeConfig } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
-import { openChainStore } from '../store/chain-store.js';
-import { importBlkFiles } from '../store/import/blk.js';
-import type { ImportResult } from '../store/import/hex.js';
-import { importHex } from '../store/import/hex.js';
-import { stderrLogger, type ProgressMode } from '../store/import/progress.js';
-import { followUpstream, importFromUpstream } from '../store/import/upstream.js';
+import { openChainStore } from '../store/chain.js';
+import { importBlkFiles } from '../sync/blk.js';
+import type { ImportResult } from '../sync/hex.js';
+import { importHex } from '../sync/hex.js';
+import { stderrLogger, type ProgressMode } from '../sync/progress.js';
+import { followUpstream, importFromUpstream } from '../sync/upstream.js';
 
 interface ImportCliOptions {
   hex?: string[];

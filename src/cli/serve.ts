@@ -8,11 +8,10 @@ import { pino } from 'pino';
 import { loadNodeConfig, type NodeConfig } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
-import { blockchainMethods } from '../rpc/methods/blockchain.js';
-import { decodeRawTransaction } from '../rpc/methods/rawtransaction-decode.js';
-import { startRpcServer, type RunningRpcServer } from '../rpc/server.js';
-import { openChainStore, type ChainStore } from '../store/chain-store.js';
-import { followUpstream, type UpstreamFollower } from '../store/import/upstream.js';
+import { storeMethods } from '../rpc/methods/index.js';
+import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
+import { openChainStore, type ChainStore } from '../store/chain.js';
+import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
 
 export interface ServeHandle {
   config: NodeConfig;
@@ -37,7 +36,7 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
   const level = config.getArg('loglevel') ?? 'info';
   const log = opts.log === false ? null : pino({ level, redact: ['req.headers.authorization'] });
   const store = await openChainStore({ datadir: config.datadir, network: config.network });
-  const methods: RpcMethod[] = [decodeRawTransaction, ...blockchainMethods(store)];
+  const methods: RpcMethod[] = storeMethods(store);
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));

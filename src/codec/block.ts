@@ -4,7 +4,7 @@
  */
 import { ByteReader, ByteWriter } from './bytes.js';
 import { DecodeError, IOS_SUFFIX } from './errors.js';
-import { blake2b256Of, personalization, sha256d, sha256dPair } from './hash.js';
+import { blake2b256Of, personalization, sha256d, sha256dPair } from '../crypto/hash.js';
 import { hexToBytesStrict, toHexReversed } from './hex.js';
 import { readTransaction, type Transaction } from './tx/transaction.js';
 

@@ -10,3 +10,8 @@ export function helpExampleRpc(method: string, args: string): string {
     `"method": "${method}", "params": [${args}] }' -H 'content-type: text/plain;' http://127.0.0.1:8232/\n`
   );
 }
+
+/** Help body lines, each ending in "\n" (zcashd builds them from "...\n" literals). */
+export function helpLines(...text: string[]): string {
+  return text.join('\n') + '\n';
+}

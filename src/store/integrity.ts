@@ -4,9 +4,9 @@
  * It reads the whole best chain, so it is meant for test-sized stores and offline checks.
  */
 import { decodeBlockHeader } from '../codec/block.js';
-import { sha256d } from '../codec/hash.js';
+import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
-import type { ChainStore } from './chain-store.js';
+import type { ChainStore } from './chain.js';
 import { decodeTxLocation, keys } from './layout.js';
 
 export interface IntegrityReport {

@@ -7,7 +7,7 @@ import {
   isJubjubSmallOrder,
   isPallasBaseField,
   isValidPallasPoint,
-} from '../../src/codec/curves.js';
+} from '../../src/crypto/curves.js';
 import { toHex } from '../../src/codec/hex.js';
 import { realTransactions } from '../fuzz/corpus.js';
 import {

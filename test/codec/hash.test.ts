@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
-import { blake2b256, blake2b256Of, personalization, sha256, sha256d, sha256dPair } from '../../src/codec/hash.js';
+import { blake2b256, blake2b256Of, personalization, sha256, sha256d, sha256dPair } from '../../src/crypto/hash.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { zip244TxId } from '../../src/codec/tx/zip244.js';
 import { readFacts, readHexVector } from '../vectors.js';

@@ -1,7 +1,7 @@
 // Solver + ExtractDestinations (transaction-format.md §4.4–§4.5).
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
-import { hash160 } from '../../src/codec/hash.js';
+import { hash160 } from '../../src/crypto/hash.js';
 import { encodeTransparentAddress, solveScript, type SolvedScript } from '../../src/codec/script/index.js';
 
 const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s.replace(/\s+/g, ''), 'hex'));

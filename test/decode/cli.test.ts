@@ -6,9 +6,9 @@ import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { decodeTransactionHex } from '../../src/codec/tx/transaction.js';
-import { decodedBlockToJson } from '../../src/json/block.js';
+import { decodedBlockToJson } from '../../src/render/block.js';
 import { prettyPrint } from '../../src/json/pretty.js';
-import { txToJson } from '../../src/json/tx.js';
+import { txToJson } from '../../src/render/tx.js';
 import { readHexVector, vectorPath } from '../vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

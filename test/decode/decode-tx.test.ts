@@ -4,9 +4,9 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { decodeTransactionHex } from '../../src/codec/tx/transaction.js';
 import { parseJson } from '../../src/json/reader.js';
-import { txToJson } from '../../src/json/tx.js';
+import { txToJson } from '../../src/render/tx.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../../src/json/value.js';
-import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction-decode.js';
+import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { RpcError } from '../../src/rpc/method.js';
 import { readFacts, readHexVector } from '../vectors.js';
 

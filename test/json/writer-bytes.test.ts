@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { networkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import { blockToJson, blockToJsonBytes } from '../../src/json/block.js';
+import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import { readHexVector, realBlockFiles } from '../vectors.js';
 

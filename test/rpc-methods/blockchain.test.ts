@@ -5,8 +5,8 @@ import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
 import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
-import { blockchainMethods } from '../../src/rpc/methods/blockchain.js';
-import { nextWorkRequired } from '../../src/rpc/methods/blockchain-nextwork.js';
+import { storeMethods } from '../../src/rpc/methods/index.js';
+import { nextWorkRequired } from '../../src/rpc/methods/blockchain/network-difficulty.js';
 import { readHexVector, readJsonVector } from '../vectors.js';
 import { errorOf, resultOf } from './call.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from './memory-store.js';
@@ -20,7 +20,7 @@ const side = zcashd2019Side(24202);
 // Wall clock pinned to mainnet's last checkpoint time, so verificationprogress is exact.
 const CHECKPOINT_TIME = 1752983473;
 const store = new MemoryChainStore(MAINNET, blocks, [side]);
-const methods = new Map(blockchainMethods(store, { clock: () => CHECKPOINT_TIME }).map((m) => [m.name, m]));
+const methods = new Map(storeMethods(store, { clock: () => CHECKPOINT_TIME }).map((m) => [m.name, m]));
 const m = (name: string): RpcMethod => methods.get(name)!;
 const num = (v: unknown): string => (v as JsonNumber).text;
 
@@ -34,6 +34,7 @@ describe('registration', () => {
       ['getblockhash', 'blockchain', 1, 0],
       ['getblockheader', 'blockchain', 1, 1],
       ['getdifficulty', 'blockchain', 0, 0],
+      ['decoderawtransaction', 'rawtransactions', 1, 0],
       ['getrawtransaction', 'rawtransactions', 1, 2],
     ]);
   });
@@ -47,6 +48,7 @@ describe('registration', () => {
       'getblockhash index',
       'getblockheader "hash" ( verbose )',
       'getdifficulty',
+      'decoderawtransaction "hexstring"',
       'getrawtransaction "txid" ( verbose "blockhash" )',
     ]);
     for (const x of methods.values()) expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, true, true]);
@@ -70,7 +72,7 @@ describe('getblockcount / getbestblockhash', () => {
   });
 
   it('an empty store: height -1, no best block', async () => {
-    const empty = new Map(blockchainMethods(new MemoryChainStore(MAINNET, [])).map((x) => [x.name, x]));
+    const empty = new Map(storeMethods(new MemoryChainStore(MAINNET, [])).map((x) => [x.name, x]));
     expect(await resultOf(empty.get('getblockcount')!, '[]')).toBe('-1');
     expect((await errorOf(empty.get('getbestblockhash')!, '[]')).code).toBe(-1);
     expect(await resultOf(empty.get('getdifficulty')!, '[]')).toBe('1');
@@ -228,13 +230,13 @@ describe('getblockchaininfo', () => {
   it('reports the best header height the store gives', async () => {
     const s = new MemoryChainStore(MAINNET, blocks);
     s.headersHeight = 25;
-    const info = blockchainMethods(s, { clock: () => CHECKPOINT_TIME }).find((x) => x.name === 'getblockchaininfo')!;
+    const info = storeMethods(s, { clock: () => CHECKPOINT_TIME }).find((x) => x.name === 'getblockchaininfo')!;
     expect(num((parseJson(await resultOf(info, '[]')) as JsonObject).get('headers'))).toBe('25');
   });
 
   it('testnet: chain "test", testnet majority window and upgrade heights', async () => {
     const s = new MemoryChainStore(TESTNET, [readHexVector('blocks', 'testnet', '0.hex'), readHexVector('blocks', 'testnet', '1.hex')]);
-    const info = blockchainMethods(s).find((x) => x.name === 'getblockchaininfo')!;
+    const info = storeMethods(s).find((x) => x.name === 'getblockchaininfo')!;
     const text = await resultOf(info, '[]');
     expect(text.startsWith('{"chain":"test","blocks":1,"headers":1,"bestblockhash":"')).toBe(true);
     expect(text).toContain('"enforce":{"status":false,"found":2,"required":51,"window":400}');
@@ -242,7 +244,7 @@ describe('getblockchaininfo', () => {
   });
 
   it('an empty store has no tip to describe', async () => {
-    const info = blockchainMethods(new MemoryChainStore(MAINNET, [])).find((x) => x.name === 'getblockchaininfo')!;
+    const info = storeMethods(new MemoryChainStore(MAINNET, [])).find((x) => x.name === 'getblockchaininfo')!;
     expect(await errorOf(info, '[]')).toEqual({ code: -1, message: 'No blocks in the chain store' });
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
-import { txToJson } from '../../src/json/tx.js';
-import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction-decode.js';
+import { txToJson } from '../../src/render/tx.js';
+import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { readHexVector } from '../vectors.js';
 
 const txs = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions;

@@ -7,7 +7,7 @@ import { MAINNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
 import { JsonNumber, JsonObject, parseJson, type JsonValue } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
-import { getBlockMethod } from '../../src/rpc/methods/blockchain.js';
+import { getBlockMethod } from '../../src/rpc/methods/blockchain/getblock.js';
 import { readJsonVector, vectorPath } from '../vectors.js';
 import { errorOf, resultOf } from './call.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from './memory-store.js';

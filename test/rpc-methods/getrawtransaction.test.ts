@@ -5,7 +5,7 @@ import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
-import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction-get.js';
+import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction/getrawtransaction.js';
 import { readJsonVector } from '../vectors.js';
 import { errorOf, resultOf } from './call.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from './memory-store.js';

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { loadNodeConfig } from '../../src/config.js';
-import { blockchainMethods } from '../../src/rpc/methods/blockchain.js';
-import { GETBLOCK_HELP } from '../../src/rpc/methods/blockchain-help.js';
-import { startRpcServer, type RunningRpcServer } from '../../src/rpc/server.js';
+import { storeMethods } from '../../src/rpc/methods/index.js';
+import { GETBLOCK_HELP } from '../../src/rpc/methods/blockchain/getblock.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { tempDir } from '../store/helpers.js';
 import { MemoryChainStore, mainnetGenesisRun } from './memory-store.js';
 
@@ -24,7 +24,7 @@ async function post(body: string): Promise<{ status: number; text: string }> {
 
 beforeAll(async () => {
   const config = loadNodeConfig([`-datadir=${dir.path}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p']);
-  server = await startRpcServer({ config, methods: blockchainMethods(new MemoryChainStore(MAINNET, mainnetGenesisRun())) });
+  server = await startRpcServer({ config, methods: storeMethods(new MemoryChainStore(MAINNET, mainnetGenesisRun())) });
 });
 afterAll(async () => {
   await server.close();

@@ -6,7 +6,7 @@ import { MAINNET, REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
-import { blockchainMethods } from '../../src/rpc/methods/blockchain.js';
+import { storeMethods } from '../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { regtestReorg, tempDir } from '../store/helpers.js';
 import { errorOf, resultOf } from './call.js';
@@ -27,8 +27,8 @@ describe('mainnet 0..20 in the LevelDB store', () => {
   beforeAll(async () => {
     store = await openChainStore({ datadir: dir.path, network: MAINNET });
     for (const b of blocks) await store.addBlock(b);
-    leveldb = byName(blockchainMethods(store, CLOCK));
-    memory = byName(blockchainMethods(new MemoryChainStore(MAINNET, blocks), CLOCK));
+    leveldb = byName(storeMethods(store, CLOCK));
+    memory = byName(storeMethods(new MemoryChainStore(MAINNET, blocks), CLOCK));
   });
   afterAll(async () => {
     await store.close();
@@ -82,7 +82,7 @@ describe('regtest after a reorganization in the LevelDB store', () => {
     store = await openChainStore({ datadir: dir.path, network: REGTEST });
     for (const b of v.base) await store.addBlock(b);
     for (const b of v.branch) await store.addBlock(b);
-    m = byName(blockchainMethods(store, CLOCK));
+    m = byName(storeMethods(store, CLOCK));
   });
   afterAll(async () => {
     await store.close();

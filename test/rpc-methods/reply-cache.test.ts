@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
-import { getBlockMethod } from '../../src/rpc/methods/blockchain.js';
-import { TipScopedReplyCache } from '../../src/rpc/methods/blockchain-reply-cache.js';
+import { getBlockMethod } from '../../src/rpc/methods/blockchain/getblock.js';
+import { TipScopedReplyCache } from '../../src/rpc/methods/blockchain/reply-cache.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { tempDir } from '../store/helpers.js';
 import { resultOf } from './call.js';

@@ -13,8 +13,8 @@ import { toHex } from '../../src/codec/hex.js';
 import { getStr } from '../../src/json/getters.js';
 import { quoteJsonString } from '../../src/json/writer.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
-import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction-decode.js';
-import { startRpcServer, type RunningRpcServer } from '../../src/rpc/server.js';
+import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { readHexVector } from '../vectors.js';
 
 /** Test-only methods: a fixed-count method for parameter errors, and a slow one for concurrency. */

@@ -3,7 +3,7 @@
  * (src/script/standard.cpp), which decide the `type`, `reqSigs` and `addresses` members of a
  * scriptPubKey object.
  */
-import { hash160 } from '../hash.js';
+import { hash160 } from '../../crypto/hash.js';
 import {
   OP_CHECKMULTISIG,
   OP_CHECKSIG,

@@ -1,6 +1,6 @@
 /** The Orchard bundle of a v5 transaction (ZIP-225 fields 18–26), parsed by Rust in zcashd. */
 import type { ByteReader, ByteWriter } from '../bytes.js';
-import { isPallasBaseField, isValidPallasPoint } from '../curves.js';
+import { isPallasBaseField, isValidPallasPoint } from '../../crypto/curves.js';
 import { checked32, inRustSection, rustCheck } from './rust-section.js';
 import { isValueBalanceInRange } from './money.js';
 import { ENC_CIPHERTEXT_SIZE, OUT_CIPHERTEXT_SIZE } from './sapling.js';

@@ -4,7 +4,7 @@
  * errors are wrapped as "Failed to parse v4/v5 Sapling bundle: …".
  */
 import type { ByteReader, ByteWriter } from '../bytes.js';
-import { isCanonicalJubjubPoint, isJubjubBaseField, isJubjubSmallOrder } from '../curves.js';
+import { isCanonicalJubjubPoint, isJubjubBaseField, isJubjubSmallOrder } from '../../crypto/curves.js';
 import { checked32, inRustSection, rustCheck } from './rust-section.js';
 import { isValueBalanceInRange } from './money.js';
 import type { SaplingOutput, SaplingSpend } from './types.js';

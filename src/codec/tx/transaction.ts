@@ -1,6 +1,7 @@
 /**
  * Transaction decoding, encoding and ids, with zcashd v6.12.2's decode-time validation.
  */
+import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
 import { ByteReader, ByteWriter } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
@@ -9,10 +10,6 @@ import { isMoneyRange } from './money.js';
 import { isCoinbase } from './transparent.js';
 import type { TransactionData } from './types.js';
 
-/** Consensus branch ids zcashd's Rust parser knows (Sprout … NU6.1). */
-export const KNOWN_BRANCH_IDS: ReadonlySet<number> = new Set([
-  0x00000000, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6, 0xc2d6d0b4, 0xc8e71055, 0x4dec4df0,
-]);
 
 const INVALID_FORMAT = `CTransaction::UpdateHash: Invalid transaction format${IOS_SUFFIX}`;
 

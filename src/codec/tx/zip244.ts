@@ -3,7 +3,7 @@
  * Digests are returned in internal byte order (RPC prints them reversed).
  */
 import { ByteWriter, compactSizeLength } from '../bytes.js';
-import { blake2b256, blake2b256Of, personalization } from '../hash.js';
+import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
 import type { TransactionData } from './types.js';
 import { gatherPrevoutsAndSequences, outputsWireBytes } from './transparent.js';
 

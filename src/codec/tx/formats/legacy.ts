@@ -1,5 +1,5 @@
 /** Non-overwintered layouts: v1 (transparent only) and v2+ (Sprout JoinSplits, PHGR proofs). */
-import { sha256d } from '../../hash.js';
+import { sha256d } from '../../../crypto/hash.js';
 import { type JoinSplitSection, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';

@@ -1,5 +1,5 @@
 /** v3 Overwinter (ZIP-202): adds nExpiryHeight; JoinSplits still carry PHGR proofs. */
-import { sha256d } from '../../hash.js';
+import { sha256d } from '../../../crypto/hash.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';

@@ -3,7 +3,7 @@
  * after the JoinSplit data. zcashd's C++ also reads the never-activated ZFuture header
  * (0xFFFF / 0xFFFFFFFF) with this layout before its Rust re-parse rejects it.
  */
-import { sha256d } from '../../hash.js';
+import { sha256d } from '../../../crypto/hash.js';
 import { readSaplingV4Components, writeSaplingV4Components } from '../sapling.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readVin, readVout, writeVin, writeVout } from '../transparent.js';

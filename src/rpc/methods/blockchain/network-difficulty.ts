@@ -3,9 +3,9 @@
  * `getblockchaininfo` / `getdifficulty` use it (GetNetworkDifficulty passes no candidate block,
  * so testnet's minimum-difficulty exception never applies). Needs only the last 28 headers.
  */
-import { isUpgradeActive, type NetworkParams } from '../../chain/network.js';
-import { compactToTarget } from '../../chain/pow.js';
-import type { BlockIndexEntry, ChainStoreReader } from '../../store/types.js';
+import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
+import { compactToTarget, difficultyFromBits } from '../../../chain/pow.js';
+import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 
 const AVERAGING_WINDOW = 17;
 const MEDIAN_TIME_SPAN = 11;
@@ -101,4 +101,13 @@ export async function nextWorkRequired(
 function powLimitMantissaTail(bits: number): bigint {
   const size = bits >>> 24;
   return size > 3 ? (1n << BigInt(8 * (size - 3))) - 1n : 0n;
+}
+
+/**
+ * GetNetworkDifficulty: the difficulty of the target required of the block after the tip
+ * (zcashd answers 1.0 when there is no tip at all).
+ */
+export async function networkDifficulty(store: ChainStoreReader, tipEntry: BlockIndexEntry | null): Promise<number> {
+  if (!tipEntry) return 1.0;
+  return difficultyFromBits(await nextWorkRequired(store, tipEntry, store.network), store.network);
 }

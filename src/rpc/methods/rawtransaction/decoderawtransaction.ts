@@ -1,10 +1,10 @@
 /** `decoderawtransaction "hexstring"` (zcashd v6.12.2 src/rpc/rawtransaction.cpp). */
-import { DecodeError } from '../../codec/errors.js';
-import { decodeTransactionHex } from '../../codec/tx/transaction.js';
-import { txToJson } from '../../json/tx.js';
-import { jsonTypeName } from '../../json/value.js';
-import { RPC, RpcError, type RpcMethod } from '../method.js';
-import { helpExampleCli, helpExampleRpc } from '../help-examples.js';
+import { DecodeError } from '../../../codec/errors.js';
+import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import { txToJson } from '../../../render/tx.js';
+import { jsonTypeName } from '../../../json/value.js';
+import { RPC, RpcError, type RpcMethod } from '../../method.js';
+import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =

@@ -14,7 +14,7 @@ import { blockHeaderHash } from '../codec/block.js';
 import { toHex, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import { writeTxJson } from './tx.js';
-import { JsonWriter } from './writer.js';
+import { JsonWriter } from '../json/writer.js';
 
 const ZERO32 = new Uint8Array(32);
 
@@ -41,7 +41,7 @@ interface EraRoots {
 function eraRoots(header: BlockHeader, height: number, network: NetworkParams): EraRoots {
   const nu5 = isUpgradeActive(network, 'NU5', height);
   const heartwood = isUpgradeActive(network, 'Heartwood', height);
-  const heartwoodHeight = network.upgrades.find((u) => u.name === 'Heartwood')?.activationHeight ?? null;
+  const heartwoodHeight = network.activationHeights.Heartwood;
   if (height === 0) return { finalSaplingRoot: ZERO32, chainHistoryRoot: ZERO32, nu5 };
   if (!heartwood) return { finalSaplingRoot: header.commitments, chainHistoryRoot: ZERO32, nu5 };
   if (height === heartwoodHeight) return { finalSaplingRoot: null, chainHistoryRoot: ZERO32, nu5 };

@@ -3,9 +3,9 @@
  * writes blk files in download order, hex dumps may be unsorted) are held in memory until the
  * parent is stored; every other rejection becomes an ImportError naming where the block came from.
  */
-import { toHexReversed } from '../../codec/hex.js';
-import type { AddResult, ChainStore } from '../chain-store.js';
-import { BlockRejectedError, UnknownParentError } from '../errors.js';
+import { toHexReversed } from '../codec/hex.js';
+import type { AddResult, ChainStore } from '../store/chain.js';
+import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
 
 export interface BlockOrigin {
   /** File path or upstream URL. */

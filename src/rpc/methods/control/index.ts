@@ -1,8 +1,8 @@
 /** zcashd's control methods that zecrpc serves: `help` and `stop` (src/rpc/server.cpp). */
-import { getStr } from '../../json/getters.js';
-import { quoteJsonString } from '../../json/writer.js';
-import type { RpcMethod } from '../method.js';
-import type { MethodRegistry } from '../registry.js';
+import { getStr } from '../../../json/getters.js';
+import { quoteJsonString } from '../../../json/writer.js';
+import type { RpcMethod } from '../../method.js';
+import type { MethodRegistry } from '../../registry.js';
 
 const HELP_HELP =
   'help ( "command" )\n' +

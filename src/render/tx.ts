@@ -11,7 +11,7 @@ import { hexInt, toHex, toHexReversed, toHexReversedAt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
-import { formatInteger, JsonWriter } from './writer.js';
+import { formatInteger, JsonWriter } from '../json/writer.js';
 
 /**
  * Hex of a transaction's byte fields as substrings of the transaction's own hex, which is

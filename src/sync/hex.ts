@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ChainStore } from '../chain-store.js';
+import type { ChainStore } from '../store/chain.js';
 import { BlockSink, ImportError, type ImportStats } from './block-sink.js';
 import { ImportProgress, type ImportLogger, type ProgressMode } from './progress.js';
 

@@ -19,7 +19,7 @@ import { ClassicLevel } from 'classic-level';
 import type { NetworkParams } from '../chain/network.js';
 import { blockWork } from '../chain/pow.js';
 import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
-import { sha256d } from '../codec/hash.js';
+import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
 import {

@@ -10,9 +10,9 @@
  * we fetch, the next block's parent is unknown; the pass restarts from a fresh fork search.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bytesEqual, isHex, reversedHexToBytes, toHexReversed } from '../../codec/hex.js';
-import { ChainStore } from '../chain-store.js';
-import { BlockRejectedError, UnknownParentError } from '../errors.js';
+import { bytesEqual, isHex, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
+import { ChainStore } from '../store/chain.js';
+import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
 import { ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';

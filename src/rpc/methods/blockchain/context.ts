@@ -3,9 +3,9 @@
  * position relative to the active chain (confirmations, next block) and its stored bytes,
  * with zcashd's error for each way a lookup can fail.
  */
-import type { BlockChainContext } from '../../json/block.js';
-import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../store/types.js';
-import { RPC, RpcError } from '../method.js';
+import type { BlockChainContext } from '../../../render/block.js';
+import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../../store/types.js';
+import { RPC, RpcError } from '../../method.js';
 
 /**
  * The active tip. zcashd always has at least the genesis block once RPC is out of warmup;
@@ -59,4 +59,17 @@ export async function requireBlockBytes(store: ChainStoreReader, entry: BlockInd
   const bytes = entry.haveData ? await store.blockBytes(entry.hash) : null;
   if (!bytes) throw new RpcError(RPC.INTERNAL_ERROR, "Can't read block from disk");
   return bytes;
+}
+
+/** A JSON string token for text that needs no escaping (hex). */
+export function jsonHexString(hex: string): string {
+  return `"${hex}"`;
+}
+
+/** The active-chain block at an already range-checked height (zcashd's chainActive[h]). */
+export async function activeHashAt(store: ChainStoreReader, height: number): Promise<Uint8Array> {
+  const hash = await store.hashAtHeight(height);
+  // Only reachable if the tip moved back between reading it and this lookup.
+  if (!hash) throw new RpcError(RPC.INVALID_PARAMETER, 'Block height out of range');
+  return hash;
 }

@@ -9,9 +9,9 @@
  */
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { MAINNET, REGTEST, TESTNET } from '../../chain/network.js';
-import type { ChainStore } from '../chain-store.js';
-import { MAX_BLOCK_SIZE } from '../chain-store.js';
+import { MAINNET, REGTEST, TESTNET } from '../chain/network.js';
+import type { ChainStore } from '../store/chain.js';
+import { MAX_BLOCK_SIZE } from '../store/chain.js';
 import { BlockSink, ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress } from './progress.js';

@@ -10,13 +10,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { NodeConfig } from '../config.js';
+import type { NodeConfig } from '../../config.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
-import { handleJsonRpcBody } from './dispatch.js';
-import { rawErrorPage, sendErrorPage, sendReply } from './http-framing.js';
-import type { RpcContext, RpcMethod } from './method.js';
-import { helpMethod, stopMethod } from './methods/control.js';
-import { MethodRegistry } from './registry.js';
+import { handleJsonRpcBody } from '../dispatch.js';
+import { rawErrorPage, sendErrorPage, sendReply } from './framing.js';
+import type { RpcContext, RpcMethod } from '../method.js';
+import { helpMethod, stopMethod } from '../methods/control/index.js';
+import { MethodRegistry } from '../registry.js';
 
 /** zcashd's MAX_SIZE: the largest request body libevent accepts. */
 export const MAX_BODY_SIZE = 0x02000000;

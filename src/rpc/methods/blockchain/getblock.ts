@@ -1,0 +1,191 @@
+/**
+ * `getblock "hash|height" ( verbosity )` (zcashd v6.12.2 src/rpc/blockchain.cpp, `getblock`).
+ *
+ * Checks run in zcashd's order, since the first failing check decides the error a client sees
+ * (the height is parsed before the verbosity, and the verbosity range before the hash lookup).
+ * Deliberate deviation: a JSON number is also accepted as the height (see blockHashFromArg).
+ */
+import { Buffer } from 'node:buffer';
+import { decodeBlock } from '../../../codec/block.js';
+import { toHex } from '../../../codec/hex.js';
+import { getBool, getInt, getStr } from '../../../json/index.js';
+import type { JsonValue } from '../../../json/value.js';
+import { blockToJson, blockToJsonBytes } from '../../../render/block.js';
+import type { ChainStoreReader, ChainTip } from '../../../store/types.js';
+import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
+import { RPC, RpcError, type RawJson, type RpcMethod } from '../../method.js';
+import { HASH_HEX_LENGTH, interpretHeight, isJsonNumber, parseHeightString, stringByteLength, uint256FromHexLenient } from '../../params.js';
+import { activeHashAt, chainContext, jsonHexString, requireBlockBytes, requireBlockIndex } from './context.js';
+import { TipScopedReplyCache } from './reply-cache.js';
+
+/**
+ * getblock's first parameter → block hash (internal order). A string shorter than 64 bytes is
+ * a height (strict regex, stoi, negative = from the tip); anything longer is a hash, parsed
+ * leniently with no validation at all. `heightToHash` resolves heights on the active chain.
+ *
+ * zecrpc's one documented deviation from zcashd: a JSON *number* is also accepted as a height
+ * (zcashd only accepts strings and answers -1 "JSON value is not a string as expected"; its
+ * zcash-cli converts numbers, so scripts written for the CLI work unchanged). The number goes
+ * through the 32-bit integer getter, so 1.5 or 1e3 give -1 "JSON integer out of range".
+ */
+async function blockHashFromArg(
+  arg: JsonValue,
+  tipHeight: number,
+  heightToHash: (height: number) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  if (isJsonNumber(arg)) return heightToHash(interpretHeight(getInt(arg), tipHeight));
+  const s = getStr(arg);
+  if (stringByteLength(s) < HASH_HEX_LENGTH) return heightToHash(parseHeightString(s, tipHeight));
+  return uint256FromHexLenient(s);
+}
+
+/** getblock verbosity: a number via the int getter, anything else via the bool getter. */
+function parseVerbosity(arg: JsonValue | undefined): number {
+  if (arg === undefined) return 1;
+  const verbosity = isJsonNumber(arg) ? getInt(arg) : getBool(arg) ? 1 : 0;
+  if (verbosity < 0 || verbosity > 2) {
+    throw new RpcError(RPC.INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
+  }
+  return verbosity;
+}
+
+
+export const GETBLOCK_HELP: string =
+  lines(
+    'getblock "hash|height" ( verbosity )',
+    '',
+    'If verbosity is 0, returns a string that is serialized, hex-encoded data for the block.',
+    'If verbosity is 1, returns an Object with information about the block.',
+    'If verbosity is 2, returns an Object with information about the block and information about each transaction. ',
+    '',
+    'Arguments:',
+    '1. "hash|height"          (string, required) The block hash or height. Height can be negative where -1 is the last known valid block',
+    '2. verbosity              (numeric, optional, default=1) 0 for hex encoded data, 1 for a json object, and 2 for json object with transaction data',
+    '',
+    'Result (for verbosity = 0):',
+    '"data"             (string) A string that is serialized, hex-encoded data for the block.',
+    '',
+    'Result (for verbosity = 1):',
+    '{',
+    '  "hash" : "hash",       (string) the block hash (same as provided hash)',
+    '  "confirmations" : n,   (numeric) The number of confirmations, or -1 if the block is not on the main chain',
+    '  "size" : n,            (numeric) The block size',
+    '  "height" : n,          (numeric) The block height or index (same as provided height)',
+    '  "version" : n,         (numeric) The block version',
+    '  "merkleroot" : "xxxx", (string) The merkle root',
+    '  "finalsaplingroot" : "xxxx", (string) The root of the Sapling commitment tree after applying this block',
+    '  "finalorchardroot" : "xxxx", (string, optional) The root of the Orchard commitment tree after',
+    '                               applying this block. Omitted for blocks prior to NU5 activation. This',
+    '                               will be the null hash if this block has never been connected to a',
+    '                               main chain.',
+    '                               NB: The serialized representation of this field returned by this method',
+    '                                   was byte-flipped relative to its representation in the `getrawtransaction`',
+    '                                   output in prior releases up to and including v5.2.0. This has now been',
+    '                                   rectified.',
+    '  "tx" : [               (array of string) The transaction ids',
+    '     "transactionid"     (string) The transaction id',
+    '     ,...',
+    '  ],',
+    '  "time" : ttt,          (numeric) The block time in seconds since epoch (Jan 1 1970 GMT)',
+    '  "nonce" : n,           (numeric) The nonce',
+    '  "bits" : "1d00ffff",   (string) The bits',
+    '  "difficulty" : x.xxx,  (numeric) The difficulty',
+    '  "chainSupply": {          (object) information about the total supply',
+    '      "monitored": xx,           (boolean) true if the total supply is being monitored',
+    '      "chainValue": xxxxxx,      (numeric, optional) total chain supply after this block, in ZEC',
+    '      "chainValueZat": xxxxxx,   (numeric, optional) total chain supply after this block, in zatoshis',
+    '      "valueDelta": xxxxxx,      (numeric, optional) change to the chain supply produced by this block, in ZEC',
+    '      "valueDeltaZat": xxxxxx,   (numeric, optional) change to the chain supply produced by this block, in zatoshis',
+    '  },',
+    '  "valuePools": [            (array) information about each value pool',
+    '      {',
+    '          "id": "xxxx",            (string) name of the pool',
+    '          "monitored": xx,           (boolean) true if the pool is being monitored',
+    '          "chainValue": xxxxxx,      (numeric, optional) total amount in the pool, in ZEC',
+    '          "chainValueZat": xxxxxx,   (numeric, optional) total amount in the pool, in zatoshis',
+    '          "valueDelta": xxxxxx,      (numeric, optional) change to the amount in the pool produced by this block, in ZEC',
+    '          "valueDeltaZat": xxxxxx,   (numeric, optional) change to the amount in the pool produced by this block, in zatoshis',
+    '      }, ...',
+    '  ],',
+    '  "trees": {                 (object) information about the note commitment trees',
+    '      "sapling": {             (object, optional)',
+    '          "size": n,             (numeric) the total number of Sapling note commitments as of the end of this block',
+    '      },',
+    '      "orchard": {             (object, optional)',
+    '          "size": n,             (numeric) the total number of Orchard note commitments as of the end of this block',
+    '      },',
+    '  },',
+    '  "previousblockhash" : "hash",  (string) The hash of the previous block',
+    '  "nextblockhash" : "hash"       (string) The hash of the next block',
+    '}',
+    '',
+    'Result (for verbosity = 2):',
+    '{',
+    '  ...,                     Same output as verbosity = 1.',
+    '  "tx" : [               (array of Objects) The transactions in the format of the getrawtransaction RPC. Different from verbosity = 1 "tx" result.',
+    '         ,...',
+    '  ],',
+    '  ,...                     Same output as verbosity = 1.',
+    '}',
+    '',
+    'Examples:',
+  ) +
+  exampleCli('getblock', '"00000000febc373a1da2bd9f887b105ad79ddc26ac26c2b28652d64e5207c5b5"') +
+  exampleRpc('getblock', '"00000000febc373a1da2bd9f887b105ad79ddc26ac26c2b28652d64e5207c5b5"') +
+  exampleCli('getblock', '12800') +
+  exampleRpc('getblock', '12800');
+
+/** Reply text kept per tip for getblock (see reply-cache.ts). */
+const GETBLOCK_CACHE_CHARS = 64 * 1024 * 1024;
+
+const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
+
+export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): RpcMethod {
+  const cache = new TipScopedReplyCache(cacheReplies ? GETBLOCK_CACHE_CHARS : 0);
+  return {
+    name: 'getblock',
+    category: 'blockchain',
+    required: 1,
+    optional: 1,
+    help: GETBLOCK_HELP,
+    async call(params) {
+      const tip = await store.tip();
+      const scope = tipKey(tip);
+      // Which block a height names depends only on the tip, so it is cached alongside replies.
+      const heightToHash = async (height: number): Promise<Uint8Array> => {
+        const cached = cache.get(scope, `height:${height}`);
+        if (cached !== undefined) return Buffer.from(cached, 'hex');
+        const hash = await activeHashAt(store, height);
+        cache.set(scope, tipKey(await store.tip()), `height:${height}`, Buffer.from(hash).toString('hex'));
+        return hash;
+      };
+      const hash = await blockHashFromArg(params[0]!, tip?.height ?? -1, heightToHash);
+      const verbosity = parseVerbosity(params[1]);
+      const key = `${verbosity}:${Buffer.from(hash).toString('hex')}`;
+      const cached = cache.get<RawJson>(scope, key);
+      if (cached !== undefined) return cached;
+
+      const entry = await requireBlockIndex(store, hash);
+      const bytes = await requireBlockBytes(store, entry);
+      let reply: RawJson;
+      if (verbosity === 0) {
+        // The stored bytes are exactly what zcashd re-serializes from the block it read.
+        reply = jsonHexString(toHex(bytes));
+      } else {
+        let block;
+        try {
+          block = decodeBlock(bytes);
+        } catch {
+          // A stored block that no longer decodes is ReadBlockFromDisk failing.
+          throw new RpcError(RPC.INTERNAL_ERROR, "Can't read block from disk");
+        }
+        const ctx = await chainContext(store, entry, tip);
+        // Verbosity 2 of a big block is megabytes of JSON: render it straight into bytes.
+        reply = verbosity === 2 ? blockToJsonBytes(block, 2, ctx, store.network) : blockToJson(block, 1, ctx, store.network);
+      }
+      cache.set(scope, tipKey(await store.tip()), key, reply);
+      return reply;
+    },
+  };
+}
+

@@ -1,0 +1,32 @@
+/**
+ * The blockchain category (zcashd v6.12.2 src/rpc/blockchain.cpp `commands[]`): the block read
+ * methods zecrpc serves from its chain store.
+ */
+import type { ChainStoreReader } from '../../../store/types.js';
+import type { RpcMethod } from '../../method.js';
+import { getBestBlockHashMethod } from './getbestblockhash.js';
+import { getBlockMethod } from './getblock.js';
+import { getBlockchainInfoMethod, systemClock, type Clock } from './getblockchaininfo.js';
+import { getBlockCountMethod } from './getblockcount.js';
+import { getBlockHashMethod } from './getblockhash.js';
+import { getBlockHeaderMethod } from './getblockheader.js';
+import { getDifficultyMethod } from './getdifficulty.js';
+
+export interface BlockchainMethodOptions {
+  /** Wall clock for getblockchaininfo's verificationprogress (seconds). */
+  clock?: Clock;
+  /** Keep finished getblock replies for the current tip (default true; off to measure the uncached path). */
+  cacheReplies?: boolean;
+}
+
+export function blockchainMethods(store: ChainStoreReader, options: BlockchainMethodOptions = {}): RpcMethod[] {
+  return [
+    getBestBlockHashMethod(store),
+    getBlockMethod(store, options.cacheReplies ?? true),
+    getBlockchainInfoMethod(store, options.clock ?? systemClock),
+    getBlockCountMethod(store),
+    getBlockHashMethod(store),
+    getBlockHeaderMethod(store),
+    getDifficultyMethod(store),
+  ];
+}
