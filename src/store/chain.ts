@@ -9,6 +9,8 @@
  * - a reorganization is a series of batches, one per disconnected or connected block, each moving the
  *   tip by exactly one block; `W` (the most-work block) is written with the block that raised it, so a
  *   crash mid-reorganization leaves tip ≠ W and `open()` finishes the switch;
+ * - whatever is derived from the active chain (the transaction index, chain state, …) is kept by
+ *   indexers (indexes/), whose connect/disconnect operations go into the batch that moves the tip;
  * - block bytes are appended to flat files before the batch that references them (block-data.ts).
  * There is no proof-of-work or consensus validation: only cheap checks (decodes, merkle root,
  * genesis hash, solution size for the network).
@@ -22,6 +24,10 @@ import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '..
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
+import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
+import { TxIndex } from './indexes/tx-index.js';
+import { encodeVersionRecord, migrate } from './migrations/index.js';
+import { decodeUndoRecord, encodeUndoRecord } from './undo.js';
 import {
   FlatFileBlockData,
   LevelBlockData,
@@ -30,12 +36,13 @@ import {
 } from './block-data.js';
 import {
   SCHEMA_VERSION,
+  decodeChainTx,
   decodeIndexRecord,
   decodeTip,
   decodeTxLocation,
+  encodeChainTx,
   encodeIndexRecord,
   encodeTip,
-  encodeTxLocation,
   keys,
   splitTxids,
   type IndexRecord,
@@ -54,6 +61,10 @@ export interface ChainStoreOptions {
   blockData?: 'flat' | 'leveldb';
   /** fsync block files and LevelDB writes before acknowledging (power-loss safety, slower). */
   durable?: boolean;
+  /** What is derived from the active chain (default: the transaction index). */
+  indexers?: readonly Indexer[];
+  /** Hears schema upgrades (they can take a while on a large store). */
+  log?: (line: string) => void;
 }
 
 export type AddStatus = 'connected' | 'side-chain' | 'reorganized' | 'duplicate';
@@ -85,6 +96,10 @@ export class ChainStore implements ChainStoreReader {
   private readonly data: BlockDataBackend;
   private readonly durable: boolean;
   private readonly genesisHash: Uint8Array;
+  private readonly indexers: readonly Indexer[];
+  private readonly log: (line: string) => void;
+  /** Committed state, as indexers read it while they prepare a batch. */
+  private readonly view: IndexReadView = { get: (key) => this.indexValue(key) };
   private tipState: TipState | null = null;
   private best: TipState | null = null;
   private readonly cache = new Map<string, IndexRecord>();
@@ -96,6 +111,10 @@ export class ChainStore implements ChainStoreReader {
     this.dir = join(opts.datadir, 'zecrpc');
     this.durable = opts.durable ?? false;
     this.genesisHash = reversedHexToBytes(opts.network.genesisHash);
+    this.indexers = opts.indexers ?? [new TxIndex()];
+    this.log = opts.log ?? (() => undefined);
+    const tags = new Set(this.indexers.map((i) => i.undoTag));
+    if (tags.size !== this.indexers.length) throw new Error('two indexers share an undo tag');
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
@@ -146,19 +165,20 @@ export class ChainStore implements ChainStoreReader {
   private async checkSchema(): Promise<void> {
     const v = await this.db.get(keys.version());
     if (!v) {
-      const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(this.network.name, 'utf8')]);
-      rec.writeUInt32LE(SCHEMA_VERSION, 0);
-      await this.db.put(keys.version(), rec);
+      await this.db.put(keys.version(), encodeVersionRecord(SCHEMA_VERSION, this.network.name));
       return;
     }
     const version = v.readUInt32LE(0);
     const network = v.subarray(4).toString('utf8');
-    if (version !== SCHEMA_VERSION) {
-      throw new StoreOpenError(`chain store at ${this.dir} has schema version ${version}; this zecrpc reads version ${SCHEMA_VERSION}`);
-    }
     if (network !== this.network.name) {
       throw new StoreOpenError(`chain store at ${this.dir} holds ${network} blocks, not ${this.network.name}`);
     }
+    if (version > SCHEMA_VERSION) {
+      throw new StoreOpenError(
+        `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
+      );
+    }
+    if (version < SCHEMA_VERSION) await migrate(this.db, version, this.network.name, this.log);
   }
 
   /** Runs writers one at a time: the index and the tip are single-writer state. */
@@ -230,6 +250,7 @@ export class ChainStore implements ChainStoreReader {
 
     let height: number;
     let parentWork: bigint;
+    let parentChainTx: number;
     if (header.prevHash.every((b) => b === 0)) {
       if (!bytesEqual(hash, this.genesisHash)) {
         throw new BlockRejectedError(
@@ -240,11 +261,13 @@ export class ChainStore implements ChainStoreReader {
       }
       height = 0;
       parentWork = 0n;
+      parentChainTx = 0;
     } else {
       const parent = await this.record(header.prevHash);
       if (!parent) throw new UnknownParentError(hash, header.prevHash);
       height = parent.height + 1;
       parentWork = parent.chainWork;
+      parentChainTx = this.requireChainTx(header.prevHash);
     }
     const chainWork = parentWork + blockWork(header.bits);
 
@@ -263,12 +286,17 @@ export class ChainStore implements ChainStoreReader {
       ...prepared.ops,
       { type: 'put', key: keys.index(hash), value: encodeIndexRecord(rec) },
       { type: 'put', key: keys.txids(hash), value: Buffer.concat(txids) },
+      { type: 'put', key: keys.chainTx(hash), value: encodeChainTx(parentChainTx + txids.length) },
     ];
     const raisesBest = !this.best || chainWork > this.best.chainWork;
     if (raisesBest) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(hash) });
     const extendsTip = this.tipState ? bytesEqual(header.prevHash, this.tipState.hash) : height === 0;
     const connectNow = extendsTip && raisesBest;
-    if (connectNow) ops.push(...this.connectOps(hash, height, txids));
+    if (connectNow) {
+      const decoded = block;
+      const chainBlock: ChainBlock = { hash, height, header: header.bytes, txids, block: async () => decoded };
+      ops.push(...(await this.connectOps(chainBlock)));
+    }
 
     try {
       await prepared.flush();
@@ -291,15 +319,34 @@ export class ChainStore implements ChainStoreReader {
     return { status: 'side-chain', hash, height, chainWork };
   }
 
-  private connectOps(hash: Uint8Array, height: number, txids: readonly Uint8Array[]): BatchOp[] {
-    const ops: BatchOp[] = [{ type: 'put', key: keys.height(height), value: Buffer.from(hash) }];
-    // zcashd's ConnectBlock returns before indexing anything for the genesis block, so its coinbase
-    // is not in the transaction index (getrawtransaction cannot find it).
-    if (height > 0) {
-      txids.forEach((txid, i) => ops.push({ type: 'put', key: keys.tx(txid), value: encodeTxLocation(height, i) }));
+  /** The batch that makes `block` the new tip: its height entry, every indexer's data, its undo record. */
+  private async connectOps(block: ChainBlock): Promise<BatchOp[]> {
+    const ops: BatchOp[] = [{ type: 'put', key: keys.height(block.height), value: Buffer.from(block.hash) }];
+    const undo = new Map<number, Uint8Array>();
+    for (const indexer of this.indexers) {
+      const result = await indexer.connect(block, this.view);
+      ops.push(...result.ops);
+      if (result.undo) undo.set(indexer.undoTag, result.undo);
     }
-    ops.push({ type: 'put', key: keys.tip(), value: encodeTip(hash, height) });
+    if (undo.size) ops.push({ type: 'put', key: keys.undo(block.hash), value: encodeUndoRecord(undo) });
+    ops.push({ type: 'put', key: keys.tip(), value: encodeTip(block.hash, block.height) });
     return ops;
+  }
+
+  /** A stored block as indexers see it; the bytes are read and decoded only if an indexer asks. */
+  private async storedChainBlock(hash: Uint8Array, rec: IndexRecord): Promise<ChainBlock> {
+    const txids = splitTxids(await this.requireValue(keys.txids(hash), `txid list of block ${toHexReversed(hash)}`));
+    let decoded: Promise<Block> | null = null;
+    return {
+      hash,
+      height: rec.height,
+      header: rec.header,
+      txids,
+      block: () => {
+        decoded ??= this.data.read(hash, { file: rec.file, offset: rec.offset }, rec.size).then((bytes) => decodeBlock(bytes));
+        return decoded;
+      },
+    };
   }
 
   /** Switches the best chain to end at `targetHash`: disconnect to the fork point, connect the branch. */
@@ -321,8 +368,7 @@ export class ChainStore implements ChainStoreReader {
     }
     const connected: Uint8Array[] = [];
     for (const { hash: h, rec } of branch.reverse()) {
-      const txids = splitTxids(await this.requireValue(keys.txids(h), `txid list of block ${toHexReversed(h)}`));
-      await this.db.batch(this.connectOps(h, rec.height, txids), { sync: this.durable });
+      await this.db.batch(await this.connectOps(await this.storedChainBlock(h, rec)), { sync: this.durable });
       this.tipState = { hash: h, height: rec.height, chainWork: rec.chainWork };
       connected.push(h);
       this.reorgStepHook?.({ kind: 'connect', hash: h, height: rec.height });
@@ -332,16 +378,15 @@ export class ChainStore implements ChainStoreReader {
 
   private async disconnectTip(): Promise<void> {
     const tip = this.tipState!;
-    const txids = splitTxids(await this.requireValue(keys.txids(tip.hash), `txid list of block ${toHexReversed(tip.hash)}`));
+    const block = await this.storedChainBlock(tip.hash, await this.requireRecord(tip.hash));
     const ops: BatchOp[] = [{ type: 'del', key: keys.height(tip.height) }];
-    // Only remove entries that point at this block: a txid seen earlier on the chain keeps its entry.
-    const current = await this.db.getMany(txids.map((t) => keys.tx(t)));
-    txids.forEach((txid, i) => {
-      const v = current[i];
-      if (!v) return;
-      const loc = decodeTxLocation(v);
-      if (loc.height === tip.height && loc.index === i) ops.push({ type: 'del', key: keys.tx(txid) });
-    });
+    const undoValue = this.indexValue(keys.undo(tip.hash));
+    const undo = undoValue ? decodeUndoRecord(undoValue) : new Map<number, Uint8Array>();
+    // Last connected, first disconnected: an indexer may build on what an earlier one wrote.
+    for (const indexer of [...this.indexers].reverse()) {
+      ops.push(...(await indexer.disconnect(block, undo.get(indexer.undoTag) ?? null, this.view)));
+    }
+    if (undoValue) ops.push({ type: 'del', key: keys.undo(tip.hash) });
     if (tip.height === 0) {
       ops.push({ type: 'del', key: keys.tip() });
     } else {
@@ -420,6 +465,12 @@ export class ChainStore implements ChainStoreReader {
     return blockHash ? { blockHash, height, index } : null;
   }
 
+  /** nChainTx of any stored block: transactions from genesis through it (null if unknown). */
+  async chainTx(hash: Uint8Array): Promise<number | null> {
+    const v = this.indexValue(keys.chainTx(hash));
+    return v ? decodeChainTx(v) : null;
+  }
+
   async bestHeaderHeight(): Promise<number> {
     return this.best?.height ?? -1;
   }
@@ -467,6 +518,12 @@ export class ChainStore implements ChainStoreReader {
     const k = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
     if (this.cache.size >= INDEX_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(k, rec);
+  }
+
+  private requireChainTx(hash: Uint8Array): number {
+    const v = this.indexValue(keys.chainTx(hash));
+    if (!v) throw new Error(`chain store is inconsistent: block ${toHexReversed(hash)} has no nChainTx record`);
+    return decodeChainTx(v);
   }
 
   private async requireRecord(hash: Uint8Array): Promise<IndexRecord> {

@@ -26,6 +26,7 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
   const tipHeight = tip?.height ?? -1;
   const bestChain: Uint8Array[] = [];
   let expectedTxEntries = 0;
+  let chainTx = 0;
 
   for (let h = 0; h <= tipHeight; h++) {
     const hash = await store.hashAtHeight(h);
@@ -52,6 +53,9 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
       if (bytes.length !== entry.size) problems.push(`block ${hex}: ${bytes.length} bytes stored, record says ${entry.size}`);
       if (!bytesEqual(sha256d(decodeBlockHeader(bytes).bytes), hash)) problems.push(`block ${hex}: stored bytes hash to another block`);
     }
+    chainTx += entry.txCount;
+    const recorded = await store.chainTx(hash);
+    if (recorded !== chainTx) problems.push(`block ${hex}: nChainTx record ${recorded}, expected ${chainTx}`);
     const txids = await store.blockTxids(hash);
     if (!txids || txids.length !== entry.txCount) {
       problems.push(`block ${hex}: txid list missing or of the wrong length`);

@@ -3,15 +3,17 @@
  *
  * Directory `<datadir>/zecrpc/`:
  *   index/            LevelDB (classic-level), the tables below
- *   blocks/blkNNNNN.dat  append-only block files of our own (see block-files.ts)
+ *   blocks/blkNNNNN.dat  append-only block files of our own (see block-data.ts)
  *
  * | key                         | value                                                        | written when                      |
  * |-----------------------------|--------------------------------------------------------------|-----------------------------------|
  * | `V`                         | u32 schema version ‖ utf8 network name                       | store creation                    |
  * | `H` ‖ hash(32)              | block index record (below)                                   | block accepted (any chain)        |
- * | `u` ‖ hash(32)              | txids of the block, 32 bytes each, block order (undo data)   | block accepted (any chain)        |
+ * | `u` ‖ hash(32)              | txids of the block, 32 bytes each, block order               | block accepted (any chain)        |
+ * | `n` ‖ hash(32)              | nChainTx: transactions from genesis through the block (u64 LE) | block accepted (any chain; v2)  |
+ * | `U` ‖ hash(32)              | undo record: the block's indexers' undo blobs (undo.ts)      | connect (put) / disconnect (del)  |
  * | `h` ‖ height(u32 BE)        | hash(32) of the best-chain block at that height              | connect (put) / disconnect (del)  |
- * | `t` ‖ txid(32)              | height(u32 LE) ‖ index in block(u32 LE), best chain only     | connect (put) / disconnect (del)  |
+ * | `t` ‖ txid(32)              | height(u32 LE) ‖ index in block(u32 LE), best chain only     | connect / disconnect (TxIndex)    |
  * | `T`                         | tip hash(32) ‖ height(u32 LE)                                | every connect / disconnect        |
  * | `W`                         | hash(32) of the most-work block (first seen wins ties)       | block accepted with more work     |
  * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
@@ -29,9 +31,14 @@
  * Why `u` exists: disconnecting a block must remove exactly its `t` entries; storing the txids at accept
  * time means neither a disconnect nor a later (re)connect has to decode the block again (v5 txids need a
  * ZIP-244 hash tree, the most expensive part of decoding).
+ *
+ * Evolving the layout: the schema version in `V` counts the migrations applied (migrations/). A
+ * migration only ever adds data under a new prefix (or deletes a prefix it owns), so a store is
+ * readable at every step and records written by older code never change meaning. Indexers
+ * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
  */
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const PREFIX = {
   version: 0x56, // V
@@ -44,6 +51,8 @@ const PREFIX = {
   fileCursor: 0x46, // F
   blockData: 0x62, // b
   importCheckpoint: 0x49, // I
+  chainTx: 0x6e, // n
+  undo: 0x55, // U
 } as const;
 
 function prefixed(prefix: number, body: Uint8Array): Buffer {
@@ -71,7 +80,22 @@ export const keys = {
   fileCursor: (): Buffer => Buffer.of(PREFIX.fileCursor),
   blockData: (hash: Uint8Array): Buffer => prefixed(PREFIX.blockData, hash),
   importCheckpoint: (source: string): Buffer => prefixed(PREFIX.importCheckpoint, Buffer.from(source, 'utf8')),
+  chainTx: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTx, hash),
+  undo: (hash: Uint8Array): Buffer => prefixed(PREFIX.undo, hash),
+  indexPrefix: PREFIX.index,
 };
+
+export function encodeChainTx(count: number): Buffer {
+  const v = Buffer.allocUnsafe(8);
+  v.writeBigUInt64LE(BigInt(count), 0);
+  return v;
+}
+
+export function decodeChainTx(v: Uint8Array): number {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 8) throw new Error(`corrupt nChainTx record (${b.length} bytes)`);
+  return Number(b.readBigUInt64LE(0));
+}
 
 /** The parts of a block index record that never change once written. */
 export interface IndexRecord {

@@ -47,6 +47,8 @@ export interface ChainStoreReader {
   blockBytes(hash: Uint8Array): Promise<Uint8Array | null>;
   /** Where a best-chain transaction lives (txid in internal order), or null. */
   txLocation(txid: Uint8Array): Promise<TxLocation | null>;
+  /** nChainTx of a stored block: transactions from genesis through it, or null if unknown. */
+  chainTx(hash: Uint8Array): Promise<number | null>;
   /** Height of the best known header chain (≥ tip height), or -1. */
   bestHeaderHeight(): Promise<number>;
   /** Bytes the store occupies on disk (getblockchaininfo size_on_disk). */

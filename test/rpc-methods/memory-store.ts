@@ -25,15 +25,20 @@ export class MemoryChainStore implements ChainStoreReader {
   private readonly data = new Map<string, Uint8Array>();
   private readonly byHeight: Uint8Array[] = [];
   private readonly txs = new Map<string, TxLocation>();
+  /** nChainTx of best-chain blocks (side blocks here have no parents, so theirs is unknown). */
+  private readonly chainTxs = new Map<string, number>();
   /** Height `bestHeaderHeight` reports; defaults to the tip. */
   headersHeight: number | null = null;
 
   constructor(network: NetworkParams, bestChain: readonly Uint8Array[], side: readonly SideBlock[] = []) {
     this.network = network;
     let work = 0n;
+    let chainTx = 0;
     bestChain.forEach((bytes, height) => {
       const block = decodeBlock(bytes);
       work += blockWork(block.header.bits);
+      chainTx += block.transactions.length;
+      this.chainTxs.set(key(block.hash), chainTx);
       this.add(bytes, height, work, true, false);
       this.byHeight.push(block.hash);
       block.transactions.forEach((tx, index) => this.txs.set(key(tx.txid), { blockHash: block.hash, height, index }));
@@ -76,6 +81,10 @@ export class MemoryChainStore implements ChainStoreReader {
 
   async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
     return this.txs.get(key(txid)) ?? null;
+  }
+
+  async chainTx(hash: Uint8Array): Promise<number | null> {
+    return this.chainTxs.get(key(hash)) ?? null;
   }
 
   async bestHeaderHeight(): Promise<number> {

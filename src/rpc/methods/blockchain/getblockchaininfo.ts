@@ -14,7 +14,6 @@ import { blockchainInfoToJson } from '../../../render/chain-info.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
-import { ChainTxCounter } from './chain-tx.js';
 import { requireTip } from './context.js';
 import { networkDifficulty } from './network-difficulty.js';
 
@@ -89,7 +88,6 @@ export const GETBLOCKCHAININFO_HELP: string =
   exampleRpc('getblockchaininfo', '');
 
 export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = systemClock): RpcMethod {
-  const chainTx = new ChainTxCounter(store);
   return {
     name: 'getblockchaininfo',
     category: 'blockchain',
@@ -102,6 +100,8 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
       const tipEntry = await store.blockIndex(tip.hash);
       if (!tipEntry) throw new Error('chain store tip has no index entry');
       const tipTime = new DataView(tipEntry.header.buffer, tipEntry.header.byteOffset + 100, 4).getUint32(0, true);
+      const chainTx = await store.chainTx(tip.hash);
+      if (chainTx === null) throw new Error('chain store tip has no nChainTx record');
       return blockchainInfoToJson({
         network,
         tipHeight: tip.height,
@@ -109,7 +109,7 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
         tipChainWork: tipEntry.chainWork,
         bestHeaderHeight: await store.bestHeaderHeight(),
         difficulty: await networkDifficulty(store, tipEntry),
-        verificationProgress: guessVerificationProgress(network.name, await chainTx.chainTx(tipEntry), tipTime, clock()),
+        verificationProgress: guessVerificationProgress(network.name, chainTx, tipTime, clock()),
         sizeOnDisk: await store.sizeOnDisk(),
       });
     },

@@ -1,0 +1,56 @@
+/**
+ * Schema migrations, applied in order when a store opens (zebra-state's disk-format upgrades,
+ * on a smaller scale). The schema version in `V` is the number of the last migration applied.
+ *
+ * Rules every migration keeps:
+ * - it only adds data under a prefix it introduces (or deletes a prefix it owns), never changes
+ *   the meaning of an existing record, so older records stay valid at every step;
+ * - its last write is one batch holding its final data and the new version, so a crash leaves
+ *   either the old version (the migration runs again from the start, overwriting its own
+ *   prefix) or the new one.
+ */
+import type { ClassicLevel } from 'classic-level';
+import { SCHEMA_VERSION, keys } from '../layout.js';
+import { chainTxMigration } from './v2-chain-tx.js';
+
+export interface Migration {
+  /** The schema version the store has once this migration is applied. */
+  readonly version: number;
+  readonly description: string;
+  /** Builds the migration's data; returns its final batch (without the version record). */
+  run(db: ClassicLevel<Buffer, Buffer>): Promise<{ type: 'put'; key: Buffer; value: Buffer }[]>;
+}
+
+/** Every migration, by the version it produces. Version 1 is the first layout (no migration). */
+export const MIGRATIONS: readonly Migration[] = [chainTxMigration];
+
+export function encodeVersionRecord(version: number, network: string): Buffer {
+  const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(network, 'utf8')]);
+  rec.writeUInt32LE(version, 0);
+  return rec;
+}
+
+/**
+ * Brings a store from `fromVersion` to SCHEMA_VERSION. `log` hears one line per migration
+ * (an operator upgrading a mainnet store should know why opening takes a while).
+ */
+export async function migrate(
+  db: ClassicLevel<Buffer, Buffer>,
+  fromVersion: number,
+  network: string,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const m of MIGRATIONS) {
+    if (m.version <= fromVersion) continue;
+    const started = Date.now();
+    log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
+    const ops = await m.run(db);
+    await db.batch([...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {
+      sync: true,
+    });
+    log(`schema version ${m.version} reached in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (MIGRATIONS.length && MIGRATIONS[MIGRATIONS.length - 1]!.version !== SCHEMA_VERSION) {
+    throw new Error(`migration list ends at version ${MIGRATIONS[MIGRATIONS.length - 1]!.version}, schema is ${SCHEMA_VERSION}`);
+  }
+}
