@@ -1,0 +1,389 @@
+/**
+ * Per-block value-pool deltas and cumulative pool totals, as zcashd v6.12.2 keeps them on each
+ * block index entry (src/main.cpp: ComputePoolDeltas, SetChainPoolValues, ConnectBlock,
+ * AccumulateChainPoolValues) and prints them in `getblock`'s `chainSupply` and `valuePools`.
+ * Spec §3.1, §3.2 and §3.6.
+ *
+ * Unknown is never zero: the transparent and chain-supply deltas need the values of the
+ * prevouts a block spends, and without them they are null, as in zcashd before ConnectBlock.
+ * A null total is a pool zcashd reports as `monitored: false`, and it stays null for every
+ * descendant.
+ */
+import type { OrchardBundle, SaplingBundle, TxIn, TxOut, JoinSplit } from '../codec/tx/types.js';
+import { MAX_MONEY } from '../codec/tx/types.js';
+import { lockboxDelta } from '../chain/funding-streams.js';
+import type { NetworkName } from '../chain/network.js';
+import type { NetworkRef } from '../chain/subsidy.js';
+
+/** getblock's valuePools order. */
+export const VALUE_POOL_IDS = ['transparent', 'sprout', 'sapling', 'orchard', 'lockbox'] as const;
+export type ValuePoolId = (typeof VALUE_POOL_IDS)[number];
+
+/** The effect of one block on each pool and on the chain supply, in zatoshis. */
+export interface PoolDeltas {
+  height: number;
+  /** Σ outputs − Σ spent prevouts; null when a spent prevout's value is unknown. */
+  transparent: bigint | null;
+  /** Σ JoinSplit (vpub_old − vpub_new). */
+  sprout: bigint;
+  /** −Σ valueBalanceSapling. */
+  sapling: bigint;
+  /** −Σ valueBalanceOrchard. */
+  orchard: bigint;
+  /** Lockbox funding streams − one-time disbursements at this height. */
+  lockbox: bigint;
+  /** lockbox + coinbase GetValueOut − Σ fees; null when a spent prevout's value is unknown. */
+  chainSupply: bigint | null;
+}
+
+/** Cumulative totals after a block; null = not monitored (unknown). */
+export interface PoolTotals {
+  chainSupply: bigint | null;
+  transparent: bigint | null;
+  sprout: bigint | null;
+  sapling: bigint | null;
+  orchard: bigint | null;
+  lockbox: bigint | null;
+}
+
+/** The transaction fields the pool deltas read (a decoded `Transaction` satisfies it). */
+export interface PoolTransaction {
+  readonly isCoinbase: boolean;
+  readonly data: {
+    readonly vin: readonly TxIn[];
+    readonly vout: readonly TxOut[];
+    readonly joinSplits: readonly JoinSplit[];
+    readonly sapling: Pick<SaplingBundle, 'valueBalance'> | null;
+    readonly orchard: Pick<OrchardBundle, 'valueBalance'> | null;
+  };
+}
+
+/** The block fields the pool deltas read (a decoded `Block` satisfies it). */
+export interface PoolBlock {
+  readonly transactions: readonly PoolTransaction[];
+}
+
+/**
+ * The value (zatoshis) of the prevout that `input` spends, or null when it is not known. Called
+ * only for non-coinbase inputs, in block order. `txIndex`/`inputIndex` locate the input, so a
+ * lookup can resolve outputs created earlier in the same block.
+ */
+export type SpentOutputValue = (input: TxIn, txIndex: number, inputIndex: number) => number | bigint | null;
+
+/** A block zcashd would reject while computing its pool values (an amount out of range). */
+export class PoolValueError extends Error {
+  constructor(
+    readonly height: number,
+    message: string,
+  ) {
+    super(`${message} at height ${height}`);
+    this.name = 'PoolValueError';
+  }
+}
+
+// Running sums are JS numbers: each step is checked to stay within ±MAX_MONEY (as zcashd
+// checks), and one more step of at most MAX_MONEY stays far below 2^53, so every sum is exact.
+const inDeltaRange = (v: number): boolean => v >= -MAX_MONEY && v <= MAX_MONEY;
+const inMoneyRange = (v: number): boolean => v >= 0 && v <= MAX_MONEY;
+
+function checked(v: number, what: string, height: number, range: (v: number) => boolean = inDeltaRange): number {
+  if (!range(v)) throw new PoolValueError(height, `${what} out of range: ${v}`);
+  return v;
+}
+
+/** `CTransaction::GetValueOut`: outputs + value moved into the shielded pools. */
+function valueOut(tx: PoolTransaction, height: number): number {
+  const d = tx.data;
+  let out = 0;
+  for (const o of d.vout) out = checked(out + o.value, 'transaction output value', height, inMoneyRange);
+  const vbSapling = d.sapling?.valueBalance ?? 0;
+  if (vbSapling <= 0) out = checked(out - vbSapling, 'transaction output value', height, inMoneyRange);
+  const vbOrchard = d.orchard?.valueBalance ?? 0;
+  if (vbOrchard <= 0) out = checked(out - vbOrchard, 'transaction output value', height, inMoneyRange);
+  for (const js of d.joinSplits) out = checked(out + js.vpubOld, 'transaction output value', height, inMoneyRange);
+  return out;
+}
+
+/** `CTransaction::GetShieldedValueIn`: value released from the shielded pools. */
+function shieldedValueIn(tx: PoolTransaction): number {
+  const d = tx.data;
+  let v = 0;
+  const vbSapling = d.sapling?.valueBalance ?? 0;
+  if (vbSapling >= 0) v += vbSapling;
+  const vbOrchard = d.orchard?.valueBalance ?? 0;
+  if (vbOrchard >= 0) v += vbOrchard;
+  for (const js of d.joinSplits) v += js.vpubNew;
+  return v;
+}
+
+function prevoutValue(raw: number | bigint, height: number): number {
+  const v = typeof raw === 'bigint' ? (raw >= 0n && raw <= BigInt(MAX_MONEY) ? Number(raw) : Number.NaN) : raw;
+  if (!Number.isInteger(v) || !inMoneyRange(v)) {
+    throw new PoolValueError(height, `spent output value out of range: ${raw}`);
+  }
+  return v;
+}
+
+/**
+ * The block's pool deltas at `height` (§3.1). Without `spentOutputValue`, or when it returns
+ * null for any input, the transparent and chain-supply deltas are null. Throws PoolValueError
+ * where zcashd would reject the block for an out-of-range amount.
+ */
+export function blockPoolDeltas(
+  block: PoolBlock,
+  network: NetworkRef,
+  height: number,
+  spentOutputValue?: SpentOutputValue | null,
+): PoolDeltas {
+  const lockbox = lockboxDelta(height, network);
+  let sprout = 0;
+  let sapling = 0;
+  let orchard = 0;
+  let transparent = 0;
+  let supply = checked(Number(lockbox), 'chain supply delta', height);
+  let known = spentOutputValue != null;
+
+  const txs = block.transactions;
+  for (let t = 0; t < txs.length; t++) {
+    const tx = txs[t]!;
+    const d = tx.data;
+    // Only the first transaction can be a coinbase (zcashd rejects blocks with another one),
+    // and asking the others would build prevout views for nothing.
+    const coinbase = t === 0 && tx.isCoinbase;
+    // A negative value balance moves value into the shielded pool, hence the sign flip.
+    sapling = checked(sapling - (d.sapling?.valueBalance ?? 0), 'sapling value delta', height);
+    orchard = checked(orchard - (d.orchard?.valueBalance ?? 0), 'orchard value delta', height);
+    for (const js of d.joinSplits) {
+      sprout = checked(sprout + js.vpubOld, 'sprout value delta', height);
+      sprout = checked(sprout - js.vpubNew, 'sprout value delta', height);
+    }
+    if (!known) continue;
+
+    let transparentIn = 0;
+    if (!coinbase) {
+      const vin = d.vin;
+      for (let i = 0; i < vin.length; i++) {
+        const raw = spentOutputValue!(vin[i]!, t, i);
+        if (raw === null) {
+          known = false;
+          break;
+        }
+        const v = prevoutValue(raw, height);
+        transparent = checked(transparent - v, 'transparent value delta', height);
+        transparentIn = checked(transparentIn + v, 'transparent value in', height, inMoneyRange);
+      }
+      if (!known) continue;
+    }
+    for (const o of d.vout) transparent = checked(transparent + o.value, 'transparent value delta', height);
+
+    const out = valueOut(tx, height);
+    if (coinbase) {
+      // Includes fees the miner claims and lockbox disbursement outputs; the fee subtractions
+      // below and the negative lockbox delta cancel them.
+      supply = checked(supply + out, 'chain supply delta', height);
+    } else {
+      const valueIn = checked(transparentIn + shieldedValueIn(tx), 'transaction input value', height, inMoneyRange);
+      const fee = checked(valueIn - out, 'transaction fee', height, inMoneyRange);
+      supply = checked(supply - fee, 'chain supply delta', height);
+    }
+  }
+
+  return {
+    height,
+    transparent: known ? BigInt(transparent) : null,
+    sprout: BigInt(sprout),
+    sapling: BigInt(sapling),
+    orchard: BigInt(orchard),
+    lockbox,
+    chainSupply: known ? BigInt(supply) : null,
+  };
+}
+
+const fmt = (v: bigint | null): string => (v === null ? 'unknown' : v.toString());
+
+function identityError(
+  kind: string,
+  height: number,
+  supply: bigint | null,
+  parts: Record<ValuePoolId, bigint | null>,
+): string | null {
+  if (supply === null) return null;
+  let sum = 0n;
+  for (const id of VALUE_POOL_IDS) {
+    const v = parts[id];
+    if (v === null) return null;
+    sum += v;
+  }
+  if (sum === supply) return null;
+  const terms = VALUE_POOL_IDS.map((id) => `${id} ${fmt(parts[id])}`).join(' + ');
+  return (
+    `${kind} value pool identity fails at height ${height}: ` +
+    `chainSupply ${supply} != ${terms} = ${sum} (difference ${supply - sum})`
+  );
+}
+
+/**
+ * The §3.1 identity on one block: chainSupply Δ = transparent + sprout + sapling + orchard +
+ * lockbox Δ. Returns a description of the failure, or null when it holds or cannot be checked
+ * (a delta is unknown).
+ */
+export function poolDeltaIdentityError(d: PoolDeltas): string | null {
+  return identityError('per-block', d.height, d.chainSupply, d);
+}
+
+/**
+ * The same identity on the chain totals after the block at `height`, plus zcashd's turnstile
+ * checks (no known total may be negative or exceed MAX_MONEY). Null when everything known holds.
+ */
+export function poolTotalsError(t: PoolTotals, height: number): string | null {
+  const max = BigInt(MAX_MONEY);
+  for (const id of ['chainSupply', ...VALUE_POOL_IDS] as const) {
+    const v = t[id];
+    if (v !== null && (v < 0n || v > max)) return `${id} total out of range at height ${height}: ${v}`;
+  }
+  return identityError('chain total', height, t.chainSupply, t);
+}
+
+/** The totals after the genesis block: each total is its delta. */
+export function genesisPoolTotals(d: PoolDeltas): PoolTotals {
+  return {
+    chainSupply: d.chainSupply,
+    transparent: d.transparent,
+    sprout: d.sprout,
+    sapling: d.sapling,
+    orchard: d.orchard,
+    lockbox: d.lockbox,
+  };
+}
+
+const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
+const minus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a - b);
+
+/** The totals after a block from its parent's totals and its deltas; unknown stays unknown. */
+export function addPoolTotals(parent: PoolTotals, d: PoolDeltas): PoolTotals {
+  return {
+    chainSupply: plus(parent.chainSupply, d.chainSupply),
+    transparent: plus(parent.transparent, d.transparent),
+    sprout: plus(parent.sprout, d.sprout),
+    sapling: plus(parent.sapling, d.sapling),
+    orchard: plus(parent.orchard, d.orchard),
+    lockbox: plus(parent.lockbox, d.lockbox),
+  };
+}
+
+/**
+ * The parent's totals from a block's totals and its deltas: walks a seeded checkpoint (§3.6)
+ * backwards. Unknown stays unknown.
+ */
+export function subtractPoolTotals(child: PoolTotals, d: PoolDeltas): PoolTotals {
+  return {
+    chainSupply: minus(child.chainSupply, d.chainSupply),
+    transparent: minus(child.transparent, d.transparent),
+    sprout: minus(child.sprout, d.sprout),
+    sapling: minus(child.sapling, d.sapling),
+    orchard: minus(child.orchard, d.orchard),
+    lockbox: minus(child.lockbox, d.lockbox),
+  };
+}
+
+/** Totals where nothing is known (a block whose ancestry is not fully available). */
+export const UNKNOWN_POOL_TOTALS: Readonly<PoolTotals> = Object.freeze({
+  chainSupply: null,
+  transparent: null,
+  sprout: null,
+  sapling: null,
+  orchard: null,
+  lockbox: null,
+});
+
+/** One `ValuePoolDesc` as getblock prints it: `monitored` iff the total is known; absent values are null. */
+export interface ValuePoolView {
+  monitored: boolean;
+  chainValue: bigint | null;
+  valueDelta: bigint | null;
+}
+
+export interface BlockValuePools {
+  chainSupply: ValuePoolView;
+  valuePools: (ValuePoolView & { id: ValuePoolId })[];
+}
+
+/**
+ * What getblock shows for a block: `chainSupply`, then the pools in VALUE_POOL_IDS order.
+ * `deltas` null means the block's body was never processed (no valueDelta anywhere).
+ */
+export function blockValuePools(totals: PoolTotals, deltas: PoolDeltas | null): BlockValuePools {
+  const view = (chainValue: bigint | null, valueDelta: bigint | null): ValuePoolView => ({
+    monitored: chainValue !== null,
+    chainValue,
+    valueDelta,
+  });
+  return {
+    chainSupply: view(totals.chainSupply, deltas?.chainSupply ?? null),
+    valuePools: VALUE_POOL_IDS.map((id) => ({ id, ...view(totals[id], deltas === null ? null : deltas[id]) })),
+  };
+}
+
+// --- Hard-coded checkpoints (v6.12.2 src/chainparams.cpp) ------------------------------------
+
+/**
+ * zcashd's chain-supply checkpoint at NU6.1 activation: every total after that block. zcashd
+ * injects it into legacy index data and otherwise verifies its own totals against it; here it
+ * can seed totals without replaying from genesis.
+ */
+export interface ChainSupplyCheckpoint {
+  height: number;
+  /** Displayed (reversed) block hash. */
+  blockHash: string;
+  totals: { readonly [K in keyof PoolTotals]: bigint };
+}
+
+export const CHAIN_SUPPLY_CHECKPOINTS: Record<NetworkName, ChainSupplyCheckpoint | null> = {
+  mainnet: {
+    height: 3_146_400,
+    blockHash: '0000000000b98a7d8f390793fa113bf6755935f0c14ea817af07d2c16f2c3ef4',
+    totals: {
+      chainSupply: 1_640_588_297_804_480n,
+      transparent: 1_158_133_657_237_751n,
+      sprout: 2_562_695_744_028n,
+      sapling: 64_691_367_655_556n,
+      orchard: 415_200_558_417_145n,
+      lockbox: 18_750_000n,
+    },
+  },
+  testnet: {
+    height: 3_536_500,
+    blockHash: '01b947c7556b23040dc6840e9d3e4c6d9478c67a87b9737a83be848729d6e0af',
+    totals: {
+      chainSupply: 1_690_647_512_835_043n,
+      transparent: 1_499_728_640_946_163n,
+      sprout: 42_832_983_037_484n,
+      sapling: 140_562_922_195_481n,
+      orchard: 7_522_947_905_915n,
+      lockbox: 18_750_000n,
+    },
+  },
+  // Regtest has one only with -regtestchainsupplycheckpoint (a test-cache fixture).
+  regtest: null,
+};
+
+/** The Sprout pool total zcashd injects for index data written before Sprout values were tracked. */
+export interface SproutValueCheckpoint {
+  height: number;
+  blockHash: string;
+  sprout: bigint;
+}
+
+export const SPROUT_VALUE_CHECKPOINTS: Record<NetworkName, SproutValueCheckpoint | null> = {
+  mainnet: {
+    height: 520_633,
+    blockHash: '0000000000c7b46b6bc04b4cbf87d8bb08722aebd51232619b214f7273f8460e',
+    sprout: 22_145_062_442_933n,
+  },
+  testnet: {
+    height: 440_329,
+    blockHash: '000a95d08ba5dcbabe881fc6471d11807bcca7df5f1795c99f3ec4580db4279b',
+    sprout: 40_000_029_096_803n,
+  },
+  regtest: null,
+};
