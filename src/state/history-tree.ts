@@ -1,0 +1,365 @@
+/**
+ * The ZIP-221 chain history tree (a Merkle mountain range of per-block leaves, one tree per
+ * network-upgrade epoch from Heartwood on) and the ZIP-244 block commitment, as zcashd v6.12.2
+ * keeps them (src/main.cpp ConnectBlock, src/coins.cpp, src/zcash/History.cpp, and the
+ * `zcash_history` crate). Pure functions over plain values: a tree is its epoch's branch id,
+ * its leaf count and its peaks, so the store can persist one per block and restore it when a
+ * block is disconnected.
+ *
+ * Node data (spec §6.1): V1 for the Heartwood and Canopy epochs, V2 (adds Orchard fields) for
+ * NU5 and every later epoch. Hashing uses BLAKE2b-256 personalised "ZcashHistory" ‖ le32(branch
+ * id of the tree's epoch).
+ */
+import { ByteReader, ByteWriter } from '../codec/bytes.js';
+import type { Block } from '../codec/block.js';
+import { blake2b256Of, personalization } from '../crypto/hash.js';
+import { BRANCH_IDS, branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/network.js';
+import { blockWork } from '../chain/pow.js';
+
+const ZERO32 = new Uint8Array(32);
+const TWO_256 = 1n << 256n;
+
+export interface OrchardNodeData {
+  startRoot: Uint8Array;
+  endRoot: Uint8Array;
+  txCount: number;
+}
+
+/** One MMR node: a leaf (one block) or the combination of a range of blocks. */
+export interface HistoryNode {
+  /** Leaf: the block hash (internal order). Inner node: H(ser(left) ‖ ser(right)). */
+  commitment: Uint8Array;
+  startTime: number;
+  endTime: number;
+  /** Compact nBits, not expanded. */
+  startTarget: number;
+  endTarget: number;
+  /** hashFinalSaplingRoot after the first / last block, raw field encoding. */
+  startSaplingRoot: Uint8Array;
+  endSaplingRoot: Uint8Array;
+  /** Sum of the blocks' own work (GetBlockProof), not cumulative chain work. */
+  work: bigint;
+  startHeight: number;
+  endHeight: number;
+  /** Transactions with a Sapling bundle (≥ 1 spend or output). */
+  saplingTxCount: number;
+  /** V2 (NU5 onward) only; null in V1 nodes. */
+  orchard: OrchardNodeData | null;
+}
+
+/** A block's contribution to the tree (spec §6.1 "Leaf value"). */
+export interface HistoryLeafFacts {
+  /** Block hash, internal order. */
+  hash: Uint8Array;
+  height: number;
+  time: number;
+  bits: number;
+  /** Sapling root after this block (raw). */
+  saplingRoot: Uint8Array;
+  saplingTxCount: number;
+  /** Orchard root after this block (raw); required from NU5 on. */
+  orchardRoot?: Uint8Array;
+  orchardTxCount?: number;
+}
+
+/** One epoch's tree: peaks left to right; their sizes are the binary digits of leafCount. */
+export interface HistoryTree {
+  branchId: number;
+  leafCount: number;
+  peaks: readonly HistoryNode[];
+}
+
+/** V1 node data for the Heartwood and Canopy epochs; V2 for everything after. */
+export function historyNodeVersion(branchId: number): 1 | 2 {
+  return branchId === BRANCH_IDS.Heartwood || branchId === BRANCH_IDS.Canopy ? 1 : 2;
+}
+
+function historyPersonal(branchId: number): Uint8Array {
+  return personalization('ZcashHistory', branchId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialization (spec §6.1).
+
+/** The node's serialization: 155–171 bytes for V1, up to 244 for V2. */
+export function serializeHistoryNode(node: HistoryNode): Uint8Array {
+  const w = new ByteWriter(256)
+    .bytes(node.commitment)
+    .u32(node.startTime)
+    .u32(node.endTime)
+    .u32(node.startTarget)
+    .u32(node.endTarget)
+    .bytes(node.startSaplingRoot)
+    .bytes(node.endSaplingRoot)
+    .bytes(workBytes(node.work))
+    .compactSize(node.startHeight)
+    .compactSize(node.endHeight)
+    .compactSize(node.saplingTxCount);
+  if (node.orchard) w.bytes(node.orchard.startRoot).bytes(node.orchard.endRoot).compactSize(node.orchard.txCount);
+  return w.finish();
+}
+
+/** A 256-bit work value as 32 little-endian bytes. */
+function workBytes(work: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  let w = work;
+  for (let i = 0; i < 32; i++) {
+    out[i] = Number(w & 0xffn);
+    w >>= 8n;
+  }
+  return out;
+}
+
+/** Heights and counts; ByteReader enforces canonical encoding (and zcashd's 2^25 bound, far above any height). */
+function readCount(r: ByteReader): number {
+  return r.compactSize();
+}
+
+/** Reads a node serialized by `serializeHistoryNode` (the reader advances past it). */
+export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
+  const commitment = r.bytes(32).slice();
+  const startTime = r.u32();
+  const endTime = r.u32();
+  const startTarget = r.u32();
+  const endTarget = r.u32();
+  const startSaplingRoot = r.bytes(32).slice();
+  const endSaplingRoot = r.bytes(32).slice();
+  const workBytes = r.bytes(32);
+  let work = 0n;
+  for (let i = 31; i >= 0; i--) work = (work << 8n) | BigInt(workBytes[i]!);
+  const startHeight = readCount(r);
+  const endHeight = readCount(r);
+  const saplingTxCount = readCount(r);
+  let orchard: OrchardNodeData | null = null;
+  if (version === 2) {
+    const startRoot = r.bytes(32).slice();
+    const endRoot = r.bytes(32).slice();
+    orchard = { startRoot, endRoot, txCount: readCount(r) };
+  }
+  return {
+    commitment, startTime, endTime, startTarget, endTarget, startSaplingRoot, endSaplingRoot,
+    work, startHeight, endHeight, saplingTxCount, orchard,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leaves, combination, hashing (spec §6.2).
+
+/** The leaf zcashd's ConnectBlock appends for a block of the epoch `branchId`. */
+export function historyLeaf(facts: HistoryLeafFacts, branchId: number): HistoryNode {
+  let orchard: OrchardNodeData | null = null;
+  if (historyNodeVersion(branchId) === 2) {
+    if (!facts.orchardRoot || facts.orchardTxCount === undefined) {
+      throw new RangeError(`history leaf at ${facts.height}: V2 epochs need the Orchard root and tx count`);
+    }
+    orchard = { startRoot: facts.orchardRoot, endRoot: facts.orchardRoot, txCount: facts.orchardTxCount };
+  }
+  return {
+    commitment: facts.hash,
+    startTime: facts.time,
+    endTime: facts.time,
+    startTarget: facts.bits,
+    endTarget: facts.bits,
+    startSaplingRoot: facts.saplingRoot,
+    endSaplingRoot: facts.saplingRoot,
+    work: blockWork(facts.bits),
+    startHeight: facts.height,
+    endHeight: facts.height,
+    saplingTxCount: facts.saplingTxCount,
+    orchard,
+  };
+}
+
+/**
+ * Leaf facts of a decoded block: its hash, header time and bits, the tx counts from its
+ * bundles; the roots after it come from the note commitment trees, which the block alone
+ * does not give.
+ */
+export function historyLeafFacts(
+  block: Block,
+  height: number,
+  roots: { saplingRoot: Uint8Array; orchardRoot?: Uint8Array },
+): HistoryLeafFacts {
+  let saplingTxCount = 0;
+  let orchardTxCount = 0;
+  for (const tx of block.transactions) {
+    // The decoder leaves a bundle null exactly when it has no spends/outputs (actions).
+    if (tx.data.sapling) saplingTxCount++;
+    if (tx.data.orchard) orchardTxCount++;
+  }
+  const facts: HistoryLeafFacts = {
+    hash: block.hash,
+    height,
+    time: block.header.time,
+    bits: block.header.bits,
+    saplingRoot: roots.saplingRoot,
+    saplingTxCount,
+  };
+  if (roots.orchardRoot) {
+    facts.orchardRoot = roots.orchardRoot;
+    facts.orchardTxCount = orchardTxCount;
+  }
+  return facts;
+}
+
+/** H_b(ser(node)): a node's hash, and the history root when the node is the tree's root. */
+export function hashHistoryNode(node: HistoryNode, branchId: number): Uint8Array {
+  return blake2b256Of(historyPersonal(branchId), serializeHistoryNode(node));
+}
+
+/** The parent of two adjacent subtrees of one epoch's tree. */
+export function combineHistoryNodes(left: HistoryNode, right: HistoryNode, branchId: number): HistoryNode {
+  if ((left.orchard === null) !== (right.orchard === null)) {
+    throw new RangeError('combineHistoryNodes: V1 and V2 nodes cannot be combined');
+  }
+  const commitment = blake2b256Of(historyPersonal(branchId), serializeHistoryNode(left), serializeHistoryNode(right));
+  return {
+    commitment,
+    startTime: left.startTime,
+    endTime: right.endTime,
+    startTarget: left.startTarget,
+    endTarget: right.endTarget,
+    startSaplingRoot: left.startSaplingRoot,
+    endSaplingRoot: right.endSaplingRoot,
+    // U256 addition; a real chain is nowhere near 2^256 work.
+    work: (left.work + right.work) % TWO_256,
+    startHeight: left.startHeight,
+    endHeight: right.endHeight,
+    saplingTxCount: left.saplingTxCount + right.saplingTxCount,
+    orchard:
+      left.orchard && right.orchard
+        ? {
+            startRoot: left.orchard.startRoot,
+            endRoot: right.orchard.endRoot,
+            txCount: left.orchard.txCount + right.orchard.txCount,
+          }
+        : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The MMR (spec §6.3).
+
+export function emptyHistoryTree(branchId: number): HistoryTree {
+  return { branchId, leafCount: 0, peaks: [] };
+}
+
+/** Leaf counts of the peaks, left to right: the set bits of leafCount, largest first. */
+export function peakSizes(leafCount: number): number[] {
+  const sizes: number[] = [];
+  for (let bit = 2 ** Math.floor(Math.log2(Math.max(leafCount, 1))); bit >= 1; bit /= 2) {
+    if (Math.floor(leafCount / bit) % 2 === 1) sizes.push(bit);
+  }
+  return sizes;
+}
+
+/** The tree with `leaf` appended (the input is not modified). */
+export function appendHistoryLeaf(tree: HistoryTree, leaf: HistoryNode): HistoryTree {
+  const peaks = tree.peaks.slice();
+  let node = leaf;
+  // Equal-sized neighbours merge: the trailing 1-bits of leafCount are the peaks to absorb.
+  for (let count = tree.leafCount; count % 2 === 1; count = Math.floor(count / 2)) {
+    node = combineHistoryNodes(peaks.pop()!, node, tree.branchId);
+  }
+  peaks.push(node);
+  return { branchId: tree.branchId, leafCount: tree.leafCount + 1, peaks };
+}
+
+/** The root node: the peaks bagged left to right (combine(combine(P0, P1), P2) …). */
+export function historyRootNode(tree: HistoryTree): HistoryNode | null {
+  if (tree.peaks.length === 0) return null;
+  let root = tree.peaks[0]!;
+  for (let i = 1; i < tree.peaks.length; i++) root = combineHistoryNodes(root, tree.peaks[i]!, tree.branchId);
+  return root;
+}
+
+/** The history root hash (internal order); all zero for an empty tree, as zcashd's null uint256. */
+export function historyRoot(tree: HistoryTree | null): Uint8Array {
+  const root = tree ? historyRootNode(tree) : null;
+  return root ? hashHistoryNode(root, tree!.branchId) : ZERO32.slice();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Epochs (spec §6.4).
+
+export interface HistoryStep {
+  /**
+   * The root as of the end of block h−1, in h−1's epoch (zero at Heartwood activation and
+   * before): what the header commits to (h < NU5), or `chainhistoryroot` (h ≥ NU5).
+   */
+  prevRoot: Uint8Array;
+  /** The tree after block h, to persist with it (null before Heartwood). */
+  tree: HistoryTree | null;
+}
+
+/**
+ * Connects block `height`: its prevRoot from `tree` (the tree after block h−1, null if none),
+ * then its leaf appended to its own epoch's tree, which starts empty at each upgrade's
+ * activation block.
+ */
+export function connectHistoryBlock(
+  network: NetworkParams,
+  tree: HistoryTree | null,
+  height: number,
+  facts: HistoryLeafFacts,
+): HistoryStep {
+  if (facts.height !== height) throw new RangeError(`connectHistoryBlock: leaf is for ${facts.height}, not ${height}`);
+  if (!isUpgradeActive(network, 'Heartwood', height)) {
+    if (tree) throw new RangeError(`connectHistoryBlock: a history tree before Heartwood (height ${height})`);
+    return { prevRoot: ZERO32.slice(), tree: null };
+  }
+  const prevRoot = prevHistoryRoot(network, tree, height);
+  const branchId = branchIdAt(network, height);
+  const base = tree && tree.branchId === branchId ? tree : emptyHistoryTree(branchId);
+  return { prevRoot, tree: appendHistoryLeaf(base, historyLeaf(facts, branchId)) };
+}
+
+/**
+ * prevRoot(h): the root of the tree of CurrentEpochBranchId(h−1) before h's leaf. `tree` must be
+ * the state after block h−1 (checked: same epoch, last leaf at h−1).
+ */
+export function prevHistoryRoot(network: NetworkParams, tree: HistoryTree | null, height: number): Uint8Array {
+  if (!isUpgradeActive(network, 'Heartwood', height - 1)) {
+    if (tree) throw new RangeError(`prevHistoryRoot: a history tree before Heartwood (height ${height - 1})`);
+    return ZERO32.slice();
+  }
+  if (!tree || tree.leafCount === 0) {
+    throw new RangeError(`prevHistoryRoot: the history tree after block ${height - 1} is needed`);
+  }
+  const expectedBranch = branchIdAt(network, height - 1);
+  if (tree.branchId !== expectedBranch) {
+    throw new RangeError(`prevHistoryRoot: tree is for branch ${tree.branchId.toString(16)}, block ${height - 1} is in ${expectedBranch.toString(16)}`);
+  }
+  const lastHeight = tree.peaks[tree.peaks.length - 1]!.endHeight;
+  if (lastHeight !== height - 1) {
+    throw new RangeError(`prevHistoryRoot: tree ends at ${lastHeight}, not ${height - 1}`);
+  }
+  return historyRoot(tree);
+}
+
+/** ZIP 244 hashBlockCommitments = BLAKE2b-256("ZcashBlockCommit", prevRoot ‖ authDataRoot ‖ 32 zero bytes). */
+export function hashBlockCommitments(prevRoot: Uint8Array, authDataRoot: Uint8Array): Uint8Array {
+  if (prevRoot.length !== 32 || authDataRoot.length !== 32) throw new RangeError('hashBlockCommitments: 32-byte roots expected');
+  return blake2b256Of(personalization('ZcashBlockCommit'), prevRoot, authDataRoot, ZERO32);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persistence: branch id (le32) ‖ CompactSize leafCount ‖ the peaks' serializations.
+
+export function encodeHistoryTree(tree: HistoryTree): Uint8Array {
+  const w = new ByteWriter(16 + 244 * tree.peaks.length).u32(tree.branchId >>> 0).compactSize(tree.leafCount);
+  for (const p of tree.peaks) w.bytes(serializeHistoryNode(p));
+  return w.finish();
+}
+
+export function decodeHistoryTree(bytes: Uint8Array): HistoryTree {
+  const r = new ByteReader(bytes);
+  const branchId = r.u32();
+  const leafCount = readCount(r);
+  const version = historyNodeVersion(branchId);
+  const peaks: HistoryNode[] = [];
+  const count = peakSizes(leafCount).length;
+  for (let i = 0; i < count; i++) peaks.push(readHistoryNode(r, version));
+  if (r.pos !== bytes.length) throw new RangeError('decodeHistoryTree: trailing bytes');
+  return { branchId, leafCount, peaks };
+}
