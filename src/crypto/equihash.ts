@@ -20,7 +20,7 @@
  * bench/equihash.ts compares the two.
  */
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
-import loadBlake2bModule from 'blake2b-wasm/blake2b.js';
+import { instantiateBlake2bWasm, type Blake2bModule } from './blake2b.js';
 
 /** Why a solution was rejected; the names follow the equihash crate's error kinds. */
 export type EquihashFailure =
@@ -130,11 +130,7 @@ export interface EquihashHasher {
   digest(counter: number): Uint8Array;
 }
 
-interface Blake2bWasm {
-  memory: WebAssembly.Memory;
-  blake2b_init(ctx: number, outlen: number): void;
-  blake2b_compress(ctx: number): void;
-}
+type Blake2bWasm = Blake2bModule;
 
 /*
  * Layout of this module's own WebAssembly instance (nothing else uses it, so its memory
@@ -235,8 +231,9 @@ function personalizationFor(n: number, k: number): Uint8Array {
   return p;
 }
 
-const wasmModule: Blake2bWasm | null =
-  typeof WebAssembly === 'undefined' ? null : ((await loadBlake2bModule()) as unknown as Blake2bWasm);
+// A separate instance of blake2b-wasm's module (loaded synchronously: no top-level await, so
+// CommonJS consumers can require the package): its memory layout is this file's own.
+const wasmModule: Blake2bWasm | null = instantiateBlake2bWasm();
 
 /** The two backends, for the benchmark and the cross-check test. */
 export const equihashHashers: { readonly wasm: EquihashHasher | null; readonly noble: EquihashHasher } = {
