@@ -7,15 +7,20 @@
  * values (CreateGenesisBlock: the shared genesis coinbase, nTime 1296688602, nBits 0x200f0f0f, nonce 9,
  * the 36-byte Equihash solution); `regtestGenesis()` checks its hash against REGTEST.genesisHash, so the
  * store's genesis check stays strict for regtest too. Later blocks are coinbase-only (optionally with
- * extra transaction bytes), have valid merkle roots, bits 0x200f0f0f and an all-zero 36-byte solution:
- * the store does no proof-of-work check.
+ * extra transaction bytes) and pass zcashd's header rules: valid merkle roots, the BIP34 height
+ * first in the coinbase, bits 0x200f0f0f (regtest never retargets, so every block repeats the
+ * genesis bits), times 150 s apart (strictly increasing, so always above the median time past and
+ * far below its 90-minute limit), and a real Equihash (48, 5) solution whose block hash meets the
+ * target: each block is mined (see `mine`).
  */
 import { REGTEST } from '../src/chain/network.js';
-import { encodeBlock, merkleRoot } from '../src/codec/block.js';
+import { compactToTarget } from '../src/chain/pow.js';
+import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type BlockHeader } from '../src/codec/block.js';
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
 import type { TransactionData } from '../src/codec/tx/types.js';
+import { solveEquihash } from './equihash-solver.js';
 
 export const REGTEST_BITS = 0x200f0f0f;
 const GENESIS_TIME = 1296688602;
@@ -24,6 +29,14 @@ const GENESIS_TIMESTAMP = 'Zcash0b9c4eef8b7cc417ee5001e3500984b6fea35683a7cac141
 const GENESIS_PUBKEY =
   '04678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5f';
 const REGTEST_GENESIS_SOLUTION = '01936b7db1eb4ac39f151b8704642d0a8bda13ec547d54cd5e43ba142fc6d8877cab07b3';
+/** Regtest's Equihash parameters (chainparams.cpp: nEquihashN = 48, nEquihashK = 5). */
+const EQUIHASH_N = 48;
+const EQUIHASH_K = 5;
+const SOLUTION_SIZE = 36;
+/** Header bytes hashed for the block hash: the prefix, CompactSize(36), the solution. */
+const HEADER_SIZE = HEADER_PREFIX_SIZE + 1 + SOLUTION_SIZE;
+/** Where nNonce starts in the header (after version, prevHash, merkleRoot, commitments, time, bits). */
+const NONCE_OFFSET = HEADER_PREFIX_SIZE - 32;
 
 export interface BuiltBlock {
   height: number;
@@ -81,7 +94,13 @@ function v1Coinbase(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Arr
   return encodeTransaction(tx);
 }
 
-function header(prevHash: Uint8Array, txBytes: readonly Uint8Array[], time: number, nonce: Uint8Array, solution: Uint8Array) {
+function header(
+  prevHash: Uint8Array,
+  txBytes: readonly Uint8Array[],
+  time: number,
+  nonce: Uint8Array,
+  solution: Uint8Array,
+): Omit<BlockHeader, 'bytes'> {
   return {
     version: 4,
     prevHash,
@@ -95,9 +114,44 @@ function header(prevHash: Uint8Array, txBytes: readonly Uint8Array[], time: numb
 }
 
 function finish(height: number, bytes: Uint8Array): BuiltBlock {
-  // Header = 140 bytes + CompactSize(36) + 36-byte solution.
-  const hash = sha256d(bytes.subarray(0, 140 + 1 + 36));
+  const hash = sha256d(bytes.subarray(0, HEADER_SIZE));
   return { height, hash, hashHex: toHexReversed(hash), bytes };
+}
+
+/** The target of REGTEST_BITS as 32 little-endian bytes, the byte order of a block hash. */
+const TARGET_LE = (() => {
+  const out = new Uint8Array(32);
+  let t = compactToTarget(REGTEST_BITS).target;
+  for (let i = 0; i < 32; i++, t >>= 8n) out[i] = Number(t & 0xffn);
+  return out;
+})();
+
+/** CheckProofOfWork's comparison: the hash, read as a little-endian number, is at most the target. */
+function meetsTarget(hash: Uint8Array): boolean {
+  for (let i = 31; i >= 0; i--) if (hash[i] !== TARGET_LE[i]) return hash[i]! < TARGET_LE[i]!;
+  return true;
+}
+
+/**
+ * Mines `fields` (whose nonce is the seed and whose solution is ignored): for attempt 0, 1, 2, …
+ * the nonce is the seed with its first four bytes replaced by le32(attempt); each attempt's
+ * Equihash solutions are tried in the solver's sorted order, and the first whose block hash meets
+ * the target wins. A (48, 5) input has about 0.75 solutions and a solution's hash meets
+ * 0x200f0f0f's target with probability ≈ 1/17, so a block takes ~23 attempts on average.
+ * Deterministic: the same fields always give the same nonce and solution.
+ */
+function mine(fields: Omit<BlockHeader, 'bytes'>): { nonce: Uint8Array; solution: Uint8Array } {
+  const bytes = encodeBlockHeader({ ...fields, solution: new Uint8Array(SOLUTION_SIZE) });
+  const prefix = bytes.subarray(0, HEADER_PREFIX_SIZE);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let attempt = 0; attempt <= 0xffffffff; attempt++) {
+    view.setUint32(NONCE_OFFSET, attempt, true);
+    for (const solution of solveEquihash(EQUIHASH_N, EQUIHASH_K, prefix)) {
+      bytes.set(solution, HEADER_PREFIX_SIZE + 1);
+      if (meetsTarget(sha256d(bytes))) return { nonce: bytes.slice(NONCE_OFFSET, HEADER_PREFIX_SIZE), solution };
+    }
+  }
+  throw new Error('mine: no nonce meets the target');
 }
 
 /** The real regtest genesis block (hash 029f11d8…e327), rebuilt from chainparams values. */
@@ -127,9 +181,10 @@ export function buildBlock({ parent, tag, extraTxs = [] }: BlockSpec): BuiltBloc
   const height = parent.height + 1;
   const coinbase = v1Coinbase(concat(pushNumber(height), push(Buffer.from(tag, 'utf8'))), 625_000_000, PAYOUT_SCRIPT);
   const txs = [coinbase, ...extraTxs];
-  const nonce = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
+  const seed = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);
-  return finish(height, encodeBlock(header(parent.hash, txs, time, nonce, new Uint8Array(36)), txs));
+  const fields = header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE));
+  return finish(height, encodeBlock({ ...fields, ...mine(fields) }, txs));
 }
 
 /** `count` blocks on top of `parent`. */

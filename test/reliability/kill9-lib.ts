@@ -1,7 +1,7 @@
 /**
  * kill -9 trials shared by test/reliability/kill9.ts (≥ 20 trials, a report) and the vitest
  * (3 trials). Each trial: a child process imports a generated regtest chain from blk files
- * (out-of-order records, two reorganizations of depth 500 and 700); the parent SIGKILLs it at a
+ * (out-of-order records, two reorganizations of depth 80 and 95); the parent SIGKILLs it at a
  * random moment, opens the store and checks it is consistent *as left by the crash*, restarts the
  * import to completion and checks the final chain block by block, including that no block's bytes
  * were stored twice.
@@ -39,12 +39,24 @@ function frame(blocks: readonly BuiltBlock[]): Buffer {
   );
 }
 
-/** base 0..1500, branch A 1001..1700 (reorg depth 500), base again 1501..1900 (reorg depth 700). */
+/**
+ * Reorganization depths: as deep as the store allows (zcashd's MAX_REORG_LENGTH, 99 blocks, the
+ * store's MAX_REORG_DEPTH) without reaching the limit, whatever the scale.
+ */
+const DEPTH_TO_A = 80;
+const DEPTH_BACK = 95;
+
+/**
+ * base 0..1500, branch A forking 80 below its tip and reaching 95 above the fork (the store
+ * switches to A 80 blocks deep), base again 1501..1900 (the store switches back 95 deep).
+ * `scale` shrinks the chain lengths, never the depths.
+ */
 export function writeKillChain(dir: string, scale = 1): KillChain {
   const n = (x: number): number => Math.round(x * scale);
   const genesis = regtestGenesis();
   const base = [genesis, ...buildChain(genesis, n(1500), 'base')];
-  const branchA = buildChain(base[n(1000)]!, n(700), 'branch-a');
+  const forkA = n(1500) - DEPTH_TO_A;
+  const branchA = buildChain(base[forkA]!, DEPTH_BACK, 'branch-a');
   const baseMore = buildChain(base[n(1500)]!, n(400), 'base');
   const all = [...base, ...branchA, ...baseMore];
   // Swap neighbours now and then: zcashd's files hold blocks in arrival order, not height order.
@@ -53,7 +65,7 @@ export function writeKillChain(dir: string, scale = 1): KillChain {
   mkdirSync(blocksDir, { recursive: true });
   const third = Math.ceil(all.length / 3);
   for (let f = 0; f < 3; f++) writeFileSync(join(blocksDir, `blk0000${f}.dat`), frame(all.slice(f * third, (f + 1) * third)));
-  return { blocksDir, expected: [...base, ...baseMore].map((b) => b.hashHex), totalBlocks: all.length, forkA: n(1000) };
+  return { blocksDir, expected: [...base, ...baseMore].map((b) => b.hashHex), totalBlocks: all.length, forkA };
 }
 
 export interface ChildRun {
