@@ -2,10 +2,16 @@
  * zcashd's JSON-RPC envelope (src/httprpc.cpp, src/rpc/server.cpp, src/rpc/protocol.cpp): body
  * parsing, request objects, single vs batch, parameter-count check, error mapping, reply text
  * and HTTP status. Transport-independent: takes the raw body bytes, returns status + body.
+ *
+ * Memory: every piece of a reply is counted against the request's budget as it is produced and
+ * the pieces are kept as separate chunks (never joined into one string or buffer); a reply that
+ * would outgrow its budget is dropped at once and answered with RPC_OUT_OF_MEMORY instead.
  */
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
+import { BlockReadError } from '../store/verify.js';
+import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
 
@@ -18,6 +24,23 @@ export interface RpcReply {
   body: string | Buffer[];
 }
 
+export interface DispatchOptions {
+  /** Counts the reply's bytes; without one, replies are unbounded (library and tests). */
+  budget?: RequestBudget;
+  /** Called between batch items every few milliseconds, so other work can run (fairness). */
+  yieldTurn?: () => Promise<void>;
+  /** Told about failures that operators must see (unreadable or corrupt blocks). */
+  onServerError?: (e: Error) => void;
+}
+
+/** zcashd's RPC_OUT_OF_MEMORY. */
+export const RPC_OUT_OF_MEMORY = -7;
+
+/** How long a batch runs before it lets other requests and I/O in. */
+const BATCH_SLICE_MS = 2;
+/** Small text pieces are gathered up to this size before becoming one byte chunk. */
+const TEXT_CHUNK_CHARS = 64 * 1024;
+
 function idText(id: JsonValue): string {
   return new JsonWriter().value(id).toString();
 }
@@ -26,30 +49,7 @@ function errorReply(code: number, message: string, id: JsonValue): string {
   return `{"result":null,"error":{"code":${code},"message":${quoteJsonString(message)}},"id":${idText(id)}}`;
 }
 
-type ReplyText = string | Buffer[];
-
-function successReply(result: RawJson, id: JsonValue, ascii: boolean): ReplyText {
-  if (typeof result === 'string') {
-    if (!ascii) return `{"result":${result},"error":null,"id":${idText(id)}}`;
-    // An ASCII result goes out as its latin1 bytes (= its UTF-8), encoded once, rather than
-    // being flattened into the envelope text and then run through the UTF-8 encoder.
-    result = Buffer.from(result, 'latin1');
-  }
-  return [RESULT_PREFIX, result, Buffer.from(`,"error":null,"id":${idText(id)}}`, 'utf8')];
-}
-
 const RESULT_PREFIX = Buffer.from('{"result":', 'latin1');
-
-/** Joins reply pieces, staying with one string unless a piece is already bytes. */
-function joinReply(parts: readonly ReplyText[]): ReplyText {
-  if (parts.every((p) => typeof p === 'string')) return parts.join('');
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if (typeof p === 'string') chunks.push(Buffer.from(p, 'utf8'));
-    else chunks.push(...p);
-  }
-  return chunks;
-}
 
 /** zcashd's HTTP status for a single request's error code (batches are always 200). */
 export function httpStatusFor(code: number | null): number {
@@ -65,18 +65,64 @@ function paramCountMessage(name: string, required: number, optional: number, rec
   return `${which} parameters for method \`${name}\`. Needed ${needed}, but received ${received}\n\n${help}`;
 }
 
+class BudgetExceeded extends Error {
+  constructor(readonly which: 'request' | 'global') {
+    super(which);
+  }
+}
+
+/** Reply pieces in order: text gathered into modest chunks, byte results kept as they are. */
+class ReplyBuilder {
+  private readonly chunks: Buffer[] = [];
+  private text = '';
+
+  constructor(private readonly budget: RequestBudget | undefined) {}
+
+  private charge(bytes: number): void {
+    if (!this.budget) return;
+    const verdict = this.budget.take(bytes);
+    if (verdict !== 'ok') throw new BudgetExceeded(verdict);
+  }
+
+  addText(s: string): void {
+    // One-byte strings cost their length; the budget is a bound, not an exact count.
+    this.charge(s.length);
+    this.text += s;
+    if (this.text.length >= TEXT_CHUNK_CHARS) this.flushText();
+  }
+
+  addBytes(b: Buffer): void {
+    this.charge(b.length);
+    this.flushText();
+    this.chunks.push(b);
+  }
+
+  private flushText(): void {
+    if (this.text === '') return;
+    this.chunks.push(Buffer.from(this.text, 'utf8'));
+    this.text = '';
+  }
+
+  finish(): string | Buffer[] {
+    if (this.chunks.length === 0) return this.text;
+    this.flushText();
+    return this.chunks;
+  }
+}
+
 interface ExecResult {
-  text: ReplyText;
+  /** The reply object's text, or for a success with a byte result: prefix text, bytes, suffix. */
+  parts: [string] | [Buffer, Buffer, string];
   code: number | null;
 }
 
 /** Executes one request value (an element of a batch, or the whole body). */
-async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext): Promise<ExecResult> {
+async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): Promise<ExecResult> {
   if (!(req instanceof JsonObject)) {
-    return { text: errorReply(RPC.INVALID_REQUEST, 'Invalid Request object', null), code: RPC.INVALID_REQUEST };
+    return { parts: [errorReply(RPC.INVALID_REQUEST, 'Invalid Request object', null)], code: RPC.INVALID_REQUEST };
   }
   const id = req.get('id') ?? null;
-  const fail = (code: number, message: string): ExecResult => ({ text: errorReply(code, message, id), code });
+  const fail = (code: number, message: string): ExecResult => ({ parts: [errorReply(code, message, id)], code });
   const method = req.get('method');
   if (method === undefined || method === null) return fail(RPC.INVALID_REQUEST, 'Missing method');
   if (typeof method !== 'string') return fail(RPC.INVALID_REQUEST, 'Method must be a string');
@@ -91,17 +137,55 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
   if (params.length < m.required || params.length > m.required + m.optional) {
     return fail(RPC.INVALID_PARAMS, paramCountMessage(m.name, m.required, m.optional, params.length, m.help));
   }
+  let result: RawJson;
   try {
-    return { text: successReply(await m.call(params, ctx), id, m.asciiResults === true), code: null };
+    result = await m.call(params, ctx);
   } catch (e) {
-    if (e instanceof RpcError) return fail(e.code, e.message);
+    if (e instanceof RpcError) {
+      if (e.cause instanceof Error) opts.onServerError?.(e.cause);
+      return fail(e.code, e.message);
+    }
+    if (e instanceof BlockReadError) {
+      // A stored block failed verification: zcashd's ReadBlockFromDisk failure.
+      opts.onServerError?.(e);
+      return fail(RPC.INTERNAL_ERROR, "Can't read block from disk");
+    }
     // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.
     return fail(RPC.MISC_ERROR, e instanceof Error ? e.message : String(e));
   }
+  const suffix = `,"error":null,"id":${idText(id)}}`;
+  if (typeof result === 'string') {
+    if (m.asciiResults !== true) return { parts: [`{"result":${result}${suffix}`], code: null };
+    // An ASCII result goes out as its latin1 bytes (= its UTF-8), encoded once, rather than
+    // being flattened into the envelope text and then run through the UTF-8 encoder.
+    result = Buffer.from(result, 'latin1');
+  }
+  return { parts: [RESULT_PREFIX, result, suffix], code: null };
+}
+
+function addResult(out: ReplyBuilder, r: ExecResult): void {
+  if (r.parts.length === 1) out.addText(r.parts[0]);
+  else {
+    out.addBytes(r.parts[0]);
+    out.addBytes(r.parts[1]);
+    out.addText(r.parts[2]);
+  }
+}
+
+function budgetMessage(e: BudgetExceeded, budget: RequestBudget): string {
+  const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
+  return e.which === 'request'
+    ? `Reply too large: it would exceed the per-request memory budget of ${mib(budget.limit)} (ask for fewer or smaller results per request)`
+    : 'Server memory budget for replies is in use by other requests; retry later';
 }
 
 /** Handles one HTTP body as zcashd's HTTPReq_JSONRPC does after authentication. */
-export async function handleJsonRpcBody(body: Uint8Array, registry: MethodRegistry, ctx: RpcContext): Promise<RpcReply> {
+export async function handleJsonRpcBody(
+  body: Uint8Array,
+  registry: MethodRegistry,
+  ctx: RpcContext,
+  opts: DispatchOptions = {},
+): Promise<RpcReply> {
   let value: JsonValue;
   try {
     value = parseJson(body);
@@ -109,19 +193,37 @@ export async function handleJsonRpcBody(body: Uint8Array, registry: MethodRegist
     if (!(e instanceof JsonParseError)) throw e;
     return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Parse error', null) + '\n' };
   }
-  if (value instanceof JsonObject) {
-    const r = await executeOne(value, registry, ctx);
-    return { status: httpStatusFor(r.code), body: joinReply([r.text, '\n']) };
-  }
-  if (Array.isArray(value)) {
-    // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
-    const parts: ReplyText[] = ['['];
-    for (const item of value) {
-      if (parts.length > 1) parts.push(',');
-      parts.push((await executeOne(item, registry, ctx)).text);
+  const out = new ReplyBuilder(opts.budget);
+  let requestId: JsonValue = null;
+  try {
+    if (value instanceof JsonObject) {
+      requestId = value.get('id') ?? null;
+      const r = await executeOne(value, registry, ctx, opts);
+      addResult(out, r);
+      out.addText('\n');
+      return { status: httpStatusFor(r.code), body: out.finish() };
     }
-    parts.push(']\n');
-    return { status: 200, body: joinReply(parts) };
+    if (Array.isArray(value)) {
+      // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
+      out.addText('[');
+      let sliceStart = performance.now();
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) out.addText(',');
+        addResult(out, await executeOne(value[i]!, registry, ctx, opts));
+        if (opts.yieldTurn && performance.now() - sliceStart > BATCH_SLICE_MS) {
+          await opts.yieldTurn();
+          sliceStart = performance.now();
+        }
+      }
+      out.addText(']\n');
+      return { status: 200, body: out.finish() };
+    }
+  } catch (e) {
+    if (!(e instanceof BudgetExceeded)) throw e;
+    // Everything built so far is dropped here; the caller releases the budget with the reply.
+    opts.budget!.releaseAll();
+    const id = Array.isArray(value) ? null : requestId;
+    return { status: 500, body: errorReply(RPC_OUT_OF_MEMORY, budgetMessage(e, opts.budget!), id) + '\n' };
   }
   return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Top-level object parse error', null) + '\n' };
 }

@@ -5,14 +5,17 @@
  */
 import type { NetworkParams } from '../chain/network.js';
 import type { JsonValue } from '../json/value.js';
+import type { BlockRenderer } from './workers/block-renderer.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** `cause`: the underlying failure, for the server's log (never sent to the client). */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'RpcError';
   }
 }
@@ -37,6 +40,11 @@ export interface RpcContext {
   readonly network: NetworkParams;
   /** Asks the server to shut down after the current reply (the `stop` method). */
   requestStop(): void;
+  /**
+   * Verifies and renders stored blocks (getblock). The server provides a worker-thread pool;
+   * without one, methods render on the calling thread (`inlineBlockRenderer`).
+   */
+  readonly blockRenderer?: BlockRenderer;
 }
 
 /**

@@ -23,7 +23,9 @@ import { readSync, writevSync } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
+import { bytesEqual } from '../codec/hex.js';
 import { decodeFileCursor, encodeFileCursor, keys } from './layout.js';
+import { BlockReadError, storedBlockProblem } from './verify.js';
 
 /** Largest block read synchronously (see FlatFileBlockData.read). */
 const SYNC_READ_MAX_BYTES = 64 * 1024;
@@ -157,18 +159,35 @@ export class FlatFileBlockData implements BlockDataBackend {
     };
   }
 
-  async read(_hash: Uint8Array, loc: BlockLocation, size: number): Promise<Uint8Array> {
-    const handle = await this.reader(loc.file);
-    const buf = Buffer.allocUnsafe(size);
+  /**
+   * Reads one block with its file frame and verifies it before returning (verify.ts): the frame's
+   * magic and length must match, and the header must hash to `hash`. Anything else throws a
+   * BlockReadError naming the file and offset.
+   */
+  async read(hash: Uint8Array, loc: BlockLocation, size: number): Promise<Uint8Array> {
+    const path = join(this.dir, blockFileName(loc.file));
+    const fail = (reason: string): never => {
+      throw new BlockReadError(`${path} offset ${loc.offset}`, reason);
+    };
+    if (loc.offset < 8) fail('the index points inside the file header');
+    const handle = await this.reader(loc.file).catch((e: Error) => fail(e.message));
+    const framed = Buffer.allocUnsafe(size + 8);
     // Small blocks (most of the chain) are read in place: from the page cache that takes a few
     // microseconds, against ~30 µs for a thread-pool round trip, which dominated uncached
     // getblock. Large blocks go through the pool so a cold read never stalls the event loop long.
+    const start = loc.offset - 8;
     const bytesRead =
-      size <= SYNC_READ_MAX_BYTES ? readSync(handle.fd, buf, 0, size, loc.offset) : (await handle.read(buf, 0, size, loc.offset)).bytesRead;
-    if (bytesRead !== size) {
-      throw new Error(`block file ${blockFileName(loc.file)} ends before offset ${loc.offset + size} (read ${bytesRead} of ${size} bytes)`);
-    }
-    return buf;
+      size <= SYNC_READ_MAX_BYTES
+        ? readSync(handle.fd, framed, 0, size + 8, start)
+        : (await handle.read(framed, 0, size + 8, start)).bytesRead;
+    if (bytesRead !== size + 8) fail(`${blockFileName(loc.file)} ends before offset ${loc.offset + size} (read ${Math.max(0, bytesRead - 8)} of ${size} bytes)`);
+    if (!bytesEqual(framed.subarray(0, 4), this.magic)) fail('the record frame does not start with the network magic');
+    const framedSize = framed.readUInt32LE(4);
+    if (framedSize !== size) fail(`the record frame says ${framedSize} bytes, the index ${size}`);
+    const bytes = framed.subarray(8);
+    const problem = storedBlockProblem(hash, bytes, size);
+    if (problem) fail(problem);
+    return bytes;
   }
 
   private reader(file: number): Promise<FileHandle> {
@@ -207,9 +226,12 @@ export class LevelBlockData implements BlockDataBackend {
       abort: () => undefined,
     };
   }
-  async read(hash: Uint8Array): Promise<Uint8Array> {
+  async read(hash: Uint8Array, _loc: BlockLocation, size: number): Promise<Uint8Array> {
     const v = await this.db.get(keys.blockData(hash));
-    if (!v) throw new Error('block bytes missing from the index database');
+    const where = `LevelDB value b${Buffer.from(hash).toString('hex')}`;
+    if (!v) throw new BlockReadError(where, 'block bytes missing from the index database');
+    const problem = storedBlockProblem(hash, v, size);
+    if (problem) throw new BlockReadError(where, problem);
     return v;
   }
   async close(): Promise<void> {}

@@ -326,7 +326,7 @@ describe('-rpcservertimeout', () => {
     const received = await new Promise<{ data: string; ms: number }>((resolve) => {
       const t0 = Date.now();
       let data = '';
-      const sock = connect(s.port, '127.0.0.1', () => sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"id"'));
+      const sock = connect(s.port, '127.0.0.1', () => sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 10\r\n\r\n{"id"`));
       sock.on('data', (c) => (data += c.toString('latin1')));
       sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
     });

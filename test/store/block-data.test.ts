@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
+import { decodeBlockHeader } from '../../src/codec/block.js';
+import { sha256d } from '../../src/crypto/hash.js';
 import { blockFileName, FlatFileBlockData } from '../../src/store/block-data.js';
+import { readHexVector } from '../vectors.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,20 +35,28 @@ async function store(data: FlatFileBlockData, db: ClassicLevel<Buffer, Buffer>, 
 describe('flat block files', () => {
   it('read back small blocks (in place) and large ones (thread pool) byte for byte', async () => {
     const { dir, db, data } = await openData();
-    const sizes = [80, 1_000, 64 * 1024, 64 * 1024 + 1, 1_500_000];
-    const blocks = sizes.map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff));
+    // Reads are verified (the header must hash to the requested block), so every test block
+    // starts with a real header; the rest is filler of the size under test.
+    const header = decodeBlockHeader(readHexVector('blocks', 'mainnet', '1687107.hex')).bytes;
+    const hash = sha256d(header);
+    const sizes = [header.length, header.length + 1_000, 64 * 1024, 64 * 1024 + 1, 1_500_000];
+    const blocks = sizes.map((n) => {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff);
+      b.set(header);
+      return b;
+    });
     const locations = [];
     for (const b of blocks) locations.push(await store(data, db, b));
     for (let i = 0; i < blocks.length; i++) {
-      const back = await data.read(new Uint8Array(32), locations[i]!, blocks[i]!.length);
+      const back = await data.read(hash, locations[i]!, blocks[i]!.length);
       expect(Buffer.from(back).equals(Buffer.from(blocks[i]!)), `size ${sizes[i]}`).toBe(true);
     }
     // A file cut short outside zecrpc: both paths name the file and the missing range.
     await data.close();
     truncateSync(join(dir, 'blocks', blockFileName(0)), locations[1]!.offset + 10);
     const reopened = new FlatFileBlockData(join(dir, 'blocks'), MAINNET.magic, db, false);
-    await expect(reopened.read(new Uint8Array(32), locations[1]!, sizes[1]!)).rejects.toThrow(/blk00000\.dat ends before offset/);
-    await expect(reopened.read(new Uint8Array(32), locations[4]!, sizes[4]!)).rejects.toThrow(/blk00000\.dat ends before offset/);
+    await expect(reopened.read(hash, locations[1]!, sizes[1]!)).rejects.toThrow(/blk00000\.dat ends before offset/);
+    await expect(reopened.read(hash, locations[4]!, sizes[4]!)).rejects.toThrow(/blk00000\.dat ends before offset/);
     await reopened.close();
     await db.close();
   });

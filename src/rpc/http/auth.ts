@@ -85,7 +85,11 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
   if (opts.rpcPassword === undefined || opts.rpcPassword === '') {
     const secret = `${COOKIE_USER}:${randomBytes(32).toString('base64')}`;
     const tmp = `${opts.cookieFile}.tmp`;
-    writeFileSync(tmp, secret, { mode: 0o600 });
+    // Never write through whatever sits at the temporary name (a planted symlink would make us
+    // overwrite its target): remove it, then create the file exclusively, which fails rather
+    // than follow a link that reappears in between. The rename replaces `.cookie` itself.
+    rmSync(tmp, { force: true });
+    writeFileSync(tmp, secret, { mode: 0o600, flag: 'wx' });
     chmodSync(tmp, 0o600);
     renameSync(tmp, opts.cookieFile);
     cookieFile = opts.cookieFile;

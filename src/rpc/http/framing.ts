@@ -1,14 +1,12 @@
 /**
  * HTTP reply framing as zcashd's libevent 2.1.12 server writes it (rpc-http-json.md §1.3):
- * reason phrases, header order, the RFC 1123 Date, and libevent's HTML error pages.
- *
- * What Node's http module does not let us reproduce: it always adds a `Connection` header
- * (`keep-alive`, plus `Keep-Alive: timeout=N`, on persistent connections) after ours, where
- * libevent sends none. Status line, every header zcashd sends, their order, and bodies match.
+ * the status line echoing the request's HTTP version, reason phrases, header order, the
+ * RFC 1123 Date, keep-alive rules and libevent's HTML error pages. The server writes these
+ * bytes to the socket itself, so nothing is added that libevent would not send.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const REASONS: Record<number, string> = {
+  100: 'Continue',
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -50,70 +48,65 @@ function currentHttpDate(): string {
   return dateText;
 }
 
-function wantsClose(req: IncomingMessage): boolean {
-  return /(?:^|,)\s*close\s*(?:,|$)/i.test(req.headers.connection ?? '');
+/** What the reply framing needs to know about the request it answers. */
+export interface ReplyFraming {
+  /** 0 for HTTP/1.0 requests, 1 for HTTP/1.1. */
+  minor: 0 | 1;
+  /** The request carried `Connection: close`. */
+  wantsClose: boolean;
+  /** An HTTP/1.0 request carried `Connection: keep-alive`. */
+  wantsKeepAlive: boolean;
+  /** HEAD request (libevent leaves out the length and type headers, yet sends the body). */
+  head: boolean;
+}
+
+/** Whether libevent keeps the connection open after replying to this request. */
+export function keepsAlive(f: ReplyFraming): boolean {
+  if (f.wantsClose) return false;
+  return f.minor === 1 || f.wantsKeepAlive;
+}
+
+export type OwnHeader = 'json' | 'www-authenticate' | 'none';
+
+/**
+ * Status line and headers of a normal reply, in libevent's order (§1.3.2): zcashd's own header
+ * (Content-Type for JSON, or WWW-Authenticate), Date (HTTP/1.1), `Connection: keep-alive`
+ * (HTTP/1.0 keep-alive), Content-Length, libevent's default Content-Type when none was set,
+ * and `Connection: close` when the client asked for it.
+ */
+export function replyHead(status: number, own: OwnHeader, length: number, f: ReplyFraming): string {
+  let s = `HTTP/1.${f.minor} ${status} ${REASONS[status] ?? 'Unknown'}\r\n`;
+  if (own === 'json') s += 'Content-Type: application/json\r\n';
+  if (own === 'www-authenticate') s += 'WWW-Authenticate: Basic realm="jsonrpc"\r\n';
+  if (f.minor === 1) s += `Date: ${currentHttpDate()}\r\n`;
+  const keepAlive10 = f.minor === 0 && f.wantsKeepAlive && !f.wantsClose;
+  if (keepAlive10) s += 'Connection: keep-alive\r\n';
+  if (!f.head) {
+    if (f.minor === 1 || keepAlive10) s += `Content-Length: ${length}\r\n`;
+    if (own !== 'json') s += 'Content-Type: text/html; charset=ISO-8859-1\r\n';
+  }
+  if (f.wantsClose) s += 'Connection: close\r\n';
+  return s + '\r\n';
+}
+
+/** libevent's HTML error page body for a status (§1.3.4). */
+export function errorPageBody(status: number): string {
+  const reason = REASONS[status] ?? 'Error';
+  return `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`;
 }
 
 /**
- * Sends a reply with zcashd's header order: zcashd's own header (Content-Type for JSON, or
- * WWW-Authenticate), Date (HTTP/1.1), Content-Length, libevent's default Content-Type when
- * none was set, and `Connection: close` when the client asked for it.
+ * A complete libevent error page (400, 413, 417, 501, 503): always `HTTP/1.1`, headers reset
+ * to Content-Type, `Connection: close`, Date, Content-Length; the connection closes after it.
  */
-export function sendReply(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  body: string | Buffer | readonly Buffer[],
-  own: 'json' | 'www-authenticate' | 'none',
-): void {
-  const chunks: readonly Buffer[] = typeof body === 'string' ? [Buffer.from(body, 'utf8')] : Buffer.isBuffer(body) ? [body] : body;
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const headers: string[] = [];
-  if (own === 'json') headers.push('Content-Type', 'application/json');
-  if (own === 'www-authenticate') headers.push('WWW-Authenticate', 'Basic realm="jsonrpc"');
-  if (req.httpVersion !== '1.0') headers.push('Date', currentHttpDate());
-  headers.push('Content-Length', String(length));
-  if (own !== 'json') headers.push('Content-Type', 'text/html; charset=ISO-8859-1');
-  if (wantsClose(req)) headers.push('Connection', 'close');
-  res.sendDate = false;
-  res.writeHead(status, REASONS[status] ?? 'Unknown', headers);
-  // Chunks go out as they are (one writev when corked), never copied into one buffer.
-  res.cork();
-  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
-  res.end(chunks[chunks.length - 1]);
-  res.uncork();
-}
-
-/** libevent's HTML error page (400, 413, 417, 501, 503), sent with `Connection: close`. */
-export function sendErrorPage(req: IncomingMessage | null, res: ServerResponse, status: number): void {
-  const reason = REASONS[status] ?? 'Error';
-  const body = Buffer.from(
-    `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`,
+export function errorPage(status: number): Buffer {
+  const body = errorPageBody(status);
+  return Buffer.from(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: text/html\r\nConnection: close\r\n` +
+      `Date: ${currentHttpDate()}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     'latin1',
   );
-  res.sendDate = false;
-  res.shouldKeepAlive = false;
-  res.writeHead(status, reason, [
-    'Content-Type',
-    'text/html',
-    'Connection',
-    'close',
-    'Date',
-    httpDate(),
-    'Content-Length',
-    String(body.length),
-  ]);
-  res.end(body);
-  void req;
 }
 
-/** The raw error page bytes for a socket-level error (no ServerResponse exists yet). */
-export function rawErrorPage(status: number): string {
-  const reason = REASONS[status] ?? 'Error';
-  const body = `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`;
-  return (
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/html\r\nConnection: close\r\nDate: ${httpDate()}\r\n` +
-    `Content-Length: ${Buffer.byteLength(body, 'latin1')}\r\n\r\n${body}`
-  );
-}
+/** The interim reply to `Expect: 100-continue`. */
+export const CONTINUE_REPLY = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');

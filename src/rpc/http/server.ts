@@ -1,41 +1,56 @@
 /**
- * The JSON-RPC HTTP server on Fastify, following zcashd's request pipeline
- * (rpc-http-json.md §1.2): method check, allow-list, DELETE, path, POST-only, authentication,
- * then the JSON-RPC envelope. Fastify handles connections, body reading and limits; the
- * reply bytes are written by http-framing.ts, not by Fastify's serializers.
+ * The JSON-RPC HTTP server: zcashd's request pipeline (rpc-http-json.md §1.2) on plain TCP
+ * sockets, with libevent's framing written byte for byte (framing.ts) and zcashd's work queue
+ * (`-rpcthreads` running, `-rpcworkqueue` waiting, "Work queue depth exceeded" beyond).
  *
- * Unlike zcashd there is no global lock and no fixed worker pool: requests are served
- * concurrently, and CPU-heavy methods can use the worker pool (worker-pool.ts).
+ * What protects the process from its clients:
+ * - memory: request bodies being received, and replies being built or written, hold
+ *   reservations on process-wide budgets; each reply also on a per-request budget (a reply that
+ *   would outgrow it is answered with an error instead, see dispatch.ts);
+ * - CPU: large blocks are decoded and rendered in worker threads (workers/render-pool.ts), and
+ *   long batches hand their work-queue slot around between items;
+ * - credentials are checked from the request head, before any body is read;
+ * - shutdown closes idle and half-sent connections at once, lets replies in progress finish
+ *   for at most `shutdownGraceMs`, then closes everything.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer, BlockList, isIPv4, isIPv6, type Server, type Socket } from 'node:net';
+import { pino, type Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
+import { Connection, type ConnectionHost, type SimpleReply } from './connection.js';
 import { handleJsonRpcBody } from '../dispatch.js';
-import { rawErrorPage, sendErrorPage, sendReply } from './framing.js';
+import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
+import { MemoryReleaser } from './memory-release.js';
+import type { RequestHead } from './request-head.js';
+import { WorkQueue } from './work-queue.js';
 import type { RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
 import { MethodRegistry } from '../registry.js';
+import { RenderPool } from '../workers/render-pool.js';
 
-/** zcashd's MAX_SIZE: the largest request body libevent accepts. */
-export const MAX_BODY_SIZE = 0x02000000;
-/** libevent's limit on request line + headers. */
-export const MAX_HEADERS_SIZE = 8192;
-/** zcashd's penalty for wrong credentials (not for missing ones). */
-export const WRONG_CREDENTIALS_DELAY_MS = 250;
+export { MAX_BODY_SIZE } from './request-body.js';
+export { MAX_HEADERS_SIZE } from './request-head.js';
+export { WRONG_CREDENTIALS_DELAY_MS } from './connection.js';
 
-/** Methods libevent passes to zcashd (everything else is 501 before any other check). */
-const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
+/** How long replies in progress may take to finish once shutdown has begun. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
 
 export interface RpcServerOptions {
   config: NodeConfig;
   /** Methods besides `help` and `stop`. */
   methods: readonly RpcMethod[];
-  /** Fastify/pino logger setting; false (default) for none. Authorization headers are redacted. */
+  /**
+   * pino logger options (`stream` may carry a destination), true for pino's defaults, false
+   * (default) for none. Authorization headers are never logged.
+   */
   logger?: boolean | Record<string, unknown>;
   /** Called when the `stop` method asks the server to shut down (after its reply is sent). */
   onStop?: () => void;
+  /** Memory budgets in bytes; defaults from -rpcrequestmemory/-rpcmemory/-rpcbodymemory (MiB) or the machine's memory. */
+  memory?: Partial<MemoryLimits>;
+  /** Render-thread count (default -rpcthreads); 0 renders on the event loop. */
+  renderThreads?: number;
+  shutdownGraceMs?: number;
 }
 
 export interface RunningRpcServer {
@@ -45,6 +60,8 @@ export interface RunningRpcServer {
   addresses: string[];
   /** The cookie file in cookie mode. */
   cookieFile: string | null;
+  /** Live figures, for tests and monitoring. */
+  stats(): { connections: number; running: number; waiting: number; replyBytes: number; bodyBytes: number };
   close(): Promise<void>;
 }
 
@@ -114,9 +131,57 @@ function splitHostPort(bind: string, defaultPort: number): { host: string; port:
   return { host: bind, port: defaultPort };
 }
 
+function makeLogger(setting: RpcServerOptions['logger']): Logger | null {
+  if (!setting) return null;
+  const options = setting === true ? {} : { ...setting };
+  const stream = (options as { stream?: unknown }).stream;
+  delete (options as { stream?: unknown }).stream;
+  const redact = { paths: ['req.headers.authorization'], remove: true };
+  return stream ? pino({ ...options, redact }, stream as NodeJS.WritableStream) : pino({ ...options, redact });
+}
+
+const MIB = 1024 * 1024;
+
+/** Budgets from explicit options, then `-rpcrequestmemory`/`-rpcmemory`/`-rpcbodymemory` (MiB), then defaults. */
+function memoryLimits(config: NodeConfig, explicit: Partial<MemoryLimits> | undefined): MemoryLimits {
+  const d = defaultMemoryLimits();
+  const mib = (name: string): number | undefined => {
+    const v = config.getArg(name);
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new Error(`Invalid value for -${name}: '${v}' (expected MiB ≥ 1)`);
+    return Number(v) * MIB;
+  };
+  return {
+    perRequest: explicit?.perRequest ?? mib('rpcrequestmemory') ?? d.perRequest,
+    replies: explicit?.replies ?? mib('rpcmemory') ?? d.replies,
+    bodies: explicit?.bodies ?? mib('rpcbodymemory') ?? d.bodies,
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // `::` alone would also take IPv4 on a dual-stack host and collide with a 0.0.0.0 bind.
+    server.listen({ port, host, ipv6Only: isIPv6(host) }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpcServer> {
   const { config } = opts;
+  if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
+  const log = makeLogger(opts.logger);
   const isAllowed = allowChecker(buildAllowList(config.rpcAllowIp));
+  const limits = memoryLimits(config, opts.memory);
+  const replyBudget = new MemoryBudget(limits.replies);
+  const bodyBudget = new MemoryBudget(limits.bodies);
+  const queue = new WorkQueue(config.rpcThreads, config.rpcWorkQueue);
+  const releaser = new MemoryReleaser();
+  const renderThreads = opts.renderThreads ?? config.rpcThreads;
+  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
+  const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
   const auth: Authenticator = createAuthenticator({
     rpcUser: config.rpcUser,
     rpcPassword: config.rpcPassword,
@@ -128,123 +193,148 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const ctx: RpcContext = {
     network: config.network,
     requestStop: () => setImmediate(() => opts.onStop?.()),
+    ...(pool ? { blockRenderer: pool } : {}),
+  };
+  const timeoutMs = config.rpcServerTimeout * 1000;
+  const connections = new Set<Connection>();
+  let closing = false;
+
+  const workQueueFull: SimpleReply = { status: 500, body: 'Work queue depth exceeded', own: 'none' };
+  const host: ConnectionHost = {
+    timeoutMs,
+    get closing() {
+      return closing;
+    },
+    isAllowed,
+    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
+    bodies: bodyBudget,
+    async execute(body) {
+      const admitted = queue.enter();
+      if (!admitted) {
+        log?.warn('WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting');
+        return { reply: workQueueFull, done: () => undefined };
+      }
+      const slot = await admitted;
+      // Renders in a thread run off the slot, so cheap requests are not queued behind them;
+      // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+      const requestCtx: RpcContext = pool
+        ? {
+            ...ctx,
+            blockRenderer: {
+              render: async (req) => {
+                if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req);
+                renderBacklog.count++;
+                const resume = slot.suspend();
+                try {
+                  return await pool.render(req);
+                } finally {
+                  renderBacklog.count--;
+                  await resume();
+                }
+              },
+            },
+          }
+        : ctx;
+      const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes, replyBudget.inUse));
+      try {
+        const reply = await handleJsonRpcBody(body, registry, requestCtx, {
+          budget,
+          yieldTurn: async () => {
+            await new Promise((r) => setImmediate(r));
+            await slot.yield();
+          },
+          onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
+        });
+        const status = reply.status;
+        return { reply: { status, body: reply.body, own: 'json' }, done: () => budget.releaseAll() };
+      } catch (e) {
+        budget.releaseAll();
+        throw e;
+      } finally {
+        slot.release();
+      }
+    },
+    logIncoming(head, remote) {
+      log?.info({ req: { method: head.method, url: head.target, remoteAddress: remote } }, 'incoming request');
+    },
+    logRequest(head: RequestHead, status, started, remote) {
+      log?.info(
+        { req: { method: head.method, url: head.target, remoteAddress: remote }, res: { statusCode: status }, responseTime: performance.now() - started },
+        'request completed',
+      );
+    },
   };
 
-  const servers: Server[] = [];
-  /** Malformed requests and timeouts, before any request object exists (libevent's behaviour). */
-  const onClientError = (err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void => {
-    // A request that outlives -rpcservertimeout, or a peer that vanished: libevent just closes
-    // the connection, so do not answer (Node and Fastify would send a 408 page).
-    if (!socket.writable || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET') {
+  const onSocket = (socket: Socket) => {
+    if (closing) {
       socket.destroy();
       return;
     }
-    const status = err.code === 'HPE_INVALID_METHOD' ? 501 : 400;
-    socket.end(rawErrorPage(status));
-  };
-  const timeoutMs = config.rpcServerTimeout * 1000;
-  const serverOptions = {
-    maxHeaderSize: MAX_HEADERS_SIZE,
-    requestTimeout: timeoutMs,
-    headersTimeout: timeoutMs,
-    // How often Node looks for requests past their timeout (its default is every 30 s).
-    connectionsCheckingInterval: Math.min(30_000, Math.max(250, timeoutMs / 4)),
-  };
-  const fastify: FastifyInstance = Fastify({
-    logger:
-      opts.logger === true
-        ? { redact: ['req.headers.authorization'] }
-        : opts.logger
-          ? { ...opts.logger, redact: ['req.headers.authorization'] }
-          : false,
-    bodyLimit: MAX_BODY_SIZE,
-    connectionTimeout: 0,
-    keepAliveTimeout: timeoutMs,
-    requestTimeout: timeoutMs,
-    return503OnClosing: false,
-    clientErrorHandler: onClientError,
-    serverFactory: (handler) => {
-      const s = createServer(serverOptions, handler);
-      s.keepAliveTimeout = timeoutMs;
-      servers.push(s);
-      return s;
-    },
-  });
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_SIZE }, (_req, body, done) => done(null, body));
-
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): Promise<void> => {
-    const method = req.method ?? '';
-    if (!LIBEVENT_METHODS.has(method)) return sendErrorPage(req, res, 501);
-    if (!isAllowed(req.socket.remoteAddress)) return sendReply(req, res, 403, '', 'none');
-    if (method === 'DELETE') return sendReply(req, res, 405, '', 'none');
-    if (req.url !== '/') return sendReply(req, res, 404, '', 'none');
-    if (method !== 'POST') return sendReply(req, res, 405, 'JSONRPC server handles only POST requests', 'none');
-    const authorization = req.headers.authorization;
-    if (authorization === undefined) return sendReply(req, res, 401, '', 'www-authenticate');
-    if (!auth.check(authorization)) {
-      await new Promise((r) => setTimeout(r, WRONG_CREDENTIALS_DELAY_MS));
-      return sendReply(req, res, 401, '', 'www-authenticate');
-    }
-    const reply = await handleJsonRpcBody(body ?? Buffer.alloc(0), registry, ctx);
-    if (res.destroyed) return;
-    sendReply(req, res, reply.status, reply.body, 'json');
+    const conn = new Connection(socket, host);
+    connections.add(conn);
+    void conn.finished.then(() => connections.delete(conn));
+    conn.serve().catch((e: unknown) => {
+      log?.error({ err: { message: (e as Error).message } }, 'connection failed');
+      conn.destroy();
+    });
   };
 
-  const route = async (request: { raw: IncomingMessage; body: unknown }, reply: { hijack(): void; raw: ServerResponse }) => {
-    reply.hijack();
-    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
-    await handle(request.raw, reply.raw, body);
-  };
-  fastify.all('/*', route);
-  fastify.all('/', route);
-  fastify.setNotFoundHandler(route);
-  fastify.setErrorHandler((error, request, reply) => {
-    reply.hijack();
-    const status = (error as { statusCode?: number }).statusCode === 413 ? 413 : 400;
-    sendErrorPage(request.raw, reply.raw, status);
-  });
-
-  const binds = bindAddresses(config).map((b) => splitHostPort(b, config.rpcPort));
-  const first = binds[0]!;
-  await fastify.listen({ host: first.host, port: first.port });
-  const mainServer = servers[0]!;
-  const boundPort = (mainServer.address() as { port: number }).port;
-  const addresses = [`${first.host}:${boundPort}`];
-  for (const b of binds.slice(1)) {
-    // Further binds share the Fastify router; a port of 0 means "the same port as the first".
-    const extra = createServer(serverOptions, (req, res) => fastify.routing(req, res));
-    extra.keepAliveTimeout = timeoutMs;
-    const port = b.port === 0 ? boundPort : b.port;
+  const servers: Server[] = [];
+  const addresses: string[] = [];
+  let boundPort = 0;
+  let firstError: Error | null = null;
+  for (const b of bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort))) {
+    // A port of 0 means "any" for the first bind and "the same port" for the others.
+    const port = b.port === 0 && boundPort !== 0 ? boundPort : b.port;
+    const server = createServer({ noDelay: true }, onSocket);
     try {
-      await new Promise<void>((resolve, reject) => {
-        extra.once('error', reject);
-        extra.listen(port, b.host, () => resolve());
-      });
-      servers.push(extra);
-      addresses.push(`${b.host}:${port}`);
+      await listen(server, port, b.host);
     } catch (e) {
+      firstError ??= e as Error;
       // zcashd logs "Binding RPC on address … failed" and carries on with the others.
-      fastify.log.warn(`Binding RPC on address ${b.host} port ${port} failed: ${(e as Error).message}`);
+      log?.warn(`Binding RPC on address ${b.host} port ${port} failed: ${(e as Error).message}`);
+      continue;
     }
+    if (boundPort === 0) boundPort = (server.address() as { port: number }).port;
+    servers.push(server);
+    addresses.push(`${b.host}:${port === 0 ? boundPort : port}`);
   }
-  for (const s of servers.slice(1)) s.on('clientError', onClientError);
+  if (servers.length === 0) {
+    await pool?.close();
+    auth.removeCookie();
+    throw firstError ?? new Error('Unable to bind any endpoint for RPC server');
+  }
 
-  let closed = false;
+  let closed: Promise<void> | null = null;
   return {
     port: boundPort,
     addresses,
     cookieFile: auth.cookieFile,
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const s of servers.slice(1)) {
-        s.closeAllConnections();
-        await new Promise<void>((r) => s.close(() => r()));
-      }
-      mainServer.closeIdleConnections();
-      await fastify.close();
-      auth.removeCookie();
+    stats: () => ({
+      connections: connections.size,
+      running: queue.active,
+      waiting: queue.depth,
+      replyBytes: replyBudget.inUse,
+      bodyBytes: bodyBudget.inUse,
+    }),
+    close() {
+      return (closed ??= (async () => {
+        closing = true;
+        const stopped = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+        for (const c of connections) if (c.state !== 'busy') c.destroy();
+        const grace = opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+        const all = Promise.all([...connections].map((c) => c.finished));
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<void>((r) => (timer = setTimeout(r, grace)));
+        await Promise.race([all, late]);
+        clearTimeout(timer);
+        for (const c of connections) c.destroy();
+        await all;
+        await stopped;
+        await pool?.close();
+        releaser.close();
+        auth.removeCookie();
+      })());
     },
   };
 }

@@ -1,0 +1,229 @@
+/**
+ * One client connection, served the way zcashd's libevent server does (rpc-http-json.md §1):
+ * one request at a time (zcashd stops reading while a request is processed, so pipelined
+ * requests run in order), keep-alive per the request's version and `Connection` header, and
+ * `-rpcservertimeout` for a request to arrive and for its reply to be taken.
+ *
+ * Where zecrpc answers earlier than zcashd, to protect itself: every decision that needs only
+ * the request head — method, peer address, path, POST-only, credentials — is made before the
+ * body is read, and a refused request's body is skipped without being stored. Only an
+ * authenticated POST to `/` gets its body read (under the process-wide body budget) and enters
+ * the work queue.
+ */
+import type { Socket } from 'node:net';
+import { CONTINUE_REPLY, errorPage, keepsAlive, replyHead, type OwnHeader, type ReplyFraming } from './framing.js';
+import { headerValue, parseRequestHead, type RequestHead } from './request-head.js';
+import { MAX_BODY_SIZE, readBody, type BodyFraming } from './request-body.js';
+import { SocketInput } from './socket-input.js';
+
+/** Methods libevent passes to zcashd (everything else is 501 before any other check). */
+const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
+
+/** zcashd's penalty for wrong credentials (not for missing ones). */
+export const WRONG_CREDENTIALS_DELAY_MS = 250;
+
+export interface SimpleReply {
+  status: number;
+  body: string | Buffer[];
+  own: OwnHeader;
+}
+
+/** What a connection needs from the server it belongs to. */
+export interface ConnectionHost {
+  readonly timeoutMs: number;
+  /** True once shutdown has begun. */
+  readonly closing: boolean;
+  isAllowed(address: string | undefined): boolean;
+  /** null: no Authorization header; otherwise whether it grants access. */
+  checkAuth(authorization: string | undefined): boolean | null;
+  /** Body budget, for authenticated bodies. */
+  readonly bodies: import('./memory-budget.js').MemoryBudget;
+  /** Runs an authenticated JSON-RPC body through the work queue. `done` is called once written. */
+  execute(body: Buffer): Promise<{ reply: SimpleReply; done: () => void }>;
+  logIncoming(head: RequestHead, remote: string | undefined): void;
+  logRequest(head: RequestHead, status: number, started: number, remote: string | undefined): void;
+}
+
+export type ConnectionState = 'idle' | 'reading' | 'busy' | 'closed';
+
+export class Connection {
+  state: ConnectionState = 'idle';
+  private timer: NodeJS.Timeout | null = null;
+  private readonly input: SocketInput;
+  /** Resolves when the connection has closed. */
+  readonly finished: Promise<void>;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    this.input = new SocketInput(socket);
+    this.finished = new Promise<void>((resolve) =>
+      socket.once('close', () => {
+        this.state = 'closed';
+        this.clearTimer();
+        resolve();
+      }),
+    );
+  }
+
+  /** Closes the connection now (shutdown of an idle or half-sent connection, or the grace period ran out). */
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private arm(ms: number): void {
+    this.clearTimer();
+    this.timer = setTimeout(() => this.socket.destroy(), ms);
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  async serve(): Promise<void> {
+    try {
+      while (this.state !== 'closed' && !this.socket.destroyed) {
+        if (!(await this.serveOne())) break;
+      }
+    } finally {
+      this.clearTimer();
+      if (!this.socket.destroyed) this.socket.end();
+    }
+  }
+
+  /** Writes bytes; resolves when they are handed to the kernel, or the client stopped taking them for too long. */
+  private write(chunks: readonly (string | Buffer)[]): Promise<void> {
+    if (this.socket.destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const s = this.socket;
+      this.arm(this.host.timeoutMs);
+      const onDrain = () => this.arm(this.host.timeoutMs);
+      s.on('drain', onDrain);
+      s.cork();
+      for (let i = 0; i < chunks.length - 1; i++) s.write(chunks[i]!);
+      // Called once the bytes are handed to the kernel, or with an error if the socket is destroyed.
+      s.write(chunks[chunks.length - 1]!, () => {
+        s.off('drain', onDrain);
+        this.clearTimer();
+        resolve();
+      });
+      s.uncork();
+    });
+  }
+
+  private async fatal(status: number): Promise<false> {
+    await this.write([errorPage(status)]);
+    this.socket.end();
+    return false;
+  }
+
+  /** Serves one request; false when the connection must close afterwards. */
+  private async serveOne(): Promise<boolean> {
+    this.state = 'idle';
+    this.arm(this.host.timeoutMs);
+    let buf: Buffer = Buffer.alloc(0);
+    let head: RequestHead;
+    for (;;) {
+      if (buf.length > 0) {
+        const parsed = parseRequestHead(buf);
+        if (parsed.state === 'error') return this.fatal(parsed.status);
+        if (parsed.state === 'done') {
+          head = parsed.head;
+          this.input.unshift(buf.subarray(parsed.consumed));
+          break;
+        }
+      }
+      const chunk = await this.input.next();
+      if (chunk === null) return false;
+      if (this.state === 'idle') {
+        // The request's deadline runs from its first byte, however slowly the rest comes.
+        this.state = 'reading';
+        this.arm(this.host.timeoutMs);
+        if (this.host.closing) return this.fatal(503);
+      }
+      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+    }
+    const started = performance.now();
+    const remote = this.socket.remoteAddress;
+    this.host.logIncoming(head, remote);
+    if (this.host.closing) return this.fatal(503);
+    if (!LIBEVENT_METHODS.has(head.method)) return this.fatal(501);
+
+    const te = headerValue(head, 'transfer-encoding');
+    let framing: BodyFraming;
+    if (te !== undefined && te.toLowerCase() === 'chunked') framing = { kind: 'chunked' };
+    else {
+      const cl = headerValue(head, 'content-length');
+      if (cl !== undefined && !/^\d+$/.test(cl)) return this.fatal(400);
+      const length = cl === undefined ? 0 : Number(cl);
+      if (length > MAX_BODY_SIZE) return this.fatal(413);
+      framing = { kind: 'length', length };
+    }
+    const expect = head.minor === 1 ? headerValue(head, 'expect') : undefined;
+    if (expect !== undefined && expect.toLowerCase() !== '100-continue') return this.fatal(417);
+
+    const connection = headerValue(head, 'connection') ?? '';
+    const f: ReplyFraming = {
+      minor: head.minor,
+      wantsClose: /(?:^|,)\s*close\s*(?:,|$)/i.test(connection),
+      wantsKeepAlive: /(?:^|,)\s*keep-alive\s*(?:,|$)/i.test(connection),
+      head: head.method === 'HEAD',
+    };
+
+    this.state = 'busy';
+    const early = await this.answerFromHead(head, remote);
+    if (early) {
+      await this.reply(early, f);
+      // The body of a refused request is skipped, never stored, to keep the connection in step.
+      this.state = 'reading';
+      const skipped = await readBody(this.input, framing, null);
+      this.host.logRequest(head, early.status, started, remote);
+      if (!skipped.ok) return skipped.status === null ? false : this.fatal(skipped.status);
+      return keepsAlive(f) && !f.head && !this.host.closing;
+    }
+
+    this.state = 'reading';
+    if (expect !== undefined && !this.input.hasBuffered) await this.write([CONTINUE_REPLY]);
+    const body = await readBody(this.input, framing, this.host.bodies);
+    if (!body.ok) return body.status === null ? false : this.fatal(body.status);
+    this.state = 'busy';
+    this.clearTimer();
+    let outcome;
+    try {
+      outcome = await this.host.execute(body.body);
+    } finally {
+      this.host.bodies.release(body.reserved);
+    }
+    try {
+      await this.reply(outcome.reply, f);
+    } finally {
+      outcome.done();
+    }
+    this.host.logRequest(head, outcome.reply.status, started, remote);
+    return keepsAlive(f) && !f.head && !this.host.closing;
+  }
+
+  /** zcashd's checks that need no body (§1.2 steps 1–3, 5–7), or null for an authenticated POST /. */
+  private async answerFromHead(head: RequestHead, remote: string | undefined): Promise<SimpleReply | null> {
+    if (!this.host.isAllowed(remote)) return { status: 403, body: '', own: 'none' };
+    if (head.method === 'DELETE') return { status: 405, body: '', own: 'none' };
+    if (head.target !== '/') return { status: 404, body: '', own: 'none' };
+    if (head.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
+    const verdict = this.host.checkAuth(headerValue(head, 'authorization'));
+    if (verdict === true) return null;
+    if (verdict === false) await new Promise((r) => setTimeout(r, WRONG_CREDENTIALS_DELAY_MS));
+    return { status: 401, body: '', own: 'www-authenticate' };
+  }
+
+  private reply(r: SimpleReply, f: ReplyFraming): Promise<void> {
+    const chunks: (string | Buffer)[] = typeof r.body === 'string' ? [Buffer.from(r.body, 'utf8')] : r.body;
+    let length = 0;
+    for (const c of chunks) length += c.length;
+    return this.write([replyHead(r.status, r.own, length, f), ...chunks.filter((c) => c.length > 0)]);
+  }
+}

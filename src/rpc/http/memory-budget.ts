@@ -1,0 +1,107 @@
+/**
+ * Byte budgets that keep the server's memory bounded whatever clients send: request bodies
+ * being received and replies being built or waiting to be written all hold reservations on a
+ * process-wide budget, and each reply also on its own per-request budget.
+ */
+import { totalmem } from 'node:os';
+
+/** A pool of bytes: reservations either fit or fail immediately, or wait in arrival order. */
+export class MemoryBudget {
+  private used = 0;
+  private readonly waiters: { bytes: number; resolve: () => void }[] = [];
+
+  constructor(readonly limit: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Reserves `bytes` if they fit now (and nobody is queued ahead), else returns false. */
+  tryReserve(bytes: number): boolean {
+    if (this.waiters.length > 0 || this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  /**
+   * Waits until `bytes` fit, first come first served. A request larger than the whole budget
+   * could never be granted, so it is refused (false) instead of waiting forever.
+   */
+  async reserve(bytes: number): Promise<boolean> {
+    if (bytes > this.limit) return false;
+    if (this.tryReserve(bytes)) return true;
+    await new Promise<void>((resolve) => this.waiters.push({ bytes, resolve }));
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.used -= bytes;
+    if (this.used < 0) this.used = 0;
+    while (this.waiters.length > 0 && this.used + this.waiters[0]!.bytes <= this.limit) {
+      const w = this.waiters.shift()!;
+      this.used += w.bytes;
+      w.resolve();
+    }
+  }
+}
+
+/** One request's share: its own cap, drawing on the process-wide budget as it grows. */
+export class RequestBudget {
+  private held = 0;
+
+  constructor(
+    private readonly global: MemoryBudget,
+    readonly limit: number,
+    /** Told how many bytes each release gave back. */
+    private readonly onRelease?: (bytes: number) => void,
+  ) {}
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** Takes `bytes` more, or returns which budget refused them. */
+  take(bytes: number): 'ok' | 'request' | 'global' {
+    if (this.held + bytes > this.limit) return 'request';
+    if (!this.global.tryReserve(bytes)) return 'global';
+    this.held += bytes;
+    return 'ok';
+  }
+
+  /** Gives everything back (after the reply is written, or when it is abandoned). */
+  releaseAll(): void {
+    const bytes = this.held;
+    if (bytes === 0) return;
+    this.held = 0;
+    this.global.release(bytes);
+    this.onRelease?.(bytes);
+  }
+}
+
+const MIB = 1024 * 1024;
+
+export interface MemoryLimits {
+  /** Largest reply one request may build (bytes). */
+  perRequest: number;
+  /** All replies being built or written, together (bytes). */
+  replies: number;
+  /** All request bodies being received, together (bytes). */
+  bodies: number;
+}
+
+/**
+ * Defaults from the machine's memory: replies together may use a sixteenth of it (at least
+ * 256 MiB, at most 2 GiB), one request a quarter of that (at most 256 MiB: about 30
+ * verbosity-2 renderings of 1.4 MB blocks), and bodies in flight a sixteenth of it (at least
+ * 64 MiB, at most 1 GiB). On the 24 GiB reference machine: 1.5 GiB of replies, 256 MiB per
+ * request, 1 GiB of bodies. Replies count until the client has taken them, and the process
+ * also holds what the collector has not freed yet, so peak RSS runs above these figures.
+ */
+export function defaultMemoryLimits(total = totalmem()): MemoryLimits {
+  const replies = Math.min(2048 * MIB, Math.max(256 * MIB, Math.floor(total / 16)));
+  return {
+    replies,
+    perRequest: Math.min(256 * MIB, Math.floor(replies / 4)),
+    bodies: Math.min(1024 * MIB, Math.max(64 * MIB, Math.floor(total / 16))),
+  };
+}

@@ -1,0 +1,19 @@
+/** Messages between the render pool and its worker threads. */
+import type { NetworkName } from '../../chain/network.js';
+import type { BlockChainContext } from '../../render/block.js';
+
+export interface RenderJob {
+  id: number;
+  bytes: Uint8Array;
+  verbosity: 0 | 1 | 2;
+  context: BlockChainContext | null;
+  network: NetworkName;
+}
+
+export type RenderOutcome =
+  | { id: number; text: string }
+  | { id: number; bytes: Uint8Array }
+  /** The block failed verification. */
+  | { id: number; problem: string }
+  /** The worker failed (a bug, not bad data). */
+  | { id: number; error: string };

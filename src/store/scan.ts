@@ -1,0 +1,155 @@
+/**
+ * `zecrpc verify`: reads a whole chain store and lists every damaged record, changing nothing
+ * (the store is opened directly, not through ChainStore, whose opening may repair). The same
+ * checks as the verified read path (verify.ts), applied to everything:
+ *
+ * - each block index record decodes and its header hashes to its key;
+ * - each stored block: frame magic and length, header hash, full decode, merkle root, and the
+ *   recorded size and transaction count;
+ * - each best-chain height entry names a block recorded at that height whose parent is the
+ *   entry below, and the tip record names the top entry.
+ */
+import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import type { NetworkParams } from '../chain/network.js';
+import { bytesEqual, toHexReversed } from '../codec/hex.js';
+import { sha256d } from '../crypto/hash.js';
+import { blockFileName } from './block-data.js';
+import { decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
+import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
+
+export interface StoreProblem {
+  /** What is damaged: a block (hash), a file and offset, or an index key. */
+  where: string;
+  problem: string;
+}
+
+export interface ScanReport {
+  blocksChecked: number;
+  recordsChecked: number;
+  heightsChecked: number;
+  problems: StoreProblem[];
+}
+
+export interface ScanOptions {
+  /** Called every few hundred records, for progress output. */
+  onProgress?: (records: number) => void;
+}
+
+function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
+  return { gte: Buffer.of(prefix), lt: Buffer.of(prefix + 1) };
+}
+
+/** Scans the store in `<datadir>/zecrpc`; the store must not be open elsewhere (LevelDB's lock). */
+export async function scanStore(datadir: string, network: NetworkParams, opts: ScanOptions = {}): Promise<ScanReport> {
+  const dir = join(datadir, 'zecrpc');
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
+  await db.open();
+  const files = new Map<number, FileHandle>();
+  const report: ScanReport = { blocksChecked: 0, recordsChecked: 0, heightsChecked: 0, problems: [] };
+  const problem = (where: string, what: string) => report.problems.push({ where, problem: what });
+  const records = new Map<string, IndexRecord>();
+  try {
+    try {
+      for await (const [key, value] of db.iterator(prefixRange(keys.indexPrefix))) {
+        const hash = key.subarray(1);
+        const name = `block ${toHexReversed(hash)}`;
+        report.recordsChecked++;
+        if (report.recordsChecked % 500 === 0) opts.onProgress?.(report.recordsChecked);
+        let rec: IndexRecord;
+        try {
+          rec = decodeIndexRecord(value);
+        } catch (e) {
+          problem(`${name} (index record)`, (e as Error).message);
+          continue;
+        }
+        if (!bytesEqual(sha256d(rec.header), hash)) {
+          problem(`${name} (index record)`, 'the recorded header hashes to another block');
+          continue;
+        }
+        records.set(hash.toString('hex'), rec);
+        if (!rec.haveData) continue;
+        report.blocksChecked++;
+        const read = await readStoredBlock(db, dir, files, network, hash, rec);
+        if (!(read instanceof Uint8Array)) {
+          report.problems.push({ where: `${name} at ${read.where}`, problem: read.problem });
+          continue;
+        }
+        const block = decodeVerifiedBlock(read);
+        if (typeof block === 'string') problem(name, block);
+        else if (block.transactions.length !== rec.txCount) problem(name, `${block.transactions.length} transactions where the index records ${rec.txCount}`);
+      }
+    } catch (e) {
+      problem('LevelDB block index', `reading stopped: ${(e as Error).message}`);
+    }
+
+    let prev: Buffer | null = null;
+    let top = -1;
+    try {
+      for await (const [key, value] of db.iterator(prefixRange(keys.heightPrefix))) {
+        const height = key.readUInt32BE(1);
+        report.heightsChecked++;
+        const where = `best-chain entry at height ${height}`;
+        const rec = records.get(value.toString('hex'));
+        if (value.length !== 32) problem(where, `a ${value.length}-byte value where a block hash belongs`);
+        else if (!rec) problem(where, `names block ${toHexReversed(value)}, which has no sound index record`);
+        else if (rec.height !== height) problem(where, `names block ${toHexReversed(value)}, recorded at height ${rec.height}`);
+        else if (height > 0 && prev && !bytesEqual(rec.header.subarray(4, 36), prev)) problem(where, 'its block does not build on the entry below');
+        if (height !== top + 1) problem(where, `follows the entry at height ${top}`);
+        top = height;
+        prev = value;
+      }
+    } catch (e) {
+      problem('LevelDB best-chain entries', `reading stopped: ${(e as Error).message}`);
+    }
+    const tip = await db.get(keys.tip()).catch((e: Error) => {
+      problem('tip record', e.message);
+      return undefined;
+    });
+    if (tip) {
+      const t = decodeTip(tip);
+      if (t.height !== top || !prev || !bytesEqual(t.hash, prev)) problem('tip record', `names height ${t.height}, the best chain ends at ${top}`);
+    }
+  } finally {
+    for (const f of files.values()) await f.close();
+    await db.close();
+  }
+  return report;
+}
+
+/** A stored block's bytes, or where and why they cannot be read. */
+async function readStoredBlock(
+  db: ClassicLevel<Buffer, Buffer>,
+  dir: string,
+  files: Map<number, FileHandle>,
+  network: NetworkParams,
+  hash: Buffer,
+  rec: IndexRecord,
+): Promise<Uint8Array | StoreProblem> {
+  const inLevel = rec.file === 0 && rec.offset === 0 ? await db.get(keys.blockData(hash)) : undefined;
+  if (inLevel) {
+    const bad = storedBlockProblem(hash, inLevel, rec.size);
+    return bad ? { where: `LevelDB value b${hash.toString('hex')}`, problem: bad } : inLevel;
+  }
+  const path = join(dir, 'blocks', blockFileName(rec.file));
+  const fail = (problem: string): StoreProblem => ({ where: `${path} offset ${rec.offset}`, problem });
+  let f = files.get(rec.file);
+  if (!f) {
+    try {
+      f = await openFile(path, 'r');
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+    files.set(rec.file, f);
+  }
+  if (rec.offset < 8) return fail('the index points inside the file header');
+  const framed = Buffer.alloc(rec.size + 8);
+  const { bytesRead } = await f.read(framed, 0, framed.length, rec.offset - 8);
+  if (bytesRead !== framed.length) return fail(`the file ends before the block does (${bytesRead} of ${framed.length} bytes)`);
+  if (!bytesEqual(framed.subarray(0, 4), network.magic)) return fail('the record frame does not start with the network magic');
+  if (framed.readUInt32LE(4) !== rec.size) return fail(`the record frame says ${framed.readUInt32LE(4)} bytes, the index ${rec.size}`);
+  const bytes = framed.subarray(8);
+  const bad = storedBlockProblem(hash, bytes, rec.size);
+  return bad ? fail(bad) : bytes;
+}

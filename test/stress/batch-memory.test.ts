@@ -1,0 +1,96 @@
+// Issue 12, findings 1 and 3: batches of getblock verbosity 2 over large blocks used to build
+// multi-gigabyte replies (and past ~512 MB no reply at all), and a 50,000-item batch froze
+// every other client. Now each reply is built within its per-request budget — a batch that
+// would outgrow it is answered with RPC_OUT_OF_MEMORY (-7) — memory is given back afterwards,
+// and long batches share the server with other clients.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeConfig } from '../../src/config.js';
+import { storeMethods } from '../../src/rpc/methods/index.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
+import { largeBlocks, post, sampleRss, storeWithLargeBlocks, PASSWORD, USER } from './fixtures.js';
+
+const MIB = 1024 * 1024;
+const PER_REQUEST = 64 * MIB;
+const BLOCKS = largeBlocks(40);
+const { store, hashes } = storeWithLargeBlocks(BLOCKS);
+
+let dir: string;
+let server: RunningRpcServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'zecrpc-stress-batch-'));
+  const config = loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcthreads=2']);
+  server = await startRpcServer({ config, methods: storeMethods(store), memory: { perRequest: PER_REQUEST, replies: 4 * PER_REQUEST } });
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The 400-item batch of the report: getblock verbosity 2 over the 40 distinct large blocks, ten times. */
+const attackBatch = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, method: 'getblock', params: [hashes[i % 40], 2] })));
+
+describe('per-request and global reply budgets', () => {
+  it('answers the 400-item getblock-2 batch with -7 instead of building a multi-GB reply, then gives the memory back', async () => {
+    const before = process.memoryUsage.rss();
+    const rss = sampleRss();
+    const r = await post(server.port, attackBatch);
+    const peak = rss.stop();
+    expect(r.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    const reply = JSON.parse(r.body.toString('utf8')) as { result: null; error: { code: number; message: string }; id: null };
+    expect(reply.error.code).toBe(-7);
+    expect(reply.error.message).toContain('per-request memory budget of 64 MiB');
+    expect(reply.id).toBeNull();
+    // Unbounded, this reply was 3.27 GB; the budget holds it to 64 MiB plus the block in flight.
+    expect(peak - before).toBeLessThan(512 * MIB);
+    expect(server.stats().replyBytes).toBe(0);
+  });
+
+  it('three such batches in parallel all fail cleanly within the global budget', async () => {
+    const before = process.memoryUsage.rss();
+    const rss = sampleRss();
+    const replies = await Promise.all([0, 1, 2].map(() => post(server.port, attackBatch)));
+    const peak = rss.stop();
+    for (const r of replies) {
+      expect((JSON.parse(r.body.toString('utf8')) as { error: { code: number } }).error.code).toBe(-7);
+    }
+    expect(peak - before).toBeLessThan(1024 * MIB);
+    expect(server.stats().replyBytes).toBe(0);
+  });
+
+  it('a batch within the budget is answered in full, each item the block asked for', async () => {
+    const items = hashes.slice(0, 3).map((h, i) => ({ id: i, method: 'getblock', params: [h, 2] }));
+    const r = await post(server.port, JSON.stringify(items));
+    expect(r.statusLine).toBe('HTTP/1.1 200 OK');
+    const replies = JSON.parse(r.body.toString('utf8')) as { result: { hash: string; size: number; tx: unknown[] }; id: number }[];
+    expect(replies.map((x) => x.result.hash)).toEqual(hashes.slice(0, 3));
+    expect(replies.map((x) => x.result.size)).toEqual(BLOCKS.slice(0, 3).map((b) => b.length));
+    expect(server.stats().replyBytes).toBe(0);
+  });
+});
+
+describe('long batches share the server', () => {
+  it('a 50,000-item batch does not stop other clients from being answered', async () => {
+    const batch = JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ id: i, method: 'getblockcount' })));
+    const big = post(server.port, batch);
+    let finished = false;
+    void big.then(() => (finished = true));
+    const latencies: number[] = [];
+    while (!finished && latencies.length < 200) {
+      const t0 = performance.now();
+      const r = await post(server.port, '{"id":"cheap","method":"getblockcount"}');
+      latencies.push(performance.now() - t0);
+      expect(r.body.toString('utf8')).toBe('{"result":20,"error":null,"id":"cheap"}\n');
+    }
+    const reply = JSON.parse((await big).body.toString('utf8')) as { result: number; id: number }[];
+    expect(reply.length).toBe(50_000);
+    expect(reply[49_999]).toEqual({ result: 20, error: null, id: 49_999 });
+    // Cheap requests got in while the batch ran (before: one 11.9 s freeze for everybody).
+    expect(latencies.length).toBeGreaterThan(1);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,227 @@
+// Issue 12, findings 2, 4, 5, 7 and 8: zcashd's work queue, credentials checked before any
+// body is read, shutdown that never waits on a client, and the transport details of
+// rpc-http-json.md §1 (exact header limit, HTTP/1.0 replies, Host not required, CONNECT and
+// Expect answered with libevent's pages, -rpcssl refused, IPv4 and IPv6 listeners with
+// -rpcallowip), plus the cookie file never written through a planted symlink.
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeConfig } from '../../src/config.js';
+import type { RpcMethod } from '../../src/rpc/method.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
+import { AUTH, PASSWORD, post, postBytes, rawRequest, USER, type RawReply } from './fixtures.js';
+
+const dirs: string[] = [];
+function datadir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'zecrpc-stress-transport-'));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A method that holds its work-queue slot until released by the test. */
+function gate(): { method: RpcMethod; open(): void; entered: () => number } {
+  let release!: () => void;
+  let opened = new Promise<void>((r) => (release = r));
+  let count = 0;
+  return {
+    method: {
+      name: 'gate',
+      category: 'util',
+      required: 0,
+      optional: 0,
+      help: 'gate\n',
+      call: async () => {
+        count++;
+        await opened;
+        return '"open"';
+      },
+    },
+    open: () => {
+      release();
+      opened = Promise.resolve();
+    },
+    entered: () => count,
+  };
+}
+
+const names = (r: RawReply) => r.headers.map(([k]) => k);
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+};
+
+describe('work queue (-rpcthreads, -rpcworkqueue)', () => {
+  it('runs -rpcthreads requests, queues -rpcworkqueue more, and refuses the next with zcashd’s reply', async () => {
+    const g = gate();
+    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcthreads=2', '-rpcworkqueue=3']);
+    const s = await startRpcServer({ config, methods: [g.method] });
+    const held = Array.from({ length: 5 }, () => post(s.port, '{"id":1,"method":"gate"}'));
+    await until(() => s.stats().running === 2 && s.stats().waiting === 3);
+    expect(g.entered()).toBe(2);
+    const refused = await post(s.port, '{"id":2,"method":"gate"}');
+    expect(refused.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(refused.body.toString('latin1')).toBe('Work queue depth exceeded');
+    expect(names(refused)).toEqual(['Date', 'Content-Length', 'Content-Type', 'Connection']);
+    expect(refused.headers[2]![1]).toBe('text/html; charset=ISO-8859-1');
+    g.open();
+    for (const r of await Promise.all(held)) expect(r.body.toString('utf8')).toBe('{"result":"open","error":null,"id":1}\n');
+    expect(s.stats()).toMatchObject({ running: 0, waiting: 0 });
+    await s.close();
+  });
+});
+
+describe('authentication before the body', () => {
+  let s: RunningRpcServer;
+  beforeAll(async () => {
+    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
+    s = await startRpcServer({ config, methods: [] });
+  });
+  afterAll(() => s.close());
+
+  it('answers 32 MB bodies without credentials with 401 from their headers, storing none of them', async () => {
+    const declared = 0x02000000;
+    const before = process.memoryUsage.rss();
+    let maxBodyBytes = 0;
+    const watch = setInterval(() => (maxBodyBytes = Math.max(maxBodyBytes, s.stats().bodyBytes)), 2);
+    const sockets: Socket[] = [];
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        rawRequest(
+          s.port,
+          // Only the first 64 KB of each body is ever sent: the reply must not wait for the rest.
+          Buffer.concat([Buffer.from(`POST / HTTP/1.1\r\nHost: x\r\n${i % 2 ? 'Authorization: Basic d3Jvbmc6d3Jvbmc=\r\n' : ''}Content-Length: ${declared}\r\n\r\n`), Buffer.alloc(65536, 0x20)]),
+          (sock) => sockets.push(sock),
+        ),
+      ),
+    );
+    clearInterval(watch);
+    for (const r of replies) expect(r.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(maxBodyBytes).toBe(0);
+    expect(process.memoryUsage.rss() - before).toBeLessThan(64 * 1024 * 1024);
+    // The server is in step and serving: a valid request on a fresh connection works.
+    expect((await post(s.port, '{"id":1,"method":"help","params":["stop"]}')).statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('keeps a connection usable after refusing a request whose body it skipped', async () => {
+    const body = '{"id":1,"method":"help","params":["stop"]}';
+    const two =
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+      `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+    const text = await new Promise<string>((resolve) => {
+      let out = '';
+      const sock = connect(s.port, '127.0.0.1', () => sock.write(two));
+      sock.on('data', (d) => (out += d.toString('latin1')));
+      sock.on('close', () => resolve(out));
+    });
+    expect(text.startsWith('HTTP/1.1 401 Unauthorized\r\n')).toBe(true);
+    expect(text).toContain('\r\n\r\nHTTP/1.1 200 OK\r\n');
+    expect(text.endsWith('"error":null,"id":1}\n')).toBe(true);
+  });
+});
+
+describe('transport details (rpc-http-json.md §1)', () => {
+  let s: RunningRpcServer;
+  beforeAll(async () => {
+    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
+    s = await startRpcServer({ config, methods: [] });
+  });
+  afterAll(() => s.close());
+
+  /** A request whose request line plus header lines, without line ends, total exactly `size` bytes. */
+  const sized = (size: number) => {
+    const fixed = 'GET / HTTP/1.1'.length + 'Host: x'.length + 'X-Pad: '.length;
+    return `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(size - fixed)}\r\nConnection: close\r\n\r\n`;
+  };
+
+  it('accepts request line + headers of 8,192 bytes and refuses 8,193 (libevent counts lines without CRLF)', async () => {
+    // `Connection: close` adds 17 counted bytes.
+    expect((await rawRequest(s.port, sized(8192 - 17))).statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
+    const over = await rawRequest(s.port, sized(8193 - 17));
+    expect(over.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(over.body.toString('latin1')).toBe('<HTML><HEAD>\n<TITLE>400 Bad Request</TITLE>\n</HEAD><BODY>\n<H1>Bad Request</H1>\n</BODY></HTML>\n');
+  });
+
+  it('answers HTTP/1.0 with an HTTP/1.0 status line, no Date, and closes', async () => {
+    const body = '{"id":1,"method":"help","params":["stop"]}';
+    const r = await rawRequest(s.port, `POST / HTTP/1.0\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    expect(r.statusLine).toBe('HTTP/1.0 200 OK');
+    expect(names(r)).toEqual(['Content-Type']);
+    expect(r.body.toString('utf8')).toBe('{"result":"stop\\n\\nStop Zcash server.","error":null,"id":1}\n');
+    const ka = await rawRequest(s.port, `POST / HTTP/1.0\r\nConnection: keep-alive\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    expect(ka.statusLine).toBe('HTTP/1.0 200 OK');
+    expect(names(ka)).toEqual(['Content-Type', 'Connection', 'Content-Length']);
+  });
+
+  it('serves an HTTP/1.1 request without Host', async () => {
+    const body = '{"id":1,"method":"help","params":["stop"]}';
+    const r = await rawRequest(s.port, `POST / HTTP/1.1\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(r.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('answers CONNECT with 501 and an unknown Expect with libevent’s 417 page', async () => {
+    const c = await rawRequest(s.port, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(c.statusLine).toBe('HTTP/1.1 501 Not Implemented');
+    expect(names(c)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
+    const e = await rawRequest(s.port, `POST / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\n\r\n{}`);
+    expect(e.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(names(e)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
+    expect(e.body.toString('latin1')).toBe('<HTML><HEAD>\n<TITLE>417 Expectation Failed</TITLE>\n</HEAD><BODY>\n<H1>Expectation Failed</H1>\n</BODY></HTML>\n');
+  });
+
+  it('sends 100 Continue to an authenticated Expect: 100-continue before reading the body', async () => {
+    const body = '{"id":1,"method":"help","params":["stop"]}';
+    const text = await new Promise<string>((resolve) => {
+      let out = '';
+      const sock = connect(s.port, '127.0.0.1', () =>
+        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+      );
+      sock.on('data', (d) => {
+        if (out === '') sock.write(body);
+        out += d.toString('latin1');
+      });
+      sock.on('close', () => resolve(out));
+    });
+    expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n')).toBe(true);
+  });
+});
+
+describe('startup options', () => {
+  it('refuses -rpcssl as zcashd does', async () => {
+    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', '-rpcssl']);
+    await expect(startRpcServer({ config, methods: [] })).rejects.toThrow('SSL mode for RPC (-rpcssl) is no longer supported.');
+  });
+
+  it('listens on IPv4 and IPv6 with -rpcallowip and no -rpcbind', async () => {
+    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcallowip=10.0.0.0/8']);
+    const s = await startRpcServer({ config, methods: [] });
+    expect(s.addresses).toEqual([`0.0.0.0:${s.port}`, `:::${s.port}`]);
+    const v6 = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const sock = connect(s.port, '::1', () => sock.write(postBytes('{"id":1,"method":"help","params":["stop"]}')));
+      sock.on('data', (d) => (out += d.toString('latin1')));
+      sock.on('close', () => resolve(out));
+      sock.on('error', reject);
+    });
+    expect(v6.startsWith('HTTP/1.1 200 OK')).toBe(true);
+    await s.close();
+  });
+
+  it('never writes the cookie through a symlink planted at .cookie.tmp', async () => {
+    const d = datadir();
+    mkdirSync(join(d, 'regtest'), { recursive: true });
+    const victim = join(d, 'victim');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, join(d, 'regtest', '.cookie.tmp'));
+    const s = await startRpcServer({ config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-regtest']), methods: [] });
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(lstatSync(s.cookieFile!).isSymbolicLink()).toBe(false);
+    expect(readFileSync(s.cookieFile!, 'utf8')).toMatch(/^__cookie__:/);
+    await s.close();
+    expect(existsSync(s.cookieFile!)).toBe(false);
+  });
+});
