@@ -4,11 +4,12 @@
  * for single-valued options, while repeatable options (`-rpcauth`, `-rpcallowip`, `-rpcbind`)
  * collect values from both.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from './chain/network.js';
 
+/** A configuration problem; its message is the complete line to show the user ("Error…"). */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -21,9 +22,17 @@ export type OptionMap = Map<string, string[]>;
 
 const NAME_RE = /^[A-Za-z0-9_.-]+$/;
 
+/** zcashd's InterpretBool: the empty value is true, otherwise atoi(value) != 0. */
+export function interpretBool(value: string): boolean {
+  if (value === '') return true;
+  const m = /^\s*([+-]?\d+)/.exec(value);
+  return m !== null && Number(m[1]) !== 0;
+}
+
 /**
  * Splits zcashd-style arguments into options and the remaining (positional or `--long`)
- * arguments. `-name` has the empty value (zcashd's GetBoolArg reads it as true), `-noname` means "0".
+ * arguments. `-name` has the empty value (zcashd's GetBoolArg reads it as true); as in zcashd's
+ * InterpretNegativeSetting, `-noname` means `-name=0` and `-noname=0` means `-name=1`.
  * A double dash is tolerated for zcashd options written `--name=value`.
  */
 export function parseZcashArgs(argv: readonly string[]): { options: OptionMap; rest: string[] } {
@@ -37,10 +46,10 @@ export function parseZcashArgs(argv: readonly string[]): { options: OptionMap; r
     }
     let name = m[1]!;
     let value = m[2] ?? '';
-    if (!NAME_RE.test(name)) throw new ConfigError(`Invalid option name in '${arg}'`);
-    if (m[2] === undefined && name.startsWith('no') && name.length > 2) {
+    if (!NAME_RE.test(name)) throw new ConfigError(`Error: Invalid option name in '${arg}'`);
+    if (name.startsWith('no') && name.length > 2) {
       name = name.slice(2);
-      value = '0';
+      value = interpretBool(value) ? '0' : '1';
     }
     const list = options.get(name) ?? [];
     list.push(value);
@@ -49,21 +58,53 @@ export function parseZcashArgs(argv: readonly string[]): { options: OptionMap; r
   return { options, rest };
 }
 
-/** Reads a zcash.conf-style file into an option map. */
+/** Keys zcashd v6.12.2 lets zcash.conf give more than once (ReadConfigFile's allowed_duplicates). */
+const CONF_DUPLICATES_ALLOWED = new Set([
+  'addnode', 'allowdeprecated', 'bind', 'connect', 'debug', 'externalip', 'fundingstream', 'loadblock',
+  'metricsallowip', 'nuparams', 'onetimelockboxdisbursement', 'onlynet', 'rpcallowip', 'rpcauth', 'rpcbind',
+  'seednode', 'uacomment', 'whitebind', 'whitelist',
+]);
+
+/** The characters boost's config-file parser trims around names, values and lines. */
+const trimWs = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+
+/**
+ * Reads a zcash.conf-style file into an option map, as zcashd v6.12.2 does (boost's config-file
+ * parser, then ReadConfigFile): `#` starts a comment anywhere on a line; `name=value` lines with
+ * names and values trimmed; a `[section]` line makes the following names `section.name`, which
+ * zcashd then never reads (so a `[main]` or `[test]` block is accepted and has no effect); any
+ * other non-empty line is an error, as is a name given twice unless zcashd allows repeating it.
+ */
 export function parseConfFile(text: string, path: string): OptionMap {
   const options: OptionMap = new Map();
-  text.split(/\r?\n/).forEach((raw, i) => {
+  const seen = new Set<string>();
+  let prefix = '';
+  for (const raw of text.split('\n')) {
     const hash = raw.indexOf('#');
-    const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
-    if (line === '') return;
+    const line = trimWs(hash >= 0 ? raw.slice(0, hash) : raw);
+    if (line === '') continue;
+    if (line.startsWith('[') && line.endsWith(']')) {
+      prefix = line.slice(1, -1);
+      if (!prefix.endsWith('.')) prefix += '.';
+      continue;
+    }
     const eq = line.indexOf('=');
-    const name = (eq >= 0 ? line.slice(0, eq) : line).trim();
-    const value = eq >= 0 ? line.slice(eq + 1).trim() : '1';
-    if (!NAME_RE.test(name)) throw new ConfigError(`${path}:${i + 1}: cannot parse '${raw.trim()}' (expected name=value)`);
+    if (eq < 0) throw new ConfigError(`Error reading configuration file ${path}: the options configuration file contains an invalid line '${line}'`);
+    let name = prefix + trimWs(line.slice(0, eq));
+    let value = trimWs(line.slice(eq + 1));
+    if (name === '') throw new ConfigError(`Error reading configuration file ${path}: unrecognised option ''`);
+    if (!CONF_DUPLICATES_ALLOWED.has(name) && seen.has(name)) {
+      throw new ConfigError(`Error reading configuration file ${path}: Option '-${name}' is duplicated, which is not allowed.`);
+    }
+    seen.add(name);
+    if (name.startsWith('no') && name.length > 2) {
+      name = name.slice(2);
+      value = interpretBool(value) ? '0' : '1';
+    }
     const list = options.get(name) ?? [];
     list.push(value);
     options.set(name, list);
-  });
+  }
   return options;
 }
 
@@ -95,15 +136,15 @@ export interface NodeConfig {
   getArgs(name: string): string[];
   /** The effective value of a single-valued option. */
   getArg(name: string): string | undefined;
-  /** zcashd's GetBoolArg: absent → fallback; "" or non-zero number → true. */
+  /** zcashd's GetBoolArg: absent → fallback; otherwise InterpretBool ("" or a non-zero number → true). */
   getBoolArg(name: string, fallback: boolean): boolean;
 }
 
 function intOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`Invalid value for -${name}: '${value}' (expected an integer)`);
+  if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`Error: Invalid value for -${name}: '${value}' (expected an integer)`);
   const n = Number(value.trim());
-  if (n < min || n > max) throw new ConfigError(`Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
+  if (n < min || n > max) throw new ConfigError(`Error: Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
   return n;
 }
 
@@ -112,6 +153,23 @@ function expandHome(p: string): string {
 }
 
 export const DEFAULT_DATADIR = join(homedir(), '.zecrpc');
+
+/**
+ * zcashd's first start-up check: a `-datadir` given on the command line must be an existing
+ * directory (a mistyped path is refused rather than created and served empty). The default data
+ * directory is created when missing, as zcashd does.
+ */
+export function assertDatadirExists(argv: readonly string[]): void {
+  const given = parseZcashArgs(argv).options.get('datadir')?.at(-1);
+  if (given === undefined) return;
+  let isDir = false;
+  try {
+    isDir = given !== '' && statSync(resolve(expandHome(given))).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new ConfigError(`Error: Specified data directory "${given}" does not exist.`);
+}
 
 /**
  * Builds the node configuration from zcashd-style arguments (and the configuration file they
@@ -125,7 +183,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const confPath = isAbsolute(confName) ? confName : join(baseDatadir, confName);
   let file: OptionMap = new Map();
   if (existsSync(confPath)) file = parseConfFile(readFileSync(confPath, 'utf8'), confPath);
-  else if (first('conf') !== undefined) throw new ConfigError(`Configuration file ${confPath} does not exist`);
+  else if (first('conf') !== undefined) throw new ConfigError(`Error: Configuration file ${confPath} does not exist`);
 
   const getArgs = (name: string): string[] => {
     const fromCli = cli.get(name) ?? [];
@@ -136,13 +194,12 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const getArg = (name: string): string | undefined => getArgs(name).at(-1);
   const getBoolArg = (name: string, fallback: boolean): boolean => {
     const v = getArg(name);
-    if (v === undefined) return fallback;
-    return v === '' || (/^-?\d+$/.test(v) ? Number(v) !== 0 : true);
+    return v === undefined ? fallback : interpretBool(v);
   };
 
   const testnet = getBoolArg('testnet', false);
   const regtest = getBoolArg('regtest', false);
-  if (testnet && regtest) throw new ConfigError('Invalid combination of -regtest and -testnet.');
+  if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
   const network = regtest ? REGTEST : testnet ? TESTNET : MAINNET;
   const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
   mkdirSync(datadir, { recursive: true });
@@ -150,7 +207,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
   const upstream = getArg('upstream');
   if (upstream !== undefined && !/^https?:\/\//.test(upstream)) {
-    throw new ConfigError(`Invalid value for -upstream: '${upstream}' (expected an http:// or https:// URL)`);
+    throw new ConfigError(`Error: Invalid value for -upstream: '${upstream}' (expected an http:// or https:// URL)`);
   }
   const password = getArg('rpcpassword');
   return {

@@ -4,14 +4,21 @@
  * SIGINT/SIGTERM or the `stop` method: in-flight requests finish, the cookie file is removed
  * and the store is closed.
  */
-import { pino } from 'pino';
-import { loadNodeConfig, type NodeConfig } from '../config.js';
+import { existsSync, rmSync } from 'node:fs';
+import { pino, type Logger } from 'pino';
+import { genesisBlock } from '../chain/genesis.js';
+import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type NodeConfig } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
+import { ExperimentalFeatureError, experimentalFeaturesFrom } from '../rpc/methods/control/experimental-features.js';
 import { storeMethods } from '../rpc/methods/index.js';
+import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
-import { openChainStore, type ChainStore } from '../store/chain.js';
+import type { ChainStore } from '../store/chain.js';
 import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
+import { checkOptions } from './options.js';
+import { verifiedStoreReader } from '../store/verify.js';
+import { openStoreOrExplain } from './store-open.js';
 
 export interface ServeHandle {
   config: NodeConfig;
@@ -26,22 +33,96 @@ export interface ServeHandle {
 function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
   return Math.round(seconds * 1000);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LogSettings {
+  /** The node's own log (start-up, upstream progress, warnings). */
+  level: LogLevel;
+  /** Whether every JSON-RPC request is logged (zcashd logs them only with -debug=rpc). */
+  requests: boolean;
+}
+
+/**
+ * `-loglevel` (default info) and zcashd's `-debug`: `-debug`, `-debug=1` and `-debug=rpc` turn the
+ * per-request lines on, `-debug=0` (or `-nodebug`) turns all categories off, as in zcashd.
+ */
+export function logSettings(config: NodeConfig): LogSettings {
+  const given = config.getArg('loglevel') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(given)) {
+    throw new ConfigError(`Error: Invalid value for -loglevel: '${given}' (expected one of ${LOG_LEVELS.join(', ')})`);
+  }
+  const level = given as LogLevel;
+  const categories = config.getArgs('debug');
+  const debugOff = categories.includes('0');
+  const rpcCategory = !debugOff && categories.some((c) => c === '' || c === '1' || c === 'rpc');
+  return { level, requests: rpcCategory || level === 'debug' || level === 'trace' };
+}
+
+/**
+ * The HTTP layer logs each request at info level. Unless requests are wanted it gets a level
+ * that keeps only its warnings and errors, so a busy server's default log stays quiet.
+ */
+function httpLogLevel(s: LogSettings): LogLevel {
+  if (s.level === 'silent' || s.level === 'fatal' || s.level === 'error') return s.level;
+  if (s.requests) return s.level === 'trace' || s.level === 'debug' ? s.level : 'info';
+  return 'warn';
+}
+
+function isAddressInUse(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
+/** -experimentalfeatures and the flags it allows (zcash.conf keys too), with zcashd's InitError texts. */
+function experimentalFeatures(config: NodeConfig) {
+  try {
+    return experimentalFeaturesFrom(config.getBoolArg);
+  } catch (e) {
+    if (e instanceof ExperimentalFeatureError) throw new ConfigError(`Error: ${e.message}`);
+    throw e;
+  }
 }
 
 /** Starts the node; `runServe` adds signal handling and waits for shutdown. */
 export async function startNode(argv: readonly string[], opts: { log?: boolean } = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
-  const level = config.getArg('loglevel') ?? 'info';
-  const log = opts.log === false ? null : pino({ level, redact: ['req.headers.authorization'] });
-  const store = await openChainStore({ datadir: config.datadir, network: config.network });
-  const methods: RpcMethod[] = storeMethods(store);
+  const settings = logSettings(config);
+  const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
+  const features = experimentalFeatures(config);
+  const log: Logger | null = opts.log === false ? null : pino({ level: settings.level, redact: ['req.headers.authorization'] });
+  if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
+    log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
+  }
+  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line) });
+  if ((await store.tip()) === null) {
+    // zcashd always holds its network's genesis block, so a fresh store starts with it too.
+    await store.addBlock(genesisBlock(config.network.name));
+    log?.info({ hash: config.network.genesisHash }, `new ${config.network.name} chain store: added the genesis block`);
+  }
+  const upstreamRelay = config.upstream
+    ? new UpstreamRelay(config.upstream, {
+        user: config.getArg('upstreamuser'),
+        password: config.getArg('upstreampassword'),
+        cookieFile: config.getArg('upstreamcookie'),
+      })
+    : null;
+  // Index values the methods read are cross-checked; a contradiction answers zcashd's -1 "Database corrupted".
+  const methods: RpcMethod[] = storeMethods(verifiedStoreReader(store, (line) => log?.error(line)), {
+    features,
+    upstream: upstreamRelay,
+    uaComments: config.getArgs('uacomment'),
+    legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+  });
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   let shuttingDown: Promise<void> | null = null;
   let follower: UpstreamFollower | null = null;
+  let server: RunningRpcServer;
   const shutdown = (): Promise<void> =>
     (shuttingDown ??= (async () => {
       log?.info('shutting down');
@@ -52,12 +133,26 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
       resolveStopped();
     })());
 
-  const server: RunningRpcServer = await startRpcServer({
-    config,
-    methods,
-    logger: log ? { level } : false,
-    onStop: () => void shutdown(),
-  });
+  try {
+    server = await startRpcServer({
+      config,
+      methods,
+      logger: log ? { level: httpLogLevel(settings) } : false,
+      onStop: () => void shutdown(),
+    });
+  } catch (e) {
+    await store.close();
+    // The cookie is written before binding; a server that never listened must not leave one.
+    if (config.rpcPassword === undefined && existsSync(config.rpcCookieFile)) rmSync(config.rpcCookieFile, { force: true });
+    if (isAddressInUse(e)) {
+      const where = (e as { address?: string; port?: number }).port ?? config.rpcPort;
+      throw new ConfigError(
+        `Error: Unable to start HTTP server: port ${where} is already in use (another zecrpc or zcashd?). ` +
+          'Stop it or choose another port with -rpcport=<port>.',
+      );
+    }
+    throw e;
+  }
   const tip = await store.tip();
   log?.info(
     {
@@ -69,12 +164,21 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
     },
     'zecrpc serving JSON-RPC',
   );
+  if (tip?.height === 0 && !config.upstream) {
+    const net = config.network.name === 'mainnet' ? '' : ` -${config.network.name}`;
+    log?.info(
+      'the store holds only the genesis block. Fill it with the server stopped: ' +
+        `\`zecrpc import${net} --blocks-dir ~/.zcash/blocks\` (zcashd's blk files), ` +
+        `\`zecrpc import${net} --hex FILE|DIR\` (raw block hex) or \`zecrpc import${net} --rpc URL\` (a running node); ` +
+        `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
+    );
+  }
   if (config.upstream) {
     follower = await followUpstream(store, config.upstream, {
       user: config.getArg('upstreamuser'),
       password: config.getArg('upstreampassword'),
       cookieFile: config.getArg('upstreamcookie'),
-      pollMs: upstreamPollMs(config.getArg('upstreampoll')),
+      pollMs,
       logger: log
         ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
         : { info: () => undefined, warn: () => undefined },
@@ -99,8 +203,20 @@ export function normalizeServeArgs(argv: readonly string[]): string[] {
   return out;
 }
 
+/** Checks the arguments as zcashd's start-up does, before anything is opened. */
+export function checkServeArgs(argv: readonly string[]): void {
+  const { options, rest } = parseZcashArgs(argv);
+  if (rest.length > 0) {
+    throw new ConfigError(`Error: zecrpc serve takes no arguments (got '${rest[0]}'). To send commands to the server, use zecrpc-cli.`);
+  }
+  checkOptions(options, 'serve');
+  assertDatadirExists(argv);
+}
+
 export async function runServe(argv: string[]): Promise<void> {
-  const node = await startNode(normalizeServeArgs(argv));
+  const args = normalizeServeArgs(argv);
+  checkServeArgs(args);
+  const node = await startNode(args);
   const onSignal = () => void node.shutdown();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

@@ -15,9 +15,10 @@
  *   +200 c (u64 buffer fill)     +208 f (u64 last-block flag)
  * Bytes 0..63 of memory are the parameter block `blake2b_init` reads.
  */
-import loadBlake2bModule from 'blake2b-wasm/blake2b.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-interface Blake2bModule {
+export interface Blake2bModule {
   memory: WebAssembly.Memory;
   blake2b_init(ctx: number, outlen: number): void;
   blake2b_compress(ctx: number): void;
@@ -29,7 +30,31 @@ const STAGE = 512;
 const BLOCK = 128;
 const OUT_BYTES = 32;
 
-const wasm: Blake2bModule | null = typeof WebAssembly === 'undefined' ? null : ((await loadBlake2bModule()) as unknown as Blake2bModule);
+/**
+ * Instantiates blake2b-wasm's module synchronously. The package only offers an async loader, and
+ * awaiting it at the top level would make every importer an async module, which `require()`
+ * cannot load (ERR_REQUIRE_ASYNC_MODULE). Its `blake2b.js` carries the compiled module as one
+ * base64 literal, so the same bytes are read from there and compiled with the synchronous
+ * WebAssembly API (the module is ~5 kB, well within what engines allow to compile synchronously).
+ * Anything unexpected returns null and hashing falls back to @noble/hashes with identical results.
+ * Each call makes a new instance with its own memory.
+ */
+export function instantiateBlake2bWasm(): Blake2bModule | null {
+  if (typeof WebAssembly === 'undefined') return null;
+  try {
+    const source = readFileSync(createRequire(import.meta.url).resolve('blake2b-wasm/blake2b.js'), 'utf8');
+    const literal = /__toBinary\("([A-Za-z0-9+/=]+)"\)/.exec(source)?.[1];
+    if (literal === undefined) return null;
+    const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(literal, 'base64'))).exports;
+    const m = exports as unknown as Partial<Blake2bModule>;
+    if (!(m.memory instanceof WebAssembly.Memory) || typeof m.blake2b_init !== 'function' || typeof m.blake2b_compress !== 'function') return null;
+    return m as Blake2bModule;
+  } catch {
+    return null;
+  }
+}
+
+const wasm: Blake2bModule | null = instantiateBlake2bWasm();
 
 // This module's own instance: nothing else grows its memory, so the views stay valid until
 // ensureStage grows it (reading `memory.buffer` on every hash showed in profiles).

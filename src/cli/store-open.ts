@@ -1,0 +1,40 @@
+/**
+ * Opens the chain store for a command, turning LevelDB's "one process per store" refusal into
+ * zcashd's message for a data directory another process holds.
+ */
+import { ConfigError, type NodeConfig } from '../config.js';
+import { openChainStore, type ChainStore } from '../store/chain.js';
+import { StoreOpenError } from '../store/errors.js';
+
+/** LevelDB reports a store held by another process as an IO error on its LOCK file. */
+export function isStoreLockedError(e: unknown): boolean {
+  return e instanceof StoreOpenError && /IO error: lock .*LOCK/.test(e.message);
+}
+
+export interface StoreOpenOptions {
+  durable?: boolean;
+  /** Check Equihash solutions of imported headers (default true). */
+  verifySolutions?: boolean;
+  /** Hears schema upgrades and what a checkpoint start could not verify. */
+  log?: (line: string) => void;
+}
+
+export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOptions = {}): Promise<ChainStore> {
+  try {
+    return await openChainStore({
+      datadir: config.datadir,
+      network: config.network,
+      durable: opts.durable,
+      verifySolutions: opts.verifySolutions,
+      log: opts.log,
+    });
+  } catch (e) {
+    if (isStoreLockedError(e)) {
+      throw new ConfigError(
+        `Error: Cannot obtain a lock on data directory ${config.datadir}. zecrpc is probably already running. ` +
+          '(One process at a time: stop the server before `zecrpc import`, or let the server follow a node with -upstream.)',
+      );
+    }
+    throw e;
+  }
+}
