@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     const lines = readFileSync(vectorPath('lightwalletd', 'mainnet_genesis'), 'utf8').trim().split('\n');
     for (const l of lines) await store.addBlock(new Uint8Array(Buffer.from(l.trim(), 'hex')));
     const methods = storeMethods(store);
-    const uncached = { ...getBlockMethod(store, false), name: 'getblock_uncached', category: 'hidden' };
+    const uncached = { ...getBlockMethod(store, { cacheReplies: false }), name: 'getblock_uncached', category: 'hidden' };
     const getblock = methods.find((m) => m.name === 'getblock')!;
     const hash = decodeBlock(new Uint8Array(Buffer.from(lines[10]!.trim(), 'hex'))).hashHex;
 

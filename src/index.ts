@@ -1,6 +1,7 @@
 /**
  * zecrpc as a library: decode Zcash transactions and blocks (v1–v5) from bytes or hex, read any
  * field, compute ids and digests, re-serialize, and render zcashd v6.12.2's exact JSON.
+ * `zecrpc/codec` is the decoder alone; `zecrpc/server` starts the JSON-RPC node in-process.
  */
 export { DecodeError, type DecodeReason } from './codec/errors.js';
 export { ByteReader, ByteWriter, MAX_SIZE } from './codec/bytes.js';
@@ -30,5 +31,7 @@ export {
 export { scriptToAsm, solveScript, encodeTransparentAddress, decodeTransparentAddress } from './codec/script/index.js';
 export type { TxOutType, SolvedScript } from './codec/script/index.js';
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
+export { genesisBlock } from './chain/genesis.js';
 export { txToJson, writeTxJson, type TxJsonExtras } from './render/tx.js';
 export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './render/block.js';
+export { SaplingTree, OrchardTree, saplingMerkleHash, orchardMerkleHash } from './state/trees/pool-trees.js';

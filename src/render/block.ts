@@ -2,10 +2,9 @@
  * zcashd's blockToJSON (src/rpc/blockchain.cpp, v6.12.2) for `getblock` verbosity 1 and 2,
  * and the block-intrinsic subset `zecrpc decode-block` prints from the bytes alone.
  *
- * Member order follows zcashd exactly. Members that need chain state zecrpc does not keep
- * yet (note-commitment trees: Heartwood+ `finalsaplingroot`, `finalorchardroot`, NU5+
- * `chainhistoryroot`, `anchor`; value pools: `chainSupply`, `valuePools`; `trees`) are
- * omitted rather than printed with invented values; their slots are marked below.
+ * Member order follows zcashd exactly. The chain-state members (roots, `anchor`,
+ * `chainSupply`, `valuePools`, `trees`) come from the store's chain state (state/block-view.ts);
+ * a store without chain state omits the members that need it rather than invent them.
  */
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import { difficultyFromBits } from '../chain/pow.js';
@@ -13,6 +12,8 @@ import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
 import { toHex, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
+import type { BlockStateView } from '../state/block-view.js';
+import type { ValuePoolView } from '../state/value-pools.js';
 import { writeTxJson } from './tx.js';
 import { JsonWriter } from '../json/writer.js';
 
@@ -27,6 +28,10 @@ export interface BlockChainContext {
   previousBlockHash: Uint8Array | null;
   /** Only for active-chain blocks below the tip. */
   nextBlockHash: Uint8Array | null;
+  /** The block's chain state as zcashd prints it; null when the store keeps none. */
+  state?: BlockStateView | null;
+  /** `-legacyorchardroot`: print finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 did. */
+  legacyOrchardRoot?: boolean;
 }
 
 /** Header-derived roots per era (block-and-chain-state.md §2.4), for a block at `height`. */
@@ -87,10 +92,64 @@ export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChain
   return w.toBuffer();
 }
 
+/** ValuePoolDesc: id (pools only), monitored, then the total and the delta when known. */
+function writeValuePool(w: JsonWriter, pool: ValuePoolView, id: string | null): void {
+  w.beginObject();
+  if (id !== null) w.key('id').plainStr(id);
+  w.key('monitored').bool(pool.monitored);
+  if (pool.chainValue !== null) {
+    w.key('chainValue').amount(pool.chainValue);
+    w.key('chainValueZat').int(pool.chainValue);
+  }
+  if (pool.valueDelta !== null) {
+    w.key('valueDelta').amount(pool.valueDelta);
+    w.key('valueDeltaZat').int(pool.valueDelta);
+  }
+  w.endObject();
+}
+
+function writeStateMembers(w: JsonWriter, state: BlockStateView): void {
+  w.key('anchor').plainStr(toHexReversed(state.anchor));
+  w.key('chainSupply');
+  writeValuePool(w, state.pools.chainSupply, null);
+  w.key('valuePools').beginArray();
+  for (const pool of state.pools.valuePools) writeValuePool(w, pool, pool.id);
+  w.endArray();
+  w.key('trees').beginObject();
+  if (state.saplingTreeSize !== null) w.key('sapling').beginObject().key('size').int(state.saplingTreeSize).endObject();
+  if (state.orchardTreeSize !== null) w.key('orchard').beginObject().key('size').int(state.orchardTreeSize).endObject();
+  w.endObject();
+}
+
 function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): void {
   const h = block.header;
-  const roots = eraRoots(h, ctx.height, network);
+  const state = ctx.state ?? null;
   w.beginObject();
+  if (state) {
+    w.key('hash').plainStr(block.hashHex);
+    w.key('confirmations').int(ctx.confirmations);
+    w.key('size').int(block.size);
+    w.key('height').int(ctx.height);
+    w.key('version').int(h.version);
+    w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
+    w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+    w.key('authdataroot').plainStr(toHexReversed(state.authDataRoot));
+    w.key('finalsaplingroot').plainStr(toHexReversed(state.finalSaplingRoot));
+    if (state.finalOrchardRoot) {
+      // v6.12.2 prints the raw bytes (HexStr); v4.5.0–v5.2.0 printed them reversed.
+      w.key('finalorchardroot').plainStr(ctx.legacyOrchardRoot ? toHexReversed(state.finalOrchardRoot) : toHex(state.finalOrchardRoot));
+    }
+    w.key('chainhistoryroot').plainStr(toHexReversed(state.chainHistoryRoot));
+    writeTxs(w, block.transactions, verbosity, network);
+    writeHeaderTail(w, h, network);
+    w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
+    writeStateMembers(w, state);
+    if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
+    if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+    w.endObject();
+    return;
+  }
+  const roots = eraRoots(h, ctx.height, network);
   w.key('hash').plainStr(block.hashHex);
   w.key('confirmations').int(ctx.confirmations);
   w.key('size').int(block.size);
@@ -112,8 +171,14 @@ function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: Bloc
 }
 
 /** `getblockheader <hash> true` (rpc-http-json.md §7.5). */
-export function blockHeaderToJson(header: BlockHeader, ctx: BlockChainContext, network: NetworkParams): string {
-  const roots = eraRoots(header, ctx.height, network);
+export function blockHeaderToJson(
+  header: BlockHeader,
+  ctx: BlockChainContext,
+  network: NetworkParams,
+  /** From the chain state; null = the store keeps none (then only header-derived roots print). */
+  storedFinalSaplingRoot: Uint8Array | null = null,
+): string {
+  const finalSaplingRoot = storedFinalSaplingRoot ?? eraRoots(header, ctx.height, network).finalSaplingRoot;
   const w = new JsonWriter();
   w.beginObject();
   w.key('hash').plainStr(toHexReversed(blockHeaderHash(header)));
@@ -121,7 +186,7 @@ export function blockHeaderToJson(header: BlockHeader, ctx: BlockChainContext, n
   w.key('height').int(ctx.height);
   w.key('version').int(header.version);
   w.key('merkleroot').plainStr(toHexReversed(header.merkleRoot));
-  if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
+  if (finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(finalSaplingRoot));
   writeHeaderTail(w, header, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
   if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));

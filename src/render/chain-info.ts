@@ -7,6 +7,8 @@ import { branchIdAt, MAJORITY_RULES, type NetworkParams } from '../chain/network
 import { chainWorkHex } from '../chain/pow.js';
 import { hexInt, toHexReversed } from '../codec/hex.js';
 import { JsonWriter } from '../json/index.js';
+import type { PoolTotals } from '../state/value-pools.js';
+import { VALUE_POOL_IDS } from '../state/value-pools.js';
 
 export interface BlockchainInfoFacts {
   network: NetworkParams;
@@ -17,6 +19,22 @@ export interface BlockchainInfoFacts {
   difficulty: number;
   verificationProgress: number;
   sizeOnDisk: number;
+  initialBlockDownloadComplete: boolean;
+  estimatedHeight: number;
+  /** Chain state after the tip; null when the store keeps none (those members are then omitted). */
+  state: { sproutTreeSize: number; totals: PoolTotals } | null;
+}
+
+/** ValuePoolDesc without a delta: getblockchaininfo prints totals only. */
+function writePoolTotal(w: JsonWriter, id: string | null, total: bigint | null): void {
+  w.beginObject();
+  if (id !== null) w.key('id').str(id);
+  w.key('monitored').bool(total !== null);
+  if (total !== null) {
+    w.key('chainValue').amount(total);
+    w.key('chainValueZat').int(total);
+  }
+  w.endObject();
 }
 
 /**
@@ -70,6 +88,7 @@ export function blockchainInfoToJson(f: BlockchainInfoFacts): string {
   w.beginObject();
   w.key('chain').str(network.chain);
   w.key('blocks').int(f.tipHeight);
+  if (f.state) w.key('initial_block_download_complete').bool(f.initialBlockDownloadComplete);
   w.key('headers').int(f.bestHeaderHeight);
   w.key('bestblockhash').str(toHexReversed(f.tipHash));
   w.key('difficulty').double(f.difficulty);
@@ -77,12 +96,23 @@ export function blockchainInfoToJson(f: BlockchainInfoFacts): string {
   w.key('chainwork').str(chainWorkHex(f.tipChainWork));
   w.key('pruned').bool(false);
   w.key('size_on_disk').int(f.sizeOnDisk);
+  if (f.state) {
+    w.key('estimatedheight').int(f.estimatedHeight);
+    w.key('commitments').int(f.state.sproutTreeSize);
+    w.key('chainSupply');
+    writePoolTotal(w, null, f.state.totals.chainSupply);
+    w.key('valuePools').beginArray();
+    for (const id of VALUE_POOL_IDS) writePoolTotal(w, id, f.state.totals[id]);
+    w.endArray();
+  }
   writeSoftForks(w, f.tipHeight, network);
   writeUpgrades(w, f.tipHeight, network);
   w.key('consensus').beginObject();
   w.key('chaintip').str(hexInt(branchIdAt(network, f.tipHeight)));
   w.key('nextblock').str(hexInt(branchIdAt(network, f.tipHeight + 1)));
   w.endObject();
+  // zecrpc has no wallet, so no connected block ever awaits a wallet notification.
+  if (network.name === 'regtest') w.key('fullyNotified').bool(true);
   w.endObject();
   return w.toString();
 }

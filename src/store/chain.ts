@@ -12,8 +12,13 @@
  * - whatever is derived from the active chain (the transaction index, chain state, …) is kept by
  *   indexers (indexes/), whose connect/disconnect operations go into the batch that moves the tip;
  * - block bytes are appended to flat files before the batch that references them (block-data.ts).
- * There is no proof-of-work or consensus validation: only cheap checks (decodes, merkle root,
- * genesis hash, solution size for the network).
+ * Validation: every header is checked as zcashd checks it (Equihash, proof of work, difficulty,
+ * time rules, checkpoints, coinbase height; header-validation.ts) before anything is written, and
+ * the chain state (indexes/chain-state-index.ts) checks value pools, spent outputs and every root
+ * the header commits to when the block is connected. A block that fails is not stored; a stored
+ * side-branch block that fails when a reorganization reaches it is marked invalid (`x`), and the
+ * store stays on the chain it had: every step of a reorganization is planned against an overlay
+ * before the first batch is written.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,8 +29,15 @@ import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '..
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
+import { defaultPoolHashers } from '../state/hashers.js';
+import { StateTransitionError } from '../state/apply-block.js';
+import { validateBlockHeader } from './header-validation.js';
+import { decodeBlockChainState, decodeChainStateTip, type BlockChainState, type ChainStateTip, type ShieldedPool } from '../state/chain-state.js';
+import { AddressIndex } from './indexes/address-index.js';
+import { ChainStateIndex, chainStateKeys, decodeSubtree, type CheckpointState } from './indexes/chain-state-index.js';
 import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
+import { WriteOverlay } from './overlay.js';
 import { encodeVersionRecord, migrate } from './migrations/index.js';
 import { decodeUndoRecord, encodeUndoRecord } from './undo.js';
 import {
@@ -51,6 +63,11 @@ import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './
 
 /** zcashd's MAX_BLOCK_SIZE (2 MB since Sapling; larger blocks never existed). */
 export const MAX_BLOCK_SIZE = 2_000_000;
+/**
+ * zcashd's MAX_REORG_LENGTH (COINBASE_MATURITY − 1): it shuts down rather than disconnect more
+ * blocks. Undo data older than this is deleted, which keeps its size bounded at mainnet scale.
+ */
+export const MAX_REORG_DEPTH = 99;
 const INDEX_CACHE_SIZE = 20_000;
 
 export interface ChainStoreOptions {
@@ -61,8 +78,12 @@ export interface ChainStoreOptions {
   blockData?: 'flat' | 'leveldb';
   /** fsync block files and LevelDB writes before acknowledging (power-loss safety, slower). */
   durable?: boolean;
-  /** What is derived from the active chain (default: the transaction index). */
+  /** What is derived from the active chain (default: the transaction index and the chain state). */
   indexers?: readonly Indexer[];
+  /** Verify Equihash solutions (default true; skip only for a source you trust, e.g. your own zcashd's blk files). */
+  verifySolutions?: boolean;
+  /** Local clock, Unix seconds (headers more than 2 h ahead are refused); injectable for tests. */
+  now?: () => number;
   /** Hears schema upgrades (they can take a while on a large store). */
   log?: (line: string) => void;
 }
@@ -76,6 +97,19 @@ export interface AddResult {
   chainWork: bigint;
   /** Present when accepting the block switched the best chain. */
   reorg?: { forkHeight: number; disconnected: Uint8Array[]; connected: Uint8Array[] };
+}
+
+/** What a store started from a checkpoint is given (see ChainStore.startFromCheckpoint). */
+export interface CheckpointStart {
+  /** The checkpoint block's height. */
+  height: number;
+  /** Serialized headers ending with the checkpoint block's, oldest first (28 let difficulty checks run at once). */
+  headers: Uint8Array[];
+  /** Cumulative chain work up to and including the checkpoint block. */
+  chainWork: bigint;
+  /** nChainTx of the checkpoint block; null when unknown (then counted from 0, as zcashd does without bodies). */
+  chainTx: number | null;
+  state: CheckpointState;
 }
 
 /** Test hook: called after each batch of a reorganization (throwing simulates a crash there). */
@@ -98,6 +132,8 @@ export class ChainStore implements ChainStoreReader {
   private readonly genesisHash: Uint8Array;
   private readonly indexers: readonly Indexer[];
   private readonly log: (line: string) => void;
+  private readonly verifySolutions: boolean;
+  private readonly now: () => number;
   /** Committed state, as indexers read it while they prepare a batch. */
   private readonly view: IndexReadView = { get: (key) => this.indexValue(key) };
   private tipState: TipState | null = null;
@@ -111,8 +147,14 @@ export class ChainStore implements ChainStoreReader {
     this.dir = join(opts.datadir, 'zecrpc');
     this.durable = opts.durable ?? false;
     this.genesisHash = reversedHexToBytes(opts.network.genesisHash);
-    this.indexers = opts.indexers ?? [new TxIndex()];
     this.log = opts.log ?? (() => undefined);
+    this.indexers = opts.indexers ?? [
+      new TxIndex(),
+      new AddressIndex(),
+      new ChainStateIndex({ network: opts.network, hashers: defaultPoolHashers(), log: this.log }),
+    ];
+    this.verifySolutions = opts.verifySolutions ?? true;
+    this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     const tags = new Set(this.indexers.map((i) => i.undoTag));
     if (tags.size !== this.indexers.length) throw new Error('two indexers share an undo tag');
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
@@ -268,6 +310,21 @@ export class ChainStore implements ChainStoreReader {
       height = parent.height + 1;
       parentWork = parent.chainWork;
       parentChainTx = this.requireChainTx(header.prevHash);
+      if (this.indexValue(keys.invalid(header.prevHash))) {
+        throw new BlockRejectedError('invalid-parent', `block ${hashHex} rejected: its parent ${toHexReversed(header.prevHash)} is invalid`, hash);
+      }
+    }
+    const headerProblem = await validateBlockHeader(block, height, this.network, (count) => this.ancestorHeaders(header.prevHash, count), {
+      verifySolutions: this.verifySolutions,
+      now: this.now,
+      unverified: (line) => this.log(`not verified: ${line}`),
+    });
+    if (headerProblem) {
+      throw new BlockRejectedError(
+        'header',
+        `block ${hashHex} at height ${height} rejected (${headerProblem.rule}): ${headerProblem.message}; ${headerProblem.field}: expected ${headerProblem.expected}, found ${headerProblem.computed}`,
+        hash,
+      );
     }
     const chainWork = parentWork + blockWork(header.bits);
 
@@ -295,7 +352,12 @@ export class ChainStore implements ChainStoreReader {
     if (connectNow) {
       const decoded = block;
       const chainBlock: ChainBlock = { hash, height, header: header.bytes, txids, block: async () => decoded };
-      ops.push(...(await this.connectOps(chainBlock)));
+      try {
+        ops.push(...(await this.connectOps(chainBlock, this.view)));
+      } catch (e) {
+        if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash);
+        throw e;
+      }
     }
 
     try {
@@ -320,11 +382,16 @@ export class ChainStore implements ChainStoreReader {
   }
 
   /** The batch that makes `block` the new tip: its height entry, every indexer's data, its undo record. */
-  private async connectOps(block: ChainBlock): Promise<BatchOp[]> {
+  private async connectOps(block: ChainBlock, view: IndexReadView): Promise<BatchOp[]> {
     const ops: BatchOp[] = [{ type: 'put', key: keys.height(block.height), value: Buffer.from(block.hash) }];
     const undo = new Map<number, Uint8Array>();
+    // Undo data deeper than any allowed reorganization is never read again.
+    if (block.height > MAX_REORG_DEPTH) {
+      const old = view.get(keys.height(block.height - MAX_REORG_DEPTH - 1));
+      if (old) ops.push({ type: 'del', key: keys.undo(old) });
+    }
     for (const indexer of this.indexers) {
-      const result = await indexer.connect(block, this.view);
+      const result = await indexer.connect(block, view);
       ops.push(...result.ops);
       if (result.undo) undo.set(indexer.undoTag, result.undo);
     }
@@ -349,7 +416,11 @@ export class ChainStore implements ChainStoreReader {
     };
   }
 
-  /** Switches the best chain to end at `targetHash`: disconnect to the fork point, connect the branch. */
+  /**
+   * Switches the best chain to end at `targetHash`: disconnect to the fork point, connect the
+   * branch. Every step is planned first against an overlay, so a branch block that cannot be
+   * connected (or a switch deeper than MAX_REORG_DEPTH) changes nothing but marking it.
+   */
   private async activate(targetHash: Uint8Array): Promise<AddResult['reorg']> {
     const branch: { hash: Uint8Array; rec: IndexRecord }[] = [];
     let hash = targetHash;
@@ -360,49 +431,150 @@ export class ChainStore implements ChainStoreReader {
       if (rec.height === 0) break;
       hash = rec.header.subarray(4, 36);
     }
-    const forkHeight = branch.length ? branch[branch.length - 1]!.rec.height - 1 : (await this.requireRecord(targetHash)).height;
-    const disconnected: Uint8Array[] = [];
-    while (this.tipState && this.tipState.height > forkHeight) {
-      disconnected.push(this.tipState.hash);
-      await this.disconnectTip();
+    branch.reverse();
+    const forkHeight = branch.length ? branch[0]!.rec.height - 1 : (await this.requireRecord(targetHash)).height;
+    const invalid = branch.find((b) => this.indexValue(keys.invalid(b.hash)));
+    if (invalid) {
+      await this.stayOnTip();
+      throw new BlockRejectedError('invalid-parent', `block ${toHexReversed(targetHash)} descends from invalid block ${toHexReversed(invalid.hash)}`, targetHash);
     }
+    const depth = (this.tipState?.height ?? -1) - forkHeight;
+    if (depth > MAX_REORG_DEPTH) {
+      await this.stayOnTip();
+      throw new BlockRejectedError(
+        'reorg-too-deep',
+        `block ${toHexReversed(targetHash)} would make the store disconnect ${depth} blocks; the limit is ${MAX_REORG_DEPTH} (zcashd shuts down here). Re-import from a source you trust if this chain is right.`,
+        targetHash,
+      );
+    }
+
+    const overlay = new WriteOverlay(this.db);
+    const steps: { kind: 'disconnect' | 'connect'; hash: Uint8Array; height: number; chainWork: bigint; ops: BatchOp[]; tipAfter: TipState | null }[] = [];
+    let tip = this.tipState;
+    while (tip && tip.height > forkHeight) {
+      const ops = await this.disconnectOps(tip, overlay);
+      overlay.apply(ops);
+      const parent = tip.height === 0 ? null : await this.parentTip(tip);
+      steps.push({ kind: 'disconnect', hash: tip.hash, height: tip.height, chainWork: tip.chainWork, ops, tipAfter: parent });
+      tip = parent;
+    }
+    for (const { hash: h, rec } of branch) {
+      let ops: BatchOp[];
+      try {
+        ops = await this.connectOps(await this.storedChainBlock(h, rec), overlay);
+      } catch (e) {
+        if (!(e instanceof StateTransitionError)) throw e;
+        await this.db.put(keys.invalid(h), Buffer.from(e.message, 'utf8'));
+        await this.stayOnTip();
+        throw new BlockRejectedError('state', e.message, h);
+      }
+      overlay.apply(ops);
+      const after = { hash: h, height: rec.height, chainWork: rec.chainWork };
+      steps.push({ kind: 'connect', hash: h, height: rec.height, chainWork: rec.chainWork, ops, tipAfter: after });
+    }
+
+    const disconnected: Uint8Array[] = [];
     const connected: Uint8Array[] = [];
-    for (const { hash: h, rec } of branch.reverse()) {
-      await this.db.batch(await this.connectOps(await this.storedChainBlock(h, rec)), { sync: this.durable });
-      this.tipState = { hash: h, height: rec.height, chainWork: rec.chainWork };
-      connected.push(h);
-      this.reorgStepHook?.({ kind: 'connect', hash: h, height: rec.height });
+    for (const step of steps) {
+      await this.db.batch(step.ops, { sync: this.durable });
+      this.tipState = step.tipAfter;
+      (step.kind === 'connect' ? connected : disconnected).push(step.hash);
+      this.reorgStepHook?.({ kind: step.kind, hash: step.hash, height: step.height });
     }
     return { forkHeight, disconnected, connected };
   }
 
-  private async disconnectTip(): Promise<void> {
-    const tip = this.tipState!;
+  /** The most-work block goes back to the current tip (the better branch was refused). */
+  private async stayOnTip(): Promise<void> {
+    const tip = this.tipState;
+    if (!tip) return;
+    await this.db.put(keys.best(), Buffer.from(tip.hash));
+    this.best = { ...tip };
+  }
+
+  private async parentTip(tip: TipState): Promise<TipState> {
+    const prev = new Uint8Array((await this.requireRecord(tip.hash)).header.subarray(4, 36));
+    return { hash: prev, height: tip.height - 1, chainWork: (await this.requireRecord(prev)).chainWork };
+  }
+
+  /** The batch that takes `tip` off the active chain. */
+  private async disconnectOps(tip: TipState, view: IndexReadView): Promise<BatchOp[]> {
     const block = await this.storedChainBlock(tip.hash, await this.requireRecord(tip.hash));
     const ops: BatchOp[] = [{ type: 'del', key: keys.height(tip.height) }];
-    const undoValue = this.indexValue(keys.undo(tip.hash));
+    const undoValue = view.get(keys.undo(tip.hash));
     const undo = undoValue ? decodeUndoRecord(undoValue) : new Map<number, Uint8Array>();
     // Last connected, first disconnected: an indexer may build on what an earlier one wrote.
     for (const indexer of [...this.indexers].reverse()) {
-      ops.push(...(await indexer.disconnect(block, undo.get(indexer.undoTag) ?? null, this.view)));
+      ops.push(...(await indexer.disconnect(block, undo.get(indexer.undoTag) ?? null, view)));
     }
     if (undoValue) ops.push({ type: 'del', key: keys.undo(tip.hash) });
     if (tip.height === 0) {
       ops.push({ type: 'del', key: keys.tip() });
     } else {
-      const rec = await this.requireRecord(tip.hash);
-      const prev = rec.header.subarray(4, 36);
+      const prev = (await this.requireRecord(tip.hash)).header.subarray(4, 36);
       ops.push({ type: 'put', key: keys.tip(), value: encodeTip(prev, tip.height - 1) });
     }
-    await this.db.batch(ops, { sync: this.durable });
-    if (tip.height === 0) {
-      this.tipState = null;
-    } else {
-      const rec = await this.requireRecord(tip.hash);
-      const prev = new Uint8Array(rec.header.subarray(4, 36));
-      this.tipState = { hash: prev, height: tip.height - 1, chainWork: (await this.requireRecord(prev)).chainWork };
+    return ops;
+  }
+
+  /** Up to `count` stored headers from `parentHash` backwards, for header validation. */
+  private async ancestorHeaders(parentHash: Uint8Array, count: number): Promise<{ height: number; header: Uint8Array }[]> {
+    const out: { height: number; header: Uint8Array }[] = [];
+    let rec = await this.record(parentHash);
+    while (rec && out.length < count) {
+      out.push({ height: rec.height, header: rec.header });
+      if (rec.height === 0) break;
+      rec = await this.record(rec.header.subarray(4, 36));
     }
-    this.reorgStepHook?.({ kind: 'disconnect', hash: tip.hash, height: tip.height });
+    return out;
+  }
+
+  /**
+   * Starts an empty store at block `height` from a supplied state instead of from genesis (an
+   * operator who does not want to process 3.4 M blocks): the headers up to that block, its chain
+   * work and nChainTx, and the chain state after it (tree frontiers, history tree, pool totals;
+   * what is not supplied stays unknown). Blocks after it then import as usual. The coins view
+   * starts empty, so the transparent and supply totals are unknown from here on (zcashd shows
+   * such pools as not monitored), and checks that need what came before are reported, not
+   * failed (log lines "not verified: …"). Header-only blocks answer getblock with zcashd's
+   * "Can't read block from disk".
+   */
+  startFromCheckpoint(cp: CheckpointStart): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.tipState || this.best) throw new Error('a checkpoint start needs an empty chain store');
+      if (cp.headers.length === 0) throw new Error('a checkpoint start needs at least the checkpoint block header');
+      const headers = cp.headers.map((h) => decodeBlockHeader(h));
+      const ops: BatchOp[] = [];
+      const firstHeight = cp.height - headers.length + 1;
+      // Chain work of each earlier header: the checkpoint's minus the work of the ones after it.
+      const works = headers.map((h) => blockWork(h.bits));
+      let work = cp.chainWork;
+      const records: { hash: Uint8Array; rec: IndexRecord }[] = [];
+      for (let i = headers.length - 1; i >= 0; i--) {
+        const h = headers[i]!;
+        const hash = sha256d(h.bytes);
+        if (i < headers.length - 1 && !bytesEqual(hash, headers[i + 1]!.prevHash)) {
+          throw new Error(`checkpoint headers do not link: header ${i + 1} does not follow header ${i}`);
+        }
+        records.unshift({ hash, rec: { haveData: false, height: firstHeight + i, chainWork: work, size: 0, txCount: 0, file: 0, offset: 0, header: h.bytes } });
+        work -= works[i]!;
+      }
+      for (const { hash, rec } of records) {
+        ops.push({ type: 'put', key: keys.index(hash), value: encodeIndexRecord(rec) });
+        ops.push({ type: 'put', key: keys.height(rec.height), value: Buffer.from(hash) });
+        // nChainTx of header-only blocks before the checkpoint: zcashd keeps 0 for blocks whose bodies it lacks.
+        ops.push({ type: 'put', key: keys.chainTx(hash), value: encodeChainTx(rec.height === cp.height ? cp.chainTx ?? 0 : 0) });
+      }
+      const tip = records[records.length - 1]!;
+      const state = this.indexers.find((i): i is ChainStateIndex => i instanceof ChainStateIndex);
+      if (state) ops.push(...state.checkpointOps(tip.hash, cp.height, cp.state));
+      ops.push({ type: 'put', key: keys.tip(), value: encodeTip(tip.hash, cp.height) });
+      ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
+      await this.db.batch(ops, { sync: true });
+      for (const { hash, rec } of records) this.remember(hash, rec);
+      this.tipState = { hash: tip.hash, height: cp.height, chainWork: cp.chainWork };
+      this.best = { ...this.tipState };
+    });
   }
 
   /** Saves an importer's resume position (any JSON value). */
@@ -463,6 +635,33 @@ export class ChainStore implements ChainStoreReader {
     const { height, index } = decodeTxLocation(v);
     const blockHash = await this.hashAtHeight(height);
     return blockHash ? { blockHash, height, index } : null;
+  }
+
+  async blockState(hash: Uint8Array): Promise<BlockChainState | null> {
+    const v = this.indexValue(chainStateKeys.blockState(hash));
+    return v ? decodeBlockChainState(v) : null;
+  }
+
+  async treeStateAt(pool: ShieldedPool, root: Uint8Array): Promise<Uint8Array | null> {
+    const v = this.indexValue(chainStateKeys.anchor(pool, root));
+    return v ? new Uint8Array(v) : null;
+  }
+
+  async chainStateTip(): Promise<ChainStateTip | null> {
+    const v = this.indexValue(chainStateKeys.tip());
+    return v ? decodeChainStateTip(v, defaultPoolHashers()) : null;
+  }
+
+  async subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+    const out: { index: number; root: Uint8Array; endHeight: number }[] = [];
+    if (limit <= 0 || start > 0xffffffff) return out;
+    const prefix = chainStateKeys.subtreePrefix(pool);
+    const end = Buffer.from(prefix);
+    end[end.length - 1]! += 1;
+    for await (const [key, value] of this.db.iterator({ gte: chainStateKeys.subtree(pool, start), lt: end, limit })) {
+      out.push({ index: key.readUInt32BE(2), ...decodeSubtree(value) });
+    }
+    return out;
   }
 
   /** nChainTx of any stored block: transactions from genesis through it (null if unknown). */

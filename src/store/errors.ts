@@ -1,7 +1,21 @@
 /** Errors the chain store reports for blocks it refuses. Each names the block and the reason. */
 import { toHexReversed } from '../codec/hex.js';
 
-export type RejectReason = 'decode' | 'merkle-root' | 'genesis' | 'network' | 'unknown-parent' | 'too-large';
+export type RejectReason =
+  | 'decode'
+  | 'merkle-root'
+  | 'genesis'
+  | 'network'
+  | 'unknown-parent'
+  | 'too-large'
+  /** A header rule (Equihash, proof of work, difficulty, time, checkpoint, coinbase height). */
+  | 'header'
+  /** Connecting it fails: a spent output is missing, a pool goes wrong, a committed root differs. */
+  | 'state'
+  /** An ancestor was found invalid. */
+  | 'invalid-parent'
+  /** Switching to it would disconnect more blocks than the reorganization limit. */
+  | 'reorg-too-deep';
 
 export class BlockRejectedError extends Error {
   constructor(

@@ -19,6 +19,13 @@
  * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
  * | `b` ‖ hash(32)              | raw block bytes                                              | block accepted (LevelDB backend)  |
  * | `I` ‖ utf8(import source)   | JSON import checkpoint (resume position of an importer)      | importers, now and then           |
+ * | `d` ‖ type ‖ hash160 ‖ height(u32 BE) ‖ txindex(u32 BE) ‖ txid ‖ n(u32 LE) ‖ spending(u8) | i64 LE zatoshis (negative for spends) | connect / disconnect (AddressIndex, v4) |
+ * | `a` ‖ type ‖ hash160 ‖ txid ‖ n(u32 LE) | unspent output: i64 LE value ‖ height(u32 LE) ‖ scriptPubKey | connect / disconnect (AddressIndex, v4) |
+ * | `p` ‖ txid ‖ n(u32 LE)       | spender: txid ‖ vin(u32 LE) ‖ height(u32 LE) ‖ i64 LE value ‖ type(u8) ‖ hash160 | connect / disconnect (AddressIndex, v4) |
+ * | `s` ‖ logical time(u32 BE) ‖ hash(32) | empty                                               | connect / disconnect (AddressIndex, v4) |
+ * | `S` ‖ hash(32)              | logical time(u32 LE) of a best-chain block                   | connect / disconnect (AddressIndex, v4) |
+ * | `X` ‖ version(u32 BE)       | resume position of a migration that writes progressively (u32 LE next height) | migrations (deleted when done) |
+ * | `X` ‖ version(u32 BE) ‖ txid ‖ n(u32 LE) | scratch coin of a replay migration (coin record as `c`) | v4 replay (empty when done) |
  *
  * Block index record (`H`): flags(u8: bit0 = data stored) ‖ height(u32 LE) ‖ chainWork(32, big-endian)
  * ‖ size(u32 LE) ‖ txCount(u32 LE) ‖ file(u32 LE) ‖ offset(u32 LE) ‖ header bytes (rest).
@@ -32,13 +39,21 @@
  * time means neither a disconnect nor a later (re)connect has to decode the block again (v5 txids need a
  * ZIP-244 hash tree, the most expensive part of decoding).
  *
+ * The insight explorer indexes (`d`, `a`, `p`, `s`) use zcashd's own key serializations
+ * (src/addressindex.h, src/spentindex.h, src/timestampindex.h) after our prefix byte, so a LevelDB
+ * range scan returns entries in exactly the order zcashd's cursor does: `type` is 1 (P2PKH) or 2
+ * (P2SH), big-endian heights and block positions sort numerically, while output indexes are
+ * little-endian as in zcashd (index 256 sorts before index 1 within one transaction).
+ * What an input spends (value, script) comes from the chain state's coins view `c`
+ * (indexes/chain-state-index.ts), so the address index keeps no UTXO set of its own.
+ *
  * Evolving the layout: the schema version in `V` counts the migrations applied (migrations/). A
  * migration only ever adds data under a new prefix (or deletes a prefix it owns), so a store is
  * readable at every step and records written by older code never change meaning. Indexers
  * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 4;
 
 const PREFIX = {
   version: 0x56, // V
@@ -53,7 +68,32 @@ const PREFIX = {
   importCheckpoint: 0x49, // I
   chainTx: 0x6e, // n
   undo: 0x55, // U
+  invalid: 0x78, // x
+  addressDelta: 0x64, // d
+  addressUnspent: 0x61, // a
+  spent: 0x70, // p
+  timestamp: 0x73, // s
+  blockTimestamp: 0x53, // S
+  migrationProgress: 0x58, // X
 } as const;
+
+/** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
+function addressPrefix(prefix: number, type: number, hash160: Uint8Array, extra: number): Buffer {
+  const k = Buffer.allocUnsafe(22 + extra);
+  k[0] = prefix;
+  k[1] = type;
+  k.set(hash160, 2);
+  return k;
+}
+
+/** prefix ‖ txid ‖ n(u32 LE): zcashd's outpoint serialization. */
+function outpointKey(prefix: number, txid: Uint8Array, n: number): Buffer {
+  const k = Buffer.allocUnsafe(37);
+  k[0] = prefix;
+  k.set(txid, 1);
+  k.writeUInt32LE(n, 33);
+  return k;
+}
 
 function prefixed(prefix: number, body: Uint8Array): Buffer {
   const k = Buffer.allocUnsafe(1 + body.length);
@@ -82,7 +122,64 @@ export const keys = {
   importCheckpoint: (source: string): Buffer => prefixed(PREFIX.importCheckpoint, Buffer.from(source, 'utf8')),
   chainTx: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTx, hash),
   undo: (hash: Uint8Array): Buffer => prefixed(PREFIX.undo, hash),
+  invalid: (hash: Uint8Array): Buffer => prefixed(PREFIX.invalid, hash),
   indexPrefix: PREFIX.index,
+  /** CAddressIndexKey: one receive (spending=false) or spend (spending=true) of an address. */
+  addressDelta: (type: number, hash160: Uint8Array, height: number, txIndex: number, txid: Uint8Array, n: number, spending: boolean): Buffer => {
+    const k = addressPrefix(PREFIX.addressDelta, type, hash160, 45);
+    k.writeUInt32BE(height, 22);
+    k.writeUInt32BE(txIndex, 26);
+    k.set(txid, 30);
+    k.writeUInt32LE(n, 62);
+    k[66] = spending ? 1 : 0;
+    return k;
+  },
+  /** CAddressIndexIteratorKey / …HeightKey: where an address's deltas (from `height`) begin. */
+  addressDeltaPrefix: (type: number, hash160: Uint8Array, height?: number): Buffer => {
+    if (height === undefined) return addressPrefix(PREFIX.addressDelta, type, hash160, 0);
+    const k = addressPrefix(PREFIX.addressDelta, type, hash160, 4);
+    k.writeUInt32BE(height, 22);
+    return k;
+  },
+  /** CAddressUnspentKey. */
+  addressUnspent: (type: number, hash160: Uint8Array, txid: Uint8Array, n: number): Buffer => {
+    const k = addressPrefix(PREFIX.addressUnspent, type, hash160, 36);
+    k.set(txid, 22);
+    k.writeUInt32LE(n, 54);
+    return k;
+  },
+  addressUnspentPrefix: (type: number, hash160: Uint8Array): Buffer => addressPrefix(PREFIX.addressUnspent, type, hash160, 0),
+  /** CSpentIndexKey. */
+  spent: (txid: Uint8Array, n: number): Buffer => outpointKey(PREFIX.spent, txid, n),
+  /** CTimestampIndexKey (and, without a hash, CTimestampIndexIteratorKey). */
+  timestamp: (logicalTime: number, hash?: Uint8Array): Buffer => {
+    const k = Buffer.allocUnsafe(hash ? 37 : 5);
+    k[0] = PREFIX.timestamp;
+    k.writeUInt32BE(logicalTime, 1);
+    if (hash) k.set(hash, 5);
+    return k;
+  },
+  blockTimestamp: (hash: Uint8Array): Buffer => prefixed(PREFIX.blockTimestamp, hash),
+  migrationProgress: (version: number): Buffer => {
+    const k = Buffer.allocUnsafe(5);
+    k[0] = PREFIX.migrationProgress;
+    k.writeUInt32BE(version, 1);
+    return k;
+  },
+  /**
+   * Scratch outpoint records of migration `version`, beside its resume position: a replay that
+   * needs data the store only holds for the tip keeps it here while it runs.
+   */
+  migrationScratch: (version: number, txid: Uint8Array, n: number): Buffer => {
+    const k = Buffer.allocUnsafe(41);
+    k[0] = PREFIX.migrationProgress;
+    k.writeUInt32BE(version, 1);
+    k.set(txid, 5);
+    k.writeUInt32LE(n, 37);
+    return k;
+  },
+  /** One-byte prefixes of the address index, for whole-prefix scans (tests, rebuilds). */
+  addressIndexPrefixes: [PREFIX.addressDelta, PREFIX.addressUnspent, PREFIX.spent, PREFIX.timestamp, PREFIX.blockTimestamp] as const,
 };
 
 export function encodeChainTx(count: number): Buffer {

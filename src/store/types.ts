@@ -4,6 +4,7 @@
  * All hashes are 32 bytes in internal (wire) order.
  */
 import type { NetworkParams } from '../chain/network.js';
+import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chain-state.js';
 
 export interface BlockIndexEntry {
   hash: Uint8Array;
@@ -53,4 +54,15 @@ export interface ChainStoreReader {
   bestHeaderHeight(): Promise<number>;
   /** Bytes the store occupies on disk (getblockchaininfo size_on_disk). */
   sizeOnDisk(): Promise<number>;
+  /** What ConnectBlock stored for a block, or null if it was never connected. */
+  blockState(hash: Uint8Array): Promise<BlockChainState | null>;
+  /**
+   * The tree frontier (zcashd's padded `finalState` bytes) the coins view holds for a root a
+   * block of the active chain produced, or null. The empty tree's root is not stored.
+   */
+  treeStateAt(pool: ShieldedPool, root: Uint8Array): Promise<Uint8Array | null>;
+  /** The state after the tip, or null for an empty store. */
+  chainStateTip(): Promise<ChainStateTip | null>;
+  /** Completed 2^16-leaf subtrees from index `start`, at most `limit` (z_getsubtreesbyindex). */
+  subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]>;
 }

@@ -6,7 +6,7 @@ import { toHex } from '../../src/codec/hex.js';
 import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
-import { nextWorkRequired } from '../../src/rpc/methods/blockchain/network-difficulty.js';
+import { nextWorkAfter } from '../../src/rpc/methods/blockchain/network-difficulty.js';
 import { readHexVector, readJsonVector } from '../vectors.js';
 import { errorOf, resultOf } from './call.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from './memory-store.js';
@@ -34,8 +34,15 @@ describe('registration', () => {
       ['getblockhash', 'blockchain', 1, 0],
       ['getblockheader', 'blockchain', 1, 1],
       ['getdifficulty', 'blockchain', 0, 0],
+      ['z_getsubtreesbyindex', 'blockchain', 2, 1],
+      ['z_gettreestate', 'blockchain', 1, 0],
       ['decoderawtransaction', 'rawtransactions', 1, 0],
       ['getrawtransaction', 'rawtransactions', 1, 2],
+      ['getinfo', 'control', 0, 0],
+      ['getexperimentalfeatures', 'control', 0, 0],
+      ['getmempoolinfo', 'blockchain', 0, 0],
+      ['getrawmempool', 'blockchain', 0, 1],
+      ['sendrawtransaction', 'rawtransactions', 1, 1],
     ]);
   });
 
@@ -48,8 +55,15 @@ describe('registration', () => {
       'getblockhash index',
       'getblockheader "hash" ( verbose )',
       'getdifficulty',
+      'z_getsubtreesbyindex "pool" start_index ( limit )',
+      'z_gettreestate "hash|height"',
       'decoderawtransaction "hexstring"',
       'getrawtransaction "txid" ( verbose "blockhash" )',
+      'getinfo',
+      'getexperimentalfeatures',
+      'getmempoolinfo',
+      'getrawmempool ( verbose )',
+      'sendrawtransaction "hexstring" ( allowhighfees )',
     ]);
     for (const x of methods.values()) expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, true, true]);
     expect(m('getblockcount').help).toBe(
@@ -163,7 +177,7 @@ describe('network difficulty (GetNextWorkRequired)', () => {
     const bits: number[] = [];
     for (const last of [15, 16, 17, 18, 19]) {
       const s = new MemoryChainStore(MAINNET, blocks.slice(0, last + 1));
-      bits.push(await nextWorkRequired(s, await s.blockIndex((await s.tip())!.hash), MAINNET));
+      bits.push(await nextWorkAfter(s, await s.blockIndex((await s.tip())!.hash)));
     }
     // Blocks 16..20 carry 1f07ffff, 1f07ffff, 1f07ffff, 1f06b851, 1f06a820.
     expect(bits.map((b) => b.toString(16))).toEqual(['1f07ffff', '1f07ffff', '1f07ffff', '1f06b851', '1f06a820']);
@@ -175,11 +189,12 @@ describe('network difficulty (GetNextWorkRequired)', () => {
 });
 
 describe('getblockchaininfo', () => {
-  it('prints the store-derivable members in zcashd order', async () => {
+  it('prints every member in zcashd order', async () => {
     const obj = parseJson(await resultOf(m('getblockchaininfo'), '[]')) as JsonObject;
     expect(obj.entries.map(([k]) => k)).toEqual([
       'chain',
       'blocks',
+      'initial_block_download_complete',
       'headers',
       'bestblockhash',
       'difficulty',
@@ -187,6 +202,10 @@ describe('getblockchaininfo', () => {
       'chainwork',
       'pruned',
       'size_on_disk',
+      'estimatedheight',
+      'commitments',
+      'chainSupply',
+      'valuePools',
       'softforks',
       'upgrades',
       'consensus',
@@ -203,6 +222,18 @@ describe('getblockchaininfo', () => {
     expect(obj.get('pruned')).toBe(false);
     const sizes = blocks.reduce((a, b) => a + b.length, 0) + side.bytes.length;
     expect(num(obj.get('size_on_disk'))).toBe(String(sizes));
+    // Chain work 0x2ac8d is far below mainnet's nMinimumChainWork: still in initial download.
+    expect(obj.get('initial_block_download_complete')).toBe(false);
+    // EstimateNetHeight from the tip's median time past 1477671787 (blocks 10..20) at the clock
+    // 1752983473: pre-Blossom 653580 blocks × 150 s reach Blossom at 1575708787, then
+    // (1752983473 − 1575708787) / 75 = 2363662 more blocks → 3017262, rounded to tens.
+    expect(num(obj.get('estimatedheight'))).toBe('3017260');
+    expect(num(obj.get('commitments'))).toBe('0');
+    // Coinbases of blocks 1..20 pay 62500 · h each: 62500 · 210.
+    const pool = (id: string, zat: string) => `{"id":"${id}","monitored":true,"chainValue":${(Number(zat) / 1e8).toFixed(8)},"chainValueZat":${zat}}`;
+    const text = await resultOf(m('getblockchaininfo'), '[]');
+    expect(text).toContain('"chainSupply":{"monitored":true,"chainValue":0.13125000,"chainValueZat":13125000},');
+    expect(text).toContain(`"valuePools":[${pool('transparent', '13125000')},${['sprout', 'sapling', 'orchard', 'lockbox'].map((id) => pool(id, '0')).join(',')}],`);
   });
 
   it('softforks: 21 version-4 blocks in the window, thresholds not reached', async () => {
@@ -238,7 +269,7 @@ describe('getblockchaininfo', () => {
     const s = new MemoryChainStore(TESTNET, [readHexVector('blocks', 'testnet', '0.hex'), readHexVector('blocks', 'testnet', '1.hex')]);
     const info = storeMethods(s).find((x) => x.name === 'getblockchaininfo')!;
     const text = await resultOf(info, '[]');
-    expect(text.startsWith('{"chain":"test","blocks":1,"headers":1,"bestblockhash":"')).toBe(true);
+    expect(text.startsWith('{"chain":"test","blocks":1,"initial_block_download_complete":false,"headers":1,"bestblockhash":"')).toBe(true);
     expect(text).toContain('"enforce":{"status":false,"found":2,"required":51,"window":400}');
     expect(text).toContain('"c2d6d0b4":{"name":"NU5","activationheight":1842420,"status":"pending"');
   });

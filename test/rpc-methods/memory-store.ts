@@ -1,11 +1,17 @@
 // A test fixture of the ChainStoreReader interface held in memory, built from real vector
 // blocks: the 21 consecutive mainnet blocks 0..20 (lightwalletd/mainnet_genesis) form the best
-// chain, and side-chain blocks can be added with their real height and chain work.
+// chain, and side-chain blocks can be added with their real height and chain work. The best
+// chain is connected through the real state transition (state/apply-block.ts), so chain-state
+// reads answer as the LevelDB store's do; side blocks are never connected.
 import { readFileSync } from 'node:fs';
 import { MAINNET, type NetworkParams } from '../../src/chain/network.js';
 import { blockWork } from '../../src/chain/pow.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { hexToBytes } from '../../src/codec/hex.js';
+import { toHex } from '../../src/codec/hex.js';
+import { applyBlock, type Coin } from '../../src/state/apply-block.js';
+import type { BlockChainState, ChainStateTip, ShieldedPool } from '../../src/state/chain-state.js';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
 import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from '../../src/store/types.js';
 import { readHexVector, vectorPath } from '../vectors.js';
 
@@ -27,6 +33,9 @@ export class MemoryChainStore implements ChainStoreReader {
   private readonly txs = new Map<string, TxLocation>();
   /** nChainTx of best-chain blocks (side blocks here have no parents, so theirs is unknown). */
   private readonly chainTxs = new Map<string, number>();
+  private readonly states = new Map<string, BlockChainState>();
+  private readonly anchors = new Map<string, Uint8Array>();
+  private stateTip: ChainStateTip | null = null;
   /** Height `bestHeaderHeight` reports; defaults to the tip. */
   headersHeight: number | null = null;
 
@@ -34,11 +43,25 @@ export class MemoryChainStore implements ChainStoreReader {
     this.network = network;
     let work = 0n;
     let chainTx = 0;
+    const coins = new Map<string, Coin>();
     bestChain.forEach((bytes, height) => {
       const block = decodeBlock(bytes);
       work += blockWork(block.header.bits);
       chainTx += block.transactions.length;
       this.chainTxs.set(key(block.hash), chainTx);
+      const applied = applyBlock({
+        network,
+        hashers: defaultPoolHashers(),
+        block,
+        height,
+        parent: this.stateTip,
+        coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null,
+      });
+      for (const s of applied.spent) coins.delete(`${toHex(s.outpoint.hash)}:${s.outpoint.index}`);
+      for (const c of applied.created) coins.set(`${toHex(c.outpoint.hash)}:${c.outpoint.index}`, c.coin);
+      for (const r of applied.newRoots) this.anchors.set(`${r.pool}:${key(r.root)}`, applied.tip.trees[r.pool].toTreeStateBytes('padded'));
+      this.states.set(key(block.hash), applied.record);
+      this.stateTip = applied.tip;
       this.add(bytes, height, work, true, false);
       this.byHeight.push(block.hash);
       block.transactions.forEach((tx, index) => this.txs.set(key(tx.txid), { blockHash: block.hash, height, index }));
@@ -85,6 +108,23 @@ export class MemoryChainStore implements ChainStoreReader {
 
   async chainTx(hash: Uint8Array): Promise<number | null> {
     return this.chainTxs.get(key(hash)) ?? null;
+  }
+
+  async blockState(hash: Uint8Array): Promise<BlockChainState | null> {
+    return this.states.get(key(hash)) ?? null;
+  }
+
+  async treeStateAt(pool: ShieldedPool, root: Uint8Array): Promise<Uint8Array | null> {
+    return this.anchors.get(`${pool}:${key(root)}`) ?? null;
+  }
+
+  async chainStateTip(): Promise<ChainStateTip | null> {
+    return this.stateTip;
+  }
+
+  /** Mainnet 0..20 completes no 2^16-leaf subtree. */
+  async subtrees(): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+    return [];
   }
 
   async bestHeaderHeight(): Promise<number> {

@@ -1,15 +1,49 @@
 /**
- * Every method zecrpc serves over a chain store, by zcashd category. The control category
- * (`help`, `stop`) belongs to the server itself (rpc/http/server.ts), since `help` reads the
- * finished registry.
+ * Every method zecrpc serves over a chain store, by zcashd category. The control category's
+ * `help` and `stop` belong to the server itself (rpc/http/server.ts), since `help` reads the
+ * finished registry; getinfo and getexperimentalfeatures are here.
  */
+import type { ClassicLevel } from 'classic-level';
+import { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
+import { insightMethods } from './addressindex/index.js';
 import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/index.js';
+import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
+import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
+import { getInfoMethod } from './control/getinfo.js';
+import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
 
-export type StoreMethodOptions = BlockchainMethodOptions;
+export interface StoreMethodOptions extends BlockchainMethodOptions {
+  /** -experimentalfeatures and the flags it allows (default: none enabled). */
+  features?: ExperimentalFeatures;
+  /** Reads of the store's address index (default: over the store's own database when it has one). */
+  addressIndex?: AddressIndexReader;
+  /** The -upstream node that answers mempool and relay calls (default: none). */
+  upstream?: UpstreamRelay | null;
+  /** -uacomment values for getinfo's subversion. */
+  uaComments?: readonly string[];
+}
+
+function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
+  const db = (store as { database?: ClassicLevel<Buffer, Buffer> }).database;
+  return db ?? null;
+}
 
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
-  return [...blockchainMethods(store, options), ...rawTransactionMethods(store)];
+  const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
+  const upstream = options.upstream ?? null;
+  const raw = rawTransactionMethods(store);
+  const methods: RpcMethod[] = [
+    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd }),
+    ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
+    getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments }),
+    getExperimentalFeaturesMethod(features),
+    ...mempoolMethods(store, upstream),
+  ];
+  const db = ownDatabase(store);
+  const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
+  if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
+  return methods;
 }

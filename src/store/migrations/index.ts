@@ -7,22 +7,37 @@
  *   the meaning of an existing record, so older records stay valid at every step;
  * - its last write is one batch holding its final data and the new version, so a crash leaves
  *   either the old version (the migration runs again from the start, overwriting its own
- *   prefix) or the new one.
+ *   prefix) or the new one;
+ * - a migration too large for one batch (a replay of the chain) writes its data in batches that
+ *   each also record where it got to, resumes from there, and still ends with the one batch
+ *   that carries the version (replay.ts).
  */
 import type { ClassicLevel } from 'classic-level';
+import type { BatchOp } from '../block-data.js';
 import { SCHEMA_VERSION, keys } from '../layout.js';
 import { chainTxMigration } from './v2-chain-tx.js';
+import { chainStateMigration } from './v3-chain-state.js';
+import { addressIndexMigration } from './v4-address-index.js';
+
+export interface MigrationContext {
+  /** Progress lines for the operator. */
+  log(line: string): void;
+  /** Test hook: called after each intermediate batch of a progressive migration (throw = crash there). */
+  afterChunk?(position: number): void;
+  /** Test hook: blocks per intermediate batch of a progressive migration. */
+  chunkBlocks?: number;
+}
 
 export interface Migration {
   /** The schema version the store has once this migration is applied. */
   readonly version: number;
   readonly description: string;
   /** Builds the migration's data; returns its final batch (without the version record). */
-  run(db: ClassicLevel<Buffer, Buffer>): Promise<{ type: 'put'; key: Buffer; value: Buffer }[]>;
+  run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
 }
 
 /** Every migration, by the version it produces. Version 1 is the first layout (no migration). */
-export const MIGRATIONS: readonly Migration[] = [chainTxMigration];
+export const MIGRATIONS: readonly Migration[] = [chainTxMigration, chainStateMigration, addressIndexMigration];
 
 export function encodeVersionRecord(version: number, network: string): Buffer {
   const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(network, 'utf8')]);
@@ -39,12 +54,13 @@ export async function migrate(
   fromVersion: number,
   network: string,
   log: (line: string) => void,
+  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks'> = {},
 ): Promise<void> {
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;
     const started = Date.now();
     log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
-    const ops = await m.run(db);
+    const ops = await m.run(db, { log, ...hooks });
     await db.batch([...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {
       sync: true,
     });

@@ -6,16 +6,15 @@
  * Deliberate deviation: a JSON number is also accepted as the height (see blockHashFromArg).
  */
 import { Buffer } from 'node:buffer';
-import { decodeBlock } from '../../../codec/block.js';
-import { toHex } from '../../../codec/hex.js';
 import { getBool, getInt, getStr } from '../../../json/index.js';
 import type { JsonValue } from '../../../json/value.js';
-import { blockToJson, blockToJsonBytes } from '../../../render/block.js';
 import type { ChainStoreReader, ChainTip } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 import { RPC, RpcError, type RawJson, type RpcMethod } from '../../method.js';
 import { HASH_HEX_LENGTH, interpretHeight, isJsonNumber, parseHeightString, stringByteLength, uint256FromHexLenient } from '../../params.js';
-import { activeHashAt, chainContext, jsonHexString, requireBlockBytes, requireBlockIndex } from './context.js';
+import { asReadBlockFailure, inlineBlockRenderer } from '../../workers/block-renderer.js';
+import { blockStateView } from './block-state.js';
+import { activeHashAt, chainContext, requireBlockBytes, requireBlockIndex } from './context.js';
 import { TipScopedReplyCache } from './reply-cache.js';
 
 /**
@@ -40,13 +39,13 @@ async function blockHashFromArg(
 }
 
 /** getblock verbosity: a number via the int getter, anything else via the bool getter. */
-function parseVerbosity(arg: JsonValue | undefined): number {
+function parseVerbosity(arg: JsonValue | undefined): 0 | 1 | 2 {
   if (arg === undefined) return 1;
   const verbosity = isJsonNumber(arg) ? getInt(arg) : getBool(arg) ? 1 : 0;
   if (verbosity < 0 || verbosity > 2) {
     throw new RpcError(RPC.INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
   }
-  return verbosity;
+  return verbosity as 0 | 1 | 2;
 }
 
 
@@ -140,7 +139,15 @@ const GETBLOCK_CACHE_CHARS = 64 * 1024 * 1024;
 
 const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
 
-export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): RpcMethod {
+export interface GetBlockOptions {
+  /** Keep finished replies for the current tip (default true; off to measure the uncached path). */
+  cacheReplies?: boolean;
+  /** `-legacyorchardroot`: finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 printed it. */
+  legacyOrchardRoot?: boolean;
+}
+
+export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions = {}): RpcMethod {
+  const cacheReplies = options.cacheReplies ?? true;
   const cache = new TipScopedReplyCache(cacheReplies ? GETBLOCK_CACHE_CHARS : 0);
   return {
     name: 'getblock',
@@ -148,7 +155,7 @@ export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): Rp
     required: 1,
     optional: 1,
     help: GETBLOCK_HELP,
-    async call(params) {
+    async call(params, rpcCtx) {
       const tip = await store.tip();
       const scope = tipKey(tip);
       // Which block a height names depends only on the tip, so it is cached alongside replies.
@@ -166,22 +173,18 @@ export function getBlockMethod(store: ChainStoreReader, cacheReplies = true): Rp
       if (cached !== undefined) return cached;
 
       const entry = await requireBlockIndex(store, hash);
-      const bytes = await requireBlockBytes(store, entry);
       let reply: RawJson;
-      if (verbosity === 0) {
-        // The stored bytes are exactly what zcashd re-serializes from the block it read.
-        reply = jsonHexString(toHex(bytes));
-      } else {
-        let block;
-        try {
-          block = decodeBlock(bytes);
-        } catch {
-          // A stored block that no longer decodes is ReadBlockFromDisk failing.
-          throw new RpcError(RPC.INTERNAL_ERROR, "Can't read block from disk");
+      try {
+        const bytes = await requireBlockBytes(store, entry);
+        // Rendering verifies the block (decode, merkle root) at every verbosity.
+        const context = verbosity === 0 ? null : await chainContext(store, entry, tip);
+        if (context) {
+          context.state = await blockStateView(store, entry, bytes);
+          context.legacyOrchardRoot = options.legacyOrchardRoot ?? false;
         }
-        const ctx = await chainContext(store, entry, tip);
-        // Verbosity 2 of a big block is megabytes of JSON: render it straight into bytes.
-        reply = verbosity === 2 ? blockToJsonBytes(block, 2, ctx, store.network) : blockToJson(block, 1, ctx, store.network);
+        reply = await (rpcCtx?.blockRenderer ?? inlineBlockRenderer).render({ hash, bytes, verbosity, context, network: store.network });
+      } catch (e) {
+        throw asReadBlockFailure(e);
       }
       cache.set(scope, tipKey(await store.tip()), key, reply);
       return reply;

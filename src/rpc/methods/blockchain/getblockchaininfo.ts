@@ -1,21 +1,18 @@
 /**
- * `getblockchaininfo` (zcashd v6.12.2 src/rpc/blockchain.cpp).
- *
- * Prints, in zcashd's order, every member derivable from the chain store: chain, blocks,
- * headers, bestblockhash, difficulty, verificationprogress, chainwork, pruned, size_on_disk,
- * softforks, upgrades, consensus. Omitted until zecrpc keeps the state they need:
- * `initial_block_download_complete` and `estimatedheight` (IsInitialBlockDownload: import/reindex
- * state and minimum-chain-work of a syncing node), `commitments` (the Sprout tree),
- * `chainSupply` and `valuePools` (value-pool totals), and regtest's `fullyNotified` (the wallet
- * notification thread).
+ * `getblockchaininfo` (zcashd v6.12.2 src/rpc/blockchain.cpp): every member, in zcashd's order.
+ * IsInitialBlockDownload latches to false per process, as in zcashd; zecrpc's own import runs
+ * in another process (LevelDB admits one), so a serving store is never "importing" — it follows
+ * an upstream, which keeps the tip recent. `fullyNotified` (regtest) is true: zecrpc has no
+ * wallet to notify.
  */
+import { estimateNetHeight, inInitialBlockDownload } from '../../../chain/initial-download.js';
 import { guessVerificationProgress } from '../../../chain/verification-progress.js';
 import { blockchainInfoToJson } from '../../../render/chain-info.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 import { requireTip } from './context.js';
-import { networkDifficulty } from './network-difficulty.js';
+import { medianTimePastOf, networkDifficulty } from './network-difficulty.js';
 
 /** Wall-clock seconds; injectable so verificationprogress can be checked exactly. */
 export type Clock = () => number;
@@ -88,6 +85,7 @@ export const GETBLOCKCHAININFO_HELP: string =
   exampleRpc('getblockchaininfo', '');
 
 export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = systemClock): RpcMethod {
+  let leftInitialDownload = false;
   return {
     name: 'getblockchaininfo',
     category: 'blockchain',
@@ -102,6 +100,9 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
       const tipTime = new DataView(tipEntry.header.buffer, tipEntry.header.byteOffset + 100, 4).getUint32(0, true);
       const chainTx = await store.chainTx(tip.hash);
       if (chainTx === null) throw new Error('chain store tip has no nChainTx record');
+      const now = clock();
+      leftInitialDownload ||= !inInitialBlockDownload(network, { chainWork: tipEntry.chainWork, time: tipTime }, now, false);
+      const stateTip = await store.chainStateTip();
       return blockchainInfoToJson({
         network,
         tipHeight: tip.height,
@@ -109,8 +110,11 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
         tipChainWork: tipEntry.chainWork,
         bestHeaderHeight: await store.bestHeaderHeight(),
         difficulty: await networkDifficulty(store, tipEntry),
-        verificationProgress: guessVerificationProgress(network.name, chainTx, tipTime, clock()),
+        verificationProgress: guessVerificationProgress(network.name, chainTx, tipTime, now),
         sizeOnDisk: await store.sizeOnDisk(),
+        initialBlockDownloadComplete: leftInitialDownload,
+        estimatedHeight: leftInitialDownload ? tip.height : estimateNetHeight(network, tip.height, await medianTimePastOf(store, tipEntry), now),
+        state: stateTip ? { sproutTreeSize: stateTip.trees.sprout.size, totals: stateTip.totals } : null,
       });
     },
   };

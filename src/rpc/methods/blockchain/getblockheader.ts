@@ -10,6 +10,7 @@ import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { uint256FromHexLenient } from '../../params.js';
+import { finalSaplingRootOf } from './block-state.js';
 import { chainContext, jsonHexString, requireBlockIndex } from './context.js';
 
 export const GETBLOCKHEADER_HELP: string =
@@ -66,7 +67,8 @@ export function getBlockHeaderMethod(store: ChainStoreReader): RpcMethod {
       } catch {
         throw new RpcError(RPC.DATABASE_ERROR, 'Failed to read index entry');
       }
-      return blockHeaderToJson(header, await chainContext(store, entry, await store.tip()), store.network);
+      const ctx = await chainContext(store, entry, await store.tip());
+      return blockHeaderToJson(header, ctx, store.network, await finalSaplingRootOf(store, entry));
     },
   };
 }

@@ -11,22 +11,30 @@ import { getBlockCountMethod } from './getblockcount.js';
 import { getBlockHashMethod } from './getblockhash.js';
 import { getBlockHeaderMethod } from './getblockheader.js';
 import { getDifficultyMethod } from './getdifficulty.js';
+import { zGetSubtreesByIndexMethod } from './z_getsubtreesbyindex.js';
+import { zGetTreeStateMethod } from './z_gettreestate.js';
 
 export interface BlockchainMethodOptions {
   /** Wall clock for getblockchaininfo's verificationprogress (seconds). */
   clock?: Clock;
   /** Keep finished getblock replies for the current tip (default true; off to measure the uncached path). */
   cacheReplies?: boolean;
+  /** `-legacyorchardroot`: finalorchardroot (and z_gettreestate's orchard finalRoot) byte-reversed. */
+  legacyOrchardRoot?: boolean;
+  /** `-lightwalletd` (with -experimentalfeatures): enables z_getsubtreesbyindex. */
+  lightwalletd?: boolean;
 }
 
 export function blockchainMethods(store: ChainStoreReader, options: BlockchainMethodOptions = {}): RpcMethod[] {
   return [
     getBestBlockHashMethod(store),
-    getBlockMethod(store, options.cacheReplies ?? true),
+    getBlockMethod(store, { cacheReplies: options.cacheReplies ?? true, legacyOrchardRoot: options.legacyOrchardRoot ?? false }),
     getBlockchainInfoMethod(store, options.clock ?? systemClock),
     getBlockCountMethod(store),
     getBlockHashMethod(store),
     getBlockHeaderMethod(store),
     getDifficultyMethod(store),
+    zGetSubtreesByIndexMethod(store, options.lightwalletd ?? false),
+    zGetTreeStateMethod(store, { legacyOrchardRoot: options.legacyOrchardRoot ?? false }),
   ];
 }

@@ -1,0 +1,101 @@
+/** `getaddressutxos` (zcashd v6.12.2 src/rpc/misc.cpp, insight explorer). */
+import { encodeTransparentAddress } from '../../../codec/script/address.js';
+import { toHex, toHexReversed } from '../../../codec/hex.js';
+import { JsonWriter } from '../../../json/writer.js';
+import { SCRIPT_P2PKH } from '../../../store/indexes/address-index.js';
+import type { AddressUnspent } from '../../../store/indexes/address-index-reader.js';
+import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
+import type { RpcMethod } from '../../method.js';
+import type { ExperimentalFeatures } from '../control/experimental-features.js';
+import { requireTip } from '../blockchain/context.js';
+import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { addressesFromParam, chainInfoFlag } from './params.js';
+
+const HEAD = 'getaddressutxos {"addresses": ["taddr", ...], ("chainInfo": true|false)}\n' + '\nReturns all unspent outputs for an address.\n';
+
+const TAIL =
+  '\nArguments:\n' +
+  '{\n' +
+  '  "addresses":\n' +
+  '    [\n' +
+  '      "address"  (string) The base58check encoded address\n' +
+  '      ,...\n' +
+  '    ],\n' +
+  '  "chainInfo"  (boolean, optional, default=false) Include chain info with results\n' +
+  '}\n' +
+  '(or)\n' +
+  '"address"  (string) The base58check encoded address\n' +
+  '\nResult\n' +
+  '[\n' +
+  '  {\n' +
+  '    "address"  (string) The address base58check encoded\n' +
+  '    "txid"  (string) The output txid\n' +
+  '    "height"  (number) The block height\n' +
+  '    "outputIndex"  (number) The output index\n' +
+  '    "script"  (string) The script hex encoded\n' +
+  '    "satoshis"  (number) The number of zatoshis of the output\n' +
+  '  }, ...\n' +
+  ']\n\n' +
+  '(or, if chainInfo is true):\n\n' +
+  '{\n' +
+  '  "utxos":\n' +
+  '    [\n' +
+  '      {\n' +
+  '        "address"     (string)  The address base58check encoded\n' +
+  '        "txid"        (string)  The output txid\n' +
+  '        "height"      (number)  The block height\n' +
+  '        "outputIndex" (number)  The output index\n' +
+  '        "script"      (string)  The script hex encoded\n' +
+  '        "satoshis"    (number)  The number of zatoshis of the output\n' +
+  '      }, ...\n' +
+  '    ],\n' +
+  '  "hash"              (string)  The block hash\n' +
+  '  "height"            (numeric) The block height\n' +
+  '}\n' +
+  '\nExamples:\n' +
+  exampleCli('getaddressutxos', `'{"addresses": ["${EXAMPLE_ADDRESS}"], "chainInfo": true}'`) +
+  exampleRpc('getaddressutxos', `{"addresses": ["${EXAMPLE_ADDRESS}"], "chainInfo": true}`);
+
+export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalFeatures): RpcMethod {
+  return insightMethod(
+    {
+      name: 'getaddressutxos',
+      category: 'addressindex',
+      required: 1,
+      optional: 0,
+      gate: 'insight-or-lightwalletd',
+      helpHead: HEAD,
+      helpTail: TAIL,
+      async call(params, ctx) {
+        const includeChainInfo = chainInfoFlag(params[0]!);
+        const utxos: (AddressUnspent & { address: string })[] = [];
+        for (const a of addressesFromParam(params[0]!, ctx.network)) {
+          const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
+          for (const u of await c.index.unspent(a.type, a.hash)) utxos.push({ ...u, address });
+        }
+        // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
+        // C++ library; here they keep the index order (address, then txid bytes, then output).
+        utxos.sort((x, y) => x.height - y.height);
+        const w = new JsonWriter();
+        if (includeChainInfo) w.beginObject().key('utxos');
+        w.beginArray();
+        for (const u of utxos) {
+          w.beginObject();
+          w.key('address').plainStr(u.address);
+          w.key('txid').plainStr(toHexReversed(u.txid));
+          w.key('outputIndex').int(u.index);
+          w.key('script').plainStr(toHex(u.script));
+          w.key('satoshis').int(u.value);
+          w.key('height').int(u.height);
+          w.endObject();
+        }
+        w.endArray();
+        if (!includeChainInfo) return w.toString();
+        const tip = await requireTip(c.store);
+        w.key('hash').plainStr(toHexReversed(tip.hash)).key('height').int(tip.height);
+        return w.endObject().toString();
+      },
+    },
+    features,
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * What every insight explorer method shares (zcashd v6.12.2 src/rpc/misc.cpp, blockchain.cpp):
+ * the help text carries experimentalDisabledHelpMsg right after its summary while the method is
+ * disabled, and a call is answered with -1 "Error: <name> is disabled. …" after the usage check.
+ */
+import type { JsonValue } from '../../../json/value.js';
+import type { ChainStoreReader } from '../../../store/types.js';
+import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
+import { RPC, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
+import {
+  disabledMessage,
+  experimentalDisabledHelpMsg,
+  gateArgs,
+  gateOpen,
+  type ExperimentalFeatures,
+  type FeatureGate,
+} from '../control/experimental-features.js';
+
+/** What the insight methods read: the chain, its address index, the node's flags. */
+export interface InsightContext {
+  store: ChainStoreReader;
+  index: AddressIndexReader;
+  features: ExperimentalFeatures;
+}
+
+export interface InsightMethodSpec {
+  name: string;
+  category: 'addressindex' | 'blockchain';
+  required: number;
+  optional: number;
+  gate: FeatureGate;
+  /** Help before the point where the disabled warning goes (ends with "\n"). */
+  helpHead: string;
+  /** The rest of the help. */
+  helpTail: string;
+  /** zcashd's own usage check beyond the parameter count (getspentinfo wants an object). */
+  usageOk?(params: readonly JsonValue[]): boolean;
+  call(params: readonly JsonValue[], ctx: RpcContext): RawJson | Promise<RawJson>;
+}
+
+export function insightMethod(spec: InsightMethodSpec, features: ExperimentalFeatures): RpcMethod {
+  const enabled = gateOpen(features, spec.gate);
+  const help = spec.helpHead + (enabled ? '' : experimentalDisabledHelpMsg(spec.name, gateArgs(spec.gate))) + spec.helpTail;
+  return {
+    name: spec.name,
+    category: spec.category,
+    required: spec.required,
+    optional: spec.optional,
+    help,
+    call(params, ctx) {
+      // The help text is zcashd's runtime_error for a bad call: code -1 with that text.
+      if (spec.usageOk && !spec.usageOk(params)) throw new RpcError(RPC.MISC_ERROR, help);
+      if (!enabled) throw new RpcError(RPC.MISC_ERROR, disabledMessage(spec.name));
+      return spec.call(params, ctx);
+    },
+  };
+}
+
+/** "taddr" example argument zcashd's address-index help texts use. */
+export const EXAMPLE_ADDRESS = 'tmYXBYJj1K7vhejSec5osXK2QsGa5MTisUQ';

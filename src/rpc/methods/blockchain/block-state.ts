@@ -1,0 +1,68 @@
+/**
+ * A block's chain state for getblock/getblockheader, read from the store: what ConnectBlock
+ * stored for a connected block, or what zcashd knows of a block it never connected (§2.4, §3.2),
+ * and the `trees` presence rule (§4): a size is shown only when the active chain's coins view
+ * holds a tree for the block's root.
+ */
+import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
+import { decodeBlock } from '../../../codec/block.js';
+import { bytesEqual } from '../../../codec/hex.js';
+import { connectedBlockView, unconnectedBlockView, type BlockStateView } from '../../../state/block-view.js';
+import { defaultPoolHashers } from '../../../state/hashers.js';
+import { IncrementalMerkleTree } from '../../../state/trees/incremental.js';
+import { blockPoolDeltas, type PoolDeltas, type PoolTotals } from '../../../state/value-pools.js';
+import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
+
+/** How far back a side branch is followed to its connected ancestor before its totals count as unknown. */
+const MAX_SIDE_BRANCH_WALK = 1000;
+
+async function treeSizeAt(store: ChainStoreReader, pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> {
+  const hasher = defaultPoolHashers()[pool];
+  if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return 0;
+  const state = await store.treeStateAt(pool, root);
+  return state ? IncrementalMerkleTree.fromTreeState(hasher, state).size : null;
+}
+
+/**
+ * The shielded totals after `hash` as zcashd accumulates them on body receipt: the nearest
+ * connected ancestor's totals plus the deltas of the unconnected blocks after it.
+ */
+async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: NetworkParams): Promise<PoolTotals | null> {
+  const pending: PoolDeltas[] = [];
+  let cursor = hash;
+  for (let i = 0; i < MAX_SIDE_BRANCH_WALK; i++) {
+    const record = await store.blockState(cursor);
+    if (record) {
+      const totals = { ...record.totals };
+      for (const d of pending) {
+        for (const id of ['sprout', 'sapling', 'orchard', 'lockbox'] as const) totals[id] = totals[id] === null ? null : totals[id]! + d[id];
+      }
+      return totals;
+    }
+    const entry = await store.blockIndex(cursor);
+    const bytes = entry?.haveData ? await store.blockBytes(cursor) : null;
+    if (!entry || !bytes || entry.height === 0) return null;
+    pending.push(blockPoolDeltas(decodeBlock(bytes), network, entry.height, null));
+    cursor = entry.prevHash;
+  }
+  return null;
+}
+
+/** getblock's chain-state members for a block whose bytes are `bytes`, or null if the store keeps no chain state. */
+export async function blockStateView(store: ChainStoreReader, entry: BlockIndexEntry, bytes: Uint8Array): Promise<BlockStateView | null> {
+  const sizeAt = (pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> => treeSizeAt(store, pool, root);
+  const record = await store.blockState(entry.hash);
+  if (record) return connectedBlockView(record, sizeAt);
+  if (!(await store.chainStateTip())) return null;
+  const parentTotals = entry.height === 0 ? null : await bodyTotals(store, entry.prevHash, store.network);
+  return unconnectedBlockView(decodeBlock(bytes), entry.height, store.network, parentTotals, sizeAt);
+}
+
+/** getblockheader's `finalsaplingroot`: the stored root, or what AddToBlockIndex keeps for a never-connected block. */
+export async function finalSaplingRootOf(store: ChainStoreReader, entry: BlockIndexEntry): Promise<Uint8Array | null> {
+  const record = await store.blockState(entry.hash);
+  if (record) return record.saplingRoot;
+  if (!(await store.chainStateTip())) return null;
+  if (entry.height === 0) return new Uint8Array(32);
+  return isUpgradeActive(store.network, 'Heartwood', entry.height) ? new Uint8Array(32) : entry.header.subarray(68, 100);
+}

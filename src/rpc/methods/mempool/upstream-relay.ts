@@ -1,0 +1,104 @@
+/**
+ * zecrpc has no peer-to-peer network and no mempool: with `-upstream=URL` the mempool and relay
+ * methods are answered by the upstream node. A call is forwarded as-is; the upstream's result is
+ * relayed as its exact JSON text, and its error object (code and message) as that RPC error.
+ * An upstream that is unreachable, stalls past the timeout or answers garbage gives -9 with a
+ * message saying so, never a hang.
+ */
+import { readFileSync } from 'node:fs';
+import { parseJson } from '../../../json/reader.js';
+import { JsonObject, JsonNumber, type JsonValue } from '../../../json/value.js';
+import { JsonWriter } from '../../../json/writer.js';
+import { RPC, RpcError, type RawJson } from '../../method.js';
+
+/** RPC_CLIENT_NOT_CONNECTED: the node cannot reach the network it would relay to. */
+export const UPSTREAM_UNAVAILABLE = -9;
+
+export interface UpstreamRelayOptions {
+  user?: string;
+  password?: string;
+  /** zcashd `.cookie` file, read for every request (zcashd rewrites it when it restarts). */
+  cookieFile?: string;
+  /** Per-request limit (default 10 s). */
+  timeoutMs?: number;
+}
+
+export class UpstreamRelay {
+  readonly displayUrl: string;
+  private readonly url: string;
+  private readonly timeoutMs: number;
+  private nextId = 1;
+
+  constructor(
+    rawUrl: string,
+    private readonly options: UpstreamRelayOptions = {},
+  ) {
+    const url = new URL(rawUrl);
+    this.options = {
+      ...options,
+      user: options.user ?? (url.username ? decodeURIComponent(url.username) : undefined),
+      password: options.password ?? (url.password ? decodeURIComponent(url.password) : undefined),
+    };
+    url.username = '';
+    url.password = '';
+    this.url = url.href;
+    this.displayUrl = url.href;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  private authorization(): string | null {
+    let { user, password } = this.options;
+    if (this.options.cookieFile) {
+      const cookie = readFileSync(this.options.cookieFile, 'utf8').trim();
+      const colon = cookie.indexOf(':');
+      user = cookie.slice(0, colon);
+      password = cookie.slice(colon + 1);
+    }
+    if (!user && !password) return null;
+    return 'Basic ' + Buffer.from(`${user ?? ''}:${password ?? ''}`).toString('base64');
+  }
+
+  private unavailable(what: string): RpcError {
+    return new RpcError(UPSTREAM_UNAVAILABLE, `upstream node ${this.displayUrl}: ${what}`);
+  }
+
+  /** Forwards one call; resolves to the result's JSON text, or throws the upstream's error. */
+  async call(method: string, params: readonly JsonValue[]): Promise<RawJson> {
+    const body = new JsonWriter().beginObject();
+    body.key('jsonrpc').plainStr('1.0').key('id').int(this.nextId++).key('method').str(method).key('params').beginArray();
+    for (const p of params) body.value(p);
+    body.endArray().endObject();
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    let text: string;
+    try {
+      const auth = this.authorization();
+      if (auth) headers.authorization = auth;
+      const res = await fetch(this.url, { method: 'POST', headers, body: body.toString(), signal: AbortSignal.timeout(this.timeoutMs) });
+      if (res.status === 401 || res.status === 403) throw this.unavailable(`authentication failed (HTTP ${res.status})`);
+      text = await res.text();
+    } catch (e) {
+      if (e instanceof RpcError) throw e;
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.unavailable(`no reply to ${method} within ${this.timeoutMs} ms`);
+      throw this.unavailable(`cannot reach it (${err.cause?.code ?? err.cause?.message ?? err.message})`);
+    }
+    let reply: JsonValue;
+    try {
+      reply = parseJson(text);
+    } catch {
+      throw this.unavailable(`its reply to ${method} is not JSON`);
+    }
+    if (!(reply instanceof JsonObject)) throw this.unavailable(`its reply to ${method} is not a JSON-RPC object`);
+    const error = reply.get('error');
+    if (error instanceof JsonObject) {
+      const code = error.get('code');
+      const message = error.get('message');
+      const n = code instanceof JsonNumber ? Number(code.text) : NaN;
+      throw new RpcError(Number.isInteger(n) ? n : RPC.MISC_ERROR, typeof message === 'string' ? message : '');
+    }
+    if (error !== null && error !== undefined) throw this.unavailable(`its reply to ${method} has a malformed error`);
+    const result = reply.get('result');
+    if (result === undefined) throw this.unavailable(`its reply to ${method} has no result`);
+    return new JsonWriter().value(result).toString();
+  }
+}

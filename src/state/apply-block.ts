@@ -1,0 +1,302 @@
+/**
+ * The per-block state transition: (state after the parent, block) → (state after the block,
+ * what getblock prints for it, the coins it spends and creates). Pure: the only input from
+ * outside is a lookup of unspent outputs that existed before the block.
+ *
+ * It is zcashd's ConnectBlock for the parts zecrpc keeps (src/main.cpp): the transparent coins
+ * view, value pools and the §3.1 supply identity, the three note-commitment trees, the ZIP-221
+ * history tree, and every root the header commits to, checked against the header.
+ */
+import { branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/network.js';
+import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rules.js';
+import type { Block } from '../codec/block.js';
+import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
+import type { OutPoint } from '../codec/tx/types.js';
+import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
+import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
+import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
+import {
+  addPoolTotals,
+  blockPoolDeltas,
+  genesisPoolTotals,
+  poolDeltaIdentityError,
+  poolTotalsError,
+  PoolValueError,
+} from './value-pools.js';
+
+const ZERO32: Uint8Array = new Uint8Array(32);
+
+/** An unspent transparent output, as the coins view keeps it. */
+export interface Coin {
+  value: number;
+  scriptPubKey: Uint8Array;
+  /** Height of the block that created it. */
+  height: number;
+  coinbase: boolean;
+}
+
+export interface SpentCoin {
+  outpoint: OutPoint;
+  coin: Coin;
+}
+
+export interface ApplyBlockInput {
+  network: NetworkParams;
+  hashers: PoolHashers;
+  block: Block;
+  height: number;
+  /** State after the parent; null for the genesis block. */
+  parent: ChainStateTip | null;
+  /** Unspent outputs that existed before this block (the block's own are handled here). */
+  coin(outpoint: OutPoint): Coin | null;
+  /**
+   * The Sprout tree whose root is `root` among the anchors before this block (zcashd's
+   * GetSproutAnchorAt), or null. Without it, JoinSplit anchors are not checked.
+   */
+  sproutTreeAt?(root: Uint8Array): IncrementalMerkleTree | null;
+}
+
+export interface ApplyBlockResult {
+  tip: ChainStateTip;
+  record: BlockChainState;
+  /** Outputs this block spends, in input order (its undo data). */
+  spent: SpentCoin[];
+  /** Outputs this block creates that stay unspent after it. */
+  created: { outpoint: OutPoint; coin: Coin }[];
+  /** Roots this block gave a tree (one per pool whose root changed). */
+  newRoots: { pool: ShieldedPool; root: Uint8Array }[];
+  completedSubtrees: { pool: 'sapling' | 'orchard'; index: number; root: Uint8Array }[];
+  /** What could not be verified because the state before it is unknown (checkpoint starts). */
+  unverified: string[];
+}
+
+export type StateRule =
+  | 'bad-txns-inputs-missingorspent'
+  | 'bad-txns-value-pool'
+  | 'value-pool-identity'
+  /** zcashd's HaveShieldedRequirements: a JoinSplit anchor that is not a known Sprout root. */
+  | 'bad-txns-shielded-requirements-not-met'
+  | HeaderRuleError['rule'];
+
+/** A block that cannot be connected: the height, the field, both values. */
+export class StateTransitionError extends Error {
+  constructor(
+    readonly rule: StateRule,
+    readonly height: number,
+    readonly blockHash: string,
+    message: string,
+  ) {
+    super(`block ${blockHash} at height ${height} rejected (${rule}): ${message}`);
+    this.name = 'StateTransitionError';
+  }
+}
+
+/** zcashd's CScript::IsUnspendable: OP_RETURN outputs never enter the coins view. */
+function isUnspendable(script: Uint8Array): boolean {
+  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
+}
+
+const outpointKey = (hash: Uint8Array, index: number): string => `${toHex(hash)}:${index}`;
+
+export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
+  const { network, block, height, parent, hashers } = input;
+  // A store started from a checkpoint lacks every output created before the start, so there a
+  // missing coin makes the transparent and supply values unknown (not monitored, as zcashd
+  // shows them) instead of rejecting the block.
+  const coinsComplete = parent?.coinsComplete ?? true;
+  const hashHex = block.hashHex;
+  const fail = (rule: StateRule, message: string): never => {
+    throw new StateTransitionError(rule, height, hashHex, message);
+  };
+  if (parent ? parent.height !== height - 1 || !bytesEqual(parent.hash, block.header.prevHash) : height !== 0) {
+    throw new Error(`applyBlock: block ${hashHex} at ${height} does not follow the given parent state`);
+  }
+
+  // ---- transparent coins: spends look first at outputs created earlier in this block.
+  const createdHere = new Map<string, { outpoint: OutPoint; coin: Coin }>();
+  const spent: SpentCoin[] = [];
+  const spentValues: (number | null)[][] = [];
+  block.transactions.forEach((tx, t) => {
+    const values: (number | null)[] = [];
+    if (!(t === 0 && tx.isCoinbase)) {
+      tx.data.vin.forEach((txIn, i) => {
+        const key = outpointKey(txIn.prevout.hash, txIn.prevout.index);
+        const own = createdHere.get(key);
+        let coin: Coin | null;
+        if (own) {
+          createdHere.delete(key);
+          coin = own.coin;
+        } else {
+          coin = inputCoin(txIn.prevout, spent);
+          if (!coin && !coinsComplete) {
+            values.push(null);
+            return;
+          }
+          if (!coin) {
+            fail(
+              'bad-txns-inputs-missingorspent',
+              `transaction ${tx.txidHex} input ${i} spends ${toHexReversed(txIn.prevout.hash)}:${txIn.prevout.index}, which is not an unspent output`,
+            );
+          }
+          spent.push({ outpoint: txIn.prevout, coin: coin! });
+        }
+        values.push(coin!.value);
+      });
+    }
+    spentValues.push(values);
+    // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).
+    if (height === 0) return;
+    tx.data.vout.forEach((out, index) => {
+      if (isUnspendable(out.scriptPubKey)) return;
+      const outpoint = { hash: tx.txid, index };
+      createdHere.set(outpointKey(tx.txid, index), {
+        outpoint,
+        coin: { value: out.value, scriptPubKey: out.scriptPubKey, height, coinbase: t === 0 && tx.isCoinbase },
+      });
+    });
+  });
+  function inputCoin(prevout: OutPoint, alreadySpent: readonly SpentCoin[]): Coin | null {
+    // A second spend of the same outpoint within the block is a double spend.
+    for (const s of alreadySpent) {
+      if (s.outpoint.index === prevout.index && bytesEqual(s.outpoint.hash, prevout.hash)) {
+        fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
+      }
+    }
+    return input.coin(prevout);
+  }
+
+  // ---- JoinSplit anchors (HaveShieldedRequirements): each must be a Sprout root the chain had
+  // before this block, or a root reached by the transaction's own earlier JoinSplits.
+  const unverified: string[] = [];
+  if (input.sproutTreeAt) {
+    for (const tx of block.transactions) {
+      if (tx.data.joinSplits.length === 0) continue;
+      const intermediates = new Map<string, IncrementalMerkleTree>();
+      tx.data.joinSplits.forEach((js, j) => {
+        const anchorHex = toHex(js.anchor);
+        let tree = intermediates.get(anchorHex)?.clone() ?? input.sproutTreeAt!(js.anchor)?.clone() ?? null;
+        if (!tree) {
+          if (!coinsComplete) {
+            unverified.push(`JoinSplit ${j} of transaction ${tx.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`);
+            return;
+          }
+          fail('bad-txns-shielded-requirements-not-met', `JoinSplit ${j} of transaction ${tx.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`);
+        }
+        tree = tree!;
+        tree.append(js.commitments[0]);
+        tree.append(js.commitments[1]);
+        intermediates.set(toHex(tree.root()), tree);
+      });
+    }
+  }
+
+  // ---- value pools (§3.1, §3.2)
+  let deltas;
+  try {
+    deltas = blockPoolDeltas(block, network, height, (_txIn, t, i) => spentValues[t]![i] ?? null);
+  } catch (e) {
+    if (e instanceof PoolValueError) fail('bad-txns-value-pool', e.message);
+    throw e;
+  }
+  const identity = poolDeltaIdentityError(deltas);
+  if (identity) fail('value-pool-identity', identity);
+  const totals = parent ? addPoolTotals(parent.totals, deltas) : genesisPoolTotals(deltas);
+  const totalsProblem = poolTotalsError(totals, height);
+  if (totalsProblem) fail('bad-txns-value-pool', totalsProblem);
+
+  // ---- note-commitment trees, in block order: Sprout, Sapling outputs, Orchard actions
+  const trees = parent
+    ? { sprout: parent.trees.sprout.clone(), sapling: parent.trees.sapling.clone(), orchard: parent.trees.orchard.clone() }
+    : emptyTrees(hashers);
+  const leaves: Record<ShieldedPool, Uint8Array[]> = { sprout: [], sapling: [], orchard: [] };
+  let saplingTxCount = 0;
+  let orchardTxCount = 0;
+  for (const tx of block.transactions) {
+    for (const js of tx.data.joinSplits) leaves.sprout.push(js.commitments[0], js.commitments[1]);
+    if (tx.data.sapling) {
+      saplingTxCount++;
+      for (const o of tx.data.sapling.outputs) leaves.sapling.push(o.cmu);
+    }
+    if (tx.data.orchard) {
+      orchardTxCount++;
+      for (const a of tx.data.orchard.actions) leaves.orchard.push(a.cmx);
+    }
+  }
+  const newRoots: ApplyBlockResult['newRoots'] = [];
+  const completedSubtrees: ApplyBlockResult['completedSubtrees'] = [];
+  for (const pool of ['sprout', 'sapling', 'orchard'] as const) {
+    if (leaves[pool].length === 0) continue;
+    const completed: CompletedSubtree[] = trees[pool].appendMany(leaves[pool]);
+    newRoots.push({ pool, root: trees[pool].root() });
+    if (pool !== 'sprout') for (const c of completed) completedSubtrees.push({ pool, index: c.index, root: c.root });
+  }
+  // ---- header commitments (§1.2, §2.4) and the history tree (§6)
+  const heartwood = isUpgradeActive(network, 'Heartwood', height);
+  const nu5 = isUpgradeActive(network, 'NU5', height);
+  // Roots are only needed where a header or the history tree commits to them, or getblock
+  // prints them: before Sapling neither tree can have leaves, and their hashers stay unbuilt.
+  const saplingTreeRoot = height > 0 && isUpgradeActive(network, 'Sapling', height) ? trees.sapling.root() : ZERO32;
+  const orchardTreeRoot = nu5 ? trees.orchard.root() : ZERO32;
+  let history = parent?.history ?? null;
+  let chainHistoryRoot: Uint8Array = ZERO32;
+  let authDataRoot: Uint8Array = ZERO32;
+  if (height > 0) {
+    if (nu5) authDataRoot = block.computeAuthDataRoot();
+    const facts = historyLeafFacts(block, height, { saplingRoot: saplingTreeRoot, ...(nu5 ? { orchardRoot: orchardTreeRoot } : {}) });
+    let prevRoot: Uint8Array | null;
+    if (history === 'unknown') {
+      // Without the epoch's earlier leaves prevRoot(h) cannot be computed; an upgrade's
+      // activation block starts a fresh tree, which is known again from its own leaf on.
+      prevRoot = null;
+      const branchId = branchIdAt(network, height);
+      const activation = heartwood && branchId !== branchIdAt(network, height - 1);
+      history = activation ? appendHistoryLeaf(emptyHistoryTree(branchId), historyLeaf(facts, branchId)) : 'unknown';
+    } else {
+      const step = connectHistoryBlock(network, history, height, facts);
+      history = step.tree;
+      prevRoot = step.prevRoot;
+    }
+    if (prevRoot === null && heartwood && network.activationHeights.Heartwood !== height) {
+      unverified.push(`the header commitment (hashBlockCommitments) of block ${hashHex} at ${height}: the history tree before it is unknown`);
+      // zcashd prints the header field between Heartwood and NU5 whatever it holds; from NU5 on
+      // the root is not in the header, and unknown roots print as zeros (never-connected rule).
+      if (!nu5) chainHistoryRoot = block.header.commitments.slice();
+    } else {
+      const problem = checkCommitmentField(block.header, height, network, {
+        saplingRoot: saplingTreeRoot,
+        prevHistoryRoot: prevRoot ?? ZERO32,
+        authDataRoot,
+      });
+      if (problem) {
+        throw new StateTransitionError(problem.rule, height, hashHex, `${problem.message}: ${problem.field} is ${problem.computed}, the computed value is ${problem.expected}`);
+      }
+      // Heartwood < h < NU5 prints the header field, which was just checked equal to prevRoot.
+      if (heartwood && network.activationHeights.Heartwood !== height) chainHistoryRoot = prevRoot!;
+    }
+  }
+
+  const record: BlockChainState = {
+    height,
+    deltas,
+    totals,
+    sproutRoot: trees.sprout.root(),
+    // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
+    // empty root; from Sapling on it was just checked equal to the computed root).
+    saplingRoot: height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice(),
+    orchardRoot: nu5 ? orchardTreeRoot : null,
+    chainHistoryRoot,
+    authDataRoot,
+    sproutSize: trees.sprout.size,
+    saplingSize: trees.sapling.size,
+    orchardSize: trees.orchard.size,
+  };
+  return {
+    tip: { hash: block.hash, height, trees, history, totals, coinsComplete },
+    record,
+    spent,
+    created: [...createdHere.values()],
+    newRoots,
+    completedSubtrees,
+    unverified,
+  };
+}

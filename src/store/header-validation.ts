@@ -1,0 +1,61 @@
+/**
+ * Everything a header commits to that can be checked before its block is connected (zcashd's
+ * CheckBlockHeader, ContextualCheckBlockHeader and ContextualCheckBlock's coinbase height), with
+ * the ancestors' timings read from the block index. The chain state checks the rest (the
+ * 32-byte commitment field) when the block is connected.
+ */
+import type { NetworkParams } from '../chain/network.js';
+import { NEXT_WORK_WINDOW, type HeaderTiming } from '../chain/difficulty.js';
+import { checkBlockHeader, checkCoinbaseHeight, contextualCheckBlockHeader, type HeaderRuleError } from '../chain/header-rules.js';
+import type { Block } from '../codec/block.js';
+import { int32LE } from '../codec/bytes.js';
+
+export interface HeaderValidationOptions {
+  /** Check Equihash solutions (default true; off only for a trusted local source). */
+  verifySolutions: boolean;
+  /** The local clock in Unix seconds (blocks more than 2 h ahead of it are refused). */
+  now: () => number;
+  /** Hears the checks that could not run (a store started from a checkpoint lacks older headers). */
+  unverified?: (line: string) => void;
+}
+
+/** A stored header and where it sits, as the walk back through ancestors needs it. */
+export interface StoredHeader {
+  height: number;
+  header: Uint8Array;
+}
+
+const timing = (h: StoredHeader): HeaderTiming => ({
+  height: h.height,
+  time: int32LE(h.header, 100) >>> 0,
+  bits: int32LE(h.header, 104) >>> 0,
+});
+
+/**
+ * Checks `block` at `height`; `ancestors(n)` gives up to n stored headers from the parent
+ * backwards (fewer near genesis).
+ */
+export async function validateBlockHeader(
+  block: Block,
+  height: number,
+  network: NetworkParams,
+  ancestors: (count: number) => Promise<StoredHeader[]>,
+  options: HeaderValidationOptions,
+): Promise<HeaderRuleError | null> {
+  const context = checkBlockHeader(block.header, network, height, { verifySolution: options.verifySolutions });
+  if (context) return context;
+  if (height > 0) {
+    const chain: HeaderTiming[] = (await ancestors(NEXT_WORK_WINDOW)).map(timing).reverse();
+    if (chain.length < NEXT_WORK_WINDOW && chain[0]!.height !== 0) {
+      // Only a store started from a checkpoint lacks headers back to genesis: difficulty and
+      // median-time rules need the 28 before the block, which it does not have yet.
+      options.unverified?.(
+        `difficulty and median-time-past of block ${block.hashHex} at ${height}: only ${chain.length} earlier headers are stored (a checkpoint start)`,
+      );
+    } else {
+      const contextual = contextualCheckBlockHeader(block.header, { network, chain, now: options.now() });
+      if (contextual) return contextual;
+    }
+  }
+  return checkCoinbaseHeight(block, height, network);
+}

@@ -1,0 +1,317 @@
+/**
+ * zcashd's insight explorer indexes (`-insightexplorer` / `-lightwalletd`, src/main.cpp
+ * ConnectBlock/DisconnectBlock "insightexplorer" sections) as one indexer of the store:
+ *
+ * - address index `d`: every receive and spend of a P2PKH/P2SH address (CAddressIndexKey → zatoshis);
+ * - address unspent index `a`: the unspent outputs of each address (CAddressUnspentKey → value);
+ * - spent index `p`: which input spent an outpoint (CSpentIndexKey → CSpentIndexValue), for every
+ *   non-coinbase input whatever its script type, as zcashd writes it;
+ * - timestamp index `s`/`S`: blocks by logical time (nTime, forced strictly increasing along the chain).
+ *
+ * zcashd reads what an input spends from its UTXO set; so does this index, from the chain state's
+ * coins view `c` (chain-state-index.ts), which must therefore be kept by the same store. Every
+ * indexer sees the committed state before the block, so an output created earlier in the same block
+ * is resolved from the block itself. The outputs a block spends go into this index's undo blob: a
+ * disconnect restores the address entries from it and never needs `c` to still hold them. Like
+ * zcashd (ConnectBlock returns before indexing the genesis block), nothing of the genesis block is
+ * indexed.
+ *
+ * One deliberate difference: zcashd never erases timestamp-index entries when it disconnects a block
+ * (getblockhashes without noOrphans then still lists blocks of the losing branch); here a disconnected
+ * block leaves no trace, so after a reorganization every index equals a replay of the active chain.
+ */
+import type { Block } from '../../codec/block.js';
+import type { BatchOp } from '../block-data.js';
+import { keys } from '../layout.js';
+import { chainStateKeys, decodeCoin } from './chain-state-index.js';
+import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+
+/** CScript::ScriptType. */
+export const SCRIPT_UNKNOWN = 0;
+export const SCRIPT_P2PKH = 1;
+export const SCRIPT_P2SH = 2;
+
+const ZERO_HASH160 = new Uint8Array(20);
+/** zcashd's MAX_SCRIPT_SIZE: longer scripts are unspendable. */
+const MAX_SCRIPT_SIZE = 10_000;
+const OP_RETURN = 0x6a;
+
+/** CScript::GetType: only the exact P2PKH and P2SH templates have an address. */
+export function scriptType(s: Uint8Array): number {
+  if (s.length === 25 && s[0] === 0x76 && s[1] === 0xa9 && s[2] === 0x14 && s[23] === 0x88 && s[24] === 0xac) return SCRIPT_P2PKH;
+  if (s.length === 23 && s[0] === 0xa9 && s[1] === 0x14 && s[22] === 0x87) return SCRIPT_P2SH;
+  return SCRIPT_UNKNOWN;
+}
+
+/** CScript::AddressHash: the 20 hash bytes of a P2PKH/P2SH script, zeros otherwise. */
+export function addressHash(s: Uint8Array, type: number): Uint8Array {
+  if (type === SCRIPT_P2PKH) return s.subarray(3, 23);
+  if (type === SCRIPT_P2SH) return s.subarray(2, 22);
+  return ZERO_HASH160;
+}
+
+/** The script an address-index entry stands for (rebuilt when a disconnect restores an output). */
+export function addressScript(type: number, hash160: Uint8Array): Uint8Array {
+  const s = new Uint8Array(type === SCRIPT_P2PKH ? 25 : 23);
+  if (type === SCRIPT_P2PKH) {
+    s.set([0x76, 0xa9, 0x14], 0);
+    s.set(hash160, 3);
+    s.set([0x88, 0xac], 23);
+  } else {
+    s.set([0xa9, 0x14], 0);
+    s.set(hash160, 2);
+    s[22] = 0x87;
+  }
+  return s;
+}
+
+function isUnspendable(s: Uint8Array): boolean {
+  return (s.length > 0 && s[0] === OP_RETURN) || s.length > MAX_SCRIPT_SIZE;
+}
+
+const TWO_32 = 0x1_0000_0000;
+
+/** An amount (|v| < 2^53) as zcashd's int64 little-endian CAmount. */
+export function writeAmount(b: Buffer, v: number, at: number): void {
+  const hi = Math.floor(v / TWO_32);
+  b.writeUInt32LE(v - hi * TWO_32, at);
+  b.writeInt32LE(hi, at + 4);
+}
+
+export function readAmount(b: Buffer, at: number): number {
+  return b.readInt32LE(at + 4) * TWO_32 + b.readUInt32LE(at);
+}
+
+/** What the index needs to know about a spent output (kept in its undo blob). */
+interface SpentOutput {
+  value: number;
+  height: number;
+  type: number;
+  hash: Uint8Array;
+}
+
+const SPENT_OUTPUT_SIZE = 8 + 4 + 1 + 20;
+
+function encodeSpentOutput(c: SpentOutput, out: Buffer = Buffer.allocUnsafe(SPENT_OUTPUT_SIZE), at = 0): Buffer {
+  writeAmount(out, c.value, at);
+  out.writeUInt32LE(c.height, at + 8);
+  out[at + 12] = c.type;
+  out.set(c.hash, at + 13);
+  return out;
+}
+
+function decodeSpentOutput(b: Buffer, at = 0): SpentOutput {
+  return { value: readAmount(b, at), height: b.readUInt32LE(at + 8), type: b[at + 12]!, hash: b.subarray(at + 13, at + 33) };
+}
+
+/** The unspent-index value (CAddressUnspentValue: satoshis, script, blockHeight). */
+export function encodeUnspentValue(value: number, height: number, script: Uint8Array): Buffer {
+  const v = Buffer.allocUnsafe(12 + script.length);
+  writeAmount(v, value, 0);
+  v.writeUInt32LE(height, 8);
+  v.set(script, 12);
+  return v;
+}
+
+export function decodeUnspentValue(v: Buffer): { value: number; height: number; script: Buffer } {
+  return { value: readAmount(v, 0), height: v.readUInt32LE(8), script: v.subarray(12) };
+}
+
+/** CSpentIndexValue. */
+export interface SpentInfo {
+  txid: Uint8Array;
+  inputIndex: number;
+  height: number;
+  value: number;
+  type: number;
+  hash: Uint8Array;
+}
+
+function encodeSpent(s: SpentInfo): Buffer {
+  const v = Buffer.allocUnsafe(32 + 4 + 4 + 8 + 1 + 20);
+  v.set(s.txid, 0);
+  v.writeUInt32LE(s.inputIndex, 32);
+  v.writeUInt32LE(s.height, 36);
+  writeAmount(v, s.value, 40);
+  v[48] = s.type;
+  v.set(s.hash, 49);
+  return v;
+}
+
+export function decodeSpent(v: Buffer): SpentInfo {
+  return {
+    txid: v.subarray(0, 32),
+    inputIndex: v.readUInt32LE(32),
+    height: v.readUInt32LE(36),
+    value: readAmount(v, 40),
+    type: v[48]!,
+    hash: v.subarray(49, 69),
+  };
+}
+
+function amountValue(v: number): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  writeAmount(b, v, 0);
+  return b;
+}
+
+/** Undo entry per spent coin: tx position ‖ vin ‖ prevout txid ‖ prevout n ‖ coin. */
+const UNDO_ENTRY = 4 + 4 + 32 + 4 + SPENT_OUTPUT_SIZE;
+
+interface SpentCoin {
+  txIndex: number;
+  vin: number;
+  prevTxid: Uint8Array;
+  prevN: number;
+  coin: SpentOutput;
+}
+
+function encodeUndo(spent: readonly SpentCoin[]): Buffer {
+  const b = Buffer.allocUnsafe(spent.length * UNDO_ENTRY);
+  let at = 0;
+  for (const s of spent) {
+    b.writeUInt32LE(s.txIndex, at);
+    b.writeUInt32LE(s.vin, at + 4);
+    b.set(s.prevTxid, at + 8);
+    b.writeUInt32LE(s.prevN, at + 40);
+    encodeSpentOutput(s.coin, b, at + 44);
+    at += UNDO_ENTRY;
+  }
+  return b;
+}
+
+function decodeUndo(u: Uint8Array): SpentCoin[] {
+  const b = Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  if (b.length % UNDO_ENTRY !== 0) throw new Error(`corrupt address-index undo blob (${b.length} bytes)`);
+  const out: SpentCoin[] = [];
+  for (let at = 0; at < b.length; at += UNDO_ENTRY) {
+    out.push({
+      txIndex: b.readUInt32LE(at),
+      vin: b.readUInt32LE(at + 4),
+      prevTxid: b.subarray(at + 8, at + 40),
+      prevN: b.readUInt32LE(at + 40),
+      coin: decodeSpentOutput(b, at + 44),
+    });
+  }
+  return out;
+}
+
+/** The logical time of a block (timestamp index), or 0 when it has none (zcashd's fallback). */
+export function logicalTimeOf(view: IndexReadView, hash: Uint8Array): number {
+  const v = view.get(keys.blockTimestamp(hash));
+  return v ? v.readUInt32LE(0) : 0;
+}
+
+function outpointId(txid: Uint8Array, n: number): string {
+  return Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
+}
+
+export class AddressIndex implements Indexer {
+  readonly name = 'addressindex';
+  readonly undoTag = 0x61;
+
+  async connect(block: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
+    if (block.height === 0) return { ops: [] };
+    return connectOps(block, await block.block(), view);
+  }
+
+  async disconnect(block: ChainBlock, undo: Uint8Array | null, view: IndexReadView): Promise<BatchOp[]> {
+    if (block.height === 0) return [];
+    return disconnectOps(block, await block.block(), undo ? decodeUndo(undo) : [], view);
+  }
+}
+
+function connectOps(chainBlock: ChainBlock, block: Block, view: IndexReadView): IndexerConnect {
+  const { height, txids } = chainBlock;
+  const ops: BatchOp[] = [];
+  const spent: SpentCoin[] = [];
+  // Outputs created earlier in this block: not in `c` yet (the batch is not written), but spendable.
+  const created = new Map<string, SpentOutput>();
+  block.transactions.forEach((tx, i) => {
+    const txid = txids[i]!;
+    const { vin, vout } = tx.data;
+    if (!tx.isCoinbase) {
+      vin.forEach((input, j) => {
+        const { hash: prevTxid, index: prevN } = input.prevout;
+        const id = outpointId(prevTxid, prevN);
+        let coin = created.get(id);
+        if (coin) created.delete(id);
+        else {
+          const stored = view.get(chainStateKeys.coin(prevTxid, prevN));
+          // A store started from a checkpoint lacks the outputs created before its start (the
+          // chain state accepts such spends with unknown values). Such an input cannot be
+          // attributed to an address and is left out of every index.
+          if (!stored) return;
+          const { value, height: coinHeight, scriptPubKey } = decodeCoin(stored);
+          const type = scriptType(scriptPubKey);
+          coin = { value, height: coinHeight, type, hash: addressHash(scriptPubKey, type) };
+        }
+        spent.push({ txIndex: i, vin: j, prevTxid, prevN, coin });
+        if (coin.type !== SCRIPT_UNKNOWN) {
+          ops.push({ type: 'put', key: keys.addressDelta(coin.type, coin.hash, height, i, txid, j, true), value: amountValue(-coin.value) });
+          ops.push({ type: 'del', key: keys.addressUnspent(coin.type, coin.hash, prevTxid, prevN) });
+        }
+        ops.push({
+          type: 'put',
+          key: keys.spent(prevTxid, prevN),
+          value: encodeSpent({ txid, inputIndex: j, height, value: coin.value, type: coin.type, hash: coin.hash }),
+        });
+      });
+    }
+    vout.forEach((out, k) => {
+      const script = out.scriptPubKey;
+      const type = scriptType(script);
+      const hash = addressHash(script, type);
+      if (type !== SCRIPT_UNKNOWN) {
+        ops.push({ type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(out.value) });
+        ops.push({ type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(out.value, height, script) });
+      }
+      if (!isUnspendable(script)) created.set(outpointId(txid, k), { value: out.value, height, type, hash });
+    });
+  });
+
+  // CTimestampIndexKey: nTime, or one past the parent's logical time if that is not earlier.
+  const parentTime = logicalTimeOf(view, block.header.prevHash);
+  const logical = block.header.time <= parentTime ? parentTime + 1 : block.header.time;
+  const time = Buffer.allocUnsafe(4);
+  time.writeUInt32LE(logical, 0);
+  ops.push({ type: 'put', key: keys.timestamp(logical, chainBlock.hash), value: Buffer.alloc(0) });
+  ops.push({ type: 'put', key: keys.blockTimestamp(chainBlock.hash), value: time });
+  return spent.length ? { ops, undo: encodeUndo(spent) } : { ops };
+}
+
+function disconnectOps(chainBlock: ChainBlock, block: Block, spent: readonly SpentCoin[], view: IndexReadView): BatchOp[] {
+  const { height, txids } = chainBlock;
+  const ops: BatchOp[] = [];
+  block.transactions.forEach((tx, i) => {
+    const txid = txids[i]!;
+    tx.data.vout.forEach((out, k) => {
+      const type = scriptType(out.scriptPubKey);
+      if (type !== SCRIPT_UNKNOWN) {
+        const hash = addressHash(out.scriptPubKey, type);
+        ops.push({ type: 'del', key: keys.addressDelta(type, hash, height, i, txid, k, false) });
+        ops.push({ type: 'del', key: keys.addressUnspent(type, hash, txid, k) });
+      }
+    });
+  });
+  for (const s of spent) {
+    const { coin } = s;
+    ops.push({ type: 'del', key: keys.spent(s.prevTxid, s.prevN) });
+    if (coin.type !== SCRIPT_UNKNOWN) {
+      ops.push({ type: 'del', key: keys.addressDelta(coin.type, coin.hash, height, s.txIndex, txids[s.txIndex]!, s.vin, true) });
+    }
+    // An output created in this block and spent in it again stays gone with the block.
+    if (coin.height === height) continue;
+    if (coin.type !== SCRIPT_UNKNOWN) {
+      ops.push({
+        type: 'put',
+        key: keys.addressUnspent(coin.type, coin.hash, s.prevTxid, s.prevN),
+        value: encodeUnspentValue(coin.value, coin.height, addressScript(coin.type, coin.hash)),
+      });
+    }
+  }
+  const logical = logicalTimeOf(view, chainBlock.hash);
+  ops.push({ type: 'del', key: keys.timestamp(logical, chainBlock.hash) });
+  ops.push({ type: 'del', key: keys.blockTimestamp(chainBlock.hash) });
+  return ops;
+}

@@ -1,0 +1,263 @@
+/**
+ * Chain state as an indexer: on connect it runs the per-block transition (state/apply-block.ts)
+ * from the state after the parent and writes, in the batch that moves the tip,
+ * - `B` ‖ hash: what getblock prints for the block (kept when the block is disconnected, as
+ *   zcashd keeps its CBlockIndex fields);
+ * - `C`: the state after the tip (tree frontiers, history tree, pool totals);
+ * - `c` ‖ txid ‖ n: the transparent coins view (spent outputs removed, new ones added);
+ * - `A` ‖ pool ‖ root: the tree frontier of every root a block of the active chain produced
+ *   (zcashd's anchors: `trees` presence and z_gettreestate);
+ * - `Q` ‖ pool ‖ index: completed 2^16-leaf subtrees (z_getsubtreesbyindex);
+ * and returns as undo the state before the block and the coins it spent.
+ */
+import type { NetworkParams } from '../../chain/network.js';
+import { ByteReader, ByteWriter } from '../../codec/bytes.js';
+import { bytesEqual, toHexReversed } from '../../codec/hex.js';
+import { applyBlock, type Coin } from '../../state/apply-block.js';
+import type { HistoryTree } from '../../state/history-tree.js';
+import { IncrementalMerkleTree } from '../../state/trees/incremental.js';
+import { UNKNOWN_POOL_TOTALS, type PoolTotals } from '../../state/value-pools.js';
+import {
+  decodeChainStateTip,
+  treeOptions,
+  encodeBlockChainState,
+  encodeChainStateTip,
+  SHIELDED_POOLS,
+  type ChainStateTip,
+  type PoolHashers,
+  type ShieldedPool,
+} from '../../state/chain-state.js';
+import type { BatchOp } from '../block-data.js';
+import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+
+const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51 } as const; // B C c A Q
+
+const POOL_BYTE: Record<ShieldedPool, number> = { sprout: 0, sapling: 1, orchard: 2 };
+
+export const chainStateKeys = {
+  blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
+  tip: (): Buffer => Buffer.of(PREFIX.tip),
+  coin: (txid: Uint8Array, n: number): Buffer => {
+    const k = Buffer.allocUnsafe(37);
+    k[0] = PREFIX.coin;
+    k.set(txid, 1);
+    k.writeUInt32LE(n, 33);
+    return k;
+  },
+  anchor: (pool: ShieldedPool, root: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.anchor, POOL_BYTE[pool]), root]),
+  subtree: (pool: 'sapling' | 'orchard', index: number): Buffer => {
+    const k = Buffer.allocUnsafe(6);
+    k[0] = PREFIX.subtree;
+    k[1] = POOL_BYTE[pool];
+    k.writeUInt32BE(index, 2);
+    return k;
+  },
+  subtreePrefix: (pool: 'sapling' | 'orchard'): Buffer => Buffer.of(PREFIX.subtree, POOL_BYTE[pool]),
+};
+
+/** Coin record: value(i64 LE) ‖ height(u32 LE) ‖ flags(u8, bit 0 = coinbase) ‖ scriptPubKey. */
+export function encodeCoin(c: Coin): Buffer {
+  const v = Buffer.allocUnsafe(13 + c.scriptPubKey.length);
+  v.writeBigInt64LE(BigInt(c.value), 0);
+  v.writeUInt32LE(c.height, 8);
+  v[12] = c.coinbase ? 1 : 0;
+  v.set(c.scriptPubKey, 13);
+  return v;
+}
+
+export function decodeCoin(v: Uint8Array): Coin {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length < 13) throw new Error(`corrupt coin record (${b.length} bytes)`);
+  return { value: Number(b.readBigInt64LE(0)), height: b.readUInt32LE(8), coinbase: (b[12]! & 1) === 1, scriptPubKey: new Uint8Array(b.subarray(13)) };
+}
+
+/** Subtree record: root(32) ‖ end height(u32 LE). */
+export function decodeSubtree(v: Uint8Array): { root: Uint8Array; endHeight: number } {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 36) throw new Error(`corrupt subtree record (${b.length} bytes)`);
+  return { root: new Uint8Array(b.subarray(0, 32)), endHeight: b.readUInt32LE(32) };
+}
+
+/** The chain state could not be advanced; names the block and why. */
+export class ChainStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainStateError';
+  }
+}
+
+/**
+ * Undo blob: CompactSize-prefixed tip record before the block (empty for genesis), spent coins
+ * (txid ‖ n ‖ coin record), new roots (pool ‖ root) and completed subtrees (pool ‖ index).
+ */
+interface ChainStateUndo {
+  before: Uint8Array;
+  spent: { txid: Uint8Array; n: number; coin: Uint8Array }[];
+  roots: { pool: ShieldedPool; root: Uint8Array }[];
+  subtrees: { pool: 'sapling' | 'orchard'; index: number }[];
+}
+
+function encodeUndo(u: ChainStateUndo): Uint8Array {
+  const w = new ByteWriter(u.before.length + 64 * u.spent.length + 256).varBytes(u.before).compactSize(u.spent.length);
+  for (const s of u.spent) w.bytes(s.txid).u32(s.n).varBytes(s.coin);
+  w.compactSize(u.roots.length);
+  for (const r of u.roots) w.u8(POOL_BYTE[r.pool]).bytes(r.root);
+  w.compactSize(u.subtrees.length);
+  for (const s of u.subtrees) w.u8(POOL_BYTE[s.pool]).u32(s.index);
+  return w.finish();
+}
+
+const poolOf = (b: number): ShieldedPool => {
+  const pool = SHIELDED_POOLS[b];
+  if (!pool) throw new Error(`corrupt chain-state undo (pool ${b})`);
+  return pool;
+};
+
+function decodeUndo(bytes: Uint8Array): ChainStateUndo {
+  const r = new ByteReader(bytes);
+  const before = r.varBytes();
+  const spent = Array.from({ length: r.compactSize() }, () => ({ txid: r.bytes(32), n: r.u32(), coin: r.varBytes() }));
+  const roots = Array.from({ length: r.compactSize() }, () => ({ pool: poolOf(r.u8()), root: r.bytes(32) }));
+  const subtrees = Array.from({ length: r.compactSize() }, () => ({ pool: poolOf(r.u8()) as 'sapling' | 'orchard', index: r.u32() }));
+  if (r.remaining !== 0) throw new Error('corrupt chain-state undo (trailing bytes)');
+  return { before, spent, roots, subtrees };
+}
+
+/** The chain state after a checkpoint block, as an operator supplies it. */
+export interface CheckpointState {
+  /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout. */
+  sprout: string;
+  sapling: string;
+  orchard: string;
+  /** The current epoch's history tree, or 'unknown' (its commitments then go unverified until the next upgrade). */
+  history: HistoryTree | null | 'unknown';
+  /** Pool totals after the block; null members are not monitored. Transparent and supply are never carried forward. */
+  totals?: Partial<PoolTotals>;
+}
+
+export interface ChainStateIndexOptions {
+  network: NetworkParams;
+  hashers: PoolHashers;
+  /** Hears what could not be verified (checkpoint starts). */
+  log?: (line: string) => void;
+}
+
+export class ChainStateIndex implements Indexer {
+  readonly name = 'chainstate';
+  readonly undoTag = 0x43;
+  private readonly network: NetworkParams;
+  private readonly hashers: PoolHashers;
+  private readonly log: (line: string) => void;
+  /** The decoded tip state, so consecutive connects do not re-parse the frontiers. */
+  private cachedTip: { bytes: Buffer; tip: ChainStateTip } | null = null;
+
+  constructor(opts: ChainStateIndexOptions) {
+    this.network = opts.network;
+    this.hashers = opts.hashers;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  /** The state after the current tip, or null for an empty chain. */
+  tip(view: IndexReadView): ChainStateTip | null {
+    const bytes = view.get(chainStateKeys.tip());
+    if (!bytes) return null;
+    if (this.cachedTip && this.cachedTip.bytes.equals(bytes)) return this.cachedTip.tip;
+    const tip = decodeChainStateTip(bytes, this.hashers);
+    this.cachedTip = { bytes: Buffer.from(bytes), tip };
+    return tip;
+  }
+
+  /** The records a store started from a checkpoint begins with: the tip state and the frontiers' anchors. */
+  checkpointOps(hash: Uint8Array, height: number, cp: CheckpointState): BatchOp[] {
+    const trees = {
+      sprout: IncrementalMerkleTree.fromTreeState(this.hashers.sprout, cp.sprout, treeOptions('sprout')),
+      sapling: IncrementalMerkleTree.fromTreeState(this.hashers.sapling, cp.sapling, treeOptions('sapling')),
+      orchard: IncrementalMerkleTree.fromTreeState(this.hashers.orchard, cp.orchard, treeOptions('orchard')),
+    };
+    // Without the coins view the transparent pool, and so the supply, cannot be followed.
+    const totals: PoolTotals = { ...UNKNOWN_POOL_TOTALS, ...cp.totals, transparent: null, chainSupply: null };
+    const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
+    const ops: BatchOp[] = [{ type: 'put', key: chainStateKeys.tip(), value: Buffer.from(encodeChainStateTip(tip)) }];
+    for (const pool of SHIELDED_POOLS) {
+      if (trees[pool].size > 0) ops.push({ type: 'put', key: chainStateKeys.anchor(pool, trees[pool].root()), value: Buffer.from(trees[pool].toTreeStateBytes('padded')) });
+    }
+    return ops;
+  }
+
+  async connect(chainBlock: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
+    const { height, hash } = chainBlock;
+    const parent = this.tip(view);
+    if (height === 0 ? parent !== null : !parent || !bytesEqual(parent.hash, chainBlock.header.subarray(4, 36))) {
+      throw new ChainStateError(
+        `chain state cannot connect block ${toHexReversed(hash)} at ${height}: the state is at ` +
+          (parent ? `${toHexReversed(parent.hash)} (height ${parent.height})` : 'no block'),
+      );
+    }
+    const block = await chainBlock.block();
+    const result = applyBlock({
+      network: this.network,
+      hashers: this.hashers,
+      block,
+      height,
+      parent,
+      coin: (o) => {
+        const v = view.get(chainStateKeys.coin(o.hash, o.index));
+        return v ? decodeCoin(v) : null;
+      },
+      sproutTreeAt: (root) => {
+        const hasher = this.hashers.sprout;
+        if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, treeOptions('sprout'));
+        const v = view.get(chainStateKeys.anchor('sprout', root));
+        return v ? IncrementalMerkleTree.fromTreeState(hasher, v, treeOptions('sprout')) : null;
+      },
+    });
+    for (const line of result.unverified) this.log(`not verified: ${line}`);
+
+    const tipBytes = Buffer.from(encodeChainStateTip(result.tip));
+    const ops: BatchOp[] = [
+      { type: 'put', key: chainStateKeys.blockState(hash), value: encodeBlockChainState(result.record) },
+      { type: 'put', key: chainStateKeys.tip(), value: tipBytes },
+    ];
+    for (const s of result.spent) ops.push({ type: 'del', key: chainStateKeys.coin(s.outpoint.hash, s.outpoint.index) });
+    for (const c of result.created) ops.push({ type: 'put', key: chainStateKeys.coin(c.outpoint.hash, c.outpoint.index), value: encodeCoin(c.coin) });
+    for (const r of result.newRoots) {
+      ops.push({ type: 'put', key: chainStateKeys.anchor(r.pool, r.root), value: Buffer.from(result.tip.trees[r.pool].toTreeStateBytes('padded')) });
+    }
+    for (const s of result.completedSubtrees) {
+      const v = Buffer.allocUnsafe(36);
+      v.set(s.root, 0);
+      v.writeUInt32LE(height, 32);
+      ops.push({ type: 'put', key: chainStateKeys.subtree(s.pool, s.index), value: v });
+    }
+    const undo = encodeUndo({
+      before: parent ? (view.get(chainStateKeys.tip()) ?? new Uint8Array()) : new Uint8Array(),
+      spent: result.spent.map((s) => ({ txid: s.outpoint.hash, n: s.outpoint.index, coin: encodeCoin(s.coin) })),
+      roots: result.newRoots.map((r) => ({ pool: r.pool, root: r.root })),
+      subtrees: result.completedSubtrees.map((s) => ({ pool: s.pool, index: s.index })),
+    });
+    this.cachedTip = { bytes: tipBytes, tip: result.tip };
+    return { ops, undo };
+  }
+
+  async disconnect(chainBlock: ChainBlock, undoBytes: Uint8Array | null): Promise<BatchOp[]> {
+    if (!undoBytes) {
+      throw new ChainStateError(
+        `chain state cannot disconnect block ${toHexReversed(chainBlock.hash)} at ${chainBlock.height}: its undo data is gone (deeper than the reorganization limit)`,
+      );
+    }
+    const undo = decodeUndo(undoBytes);
+    const block = await chainBlock.block();
+    const ops: BatchOp[] = [];
+    // Outputs the block created (those it also spent were never written; deleting is harmless).
+    block.transactions.forEach((tx, t) => {
+      if (chainBlock.height === 0) return;
+      for (let n = 0; n < tx.data.vout.length; n++) ops.push({ type: 'del', key: chainStateKeys.coin(chainBlock.txids[t]!, n) });
+    });
+    for (const s of undo.spent) ops.push({ type: 'put', key: chainStateKeys.coin(s.txid, s.n), value: Buffer.from(s.coin) });
+    for (const r of undo.roots) ops.push({ type: 'del', key: chainStateKeys.anchor(r.pool, r.root) });
+    for (const s of undo.subtrees) ops.push({ type: 'del', key: chainStateKeys.subtree(s.pool, s.index) });
+    ops.push(undo.before.length ? { type: 'put', key: chainStateKeys.tip(), value: Buffer.from(undo.before) } : { type: 'del', key: chainStateKeys.tip() });
+    this.cachedTip = null;
+    return ops;
+  }
+}

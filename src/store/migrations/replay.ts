@@ -1,0 +1,159 @@
+/**
+ * A migration that builds an indexer's data for the blocks a store already holds, by replaying
+ * its active chain through the indexer, as zcashd's `-reindex` would.
+ *
+ * A mainnet replay touches every block since 2016, far too much for the one final batch other
+ * migrations use. So it writes progressively: every chunk of blocks is one batch holding the
+ * chunk's index entries, their undo blobs and the resume height (`X` ‖ version). A crash leaves
+ * the data complete up to that height and nothing past it; the next open goes on from there.
+ * The final batch (returned to `migrate`, which adds the version) deletes the resume record.
+ */
+import { readSync, openSync, closeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ClassicLevel } from 'classic-level';
+import { decodeBlock } from '../../codec/block.js';
+import { blockFileName, type BatchOp } from '../block-data.js';
+import type { ChainBlock, Indexer, IndexReadView } from '../indexes/indexer.js';
+import { decodeIndexRecord, decodeTip, keys, splitTxids, type IndexRecord } from '../layout.js';
+import { decodeUndoRecord, encodeUndoRecord } from '../undo.js';
+import type { Migration, MigrationContext } from './index.js';
+
+/** Blocks per progress batch; also bounded by operations so a run of huge blocks stays small. */
+const CHUNK_BLOCKS = 2_000;
+const CHUNK_OPS = 200_000;
+
+/** Pending writes over the committed database: the indexer sees its own unwritten chunk. */
+class Overlay implements IndexReadView {
+  readonly pending = new Map<string, Buffer | null>();
+  ops: BatchOp[] = [];
+
+  constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
+
+  get(key: Buffer): Buffer | undefined {
+    const p = this.pending.get(key.toString('latin1'));
+    if (p !== undefined) return p ?? undefined;
+    return this.db.getSync(key);
+  }
+
+  apply(ops: readonly BatchOp[]): void {
+    for (const op of ops) {
+      this.pending.set(op.key.toString('latin1'), op.type === 'put' ? Buffer.from(op.value) : null);
+      this.ops.push(op);
+    }
+  }
+
+  take(): BatchOp[] {
+    const ops = this.ops;
+    this.ops = [];
+    this.pending.clear();
+    return ops;
+  }
+}
+
+/** Reads a stored block wherever the store keeps it (LevelDB value or flat block file). */
+function blockReader(db: ClassicLevel<Buffer, Buffer>): { read(hash: Uint8Array, rec: IndexRecord): Uint8Array; close(): void } {
+  const blocksDir = join(dirname(db.location), 'blocks');
+  const fds = new Map<number, number>();
+  return {
+    read(hash, rec) {
+      const inDb = db.getSync(keys.blockData(hash));
+      if (inDb) return inDb;
+      let fd = fds.get(rec.file);
+      if (fd === undefined) fds.set(rec.file, (fd = openSync(join(blocksDir, blockFileName(rec.file)), 'r')));
+      const buf = Buffer.allocUnsafe(rec.size);
+      const n = readSync(fd, buf, 0, rec.size, rec.offset);
+      if (n !== rec.size) throw new Error(`block file ${blockFileName(rec.file)} ends before offset ${rec.offset + rec.size}`);
+      return buf;
+    },
+    close() {
+      for (const fd of fds.values()) closeSync(fd);
+      fds.clear();
+    },
+  };
+}
+
+function progressValue(height: number): Buffer {
+  const v = Buffer.allocUnsafe(4);
+  v.writeUInt32LE(height, 0);
+  return v;
+}
+
+export interface ReplayMigrationSpec {
+  version: number;
+  description: string;
+  /** How progress lines name the work ("address index", "chain state"). */
+  label: string;
+  /** The indexer to replay; `network` is the store's network name (from its version record). */
+  indexer(network: string): Indexer;
+}
+
+/** The network name a store records beside its schema version. */
+function storeNetwork(db: ClassicLevel<Buffer, Buffer>): string {
+  const v = db.getSync(keys.version());
+  if (!v) throw new Error('chain store has no version record');
+  return v.subarray(4).toString('utf8');
+}
+
+export function replayMigration(spec: ReplayMigrationSpec): Migration {
+  return {
+    version: spec.version,
+    description: spec.description,
+    async run(db, ctx?: MigrationContext) {
+      const log = ctx?.log ?? (() => undefined);
+      const tipValue = db.getSync(keys.tip());
+      const progressKey = keys.migrationProgress(spec.version);
+      const done = (): BatchOp[] => [{ type: 'del', key: progressKey }];
+      if (!tipValue) return done();
+      const tip = decodeTip(tipValue);
+      const resumeValue = db.getSync(progressKey);
+      let next = resumeValue ? resumeValue.readUInt32LE(0) : 0;
+      if (next > 0) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
+
+      const indexer = spec.indexer(storeNetwork(db));
+      const overlay = new Overlay(db);
+      const reader = blockReader(db);
+      const started = Date.now();
+      let lastLog = started;
+      const chunkLimit = ctx?.chunkBlocks ?? CHUNK_BLOCKS;
+      let chunkBlocks = 0;
+      try {
+        for (; next <= tip.height; next++) {
+          const hash = db.getSync(keys.height(next));
+          if (!hash) throw new Error(`chain store is inconsistent: no best-chain block at height ${next}`);
+          const recValue = db.getSync(keys.index(hash));
+          if (!recValue) throw new Error(`chain store is inconsistent: block at height ${next} has no index record`);
+          const rec = decodeIndexRecord(recValue);
+          const txidList = db.getSync(keys.txids(hash));
+          if (!txidList) throw new Error(`chain store is inconsistent: block at height ${next} has no txid list`);
+          const bytes = reader.read(hash, rec);
+          const chainBlock: ChainBlock = { hash, height: next, header: rec.header, txids: splitTxids(txidList), block: async () => decodeBlock(bytes) };
+          const result = await indexer.connect(chainBlock, overlay);
+          overlay.apply(result.ops);
+          if (result.undo) {
+            // The block's undo record may already hold other indexers' blobs: add ours beside them.
+            const existing = overlay.get(keys.undo(hash));
+            const entries = existing ? decodeUndoRecord(existing) : new Map<number, Uint8Array>();
+            entries.set(indexer.undoTag, result.undo);
+            overlay.apply([{ type: 'put', key: keys.undo(hash), value: encodeUndoRecord(entries) }]);
+          }
+          chunkBlocks++;
+          if (next < tip.height && (chunkBlocks >= chunkLimit || overlay.ops.length >= CHUNK_OPS)) {
+            await db.batch([...overlay.take(), { type: 'put', key: progressKey, value: progressValue(next + 1) }], {});
+            chunkBlocks = 0;
+            ctx?.afterChunk?.(next + 1);
+            const now = Date.now();
+            if (now - lastLog >= 5_000) {
+              lastLog = now;
+              const pct = ((100 * (next + 1)) / (tip.height + 1)).toFixed(1);
+              log(`${spec.label}: ${next + 1} of ${tip.height + 1} blocks (${pct} %)`);
+            }
+          }
+        }
+      } finally {
+        reader.close();
+      }
+      log(`${spec.label}: ${tip.height + 1} blocks replayed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      return [...overlay.take(), ...done()];
+    },
+  };
+}

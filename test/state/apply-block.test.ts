@@ -1,0 +1,192 @@
+// The per-block state transition on real blocks: value pools from genesis, the three trees
+// against the roots in roots.json and the headers that commit to them, and rejections with the
+// height, the field and both values.
+import { describe, expect, it } from 'vitest';
+import { MAINNET } from '../../src/chain/network.js';
+import { decodeBlock, type Block } from '../../src/codec/block.js';
+import { toHex, toHexReversed } from '../../src/codec/hex.js';
+import { applyBlock, StateTransitionError, type Coin } from '../../src/state/apply-block.js';
+import { decodeBlockChainState, decodeChainStateTip, emptyTrees, encodeBlockChainState, encodeChainStateTip, type ChainStateTip } from '../../src/state/chain-state.js';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
+import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
+import { UNKNOWN_POOL_TOTALS } from '../../src/state/value-pools.js';
+import { mainnetChain } from '../store/helpers.js';
+import { readHexVector, readJsonVector } from '../vectors.js';
+
+interface RootEntry {
+  network: string;
+  height: number;
+  pool: 'sprout' | 'sapling' | 'orchard';
+  rpc_hex: string;
+  internal_hex: string;
+}
+const ROOTS = readJsonVector<{ roots: RootEntry[]; sapling_treestates: { final_state_hex: string }[] }>('roots.json');
+const root = (height: number, pool: RootEntry['pool']): string =>
+  ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === height && r.pool === pool)!.internal_hex;
+const hashers = defaultPoolHashers();
+const mainnetBlock = (h: number): Block => decodeBlock(readHexVector('blocks', 'mainnet', `${h}.hex`));
+
+/** The state before `block` when only some of it is known (a checkpoint start). */
+function checkpointParent(block: Block, height: number, trees: Partial<ChainStateTip['trees']> = {}): ChainStateTip {
+  return {
+    hash: block.header.prevHash,
+    height: height - 1,
+    trees: { ...emptyTrees(hashers), ...trees },
+    history: 'unknown',
+    totals: UNKNOWN_POOL_TOTALS,
+    coinsComplete: false,
+  };
+}
+
+describe('from genesis: mainnet 0..20', () => {
+  const coins = new Map<string, Coin>();
+  let tip: ChainStateTip | null = null;
+  const records = mainnetChain().map((bytes, height) => {
+    const result = applyBlock({
+      network: MAINNET,
+      hashers,
+      block: decodeBlock(bytes),
+      height,
+      parent: tip,
+      coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null
+    });
+    for (const c of result.created) coins.set(`${toHex(c.outpoint.hash)}:${c.outpoint.index}`, c.coin);
+    tip = result.tip;
+    return result;
+  });
+
+  it('genesis: what zcashd printed in 2019 (anchor, sprout and sapling pools)', () => {
+    const golden = readJsonVector<{ anchor: string; valuePools: { id: string; chainValueZat: number; valueDeltaZat: number }[] }>('zcashd-2019', '0.getblock.json');
+    const g = records[0]!.record;
+    expect(toHexReversed(g.sproutRoot)).toBe(golden.anchor);
+    for (const pool of golden.valuePools) {
+      expect([pool.id, g.totals[pool.id as 'sprout'], g.deltas[pool.id as 'sprout']]).toEqual([pool.id, BigInt(pool.chainValueZat), BigInt(pool.valueDeltaZat)]);
+    }
+    // Its coinbase never enters the coins view, and its only output is worth 0.
+    expect(records[0]!.created).toEqual([]);
+    expect([g.deltas.transparent, g.totals.chainSupply]).toEqual([0n, 0n]);
+  });
+
+  it('chain supply after block 10 is 62500 · 55 (spec §3.6 worked value), every pool monitored', () => {
+    const ten = records[10]!.record;
+    expect(ten.totals.chainSupply).toBe(3437500n);
+    expect(ten.totals.transparent).toBe(3437500n);
+    for (let h = 1; h <= 20; h++) {
+      const r = records[h]!.record;
+      expect([h, r.deltas.transparent, r.deltas.chainSupply]).toEqual([h, 62500n * BigInt(h), 62500n * BigInt(h)]);
+      expect(toHexReversed(r.sproutRoot)).toBe(ROOTS.roots.find((x) => x.height === 0 && x.pool === 'sprout')!.rpc_hex);
+      expect([r.saplingSize, r.orchardSize, r.orchardRoot]).toEqual([0, 0, null]);
+    }
+  });
+
+  it('records and the tip state survive their binary encodings', () => {
+    for (const { record } of records) expect(decodeBlockChainState(encodeBlockChainState(record))).toEqual(record);
+    const decoded = decodeChainStateTip(encodeChainStateTip(tip!), hashers);
+    expect([decoded.height, toHex(decoded.hash), decoded.totals, decoded.history]).toEqual([20, toHex(tip!.hash), tip!.totals, null]);
+    expect(toHex(decoded.trees.sprout.root())).toBe(toHex(tip!.trees.sprout.root()));
+  });
+
+  it('a block spending an output the coins view does not have is rejected with the outpoint', () => {
+    const block = mainnetBlock(396);
+    const spender = block.transactions[1]!;
+    const prevout = spender.data.vin[0]!.prevout;
+    const parent = { ...checkpointParent(block, 396), coinsComplete: true };
+    expect(() => applyBlock({ network: MAINNET, hashers, block, height: 396, parent, coin: () => null })).toThrow(
+      new StateTransitionError(
+        'bad-txns-inputs-missingorspent',
+        396,
+        block.hashHex,
+        `transaction ${spender.txidHex} input 0 spends ${toHexReversed(prevout.hash)}:${prevout.index}, which is not an unspent output`,
+      ),
+    );
+  });
+});
+
+describe('JoinSplit anchors (HaveShieldedRequirements)', () => {
+  // Block 396's transparent inputs are outside the vectors: a coins view that has every
+  // outpoint, worth a lot, lets the block get as far as its JoinSplit.
+  const rich: Coin = { value: 21_000_000 * 100_000_000 - 1, scriptPubKey: new Uint8Array(), height: 1, coinbase: false };
+  const sproutTreeAt = (root: Uint8Array): IncrementalMerkleTree | null =>
+    toHex(root) === toHex(hashers.sprout.emptyRoots[29]!) ? new IncrementalMerkleTree(hashers.sprout, { subtreeHeight: null }) : null;
+
+  it('396: the first JoinSplit anchors to the empty Sprout tree, which is known', () => {
+    const block = mainnetBlock(396);
+    const parent = { ...checkpointParent(block, 396), coinsComplete: true };
+    const r = applyBlock({ network: MAINNET, hashers, block, height: 396, parent, coin: () => rich, sproutTreeAt });
+    expect(toHex(r.record.sproutRoot)).toBe(root(396, 'sprout'));
+    expect(r.unverified).toEqual([]);
+  });
+
+  it('an anchor the chain never had is rejected; after a checkpoint start it is reported instead', () => {
+    const block = mainnetBlock(396);
+    const js = block.transactions[1]!.data.joinSplits[0]!;
+    js.anchor[0]! ^= 1;
+    try {
+      const parent = { ...checkpointParent(block, 396), coinsComplete: true };
+      expect(() => applyBlock({ network: MAINNET, hashers, block, height: 396, parent, coin: () => rich, sproutTreeAt })).toThrow(
+        `JoinSplit 0 of transaction ${block.transactions[1]!.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`,
+      );
+      const r = applyBlock({ network: MAINNET, hashers, block, height: 396, parent: checkpointParent(block, 396), coin: () => null, sproutTreeAt });
+      expect(r.unverified).toEqual([`JoinSplit 0 of transaction ${block.transactions[1]!.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`]);
+    } finally {
+      js.anchor[0]! ^= 1;
+    }
+  });
+});
+
+describe('note-commitment trees on real blocks', () => {
+  it('396: the first JoinSplit gives the Sprout anchor zcashd printed', () => {
+    const block = mainnetBlock(396);
+    const r = applyBlock({ network: MAINNET, hashers, block, height: 396, parent: checkpointParent(block, 396), coin: () => null });
+    expect(toHex(r.record.sproutRoot)).toBe(root(396, 'sprout'));
+    expect([r.record.deltas.sprout, r.record.sproutSize]).toEqual([14250000n, 2]);
+    // Its inputs are outside this partial coins view: transparent and supply are unknown.
+    expect([r.record.deltas.transparent, r.record.deltas.chainSupply, r.record.totals.sprout]).toEqual([null, null, null]);
+  });
+
+  it('419201: five outputs on the empty Sapling tree reproduce the root in its header', () => {
+    const block = mainnetBlock(419201);
+    const r = applyBlock({ network: MAINNET, hashers, block, height: 419201, parent: checkpointParent(block, 419201), coin: () => null });
+    expect(toHex(r.record.saplingRoot)).toBe(root(419201, 'sapling'));
+    expect(r.record.saplingSize).toBe(5);
+    expect(r.newRoots.map((x) => x.pool)).toEqual(['sprout', 'sapling']);
+    expect(r.unverified).toEqual([]);
+  });
+
+  it('419202: from zcashd\'s 419201 tree state, two more outputs reproduce 419202\'s header root', () => {
+    const block = mainnetBlock(419202);
+    const sapling = IncrementalMerkleTree.fromTreeState(hashers.sapling, ROOTS.sapling_treestates[0]!.final_state_hex);
+    const r = applyBlock({ network: MAINNET, hashers, block, height: 419202, parent: checkpointParent(block, 419202, { sapling }), coin: () => null });
+    expect(toHex(r.record.saplingRoot)).toBe(root(419202, 'sapling'));
+    expect([r.record.saplingSize, r.record.deltas.sapling]).toEqual([7, -10000n]);
+  });
+
+  it('a Sapling root that differs from the header stops the block with height, field and both values', () => {
+    const block = mainnetBlock(419201);
+    const output = block.transactions.find((t) => t.data.sapling?.outputs.length)!.data.sapling!.outputs[0]!;
+    output.cmu[0]! ^= 1;
+    try {
+      applyBlock({ network: MAINNET, hashers, block, height: 419201, parent: checkpointParent(block, 419201), coin: () => null });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(StateTransitionError);
+      const err = e as StateTransitionError;
+      expect([err.rule, err.height]).toEqual(['bad-sapling-root-in-block', 419201]);
+      expect(err.message).toContain(`hashBlockCommitments is ${toHexReversed(block.header.commitments)}`);
+    } finally {
+      output.cmu[0]! ^= 1;
+    }
+  });
+
+  it('1687107: the first Orchard actions on the empty tree give the Orchard root, unverifiable commitment reported', () => {
+    const block = mainnetBlock(1687107);
+    const r = applyBlock({ network: MAINNET, hashers, block, height: 1687107, parent: checkpointParent(block, 1687107), coin: () => null });
+    expect(toHex(r.record.orchardRoot!)).toBe(root(1687107, 'orchard'));
+    expect([r.record.orchardSize, r.record.deltas.orchard]).toEqual([2, 1000000n]);
+    expect(toHexReversed(r.record.authDataRoot)).not.toBe('0'.repeat(64));
+    // Without the NU5 epoch's history tree, prevRoot(h) is unknown: printed as zeros, reported.
+    expect(toHex(r.record.chainHistoryRoot)).toBe('0'.repeat(64));
+    expect(r.unverified).toHaveLength(1);
+    expect(r.unverified[0]).toContain('history tree before it is unknown');
+  });
+});

@@ -1,0 +1,123 @@
+// Regtest chains with transparent spending for the address-index tests: every block's coinbase
+// pays a fixed P2PKH script, and later blocks carry v1 transactions that spend earlier outputs
+// (also outputs created earlier in the same block) to a small pool of P2PKH and P2SH addresses,
+// with now and then an output no address stands for (P2PK, OP_RETURN).
+import { REGTEST } from '../../src/chain/network.js';
+import { decodeBlock, type Block } from '../../src/codec/block.js';
+import { encodeTransparentAddress } from '../../src/codec/script/address.js';
+import { decodeTransaction, encodeTransaction } from '../../src/codec/tx/transaction.js';
+import type { TransactionData, TxOut } from '../../src/codec/tx/types.js';
+import { sha256 } from '../../src/crypto/hash.js';
+import { buildBlock, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+
+export interface Utxo {
+  txid: Uint8Array;
+  n: number;
+  value: number;
+  script: Uint8Array;
+}
+
+/** A chain position: its block and the transparent outputs unspent after it. */
+export interface ChainNode {
+  block: BuiltBlock;
+  utxos: Utxo[];
+}
+
+const hash20 = (label: string): Uint8Array => sha256(Buffer.from(label)).subarray(0, 20);
+
+/** The address pool: 4 P2PKH and 2 P2SH hashes. */
+export const POOL = [0, 1, 2, 3].map((i) => ({ type: 1, hash: hash20(`pkh${i}`) })).concat([0, 1].map((i) => ({ type: 2, hash: hash20(`sh${i}`) })));
+
+export function poolAddress(i: number): string {
+  const a = POOL[i]!;
+  return encodeTransparentAddress(a.type === 1 ? 'p2pkh' : 'p2sh', a.hash, REGTEST);
+}
+
+function scriptFor(i: number): Uint8Array {
+  const a = POOL[i]!;
+  return a.type === 1
+    ? Uint8Array.from([0x76, 0xa9, 0x14, ...a.hash, 0x88, 0xac])
+    : Uint8Array.from([0xa9, 0x14, ...a.hash, 0x87]);
+}
+
+const P2PK = Uint8Array.from([0x21, 0x02, ...new Uint8Array(32).fill(7), 0xac]);
+const OP_RETURN = Uint8Array.from([0x6a, 0x04, 1, 2, 3, 4]);
+
+/** A deterministic pseudo-random stream (xorshift32), so a failing case replays exactly. */
+export function rng(seed: number): () => number {
+  let x = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x1_0000_0000;
+  };
+}
+
+function v1(vin: TransactionData['vin'], vout: TxOut[]): Uint8Array {
+  return encodeTransaction({
+    format: 'v1',
+    overwintered: false,
+    version: 1,
+    versionGroupId: 0,
+    consensusBranchId: null,
+    lockTime: 0,
+    expiryHeight: 0,
+    vin,
+    vout,
+    joinSplits: [],
+    joinSplitPubKey: null,
+    joinSplitSig: null,
+    sapling: null,
+    orchard: null,
+  });
+}
+
+export function genesisNode(): ChainNode {
+  return { block: regtestGenesis(), utxos: [] };
+}
+
+/**
+ * One block on `parent`: up to `maxTxs` spending transactions, each taking 1–3 unspent outputs
+ * (outputs of earlier transactions in the block included) and paying 1–3 outputs.
+ */
+export function nextNode(parent: ChainNode, tag: string, random: () => number, maxTxs = 3): ChainNode {
+  const utxos = [...parent.utxos];
+  const txs: Uint8Array[] = [];
+  const count = Math.floor(random() * (maxTxs + 1));
+  for (let t = 0; t < count && utxos.length > 0; t++) {
+    const spend: Utxo[] = [];
+    const nIn = 1 + Math.floor(random() * 3);
+    for (let i = 0; i < nIn && utxos.length > 0; i++) spend.push(utxos.splice(Math.floor(random() * utxos.length), 1)[0]!);
+    const total = spend.reduce((s, u) => s + u.value, 0);
+    const nOut = 1 + Math.floor(random() * 3);
+    const vout: TxOut[] = [];
+    let left = total;
+    for (let o = 0; o < nOut; o++) {
+      const value = o === nOut - 1 ? left : Math.floor(left * random() * 0.8);
+      left -= value;
+      const r = random();
+      const script = r < 0.08 ? P2PK : r < 0.12 ? OP_RETURN : scriptFor(Math.floor(random() * POOL.length));
+      vout.push({ value, scriptPubKey: script });
+    }
+    const bytes = v1(
+      spend.map((u, i) => ({ prevout: { hash: u.txid, index: u.n }, scriptSig: Uint8Array.of(0x01, i, 0x01, t), sequence: 0xffffffff })),
+      vout,
+    );
+    const txid = decodeTransaction(bytes).txid;
+    vout.forEach((o, n) => {
+      if (o.scriptPubKey[0] !== 0x6a) utxos.push({ txid, n, value: o.value, script: o.scriptPubKey });
+    });
+    txs.push(bytes);
+  }
+  const block = buildBlock({ parent: parent.block, tag, extraTxs: txs });
+  const coinbase = decodeBlock(block.bytes).transactions[0]!;
+  coinbase.data.vout.forEach((o, n) => utxos.push({ txid: coinbase.txid, n, value: o.value, script: o.scriptPubKey }));
+  return { block, utxos };
+}
+
+export function decodedBlocks(nodes: readonly ChainNode[]): Block[] {
+  return nodes.map((n) => decodeBlock(n.block.bytes));
+}
