@@ -1,0 +1,236 @@
+/**
+ * Figures from each benchmark's printed report. The suites print for people; these parsers read
+ * the lines that carry a measurement and its in-run baseline. A suite whose output yields no
+ * figure is reported as "output not recognised" by the runner, so a changed format is noticed.
+ */
+import { figure, type Figure } from './figures.js';
+
+const num = (s: string): number => Number(s.replace(/,/g, ''));
+
+function decode(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^(\S+)\s+\d+ txs.*on those, decode\+txid: zecrpc ([\d,.]+) tx\/s [\d,.]+ MB\/s, utxo-lib ([\d,.]+) tx\/s/.exec(line);
+    if (!m) continue;
+    figs.push(figure('decode', `decode+txid ${m[1]}`, num(m[2]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode+txid', value: num(m[3]!) }));
+    const d = /decode only: ([\d,.]+) vs ([\d,.]+) tx\/s/.exec(line);
+    if (d) figs.push(figure('decode', `decode only ${m[1]}`, num(d[1]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode', value: num(d[2]!) }));
+  }
+  return figs;
+}
+
+function decoderaw(out: string): Figure[] {
+  const rows = new Map<string, Map<string, number>>();
+  for (const line of out.split('\n')) {
+    const m = /^v(\d) (.+?)\s{2,}(\d+) tx\/s/.exec(line);
+    if (!m) continue;
+    const byName = rows.get(m[1]!) ?? new Map<string, number>();
+    byName.set(m[2]!.trim(), num(m[3]!));
+    rows.set(m[1]!, byName);
+  }
+  const figs: Figure[] = [];
+  for (const [v, byName] of rows) {
+    const base = byName.get('JSON.stringify(prebuilt plain object)');
+    if (base === undefined) continue;
+    const baseline = { name: 'JSON.stringify of a prebuilt object', value: base };
+    const full = byName.get('zecrpc txToJson');
+    const writer = byName.get('JsonWriter(prebuilt JsonValue tree)');
+    if (full !== undefined) figs.push(figure('decoderaw', `decoded v${v} tx → JSON (txToJson)`, full, 'tx/s', 'higher', baseline));
+    if (writer !== undefined) figs.push(figure('decoderaw', `JSON writer, v${v} values`, writer, 'tx/s', 'higher', baseline));
+  }
+  return figs;
+}
+
+function rpc(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+) conn: fixed-body Fastify (\d+) req\/s p99 ([\d.]+) ms \| zecrpc (\d+) req\/s p99 ([\d.]+) ms = [\d.]+ % \| cache off (\d+) req\/s p99 ([\d.]+) ms/.exec(line);
+    if (!m) continue;
+    const c = Number(m[1]);
+    const ceiling = { name: 'fixed-body Fastify route', value: num(m[2]!) };
+    figs.push(figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling));
+    figs.push(figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[6]!), 'req/s', 'higher', ceiling));
+    const p99Ceiling = { name: 'fixed-body Fastify route p99', value: num(m[3]!) };
+    figs.push(figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, { percentile: 'p99', connections: c, series: 'zecrpc' }));
+    figs.push(figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[7]!), 'ms', 'lower', p99Ceiling, { percentile: 'p99', connections: c, series: 'zecrpc, cache off' }));
+    figs.push(figure('rpc', `fixed-body ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections: c, series: 'fixed-body ceiling' }));
+  }
+  return figs;
+}
+
+function storeServe(out: string): Figure[] {
+  const figs: Figure[] = [];
+  const conn = /(\d+) connections/.exec(out);
+  const connections = conn ? Number(conn[1]) : 0;
+  for (const line of out.split('\n')) {
+    const m = /verbosity (\d): getblock (\d+) req\/s \(p99 ([\d.]+) ms\) \| fixed reply (\d+) req\/s .*uncached (\d+) req\/s/.exec(line);
+    if (m) {
+      const ceiling = { name: 'fixed-reply method, same server', value: num(m[4]!) };
+      figs.push(figure('store-serve', `getblock verbosity ${m[1]}`, num(m[2]!), 'req/s', 'higher', ceiling));
+      figs.push(figure('store-serve', `getblock verbosity ${m[1]}, uncached`, num(m[5]!), 'req/s', 'higher', ceiling));
+      figs.push(figure('store-serve', `getblock verbosity ${m[1]} p99`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections, series: `getblock ${m[1]}` }));
+    }
+    const big = /decode\+txids\+JSON median ([\d.]+) ms/.exec(line);
+    if (big) figs.push(figure('store-serve', 'getblock verbosity 2 of a 1.4 MB block (median)', num(big[1]!), 'ms', 'lower', null));
+  }
+  return figs;
+}
+
+function storeImport(out: string): Figure[] {
+  const figs: Figure[] = [];
+  const lines = out.split('\n');
+  const rate = (label: string): number | undefined => {
+    const line = lines.find((l) => l.includes(label));
+    const m = line ? /([\d,]+) blocks\/s/.exec(line) : null;
+    return m ? num(m[1]!) : undefined;
+  };
+  const base = rate('(c) chain state off');
+  if (base !== undefined) {
+    const baseline = { name: 'chain state off (TxIndex only)', value: base };
+    const configs: [string, string][] = [
+      ['(a) everything on', 'import, everything on (regtest, spends)'],
+      ['(b) Equihash off', 'import, Equihash off'],
+      ['(d) address index off', 'import, address index off'],
+    ];
+    for (const [label, name] of configs) {
+      const v = rate(label);
+      if (v !== undefined) figs.push(figure('store-import', name, v, 'blocks/s', 'higher', baseline));
+    }
+  }
+  const mainnet = rate('mainnet 0..20 (real), everything on');
+  if (mainnet !== undefined) figs.push(figure('store-import', 'import, real mainnet 0..20, everything on', mainnet, 'blocks/s', 'higher', null));
+  const flat = rate('bytes in flat files');
+  const leveldb = rate('bytes in LevelDB values');
+  if (flat !== undefined && leveldb !== undefined) {
+    figs.push(figure('store-import', 'import (addBlock), flat block files', flat, 'blocks/s', 'higher', { name: 'block bytes as LevelDB values', value: leveldb }));
+  }
+  const blk = rate('blk-file importer end to end');
+  const all = rate('(a) everything on');
+  if (blk !== undefined && all !== undefined) {
+    figs.push(figure('store-import', 'blk-file importer end to end', blk, 'blocks/s', 'higher', { name: 'addBlock alone, everything on', value: all }));
+  }
+  const reads = (kind: string) => {
+    const m = new RegExp(`serving from ${kind}: ([\\d,]+) random block reads/s`).exec(out);
+    return m ? num(m[1]!) : undefined;
+  };
+  const rf = reads('flat files');
+  const rl = reads('LevelDB values');
+  if (rf !== undefined && rl !== undefined) figs.push(figure('store-import', 'random block reads, flat files', rf, 'reads/s', 'higher', { name: 'LevelDB values', value: rl }));
+  const eq = /Equihash \(200,9\) verification, \d+ real mainnet headers: ([\d.]+) µs\/header/.exec(out);
+  if (eq) figs.push(figure('store-import', 'Equihash (200,9) verification, real headers', num(eq[1]!), 'µs/header', 'lower', null));
+  const coins = /coins-view lookups, ([\d,]+)-coin view reopened: ([\d,]+)\/s first pass, ([\d,]+)\/s second pass/.exec(out);
+  if (coins) {
+    figs.push(figure('store-import', `coins-view lookups, ${coins[1]} coins, cold`, num(coins[2]!), 'lookups/s', 'higher', { name: 'same lookups warm', value: num(coins[3]!) }));
+  }
+  const projection = /projection, store import .* total ≈ ([\d.]+) h/.exec(out);
+  if (projection) figs.push(figure('store-import', 'projected mainnet import, one core, trees excluded', num(projection[1]!), 'h', 'lower', null));
+  return figs;
+}
+
+function chainState(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^(mainnet .+?)\s+decode\+applyBlock\s+([\d,.]+) µs\/block\s+([\d,.]+) µs\/tx \| decode\+txids\s+([\d,.]+) µs\/block/.exec(line);
+    if (!m) continue;
+    const baseline = { name: 'decodeBlock + txids of the same block', value: num(m[4]!) };
+    figs.push(figure('chain-state', `decode + applyBlock, ${m[1]!.trim()}`, num(m[2]!), 'µs/block', 'lower', baseline));
+  }
+  return figs;
+}
+
+function trees(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const pool of ['Sapling', 'Orchard']) {
+    const pure = new RegExp(`^${pool} pure\\s+combine\\s+([\\d,.]+) µs/node`, 'm').exec(out);
+    if (!pure) continue;
+    const baseline = { name: `pure ${pool} hasher, one pair`, value: num(pure[1]!) };
+    const one = new RegExp(`^${pool} fast\\s+combine\\s+([\\d,.]+) µs/node`, 'm').exec(out);
+    if (one) figs.push(figure('trees', `${pool} node hash, fast, one pair`, num(one[1]!), 'µs/node', 'lower', baseline));
+    for (const m of out.matchAll(new RegExp(`^${pool} fast\\s+combineMany\\s+(\\d+)\\s+([\\d,.]+) µs/node`, 'gm'))) {
+      figs.push(figure('trees', `${pool} node hash, fast, ${m[1]}-pair level`, num(m[2]!), 'µs/node', 'lower', baseline));
+    }
+    for (const m of out.matchAll(new RegExp(`^${pool} block of\\s+(\\d+) leaves: appendMany\\s+([\\d,.]+) µs/leaf, root\\(\\)\\s+([\\d,.]+) µs`, 'gm'))) {
+      figs.push(figure('trees', `${pool} tree, ${m[1]}-leaf blocks, per leaf`, num(m[2]!), 'µs/leaf', 'lower', baseline));
+      figs.push(figure('trees', `${pool} tree, ${m[1]}-leaf blocks, root()`, num(m[3]!), 'µs/block', 'lower', { name: `32 pure ${pool} hashes`, value: 32 * num(pure[1]!) }));
+    }
+  }
+  const p = /one core ([\d.]+) h; two cores, one tree per worker, ([\d.]+) h/.exec(out);
+  if (p) {
+    figs.push(figure('trees', 'projected mainnet tree rebuild, two cores', num(p[2]!), 'h', 'lower', { name: 'one core', value: num(p[1]!) }));
+  }
+  return figs;
+}
+
+function equihash(out: string): Figure[] {
+  const us = (prefix: string) => {
+    const line = out.split('\n').find((l) => l.startsWith(prefix));
+    const m = line ? /([\d.]+) µs\/header/.exec(line) : null;
+    return m ? num(m[1]!) : undefined;
+  };
+  const figs: Figure[] = [];
+  const wasm = us('verifyEquihash, blake2b-wasm');
+  const noble = us('verifyEquihash, @noble/hashes');
+  const hashWasm = us('hashing only, blake2b-wasm');
+  const naive = us('baseline: @noble/hashes one-shot');
+  if (naive !== undefined) {
+    const baseline = { name: 'naive hashing (@noble one-shot per index)', value: naive };
+    if (hashWasm !== undefined) figs.push(figure('equihash', 'Equihash hashing, blake2b-wasm', hashWasm, 'µs/header', 'lower', baseline));
+    if (wasm !== undefined) figs.push(figure('equihash', 'verifyEquihash (wasm), full check', wasm, 'µs/header', 'lower', baseline));
+    if (noble !== undefined) figs.push(figure('equihash', 'verifyEquihash (@noble), full check', noble, 'µs/header', 'lower', baseline));
+  }
+  return figs;
+}
+
+function treesAppend(out: string): Figure[] {
+  const times = new Map<string, number>();
+  for (const line of out.split('\n')) {
+    const m = /^(.+?)\s+([\d.]+) ms\s+\(median of/.exec(line);
+    if (m) times.set(m[1]!.trim(), num(m[2]!));
+  }
+  const baseEntry = [...times].find(([k]) => k.startsWith('baseline'));
+  if (!baseEntry) return [];
+  const baseline = { name: 'the hashes alone (no tree)', value: baseEntry[1] };
+  return ['append × n', 'appendMany, 100-leaf batches (Uint8Array views)', 'appendMany, one batch']
+    .filter((k) => times.has(k))
+    .map((k) => figure('trees-append', `Sprout tree: ${k}`, times.get(k)!, 'ms', 'lower', baseline));
+}
+
+function treesOrchard(out: string): Figure[] {
+  const ref = /^reference\s+combine\s+([\d.]+) µs\/node/m.exec(out);
+  if (!ref) return [];
+  const baseline = { name: 'reference Sinsemilla (pure TS)', value: num(ref[1]!) };
+  const figs: Figure[] = [];
+  const one = /^wasm\s+combine\s+([\d.]+) µs\/node/m.exec(out);
+  if (one) figs.push(figure('trees-orchard', 'Orchard node hash, wasm, one pair', num(one[1]!), 'µs/node', 'lower', baseline));
+  for (const m of out.matchAll(/^wasm\s+combineMany\s+(\d+)\s+([\d.]+) µs\/node/gm)) {
+    figs.push(figure('trees-orchard', `Orchard node hash, wasm, ${m[1]}-pair level`, num(m[2]!), 'µs/node', 'lower', baseline));
+  }
+  return figs;
+}
+
+function treesSapling(out: string): Figure[] {
+  const pure = /^pure BigInt\s+combine\s+([\d.]+) µs\/node/m.exec(out);
+  if (!pure) return [];
+  const baseline = { name: 'pure BigInt Pedersen hash', value: num(pure[1]!) };
+  const figs: Figure[] = [];
+  for (const m of out.matchAll(/^wasm, (\d)-chunk windows( \(default\))?\s+combine\s+([\d.]+) µs\/node\s+combineMany\s+([\d.]+) µs\/node/gm)) {
+    if (!m[2]) continue;
+    figs.push(figure('trees-sapling', `Sapling node hash, wasm, one pair`, num(m[3]!), 'µs/node', 'lower', baseline));
+    figs.push(figure('trees-sapling', `Sapling node hash, wasm, 4096-pair level`, num(m[4]!), 'µs/node', 'lower', baseline));
+  }
+  return figs;
+}
+
+export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
+  decode,
+  decoderaw,
+  rpc,
+  'store-serve': storeServe,
+  'store-import': storeImport,
+  'chain-state': chainState,
+  trees,
+  equihash,
+  'trees-append': treesAppend,
+  'trees-orchard': treesOrchard,
+  'trees-sapling': treesSapling,
+};

@@ -1,0 +1,41 @@
+/**
+ * Which `bench/*.ts` files the runner executes and with which arguments. Every file in bench/ is
+ * a suite unless listed in NOT_SUITES; a new file is run even before it has a parser (the results
+ * then say it has none).
+ */
+import { readdirSync } from 'node:fs';
+
+/** Arguments for a full run and for `--quick` (tiny counts: checks the runner, not the numbers). */
+const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
+  rpc: { full: ['5'], quick: ['1'] },
+  'store-serve': { full: ['3', '10'], quick: ['1', '10'] },
+  'store-import': { full: ['3000'], quick: ['100'] },
+  'trees-append': { full: ['200000'], quick: ['5000'] },
+};
+
+/** Files in bench/ that are not benchmarks. */
+export const NOT_SUITES: Readonly<Record<string, string>> = {
+  'fuzz-long': 'a 1,000,000-transaction robustness run (no speed figure)',
+  'run-all': 'this runner',
+};
+
+export interface SuitePlan {
+  suite: string;
+  file: string;
+  args: string[];
+}
+
+export function discoverSuites(benchDir: string, quick: boolean, only?: readonly string[]): SuitePlan[] {
+  const names = readdirSync(benchDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => f.slice(0, -3))
+    .filter((n) => !(n in NOT_SUITES))
+    .sort();
+  if (only) {
+    const unknown = only.filter((n) => !names.includes(n));
+    if (unknown.length > 0) throw new Error(`no such suite: ${unknown.join(', ')} (suites: ${names.join(', ')})`);
+  }
+  return names
+    .filter((n) => !only || only.includes(n))
+    .map((suite) => ({ suite, file: `bench/${suite}.ts`, args: (quick ? ARGS[suite]?.quick : ARGS[suite]?.full) ?? [] }));
+}

@@ -1,0 +1,126 @@
+/**
+ * Runs every benchmark suite in bench/ one after another, each in its own process, and writes
+ * bench/results/: results.json (machine, run, every figure with its in-run baseline and ratio),
+ * results.md (the table), throughput.svg and latency.svg, and readme-section.md.
+ *
+ *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--readme]
+ *
+ * --quick   tiny iteration counts: checks the runner; the numbers are labelled as not for publication
+ * --readme  also replaces the section between <!-- bench:start --> and <!-- bench:end --> in README.md
+ *
+ * A full run takes tens of minutes and is only meaningful on an otherwise idle machine: each
+ * suite's load average at start is recorded next to its figures.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchResults, MachineInfo, SuiteResult } from './lib/figures.js';
+import { PARSERS } from './lib/parsers.js';
+import { latencySvg, markdownTable, readmeSection, replaceReadmeSection, throughputSvg } from './lib/render.js';
+import { discoverSuites } from './lib/suites.js';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const quick = process.argv.includes('--quick');
+const only = option('--only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const outDir = resolve(root, option('--out') ?? 'bench/results');
+const suiteTimeoutMs = (quick ? 10 : 30) * 60_000;
+
+function machine(): MachineInfo {
+  const list = cpus();
+  return {
+    cpuModel: list[0]?.model.trim() ?? 'unknown CPU',
+    cores: list.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    loadAverageAtStart: loadavg()[0]!,
+  };
+}
+
+function commit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one suite under tsx; its output is echoed to stderr as it comes and returned. */
+function runSuite(file: string, args: string[]): Promise<{ code: number | null; out: string; timedOut: boolean }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+      cwd: root,
+      env: { ...process.env, ZECRPC_BENCH_QUICK: quick ? '1' : '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+    }, suiteTimeoutMs);
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      process.stderr.write(c);
+    });
+    child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out, timedOut });
+    });
+  });
+}
+
+const results: BenchResults = { quick, startedAt: new Date().toISOString(), commit: commit(), machine: machine(), suites: [] };
+const plans = discoverSuites(join(root, 'bench'), quick, only);
+process.stderr.write(`${plans.length} suites${quick ? ' (QUICK: tiny counts, numbers not for publication)' : ''}: ${plans.map((p) => p.suite).join(', ')}\n`);
+for (const p of plans) {
+  process.stderr.write(`\n=== ${p.suite} ${p.args.join(' ')}\n`);
+  const load = loadavg()[0]!;
+  const t0 = performance.now();
+  const run = await runSuite(p.file, p.args);
+  const suite: SuiteResult = { suite: p.suite, file: p.file, args: p.args, seconds: (performance.now() - t0) / 1000, exitCode: run.code, loadAverage: load, figures: [] };
+  const parse = PARSERS[p.suite];
+  if (run.timedOut) suite.problem = `stopped after ${suiteTimeoutMs / 60_000} min`;
+  else if (run.code !== 0) suite.problem = `exited with status ${run.code}`;
+  else if (!parse) suite.problem = 'no parser in bench/lib/parsers.ts';
+  else {
+    suite.figures = parse(run.out);
+    if (suite.figures.length === 0) suite.problem = 'output not recognised by bench/lib/parsers.ts';
+  }
+  results.suites.push(suite);
+}
+
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(join(outDir, 'results.md'), markdownTable(results));
+writeFileSync(join(outDir, 'throughput.svg'), throughputSvg(results));
+writeFileSync(join(outDir, 'latency.svg'), latencySvg(results));
+const section = readmeSection(results, relative(root, outDir));
+writeFileSync(join(outDir, 'readme-section.md'), section + '\n');
+process.stderr.write(`\nwrote ${relative(root, outDir)}/{results.json,results.md,throughput.svg,latency.svg,readme-section.md}\n`);
+
+if (process.argv.includes('--readme')) {
+  const readmePath = join(root, 'README.md');
+  const updated = replaceReadmeSection(readFileSync(readmePath, 'utf8'), section);
+  if (updated === null) {
+    process.stderr.write('README.md has no <!-- bench:start --> … <!-- bench:end --> markers: section left in readme-section.md\n');
+    process.exitCode = 1;
+  } else {
+    writeFileSync(readmePath, updated);
+    process.stderr.write('README.md results section updated\n');
+  }
+}
+const failed = results.suites.filter((s) => s.problem);
+if (failed.length > 0) {
+  process.stderr.write(`problems: ${failed.map((s) => `${s.suite} (${s.problem})`).join('; ')}\n`);
+  process.exitCode = 1;
+}

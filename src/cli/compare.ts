@@ -1,0 +1,161 @@
+/**
+ * `zecrpc compare`: sends the same requests to a reference node (zcashd or zebrad) and to zecrpc
+ * (a running server, or a chain store opened in this process) and reports every difference.
+ * Exit status: 0 no difference, 1 differences, 2 the comparison could not be made.
+ */
+import { Command, Option } from 'commander';
+import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
+import { HttpEndpoint, InProcessEndpoint, type Endpoint } from '../compare/endpoint.js';
+import { CompareError } from '../compare/errors.js';
+import { parseHeightRange, type HeightSelection } from '../compare/heights.js';
+import { DEFAULT_METHODS, parseMethodSelection } from '../compare/methods.js';
+import { createCompareProgress, type CompareProgressMode } from '../compare/progress.js';
+import { formatJson, formatReport } from '../compare/report.js';
+import { runCompare } from '../compare/run.js';
+import type { ReferenceKind } from '../compare/compare-reply.js';
+
+interface CompareCliOptions {
+  reference: string;
+  referenceUser?: string;
+  referencePassword?: string;
+  referenceCookie?: string;
+  referenceConf?: string;
+  referenceKind: ReferenceKind | 'auto';
+  target?: string;
+  targetUser?: string;
+  targetPassword?: string;
+  targetCookie?: string;
+  targetConf?: string;
+  targetDatadir?: string;
+  network: NetworkName;
+  heights?: string;
+  sample?: string;
+  seed: string;
+  methods: string;
+  exclude: string[];
+  concurrency: string;
+  timeout: string;
+  maxReported: string;
+  json?: boolean;
+  progress: CompareProgressMode;
+}
+
+export interface CompareIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+}
+
+function positiveInt(text: string, name: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CompareError(`${name}: '${text}' is not a positive integer`);
+  return Number(text);
+}
+
+function heightSelection(o: CompareCliOptions): HeightSelection {
+  if (o.heights !== undefined && o.sample !== undefined) throw new CompareError('give --heights or --sample, not both');
+  if (o.heights !== undefined) return parseHeightRange(o.heights);
+  return { kind: 'sample', count: positiveInt(o.sample ?? '100', '--sample'), seed: Number(o.seed) >>> 0 };
+}
+
+async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoint; target: Endpoint }> {
+  if ((o.target === undefined) === (o.targetDatadir === undefined)) {
+    throw new CompareError('give the zecrpc to compare: --target URL (a running server) or --target-datadir DIR (its store, opened here)');
+  }
+  const timeoutMs = positiveInt(o.timeout, '--timeout');
+  const maxSockets = positiveInt(o.concurrency, '--concurrency');
+  const reference = new HttpEndpoint('reference', o.reference, {
+    timeoutMs,
+    maxSockets,
+    user: o.referenceUser,
+    password: o.referencePassword,
+    cookieFile: o.referenceCookie,
+    confFile: o.referenceConf,
+  });
+  const target =
+    o.target !== undefined
+      ? new HttpEndpoint('target', o.target, {
+          timeoutMs,
+          maxSockets,
+          user: o.targetUser,
+          password: o.targetPassword,
+          cookieFile: o.targetCookie,
+          confFile: o.targetConf,
+        })
+      : await InProcessEndpoint.open('target', o.targetDatadir!, networkParams(o.network));
+  return { reference, target };
+}
+
+async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
+  const methods = parseMethodSelection(o.methods);
+  const heights = heightSelection(o);
+  const { reference, target } = await openEndpoints(o);
+  try {
+    const result = await runCompare({
+      reference,
+      target,
+      referenceKind: o.referenceKind,
+      heights,
+      methods,
+      concurrency: positiveInt(o.concurrency, '--concurrency'),
+      exclude: o.exclude.flatMap((e) => e.split(',')).map((e) => e.trim()).filter((e) => e !== ''),
+      maxReported: positiveInt(o.maxReported, '--max-reported'),
+      progress: createCompareProgress(o.json && o.progress === 'auto' ? 'none' : o.progress, io.stderr),
+    });
+    io.stdout.write(o.json ? formatJson(result) : formatReport(result));
+    return result.ok ? 0 : 1;
+  } finally {
+    await Promise.all([reference.close(), target.close()]);
+  }
+}
+
+export function compareCommand(io: CompareIo = { stdout: process.stdout, stderr: process.stderr }, onExit: (code: number) => void = (c) => void (process.exitCode = c)): Command {
+  return new Command('compare')
+    .description('compare the replies of a reference zcashd/zebrad with zecrpc, byte for byte (exit 0 identical, 1 different, 2 could not compare)')
+    .requiredOption('--reference <url>', 'the reference node (zcashd or zebrad), e.g. http://127.0.0.1:8232/ (user:password@ allowed)')
+    .option('--reference-user <user>', 'RPC user of the reference')
+    .option('--reference-password <password>', 'RPC password of the reference')
+    .option('--reference-cookie <file>', "the reference's .cookie file")
+    .option('--reference-conf <file>', "the reference's zcash.conf (rpcuser/rpcpassword, or the .cookie beside it)")
+    .addOption(new Option('--reference-kind <kind>', 'what the reference is (auto: asks its getnetworkinfo)').choices(['auto', 'zcashd', 'zebrad', 'zecrpc', 'unknown']).default('auto'))
+    .option('--target <url>', 'a running zecrpc')
+    .option('--target-user <user>', 'RPC user of the target')
+    .option('--target-password <password>', 'RPC password of the target')
+    .option('--target-cookie <file>', "the target's .cookie file")
+    .option('--target-conf <file>', "the target's zcash.conf")
+    .option('--target-datadir <dir>', 'compare against the zecrpc store in this data directory, opened in this process (no server may have it open)')
+    .addOption(new Option('--network <name>', 'network of --target-datadir').choices([...NETWORK_NAMES]).default('mainnet'))
+    .option('--heights <A..B>', 'visit heights A to B')
+    .option('--sample <n>', 'visit n random heights (default 100)')
+    .option('--seed <n>', 'random seed of --sample', '1')
+    .option('--methods <list>', 'methods and variants to compare', DEFAULT_METHODS)
+    .option('--exclude <names...>', 'known deviations to accept, by name (e.g. getblock-numeric-height)', [])
+    .option('--concurrency <n>', 'requests in flight (each to both sides)', '8')
+    .option('--timeout <ms>', 'time limit of each request', '30000')
+    .option('--max-reported <n>', 'differing replies shown in detail', '50')
+    .option('--json', 'print the result as JSON')
+    .addOption(new Option('--progress <mode>', 'progress on stderr').choices(['auto', 'bar', 'log', 'none']).default('auto'))
+    .action(async (o: CompareCliOptions) => {
+      try {
+        onExit(await execute(o, io));
+      } catch (e) {
+        if (!(e instanceof CompareError)) throw e;
+        io.stderr.write(`zecrpc compare: ${e.message}\n`);
+        onExit(2);
+      }
+    });
+}
+
+/** Runs `zecrpc compare <argv…>`; resolves with the exit status. */
+export async function runCompareCommand(argv: readonly string[], io?: CompareIo): Promise<number> {
+  let code = 0;
+  const cmd = compareCommand(io, (c) => (code = c));
+  cmd.exitOverride();
+  if (io) cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  try {
+    await cmd.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    const err = e as { code?: string; exitCode?: number };
+    if (typeof err.code === 'string' && err.code.startsWith('commander.')) return err.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  return code;
+}
