@@ -4,7 +4,8 @@
  * for single-valued options, while repeatable options (`-rpcauth`, `-rpcallowip`, `-rpcbind`)
  * collect values from both.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { ensureDirSync } from './store/dirs.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from './chain/network.js';
@@ -202,7 +203,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
   const network = regtest ? REGTEST : testnet ? TESTNET : MAINNET;
   const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
-  mkdirSync(datadir, { recursive: true });
+  ensureDirSync(datadir);
 
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
   const upstream = getArg('upstream');

@@ -20,7 +20,8 @@
  * unreferenced, and `open()` truncates them; nothing referenced is ever rewritten.
  */
 import { readSync, writevSync } from 'node:fs';
-import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { ensureDirSync } from './dirs.js';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { bytesEqual } from '../codec/hex.js';
@@ -99,7 +100,7 @@ export class FlatFileBlockData implements BlockDataBackend {
   ) {}
 
   async open(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    ensureDirSync(this.dir);
     const stored = await this.db.get(keys.fileCursor());
     if (stored) this.cursor = decodeFileCursor(stored);
     // Files after the committed one, and bytes past the committed length, were never referenced.

@@ -20,7 +20,8 @@
  * store stays on the chain it had: every step of a reorganization is planned against an overlay
  * before the first batch is written.
  */
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { ensureDirSync } from './dirs.js';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { NetworkParams } from '../chain/network.js';
@@ -174,7 +175,7 @@ export class ChainStore implements ChainStoreReader {
   }
 
   private async init(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    ensureDirSync(this.dir);
     try {
       await this.db.open();
     } catch (e) {
