@@ -659,7 +659,8 @@ export class ChainStore implements ChainStoreReader {
     const prefix = chainStateKeys.subtreePrefix(pool);
     const end = Buffer.from(prefix);
     end[end.length - 1]! += 1;
-    for await (const [key, value] of this.db.iterator({ gte: chainStateKeys.subtree(pool, start), lt: end, limit })) {
+    // LevelDB takes the limit as a 32-bit int (2^32 would read as 0); the tree has far fewer subtrees.
+    for await (const [key, value] of this.db.iterator({ gte: chainStateKeys.subtree(pool, start), lt: end, limit: Math.min(limit, 0x7fffffff) })) {
       out.push({ index: key.readUInt32BE(2), ...decodeSubtree(value) });
     }
     return out;
