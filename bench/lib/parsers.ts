@@ -195,32 +195,6 @@ function treesAppend(out: string): Figure[] {
     .map((k) => figure('trees-append', `Sprout tree: ${k}`, times.get(k)!, 'ms', 'lower', baseline));
 }
 
-function treesOrchard(out: string): Figure[] {
-  const ref = /^reference\s+combine\s+([\d.]+) µs\/node/m.exec(out);
-  if (!ref) return [];
-  const baseline = { name: 'reference Sinsemilla (pure TS)', value: num(ref[1]!) };
-  const figs: Figure[] = [];
-  const one = /^wasm\s+combine\s+([\d.]+) µs\/node/m.exec(out);
-  if (one) figs.push(figure('trees-orchard', 'Orchard node hash, wasm, one pair', num(one[1]!), 'µs/node', 'lower', baseline));
-  for (const m of out.matchAll(/^wasm\s+combineMany\s+(\d+)\s+([\d.]+) µs\/node/gm)) {
-    figs.push(figure('trees-orchard', `Orchard node hash, wasm, ${m[1]}-pair level`, num(m[2]!), 'µs/node', 'lower', baseline));
-  }
-  return figs;
-}
-
-function treesSapling(out: string): Figure[] {
-  const pure = /^pure BigInt\s+combine\s+([\d.]+) µs\/node/m.exec(out);
-  if (!pure) return [];
-  const baseline = { name: 'pure BigInt Pedersen hash', value: num(pure[1]!) };
-  const figs: Figure[] = [];
-  for (const m of out.matchAll(/^wasm, (\d)-chunk windows( \(default\))?\s+combine\s+([\d.]+) µs\/node\s+combineMany\s+([\d.]+) µs\/node/gm)) {
-    if (!m[2]) continue;
-    figs.push(figure('trees-sapling', `Sapling node hash, wasm, one pair`, num(m[3]!), 'µs/node', 'lower', baseline));
-    figs.push(figure('trees-sapling', `Sapling node hash, wasm, 4096-pair level`, num(m[4]!), 'µs/node', 'lower', baseline));
-  }
-  return figs;
-}
-
 export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   decode,
   decoderaw,
@@ -231,6 +205,4 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   trees,
   equihash,
   'trees-append': treesAppend,
-  'trees-orchard': treesOrchard,
-  'trees-sapling': treesSapling,
 };

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
   rpc: { full: ['5'], quick: ['1'] },
   'store-serve': { full: ['3', '10'], quick: ['1', '10'] },
-  'store-import': { full: ['3000'], quick: ['100'] },
+  'store-import': { full: [], quick: ['100'] },
   'trees-append': { full: ['200000'], quick: ['5000'] },
 };
 
