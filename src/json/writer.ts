@@ -72,6 +72,7 @@ const KEY_CACHE_LIMIT = 4096;
 const KEY_CACHE_MAX_KEY = 64;
 
 /** Any character outside ASCII (such text must go to the byte output as UTF-8, not latin1). */
+// eslint-disable-next-line no-control-regex -- the range is all of ASCII, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 
 // Writer states. The state of each enclosing container is kept on a stack while a child is open.

@@ -141,7 +141,7 @@ export function blockPoolDeltas(
   let orchard = 0;
   let transparent = 0;
   let supply = checked(Number(lockbox), 'chain supply delta', height);
-  let known = spentOutputValue != null;
+  let known = spentOutputValue !== undefined && spentOutputValue !== null;
 
   const txs = block.transactions;
   for (let t = 0; t < txs.length; t++) {

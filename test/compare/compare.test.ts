@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCompareCommand } from '../../src/cli/compare.js';
 import type { CompareResult } from '../../src/compare/run.js';
 import { parseJson } from '../../src/json/reader.js';
-import { JsonObject } from '../../src/json/value.js';
+import { type JsonObject } from '../../src/json/value.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import { ChainStore } from '../../src/store/index.js';
 import { mainnetChain, tempDir } from '../store/helpers.js';

@@ -1,3 +1,4 @@
+/* eslint-disable no-loss-of-precision -- these literals are rounded on purpose: the tests check how zcashd prints the doubles they become */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

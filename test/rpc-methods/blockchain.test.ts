@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
-import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
+import { type JsonNumber, type JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { nextWorkAfter } from '../../src/rpc/methods/blockchain/network-difficulty.js';

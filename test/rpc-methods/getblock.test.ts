@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
-import { JsonNumber, JsonObject, parseJson, type JsonValue } from '../../src/json/index.js';
+import { JsonNumber, type JsonObject, parseJson, type JsonValue } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { getBlockMethod } from '../../src/rpc/methods/blockchain/getblock.js';
 import { readJsonVector, vectorPath } from '../vectors.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
-import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
+import { type JsonNumber, type JsonObject, parseJson } from '../../src/json/index.js';
 import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction/getrawtransaction.js';
 import { readJsonVector } from '../vectors.js';
 import { errorOf, resultOf } from './call.js';

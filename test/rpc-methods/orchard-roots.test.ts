@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import { JsonObject, parseJson } from '../../src/json/index.js';
+import { type JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { blockToJson } from '../../src/render/block.js';

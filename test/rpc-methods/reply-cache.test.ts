@@ -1,7 +1,7 @@
 // The tip-scoped reply cache: exact per tip, dropped when the tip moves, bounded in size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
-import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
+import { JsonNumber, type JsonObject, parseJson } from '../../src/json/index.js';
 import { getBlockMethod } from '../../src/rpc/methods/blockchain/getblock.js';
 import { TipScopedReplyCache } from '../../src/rpc/methods/blockchain/reply-cache.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';

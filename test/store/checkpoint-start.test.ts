@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
-import { JsonNumber, JsonObject, parseJson } from '../../src/json/index.js';
+import { type JsonNumber, type JsonObject, parseJson } from '../../src/json/index.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';

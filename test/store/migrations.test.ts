@@ -10,7 +10,7 @@ import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { SCHEMA_VERSION, keys } from '../../src/store/layout.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
-import { ChainStore, StoreOpenError, checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { type ChainStore, StoreOpenError, checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { hex, regtestReorg, tempDir } from './helpers.js';
 import { resultOf } from '../rpc-methods/call.js';
 

@@ -3,7 +3,7 @@
  * and acc = Q(D); acc = (acc ⊕ S(m_i)) ⊕ acc for each chunk, with ⊕ the *incomplete* addition
  * that yields ⊥ when its operands share an x-coordinate or one of them is the identity.
  */
-import { extractP, PallasPoint } from '../pallas.js';
+import { extractP, type PallasPoint } from '../pallas.js';
 import { groupHashP } from './group-hash.js';
 
 export const SINSEMILLA_K = 10;

@@ -14,6 +14,7 @@ import type { Socket } from 'node:net';
 import { CONTINUE_REPLY, errorPage, keepsAlive, replyHead, type OwnHeader, type ReplyFraming } from './framing.js';
 import { headerValue, parseRequestHead, type RequestHead } from './request-head.js';
 import { MAX_BODY_SIZE, readBody, type BodyFraming } from './request-body.js';
+import type { MemoryBudget } from './memory-budget.js';
 import { SocketInput } from './socket-input.js';
 
 /** Methods libevent passes to zcashd (everything else is 501 before any other check). */
@@ -37,7 +38,7 @@ export interface ConnectionHost {
   /** null: no Authorization header; otherwise whether it grants access. */
   checkAuth(authorization: string | undefined): boolean | null;
   /** Body budget, for authenticated bodies. */
-  readonly bodies: import('./memory-budget.js').MemoryBudget;
+  readonly bodies: MemoryBudget;
   /** Runs an authenticated JSON-RPC body through the work queue. `done` is called once written. */
   execute(body: Buffer): Promise<{ reply: SimpleReply; done: () => void }>;
   logIncoming(head: RequestHead, remote: string | undefined): void;
