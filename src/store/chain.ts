@@ -158,6 +158,10 @@ export class ChainStore implements ChainStoreReader {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     const tags = new Set(this.indexers.map((i) => i.undoTag));
     if (tags.size !== this.indexers.length) throw new Error('two indexers share an undo tag');
+    // The address index learns what an input spends from the chain state's coins view.
+    if (this.indexers.some((i) => i instanceof AddressIndex) && !this.indexers.some((i) => i instanceof ChainStateIndex)) {
+      throw new Error('the address index needs the chain-state indexer (its coins view) in the same store');
+    }
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',

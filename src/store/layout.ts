@@ -19,6 +19,12 @@
  * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
  * | `b` ‖ hash(32)              | raw block bytes                                              | block accepted (LevelDB backend)  |
  * | `I` ‖ utf8(import source)   | JSON import checkpoint (resume position of an importer)      | importers, now and then           |
+ * | `x` ‖ hash(32)              | why the block is invalid (utf8); its descendants are refused  | a reorganization found it invalid |
+ * | `B` ‖ hash(32)              | the block's chain state: pool deltas and totals, final roots, tree sizes (state/chain-state.ts) | connect (ChainStateIndex, v3; kept after disconnect) |
+ * | `C`                         | chain state after the tip: tree frontiers, history tree, pool totals | every connect / disconnect (ChainStateIndex) |
+ * | `c` ‖ txid ‖ n(u32 LE)       | unspent transparent output: i64 LE value ‖ height(u32 LE) ‖ flags(u8) ‖ scriptPubKey | connect / disconnect (ChainStateIndex) |
+ * | `A` ‖ pool(u8) ‖ root(32)   | the tree frontier at that root (zcashd's anchors; padded finalState bytes) | connect / disconnect (ChainStateIndex) |
+ * | `Q` ‖ pool(u8) ‖ index(u32 BE) | completed 2^16-leaf subtree: root(32) ‖ end height(u32 LE) | connect / disconnect (ChainStateIndex) |
  * | `d` ‖ type ‖ hash160 ‖ height(u32 BE) ‖ txindex(u32 BE) ‖ txid ‖ n(u32 LE) ‖ spending(u8) | i64 LE zatoshis (negative for spends) | connect / disconnect (AddressIndex, v4) |
  * | `a` ‖ type ‖ hash160 ‖ txid ‖ n(u32 LE) | unspent output: i64 LE value ‖ height(u32 LE) ‖ scriptPubKey | connect / disconnect (AddressIndex, v4) |
  * | `p` ‖ txid ‖ n(u32 LE)       | spender: txid ‖ vin(u32 LE) ‖ height(u32 LE) ‖ i64 LE value ‖ type(u8) ‖ hash160 | connect / disconnect (AddressIndex, v4) |

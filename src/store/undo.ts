@@ -9,7 +9,8 @@ export function encodeUndoRecord(entries: ReadonlyMap<number, Uint8Array>): Buff
   for (const blob of entries.values()) size += 5 + blob.length;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const [tag, blob] of entries) {
+  // In tag order, so the same blobs give the same bytes however they were gathered (connect, or a migration's replay).
+  for (const [tag, blob] of [...entries].sort((x, y) => x[0] - y[0])) {
     out[at] = tag;
     out.writeUInt32LE(blob.length, at + 1);
     out.set(blob, at + 5);

@@ -10,8 +10,6 @@ import { parseJson, type JsonValue } from '../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from '../../src/rpc/methods/control/experimental-features.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
-import { AddressIndex } from '../../src/store/indexes/address-index.js';
-import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../store/address-index-chain.js';
 import { mainnetChain, tempDir } from '../store/helpers.js';
@@ -55,7 +53,7 @@ function caller(methods: RpcMethod[], network: NetworkParams) {
 
 async function indexedStore(label: string, network: NetworkParams, blocks: readonly Uint8Array[]): Promise<{ store: ChainStore; remove(): void }> {
   const dir = tempDir(label);
-  const store = await openChainStore({ datadir: dir.path, network, indexers: [new TxIndex(), new AddressIndex()] });
+  const store = await openChainStore({ datadir: dir.path, network });
   for (const b of blocks) await store.addBlock(b);
   return { store, remove: dir.remove };
 }

@@ -9,8 +9,6 @@ import { RpcError, type RpcMethod } from '../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../src/rpc/methods/control/experimental-features.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { UpstreamRelay } from '../../src/rpc/methods/mempool/upstream-relay.js';
-import { AddressIndex } from '../../src/store/indexes/address-index.js';
-import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { mainnetChain, tempDir } from '../store/helpers.js';
 import { readHexVector } from '../vectors.js';
@@ -86,7 +84,7 @@ describe('mempool and relay methods', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://alice:secret@127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    store = await openChainStore({ datadir: dir.path, network: MAINNET, indexers: [new TxIndex(), new AddressIndex()] });
+    store = await openChainStore({ datadir: dir.path, network: MAINNET });
     for (const b of mainnetChain()) await store.addBlock(b);
   });
   afterAll(async () => {

@@ -183,7 +183,7 @@ describe('address index under reorganizations', () => {
     const all = nodes.map((n) => n.block.bytes);
     const full = await replayState(all);
     // The highest block that spends outputs of earlier blocks (its undo blob is not empty).
-    const tip = full.undo.findLastIndex((u) => u.length > 0);
+    const tip = full.undo.reduce((last, u, h) => (u.length > 0 ? h : last), -1);
     expect(tip).toBeGreaterThan(1);
     const blocks = all.slice(0, tip + 1);
     const { state, undo } = await replayState(blocks);

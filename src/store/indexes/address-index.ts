@@ -206,6 +206,9 @@ function outpointId(txid: Uint8Array, n: number): string {
   return Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
 }
 
+const MISSING_CHAIN_STATE =
+  'the address index reads spent outputs from the chain state (ChainStateIndex), which this store does not keep: open it with both indexers';
+
 export class AddressIndex implements Indexer {
   readonly name = 'addressindex';
   readonly undoTag = 0x61;
@@ -238,10 +241,14 @@ function connectOps(chainBlock: ChainBlock, block: Block, view: IndexReadView): 
         if (coin) created.delete(id);
         else {
           const stored = view.get(chainStateKeys.coin(prevTxid, prevN));
-          // A store started from a checkpoint lacks the outputs created before its start (the
-          // chain state accepts such spends with unknown values). Such an input cannot be
-          // attributed to an address and is left out of every index.
-          if (!stored) return;
+          if (!stored) {
+            // Without the chain state every spend would look like this one: refuse, not guess.
+            if (!view.get(chainStateKeys.tip())) throw new Error(MISSING_CHAIN_STATE);
+            // A store started from a checkpoint lacks the outputs created before its start (the
+            // chain state accepts such spends with unknown values). Such an input cannot be
+            // attributed to an address and is left out of every index.
+            return;
+          }
           const { value, height: coinHeight, scriptPubKey } = decodeCoin(stored);
           const type = scriptType(scriptPubKey);
           coin = { value, height: coinHeight, type, hash: addressHash(scriptPubKey, type) };

@@ -56,7 +56,13 @@ function scratchOps(block: Block, height: number, txids: readonly Uint8Array[], 
     }
     tx.data.vout.forEach((out, n) => {
       if (isUnspendable(out.scriptPubKey)) return;
-      created.set(Buffer.from(txid).toString('hex') + n, { txid, n, value: out.value, script: out.scriptPubKey, coinbase: t === 0 && tx.isCoinbase });
+      created.set(Buffer.from(txid).toString('hex') + n, {
+        txid,
+        n,
+        value: out.value,
+        script: out.scriptPubKey,
+        coinbase: t === 0 && tx.isCoinbase,
+      });
     });
   });
   for (const c of created.values()) {

@@ -1,0 +1,127 @@
+/**
+ * Address index (insight explorer) costs, all measured in one run on the same machine:
+ * 1. import slowdown: the same generated regtest chain (coinbases plus v1 transactions spending
+ *    earlier outputs to a pool of P2PKH/P2SH addresses) imported with indexers
+ *    [TxIndex, ChainStateIndex] and [TxIndex, AddressIndex, ChainStateIndex] (the store's
+ *    default), best of ROUNDS each, interleaved. The address index reads what an input spends
+ *    from the chain state's coins view, so it never runs without it;
+ * 2. index build rate of the version-4 migration (replay of a stored chain whose chain state,
+ *    version 3, is built): that chain, and the real mainnet blocks 0..20;
+ * 3. getaddressutxos / getaddresstxids requests per second, 10 calls in flight (method level,
+ *    without HTTP), for the pool address with the most index entries.
+ *
+ * Run: npx tsx bench/address-index.ts [blocks=1500]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { MAINNET, REGTEST, type NetworkParams } from '../src/chain/network.js';
+import { parseJson, type JsonValue } from '../src/json/index.js';
+import { storeMethods } from '../src/rpc/methods/index.js';
+import { NO_EXPERIMENTAL_FEATURES } from '../src/rpc/methods/control/experimental-features.js';
+import { AddressIndex } from '../src/store/indexes/address-index.js';
+import { AddressIndexReader } from '../src/store/indexes/address-index-reader.js';
+import { ChainStateIndex } from '../src/store/indexes/chain-state-index.js';
+import type { Indexer } from '../src/store/indexes/indexer.js';
+import { TxIndex } from '../src/store/indexes/tx-index.js';
+import { keys } from '../src/store/layout.js';
+import { encodeVersionRecord, migrate } from '../src/store/migrations/index.js';
+import { openChainStore } from '../src/store/index.js';
+import { defaultPoolHashers } from '../src/state/hashers.js';
+import { POOL, genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../test/store/address-index-chain.js';
+import { mainnetChain } from '../test/store/helpers.js';
+
+const BLOCKS = Number(process.argv[2] ?? 1500);
+const ROUNDS = 3;
+
+const random = rng(4242);
+const nodes: ChainNode[] = [genesisNode()];
+for (let h = 1; h <= BLOCKS; h++) nodes.push(nextNode(nodes[h - 1]!, 'bench', random, 6));
+const chain = nodes.map((n) => n.block.bytes);
+console.log(`regtest chain: ${chain.length} blocks, ${(chain.reduce((s, b) => s + b.length, 0) / 1e6).toFixed(1)} MB`);
+
+function tmp(label: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), `zecrpc-bench-${label}-`));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+async function importMs(indexers: Indexer[], blocks: readonly Uint8Array[], network: NetworkParams, keep = false): Promise<{ ms: number; dir: { path: string; remove(): void } }> {
+  const dir = tmp('import');
+  const store = await openChainStore({ datadir: dir.path, network, indexers });
+  const t0 = performance.now();
+  for (const b of blocks) await store.addBlock(b);
+  const ms = performance.now() - t0;
+  await store.close();
+  if (!keep) dir.remove();
+  return { ms, dir };
+}
+
+const chainState = (network: NetworkParams): ChainStateIndex => new ChainStateIndex({ network, hashers: defaultPoolHashers() });
+const indexOff = (network: NetworkParams): Indexer[] => [new TxIndex(), chainState(network)];
+const indexOn = (network: NetworkParams): Indexer[] => [new TxIndex(), new AddressIndex(), chainState(network)];
+
+// 1. Import with the index off and on, interleaved so machine noise hits both alike.
+const best = { off: Infinity, on: Infinity };
+for (let r = 0; r < ROUNDS; r++) {
+  best.off = Math.min(best.off, (await importMs(indexOff(REGTEST), chain, REGTEST)).ms);
+  best.on = Math.min(best.on, (await importMs(indexOn(REGTEST), chain, REGTEST)).ms);
+}
+const rate = (ms: number): string => ((chain.length / ms) * 1000).toFixed(0);
+console.log(`import, index off: ${rate(best.off)} blocks/s (${best.off.toFixed(0)} ms, best of ${ROUNDS})`);
+console.log(`import, index on:  ${rate(best.on)} blocks/s (${best.on.toFixed(0)} ms, best of ${ROUNDS})`);
+console.log(`import slowdown with the address index: ${((best.on / best.off - 1) * 100).toFixed(1)} % (target ≤ 25 %)`);
+
+// 2. Build rate: a store imported with its chain state but without the index, marked version 3,
+// migrated to version 4.
+async function buildRate(blocks: readonly Uint8Array[], network: NetworkParams, label: string): Promise<void> {
+  const { dir } = await importMs(indexOff(network), blocks, network, true);
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir.path, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  await db.put(keys.version(), encodeVersionRecord(3, network.name));
+  const t0 = performance.now();
+  await migrate(db, 3, network.name, () => undefined);
+  const ms = performance.now() - t0;
+  await db.close();
+  dir.remove();
+  console.log(`index build (v4 migration), ${label}: ${((blocks.length / ms) * 1000).toFixed(0)} blocks/s (${blocks.length} blocks in ${ms.toFixed(0)} ms)`);
+}
+await buildRate(chain, REGTEST, 'regtest chain');
+await buildRate(mainnetChain(), MAINNET, 'real mainnet blocks 0..20');
+
+// 3. Query throughput for the busiest pool address.
+{
+  const { dir } = await importMs(indexOn(REGTEST), chain, REGTEST, true);
+  const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: indexOn(REGTEST) });
+  // A freshly imported store serves ranges from many level-0 files; a long-running one has been
+  // compacted. Measure that steady state.
+  await store.database.compactRange(Buffer.of(0x00), Buffer.of(0xff));
+  const reader = new AddressIndexReader(store.database);
+  let busiest = 0;
+  let entries = 0;
+  for (const [i, a] of POOL.entries()) {
+    const n = (await reader.deltas(a.type, a.hash, 0, 0)).length;
+    if (n > entries) [busiest, entries] = [i, n];
+  }
+  const unspent = (await reader.unspent(POOL[busiest]!.type, POOL[busiest]!.hash)).length;
+  const methods = new Map(storeMethods(store, { features: { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: true } }).map((m) => [m.name, m]));
+  const params = parseJson(`["${poolAddress(busiest)}"]`) as JsonValue[];
+  for (const name of ['getaddressutxos', 'getaddresstxids']) {
+    const m = methods.get(name)!;
+    const ctx = { network: REGTEST, requestStop: () => {} };
+    const until = performance.now() + 2000;
+    let done = 0;
+    const worker = async (): Promise<void> => {
+      while (performance.now() < until) {
+        await m.call(params, ctx);
+        done++;
+      }
+    };
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 10 }, worker));
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${name}: ${(done / s).toFixed(0)} req/s, 10 in flight, address with ${entries} index entries (${unspent} unspent)`);
+  }
+  await store.close();
+  dir.remove();
+}
