@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFacts, readJsonVector, vectorPath } from './vectors.js';
+import { readFacts, readJsonVector, vectorPath } from './support/vectors.js';
 
 const repo = resolve(import.meta.dirname, '..');
 

@@ -15,7 +15,6 @@ const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
 
 /** Files in bench/ that are not benchmarks. */
 export const NOT_SUITES: Readonly<Record<string, string>> = {
-  'fuzz-long': 'a 1,000,000-transaction robustness run (no speed figure)',
   'run-all': 'this runner',
 };
 

@@ -12,7 +12,7 @@ import {
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
 import { compactToTarget } from '../../src/chain/pow.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import { readFacts, vectorPath } from '../vectors.js';
+import { readFacts, vectorPath } from '../support/vectors.js';
 
 const facts = readFacts().blocks;
 const fact = (network: string, height: number) => facts.find((b) => b.network === network && b.height === height)!;

@@ -18,7 +18,7 @@ import { BRANCH_IDS, MAINNET, NETWORK_UPGRADES, REGTEST, TESTNET, type NetworkPa
 import { blockHeaderHash, decodeBlock, decodeBlockHeader, encodeBlockHeader, type BlockHeader } from '../../src/codec/block.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
 import { hashBlockCommitments, hashHistoryNode, historyLeaf } from '../../src/state/history-tree.js';
-import { readFacts, readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../vectors.js';
+import { readFacts, readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../support/vectors.js';
 
 const params = (network: string): NetworkParams => (network === 'mainnet' ? MAINNET : TESTNET);
 const files = realBlockFiles();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockWork, chainWorkHex, compactToTarget, difficultyFromBits } from '../../src/chain/pow.js';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import { readHexVector } from '../vectors.js';
+import { readHexVector } from '../support/vectors.js';
 
 /** zcashd prints doubles with %.16g; for these magnitudes toPrecision(16) minus trailing zeros is that. */
 const g16 = (d: number): string => d.toPrecision(16).replace(/\.?0+$/, '');

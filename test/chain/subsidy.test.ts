@@ -29,7 +29,7 @@ import {
   NU6_1_DISBURSEMENT_TOTAL,
 } from '../../src/chain/funding-streams.js';
 import { CHAIN_SUPPLY_CHECKPOINTS } from '../../src/state/value-pools.js';
-import { readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../vectors.js';
+import { readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../support/vectors.js';
 
 describe('blockSubsidy (spec §3.3 mainnet table)', () => {
   const table: [number, bigint][] = [

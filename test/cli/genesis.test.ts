@@ -3,8 +3,8 @@ import { genesisBlock } from '../../src/chain/genesis.js';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
-import { regtestReorg } from '../store/helpers.js';
-import { readFacts, readHexVector } from '../vectors.js';
+import { regtestReorg } from '../support/store.js';
+import { readFacts, readHexVector } from '../support/vectors.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

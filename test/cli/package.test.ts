@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
-import { REGTEST_REORG_DIR } from '../store/helpers.js';
+import { REGTEST_REORG_DIR } from '../support/store.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'zecrpc-package-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
-import { readFacts, readHexVector, readJsonVector, zcashd2019Heights } from '../vectors.js';
+import { readFacts, readHexVector, readJsonVector, zcashd2019Heights } from '../support/vectors.js';
 
 const factsFile = readFacts();
 const facts = factsFile.blocks;

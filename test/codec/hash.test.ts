@@ -5,7 +5,7 @@ import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { blake2b256, blake2b256Of, personalization, sha256, sha256d, sha256dPair } from '../../src/crypto/hash.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { zip244TxId } from '../../src/codec/tx/zip244.js';
-import { readFacts, readHexVector } from '../vectors.js';
+import { readFacts, readHexVector } from '../support/vectors.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const nodeSha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();

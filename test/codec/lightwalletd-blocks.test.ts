@@ -6,7 +6,7 @@ import { decodeBlock, decodeBlockHex } from '../../src/codec/block.js';
 import { DecodeError } from '../../src/codec/errors.js';
 import { hexToBytes, toHex, toHexReversed } from '../../src/codec/hex.js';
 import { decodeTransactionHex } from '../../src/codec/tx/transaction.js';
-import { readJsonVector, vectorPath } from '../vectors.js';
+import { readJsonVector, vectorPath } from '../support/vectors.js';
 
 interface IndexBlock {
   where: string;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../src/codec/bytes.js';
 import { hexToBytes, toHex } from '../../src/codec/hex.js';
 import { readOrchardBundle, writeOrchardBundle } from '../../src/codec/tx/orchard.js';
-import { readJsonVector } from '../vectors.js';
+import { readJsonVector } from '../support/vectors.js';
 
 const rows = readJsonVector<unknown[]>('zcashd', 'merkle_roots_orchard.json').slice(2) as [string, string[], string][];
 

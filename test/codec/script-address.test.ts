@@ -6,7 +6,7 @@ import {
   encodeTransparentAddress,
   solveScript,
 } from '../../src/codec/script/index.js';
-import { readJsonVector } from '../vectors.js';
+import { readJsonVector } from '../support/vectors.js';
 
 const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');

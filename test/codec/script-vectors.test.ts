@@ -11,7 +11,7 @@ import {
   solveScript,
 } from '../../src/codec/script/index.js';
 import { decodeTransactionHex, type Transaction } from '../../src/codec/tx/transaction.js';
-import { readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../vectors.js';
+import { readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../support/vectors.js';
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 

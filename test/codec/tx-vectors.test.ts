@@ -9,7 +9,7 @@ import { hexToBytes, toHex, toHexReversed } from '../../src/codec/hex.js';
 import { selectFormat } from '../../src/codec/tx/formats/index.js';
 import { decodeTransaction, decodeTransactionHex, type Transaction } from '../../src/codec/tx/transaction.js';
 import { zip244AuthDigest, zip244TxId } from '../../src/codec/tx/zip244.js';
-import { readJsonVector } from '../vectors.js';
+import { readJsonVector } from '../support/vectors.js';
 
 /** zcash-test-vectors layout: row 0 provenance, row 1 column names, then one array per vector. */
 function zipRows(...path: string[]): Record<string, unknown>[] {

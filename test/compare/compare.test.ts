@@ -7,7 +7,7 @@ import { parseJson } from '../../src/json/reader.js';
 import { type JsonObject } from '../../src/json/value.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import { ChainStore } from '../../src/store/index.js';
-import { mainnetChain, tempDir } from '../store/helpers.js';
+import { mainnetChain, tempDir } from '../support/store.js';
 import { closedPort, startProxy, startZecrpcNode, storeWithVectorChain } from './servers.js';
 import { zebraShape } from './zebra-shape.js';
 

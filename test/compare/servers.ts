@@ -7,7 +7,7 @@ import { loadNodeConfig } from '../../src/config.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { mainnetChain, tempDir } from '../store/helpers.js';
+import { mainnetChain, tempDir } from '../support/store.js';
 
 export interface TestNode {
   url: string;

@@ -11,7 +11,7 @@ import {
   verifyEquihash,
   type EquihashHasher,
 } from '../../src/crypto/equihash.js';
-import { readHexVector, realBlockFiles } from '../vectors.js';
+import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 const blocks = realBlockFiles().map((f) => ({ ...f, header: decodeBlock(readHexVector(f.file)).header }));
 const prefix = (h: { bytes: Uint8Array }): Uint8Array => h.bytes.subarray(0, 140);

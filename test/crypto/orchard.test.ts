@@ -7,7 +7,7 @@ import { merkleCrhAtHeight, ORCHARD_UNCOMMITTED, orchardMerkleHash } from '../..
 import { sinsemillaHash, sinsemillaHashToPoint } from '../../src/crypto/orchard/sinsemilla.js';
 import { bigintToLeBytes, encodeAffine, encodePallasPoint, leBytesToBigint, PALLAS_P } from '../../src/crypto/pallas.js';
 import type { MerkleHasher } from '../../src/state/trees/hasher.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));

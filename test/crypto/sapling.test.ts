@@ -15,7 +15,7 @@ import {
 import { JUBJUB_Q } from '../../src/crypto/sapling/generators.js';
 import type { MerkleHasher } from '../../src/state/trees/hasher.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));

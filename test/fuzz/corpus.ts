@@ -4,7 +4,7 @@
 // use it as an oracle for "which section does byte k fall in" and "where is field X".
 import { decodeBlock } from '../../src/codec/block.js';
 import type { Transaction } from '../../src/codec/tx/transaction.js';
-import { readHexVector, realBlockFiles, zcashd2019Heights } from '../vectors.js';
+import { readHexVector, realBlockFiles, zcashd2019Heights } from '../support/vectors.js';
 
 export interface RealTx {
   label: string;

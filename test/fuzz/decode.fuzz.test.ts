@@ -1,5 +1,5 @@
 // Property tests (fast-check) for the decoder's robustness contract in ./properties.ts. Kept to a
-// few thousand runs so CI stays fast; bench/fuzz-long.ts runs the same properties a million times.
+// few thousand runs so CI stays fast; test/long/fuzz-long.ts runs the same properties a million times.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';

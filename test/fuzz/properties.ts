@@ -1,5 +1,5 @@
 // The decoder's robustness contract, shared by the CI fuzz tests (test/fuzz/*.test.ts) and the
-// long run (bench/fuzz-long.ts):
+// long run (test/long/fuzz-long.ts):
 //   * any input either decodes or throws a DecodeError — nothing else escapes, nothing hangs;
 //   * a DecodeError carries one of zcashd's texts and an offset inside the input;
 //   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exactSixteenDigits, formatAmount, formatDouble } from '../../src/json/number-format.js';
-import { vectorPath, zcashd2019Heights } from '../vectors.js';
+import { vectorPath, zcashd2019Heights } from '../support/vectors.js';
 
 // rpc-http-json.md §4.4, every row.
 const DOUBLE_TABLE: Array<[number, string]> = [

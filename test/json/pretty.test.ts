@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prettyPrint, writePretty } from '../../src/json/pretty.js';
 import { parseJson } from '../../src/json/reader.js';
 import { JsonWriter } from '../../src/json/writer.js';
-import { vectorPath, zcashd2019Heights } from '../vectors.js';
+import { vectorPath, zcashd2019Heights } from '../support/vectors.js';
 
 describe('pretty form vs the zcashd-2019 zcash-cli captures', () => {
   const heights = zcashd2019Heights();

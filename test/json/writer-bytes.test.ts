@@ -3,7 +3,7 @@ import { networkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { JsonWriter } from '../../src/json/writer.js';
-import { readHexVector, realBlockFiles } from '../vectors.js';
+import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 describe('JsonWriter byte output', () => {
   it('produces the UTF-8 bytes of the text mode, across spills and with non-ASCII strings', () => {

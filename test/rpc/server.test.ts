@@ -15,7 +15,7 @@ import { quoteJsonString } from '../../src/json/writer.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
-import { readHexVector } from '../vectors.js';
+import { readHexVector } from '../support/vectors.js';
 
 /** Test-only methods: a fixed-count method for parameter errors, and a slow one for concurrency. */
 const echo: RpcMethod = {

@@ -10,8 +10,8 @@ import { decodeBlockChainState, decodeChainStateTip, emptyTrees, encodeBlockChai
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
 import { UNKNOWN_POOL_TOTALS } from '../../src/state/value-pools.js';
-import { mainnetChain } from '../store/helpers.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { mainnetChain } from '../support/store.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 interface RootEntry {
   network: string;

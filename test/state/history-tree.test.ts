@@ -26,7 +26,7 @@ import {
   type HistoryNode,
   type HistoryTree,
 } from '../../src/state/history-tree.js';
-import { readFacts, readHexVector, readJsonVector } from '../vectors.js';
+import { readFacts, readHexVector, readJsonVector } from '../support/vectors.js';
 
 interface RootEntry {
   network: string;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { OrchardTree, SaplingTree, orchardMerkleHash, saplingMerkleHash } from '../../src/state/trees/pool-trees.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const ROOTS = readJsonVector<{ roots: { network: string; height: number; pool: string; internal_hex: string }[]; sapling_treestates: { final_state_hex: string }[] }>('roots.json');
 const root = (h: number, pool: string): string => ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === pool)!.internal_hex;

@@ -5,7 +5,7 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { ORCHARD_HASHER } from '../../src/crypto/orchard/hasher.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 

@@ -6,7 +6,7 @@ import { toHex } from '../../src/codec/hex.js';
 import { SAPLING_HASHER } from '../../src/crypto/sapling/pure-hasher.js';
 import type { MerkleHasher } from '../../src/state/trees/hasher.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 

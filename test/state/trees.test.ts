@@ -6,7 +6,7 @@ import type { MerkleHasher } from '../../src/state/trees/hasher.js';
 import { IncrementalMerkleTree, TreeFullError, type CompletedSubtree } from '../../src/state/trees/incremental.js';
 import { SPROUT_HASHER, SPROUT_TESTING_HASHER, createSproutHasher } from '../../src/state/trees/sprout.js';
 import { POOL_TREE_STATE_LAYOUT, TreeStateError, type TreeStateErrorReason } from '../../src/state/trees/tree-state.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
 
 const fromHex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 const fromRpcHex = (h: string): Uint8Array => fromHex(h).reverse();

@@ -23,7 +23,7 @@ import {
   type PoolTotals,
   type PoolTransaction,
 } from '../../src/state/value-pools.js';
-import { readHexVector, vectorPath, zcashd2019Heights } from '../vectors.js';
+import { readHexVector, vectorPath, zcashd2019Heights } from '../support/vectors.js';
 
 /** A lookup for blocks whose only transaction is the coinbase: it must never be asked. */
 const noSpends = (): never => {

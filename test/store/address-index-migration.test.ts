@@ -13,8 +13,8 @@ import { SCHEMA_VERSION, keys } from '../../src/store/layout.js';
 import { encodeVersionRecord, migrate } from '../../src/store/migrations/index.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { decodeUndoRecord } from '../../src/store/undo.js';
-import { genesisNode, nextNode, rng, type ChainNode } from './address-index-chain.js';
-import { tempDir } from './helpers.js';
+import { genesisNode, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
+import { tempDir } from '../support/store.js';
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 /** Every indexer a store keeps (the defaults): the migrations build all of them. */

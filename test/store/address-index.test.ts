@@ -13,8 +13,8 @@ import type { ChainBlock, IndexReadView } from '../../src/store/indexes/indexer.
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { keys } from '../../src/store/layout.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { POOL, genesisNode, nextNode, rng, type ChainNode } from './address-index-chain.js';
-import { mainnetChain, regtestReorg, tempDir } from './helpers.js';
+import { POOL, genesisNode, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
+import { mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 

@@ -7,7 +7,7 @@ import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlockHeader } from '../../src/codec/block.js';
 import { sha256d } from '../../src/crypto/hash.js';
 import { blockFileName, FlatFileBlockData } from '../../src/store/block-data.js';
-import { readHexVector } from '../vectors.js';
+import { readHexVector } from '../support/vectors.js';
 
 const dirs: string[] = [];
 afterEach(() => {

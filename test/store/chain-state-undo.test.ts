@@ -10,8 +10,8 @@ import { ChainStateIndex, chainStateKeys } from '../../src/store/indexes/chain-s
 import type { ChainBlock } from '../../src/store/indexes/indexer.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { WriteOverlay } from '../../src/store/overlay.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
-import { tempDir } from './helpers.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
+import { tempDir } from '../support/store.js';
 
 const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
 const SAPLING_419202 = readJsonVector<{ roots: { height: number; pool: string; internal_hex: string }[] }>('roots.json').roots.find(

@@ -11,8 +11,8 @@ import {
   openChainStore,
   type ChainStore,
 } from '../../src/store/index.js';
-import { readHexVector } from '../vectors.js';
-import { hex, mainnetChain, tempDir, testnetChain } from './helpers.js';
+import { readHexVector } from '../support/vectors.js';
+import { hex, mainnetChain, tempDir, testnetChain } from '../support/store.js';
 
 const BLOCK1 = '0007bc227e1c57a4a70e237cad00e7b7ce565155ab49166bc57397a26d339283';
 const BLOCK1_COINBASE = '851bf6fbf7a976327817c738c489d7fa657752445430922d94c983c0b9ed4609';

@@ -10,9 +10,9 @@ import { type JsonNumber, type JsonObject, parseJson } from '../../src/json/inde
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { errorOf, resultOf } from '../rpc-methods/call.js';
-import { readHexVector, readJsonVector } from '../vectors.js';
-import { tempDir } from './helpers.js';
+import { errorOf, resultOf } from '../support/call.js';
+import { readHexVector, readJsonVector } from '../support/vectors.js';
+import { tempDir } from '../support/store.js';
 
 interface Roots {
   roots: { network: string; height: number; pool: string; rpc_hex: string; internal_hex: string }[];

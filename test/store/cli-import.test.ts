@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runImport, splitImportArgv } from '../../src/cli/import.js';
 import { loadNodeConfig } from '../../src/config.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
-import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from './helpers.js';
+import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 import { MAINNET } from '../../src/chain/network.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirectoryError, ensureDirSync } from '../../src/store/dirs.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../support/store.js';
 
 describe('ensureDirSync', () => {
   it('creates missing parents and accepts an existing directory', () => {

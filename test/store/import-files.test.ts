@@ -10,8 +10,8 @@ import {
   openChainStore,
   type ChainStore,
 } from '../../src/store/index.js';
-import { vectorPath } from '../vectors.js';
-import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from './helpers.js';
+import { vectorPath } from '../support/vectors.js';
+import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 
 const quiet = { progress: 'silent' as const };
 

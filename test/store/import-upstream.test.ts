@@ -12,8 +12,8 @@ import {
   silentLogger,
   type ChainStore,
 } from '../../src/store/index.js';
-import { hex, mainnetChain, regtestReorg, tempDir, testnetChain } from './helpers.js';
-import { UpstreamServer, waitFor } from './upstream-server.js';
+import { hex, mainnetChain, regtestReorg, tempDir, testnetChain } from '../support/store.js';
+import { UpstreamServer, waitFor } from '../support/upstream-server.js';
 
 const quiet = { progress: 'silent' as const, logger: silentLogger };
 

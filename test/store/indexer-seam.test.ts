@@ -7,7 +7,7 @@ import type { BatchOp } from '../../src/store/block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from '../../src/store/indexes/indexer.js';
 import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { regtestReorg, tempDir } from './helpers.js';
+import { regtestReorg, tempDir } from '../support/store.js';
 
 /**
  * Keeps one running total (`Z` → sum of coinbase output values of the active chain) and, per

@@ -1,8 +1,8 @@
-// kill -9 during an import, 3 trials (the full ≥ 20-trial run is test/reliability/kill9.ts).
+// kill -9 during an import, 3 trials (the full ≥ 20-trial run is test/long/kill9.ts).
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runChild, runTrial, writeKillChain } from '../reliability/kill9-lib.js';
-import { tempDir } from './helpers.js';
+import { runChild, runTrial, writeKillChain } from '../long/kill9-lib.js';
+import { tempDir } from '../support/store.js';
 
 describe('kill -9 during import', () => {
   const root = tempDir('kill9');

@@ -11,8 +11,8 @@ import { storeMethods } from '../../src/rpc/methods/index.js';
 import { SCHEMA_VERSION, keys } from '../../src/store/layout.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
 import { type ChainStore, StoreOpenError, checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
-import { hex, regtestReorg, tempDir } from './helpers.js';
-import { resultOf } from '../rpc-methods/call.js';
+import { hex, regtestReorg, tempDir } from '../support/store.js';
+import { resultOf } from '../support/call.js';
 
 const V1_STORE = join(import.meta.dirname, '..', '..', 'test-vectors', 'store-v1');
 const CLOCK = { clock: () => 1752983473 };

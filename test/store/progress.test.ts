@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { ImportProgress, checkStoreIntegrity, importHex, openChainStore } from '../../src/store/index.js';
-import { vectorPath } from '../vectors.js';
-import { mainnetChain, tempDir } from './helpers.js';
+import { vectorPath } from '../support/vectors.js';
+import { mainnetChain, tempDir } from '../support/store.js';
 
 describe('import progress and durable mode', () => {
   it('writes periodic log lines with blocks, MB/s and a percentage when not on a terminal', () => {

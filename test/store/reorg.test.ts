@@ -3,7 +3,7 @@ import { REGTEST } from '../../src/chain/network.js';
 import { reversedHexToBytes } from '../../src/codec/hex.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { buildChain, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
-import { hex, regtestReorg, tempDir } from './helpers.js';
+import { hex, regtestReorg, tempDir } from '../support/store.js';
 
 const v = regtestReorg();
 const FORK = v.manifest.forkHeight;

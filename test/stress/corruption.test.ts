@@ -15,8 +15,8 @@ import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server
 import { keys } from '../../src/store/layout.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { verifiedStoreReader } from '../../src/store/verify.js';
-import { mainnetGenesisRun } from '../rpc-methods/memory-store.js';
-import { tempDir } from '../store/helpers.js';
+import { mainnetGenesisRun } from '../support/memory-store.js';
+import { tempDir } from '../support/store.js';
 import { post, PASSWORD, USER } from './fixtures.js';
 
 const dir = tempDir('stress-corruption');

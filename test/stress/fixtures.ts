@@ -5,8 +5,8 @@ import { connect, type Socket } from 'node:net';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock, encodeBlock, merkleRoot } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
-import { readHexVector } from '../vectors.js';
-import { MemoryChainStore, mainnetGenesisRun } from '../rpc-methods/memory-store.js';
+import { readHexVector } from '../support/vectors.js';
+import { MemoryChainStore, mainnetGenesisRun } from '../support/memory-store.js';
 
 /** Height of the vector block (Sapling era) whose transactions fill the large blocks: its 1.4 MB copies render ~7.8 MB of verbosity-2 JSON, like the mainnet blocks of the report. */
 export const LARGE_BLOCK_HEIGHT = 903000;

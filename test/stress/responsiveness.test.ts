@@ -1,7 +1,7 @@
 // Issue 12, finding 3: rendering large blocks on the event loop stalled every other client.
 // With the render threads, cheap requests keep being answered while other clients hammer
 // uncached getblock verbosity 2 on 1.4 MB blocks. The bound here only catches stalls (the
-// report measured seconds); the p99 figure itself is measured by bench/stress/run.ts p99.
+// report measured seconds); the p99 figure itself is measured by test/long/stress/run.ts p99.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,8 +9,8 @@ import { toHexReversed } from '../../src/codec/hex.js';
 import { runVerify } from '../../src/cli/verify.js';
 import { keys } from '../../src/store/layout.js';
 import { openChainStore } from '../../src/store/index.js';
-import { mainnetGenesisRun } from '../rpc-methods/memory-store.js';
-import { tempDir } from '../store/helpers.js';
+import { mainnetGenesisRun } from '../support/memory-store.js';
+import { tempDir } from '../support/store.js';
 
 const dir = tempDir('stress-verify');
 const blocks = mainnetGenesisRun();

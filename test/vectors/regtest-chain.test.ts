@@ -10,7 +10,7 @@ import { decodeBlock, HEADER_PREFIX_SIZE, type Block } from '../../src/codec/blo
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
 import { equihashHashers, verifyEquihash } from '../../src/crypto/equihash.js';
 import { solveEquihash } from '../../test-vectors/equihash-solver.js';
-import { regtestReorg } from '../store/helpers.js';
+import { regtestReorg } from '../support/store.js';
 
 const v = regtestReorg();
 const FORK = v.manifest.forkHeight;

@@ -1,0 +1,72 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MAINNET, TESTNET } from '../../src/chain/network.js';
+import { decodeBlock } from '../../src/codec/block.js';
+import { toHex } from '../../src/codec/hex.js';
+import { decodeTransactionHex } from '../../src/codec/tx/transaction.js';
+import { decodedBlockToJson } from '../../src/render/block.js';
+import { prettyPrint } from '../../src/json/pretty.js';
+import { txToJson } from '../../src/render/tx.js';
+import { readHexVector, vectorPath } from '../support/vectors.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const run = (args: string[], input?: string) =>
+  spawnSync(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), ...args], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+  });
+
+const COINBASE =
+  '01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff025100ffffffff0250c30000000000002321027a46eb513588b01b37ea24303f4b628afd12cc20df789fede0921e43cad3e875acd43000000000000017a9147d46a730d31f97b1930d3368a967c309bd4d136a8700000000';
+
+describe('zecrpc decode-tx / decode-block (CLI)', () => {
+  it('prints the compact result with one trailing newline, and the pretty form with --pretty', () => {
+    const compact = txToJson(decodeTransactionHex(COINBASE), MAINNET);
+    const r = run(['decode-tx', COINBASE]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(compact + '\n');
+    const p = run(['decode-tx', '--pretty', '--network', 'testnet', '-'], COINBASE + '\n');
+    expect(p.status).toBe(0);
+    expect(p.stdout).toBe(prettyPrint(txToJson(decodeTransactionHex(COINBASE), TESTNET)) + '\n');
+    expect(p.stdout).toContain('  "vin": [\n');
+    expect(p.stdout).toContain('"tmBidiLV1ktpZhtnM4pvYYUWi1AS2tr2Ka9"');
+  });
+
+  it('reports zcashd’s error text on stderr and exits non-zero', () => {
+    const r = run(['decode-tx', 'zz']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('TX decode failed: not a valid hex string: unspecified iostream_category error\n');
+    const t = run(['decode-tx', COINBASE.slice(0, 100)]);
+    expect(t.stderr).toBe('TX decode failed: CBaseDataStream::read(): end of data: unspecified iostream_category error\n');
+    const n = run(['decode-tx', '--network', 'moonnet', COINBASE]);
+    expect(n.status).not.toBe(0);
+    expect(n.stderr).toContain('moonnet');
+  });
+
+  it('decode-block reads @file and prints the block-intrinsic members', () => {
+    const file = vectorPath('blocks', 'mainnet', '1687107.hex');
+    const r = run(['decode-block', `@${file}`]);
+    expect(r.status).toBe(0);
+    const block = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex'));
+    expect(r.stdout).toBe(decodedBlockToJson(block, MAINNET) + '\n');
+    expect(r.stdout.startsWith('{"hash":"' + block.hashHex + '","size":15957,')).toBe(true);
+    expect(toHex(block.bytes)).toBe(toHex(readHexVector('blocks', 'mainnet', '1687107.hex')));
+  });
+
+  it('rejects a corrupt block with a decode message', () => {
+    const r = run(['decode-block', '0400000000']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toBe('Block decode failed: CBaseDataStream::read(): end of data: unspecified iostream_category error\n');
+  });
+
+  it('has usable --help', () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), '--help'], { cwd: root, encoding: 'utf8' });
+    expect(out).toContain('decode-tx');
+    expect(out).toContain('decode-block');
+    expect(out).toContain('serve');
+  });
+});

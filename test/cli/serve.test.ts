@@ -1,0 +1,82 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toHexReversed } from '../../src/codec/hex.js';
+import { normalizeServeArgs, startNode, type ServeHandle } from '../../src/cli/serve.js';
+import { importHex } from '../../src/sync/hex.js';
+import { mainnetChain, regtestReorg, REGTEST_REORG_DIR, tempDir } from '../support/store.js';
+import { UpstreamServer, waitFor } from '../support/upstream-server.js';
+
+async function rpc(port: number, auth: string, method: string, params: unknown[] = []): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/`, {
+    method: 'POST',
+    headers: { authorization: 'Basic ' + Buffer.from(auth).toString('base64') },
+    body: JSON.stringify({ jsonrpc: '1.0', id: 'e2e', method, params }),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+describe('zecrpc serve (the main job)', () => {
+  it('serves an imported regtest chain with cookie auth, survives the reorg, and stops cleanly', async () => {
+    const dir = tempDir('serve-e2e');
+    cleanups.push(dir.remove);
+    // Import first (LevelDB allows one process; the server opens the same store afterwards).
+    const { openChainStore } = await import('../../src/store/index.js');
+    const { REGTEST } = await import('../../src/chain/network.js');
+    const store = await openChainStore({ datadir: join(dir.path, 'regtest'), network: REGTEST });
+    await importHex(store, [join(REGTEST_REORG_DIR, 'base.hex'), join(REGTEST_REORG_DIR, 'branch.hex')], { progress: 'silent' });
+    await store.close();
+
+    const node: ServeHandle = await startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0'], { log: false });
+    const cookieFile = join(dir.path, 'regtest', '.cookie');
+    const cookie = readFileSync(cookieFile, 'utf8');
+    const v = regtestReorg();
+    const port = node.server.port;
+
+    const branchTip = v.manifest.branch.at(-1)!;
+    expect(branchTip.height).toBe(45);
+    const count = await rpc(port, cookie, 'getblockcount');
+    expect(count.text).toBe(`{"result":45,"error":null,"id":"e2e"}\n`);
+    const best = await rpc(port, cookie, 'getbestblockhash');
+    expect(best.text).toBe(`{"result":"${branchTip.hash}","error":null,"id":"e2e"}\n`);
+    // a block of the abandoned branch (base height 11, above the fork at 10): confirmations -1, no nextblockhash
+    const abandoned = v.manifest.base.find((b) => b.height === 11)!;
+    const orphan = await rpc(port, cookie, 'getblock', [abandoned.hash, 1]);
+    expect(orphan.text).toContain('"confirmations":-1,');
+    expect(orphan.text).not.toContain('nextblockhash');
+    const raw = await rpc(port, cookie, 'getblock', ['0', 0]);
+    expect(raw.text).toBe(`{"result":"${Buffer.from(v.base[0]!).toString('hex')}","error":null,"id":"e2e"}\n`);
+    // decoderawtransaction is served too
+    const dec = await rpc(port, cookie, 'decoderawtransaction', ['00']);
+    expect(dec.status).toBe(500);
+    expect(dec.text).toContain('"code":-22');
+
+    const stop = await rpc(port, cookie, 'stop');
+    expect(stop.text).toBe('{"result":"Zcash server stopping","error":null,"id":"e2e"}\n');
+    await node.stopped;
+    expect(existsSync(cookieFile)).toBe(false);
+  });
+
+  it('follows an upstream node given with -upstream', async () => {
+    const dir = tempDir('serve-upstream');
+    cleanups.push(dir.remove);
+    const upstream = new UpstreamServer({ user: 'up', password: 'pw' });
+    upstream.setChain(mainnetChain().slice(0, 15));
+    const url = await upstream.start();
+    cleanups.push(() => upstream.stop());
+    const args = normalizeServeArgs([`-datadir=${dir.path}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p', '--upstream', url, '-upstreamuser=up', '-upstreampassword=pw', '-upstreampoll=0.1']);
+    expect(args).toContain(`-upstream=${url}`);
+    const node = await startNode(args, { log: false });
+    cleanups.push(() => node.shutdown());
+    await waitFor(async () => (await node.store.tip())?.height === 14, 'the store to reach upstream height 14');
+    upstream.setChain(mainnetChain());
+    await waitFor(async () => (await node.store.tip())?.height === 20, 'the follower to pick up new blocks');
+    const hash = await rpc(node.server.port, 'u:p', 'getblockhash', [20]);
+    expect(hash.text).toBe(`{"result":"${toHexReversed((await node.store.hashAtHeight(20))!)}","error":null,"id":"e2e"}\n`);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * kill -9 trials shared by test/long/kill9.ts (≥ 20 trials, a report) and the vitest
+ * (3 trials). Each trial: a child process imports a generated regtest chain from blk files
+ * (out-of-order records, two reorganizations of depth 80 and 95); the parent SIGKILLs it at a
+ * random moment, opens the store and checks it is consistent *as left by the crash*, restarts the
+ * import to completion and checks the final chain block by block, including that no block's bytes
+ * were stored twice.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClassicLevel } from 'classic-level';
+import { REGTEST } from '../../src/chain/network.js';
+import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { keys } from '../../src/store/layout.js';
+import { buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, '..', '..');
+
+export interface KillChain {
+  blocksDir: string;
+  /** Expected best chain after a full import, index = height. */
+  expected: string[];
+  /** Every distinct block in the input. */
+  totalBlocks: number;
+  forkA: number;
+}
+
+function frame(blocks: readonly BuiltBlock[]): Buffer {
+  return Buffer.concat(
+    blocks.flatMap((b) => {
+      const h = Buffer.alloc(8);
+      h.set(REGTEST.magic, 0);
+      h.writeUInt32LE(b.bytes.length, 4);
+      return [h, Buffer.from(b.bytes)];
+    }),
+  );
+}
+
+/**
+ * Reorganization depths: as deep as the store allows (zcashd's MAX_REORG_LENGTH, 99 blocks, the
+ * store's MAX_REORG_DEPTH) without reaching the limit, whatever the scale.
+ */
+const DEPTH_TO_A = 80;
+const DEPTH_BACK = 95;
+
+/**
+ * base 0..1500, branch A forking 80 below its tip and reaching 95 above the fork (the store
+ * switches to A 80 blocks deep), base again 1501..1900 (the store switches back 95 deep).
+ * `scale` shrinks the chain lengths, never the depths.
+ */
+export function writeKillChain(dir: string, scale = 1): KillChain {
+  const n = (x: number): number => Math.round(x * scale);
+  const genesis = regtestGenesis();
+  const base = [genesis, ...buildChain(genesis, n(1500), 'base')];
+  const forkA = n(1500) - DEPTH_TO_A;
+  const branchA = buildChain(base[forkA]!, DEPTH_BACK, 'branch-a');
+  const baseMore = buildChain(base[n(1500)]!, n(400), 'base');
+  const all = [...base, ...branchA, ...baseMore];
+  // Swap neighbours now and then: zcashd's files hold blocks in arrival order, not height order.
+  for (let i = 5; i + 1 < all.length; i += 37) [all[i], all[i + 1]] = [all[i + 1]!, all[i]!];
+  const blocksDir = join(dir, 'input');
+  mkdirSync(blocksDir, { recursive: true });
+  const third = Math.ceil(all.length / 3);
+  for (let f = 0; f < 3; f++) writeFileSync(join(blocksDir, `blk0000${f}.dat`), frame(all.slice(f * third, (f + 1) * third)));
+  return { blocksDir, expected: [...base, ...baseMore].map((b) => b.hashHex), totalBlocks: all.length, forkA };
+}
+
+export interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  /** ms from "ready" to exit. */
+  importMs: number;
+}
+
+/** Runs the import child; if `killAfterMs` is set, SIGKILLs it that long after it reports ready. */
+export function runChild(datadir: string, blocksDir: string, killAfterMs?: number): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'import-child.ts'), datadir, blocksDir], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let readyAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      if (!readyAt && d.toString().includes('ready')) {
+        readyAt = Date.now();
+        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr, importMs: readyAt ? Date.now() - readyAt : 0 });
+    });
+  });
+}
+
+/** Counts framed records in the store's own block files (each stored block must appear once). */
+function countStoredRecords(datadir: string): number {
+  const dir = join(datadir, 'zecrpc', 'blocks');
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const buf = readFileSync(join(dir, name));
+    for (let off = 0; off + 8 <= buf.length; off += 8 + buf.readUInt32LE(off + 4)) {
+      if (!buf.subarray(off, off + 4).equals(Buffer.from(REGTEST.magic))) throw new Error(`${name}: bad record at ${off}`);
+      n++;
+    }
+  }
+  return n;
+}
+
+export interface StoreCheck {
+  problems: string[];
+  tipHeight: number;
+  blocksStored: number;
+  /** State as the crash left it, read before the store's own recovery runs. */
+  phase: 'empty' | 'mid-reorg' | 'steady' | 'final';
+  /** Raw tip height before recovery (differs from tipHeight when a reorg was cut short). */
+  rawTipHeight: number;
+}
+
+/** Tip and most-work block exactly as on disk, bypassing ChainStore.open (which finishes reorgs). */
+async function rawState(datadir: string): Promise<{ tipHeight: number; midReorg: boolean }> {
+  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  try {
+    const tip = await db.get(keys.tip());
+    const best = await db.get(keys.best());
+    return { tipHeight: tip ? tip.readUInt32LE(32) : -1, midReorg: !!best && (!tip || !tip.subarray(0, 32).equals(best)) };
+  } finally {
+    await db.close();
+  }
+}
+
+export async function inspectStore(datadir: string, chain: KillChain, final: boolean): Promise<StoreCheck> {
+  const raw = await rawState(datadir);
+  const store = await openChainStore({ datadir, network: REGTEST });
+  try {
+    const report = await checkStoreIntegrity(store);
+    const problems = [...report.problems];
+    let blocksStored = 0;
+    for await (const _ of store.database.keys({ gte: keys.index(new Uint8Array(32)), lte: keys.index(new Uint8Array(32).fill(255)) })) blocksStored++;
+    const records = countStoredRecords(datadir);
+    if (records !== blocksStored) problems.push(`${records} block records in the block files for ${blocksStored} indexed blocks`);
+    const tip = await store.tip();
+    const tipHex = tip ? Buffer.from(tip.hash).reverse().toString('hex') : null;
+    if (final) {
+      if (tipHex !== chain.expected.at(-1)) problems.push(`final tip ${tipHex} ≠ expected ${chain.expected.at(-1)}`);
+      for (let h = 0; h < chain.expected.length; h++) {
+        const got = await store.hashAtHeight(h);
+        if (!got || Buffer.from(got).reverse().toString('hex') !== chain.expected[h]) {
+          problems.push(`height ${h}: wrong or missing block`);
+          break;
+        }
+      }
+      if (blocksStored !== chain.totalBlocks) problems.push(`${blocksStored} blocks stored, input has ${chain.totalBlocks}`);
+    }
+    const phase: StoreCheck['phase'] = final ? 'final' : raw.tipHeight < 0 ? 'empty' : raw.midReorg ? 'mid-reorg' : 'steady';
+    return { problems, tipHeight: tip?.height ?? -1, blocksStored, phase, rawTipHeight: raw.tipHeight };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface TrialResult {
+  killedAtMs: number;
+  killed: boolean;
+  afterKill: StoreCheck;
+  final: StoreCheck;
+}
+
+export async function runTrial(workDir: string, chain: KillChain, killAfterMs: number): Promise<TrialResult> {
+  const datadir = join(workDir, 'data');
+  const first = await runChild(datadir, chain.blocksDir, killAfterMs);
+  if (first.code !== null && first.code !== 0) throw new Error(`import child failed: ${first.stderr}`);
+  const afterKill = await inspectStore(datadir, chain, false);
+  const second = await runChild(datadir, chain.blocksDir);
+  if (second.code !== 0) throw new Error(`resumed import failed (${second.code}): ${second.stderr}`);
+  const final = await inspectStore(datadir, chain, true);
+  return { killedAtMs: killAfterMs, killed: first.signal === 'SIGKILL', afterKill, final };
+}

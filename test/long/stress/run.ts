@@ -1,0 +1,333 @@
+/**
+ * Stress measurements for issue 12, against a server in a child process (server.ts).
+ *
+ *   npx tsx test/long/stress/run.ts            all short scenarios (about two minutes)
+ *   npx tsx test/long/stress/run.ts long       the long run: 60 s, 500 connections, mixed methods
+ *   npx tsx test/long/stress/run.ts <name>…    chosen scenarios: batch, flood, p99, throughput, shutdown, verify
+ *   DURATION=20 CONNECTIONS=200 …          shorten or shrink the long run
+ *
+ * Every answer is checked against values computed here from the block bytes (hash, size,
+ * transaction count, hex), so "wrong answers" means answers that differ from the data.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { decodeBlock } from '../../../src/codec/block.js';
+import { toHexReversed } from '../../../src/codec/hex.js';
+import { storedBlockProblem } from '../../../src/store/verify.js';
+import { largeBlocks, AUTH } from '../../stress/fixtures.js';
+import { mainnetGenesisRun } from '../../support/memory-store.js';
+import { KeepAliveClient, type Reply } from './client.js';
+
+const BLOCKS = 40;
+const large = largeBlocks(BLOCKS);
+const largeInfo = large.map((b) => {
+  const d = decodeBlock(b);
+  return { hash: toHexReversed(d.hash), size: b.length, txs: d.transactions.length, hex: Buffer.from(b).toString('hex') };
+});
+const small = mainnetGenesisRun().map((b) => toHexReversed(decodeBlock(b).hash));
+const MIB = 1024 * 1024;
+
+interface Child {
+  proc: ChildProcess;
+  port: number;
+  rss(): { rss: number; hwm: number };
+  stop(): Promise<number>;
+}
+
+async function startServer(env: Record<string, string> = {}): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/long/stress/server.ts'], {
+    env: { ...process.env, BLOCKS: String(BLOCKS), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
+  });
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) * 1024;
+  return {
+    proc,
+    port,
+    rss: () => ({ rss: kb('VmRSS'), hwm: kb('VmHWM') }),
+    stop: () =>
+      new Promise<number>((resolve) => {
+        const t0 = performance.now();
+        proc.once('exit', () => resolve(performance.now() - t0));
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+const mb = (n: number) => `${(n / MIB).toFixed(0)} MB`;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]! : NaN;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Checks one reply against the data; returns a description of what is wrong, or null. Block
+ * objects are parsed in full only when `thorough` (the long run): parsing 8 MB replies would
+ * make the load generator, not the server, the bottleneck of the throughput scenarios.
+ */
+function wrongAnswer(kind: string, arg: number, r: Reply, thorough = true): string | null {
+  if (!thorough && kind === 'getblock2' && r.status === 200) {
+    const info = largeInfo[arg]!;
+    const head = r.body.toString('latin1', 0, 200);
+    const ok = head.startsWith(`{"result":{"hash":"${info.hash}",`) && head.includes(`"size":${info.size},`) && r.body.toString('latin1', r.body.length - 30).endsWith('"error":null,"id":1}\n');
+    return ok ? null : `getblock2 ${arg} differs`;
+  }
+  const text = r.body.toString('utf8');
+  if (r.status === 500 && text === 'Work queue depth exceeded') return null; // load shedding, not a wrong answer
+  if (text.startsWith('{"result":null,"error":{"code":-7,')) return null; // the reply budget is in use: shed too
+  let j: { result: unknown; error: unknown };
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return `${kind}: unparsable reply`;
+  }
+  if (j.error) return `${kind}: error ${JSON.stringify(j.error)}`;
+  if (kind === 'getblockcount') return j.result === 20 ? null : `getblockcount ${j.result}`;
+  if (kind === 'getblockhash') return j.result === small[arg] ? null : `getblockhash ${arg}`;
+  const info = largeInfo[arg]!;
+  if (kind === 'getblock0') return j.result === info.hex ? null : 'getblock 0 hex differs';
+  const b = j.result as { hash: string; size: number; tx: unknown[] };
+  return b.hash === info.hash && b.size === info.size && b.tx.length === info.txs ? null : `${kind} ${arg} differs`;
+}
+
+function requestFor(i: number): { kind: string; arg: number; json: string } {
+  const arg = i % BLOCKS;
+  switch (i % 5) {
+    case 0:
+      return { kind: 'getblockcount', arg, json: '{"id":1,"method":"getblockcount"}' };
+    case 1:
+      return { kind: 'getblockhash', arg: arg % 21, json: `{"id":1,"method":"getblockhash","params":[${arg % 21}]}` };
+    case 2:
+      return { kind: 'getblock0', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",0]}` };
+    case 3:
+      return { kind: 'getblock1', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",1]}` };
+    default:
+      return { kind: 'getblock2', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",2]}` };
+  }
+}
+
+interface LoadResult {
+  ok: number;
+  shed: number;
+  /** Answered -7: the process-wide reply budget was in use. */
+  budget: number;
+  wrong: string[];
+  failures: number;
+  failureReasons: Map<string, number>;
+  latencies: number[];
+}
+
+/** `connections` keep-alive clients looping `pick(i)` until `ms` pass. */
+async function load(
+  port: number,
+  connections: number,
+  ms: number,
+  pick: (i: number) => { kind: string; arg: number; json: string },
+  thorough = false,
+): Promise<LoadResult> {
+  const res: LoadResult = { ok: 0, shed: 0, budget: 0, wrong: [], failures: 0, failureReasons: new Map(), latencies: [] };
+  const end = performance.now() + ms;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      let c = new KeepAliveClient(port);
+      while (performance.now() < end) {
+        const q = pick(n++);
+        const t0 = performance.now();
+        try {
+          const r = await c.request(q.json);
+          res.latencies.push(performance.now() - t0);
+          const w = wrongAnswer(q.kind, q.arg, r, thorough);
+          if (w) res.wrong.push(w);
+          else if (r.status === 500 && r.body.toString() === 'Work queue depth exceeded') res.shed++;
+          else if (r.body.toString('latin1', 0, 40).startsWith('{"result":null,"error":{"code":-7,')) res.budget++;
+          else res.ok++;
+        } catch (e) {
+          res.failures++;
+          const why = (e as Error).message;
+          res.failureReasons.set(why, (res.failureReasons.get(why) ?? 0) + 1);
+          c = new KeepAliveClient(port);
+          await sleep(50);
+        }
+      }
+      c.close();
+    }),
+  );
+  return res;
+}
+
+/** Samples the child's RSS until stopped; returns the peak seen. */
+function watchRss(child: Child): () => number {
+  let peak = child.rss().rss;
+  const t = setInterval(() => (peak = Math.max(peak, child.rss().rss)), 20);
+  return () => {
+    clearInterval(t);
+    return Math.max(peak, child.rss().rss);
+  };
+}
+
+async function oneShot(port: number, body: string): Promise<Reply> {
+  const c = new KeepAliveClient(port);
+  try {
+    return await c.request(body);
+  } finally {
+    c.close();
+  }
+}
+
+const scenarios: Record<string, () => Promise<void>> = {
+  async batch() {
+    const child = await startServer({ CACHE: '1' });
+    await sleep(500);
+    const base = child.rss().rss;
+    const attack = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })));
+    let stop = watchRss(child);
+    let t0 = performance.now();
+    const r = await oneShot(child.port, attack);
+    console.log(`batch: 400 x getblock 2 (${(attack.length / 1024).toFixed(0)} KB body): HTTP ${r.status}, ${r.body.toString().slice(0, 150)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(`  RSS baseline ${mb(base)}, peak ${mb(stop())}, after ${mb(child.rss().rss)}`);
+    const big = JSON.stringify(Array.from({ length: 1200 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })));
+    stop = watchRss(child);
+    t0 = performance.now();
+    const three = await Promise.all([0, 1, 2].map(() => oneShot(child.port, big)));
+    console.log(`batch: 3 parallel ${(big.length / 1024).toFixed(0)} KB batches: ${three.map((x) => `HTTP ${x.status} code ${JSON.parse(x.body.toString()).error?.code}`).join(', ')} in ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(`  RSS peak ${mb(stop())}, after ${mb(child.rss().rss)} (3 s later: ${(await sleep(3000), mb(child.rss().rss))})`);
+    child.proc.kill('SIGUSR2');
+    await sleep(7000);
+    console.log(`  10 s later: ${mb(child.rss().rss)}`);
+    child.proc.kill('SIGUSR2');
+    await sleep(200);
+    await child.stop();
+  },
+
+  async flood() {
+    for (const args of ['', '-rpcworkqueue=256']) {
+      const child = await startServer({ ARGS: args });
+      await sleep(500);
+      const base = child.rss().rss;
+      const stop = watchRss(child);
+      const r = await load(child.port, 500, 15_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
+      console.log(
+        `flood ${args || '(defaults: -rpcthreads=4 -rpcworkqueue=16)'}: 500 connections, uncached getblock 2, 15 s: ${(r.ok / 15).toFixed(1)} answers/s, ` +
+          `${r.shed} "Work queue depth exceeded", ${r.budget} -7 (reply budget in use), ${r.wrong.length} wrong, ${r.failures} failed; latency p50 ${pct(r.latencies, 50).toFixed(0)} ms, ` +
+          `p99 ${pct(r.latencies, 99).toFixed(0)} ms; RSS ${mb(base)} → peak ${mb(stop())}`,
+      );
+      await child.stop();
+    }
+  },
+
+  async p99() {
+    for (const [label, env] of [
+      ['render threads (-rpcthreads=4)', {}],
+      ['no render threads (in-run baseline)', { RENDER_THREADS: '0' }],
+    ] as const) {
+      const child = await startServer(env);
+      await sleep(500);
+      const idle = await load(child.port, 1, 3000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
+      const heavy = load(child.port, 8, 10_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
+      await sleep(500);
+      const cheap = await load(child.port, 1, 8000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
+      const h = await heavy;
+      console.log(
+        `p99 ${label}: getblockcount alone p50 ${pct(idle.latencies, 50).toFixed(2)} / p99 ${pct(idle.latencies, 99).toFixed(2)} ms; ` +
+          `under 8 clients of uncached getblock 2: p50 ${pct(cheap.latencies, 50).toFixed(2)} / p99 ${pct(cheap.latencies, 99).toFixed(2)} / max ${Math.max(...cheap.latencies).toFixed(1)} ms; ` +
+          `getblock 2 ${(h.ok / 10).toFixed(1)}/s, ${h.wrong.length + cheap.wrong.length} wrong`,
+      );
+      await child.stop();
+    }
+  },
+
+  async throughput() {
+    for (const [label, env] of [
+      ['inline (in-run baseline)', { RENDER_THREADS: '0' }],
+      ['1 render thread', { RENDER_THREADS: '1' }],
+      ['2 render threads', { RENDER_THREADS: '2' }],
+      ['4 render threads', { RENDER_THREADS: '4' }],
+    ] as const) {
+      const child = await startServer(env);
+      await sleep(500);
+      await load(child.port, 4, 2000, (i) => requestFor(4 + 5 * i)); // warm the threads
+      const r = await load(child.port, 8, 10_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
+      console.log(`throughput ${label}: uncached getblock 2 of 1.4 MB blocks, 8 clients: ${(r.ok / 10).toFixed(1)}/s, p50 ${pct(r.latencies, 50).toFixed(0)} ms, ${r.wrong.length} wrong`);
+      await child.stop();
+    }
+  },
+
+  async shutdown() {
+    const child = await startServer({ ARGS: '-rpcservertimeout=600' });
+    const socks = [0, 1, 2].map(() => connect(child.port, '127.0.0.1'));
+    socks[0]!.write('POST / HTTP/1.1\r\nHost: x\r\n');
+    socks[1]!.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 1000\r\n\r\n{"id":`);
+    const heavy = load(child.port, 4, 3000, (i) => requestFor(4 + 5 * i));
+    await sleep(1000);
+    const ms = await child.stop();
+    await heavy;
+    console.log(`shutdown: SIGTERM with a half-sent head, a half-sent body, an idle connection and 4 busy clients: exited in ${ms.toFixed(0)} ms`);
+    for (const s of socks) s.destroy();
+  },
+
+  async verify() {
+    // Read-path cost of verification: header hash (every read) and merkle root (every decode).
+    const big = large[0]!;
+    const bigHash = decodeBlock(big).hash;
+    const smallBytes = mainnetGenesisRun()[5]!;
+    const smallHash = decodeBlock(smallBytes).hash;
+    const time = (n: number, f: () => void) => {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) f();
+      return ((performance.now() - t0) / n) * 1000;
+    };
+    for (let i = 0; i < 3; i++) time(200, () => storedBlockProblem(smallHash, smallBytes, smallBytes.length));
+    const hSmall = time(20000, () => storedBlockProblem(smallHash, smallBytes, smallBytes.length));
+    const hBig = time(2000, () => storedBlockProblem(bigHash, big, big.length));
+    const block = decodeBlock(big);
+    const merkle = time(50, () => block.computeMerkleRoot());
+    const decode = time(20, () => decodeBlock(big));
+    console.log(
+      `verify: header check ${hSmall.toFixed(1)} µs (small block) / ${hBig.toFixed(1)} µs (1.4 MB block); merkle root of the 1.4 MB block ${merkle.toFixed(0)} µs ` +
+        `against ${decode.toFixed(0)} µs to decode it (${((merkle / decode) * 100).toFixed(1)}%)`,
+    );
+  },
+
+  async long() {
+    const seconds = Number(process.env.DURATION ?? 60);
+    const connections = Number(process.env.CONNECTIONS ?? 500);
+    const child = await startServer({ CACHE: '1', ARGS: process.env.LONG_ARGS ?? '' });
+    await sleep(500);
+    const base = child.rss().rss;
+    const stop = watchRss(child);
+    const samples: number[] = [];
+    const t = setInterval(() => samples.push(child.rss().rss), 1000);
+    const r = await load(child.port, connections, seconds * 1000, requestFor, true);
+    clearInterval(t);
+    const peak = stop();
+    await sleep(3000);
+    console.log(
+      `long: ${seconds} s, ${connections} connections, mixed getblockcount/getblockhash/getblock 0/1/2 on 1.4 MB blocks: ` +
+        `${r.ok} answers (${(r.ok / seconds).toFixed(0)}/s), ${r.shed} shed ("Work queue depth exceeded"), ${r.budget} -7 (reply budget in use), ${r.wrong.length} wrong, ${r.failures} connection failures; ` +
+        `latency p50 ${pct(r.latencies, 50).toFixed(0)} ms, p99 ${pct(r.latencies, 99).toFixed(0)} ms; RSS ${mb(base)} → peak ${mb(peak)}, 3 s after ${mb(child.rss().rss)}`,
+    );
+    if (r.wrong.length) console.log('  first wrong answers:', r.wrong.slice(0, 5));
+    if (r.failures) console.log('  connection failures:', Object.fromEntries(r.failureReasons));
+    const closeMs = await child.stop();
+    console.log(`  SIGTERM → exit in ${closeMs.toFixed(0)} ms`);
+  },
+};
+
+const chosen = process.argv.slice(2);
+const names = chosen.length ? chosen : ['verify', 'batch', 'p99', 'throughput', 'flood', 'shutdown'];
+for (const n of names) {
+  const s = scenarios[n];
+  if (!s) throw new Error(`unknown scenario ${n}; known: ${Object.keys(scenarios).join(', ')}`);
+  await s();
+}

@@ -1,0 +1,40 @@
+/**
+ * The server under test for test/long/stress/run.ts, in its own process so its memory and event
+ * loop are measured apart from the load generator: mainnet blocks 0..20 plus `BLOCKS` distinct
+ * ~1.4 MB blocks (test/stress/fixtures.ts), getblock replies uncached unless CACHE=1.
+ * Prints `PORT <n>` when listening; stops on SIGTERM. Options come from the environment:
+ * BLOCKS, CACHE, and ARGS (zcashd-style options, e.g. "-rpcthreads=4 -rpcworkqueue=16").
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadNodeConfig } from '../../../src/config.js';
+import { storeMethods } from '../../../src/rpc/methods/index.js';
+import { startRpcServer } from '../../../src/rpc/http/server.js';
+import { largeBlocks, storeWithLargeBlocks, PASSWORD, USER } from '../../stress/fixtures.js';
+
+const count = Number(process.env.BLOCKS ?? 40);
+const { store } = storeWithLargeBlocks(largeBlocks(count));
+const dir = mkdtempSync(join(tmpdir(), 'zecrpc-stress-server-'));
+const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
+const config = loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, ...extra]);
+const renderThreads = process.env.RENDER_THREADS === undefined ? undefined : Number(process.env.RENDER_THREADS);
+const server = await startRpcServer({
+  config,
+  methods: storeMethods(store, { cacheReplies: process.env.CACHE === '1' }),
+  ...(renderThreads === undefined ? {} : { renderThreads }),
+});
+process.stdout.write(`PORT ${server.port}\n`);
+process.once('SIGTERM', () => {
+  const t0 = performance.now();
+  void server.close().then(() => {
+    rmSync(dir, { recursive: true, force: true });
+    process.stdout.write(`CLOSED ${Math.round(performance.now() - t0)}\n`);
+    process.exit(0);
+  });
+});
+process.on('SIGUSR2', () => {
+  const m = process.memoryUsage();
+  const f = (n: number) => `${Math.round(n / 1048576)} MB`;
+  process.stderr.write(`memory: rss ${f(m.rss)} heapUsed ${f(m.heapUsed)} heapTotal ${f(m.heapTotal)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`);
+});

@@ -1,0 +1,320 @@
+// The insight explorer methods over stores imported from the real mainnet blocks 0..20
+// (lightwalletd testdata) and from a regtest chain with transparent spending: values, member
+// order, parameter handling and every error path with zcashd v6.12.2's code and text.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAINNET, REGTEST, TESTNET, type NetworkParams } from '../../../src/chain/network.js';
+import { decodeBlock } from '../../../src/codec/block.js';
+import { encodeTransparentAddress } from '../../../src/codec/script/address.js';
+import { toHexReversed } from '../../../src/codec/hex.js';
+import { parseJson, type JsonValue } from '../../../src/json/index.js';
+import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
+import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from '../../../src/rpc/methods/control/experimental-features.js';
+import { storeMethods } from '../../../src/rpc/methods/index.js';
+import { openChainStore, type ChainStore } from '../../../src/store/index.js';
+import { genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../../support/address-index-chain.js';
+import { mainnetChain, tempDir } from '../../support/store.js';
+import { readJsonVector } from '../../support/vectors.js';
+
+const INSIGHT: ExperimentalFeatures = { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: true };
+const LIGHTWALLETD: ExperimentalFeatures = { ...NO_EXPERIMENTAL_FEATURES, lightWalletd: true };
+const FOUNDERS = 't3Vz22vK5z2LcKEdg16Yv4FFneEL1zg9ojd';
+
+interface IndexedBlock {
+  height: number;
+  hash: string;
+  previousblockhash: string;
+  merkleroot: string;
+  size: number;
+  time: number;
+  bits: string;
+  txids: string[];
+}
+const VECTOR_BLOCKS = readJsonVector<{ blocks: (IndexedBlock & { where: string })[] }>('lightwalletd', 'index.json').blocks.filter((b) =>
+  b.where.startsWith('mainnet_genesis'),
+);
+
+type Outcome = { result: unknown; text: string } | { error: { code: number; message: string } };
+
+function caller(methods: RpcMethod[], network: NetworkParams) {
+  const byName = new Map(methods.map((m) => [m.name, m]));
+  return async (name: string, paramsJson: string): Promise<Outcome> => {
+    const m = byName.get(name)!;
+    const params = parseJson(paramsJson) as JsonValue[];
+    try {
+      const raw = await m.call(params, { network, requestStop: () => {} });
+      const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+      return { result: JSON.parse(text), text };
+    } catch (e) {
+      if (e instanceof RpcError) return { error: { code: e.code, message: e.message } };
+      return { error: { code: -1, message: (e as Error).message } };
+    }
+  };
+}
+
+async function indexedStore(label: string, network: NetworkParams, blocks: readonly Uint8Array[]): Promise<{ store: ChainStore; remove(): void }> {
+  const dir = tempDir(label);
+  const store = await openChainStore({ datadir: dir.path, network });
+  for (const b of blocks) await store.addBlock(b);
+  return { store, remove: dir.remove };
+}
+
+describe('insight explorer methods on the real mainnet blocks 0..20', () => {
+  let store: ChainStore;
+  let remove: () => void;
+  let call: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    ({ store, remove } = await indexedStore('rpc-addr-main', MAINNET, mainnetChain()));
+    call = caller(storeMethods(store, { features: INSIGHT }), MAINNET);
+  });
+  afterAll(async () => {
+    await store.close();
+    remove();
+  });
+
+  it('getaddresstxids lists the coinbase of every block but genesis, in block order', async () => {
+    const want = VECTOR_BLOCKS.slice(1).map((b) => b.txids[0]);
+    expect(await call('getaddresstxids', `["${FOUNDERS}"]`)).toMatchObject({ result: want });
+    expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}","${FOUNDERS}"]}]`)).toMatchObject({ result: want });
+    expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":5,"end":7}]`)).toMatchObject({ result: want.slice(4, 7) });
+    // start past the tip is the tip; end 0 or past the tip is the tip.
+    expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":100}]`)).toMatchObject({ result: want.slice(19) });
+    expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":19,"end":900}]`)).toMatchObject({ result: want.slice(18) });
+  });
+
+  it('getaddressbalance: the founders\' 20 % of the slow-start subsidy, 12,500 zatoshis × height', async () => {
+    const total = Array.from({ length: 20 }, (_, i) => 12_500 * (i + 1)).reduce((a, b) => a + b, 0);
+    const r = await call('getaddressbalance', `[{"addresses":["${FOUNDERS}"]}]`);
+    expect(r).toMatchObject({ text: `{"balance":${total},"received":${total}}` });
+    // Listed twice, counted twice (zcashd reads the index once per listed address).
+    expect(await call('getaddressbalance', `[{"addresses":["${FOUNDERS}","${FOUNDERS}"]}]`)).toMatchObject({
+      text: `{"balance":${2 * total},"received":${2 * total}}`,
+    });
+  });
+
+  it('getaddressdeltas: members in zcashd order, chainInfo only with a positive start and end', async () => {
+    const r = await call('getaddressdeltas', `[{"addresses":["${FOUNDERS}"],"start":3,"end":4}]`);
+    const b3 = VECTOR_BLOCKS[3]!;
+    const b4 = VECTOR_BLOCKS[4]!;
+    expect(r).toMatchObject({
+      text:
+        `[{"address":"${FOUNDERS}","blockindex":0,"height":3,"index":1,"satoshis":37500,"txid":"${b3.txids[0]}"},` +
+        `{"address":"${FOUNDERS}","blockindex":0,"height":4,"index":1,"satoshis":50000,"txid":"${b4.txids[0]}"}]`,
+    });
+    const withInfo = await call('getaddressdeltas', `[{"addresses":["${FOUNDERS}"],"start":3,"end":4,"chainInfo":true}]`);
+    expect(withInfo).toMatchObject({
+      result: { start: { hash: b3.hash, height: 3 }, end: { hash: b4.hash, height: 4 } },
+    });
+    expect(Object.keys((withInfo as { result: object }).result)).toEqual(['deltas', 'start', 'end']);
+    // start 0: a plain array even with chainInfo.
+    expect(Array.isArray((await call('getaddressdeltas', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`) as { result: unknown }).result)).toBe(true);
+  });
+
+  it('getaddressutxos: every founders\' output, and the tip with chainInfo', async () => {
+    const r = (await call('getaddressutxos', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`)) as { result: { utxos: Record<string, unknown>[]; hash: string; height: number } };
+    expect(r.result.hash).toBe(VECTOR_BLOCKS[20]!.hash);
+    expect(r.result.height).toBe(20);
+    expect(r.result.utxos.map((u) => u.height)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(Object.keys(r.result.utxos[0]!)).toEqual(['address', 'txid', 'outputIndex', 'script', 'satoshis', 'height']);
+    const u1 = r.result.utxos[0]!;
+    expect(u1).toEqual({
+      address: FOUNDERS,
+      txid: VECTOR_BLOCKS[1]!.txids[0],
+      outputIndex: 1,
+      script: Buffer.from(decodeBlock(mainnetChain()[1]!).transactions[0]!.data.vout[1]!.scriptPubKey).toString('hex'),
+      satoshis: 12_500,
+      height: 1,
+    });
+    expect(await call('getaddressutxos', `["${FOUNDERS}"]`)).toMatchObject({ result: r.result.utxos });
+  });
+
+  it('getblockdeltas of block 1: header facts from the vectors, the miner output without an address', async () => {
+    const b1 = VECTOR_BLOCKS[1]!;
+    const r = (await call('getblockdeltas', `["${b1.hash}"]`)) as { result: Record<string, unknown>; text: string };
+    expect(Object.keys(r.result)).toEqual([
+      'hash', 'confirmations', 'size', 'height', 'version', 'merkleroot', 'deltas', 'time', 'mediantime', 'nonce', 'bits', 'difficulty', 'chainwork',
+      'previousblockhash', 'nextblockhash',
+    ]);
+    expect(r.result).toMatchObject({
+      hash: b1.hash,
+      confirmations: 20,
+      size: b1.size,
+      height: 1,
+      merkleroot: b1.merkleroot,
+      time: b1.time,
+      mediantime: b1.time,
+      bits: b1.bits,
+      previousblockhash: b1.previousblockhash,
+      nextblockhash: VECTOR_BLOCKS[2]!.hash,
+    });
+    expect(r.result.deltas).toEqual([
+      { txid: b1.txids[0], index: 0, inputs: [], outputs: [{ satoshis: 50_000, index: 0 }, { address: FOUNDERS, satoshis: 12_500, index: 1 }] },
+    ]);
+    // mediantime of block 20: the median of blocks 10..20's times.
+    const times = VECTOR_BLOCKS.slice(10, 21).map((b) => b.time).sort((a, b) => a - b);
+    expect(await call('getblockdeltas', `["${VECTOR_BLOCKS[20]!.hash}"]`)).toMatchObject({ result: { mediantime: times[5], confirmations: 1 } });
+  });
+
+  it('getblockhashes: blocks by logical time, low inclusive, high exclusive', async () => {
+    const [b5, b6, b7] = [VECTOR_BLOCKS[5]!, VECTOR_BLOCKS[6]!, VECTOR_BLOCKS[7]!];
+    expect(await call('getblockhashes', `[${b7.time}, ${b5.time}]`)).toMatchObject({ result: [b5.hash, b6.hash] });
+    expect(await call('getblockhashes', `[${b7.time + 1}, ${b7.time}, {"logicalTimes":true,"noOrphans":true}]`)).toMatchObject({
+      text: `[{"blockhash":"${b7.hash}","logicalts":${b7.time}}]`,
+    });
+    expect(await call('getblockhashes', `[${b5.time}, ${b7.time}]`)).toMatchObject({ result: [] });
+    // Genesis is never indexed (zcashd's ConnectBlock returns before the insight indexes).
+    expect(await call('getblockhashes', `[${VECTOR_BLOCKS[1]!.time}, 0]`)).toMatchObject({ result: [] });
+    expect(await call('getblockhashes', '[1, 2, 3]')).toEqual({ error: { code: -1, message: 'JSON value is not an object as expected' } });
+  });
+
+  it('answers every bad request with zcashd\'s code and text', async () => {
+    const testnetAddr = encodeTransparentAddress('p2sh', Buffer.alloc(20, 1), TESTNET);
+    const cases: [string, string, number, string][] = [
+      ['getaddressbalance', `["${testnetAddr}"]`, -5, 'Invalid address'],
+      ['getaddressbalance', '["t1notanaddress"]', -5, 'Invalid address'],
+      ['getaddressbalance', '[5]', -5, 'Invalid address'],
+      ['getaddressbalance', '[{"addresses":"x"}]', -5, 'Addresses is expected to be an array'],
+      ['getaddressbalance', '[{}]', -5, 'Addresses is expected to be an array'],
+      ['getaddressbalance', `[{"addresses":["${FOUNDERS}", 7]}]`, -1, 'JSON value is not a string as expected'],
+      ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":10,"end":5}]`, -5, 'End value is expected to be greater than or equal to start'],
+      ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":-1}]`, -5, 'Start height must be nonnegative'],
+      ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"end":-1}]`, -5, 'End height must be nonnegative'],
+      ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":"1"}]`, -1, 'JSON value is not an integer as expected'],
+      // The height range is checked before the addresses.
+      ['getaddressdeltas', '[{"addresses":["bad"],"start":-1}]', -5, 'Start height must be nonnegative'],
+      ['getaddressutxos', `[{"addresses":["${FOUNDERS}"],"chainInfo":1}]`, -1, 'JSON value is not a boolean as expected'],
+      ['getaddressmempool', '["bad"]', -5, 'Invalid address'],
+      ['getspentinfo', '[{"txid":5,"index":0}]', -5, 'Invalid txid, must be a string'],
+      ['getspentinfo', '[{"txid":"00","index":"0"}]', -5, 'Invalid index, must be an integer'],
+      ['getspentinfo', '[{"txid":"zz","index":0}]', -8, "txid must be hexadecimal string (not 'zz')"],
+      ['getspentinfo', `[{"txid":"${VECTOR_BLOCKS[1]!.txids[0]}","index":0}]`, -5, 'Unable to get spent info'],
+      ['getblockdeltas', '["00000000000000000000000000000000000000000000000000000000000000ff"]', -5, 'Block not found'],
+      ['getblockdeltas', '[1]', -1, 'JSON value is not a string as expected'],
+    ];
+    for (const [method, params, code, message] of cases) {
+      expect([method, params, await call(method, params)]).toEqual([method, params, { error: { code, message } }]);
+    }
+    // getspentinfo's usage check: anything but one object is its help text, code -1.
+    const help = await call('getspentinfo', '["x"]');
+    expect(help).toMatchObject({ error: { code: -1 } });
+    expect((help as { error: { message: string } }).error.message.startsWith('getspentinfo {"txid": "txidhex", "index": n}\n')).toBe(true);
+    // The lenient hash parse of getblockdeltas: surrounding junk and a 0x prefix are ignored.
+    expect(await call('getblockdeltas', `["0x${VECTOR_BLOCKS[2]!.hash}zz"]`)).toMatchObject({ result: { height: 2 } });
+  });
+});
+
+describe('insight explorer methods without their flags', () => {
+  let store: ChainStore;
+  let remove: () => void;
+  beforeAll(async () => {
+    ({ store, remove } = await indexedStore('rpc-addr-flags', MAINNET, mainnetChain().slice(0, 3)));
+  });
+  afterAll(async () => {
+    await store.close();
+    remove();
+  });
+
+  it('answer -1 "… is disabled" and carry the warning in their help', async () => {
+    const methods = storeMethods(store);
+    const call = caller(methods, MAINNET);
+    for (const name of ['getaddressbalance', 'getaddressdeltas', 'getaddressmempool', 'getaddresstxids', 'getaddressutxos', 'getblockdeltas', 'getspentinfo']) {
+      const params = name === 'getspentinfo' ? '[{"txid":"00","index":0}]' : name === 'getblockdeltas' ? '["00"]' : `["${FOUNDERS}"]`;
+      expect(await call(name, params)).toEqual({
+        error: { code: -1, message: `Error: ${name} is disabled. Run './zcash-cli help ${name}' for instructions on how to enable this feature.` },
+      });
+    }
+    expect(await call('getblockhashes', '[1, 0]')).toMatchObject({ error: { message: "Error: getblockhashes is disabled. Run './zcash-cli help getblockhashes' for instructions on how to enable this feature." } });
+    const help = methods.find((m) => m.name === 'getaddressbalance')!.help;
+    expect(help).toContain(
+      'Returns the balance for addresses.\n' +
+        '\nWARNING: getaddressbalance is disabled.\n' +
+        'To enable it, restart zcashd with the following command line options:\n' +
+        '-experimentalfeatures and -insightexplorer or:\n-experimentalfeatures and -lightwalletd\n\n' +
+        'Alternatively add these two lines to the zcash.conf file:\n\n' +
+        'experimentalfeatures=1\ninsightexplorer=1\n\nor:\n\nexperimentalfeatures=1\nlightwalletd=1\n' +
+        '\nArguments:\n',
+    );
+    const spentHelp = methods.find((m) => m.name === 'getspentinfo')!.help;
+    expect(spentHelp).toContain('-experimentalfeatures and -insightexplorer\n\n');
+    // Enabled: no warning.
+    expect(storeMethods(store, { features: INSIGHT }).find((m) => m.name === 'getaddressbalance')!.help).not.toContain('WARNING');
+  });
+
+  it('with -lightwalletd alone: the address index answers; spent info, block hashes and input deltas do not', async () => {
+    const call = caller(storeMethods(store, { features: LIGHTWALLETD }), MAINNET);
+    expect(await call('getaddressbalance', `["${FOUNDERS}"]`)).toMatchObject({ text: '{"balance":37500,"received":37500}' });
+    expect(await call('getspentinfo', '[{"txid":"00","index":0}]')).toMatchObject({ error: { code: -1, message: expect.stringContaining('getspentinfo is disabled') } });
+    expect(await call('getblockhashes', '[2000000000, 0]')).toEqual({ error: { code: -5, message: 'No information available for block hashes' } });
+    // A coinbase-only block needs no spent index.
+    expect(await call('getblockdeltas', `["${VECTOR_BLOCKS[1]!.hash}"]`)).toMatchObject({ result: { height: 1 } });
+  });
+
+  it('getexperimentalfeatures and getinfo', async () => {
+    const call = caller(storeMethods(store, { features: { ...INSIGHT, lightWalletd: true }, clock: () => 1_700_000_000 }), MAINNET);
+    expect(await call('getexperimentalfeatures', '[]')).toMatchObject({ text: '["insightexplorer","lightwalletd"]' });
+    expect(await caller(storeMethods(store), MAINNET)('getexperimentalfeatures', '[]')).toMatchObject({ text: '[]' });
+    const info = await call('getinfo', '[]');
+    expect(info).toMatchObject({
+      text:
+        '{"version":6120250,"build":"v6.12.2","subversion":"/MagicBean:6.12.2/","protocolversion":170140,"blocks":2,"timeoffset":0,' +
+        '"connections":0,"proxy":"","difficulty":1,"testnet":false,"relayfee":0.00000100,"errors":"","errorstimestamp":1700000000}',
+    });
+    const testnet = await caller(storeMethods(store, { uaComments: ['a', 'b'] }), TESTNET)('getinfo', '[]');
+    expect(testnet).toMatchObject({ result: { testnet: true, subversion: '/MagicBean:6.12.2(a; b)/' } });
+  });
+});
+
+describe('insight explorer methods over transparent spending (regtest)', () => {
+  let store: ChainStore;
+  let remove: () => void;
+  let call: ReturnType<typeof caller>;
+  const nodes: ChainNode[] = [genesisNode()];
+  beforeAll(async () => {
+    const random = rng(77);
+    for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes[h - 1]!, 'rpc', random, 4));
+    ({ store, remove } = await indexedStore('rpc-addr-regtest', REGTEST, nodes.map((n) => n.block.bytes)));
+    call = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
+  });
+  afterAll(async () => {
+    await store.close();
+    remove();
+  });
+
+  it('getaddressutxos and getaddressbalance agree with the chain model for every pool address', async () => {
+    const tip = nodes[30]!;
+    for (let i = 0; i < 6; i++) {
+      const address = poolAddress(i);
+      const r = (await call('getaddressutxos', `["${address}"]`)) as { result: { txid: string; outputIndex: number; satoshis: number }[] };
+      const got = r.result.map((u) => `${u.txid}:${u.outputIndex}:${u.satoshis}`).sort();
+      const scriptHex = (s: Uint8Array) => Buffer.from(s).toString('hex');
+      const own = (await call('getaddressutxos', `["${address}"]`)) as { result: { script: string }[] };
+      const mine = tip.utxos.filter((u) => own.result.length > 0 && scriptHex(u.script) === own.result[0]!.script);
+      expect(got).toEqual(mine.map((u) => `${toHexReversed(u.txid)}:${u.n}:${u.value}`).sort());
+      const balance = mine.reduce((s, u) => s + u.value, 0);
+      expect(await call('getaddressbalance', `["${address}"]`)).toMatchObject({ result: { balance } });
+    }
+  });
+
+  it('getspentinfo and getblockdeltas name the spending input of every spent output', async () => {
+    let checked = 0;
+    for (const node of nodes.slice(1)) {
+      const block = decodeBlock(node.block.bytes);
+      const deltas = (await call('getblockdeltas', `["${block.hashHex}"]`)) as {
+        result: { deltas: { txid: string; inputs: { satoshis: number; index: number; prevtxid: string; prevout: number }[] }[] };
+      };
+      for (const [i, tx] of block.transactions.entries()) {
+        if (tx.isCoinbase) continue;
+        for (const [j, input] of tx.data.vin.entries()) {
+          const prevTxid = toHexReversed(input.prevout.hash);
+          expect(await call('getspentinfo', `[{"txid":"${prevTxid}","index":${input.prevout.index}}]`)).toMatchObject({
+            text: `{"txid":"${tx.txidHex}","index":${j},"height":${node.block.height}}`,
+          });
+          const d = deltas.result.deltas[i]!.inputs[j]!;
+          expect([d.index, d.prevtxid, d.prevout]).toEqual([j, prevTxid, input.prevout.index]);
+          expect(d.satoshis).toBeLessThanOrEqual(0);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});

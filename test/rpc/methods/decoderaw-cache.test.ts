@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { MAINNET, TESTNET } from '../../../src/chain/network.js';
+import { decodeBlock } from '../../../src/codec/block.js';
+import { toHex } from '../../../src/codec/hex.js';
+import { txToJson } from '../../../src/render/tx.js';
+import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
+import { readHexVector } from '../../support/vectors.js';
+
+const txs = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions;
+const text = (r: string | Buffer) => (typeof r === 'string' ? r : r.toString('utf8'));
+
+describe('decoderawtransaction result cache', () => {
+  it('returns the same bytes as a fresh decode, per network', async () => {
+    const m = createDecodeRawTransaction();
+    for (const tx of txs) {
+      const hex = toHex(tx.bytes);
+      for (const network of [MAINNET, TESTNET]) {
+        const ctx = { network, requestStop() {} };
+        const first = text(await m.call([hex], ctx));
+        const second = text(await m.call([hex], ctx));
+        expect(first).toBe(txToJson(tx, network));
+        expect(second).toBe(first);
+      }
+    }
+    // transparent outputs render different addresses per network, so entries must not mix
+    const coinbase = toHex(txs[0]!.bytes);
+    expect(text(await m.call([coinbase], { network: MAINNET, requestStop() {} }))).toContain('"t1');
+    expect(text(await m.call([coinbase], { network: TESTNET, requestStop() {} }))).not.toContain('"t1');
+  });
+
+  it('can be disabled, and stays within its byte budget', async () => {
+    const off = createDecodeRawTransaction({ cacheBytes: 0 });
+    const hex = toHex(txs[1]!.bytes);
+    expect(await off.call([hex], { network: MAINNET, requestStop() {} })).toBe(txToJson(txs[1]!, MAINNET));
+    const small = createDecodeRawTransaction({ cacheBytes: 400_000 });
+    for (let round = 0; round < 3; round++) {
+      for (const tx of txs) {
+        const r = text(await small.call([toHex(tx.bytes)], { network: MAINNET, requestStop() {} }));
+        expect(r).toBe(txToJson(tx, MAINNET));
+      }
+    }
+  });
+
+  it('renders lowercase hex for uppercase, mixed-case and trailing-byte inputs', async () => {
+    const m = createDecodeRawTransaction({ cacheBytes: 0 });
+    const ctx = { network: MAINNET, requestStop() {} };
+    for (const tx of txs.slice(0, 4)) {
+      const hex = toHex(tx.bytes);
+      const expected = txToJson(tx, MAINNET);
+      expect(text(await m.call([hex.toUpperCase()], ctx))).toBe(expected);
+      expect(text(await m.call([hex.slice(0, 10) + hex.slice(10).toUpperCase()], ctx))).toBe(expected);
+      // zcashd ignores trailing bytes; they must not leak into `hex` or any field
+      expect(text(await m.call([hex + 'abcd'], ctx))).toBe(expected);
+    }
+  });
+});

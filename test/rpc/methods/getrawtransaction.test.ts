@@ -1,0 +1,125 @@
+// getrawtransaction over the in-memory fixture store (mainnet 0..20 best chain with a txid
+// index, zcashd-2019 block 24202 on a side chain, 42464 known by header only).
+import { describe, expect, it } from 'vitest';
+import { MAINNET } from '../../../src/chain/network.js';
+import { decodeBlock } from '../../../src/codec/block.js';
+import { toHex } from '../../../src/codec/hex.js';
+import { type JsonNumber, type JsonObject, parseJson } from '../../../src/json/index.js';
+import { getRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/getrawtransaction.js';
+import { readJsonVector } from '../../support/vectors.js';
+import { errorOf, resultOf } from '../../support/call.js';
+import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
+
+interface IndexedBlock {
+  where: string;
+  height: number;
+  hash: string;
+  time: number;
+  txids: string[];
+}
+const INDEX = readJsonVector<{ blocks: IndexedBlock[] }>('lightwalletd', 'index.json')
+  .blocks.filter((b) => b.where.startsWith('mainnet_genesis'))
+  .sort((a, b) => a.height - b.height);
+const blocks = mainnetGenesisRun();
+const side = zcashd2019Side(24202);
+const headerOnly = { ...zcashd2019Side(42464), headerOnly: true };
+const getraw = getRawTransactionMethod(new MemoryChainStore(MAINNET, blocks, [side, headerOnly]));
+
+const B5 = INDEX[5]!;
+const TX5 = B5.txids[0]!;
+const TX5_HEX = toHex(decodeBlock(blocks[5]!).transactions[0]!.bytes);
+const SIDE_HASH = String(side.golden.hash);
+const SIDE_TXIDS = side.golden.tx as string[];
+const NOT_FOUND = 'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.';
+const num = (v: unknown): string => (v as JsonNumber).text;
+
+describe('getrawtransaction lookup through the txid index', () => {
+  it('verbose omitted or 0 → raw hex', async () => {
+    expect(await resultOf(getraw, `["${TX5}"]`)).toBe(`"${TX5_HEX}"`);
+    expect(await resultOf(getraw, `["${TX5}", 0]`)).toBe(`"${TX5_HEX}"`);
+  });
+
+  it('verbose non-zero → object with hex first and the block members last', async () => {
+    for (const v of ['1', '-7']) {
+      const obj = parseJson(await resultOf(getraw, `["${TX5}", ${v}]`)) as JsonObject;
+      const keys = obj.entries.map(([k]) => k);
+      expect(keys.slice(0, 3)).toEqual(['hex', 'txid', 'authdigest']);
+      expect(keys.slice(-5)).toEqual(['blockhash', 'height', 'confirmations', 'time', 'blocktime']);
+      expect(keys).not.toContain('in_active_chain');
+      expect(obj.get('hex')).toBe(TX5_HEX);
+      expect(obj.get('txid')).toBe(TX5);
+      expect(obj.get('blockhash')).toBe(B5.hash);
+      expect(num(obj.get('height'))).toBe('5');
+      expect(num(obj.get('confirmations'))).toBe('16');
+      expect(num(obj.get('time'))).toBe(String(B5.time));
+      expect(num(obj.get('blocktime'))).toBe(String(B5.time));
+    }
+  });
+
+  it('the tip\'s coinbase has one confirmation', async () => {
+    const obj = parseJson(await resultOf(getraw, `["${INDEX[20]!.txids[0]}", 1]`)) as JsonObject;
+    expect(num(obj.get('confirmations'))).toBe('1');
+  });
+
+  it('the genesis coinbase is not in zcashd\'s txindex', async () =>
+    expect(await errorOf(getraw, `["${INDEX[0]!.txids[0]}"]`)).toEqual({ code: -5, message: NOT_FOUND }));
+
+  it('side-chain transactions are not indexed', async () =>
+    expect(await errorOf(getraw, `["${SIDE_TXIDS[1]}", 1]`)).toEqual({ code: -5, message: NOT_FOUND }));
+
+  it('an all-zero block hash means "no block given"', async () =>
+    expect(await resultOf(getraw, `["${TX5}", 0, "${'0'.repeat(64)}"]`)).toBe(`"${TX5_HEX}"`));
+});
+
+describe('getrawtransaction with a block hash', () => {
+  it('finds the genesis coinbase in the genesis block, in the active chain', async () => {
+    const obj = parseJson(await resultOf(getraw, `["${INDEX[0]!.txids[0]}", 1, "${INDEX[0]!.hash}"]`)) as JsonObject;
+    expect(obj.entries.map(([k]) => k).slice(0, 3)).toEqual(['in_active_chain', 'hex', 'txid']);
+    expect(obj.get('in_active_chain')).toBe(true);
+    expect(num(obj.get('confirmations'))).toBe('21');
+    expect(num(obj.get('height'))).toBe('0');
+  });
+
+  it('a side-chain block: in_active_chain false, height -1, confirmations 0, no times', async () => {
+    const text = await resultOf(getraw, `["${SIDE_TXIDS[1]}", 1, "${SIDE_HASH}"]`);
+    const obj = parseJson(text) as JsonObject;
+    expect(obj.get('in_active_chain')).toBe(false);
+    expect(obj.get('txid')).toBe(SIDE_TXIDS[1]);
+    expect(text.endsWith(`"blockhash":"${SIDE_HASH}","height":-1,"confirmations":0}`)).toBe(true);
+    // Not verbose: just the transaction's bytes.
+    const raw = JSON.parse(await resultOf(getraw, `["${SIDE_TXIDS[1]}", 0, "${SIDE_HASH}"]`)) as string;
+    expect(raw).toBe(toHex(decodeBlock(side.bytes).transactions[1]!.bytes));
+  });
+
+  it('the last transaction of a many-transaction block is found', async () => {
+    const last = SIDE_TXIDS[SIDE_TXIDS.length - 1]!;
+    expect((parseJson(await resultOf(getraw, `["${last}", 1, "${SIDE_HASH}"]`)) as JsonObject).get('txid')).toBe(last);
+  });
+
+  it.each([
+    [`["${TX5}", 0, "${INDEX[6]!.hash}"]`, -5, 'No such transaction found in the provided block. Use gettransaction for wallet transactions.'],
+    [`["${TX5}", 0, "${'ab'.repeat(32)}"]`, -5, 'Block hash not found'],
+    [`["${TX5}", 0, "${String(headerOnly.golden.hash)}"]`, -1, 'Block not available'],
+  ])('%s → %i %s', async (params, code, message) => expect(await errorOf(getraw, params)).toEqual({ code, message }));
+});
+
+describe('getrawtransaction parameter checks, in zcashd\'s order', () => {
+  it.each([
+    ['["abc"]', -8, "parameter 1 must be hexadecimal string (not 'abc')"],
+    ['[""]', -8, "parameter 1 must be hexadecimal string (not '')"],
+    ['[5]', -8, "parameter 1 must be hexadecimal string (not '')"],
+    [`["0x${TX5}"]`, -8, `parameter 1 must be hexadecimal string (not '0x${TX5}')`],
+    [`["${TX5}", true]`, -1, 'JSON value is not an integer as expected'],
+    [`["${TX5}", "1"]`, -1, 'JSON value is not an integer as expected'],
+    [`["${TX5}", 1.0]`, -1, 'JSON integer out of range'],
+    [`["${TX5}", 0, "zz"]`, -8, "parameter 3 must be hexadecimal string (not 'zz')"],
+    [`["${TX5}", 0, null]`, -8, "parameter 3 must be hexadecimal string (not '')"],
+    // txid is checked before verbose, verbose before the block hash.
+    ['["x", true, "zz"]', -8, "parameter 1 must be hexadecimal string (not 'x')"],
+    [`["${TX5}", true, "zz"]`, -1, 'JSON value is not an integer as expected'],
+    [`["${'cd'.repeat(32)}", 1]`, -5, NOT_FOUND],
+  ])('%s → %i %s', async (params, code, message) => expect(await errorOf(getraw, params)).toEqual({ code, message }));
+
+  it('any even-length hex is a txid (short ones are left-padded)', async () =>
+    expect(await errorOf(getraw, '["0a"]')).toEqual({ code: -5, message: NOT_FOUND }));
+});

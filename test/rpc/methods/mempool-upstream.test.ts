@@ -1,0 +1,156 @@
+// Mempool and relay methods: forwarded to an -upstream node that answers, errors, stalls or
+// refuses, and answered as by a zcashd with an empty mempool and no peers without one.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAINNET, REGTEST } from '../../../src/chain/network.js';
+import { parseJson, type JsonValue } from '../../../src/json/index.js';
+import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
+import { NO_EXPERIMENTAL_FEATURES } from '../../../src/rpc/methods/control/experimental-features.js';
+import { storeMethods } from '../../../src/rpc/methods/index.js';
+import { UpstreamRelay } from '../../../src/rpc/methods/mempool/upstream-relay.js';
+import { openChainStore, type ChainStore } from '../../../src/store/index.js';
+import { mainnetChain, tempDir } from '../../support/store.js';
+import { readHexVector } from '../../support/vectors.js';
+
+const MEMPOOL_TXID = 'ab'.repeat(32);
+
+interface Seen {
+  method: string;
+  params: unknown[];
+  auth: string | undefined;
+  contentType: string | undefined;
+}
+
+/** A fake zcashd: canned answers per method, `stall` never answers. */
+function fakeUpstream(seen: Seen[]): Server {
+  return createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const r = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+      seen.push({ method: r.method, params: r.params, auth: req.headers.authorization, contentType: req.headers['content-type'] });
+      const reply = (text: string): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(text);
+      };
+      switch (r.method) {
+        case 'getrawmempool':
+          return reply(
+            r.params[0] === true
+              ? `{"result":{"${MEMPOOL_TXID}":{"size":250,"fee":0.00001000,"modifiedfee":0.00001000,"time":1700000000,"height":20,"descendantcount":1,"descendantsize":250,"descendantfees":1000,"depends":[]}},"error":null,"id":${r.id}}\n`
+              : `{"result":["${MEMPOOL_TXID}"],"error":null,"id":${r.id}}\n`,
+          );
+        case 'getmempoolinfo':
+          return reply(`{"result":{"size":1,"bytes":250,"usage":1184},"error":null,"id":${r.id}}\n`);
+        case 'sendrawtransaction':
+          res.writeHead(500, { 'content-type': 'application/json' });
+          return res.end(`{"result":null,"error":{"code":-26,"message":"16: bad-txns-inputs-spent"},"id":${r.id}}\n`);
+        case 'getrawtransaction':
+          return reply(`{"result":"0400008085202f89","error":null,"id":${r.id}}\n`);
+        case 'getaddressmempool':
+          return reply(`{"result":[],"error":null,"id":${r.id}}\n`);
+        case 'stall':
+          return; // never answers
+        default:
+          res.writeHead(404, { 'content-type': 'application/json' });
+          return res.end(`{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":${r.id}}\n`);
+      }
+    });
+  });
+}
+
+type Outcome = { text: string } | { error: { code: number; message: string } };
+
+function caller(methods: RpcMethod[], network = MAINNET) {
+  const byName = new Map(methods.map((m) => [m.name, m]));
+  return async (name: string, paramsJson: string): Promise<Outcome> => {
+    try {
+      const raw = await byName.get(name)!.call(parseJson(paramsJson) as JsonValue[], { network, requestStop: () => {} });
+      return { text: typeof raw === 'string' ? raw : raw.toString('utf8') };
+    } catch (e) {
+      if (e instanceof RpcError) return { error: { code: e.code, message: e.message } };
+      return { error: { code: -1, message: (e as Error).message } };
+    }
+  };
+}
+
+describe('mempool and relay methods', () => {
+  const seen: Seen[] = [];
+  const server = fakeUpstream(seen);
+  let url = '';
+  let store: ChainStore;
+  const dir = tempDir('mempool-upstream');
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://alice:secret@127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    for (const b of mainnetChain()) await store.addBlock(b);
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await store.close();
+    dir.remove();
+  });
+
+  it('relay the upstream node\'s result text and its errors verbatim, with its credentials', async () => {
+    const upstream = new UpstreamRelay(url, { timeoutMs: 2000 });
+    const call = caller(storeMethods(store, { upstream, features: { ...NO_EXPERIMENTAL_FEATURES, lightWalletd: true } }));
+    expect(await call('getrawmempool', '[]')).toEqual({ text: `["${MEMPOOL_TXID}"]` });
+    // Amount tokens keep their exact text.
+    expect(await call('getrawmempool', '[true]')).toMatchObject({ text: expect.stringContaining('"fee":0.00001000,') });
+    expect(await call('getmempoolinfo', '[]')).toEqual({ text: '{"size":1,"bytes":250,"usage":1184}' });
+    expect(await call('sendrawtransaction', '["00"]')).toEqual({ error: { code: -26, message: '16: bad-txns-inputs-spent' } });
+    expect(await call('getaddressmempool', '["t3Vz22vK5z2LcKEdg16Yv4FFneEL1zg9ojd"]')).toEqual({ text: '[]' });
+    // A txid the store does not have goes upstream; one it has is answered locally.
+    expect(await call('getrawtransaction', `["${MEMPOOL_TXID}"]`)).toEqual({ text: '"0400008085202f89"' });
+    const n = seen.length;
+    const stored = '851bf6fbf7a976327817c738c489d7fa657752445430922d94c983c0b9ed4609';
+    expect(await call('getrawtransaction', `["${stored}"]`)).toMatchObject({ text: expect.stringMatching(/^"01000000/) });
+    expect(seen.length).toBe(n);
+    expect(seen[0]).toEqual({ method: 'getrawmempool', params: [], auth: 'Basic ' + Buffer.from('alice:secret').toString('base64'), contentType: 'application/json' });
+    expect(seen.map((s) => s.method)).toEqual(['getrawmempool', 'getrawmempool', 'getmempoolinfo', 'sendrawtransaction', 'getaddressmempool', 'getrawtransaction']);
+  });
+
+  it('turn a stalled or refusing upstream into a prompt -9 error', async () => {
+    const stalled = new UpstreamRelay(url, { timeoutMs: 300 });
+    const started = Date.now();
+    await expect(stalled.call('stall', [])).rejects.toMatchObject({ code: -9, message: expect.stringContaining('no reply to stall within 300 ms') });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const freePort = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const refused = new UpstreamRelay(`http://127.0.0.1:${freePort}/`, { timeoutMs: 2000 });
+    await expect(refused.call('getrawmempool', [])).rejects.toMatchObject({ code: -9, message: expect.stringContaining('cannot reach it (ECONNREFUSED)') });
+  });
+
+  it('without an upstream: an empty mempool, and sendrawtransaction runs zcashd\'s checks then says it is not connected', async () => {
+    const call = caller(storeMethods(store));
+    expect(await call('getrawmempool', '[]')).toEqual({ text: '[]' });
+    expect(await call('getrawmempool', '[true]')).toEqual({ text: '{}' });
+    expect(await call('getrawmempool', '[1]')).toEqual({ error: { code: -1, message: 'JSON value is not a boolean as expected' } });
+    expect(await call('getmempoolinfo', '[]')).toEqual({ text: '{"size":0,"bytes":0,"usage":0}' });
+    expect(await caller(storeMethods(store), REGTEST)('getmempoolinfo', '[]')).toEqual({ text: '{"size":0,"bytes":0,"usage":0,"fullyNotified":true}' });
+    expect(await call('sendrawtransaction', '[1]')).toEqual({ error: { code: -3, message: 'Expected type string, got number' } });
+    expect(await call('sendrawtransaction', '["0g"]')).toMatchObject({ error: { code: -22 } });
+    // Block 1's coinbase is in the best chain.
+    const block1 = Buffer.from(readHexVector('blocks', 'mainnet', '1.hex'));
+    const { decodeBlock } = await import('../../../src/codec/block.js');
+    const tx = decodeBlock(block1).transactions[0]!;
+    expect(await call('sendrawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}"]`)).toEqual({
+      error: { code: -27, message: 'transaction already in block chain' },
+    });
+    expect(await call('sendrawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}", "yes"]`)).toEqual({
+      error: { code: -3, message: 'Expected type bool, got string' },
+    });
+    // A v5 transaction the store does not have: zcashd's checks pass (the tip is below
+    // Overwinter, so no expiry rule), then -9, since it could go nowhere.
+    const v5 = decodeBlock(readHexVector('blocks', 'mainnet', '1687108.hex')).transactions[1]!;
+    expect(await call('sendrawtransaction', `["${Buffer.from(v5.bytes).toString('hex')}"]`)).toEqual({
+      error: { code: -9, message: 'Zcash is not connected!' },
+    });
+  });
+});
