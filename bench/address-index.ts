@@ -29,8 +29,8 @@ import { keys } from '../src/store/layout.js';
 import { encodeVersionRecord, migrate } from '../src/store/migrations/index.js';
 import { openChainStore } from '../src/store/index.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
-import { POOL, genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../test/store/address-index-chain.js';
-import { mainnetChain } from '../test/store/helpers.js';
+import { POOL, genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../test/support/address-index-chain.js';
+import { mainnetChain } from '../test/support/store.js';
 
 const BLOCKS = Number(process.argv[2] ?? 1500);
 const ROUNDS = 3;

@@ -24,8 +24,8 @@ import { emptyTrees, type ChainStateTip } from '../src/state/chain-state.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
 import { IncrementalMerkleTree } from '../src/state/trees/incremental.js';
 import { UNKNOWN_POOL_TOTALS } from '../src/state/value-pools.js';
-import { mainnetChain } from '../test/store/helpers.js';
-import { readHexVector, readJsonVector } from '../test/vectors.js';
+import { mainnetChain } from '../test/support/store.js';
+import { readHexVector, readJsonVector } from '../test/support/vectors.js';
 import { cpuMicrosPerUnit, fmt, load, QUICK } from './lib/measure.js';
 
 const ROUNDS = 5;

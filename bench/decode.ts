@@ -20,7 +20,7 @@ import { setPointCheckCache } from '../src/crypto/curves.js';
 import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction.js';
 import { sha256d } from '../src/crypto/hash.js';
 import { zip244TxId } from '../src/codec/tx/zip244.js';
-import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/vectors.js';
+import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/support/vectors.js';
 
 // The benchmark decodes the same transactions over and over; measure the cold path, where every
 // Sapling/Orchard point is validated, not the memoized verdicts a long-running server reuses.

@@ -13,7 +13,7 @@ import { txToJson } from '../src/render/tx.js';
 import { parseJson } from '../src/json/reader.js';
 import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
-import { readHexVector, realBlockFiles } from '../test/vectors.js';
+import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 
 function toPlain(v: JsonValue): unknown {
   if (v instanceof JsonNumber) return Number(v.text);

@@ -16,7 +16,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { decodeBlock } from '../src/codec/block.js';
 import { equihashHashers, equihashIndices, verifyEquihash, type EquihashHasher } from '../src/crypto/equihash.js';
-import { readHexVector, realBlockFiles } from '../test/vectors.js';
+import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 
 const MAINNET_HEADERS = 3.4e6;
 const MIN_MS = 1500;

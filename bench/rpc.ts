@@ -19,7 +19,7 @@ import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/render/tx.js';
 import { createDecodeRawTransaction, decodeRawTransaction } from '../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer } from '../src/rpc/http/server.js';
-import { readHexVector } from '../test/vectors.js';
+import { readHexVector } from '../test/support/vectors.js';
 import { autocannon } from './lib/autocannon.js';
 
 const seconds = Number(process.argv[2] ?? 5);

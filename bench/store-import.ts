@@ -34,10 +34,10 @@ import { ChainStateIndex, chainStateKeys, encodeCoin } from '../src/store/indexe
 import type { Indexer } from '../src/store/indexes/indexer.js';
 import { TxIndex } from '../src/store/indexes/tx-index.js';
 import { importBlkFiles, openChainStore, type ChainStoreOptions } from '../src/store/index.js';
-import { genesisNode, nextNode, rng, type ChainNode } from '../test/store/address-index-chain.js';
-import { mainnetChain } from '../test/store/helpers.js';
+import { genesisNode, nextNode, rng, type ChainNode } from '../test/support/address-index-chain.js';
+import { mainnetChain } from '../test/support/store.js';
 import { buildChain, regtestGenesis } from '../test-vectors/regtest-builder.js';
-import { readHexVector, realBlockFiles } from '../test/vectors.js';
+import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { cpuMicrosPerUnit, fmt, load, median, positional, QUICK } from './lib/measure.js';
 import { MAINNET_ASSUMPTIONS } from './lib/mainnet.js';
 

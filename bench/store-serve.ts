@@ -27,7 +27,7 @@ import { getBlockMethod } from '../src/rpc/methods/blockchain/getblock.js';
 import { storeMethods } from '../src/rpc/methods/index.js';
 import { startRpcServer } from '../src/rpc/http/server.js';
 import { openChainStore } from '../src/store/index.js';
-import { readHexVector, vectorPath } from '../test/vectors.js';
+import { readHexVector, vectorPath } from '../test/support/vectors.js';
 
 import { autocannon, type AutocannonResult } from './lib/autocannon.js';
 
