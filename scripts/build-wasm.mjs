@@ -44,7 +44,8 @@ async function main() {
       ok = false;
       process.stderr.write(`build-wasm: ${name}: ${error.message}\n${stderr.toString()}`);
     } else {
-      process.stdout.write(`build-wasm: ${name}.wasm\n`);
+      // stderr: `npm pack --json` prints its JSON on stdout, which prepare shares.
+      process.stderr.write(`build-wasm: ${name}.wasm\n`);
     }
   }
   return ok;

@@ -8,13 +8,18 @@
  * than Euler's criterion by modular exponentiation).
  * Small-order detection (Sapling cv) is a lookup: canonical encodings are unique, so a point
  * has order dividing 8 iff its encoding is one of the 8 torsion-point encodings.
+ *
+ * The point checks run in WebAssembly (curves-wasm.ts, ≈ 10× faster) when the module loads;
+ * the BigInt versions here are the fallback (module missing, or ZECRPC_PURE_CURVES=1) and the
+ * reference the WebAssembly verdicts are tested against.
  */
 import { Buffer } from 'node:buffer';
+import { loadWasmPointChecks } from './curves-wasm.js';
 
 /** BLS12-381 scalar field = Jubjub base field. */
 export const JUBJUB_Q = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
 /** Jubjub Edwards d. */
-const JUBJUB_D = 0x2a9318e74bfa2b48f5fd9207e6bd7fd4292d7f6d37579d2601065fd6d6343eb1n;
+export const JUBJUB_D = 0x2a9318e74bfa2b48f5fd9207e6bd7fd4292d7f6d37579d2601065fd6d6343eb1n;
 /** Pallas base field. */
 export const PALLAS_P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
 
@@ -97,10 +102,11 @@ export function isPallasBaseField(b: Uint8Array): boolean {
  * a square, and the encodings of (0, ±1) with the sign bit set are rejected.
  */
 export function isCanonicalJubjubPoint(b: Uint8Array): boolean {
-  return cachedCheck(jubjubCache, b, checkJubjubPoint);
+  return cachedCheck(jubjubCache, b, (backend ?? selectBackend()).jubjub);
 }
 
-function checkJubjubPoint(b: Uint8Array): boolean {
+/** isCanonicalJubjubPoint in BigInt arithmetic, uncached: the fallback and the reference. */
+export function isCanonicalJubjubPointBigint(b: Uint8Array): boolean {
   const sign = b[31]! >> 7;
   const top = b[31]! & 0x7f;
   // v must be < q (with bit 255 cleared). Compare with the top byte masked.
@@ -146,10 +152,11 @@ export function isJubjubSmallOrder(b: Uint8Array): boolean {
  * otherwise x³ + 5 must be a non-zero square.
  */
 export function isValidPallasPoint(b: Uint8Array): boolean {
-  return cachedCheck(pallasCache, b, checkPallasPoint);
+  return cachedCheck(pallasCache, b, (backend ?? selectBackend()).pallas);
 }
 
-function checkPallasPoint(b: Uint8Array): boolean {
+/** isValidPallasPoint in BigInt arithmetic, uncached: the fallback and the reference. */
+export function isValidPallasPointBigint(b: Uint8Array): boolean {
   const sign = b[31]! >> 7;
   const top = b[31]! & 0x7f;
   const masked = b[31] === top ? b : Uint8Array.from(b, (x, i) => (i === 31 ? top : x));
@@ -162,9 +169,60 @@ function checkPallasPoint(b: Uint8Array): boolean {
   return isSquareOrZero(rhs, p);
 }
 
+export type PointCheckBackend = 'wasm' | 'bigint';
+
+interface Backend {
+  name: PointCheckBackend;
+  jubjub: (b: Uint8Array) => boolean;
+  pallas: (b: Uint8Array) => boolean;
+}
+
+const BIGINT_BACKEND: Backend = {
+  name: 'bigint',
+  jubjub: isCanonicalJubjubPointBigint,
+  pallas: isValidPallasPointBigint,
+};
+
+/** Chosen on the first point check, so a decoder that never meets shielded data never loads it. */
+let backend: Backend | undefined;
+
+function wasmBackend(): Backend {
+  const checks = loadWasmPointChecks({ jubjubQ: JUBJUB_Q, jubjubD: JUBJUB_D, pallasP: PALLAS_P });
+  return { name: 'wasm', jubjub: checks.isCanonicalJubjubPoint, pallas: checks.isValidPallasPoint };
+}
+
+function selectBackend(): Backend {
+  if (globalThis.process?.env?.['ZECRPC_PURE_CURVES'] === '1') {
+    backend = BIGINT_BACKEND;
+  } else {
+    try {
+      backend = wasmBackend();
+    } catch {
+      // Module not built (an install without dev dependencies) or not loadable: same verdicts, slower.
+      backend = BIGINT_BACKEND;
+    }
+  }
+  return backend;
+}
+
+/** The implementation the point checks use (selecting it if no check has run yet). */
+export function pointCheckBackend(): PointCheckBackend {
+  return (backend ?? selectBackend()).name;
+}
+
 /**
- * Point checks cost ~15 µs each (a 256-bit Jacobi symbol in BigInt), the bulk of decoding a
- * shielded transaction. The same encodings are decoded again and again in practice (a block
+ * Forces an implementation (benchmarks compare both in one run); throws if the WebAssembly
+ * module cannot be loaded. Clears the verdict cache.
+ */
+export function setPointCheckBackend(name: PointCheckBackend): void {
+  backend = name === 'wasm' ? wasmBackend() : BIGINT_BACKEND;
+  jubjubCache.clear();
+  pallasCache.clear();
+}
+
+/**
+ * Point checks cost ~2 µs each in WebAssembly (≈ 20 µs for the BigInt Jacobi symbol), a large
+ * part of decoding a shielded transaction. The same encodings are decoded again and again in practice (a block
  * served at verbosity 2 after it was imported, mempool transactions decoded by several clients),
  * so verdicts are memoized per curve, keyed by the 32 bytes. Bounded: cleared wholesale when
  * full, which keeps memory flat (≈ 10 MB at the cap) without LRU bookkeeping on the hot path.

@@ -44,7 +44,7 @@ export class Transaction {
 
   /** ZIP-244 auth digest (v5) or 32 × 0xff, internal order. */
   get authDigest(): Uint8Array {
-    return (this.authCache ??= this.formatImpl.authDigest(this.data));
+    return (this.authCache ??= this.formatImpl.authDigest(this.data, this.bytes));
   }
 
   get isCoinbase(): boolean {

@@ -1,9 +1,14 @@
 /**
  * ZIP-244 transaction identifier and authorizing-data commitment for v5 transactions.
  * Digests are returned in internal byte order (RPC prints them reversed).
+ *
+ * Given the transaction's serialized bytes, the whole digest tree is computed in one call into
+ * WebAssembly (src/crypto/zip244-wasm.ts). The field-by-field path below is the fallback
+ * (ZECRPC_PURE_TXID=1, no module, or no bytes) and gives the same digests; tests check both.
  */
 import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
+import { wasmZip244AuthDigest, wasmZip244Digests, wasmZip244TxId } from '../../crypto/zip244-wasm.js';
 import type { TransactionData } from './types.js';
 import { gatherPrevoutsAndSequences, outputsWireBytes } from './transparent.js';
 
@@ -141,10 +146,30 @@ function orchardDigest(tx: TransactionData): Uint8Array {
 }
 
 /**
- * The ZIP-244 txid. `wire`, when given, must be the v5 serialization `tx` was decoded from;
- * its header fields are then hashed in place.
+ * The ZIP-244 txid. `wire`, when given, must be exactly the v5 serialization `tx` was decoded
+ * from: the digests are then computed from those bytes.
  */
 export function zip244TxId(tx: TransactionData, wire?: Uint8Array): Uint8Array {
+  return (wire !== undefined ? wasmZip244TxId(wire) : null) ?? zip244TxIdFromFields(tx, wire);
+}
+
+/** The ZIP-244 auth digest; `wire` as for zip244TxId. */
+export function zip244AuthDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
+  return (wire !== undefined ? wasmZip244AuthDigest(wire) : null) ?? zip244AuthDigestFromFields(tx);
+}
+
+/** Both digests; with `wire`, from a single walk over the bytes. */
+export function zip244Digests(tx: TransactionData, wire?: Uint8Array): { txid: Uint8Array; authDigest: Uint8Array } {
+  return (
+    (wire !== undefined ? wasmZip244Digests(wire) : null) ?? {
+      txid: zip244TxIdFromFields(tx, wire),
+      authDigest: zip244AuthDigestFromFields(tx),
+    }
+  );
+}
+
+/** The txid from the decoded fields (header fields hashed in place when `wire` is given). */
+export function zip244TxIdFromFields(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   return blake2b256Of(
     personalization('ZcashTxHash_', tx.consensusBranchId!),
     headerDigest(tx, wire),
@@ -154,7 +179,8 @@ export function zip244TxId(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   );
 }
 
-export function zip244AuthDigest(tx: TransactionData): Uint8Array {
+/** The auth digest from the decoded fields. */
+export function zip244AuthDigestFromFields(tx: TransactionData): Uint8Array {
   let size = 0;
   for (const i of tx.vin) size += compactSizeLength(i.scriptSig.length) + i.scriptSig.length;
   const w = new ByteWriter(size);

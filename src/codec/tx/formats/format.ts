@@ -21,7 +21,7 @@ export interface TxFormat {
   /** Transaction id in internal byte order; `bytes` is the exact serialization. */
   txid(tx: TransactionData, bytes: Uint8Array): Uint8Array;
   /** Auth digest in internal order (all-0xff before v5). */
-  authDigest(tx: TransactionData): Uint8Array;
+  authDigest(tx: TransactionData, bytes: Uint8Array): Uint8Array;
 }
 
 export const LEGACY_AUTH_DIGEST: Uint8Array = new Uint8Array(32).fill(0xff);

@@ -41,5 +41,5 @@ export const v5Format: TxFormat = {
     writeOrchardBundle(w, tx.orchard);
   },
   txid: (tx, bytes) => zip244TxId(tx, bytes),
-  authDigest: (tx) => zip244AuthDigest(tx),
+  authDigest: (tx, bytes) => zip244AuthDigest(tx, bytes),
 };

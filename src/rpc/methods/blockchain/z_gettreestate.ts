@@ -7,11 +7,11 @@
  * Deliberate option: `-legacyorchardroot` prints the Orchard finalRoot reversed (v4.5.0–v5.2.0).
  */
 import { int32LE } from '../../../codec/bytes.js';
-import { bytesEqual, toHex, toHexReversed } from '../../../codec/hex.js';
+import { toHex, toHexReversed } from '../../../codec/hex.js';
 import { getStr, JsonWriter } from '../../../json/index.js';
-import type { ShieldedPool } from '../../../state/chain-state.js';
+import { treeAtAnchor, type ShieldedPool } from '../../../state/chain-state.js';
 import { defaultPoolHashers } from '../../../state/hashers.js';
-import { IncrementalMerkleTree } from '../../../state/trees/incremental.js';
+import { type IncrementalMerkleTree } from '../../../state/trees/incremental.js';
 import { POOL_TREE_STATE_LAYOUT } from '../../../state/trees/tree-state.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
@@ -79,10 +79,7 @@ async function finalRoot(store: ChainStoreReader, entry: BlockIndexEntry, pool: 
 
 /** GetSproutAnchorAt / GetSaplingAnchorAt / GetOrchardAnchorAt: the tree at `root`, or null. */
 async function treeAt(store: ChainStoreReader, pool: ShieldedPool, root: Uint8Array): Promise<IncrementalMerkleTree | null> {
-  const hasher = defaultPoolHashers()[pool];
-  if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, { subtreeHeight: null });
-  const state = await store.treeStateAt(pool, root);
-  return state ? IncrementalMerkleTree.fromTreeState(hasher, state, { subtreeHeight: null }) : null;
+  return treeAtAnchor(defaultPoolHashers()[pool], root, await store.treeStateAt(pool, root), pool);
 }
 
 export function zGetTreeStateMethod(store: ChainStoreReader, options: { legacyOrchardRoot?: boolean } = {}): RpcMethod {
