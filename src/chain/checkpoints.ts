@@ -97,3 +97,14 @@ export function lastCheckpointHeight(network: NetworkName): number {
   const list = BLOCK_CHECKPOINTS[network];
   return list.length === 0 ? 0 : list[list.length - 1]!.height;
 }
+
+/**
+ * Checkpoints::GetLastCheckpoint for a node whose best header is at `bestHeight`: the highest
+ * checkpoint it holds (headers are checked against every checkpoint, so one at or below the
+ * best height is in the index), or undefined.
+ */
+export function lastCheckpointReached(network: NetworkName, bestHeight: number): number | undefined {
+  let last: number | undefined;
+  for (const c of BLOCK_CHECKPOINTS[network]) if (c.height <= bestHeight) last = c.height;
+  return last;
+}

@@ -7,7 +7,7 @@
  * a store without chain state omits the members that need it rather than invent them.
  */
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
-import { difficultyFromBits } from '../chain/pow.js';
+import { chainWorkHex, difficultyFromBits } from '../chain/pow.js';
 import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
 import { toHex, toHexReversed } from '../codec/hex.js';
@@ -69,10 +69,6 @@ function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkPar
   w.key('solution').plainStr(toHex(header.solution));
   w.key('bits').str((header.bits >>> 0).toString(16).padStart(8, '0'));
   w.key('difficulty').double(difficultyFromBits(header.bits, network));
-}
-
-function chainWorkHex(work: bigint): string {
-  return work.toString(16).padStart(64, '0');
 }
 
 /** `getblock <hash> 1|2` for a stored block. */
@@ -159,12 +155,10 @@ function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: Bloc
   w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
   w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
   if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
-  // slot: finalorchardroot (NU5+, needs the Orchard tree)
   if (roots.chainHistoryRoot) w.key('chainhistoryroot').plainStr(toHexReversed(roots.chainHistoryRoot));
   writeTxs(w, block.transactions, verbosity, network);
   writeHeaderTail(w, h, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
-  // slots: anchor (Sprout tree), chainSupply, valuePools, trees (chain-state issue)
   if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
   if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
   w.endObject();

@@ -18,6 +18,7 @@ import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incrementa
 import {
   addPoolTotals,
   blockPoolDeltas,
+  CHAIN_SUPPLY_CHECKPOINTS,
   genesisPoolTotals,
   poolDeltaIdentityError,
   poolTotalsError,
@@ -76,6 +77,8 @@ export type StateRule =
   | 'value-pool-identity'
   /** zcashd's HaveShieldedRequirements: a JoinSplit anchor that is not a known Sprout root. */
   | 'bad-txns-shielded-requirements-not-met'
+  /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
+  | 'bad-chain-supply-checkpoint'
   | HeaderRuleError['rule'];
 
 /** A block that cannot be connected: the height, the field, both values. */
@@ -115,6 +118,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   // ---- transparent coins: spends look first at outputs created earlier in this block.
   const createdHere = new Map<string, { outpoint: OutPoint; coin: Coin }>();
   const spent: SpentCoin[] = [];
+  const spentHere = new Set<string>();
   const spentValues: (number | null)[][] = [];
   block.transactions.forEach((tx, t) => {
     const values: (number | null)[] = [];
@@ -127,7 +131,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
           createdHere.delete(key);
           coin = own.coin;
         } else {
-          coin = inputCoin(txIn.prevout, spent);
+          coin = inputCoin(txIn.prevout);
           if (!coin && !coinsComplete) {
             values.push(null);
             return;
@@ -155,13 +159,11 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
       });
     });
   });
-  function inputCoin(prevout: OutPoint, alreadySpent: readonly SpentCoin[]): Coin | null {
+  function inputCoin(prevout: OutPoint): Coin | null {
     // A second spend of the same outpoint within the block is a double spend.
-    for (const s of alreadySpent) {
-      if (s.outpoint.index === prevout.index && bytesEqual(s.outpoint.hash, prevout.hash)) {
-        fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
-      }
-    }
+    const key = outpointKey(prevout.hash, prevout.index);
+    if (spentHere.has(key)) fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
+    spentHere.add(key);
     return input.coin(prevout);
   }
 
@@ -203,6 +205,16 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const totals = parent ? addPoolTotals(parent.totals, deltas) : genesisPoolTotals(deltas);
   const totalsProblem = poolTotalsError(totals, height);
   if (totalsProblem) fail('bad-txns-value-pool', totalsProblem);
+  // zcashd's hard-coded chain-supply checkpoint (§3.6): its own totals must equal it, or it stops.
+  const checkpoint = CHAIN_SUPPLY_CHECKPOINTS[network.name];
+  if (checkpoint && checkpoint.height === height) {
+    for (const [pool, expected] of Object.entries(checkpoint.totals) as [keyof typeof totals, bigint][]) {
+      const computed = totals[pool];
+      if (computed !== null && computed !== expected) {
+        fail('bad-chain-supply-checkpoint', `the ${pool} total after the block is ${computed}; zcashd's checkpoint at height ${height} says ${expected}`);
+      }
+    }
+  }
 
   // ---- note-commitment trees, in block order: Sprout, Sapling outputs, Orchard actions
   const trees = parent

@@ -10,6 +10,7 @@
  *   tip's is kept; the one before each block travels in that block's undo data.
  */
 import { ByteReader, ByteWriter } from '../codec/bytes.js';
+import { bytesEqual } from '../codec/hex.js';
 import { decodeHistoryTree, encodeHistoryTree, type HistoryTree } from './history-tree.js';
 import type { MerkleHasher } from './trees/hasher.js';
 import { IncrementalMerkleTree } from './trees/incremental.js';
@@ -173,4 +174,13 @@ export function emptyTrees(hashers: PoolHashers): Record<ShieldedPool, Increment
     sapling: new IncrementalMerkleTree(hashers.sapling, treeOptions('sapling')),
     orchard: new IncrementalMerkleTree(hashers.orchard, treeOptions('orchard')),
   };
+}
+
+/**
+ * The tree zcashd's coins view holds for an anchor `root` (GetSproutAnchorAt and friends): the
+ * empty tree for the empty root, the stored frontier otherwise, or null when it has none.
+ */
+export function treeAtAnchor(hasher: MerkleHasher, root: Uint8Array, frontier: Uint8Array | null, pool: ShieldedPool): IncrementalMerkleTree | null {
+  if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, treeOptions(pool));
+  return frontier ? IncrementalMerkleTree.fromTreeState(hasher, frontier, treeOptions(pool)) : null;
 }

@@ -1,7 +1,7 @@
 /**
  * The LevelDB chain store: accepts raw blocks, keeps a block index of every block it has seen
  * (best chain and side chains) with cumulative work, follows the most-work chain (first seen wins
- * ties, as in zcashd) and reorganizes with the per-block txid lists (undo data).
+ * ties, as in zcashd) and reorganizes with each block's undo record (undo.ts).
  *
  * Consistency model — every state LevelDB can hold after a crash is a valid store:
  * - accepting a block is one atomic batch (index record, txid list, block-file cursor, and when the
@@ -32,6 +32,7 @@ import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
 import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
+import { lastCheckpointReached } from '../chain/checkpoints.js';
 import { validateBlockHeader } from './header-validation.js';
 import { decodeBlockChainState, decodeChainStateTip, type BlockChainState, type ChainStateTip, type ShieldedPool } from '../state/chain-state.js';
 import { AddressIndex } from './indexes/address-index.js';
@@ -40,7 +41,7 @@ import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
 import { WriteOverlay } from './overlay.js';
 import { encodeVersionRecord, migrate } from './migrations/index.js';
-import { decodeUndoRecord, encodeUndoRecord } from './undo.js';
+import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from './undo.js';
 import {
   FlatFileBlockData,
   LevelBlockData,
@@ -64,11 +65,7 @@ import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './
 
 /** zcashd's MAX_BLOCK_SIZE (2 MB since Sapling; larger blocks never existed). */
 export const MAX_BLOCK_SIZE = 2_000_000;
-/**
- * zcashd's MAX_REORG_LENGTH (COINBASE_MATURITY − 1): it shuts down rather than disconnect more
- * blocks. Undo data older than this is deleted, which keeps its size bounded at mainnet scale.
- */
-export const MAX_REORG_DEPTH = 99;
+export { MAX_REORG_DEPTH };
 const INDEX_CACHE_SIZE = 20_000;
 
 export interface ChainStoreOptions {
@@ -201,7 +198,14 @@ export class ChainStore implements ChainStoreReader {
       }
       // A crash in the middle of a reorganization leaves the tip behind the most-work block: finish it.
       if (this.best && (!this.tipState || !bytesEqual(this.best.hash, this.tipState.hash))) {
-        if (!this.tipState || this.best.chainWork > this.tipState.chainWork) await this.activate(this.best.hash);
+        if (!this.tipState || this.best.chainWork > this.tipState.chainWork) {
+          try {
+            await this.activate(this.best.hash);
+          } catch (e) {
+            if (!(e instanceof BlockRejectedError)) throw e;
+            this.log(`stayed on the current chain: ${e.message}`);
+          }
+        }
       }
     } catch (e) {
       await this.closeResources();
@@ -266,7 +270,8 @@ export class ChainStore implements ChainStoreReader {
     const hash = sha256d(header.bytes);
     const hashHex = toHexReversed(hash);
     const existing = await this.record(hash);
-    if (existing?.haveData) {
+    // A header-only record (a checkpoint start's headers) keeps its checkpoint values: its body is not taken.
+    if (existing) {
       return { status: 'duplicate', hash, height: existing.height, chainWork: existing.chainWork };
     }
     if (header.solution.length !== this.network.solutionSize) {
@@ -323,6 +328,7 @@ export class ChainStore implements ChainStoreReader {
       verifySolutions: this.verifySolutions,
       now: this.now,
       unverified: (line) => this.log(`not verified: ${line}`),
+      lastCheckpoint: this.best ? lastCheckpointReached(this.network.name, this.best.height) : undefined,
     });
     if (headerProblem) {
       throw new BlockRejectedError(
@@ -456,26 +462,30 @@ export class ChainStore implements ChainStoreReader {
     const overlay = new WriteOverlay(this.db);
     const steps: { kind: 'disconnect' | 'connect'; hash: Uint8Array; height: number; chainWork: bigint; ops: BatchOp[]; tipAfter: TipState | null }[] = [];
     let tip = this.tipState;
-    while (tip && tip.height > forkHeight) {
-      const ops = await this.disconnectOps(tip, overlay);
-      overlay.apply(ops);
-      const parent = tip.height === 0 ? null : await this.parentTip(tip);
-      steps.push({ kind: 'disconnect', hash: tip.hash, height: tip.height, chainWork: tip.chainWork, ops, tipAfter: parent });
-      tip = parent;
-    }
-    for (const { hash: h, rec } of branch) {
-      let ops: BatchOp[];
-      try {
-        ops = await this.connectOps(await this.storedChainBlock(h, rec), overlay);
-      } catch (e) {
-        if (!(e instanceof StateTransitionError)) throw e;
-        await this.db.put(keys.invalid(h), Buffer.from(e.message, 'utf8'));
-        await this.stayOnTip();
-        throw new BlockRejectedError('state', e.message, h);
+    let connecting: Uint8Array | null = null;
+    try {
+      while (tip && tip.height > forkHeight) {
+        const ops = await this.disconnectOps(tip, overlay);
+        overlay.apply(ops);
+        const parent = tip.height === 0 ? null : await this.parentTip(tip);
+        steps.push({ kind: 'disconnect', hash: tip.hash, height: tip.height, chainWork: tip.chainWork, ops, tipAfter: parent });
+        tip = parent;
       }
-      overlay.apply(ops);
-      const after = { hash: h, height: rec.height, chainWork: rec.chainWork };
-      steps.push({ kind: 'connect', hash: h, height: rec.height, chainWork: rec.chainWork, ops, tipAfter: after });
+      for (const { hash: h, rec } of branch) {
+        connecting = h;
+        const ops = await this.connectOps(await this.storedChainBlock(h, rec), overlay);
+        overlay.apply(ops);
+        const after = { hash: h, height: rec.height, chainWork: rec.chainWork };
+        steps.push({ kind: 'connect', hash: h, height: rec.height, chainWork: rec.chainWork, ops, tipAfter: after });
+      }
+    } catch (e) {
+      // Nothing was written: the store stays on its chain whatever went wrong (a most-work mark
+      // it cannot reach would make every open retry the same switch and fail).
+      const message = (e as Error).message;
+      const invalid = e instanceof StateTransitionError && connecting ? connecting : null;
+      await this.stayOnTip(invalid ? { hash: invalid, why: message } : null);
+      if (invalid) throw new BlockRejectedError('state', message, invalid);
+      throw new BlockRejectedError('reorg-failed', `cannot switch to block ${toHexReversed(targetHash)}: ${message}`, targetHash);
     }
 
     const disconnected: Uint8Array[] = [];
@@ -490,11 +500,13 @@ export class ChainStore implements ChainStoreReader {
   }
 
   /** The most-work block goes back to the current tip (the better branch was refused). */
-  private async stayOnTip(): Promise<void> {
+  private async stayOnTip(invalid: { hash: Uint8Array; why: string } | null = null): Promise<void> {
     const tip = this.tipState;
-    if (!tip) return;
-    await this.db.put(keys.best(), Buffer.from(tip.hash));
-    this.best = { ...tip };
+    const ops: BatchOp[] = [];
+    if (invalid) ops.push({ type: 'put', key: keys.invalid(invalid.hash), value: Buffer.from(invalid.why, 'utf8') });
+    if (tip) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
+    if (ops.length) await this.db.batch(ops, { sync: this.durable });
+    if (tip) this.best = { ...tip };
   }
 
   private async parentTip(tip: TipState): Promise<TipState> {

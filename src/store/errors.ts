@@ -15,7 +15,9 @@ export type RejectReason =
   /** An ancestor was found invalid. */
   | 'invalid-parent'
   /** Switching to it would disconnect more blocks than the reorganization limit. */
-  | 'reorg-too-deep';
+  | 'reorg-too-deep'
+  /** Switching to it failed for another reason (undo data gone, an unreadable block); the store stays on its chain. */
+  | 'reorg-failed';
 
 export class BlockRejectedError extends Error {
   constructor(

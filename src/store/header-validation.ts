@@ -17,6 +17,8 @@ export interface HeaderValidationOptions {
   now: () => number;
   /** Hears the checks that could not run (a store started from a checkpoint lacks older headers). */
   unverified?: (line: string) => void;
+  /** The highest checkpoint the store holds: zcashd refuses any header below it (a fork older than it). */
+  lastCheckpoint?: number;
 }
 
 /** A stored header and where it sits, as the walk back through ancestors needs it. */
@@ -53,7 +55,12 @@ export async function validateBlockHeader(
         `difficulty and median-time-past of block ${block.hashHex} at ${height}: only ${chain.length} earlier headers are stored (a checkpoint start)`,
       );
     } else {
-      const contextual = contextualCheckBlockHeader(block.header, { network, chain, now: options.now() });
+      const contextual = contextualCheckBlockHeader(block.header, {
+        network,
+        chain,
+        now: options.now(),
+        ...(options.lastCheckpoint !== undefined ? { lastCheckpointInIndex: options.lastCheckpoint } : {}),
+      });
       if (contextual) return contextual;
     }
   }

@@ -8,6 +8,8 @@ import type { IndexReadView } from './indexes/indexer.js';
 
 export class WriteOverlay implements IndexReadView {
   private readonly pending = new Map<string, Buffer | null>();
+  /** The operations applied since the last take(), in order. */
+  ops: BatchOp[] = [];
 
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
@@ -18,6 +20,17 @@ export class WriteOverlay implements IndexReadView {
   }
 
   apply(ops: readonly BatchOp[]): void {
-    for (const op of ops) this.pending.set(op.key.toString('latin1'), op.type === 'put' ? Buffer.from(op.value) : null);
+    for (const op of ops) {
+      this.pending.set(op.key.toString('latin1'), op.type === 'put' ? Buffer.from(op.value) : null);
+      this.ops.push(op);
+    }
+  }
+
+  /** The applied operations, to be written in one batch; the overlay then reads the database again. */
+  take(): BatchOp[] {
+    const ops = this.ops;
+    this.ops = [];
+    this.pending.clear();
+    return ops;
   }
 }

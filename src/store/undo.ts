@@ -4,6 +4,15 @@
  * tag(u8) ‖ length(u32 LE) ‖ bytes. Written in the connect batch, read and deleted in the
  * disconnect batch.
  */
+
+/**
+ * zcashd's MAX_REORG_LENGTH (COINBASE_MATURITY − 1): it shuts down rather than disconnect more
+ * blocks. Connecting a block deletes the undo record 100 blocks below it (and the migrations'
+ * replays write none deeper), so undo data stays bounded at mainnet scale; a switch that would
+ * need a deleted record is refused (`reorg-failed`), the store staying on its chain.
+ */
+export const MAX_REORG_DEPTH = 99;
+
 export function encodeUndoRecord(entries: ReadonlyMap<number, Uint8Array>): Buffer {
   let size = 0;
   for (const blob of entries.values()) size += 5 + blob.length;

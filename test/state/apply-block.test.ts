@@ -9,7 +9,7 @@ import { applyBlock, StateTransitionError, type Coin } from '../../src/state/app
 import { decodeBlockChainState, decodeChainStateTip, emptyTrees, encodeBlockChainState, encodeChainStateTip, type ChainStateTip } from '../../src/state/chain-state.js';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
-import { UNKNOWN_POOL_TOTALS } from '../../src/state/value-pools.js';
+import { blockPoolDeltas, CHAIN_SUPPLY_CHECKPOINTS, UNKNOWN_POOL_TOTALS } from '../../src/state/value-pools.js';
 import { mainnetChain } from '../support/store.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 
@@ -188,5 +188,35 @@ describe('note-commitment trees on real blocks', () => {
     expect(toHex(r.record.chainHistoryRoot)).toBe('0'.repeat(64));
     expect(r.unverified).toHaveLength(1);
     expect(r.unverified[0]).toContain('history tree before it is unknown');
+  });
+});
+
+describe("zcashd's chain-supply checkpoint at NU6.1 activation", () => {
+  // A real NU5 block standing at height 3146400 (its deltas at that height include the lockbox
+  // disbursement); the parent's shielded totals are set so the totals after it do, or do not,
+  // land on the checkpoint.
+  const cp = CHAIN_SUPPLY_CHECKPOINTS.mainnet!;
+  const block = mainnetBlock(1687107);
+  const deltas = blockPoolDeltas(block, MAINNET, cp.height, null);
+  const parentWith = (offset: bigint): ChainStateTip => ({
+    ...checkpointParent(block, cp.height),
+    totals: {
+      ...UNKNOWN_POOL_TOTALS,
+      sprout: cp.totals.sprout - deltas.sprout + offset,
+      sapling: cp.totals.sapling - deltas.sapling,
+      orchard: cp.totals.orchard - deltas.orchard,
+      lockbox: cp.totals.lockbox - deltas.lockbox,
+    },
+  });
+
+  it('totals that reach the checkpoint pass', () => {
+    const r = applyBlock({ network: MAINNET, hashers, block, height: cp.height, parent: parentWith(0n), coin: () => null });
+    expect([r.record.totals.sprout, r.record.totals.orchard, r.record.totals.lockbox]).toEqual([cp.totals.sprout, cp.totals.orchard, 18750000n]);
+  });
+
+  it('a total one zatoshi off stops the block, naming the pool and both values', () => {
+    expect(() => applyBlock({ network: MAINNET, hashers, block, height: cp.height, parent: parentWith(1n), coin: () => null })).toThrow(
+      `the sprout total after the block is ${cp.totals.sprout + 1n}; zcashd's checkpoint at height 3146400 says ${cp.totals.sprout}`,
+    );
   });
 });

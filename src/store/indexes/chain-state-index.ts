@@ -19,6 +19,7 @@ import { IncrementalMerkleTree } from '../../state/trees/incremental.js';
 import { UNKNOWN_POOL_TOTALS, type PoolTotals } from '../../state/value-pools.js';
 import {
   decodeChainStateTip,
+  treeAtAnchor,
   treeOptions,
   encodeBlockChainState,
   encodeChainStateTip,
@@ -204,12 +205,7 @@ export class ChainStateIndex implements Indexer {
         const v = view.get(chainStateKeys.coin(o.hash, o.index));
         return v ? decodeCoin(v) : null;
       },
-      sproutTreeAt: (root) => {
-        const hasher = this.hashers.sprout;
-        if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, treeOptions('sprout'));
-        const v = view.get(chainStateKeys.anchor('sprout', root));
-        return v ? IncrementalMerkleTree.fromTreeState(hasher, v, treeOptions('sprout')) : null;
-      },
+      sproutTreeAt: (root) => treeAtAnchor(this.hashers.sprout, root, view.get(chainStateKeys.anchor('sprout', root)) ?? null, 'sprout'),
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
 

@@ -13,42 +13,15 @@ import { dirname, join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { decodeBlock } from '../../codec/block.js';
 import { blockFileName, type BatchOp } from '../block-data.js';
-import type { ChainBlock, Indexer, IndexReadView } from '../indexes/indexer.js';
+import type { ChainBlock, Indexer } from '../indexes/indexer.js';
+import { WriteOverlay } from '../overlay.js';
 import { decodeIndexRecord, decodeTip, keys, splitTxids, type IndexRecord } from '../layout.js';
-import { decodeUndoRecord, encodeUndoRecord } from '../undo.js';
+import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from '../undo.js';
 import type { Migration, MigrationContext } from './index.js';
 
 /** Blocks per progress batch; also bounded by operations so a run of huge blocks stays small. */
 const CHUNK_BLOCKS = 2_000;
 const CHUNK_OPS = 200_000;
-
-/** Pending writes over the committed database: the indexer sees its own unwritten chunk. */
-class Overlay implements IndexReadView {
-  readonly pending = new Map<string, Buffer | null>();
-  ops: BatchOp[] = [];
-
-  constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
-
-  get(key: Buffer): Buffer | undefined {
-    const p = this.pending.get(key.toString('latin1'));
-    if (p !== undefined) return p ?? undefined;
-    return this.db.getSync(key);
-  }
-
-  apply(ops: readonly BatchOp[]): void {
-    for (const op of ops) {
-      this.pending.set(op.key.toString('latin1'), op.type === 'put' ? Buffer.from(op.value) : null);
-      this.ops.push(op);
-    }
-  }
-
-  take(): BatchOp[] {
-    const ops = this.ops;
-    this.ops = [];
-    this.pending.clear();
-    return ops;
-  }
-}
 
 /** Reads a stored block wherever the store keeps it (LevelDB value or flat block file). */
 function blockReader(db: ClassicLevel<Buffer, Buffer>): { read(hash: Uint8Array, rec: IndexRecord): Uint8Array; close(): void } {
@@ -110,7 +83,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
       if (next > 0) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
 
       const indexer = spec.indexer(storeNetwork(db));
-      const overlay = new Overlay(db);
+      const overlay = new WriteOverlay(db);
       const reader = blockReader(db);
       const started = Date.now();
       let lastLog = started;
@@ -129,7 +102,9 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
           const chainBlock: ChainBlock = { hash, height: next, header: rec.header, txids: splitTxids(txidList), block: async () => decodeBlock(bytes) };
           const result = await indexer.connect(chainBlock, overlay);
           overlay.apply(result.ops);
-          if (result.undo) {
+          // Undo is kept only as deep as a reorganization may reach (connecting a block deletes the
+          // record MAX_REORG_DEPTH + 1 below it), so a replayed mainnet store does not keep GBs of it.
+          if (result.undo && next >= tip.height - MAX_REORG_DEPTH) {
             // The block's undo record may already hold other indexers' blobs: add ours beside them.
             const existing = overlay.get(keys.undo(hash));
             const entries = existing ? decodeUndoRecord(existing) : new Map<number, Uint8Array>();

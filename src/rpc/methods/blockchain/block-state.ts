@@ -6,21 +6,22 @@
  */
 import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
 import { decodeBlock } from '../../../codec/block.js';
-import { bytesEqual } from '../../../codec/hex.js';
 import { connectedBlockView, unconnectedBlockView, type BlockStateView } from '../../../state/block-view.js';
+import { treeAtAnchor } from '../../../state/chain-state.js';
 import { defaultPoolHashers } from '../../../state/hashers.js';
-import { IncrementalMerkleTree } from '../../../state/trees/incremental.js';
 import { blockPoolDeltas, type PoolDeltas, type PoolTotals } from '../../../state/value-pools.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
+import { MAX_REORG_DEPTH } from '../../../store/undo.js';
 
-/** How far back a side branch is followed to its connected ancestor before its totals count as unknown. */
-const MAX_SIDE_BRANCH_WALK = 1000;
+/**
+ * How far back a side branch is followed to its connected ancestor before its totals count as
+ * unknown: a branch deeper than a reorganization may reach can never become active, and each
+ * step decodes a block on the request's thread.
+ */
+const MAX_SIDE_BRANCH_WALK = MAX_REORG_DEPTH + 1;
 
 async function treeSizeAt(store: ChainStoreReader, pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> {
-  const hasher = defaultPoolHashers()[pool];
-  if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return 0;
-  const state = await store.treeStateAt(pool, root);
-  return state ? IncrementalMerkleTree.fromTreeState(hasher, state).size : null;
+  return treeAtAnchor(defaultPoolHashers()[pool], root, await store.treeStateAt(pool, root), pool)?.size ?? null;
 }
 
 /**
