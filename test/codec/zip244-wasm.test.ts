@@ -46,7 +46,7 @@ function bothPaths(data: TransactionData, wire: Uint8Array) {
 }
 
 it('the WebAssembly module is in use in this test run', () => {
-  expect(zip244WasmAvailable()).toBe(true);
+  expect(zip244WasmAvailable(), 'src/crypto/wasm/zip244.wasm loads (built by npm run build:wasm)').toBe(true);
 });
 
 describe('hash core', () => {
@@ -217,7 +217,9 @@ describe('random v5 transactions: WebAssembly walk of the bytes = TypeScript pat
     orchardBinding: bytes(64),
   });
 
-  function build(t: fc.RecordValue<typeof transaction extends fc.Arbitrary<infer T> ? T : never>): TransactionData {
+  type Generated = typeof transaction extends fc.Arbitrary<infer T> ? T : never;
+
+  function build(t: Generated): TransactionData {
     const anySapling = t.spends.length + t.outputs.length > 0;
     const spends: SaplingSpend[] = t.spends.map((s) => ({ ...s, anchor: t.saplingAnchor }));
     const outputs: SaplingOutput[] = t.outputs;
