@@ -78,3 +78,37 @@ describe('indexers across a reorganization', () => {
     expect(undoRecords).toBe(tipA!.height + 1);
   });
 });
+
+describe('a reorganization that cannot be planned', () => {
+  it('leaves the store on its chain, and it still opens', async () => {
+    const { base, branch, manifest } = regtestReorg();
+    const dir = tempDir('seam-fail');
+    // An indexer that cannot undo: every switch away from the base chain fails while planning.
+    const stuck: Indexer = {
+      name: 'stuck',
+      undoTag: 0x7b,
+      connect: () => ({ ops: [] }),
+      disconnect: () => {
+        throw new Error('cannot undo');
+      },
+    };
+    const open = () => openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), stuck] });
+    let store = await open();
+    for (const b of base) await store.addBlock(b);
+    let refused: unknown = null;
+    for (const b of branch) {
+      try {
+        await store.addBlock(b);
+      } catch (e) {
+        refused ??= e;
+      }
+    }
+    expect((refused as Error).message).toContain('cannot undo');
+    expect((await store.tip())!.height).toBe(manifest.base.length - 1);
+    await store.close();
+    store = await open();
+    expect(Buffer.from((await store.tip())!.hash).reverse().toString('hex')).toBe(manifest.base[manifest.base.length - 1]!.hash);
+    await store.close();
+    dir.remove();
+  });
+});
