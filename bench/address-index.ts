@@ -46,7 +46,12 @@ function tmp(label: string): { path: string; remove(): void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-async function importMs(indexers: Indexer[], blocks: readonly Uint8Array[], network: NetworkParams, keep = false): Promise<{ ms: number; dir: { path: string; remove(): void } }> {
+async function importMs(
+  indexers: Indexer[],
+  blocks: readonly Uint8Array[],
+  network: NetworkParams,
+  keep = false,
+): Promise<{ ms: number; dir: { path: string; remove(): void } }> {
   const dir = tmp('import');
   const store = await openChainStore({ datadir: dir.path, network, indexers });
   const t0 = performance.now();
@@ -84,7 +89,9 @@ async function buildRate(blocks: readonly Uint8Array[], network: NetworkParams, 
   const ms = performance.now() - t0;
   await db.close();
   dir.remove();
-  console.log(`index build (v4 migration), ${label}: ${((blocks.length / ms) * 1000).toFixed(0)} blocks/s (${blocks.length} blocks in ${ms.toFixed(0)} ms)`);
+  console.log(
+    `index build (v4 migration), ${label}: ${((blocks.length / ms) * 1000).toFixed(0)} blocks/s (${blocks.length} blocks in ${ms.toFixed(0)} ms)`,
+  );
 }
 await buildRate(chain, REGTEST, 'regtest chain');
 await buildRate(mainnetChain(), MAINNET, 'real mainnet blocks 0..20');
@@ -104,7 +111,9 @@ await buildRate(mainnetChain(), MAINNET, 'real mainnet blocks 0..20');
     if (n > entries) [busiest, entries] = [i, n];
   }
   const unspent = (await reader.unspent(POOL[busiest]!.type, POOL[busiest]!.hash)).length;
-  const methods = new Map(storeMethods(store, { features: { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: true } }).map((m) => [m.name, m]));
+  const methods = new Map(
+    storeMethods(store, { features: { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: true } }).map((m) => [m.name, m]),
+  );
   const params = parseJson(`["${poolAddress(busiest)}"]`) as JsonValue[];
   for (const name of ['getaddressutxos', 'getaddresstxids']) {
     const m = methods.get(name)!;

@@ -70,7 +70,14 @@ function decodeWithTxids(bytes: Uint8Array): Block {
     const coins = new Map<string, Coin>();
     let tip: ChainStateTip | null = null;
     bytes.forEach((b, height) => {
-      const r = applyBlock({ network: MAINNET, hashers, block: decodeBlock(b), height, parent: tip, coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null });
+      const r = applyBlock({
+        network: MAINNET,
+        hashers,
+        block: decodeBlock(b),
+        height,
+        parent: tip,
+        coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null,
+      });
       for (const c of r.created) coins.set(`${toHex(c.outpoint.hash)}:${c.outpoint.index}`, c.coin);
       tip = r.tip;
     });
@@ -78,7 +85,8 @@ function decodeWithTxids(bytes: Uint8Array): Block {
   };
   // The supply after block 20 (62,500 zat × (1 + … + 20), spec §3.6) shows the chain really was applied.
   const tip = chainFromGenesis();
-  if (tip.height !== 20 || tip.totals.chainSupply !== 62500n * 210n) throw new Error(`unexpected state after 0..20: ${tip.height}, ${tip.totals.chainSupply}`);
+  if (tip.height !== 20 || tip.totals.chainSupply !== 62500n * 210n)
+    throw new Error(`unexpected state after 0..20: ${tip.height}, ${tip.totals.chainSupply}`);
   const apply = cpuMicrosPerUnit(chainFromGenesis, bytes.length, ROUNDS, SECONDS);
   const decode = cpuMicrosPerUnit(() => bytes.forEach((b) => decodeWithTxids(b)), bytes.length, ROUNDS, SECONDS);
   row('mainnet 0..20 from genesis (per block)', txs / bytes.length, apply, decode);
@@ -86,18 +94,40 @@ function decodeWithTxids(bytes: Uint8Array): Block {
 
 // ---- shielded blocks from checkpoint-style parents.
 function checkpointParent(block: Block, height: number, trees: Partial<ChainStateTip['trees']> = {}): ChainStateTip {
-  return { hash: block.header.prevHash, height: height - 1, trees: { ...emptyTrees(hashers), ...trees }, history: 'unknown', totals: UNKNOWN_POOL_TOTALS, coinsComplete: false };
+  return {
+    hash: block.header.prevHash,
+    height: height - 1,
+    trees: { ...emptyTrees(hashers), ...trees },
+    history: 'unknown',
+    totals: UNKNOWN_POOL_TOTALS,
+    coinsComplete: false,
+  };
 }
 
-const cases: { height: number; pool: 'sapling' | 'orchard'; parentTrees: () => Partial<ChainStateTip['trees']>; leaves: (b: Block) => number }[] = [
-  { height: 419201, pool: 'sapling', parentTrees: () => ({}), leaves: (b) => b.transactions.reduce((s, t) => s + (t.data.sapling?.outputs.length ?? 0), 0) },
+const cases: {
+  height: number;
+  pool: 'sapling' | 'orchard';
+  parentTrees: () => Partial<ChainStateTip['trees']>;
+  leaves: (b: Block) => number;
+}[] = [
+  {
+    height: 419201,
+    pool: 'sapling',
+    parentTrees: () => ({}),
+    leaves: (b) => b.transactions.reduce((s, t) => s + (t.data.sapling?.outputs.length ?? 0), 0),
+  },
   {
     height: 419202,
     pool: 'sapling',
     parentTrees: () => ({ sapling: IncrementalMerkleTree.fromTreeState(hashers.sapling, ROOTS.sapling_treestates[0]!.final_state_hex) }),
     leaves: (b) => b.transactions.reduce((s, t) => s + (t.data.sapling?.outputs.length ?? 0), 0),
   },
-  { height: 1687107, pool: 'orchard', parentTrees: () => ({}), leaves: (b) => b.transactions.reduce((s, t) => s + (t.data.orchard?.actions.length ?? 0), 0) },
+  {
+    height: 1687107,
+    pool: 'orchard',
+    parentTrees: () => ({}),
+    leaves: (b) => b.transactions.reduce((s, t) => s + (t.data.orchard?.actions.length ?? 0), 0),
+  },
 ];
 for (const c of cases) {
   const bytes = readHexVector('blocks', 'mainnet', `${c.height}.hex`);
@@ -110,5 +140,10 @@ for (const c of cases) {
   };
   const apply = cpuMicrosPerUnit(run, 1, ROUNDS, SECONDS);
   const decode = cpuMicrosPerUnit(() => decodeWithTxids(bytes), 1, ROUNDS, SECONDS);
-  row(`mainnet ${c.height} (${c.leaves(block)} ${c.pool} leaves, ${(bytes.length / 1024).toFixed(0)} KiB)`, block.transactions.length, apply, decode);
+  row(
+    `mainnet ${c.height} (${c.leaves(block)} ${c.pool} leaves, ${(bytes.length / 1024).toFixed(0)} KiB)`,
+    block.transactions.length,
+    apply,
+    decode,
+  );
 }

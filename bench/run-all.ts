@@ -29,7 +29,10 @@ function option(name: string): string | undefined {
 }
 
 const quick = process.argv.includes('--quick');
-const only = option('--only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = option('--only')
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const outDir = resolve(root, option('--out') ?? 'bench/results');
 const suiteTimeoutMs = (quick ? 10 : 30) * 60_000;
 
@@ -81,13 +84,23 @@ function runSuite(file: string, args: string[]): Promise<{ code: number | null; 
 
 const results: BenchResults = { quick, startedAt: new Date().toISOString(), commit: commit(), machine: machine(), suites: [] };
 const plans = discoverSuites(join(root, 'bench'), quick, only);
-process.stderr.write(`${plans.length} suites${quick ? ' (QUICK: tiny counts, numbers not for publication)' : ''}: ${plans.map((p) => p.suite).join(', ')}\n`);
+process.stderr.write(
+  `${plans.length} suites${quick ? ' (QUICK: tiny counts, numbers not for publication)' : ''}: ${plans.map((p) => p.suite).join(', ')}\n`,
+);
 for (const p of plans) {
   process.stderr.write(`\n=== ${p.suite} ${p.args.join(' ')}\n`);
   const load = loadavg()[0]!;
   const t0 = performance.now();
   const run = await runSuite(p.file, p.args);
-  const suite: SuiteResult = { suite: p.suite, file: p.file, args: p.args, seconds: (performance.now() - t0) / 1000, exitCode: run.code, loadAverage: load, figures: [] };
+  const suite: SuiteResult = {
+    suite: p.suite,
+    file: p.file,
+    args: p.args,
+    seconds: (performance.now() - t0) / 1000,
+    exitCode: run.code,
+    loadAverage: load,
+    figures: [],
+  };
   const parse = PARSERS[p.suite];
   if (run.timedOut) suite.problem = `stopped after ${suiteTimeoutMs / 60_000} min`;
   else if (run.code !== 0) suite.problem = `exited with status ${run.code}`;

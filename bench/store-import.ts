@@ -150,12 +150,20 @@ const ms = (c: Config | 'empty'): number => median(samples[c]);
 const baseRate = chain.length / ms('noChainState');
 for (const config of CONFIGS) {
   const ratio = chain.length / ms(config) / baseRate;
-  report(`regtest + spends, ${CONFIG_LABEL[config]}`, chain.length, chainBytes, ms(config), `, ${ratio.toFixed(2)}× (c), ${fmt((txCount / ms(config)) * 1000)} tx/s`);
+  report(
+    `regtest + spends, ${CONFIG_LABEL[config]}`,
+    chain.length,
+    chainBytes,
+    ms(config),
+    `, ${ratio.toFixed(2)}× (c), ${fmt((txCount / ms(config)) * 1000)} tx/s`,
+  );
 }
 report('regtest coinbase-only, everything on', emptyChain.length, emptyBytes, ms('empty'));
 const perBlockUs = (ms('empty') * 1000) / emptyChain.length;
 const perTxUs = ((ms('all') - ms('empty')) * 1000) / (txCount - chain.length);
-console.log(`cost model (everything on, median of ${ROUNDS}): ${perBlockUs.toFixed(0)} µs per block (coinbase-only, Equihash (48,5) included) + ${perTxUs.toFixed(0)} µs per spending transaction`);
+console.log(
+  `cost model (everything on, median of ${ROUNDS}): ${perBlockUs.toFixed(0)} µs per block (coinbase-only, Equihash (48,5) included) + ${perTxUs.toFixed(0)} µs per spending transaction`,
+);
 console.log(
   `chain state + address index share of import time: ${(((ms('all') - ms('noChainState')) / ms('all')) * 100).toFixed(0)} %; ` +
     `address index alone ${(((ms('all') - ms('noAddressIndex')) / ms('all')) * 100).toFixed(0)} %; Equihash (48,5) ${(((ms('all') - ms('noEquihash')) / ms('all')) * 100).toFixed(0)} %`,
@@ -164,7 +172,10 @@ console.log(
 // ---- 3. Flat files vs LevelDB values, and the blk-file importer.
 {
   const imp: Record<'flat' | 'leveldb', number[]> = { flat: [], leveldb: [] };
-  const reads: Record<'flat' | 'leveldb', { perSec: number[]; mbps: number[] }> = { flat: { perSec: [], mbps: [] }, leveldb: { perSec: [], mbps: [] } };
+  const reads: Record<'flat' | 'leveldb', { perSec: number[]; mbps: number[] }> = {
+    flat: { perSec: [], mbps: [] },
+    leveldb: { perSec: [], mbps: [] },
+  };
   for (let round = 0; round < (QUICK ? 1 : 2); round++) {
     for (const kind of ['flat', 'leveldb'] as const) {
       const datadir = freshDir();
@@ -193,7 +204,9 @@ console.log(
   for (const kind of ['flat', 'leveldb'] as const) {
     const where = kind === 'flat' ? 'flat files' : 'LevelDB values';
     report(`regtest + spends, (c), bytes in ${where}`, chain.length, chainBytes, median(imp[kind]));
-    console.log(`  serving from ${where}: ${fmt(median(reads[kind].perSec))} random block reads/s, ${median(reads[kind].mbps).toFixed(1)} MB/s (8 in flight; ${load()})`);
+    console.log(
+      `  serving from ${where}: ${fmt(median(reads[kind].perSec))} random block reads/s, ${median(reads[kind].mbps).toFixed(1)} MB/s (8 in flight; ${load()})`,
+    );
   }
 
   const dir = freshDir();
@@ -241,8 +254,12 @@ const eq48 = cpuMicrosPerUnit(
   3,
   QUICK ? 0.1 : 0.3,
 );
-console.log(`Equihash (200,9) verification, ${mainnetHeaders.length} real mainnet headers: ${eq200.toFixed(1)} µs/header (CPU, median of 3; ${load()})`);
-console.log(`Equihash (48,5) verification, ${regtestHeaders.length} mined regtest headers: ${eq48.toFixed(1)} µs/header (CPU, median of 3; ${load()})`);
+console.log(
+  `Equihash (200,9) verification, ${mainnetHeaders.length} real mainnet headers: ${eq200.toFixed(1)} µs/header (CPU, median of 3; ${load()})`,
+);
+console.log(
+  `Equihash (48,5) verification, ${regtestHeaders.length} mined regtest headers: ${eq48.toFixed(1)} µs/header (CPU, median of 3; ${load()})`,
+);
 
 // ---- 5. Coins-view lookups after reopening the store.
 {
@@ -263,7 +280,9 @@ console.log(`Equihash (48,5) verification, ${regtestHeaders.length} mined regtes
   };
   const cold = pass();
   const warm = median([pass(), pass(), pass()]);
-  console.log(`coins-view lookups (getSync of c keys): ${fmt(cold)}/s right after reopening, ${fmt(warm)}/s warm (${fmt(order.length)} coins, in shuffled order; ${load()})`);
+  console.log(
+    `coins-view lookups (getSync of c keys): ${fmt(cold)}/s right after reopening, ${fmt(warm)}/s warm (${fmt(order.length)} coins, in shuffled order; ${load()})`,
+  );
   await store.close();
   rmSync(keptDir!, { recursive: true, force: true });
 }
@@ -285,7 +304,10 @@ console.log(`Equihash (48,5) verification, ${regtestHeaders.length} mined regtes
   for (let i = 0; i < COINS; i += 10_000) {
     const batch = db.batch();
     for (let j = i; j < Math.min(COINS, i + 10_000); j++) {
-      batch.put(chainStateKeys.coin(txidOf(j), j % 3), encodeCoin({ value: 1000 + j, height: j >> 4, coinbase: false, scriptPubKey: script }));
+      batch.put(
+        chainStateKeys.coin(txidOf(j), j % 3),
+        encodeCoin({ value: 1000 + j, height: j >> 4, coinbase: false, scriptPubKey: script }),
+      );
     }
     await batch.write();
   }

@@ -52,7 +52,9 @@ const perBlock = time('appendMany, 100-leaf batches (Uint8Array views)', 5, () =
 const all = time('appendMany, one batch', 5, () => {
   new IncrementalMerkleTree(hasher).appendMany(leaves);
 });
-console.log(`\noverhead over the baseline: append ×${(one / base).toFixed(2)}, 100-leaf batches ×${(perBlock / base).toFixed(2)}, one batch ×${(all / base).toFixed(2)}`);
+console.log(
+  `\noverhead over the baseline: append ×${(one / base).toFixed(2)}, 100-leaf batches ×${(perBlock / base).toFixed(2)}, one batch ×${(all / base).toFixed(2)}`,
+);
 
 let combineCalls = 0;
 let combineManyCalls = 0;
@@ -67,7 +69,9 @@ counted.appendMany(leaves);
 console.log(`hasher calls for one batch of ${n.toLocaleString('en')}: combineMany ${combineManyCalls}, combine ${combineCalls}`);
 combineCalls = combineManyCalls = 0;
 for (let i = 0; i < 1000; i++) counted.appendMany(leaves.subarray(i * 100 * 32, (i + 1) * 100 * 32));
-console.log(`hasher calls for 1,000 batches of 100: combineMany ${combineManyCalls} (${(combineManyCalls / 1000).toFixed(1)} a batch), combine ${combineCalls}\n`);
+console.log(
+  `hasher calls for 1,000 batches of 100: combineMany ${combineManyCalls} (${(combineManyCalls / 1000).toFixed(1)} a batch), combine ${combineCalls}\n`,
+);
 
 const full = new IncrementalMerkleTree(hasher);
 full.appendMany(leaves);

@@ -40,7 +40,10 @@ for (const pool of ['sapling', 'orchard'] as const) {
   const t0 = performance.now();
   const choice = pool === 'sapling' ? defaultSaplingHasher() : defaultOrchardHasher();
   const buildMs = performance.now() - t0;
-  if (choice.kind !== 'wasm') console.log(`${pool}: WebAssembly hasher unavailable (${choice.fallbackReason ?? 'ZECRPC_PURE_TREES=1'}); "fast" rows are the pure hasher`);
+  if (choice.kind !== 'wasm')
+    console.log(
+      `${pool}: WebAssembly hasher unavailable (${choice.fallbackReason ?? 'ZECRPC_PURE_TREES=1'}); "fast" rows are the pure hasher`,
+    );
   built[pool] = { fast: choice.hasher, pure: pool === 'sapling' ? SAPLING_HASHER : ORCHARD_HASHER, kind: choice.kind, buildMs };
   console.log(`${pool} ${choice.kind} hasher ready in ${fmt(buildMs)} ms (tables and empty roots; ${load()})`);
 }
@@ -51,8 +54,10 @@ for (const pool of ['sapling', 'orchard'] as const) {
   const { fast, pure } = built[pool];
   const pairs = randomNodes(2 * 4096, pool === 'sapling' ? 3 : 5);
   let height = 0;
-  const one = (h: MerkleHasher): number => cpuMicrosPerUnit(() => h.combine(height++ & 31, pairs.subarray(0, 32), pairs.subarray(32, 64)), 1, ROUNDS, SECONDS);
-  const many = (h: MerkleHasher, n: number): number => cpuMicrosPerUnit(() => h.combineMany(height++ & 31, pairs.subarray(0, 64 * n), n), n, ROUNDS, SECONDS);
+  const one = (h: MerkleHasher): number =>
+    cpuMicrosPerUnit(() => h.combine(height++ & 31, pairs.subarray(0, 32), pairs.subarray(32, 64)), 1, ROUNDS, SECONDS);
+  const many = (h: MerkleHasher, n: number): number =>
+    cpuMicrosPerUnit(() => h.combineMany(height++ & 31, pairs.subarray(0, 64 * n), n), n, ROUNDS, SECONDS);
   const pureOne = one(pure);
   const pureMany = many(pure, 16);
   const fastOne = one(fast);
@@ -60,9 +65,16 @@ for (const pool of ['sapling', 'orchard'] as const) {
   for (const n of QUICK ? [16, 4096] : [2, 16, 128, 4096]) fastMany.set(n, many(fast, n));
   perNode[pool] = { fastOne, pureOne, fastMany, pureMany };
   const label = pool === 'sapling' ? 'Sapling' : 'Orchard';
-  console.log(`${label} pure    combine          ${fmt(pureOne, 2).padStart(9)} µs/node   combineMany 16 ${fmt(pureMany, 2).padStart(9)} µs/node  (${load()})`);
-  console.log(`${label} fast    combine          ${fmt(fastOne, 2).padStart(9)} µs/node   ${(pureOne / fastOne).toFixed(0)}× pure  (${load()})`);
-  for (const [n, us] of fastMany) console.log(`${label} fast    combineMany ${String(n).padStart(5)} ${fmt(us, 2).padStart(9)} µs/node   ${(pureOne / us).toFixed(0)}× pure  (${load()})`);
+  console.log(
+    `${label} pure    combine          ${fmt(pureOne, 2).padStart(9)} µs/node   combineMany 16 ${fmt(pureMany, 2).padStart(9)} µs/node  (${load()})`,
+  );
+  console.log(
+    `${label} fast    combine          ${fmt(fastOne, 2).padStart(9)} µs/node   ${(pureOne / fastOne).toFixed(0)}× pure  (${load()})`,
+  );
+  for (const [n, us] of fastMany)
+    console.log(
+      `${label} fast    combineMany ${String(n).padStart(5)} ${fmt(us, 2).padStart(9)} µs/node   ${(pureOne / us).toFixed(0)}× pure  (${load()})`,
+    );
 }
 
 // ---- 3. Per block.

@@ -84,8 +84,18 @@ function main(): void {
 
   report(
     [
-      { name: 'txid', units: n, before: () => txs.forEach((t) => zip244TxIdFromFields(t.data, t.bytes)), after: () => wires.forEach((w) => wasmZip244TxId(w)) },
-      { name: 'auth digest', units: n, before: () => txs.forEach((t) => zip244AuthDigestFromFields(t.data)), after: () => wires.forEach((w) => wasmZip244AuthDigest(w)) },
+      {
+        name: 'txid',
+        units: n,
+        before: () => txs.forEach((t) => zip244TxIdFromFields(t.data, t.bytes)),
+        after: () => wires.forEach((w) => wasmZip244TxId(w)),
+      },
+      {
+        name: 'auth digest',
+        units: n,
+        before: () => txs.forEach((t) => zip244AuthDigestFromFields(t.data)),
+        after: () => wires.forEach((w) => wasmZip244AuthDigest(w)),
+      },
       {
         name: 'txid + auth digest',
         units: n,
@@ -125,7 +135,14 @@ function main(): void {
   const personal = personalization('ZTxAuthOrchaHash');
   const block = new Uint8Array(64 * 1024).map((_, i) => i & 0xff);
   report(
-    [{ name: 'BLAKE2b-256 of 64 kB', units: block.length / 1024, before: () => blake2b256Of(personal, block), after: () => wasmPersonalBlake2b256(personal, block) }],
+    [
+      {
+        name: 'BLAKE2b-256 of 64 kB',
+        units: block.length / 1024,
+        before: () => blake2b256Of(personal, block),
+        after: () => wasmPersonalBlake2b256(personal, block),
+      },
+    ],
     'µs/kB',
   );
 }

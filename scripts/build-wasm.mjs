@@ -32,12 +32,16 @@ async function main() {
   for (const name of entries) {
     const { error, stderr } = await asc.main([
       join(sourceDir, `${name}.ts`),
-      '--outFile', join(outDir, `${name}.wasm`),
-      '--optimizeLevel', '3',
-      '--shrinkLevel', '0',
+      '--outFile',
+      join(outDir, `${name}.wasm`),
+      '--optimizeLevel',
+      '3',
+      '--shrinkLevel',
+      '0',
       '--converge',
       // No managed objects are used: memory is laid out by hand, so the smallest runtime suffices.
-      '--runtime', 'stub',
+      '--runtime',
+      'stub',
       '--noAssert',
     ]);
     if (error) {

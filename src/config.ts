@@ -61,9 +61,25 @@ export function parseZcashArgs(argv: readonly string[]): { options: OptionMap; r
 
 /** Keys zcashd v6.12.2 lets zcash.conf give more than once (ReadConfigFile's allowed_duplicates). */
 const CONF_DUPLICATES_ALLOWED = new Set([
-  'addnode', 'allowdeprecated', 'bind', 'connect', 'debug', 'externalip', 'fundingstream', 'loadblock',
-  'metricsallowip', 'nuparams', 'onetimelockboxdisbursement', 'onlynet', 'rpcallowip', 'rpcauth', 'rpcbind',
-  'seednode', 'uacomment', 'whitebind', 'whitelist',
+  'addnode',
+  'allowdeprecated',
+  'bind',
+  'connect',
+  'debug',
+  'externalip',
+  'fundingstream',
+  'loadblock',
+  'metricsallowip',
+  'nuparams',
+  'onetimelockboxdisbursement',
+  'onlynet',
+  'rpcallowip',
+  'rpcauth',
+  'rpcbind',
+  'seednode',
+  'uacomment',
+  'whitebind',
+  'whitelist',
 ]);
 
 /** The characters boost's config-file parser trims around names, values and lines. */
@@ -90,7 +106,8 @@ export function parseConfFile(text: string, path: string): OptionMap {
       continue;
     }
     const eq = line.indexOf('=');
-    if (eq < 0) throw new ConfigError(`Error reading configuration file ${path}: the options configuration file contains an invalid line '${line}'`);
+    if (eq < 0)
+      throw new ConfigError(`Error reading configuration file ${path}: the options configuration file contains an invalid line '${line}'`);
     let name = prefix + trimWs(line.slice(0, eq));
     let value = trimWs(line.slice(eq + 1));
     if (name === '') throw new ConfigError(`Error reading configuration file ${path}: unrecognised option ''`);

@@ -6,13 +6,7 @@
 export { DecodeError, type DecodeReason } from './codec/errors.js';
 export { ByteReader, ByteWriter, MAX_SIZE } from './codec/bytes.js';
 export { isHex, hexToBytes, toHex, toHexReversed, reversedHexToBytes } from './codec/hex.js';
-export {
-  Transaction,
-  decodeTransaction,
-  decodeTransactionHex,
-  encodeTransaction,
-  readTransaction,
-} from './codec/tx/transaction.js';
+export { Transaction, decodeTransaction, decodeTransactionHex, encodeTransaction, readTransaction } from './codec/tx/transaction.js';
 export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
 export type * from './codec/tx/types.js';
 export { COIN, MAX_MONEY } from './codec/tx/types.js';

@@ -45,7 +45,13 @@ const hasher: EquihashHasher = equihashHashers.wasm ?? equihashHashers.noble;
  * needs a few dozen solves, and allocating ~40 typed arrays per solve would cost more than the
  * solve's arithmetic.
  */
-const emptyRound = (): Round => ({ count: 0, digits: new Uint32Array(0), first: new Uint32Array(0), left: new Uint32Array(0), right: new Uint32Array(0) });
+const emptyRound = (): Round => ({
+  count: 0,
+  digits: new Uint32Array(0),
+  first: new Uint32Array(0),
+  left: new Uint32Array(0),
+  right: new Uint32Array(0),
+});
 let roundPool: Round[] = [];
 let bucketStart = new Uint32Array(0);
 let bucketFill = new Uint32Array(0);

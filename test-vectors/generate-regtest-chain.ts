@@ -34,7 +34,7 @@ writeFileSync(
         'base.hex: one block hex per line, heights 0..30 (line n = height n; height 0 is the real regtest genesis). ' +
         'branch.hex: heights 11..45, forking from base height 10. Coinbase-only blocks with the BIP34 height, valid merkle roots, ' +
         'bits 200f0f0f, times 150 s apart, and mined: a real Equihash (48,5) solution (test-vectors/equihash-solver.ts) whose ' +
-        'block hash meets the target, so every block passes zcashd\'s CheckBlockHeader and ContextualCheckBlockHeader.',
+        "block hash meets the target, so every block passes zcashd's CheckBlockHeader and ContextualCheckBlockHeader.",
       network: 'regtest',
       forkHeight: FORK_HEIGHT,
       base: summary(base),

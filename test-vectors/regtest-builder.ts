@@ -162,12 +162,17 @@ export function regtestGenesis(): BuiltBlock {
   const nonce = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
   const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, nonce, hexToBytes(REGTEST_GENESIS_SOLUTION)), [coinbase]);
   const built = finish(0, bytes);
-  if (built.hashHex !== REGTEST.genesisHash) throw new Error(`rebuilt regtest genesis hashes to ${built.hashHex}, expected ${REGTEST.genesisHash}`);
+  if (built.hashHex !== REGTEST.genesisHash)
+    throw new Error(`rebuilt regtest genesis hashes to ${built.hashHex}, expected ${REGTEST.genesisHash}`);
   return built;
 }
 
 /** A P2PKH-shaped script to a fixed, keyless hash: coinbase outputs only need to decode. */
-const PAYOUT_SCRIPT = concat(Uint8Array.of(0x76, 0xa9, 0x14), sha256(Buffer.from('zecrpc regtest payout')).subarray(0, 20), Uint8Array.of(0x88, 0xac));
+const PAYOUT_SCRIPT = concat(
+  Uint8Array.of(0x76, 0xa9, 0x14),
+  sha256(Buffer.from('zecrpc regtest payout')).subarray(0, 20),
+  Uint8Array.of(0x88, 0xac),
+);
 
 export interface BlockSpec {
   parent: BuiltBlock;
@@ -188,7 +193,12 @@ export function buildBlock({ parent, tag, extraTxs = [] }: BlockSpec): BuiltBloc
 }
 
 /** `count` blocks on top of `parent`. */
-export function buildChain(parent: BuiltBlock, count: number, tag: string, extraTxs?: (height: number) => readonly Uint8Array[]): BuiltBlock[] {
+export function buildChain(
+  parent: BuiltBlock,
+  count: number,
+  tag: string,
+  extraTxs?: (height: number) => readonly Uint8Array[],
+): BuiltBlock[] {
   const out: BuiltBlock[] = [];
   let prev = parent;
   for (let i = 0; i < count; i++) {

@@ -27,7 +27,8 @@ export function figure(
   baseline: { name: string; value: number } | null,
   latency?: Figure['latency'],
 ): Figure {
-  const ratio = baseline && baseline.value > 0 && value > 0 ? (better === 'higher' ? value / baseline.value : baseline.value / value) : null;
+  const ratio =
+    baseline && baseline.value > 0 && value > 0 ? (better === 'higher' ? value / baseline.value : baseline.value / value) : null;
   return { suite, name, value, unit, better, baseline, ratio, ...(latency ? { latency } : {}) };
 }
 

@@ -12,9 +12,14 @@ function decode(out: string): Figure[] {
   for (const line of out.split('\n')) {
     const m = /^(\S+)\s+\d+ txs.*on those, decode\+txid: zecrpc ([\d,.]+) tx\/s [\d,.]+ MB\/s, utxo-lib ([\d,.]+) tx\/s/.exec(line);
     if (!m) continue;
-    figs.push(figure('decode', `decode+txid ${m[1]}`, num(m[2]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode+txid', value: num(m[3]!) }));
+    figs.push(
+      figure('decode', `decode+txid ${m[1]}`, num(m[2]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode+txid', value: num(m[3]!) }),
+    );
     const d = /decode only: ([\d,.]+) vs ([\d,.]+) tx\/s/.exec(line);
-    if (d) figs.push(figure('decode', `decode only ${m[1]}`, num(d[1]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode', value: num(d[2]!) }));
+    if (d)
+      figs.push(
+        figure('decode', `decode only ${m[1]}`, num(d[1]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode', value: num(d[2]!) }),
+      );
   }
   return figs;
 }
@@ -44,16 +49,37 @@ function decoderaw(out: string): Figure[] {
 function rpc(out: string): Figure[] {
   const figs: Figure[] = [];
   for (const line of out.split('\n')) {
-    const m = /^\s*(\d+) conn: fixed-body Fastify (\d+) req\/s p99 ([\d.]+) ms \| zecrpc (\d+) req\/s p99 ([\d.]+) ms = [\d.]+ % \| cache off (\d+) req\/s p99 ([\d.]+) ms/.exec(line);
+    const m =
+      /^\s*(\d+) conn: fixed-body Fastify (\d+) req\/s p99 ([\d.]+) ms \| zecrpc (\d+) req\/s p99 ([\d.]+) ms = [\d.]+ % \| cache off (\d+) req\/s p99 ([\d.]+) ms/.exec(
+        line,
+      );
     if (!m) continue;
     const c = Number(m[1]);
     const ceiling = { name: 'fixed-body Fastify route', value: num(m[2]!) };
     figs.push(figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling));
     figs.push(figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[6]!), 'req/s', 'higher', ceiling));
     const p99Ceiling = { name: 'fixed-body Fastify route p99', value: num(m[3]!) };
-    figs.push(figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, { percentile: 'p99', connections: c, series: 'zecrpc' }));
-    figs.push(figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[7]!), 'ms', 'lower', p99Ceiling, { percentile: 'p99', connections: c, series: 'zecrpc, cache off' }));
-    figs.push(figure('rpc', `fixed-body ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections: c, series: 'fixed-body ceiling' }));
+    figs.push(
+      figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, {
+        percentile: 'p99',
+        connections: c,
+        series: 'zecrpc',
+      }),
+    );
+    figs.push(
+      figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[7]!), 'ms', 'lower', p99Ceiling, {
+        percentile: 'p99',
+        connections: c,
+        series: 'zecrpc, cache off',
+      }),
+    );
+    figs.push(
+      figure('rpc', `fixed-body ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, {
+        percentile: 'p99',
+        connections: c,
+        series: 'fixed-body ceiling',
+      }),
+    );
   }
   return figs;
 }
@@ -68,7 +94,13 @@ function storeServe(out: string): Figure[] {
       const ceiling = { name: 'fixed-reply method, same server', value: num(m[4]!) };
       figs.push(figure('store-serve', `getblock verbosity ${m[1]}`, num(m[2]!), 'req/s', 'higher', ceiling));
       figs.push(figure('store-serve', `getblock verbosity ${m[1]}, uncached`, num(m[5]!), 'req/s', 'higher', ceiling));
-      figs.push(figure('store-serve', `getblock verbosity ${m[1]} p99`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections, series: `getblock ${m[1]}` }));
+      figs.push(
+        figure('store-serve', `getblock verbosity ${m[1]} p99`, num(m[3]!), 'ms', 'lower', null, {
+          percentile: 'p99',
+          connections,
+          series: `getblock ${m[1]}`,
+        }),
+      );
     }
     const big = /decode\+txids\+JSON median ([\d.]+) ms/.exec(line);
     if (big) figs.push(figure('store-serve', 'getblock verbosity 2 of a 1.4 MB block (median)', num(big[1]!), 'ms', 'lower', null));
@@ -98,16 +130,27 @@ function storeImport(out: string): Figure[] {
     }
   }
   const mainnet = rate('mainnet 0..20 (real), everything on');
-  if (mainnet !== undefined) figs.push(figure('store-import', 'import, real mainnet 0..20, everything on', mainnet, 'blocks/s', 'higher', null));
+  if (mainnet !== undefined)
+    figs.push(figure('store-import', 'import, real mainnet 0..20, everything on', mainnet, 'blocks/s', 'higher', null));
   const flat = rate('bytes in flat files');
   const leveldb = rate('bytes in LevelDB values');
   if (flat !== undefined && leveldb !== undefined) {
-    figs.push(figure('store-import', 'import (addBlock), flat block files', flat, 'blocks/s', 'higher', { name: 'block bytes as LevelDB values', value: leveldb }));
+    figs.push(
+      figure('store-import', 'import (addBlock), flat block files', flat, 'blocks/s', 'higher', {
+        name: 'block bytes as LevelDB values',
+        value: leveldb,
+      }),
+    );
   }
   const blk = rate('blk-file importer end to end');
   const all = rate('(a) everything on');
   if (blk !== undefined && all !== undefined) {
-    figs.push(figure('store-import', 'blk-file importer end to end', blk, 'blocks/s', 'higher', { name: 'addBlock alone, everything on', value: all }));
+    figs.push(
+      figure('store-import', 'blk-file importer end to end', blk, 'blocks/s', 'higher', {
+        name: 'addBlock alone, everything on',
+        value: all,
+      }),
+    );
   }
   const reads = (kind: string) => {
     const m = new RegExp(`serving from ${kind}: ([\\d,]+) random block reads/s`).exec(out);
@@ -115,22 +158,31 @@ function storeImport(out: string): Figure[] {
   };
   const rf = reads('flat files');
   const rl = reads('LevelDB values');
-  if (rf !== undefined && rl !== undefined) figs.push(figure('store-import', 'random block reads, flat files', rf, 'reads/s', 'higher', { name: 'LevelDB values', value: rl }));
+  if (rf !== undefined && rl !== undefined)
+    figs.push(figure('store-import', 'random block reads, flat files', rf, 'reads/s', 'higher', { name: 'LevelDB values', value: rl }));
   const eq = /Equihash \(200,9\) verification, \d+ real mainnet headers: ([\d.]+) µs\/header/.exec(out);
   if (eq) figs.push(figure('store-import', 'Equihash (200,9) verification, real headers', num(eq[1]!), 'µs/header', 'lower', null));
   const coins = /coins-view lookups, ([\d,]+)-coin view reopened: ([\d,]+)\/s first pass, ([\d,]+)\/s second pass/.exec(out);
   if (coins) {
-    figs.push(figure('store-import', `coins-view lookups, ${coins[1]} coins, cold`, num(coins[2]!), 'lookups/s', 'higher', { name: 'same lookups warm', value: num(coins[3]!) }));
+    figs.push(
+      figure('store-import', `coins-view lookups, ${coins[1]} coins, cold`, num(coins[2]!), 'lookups/s', 'higher', {
+        name: 'same lookups warm',
+        value: num(coins[3]!),
+      }),
+    );
   }
   const projection = /projection, store import .* total ≈ ([\d.]+) h/.exec(out);
-  if (projection) figs.push(figure('store-import', 'projected mainnet import, one core, trees excluded', num(projection[1]!), 'h', 'lower', null));
+  if (projection)
+    figs.push(figure('store-import', 'projected mainnet import, one core, trees excluded', num(projection[1]!), 'h', 'lower', null));
   return figs;
 }
 
 function chainState(out: string): Figure[] {
   const figs: Figure[] = [];
   for (const line of out.split('\n')) {
-    const m = /^(mainnet .+?)\s+decode\+applyBlock\s+([\d,.]+) µs\/block\s+([\d,.]+) µs\/tx \| decode\+txids\s+([\d,.]+) µs\/block/.exec(line);
+    const m = /^(mainnet .+?)\s+decode\+applyBlock\s+([\d,.]+) µs\/block\s+([\d,.]+) µs\/tx \| decode\+txids\s+([\d,.]+) µs\/block/.exec(
+      line,
+    );
     if (!m) continue;
     const baseline = { name: 'decodeBlock + txids of the same block', value: num(m[4]!) };
     figs.push(figure('chain-state', `decode + applyBlock, ${m[1]!.trim()}`, num(m[2]!), 'µs/block', 'lower', baseline));
@@ -149,14 +201,23 @@ function trees(out: string): Figure[] {
     for (const m of out.matchAll(new RegExp(`^${pool} fast\\s+combineMany\\s+(\\d+)\\s+([\\d,.]+) µs/node`, 'gm'))) {
       figs.push(figure('trees', `${pool} node hash, fast, ${m[1]}-pair level`, num(m[2]!), 'µs/node', 'lower', baseline));
     }
-    for (const m of out.matchAll(new RegExp(`^${pool} block of\\s+(\\d+) leaves: appendMany\\s+([\\d,.]+) µs/leaf, root\\(\\)\\s+([\\d,.]+) µs`, 'gm'))) {
+    for (const m of out.matchAll(
+      new RegExp(`^${pool} block of\\s+(\\d+) leaves: appendMany\\s+([\\d,.]+) µs/leaf, root\\(\\)\\s+([\\d,.]+) µs`, 'gm'),
+    )) {
       figs.push(figure('trees', `${pool} tree, ${m[1]}-leaf blocks, per leaf`, num(m[2]!), 'µs/leaf', 'lower', baseline));
-      figs.push(figure('trees', `${pool} tree, ${m[1]}-leaf blocks, root()`, num(m[3]!), 'µs/block', 'lower', { name: `32 pure ${pool} hashes`, value: 32 * num(pure[1]!) }));
+      figs.push(
+        figure('trees', `${pool} tree, ${m[1]}-leaf blocks, root()`, num(m[3]!), 'µs/block', 'lower', {
+          name: `32 pure ${pool} hashes`,
+          value: 32 * num(pure[1]!),
+        }),
+      );
     }
   }
   const p = /one core ([\d.]+) h; two cores, one tree per worker, ([\d.]+) h/.exec(out);
   if (p) {
-    figs.push(figure('trees', 'projected mainnet tree rebuild, two cores', num(p[2]!), 'h', 'lower', { name: 'one core', value: num(p[1]!) }));
+    figs.push(
+      figure('trees', 'projected mainnet tree rebuild, two cores', num(p[2]!), 'h', 'lower', { name: 'one core', value: num(p[1]!) }),
+    );
   }
   return figs;
 }

@@ -29,14 +29,18 @@ export function ratioChart(title: string, subtitle: string, sections: { heading:
   const height = top + rows * rowH + 40;
   const width = labelW + plotW + 150;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   parts.push(`<text x="12" y="22" font-size="16" font-weight="600">${esc(title)}</text>`);
   parts.push(`<text x="12" y="42" fill="#555">${esc(subtitle)}</text>`);
   const ticks = [0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000, 3000].filter((t) => t >= lo && t <= hi);
   const bottom = top + rows * rowH;
   for (const t of ticks) {
-    parts.push(`<line x1="${x(t).toFixed(1)}" y1="${top - 6}" x2="${x(t).toFixed(1)}" y2="${bottom}" stroke="${t === 1 ? '#222' : '#e3e3e3'}" stroke-width="${t === 1 ? 1.5 : 1}"/>`);
+    parts.push(
+      `<line x1="${x(t).toFixed(1)}" y1="${top - 6}" x2="${x(t).toFixed(1)}" y2="${bottom}" stroke="${t === 1 ? '#222' : '#e3e3e3'}" stroke-width="${t === 1 ? 1.5 : 1}"/>`,
+    );
     parts.push(`<text x="${x(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" fill="#555">${t}×</text>`);
   }
   parts.push(`<text x="${x(1).toFixed(1)}" y="${top - 10}" text-anchor="middle" fill="#222">baseline</text>`);
@@ -49,8 +53,12 @@ export function ratioChart(title: string, subtitle: string, sections: { heading:
       const x1 = x(b.ratio);
       const color = PALETTE[si % PALETTE.length]!;
       parts.push(`<text x="${labelW - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>`);
-      parts.push(`<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 4}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" height="${rowH - 8}" fill="${color}" opacity="${b.ratio >= 1 ? 0.9 : 0.45}"/>`);
-      parts.push(`<text x="${(Math.max(x0, x1) + 6).toFixed(1)}" y="${y + 15}">${b.ratio.toFixed(b.ratio < 10 ? 2 : 0)}×${b.note ? ` ${esc(b.note)}` : ''}</text>`);
+      parts.push(
+        `<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 4}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" height="${rowH - 8}" fill="${color}" opacity="${b.ratio >= 1 ? 0.9 : 0.45}"/>`,
+      );
+      parts.push(
+        `<text x="${(Math.max(x0, x1) + 6).toFixed(1)}" y="${y + 15}">${b.ratio.toFixed(b.ratio < 10 ? 2 : 0)}×${b.note ? ` ${esc(b.note)}` : ''}</text>`,
+      );
       y += rowH;
     }
   });
@@ -80,7 +88,9 @@ export function latencyChart(title: string, subtitle: string, groups: LatencyGro
   const yMax = Math.ceil(max / step) * step;
   const y = (v: number) => top + plotH - (v / yMax) * plotH;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   parts.push(`<text x="12" y="22" font-size="16" font-weight="600">${esc(title)}</text>`);
   parts.push(`<text x="12" y="42" fill="#555">${esc(subtitle)}</text>`);
@@ -93,14 +103,20 @@ export function latencyChart(title: string, subtitle: string, groups: LatencyGro
     parts.push(`<line x1="${left}" y1="${y(v).toFixed(1)}" x2="${width - 20}" y2="${y(v).toFixed(1)}" stroke="#e3e3e3"/>`);
     parts.push(`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${formatTick(v)}</text>`);
   }
-  parts.push(`<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" fill="#555">ms</text>`);
+  parts.push(
+    `<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" fill="#555">ms</text>`,
+  );
   groups.forEach((g, gi) => {
     const gx = left + 20 + gi * groupW;
     g.bars.forEach((b) => {
       const si = series.indexOf(b.series);
       const bx = gx + si * barW;
-      parts.push(`<rect x="${bx}" y="${y(b.ms).toFixed(1)}" width="${barW - 4}" height="${(top + plotH - y(b.ms)).toFixed(1)}" fill="${PALETTE[si % PALETTE.length]}"/>`);
-      parts.push(`<text x="${bx + (barW - 4) / 2}" y="${(y(b.ms) - 4).toFixed(1)}" text-anchor="middle" font-size="10">${formatTick(b.ms)}</text>`);
+      parts.push(
+        `<rect x="${bx}" y="${y(b.ms).toFixed(1)}" width="${barW - 4}" height="${(top + plotH - y(b.ms)).toFixed(1)}" fill="${PALETTE[si % PALETTE.length]}"/>`,
+      );
+      parts.push(
+        `<text x="${bx + (barW - 4) / 2}" y="${(y(b.ms) - 4).toFixed(1)}" text-anchor="middle" font-size="10">${formatTick(b.ms)}</text>`,
+      );
     });
     parts.push(`<text x="${gx + (series.length * barW) / 2}" y="${top + plotH + 18}" text-anchor="middle">${esc(g.label)}</text>`);
   });

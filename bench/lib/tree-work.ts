@@ -31,7 +31,10 @@ export function treeAtSize(hasher: MerkleHasher, size: number): IncrementalMerkl
   const node = (i: number): Uint8Array => nodes.slice(32 * i, 32 * i + 32);
   const parents: (Uint8Array | null)[] = [];
   for (let i = 1; 2 ** i <= p; i++) parents.push(Math.floor(p / 2 ** i) % 2 === 1 ? node(i + 1) : null);
-  return IncrementalMerkleTree.fromParts(hasher, p % 2 === 1 ? { left: node(0), right: node(1), parents } : { left: node(0), right: null, parents });
+  return IncrementalMerkleTree.fromParts(
+    hasher,
+    p % 2 === 1 ? { left: node(0), right: node(1), parents } : { left: node(0), right: null, parents },
+  );
 }
 
 /** Block sizes (leaves per block) cycling through `sizes` until `total` leaves are used. */

@@ -162,9 +162,7 @@ export function nextWorkRequired(network: NetworkParams, chain: readonly HeaderT
 
   const needed = Math.min(NEXT_WORK_WINDOW, last.height + 1);
   if (chain.length < needed) {
-    throw new RangeError(
-      `nextWorkRequired: ${needed} headers ending at height ${last.height} are needed, ${chain.length} given`,
-    );
+    throw new RangeError(`nextWorkRequired: ${needed} headers ending at height ${last.height} are needed, ${chain.length} given`);
   }
   const window = chain.slice(-needed);
   for (let i = 1; i < window.length; i++) {
@@ -181,11 +179,5 @@ export function nextWorkRequired(network: NetworkParams, chain: readonly HeaderT
   const mean = total / BigInt(POW_AVERAGING_WINDOW);
   // pindexFirst = window[length − 18]; its median time past spans it and up to 10 ancestors.
   const firstEnd = window.length - POW_AVERAGING_WINDOW;
-  return calculateNextWorkRequired(
-    network,
-    mean,
-    medianTimePast(window),
-    medianTimePast(window.slice(0, firstEnd)),
-    last.height + 1,
-  );
+  return calculateNextWorkRequired(network, mean, medianTimePast(window), medianTimePast(window.slice(0, firstEnd)), last.height + 1);
 }

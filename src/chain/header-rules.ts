@@ -115,14 +115,31 @@ export function checkBlockHeader(
   const hashBytes = blockHeaderHash(header);
   const hash = toHexReversed(hashBytes);
   if (header.version < MIN_BLOCK_VERSION) {
-    return ruleError('version-too-low', height, hash, 'nVersion', `>= ${MIN_BLOCK_VERSION}`, String(header.version), 'block version too low');
+    return ruleError(
+      'version-too-low',
+      height,
+      hash,
+      'nVersion',
+      `>= ${MIN_BLOCK_VERSION}`,
+      String(header.version),
+      'block version too low',
+    );
   }
   const { n, k } = equihashParams(network);
   // An operator importing from a source they trust may skip the solution (≈ 86 µs a header);
   // the proof-of-work target below is always checked.
-  const eq = options.verifySolution === false ? ({ ok: true } as const) : verifyEquihash(n, k, header.bytes.subarray(0, 140), header.solution);
+  const eq =
+    options.verifySolution === false ? ({ ok: true } as const) : verifyEquihash(n, k, header.bytes.subarray(0, 140), header.solution);
   if (!eq.ok) {
-    return ruleError('invalid-solution', height, hash, 'nSolution', `a valid Equihash (${n}, ${k}) solution`, `${eq.reason}: ${eq.detail}`, 'Equihash solution invalid');
+    return ruleError(
+      'invalid-solution',
+      height,
+      hash,
+      'nSolution',
+      `a valid Equihash (${n}, ${k}) solution`,
+      `${eq.reason}: ${eq.detail}`,
+      'Equihash solution invalid',
+    );
   }
   const pow = checkProofOfWork(hashBytes, header.bits, network);
   if (!pow.ok) {
@@ -186,22 +203,62 @@ export function contextualCheckBlockHeader(header: BlockHeader, ctx: HeaderConte
 
   const mtp = medianTimePast(chain);
   if (header.time <= mtp) {
-    return ruleError('time-too-old', height, hash, 'nTime', `> ${mtp}`, String(header.time), `timestamp ${header.time} is not later than median-time-past ${mtp}`);
+    return ruleError(
+      'time-too-old',
+      height,
+      hash,
+      'nTime',
+      `> ${mtp}`,
+      String(header.time),
+      `timestamp ${header.time} is not later than median-time-past ${mtp}`,
+    );
   }
   if (height >= futureTimestampSoftForkHeight(network) && header.time > mtp + MAX_FUTURE_BLOCK_TIME_MTP) {
     const limit = mtp + MAX_FUTURE_BLOCK_TIME_MTP;
-    return ruleError('time-too-far-ahead-of-mtp', height, hash, 'nTime', `<= ${limit}`, String(header.time), `timestamp ${header.time} is too far ahead of median-time-past, limit is ${limit}`);
+    return ruleError(
+      'time-too-far-ahead-of-mtp',
+      height,
+      hash,
+      'nTime',
+      `<= ${limit}`,
+      String(header.time),
+      `timestamp ${header.time} is too far ahead of median-time-past, limit is ${limit}`,
+    );
   }
   const localLimit = ctx.now + MAX_FUTURE_BLOCK_TIME_LOCAL;
   if (header.time > localLimit) {
-    return ruleError('time-too-new', height, hash, 'nTime', `<= ${localLimit}`, String(header.time), `timestamp ${header.time} is too far ahead of local time, limit is ${localLimit}`);
+    return ruleError(
+      'time-too-new',
+      height,
+      hash,
+      'nTime',
+      `<= ${localLimit}`,
+      String(header.time),
+      `timestamp ${header.time} is too far ahead of local time, limit is ${localLimit}`,
+    );
   }
 
   if (ctx.lastCheckpointInIndex !== undefined && height < ctx.lastCheckpointInIndex) {
-    return ruleError('fork-before-last-checkpoint', height, hash, 'height', `>= ${ctx.lastCheckpointInIndex}`, String(height), `forked chain older than last checkpoint (height ${height})`);
+    return ruleError(
+      'fork-before-last-checkpoint',
+      height,
+      hash,
+      'height',
+      `>= ${ctx.lastCheckpointInIndex}`,
+      String(height),
+      `forked chain older than last checkpoint (height ${height})`,
+    );
   }
   if (header.version < MIN_BLOCK_VERSION) {
-    return ruleError('bad-version', height, hash, 'nVersion', `>= ${MIN_BLOCK_VERSION}`, String(header.version), 'rejected nVersion<4 block');
+    return ruleError(
+      'bad-version',
+      height,
+      hash,
+      'nVersion',
+      `>= ${MIN_BLOCK_VERSION}`,
+      String(header.version),
+      'rejected nVersion<4 block',
+    );
   }
   return checkCheckpoint(network, height, hash);
 }
@@ -351,7 +408,15 @@ export function checkCoinbaseHeight(block: Block, height: number, network: Netwo
     return ruleError('bad-cb-height', height, hash, 'coinbase scriptSig', toHex(expected), computed, 'block height mismatch in coinbase');
   }
   if (isUpgradeActive(network, 'NU5', height) && coinbase!.data.expiryHeight !== height) {
-    return ruleError('bad-cb-height', height, hash, 'nExpiryHeight', String(height), String(coinbase!.data.expiryHeight), 'block height mismatch in nExpiryHeight');
+    return ruleError(
+      'bad-cb-height',
+      height,
+      hash,
+      'nExpiryHeight',
+      String(height),
+      String(coinbase!.data.expiryHeight),
+      'block height mismatch in nExpiryHeight',
+    );
   }
   return null;
 }

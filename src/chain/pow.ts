@@ -20,11 +20,9 @@ export function compactToTarget(bits: number): CompactTarget {
   const b = bits >>> 0;
   const exponent = b >>> 24;
   const mantissa = b & 0x007fffff;
-  const target =
-    exponent <= 3 ? BigInt(mantissa >>> (8 * (3 - exponent))) : BigInt(mantissa) << BigInt(8 * (exponent - 3));
+  const target = exponent <= 3 ? BigInt(mantissa >>> (8 * (3 - exponent))) : BigInt(mantissa) << BigInt(8 * (exponent - 3));
   const negative = mantissa !== 0 && (b & 0x00800000) !== 0;
-  const overflow =
-    mantissa !== 0 && (exponent > 34 || (mantissa > 0xff && exponent > 33) || (mantissa > 0xffff && exponent > 32));
+  const overflow = mantissa !== 0 && (exponent > 34 || (mantissa > 0xff && exponent > 33) || (mantissa > 0xffff && exponent > 32));
   // SetCompact keeps only 256 bits; an overflowing target is reported, never used.
   return { target: target % TWO_256, negative, overflow };
 }

@@ -7,13 +7,7 @@
  * division (truncation toward zero) so results match at every height, including the odd ones
  * (slow start, heights before a network's Blossom activation, regtest's short intervals).
  */
-import {
-  isUpgradeActive,
-  networkParams,
-  type NetworkName,
-  type NetworkParams,
-  type NetworkUpgrade,
-} from './network.js';
+import { isUpgradeActive, networkParams, type NetworkName, type NetworkParams, type NetworkUpgrade } from './network.js';
 
 /** 12.5 ZEC: `12.5 * COIN` in GetBlockSubsidy. */
 export const MAX_BLOCK_SUBSIDY = 1_250_000_000n;
@@ -106,11 +100,7 @@ export function halvingHeight(height: number, index: number, network: NetworkRef
   const s = subsidySchedule(network);
   const shift = slowStartShift(s);
   if (blossomActive(s, height)) {
-    return (
-      s.postBlossomHalvingInterval * index -
-      BLOSSOM_POW_TARGET_SPACING_RATIO * (s.blossomHeight - shift) +
-      s.blossomHeight
-    );
+    return s.postBlossomHalvingInterval * index - BLOSSOM_POW_TARGET_SPACING_RATIO * (s.blossomHeight - shift) + s.blossomHeight;
   }
   return s.preBlossomHalvingInterval * index + shift;
 }

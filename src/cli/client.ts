@@ -115,7 +115,11 @@ function connectFailure(timedOut: boolean): string {
 }
 
 /** CallRPC: the reply's `result` (ok) or its non-null `error`. Throws with zcash-cli's texts otherwise. */
-async function callRpc(ep: Endpoint, method: string, params: JsonValue[]): Promise<{ ok: true; result: JsonValue } | { ok: false; error: JsonValue }> {
+async function callRpc(
+  ep: Endpoint,
+  method: string,
+  params: JsonValue[],
+): Promise<{ ok: true; result: JsonValue } | { ok: false; error: JsonValue }> {
   const requestObject = new JsonObject();
   requestObject.entries.push(['method', method], ['params', params], ['id', new JsonNumber('1')]);
   const reply = await postOnce(ep, writePretty(requestObject, 0) + '\n');

@@ -96,7 +96,10 @@ async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
       heights,
       methods,
       concurrency: positiveInt(o.concurrency, '--concurrency'),
-      exclude: o.exclude.flatMap((e) => e.split(',')).map((e) => e.trim()).filter((e) => e !== ''),
+      exclude: o.exclude
+        .flatMap((e) => e.split(','))
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
       maxReported: positiveInt(o.maxReported, '--max-reported'),
       progress: createCompareProgress(o.json && o.progress === 'auto' ? 'none' : o.progress, io.stderr),
     });
@@ -107,21 +110,33 @@ async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
   }
 }
 
-export function compareCommand(io: CompareIo = { stdout: process.stdout, stderr: process.stderr }, onExit: (code: number) => void = (c) => void (process.exitCode = c)): Command {
+export function compareCommand(
+  io: CompareIo = { stdout: process.stdout, stderr: process.stderr },
+  onExit: (code: number) => void = (c) => void (process.exitCode = c),
+): Command {
   return new Command('compare')
-    .description('compare the replies of a reference zcashd/zebrad with zecrpc, byte for byte (exit 0 identical, 1 different, 2 could not compare)')
+    .description(
+      'compare the replies of a reference zcashd/zebrad with zecrpc, byte for byte (exit 0 identical, 1 different, 2 could not compare)',
+    )
     .requiredOption('--reference <url>', 'the reference node (zcashd or zebrad), e.g. http://127.0.0.1:8232/ (user:password@ allowed)')
     .option('--reference-user <user>', 'RPC user of the reference')
     .option('--reference-password <password>', 'RPC password of the reference')
     .option('--reference-cookie <file>', "the reference's .cookie file")
     .option('--reference-conf <file>', "the reference's zcash.conf (rpcuser/rpcpassword, or the .cookie beside it)")
-    .addOption(new Option('--reference-kind <kind>', 'what the reference is (auto: asks its getnetworkinfo)').choices(['auto', 'zcashd', 'zebrad', 'zecrpc', 'unknown']).default('auto'))
+    .addOption(
+      new Option('--reference-kind <kind>', 'what the reference is (auto: asks its getnetworkinfo)')
+        .choices(['auto', 'zcashd', 'zebrad', 'zecrpc', 'unknown'])
+        .default('auto'),
+    )
     .option('--target <url>', 'a running zecrpc')
     .option('--target-user <user>', 'RPC user of the target')
     .option('--target-password <password>', 'RPC password of the target')
     .option('--target-cookie <file>', "the target's .cookie file")
     .option('--target-conf <file>', "the target's zcash.conf")
-    .option('--target-datadir <dir>', 'compare against the zecrpc store in this data directory, opened in this process (no server may have it open)')
+    .option(
+      '--target-datadir <dir>',
+      'compare against the zecrpc store in this data directory, opened in this process (no server may have it open)',
+    )
     .addOption(new Option('--network <name>', 'network of --target-datadir').choices([...NETWORK_NAMES]).default('mainnet'))
     .option('--heights <A..B>', 'visit heights A to B')
     .option('--sample <n>', 'visit n random heights (default 100)')

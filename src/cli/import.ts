@@ -78,7 +78,9 @@ export async function runImport(argv: string[]): Promise<void> {
   const { node, own } = splitImportArgv(argv);
   const zcashdStyle = parseZcashArgs(node);
   if (zcashdStyle.rest.length > 0) {
-    throw new ConfigError(`Error: zecrpc import: unexpected argument '${zcashdStyle.rest[0]}' (sources are given with --hex, --blocks-dir or --rpc). See 'zecrpc import -help'.`);
+    throw new ConfigError(
+      `Error: zecrpc import: unexpected argument '${zcashdStyle.rest[0]}' (sources are given with --hex, --blocks-dir or --rpc). See 'zecrpc import -help'.`,
+    );
   }
   checkOptions(zcashdStyle.options, 'import');
   const cmd = importCommand();

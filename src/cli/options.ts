@@ -23,7 +23,11 @@ const CONF: OptionDoc = {
   value: 'file',
   help: 'Specify configuration file. Relative paths will be prefixed by datadir location. (default: zcash.conf)',
 };
-const DATADIR: OptionDoc = { name: 'datadir', value: 'dir', help: 'Specify data directory; it must exist (default: ~/.zecrpc, created when missing)' };
+const DATADIR: OptionDoc = {
+  name: 'datadir',
+  value: 'dir',
+  help: 'Specify data directory; it must exist (default: ~/.zecrpc, created when missing)',
+};
 const TESTNET: OptionDoc = { name: 'testnet', help: 'Use the test network' };
 const REGTEST: OptionDoc = { name: 'regtest', help: 'Use the regression test network' };
 
@@ -62,10 +66,22 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
     value: 'category',
     help: 'Output debugging information. -debug=rpc (or -debug, -debug=1) logs every JSON-RPC request; -debug=0 turns it off',
   },
-  { name: 'loglevel', value: 'level', help: 'Log level: fatal, error, warn, info, debug, trace or silent (default: info; debug also logs every request)' },
-  { name: 'rpcrequestmemory', value: 'MiB', help: 'Memory one request may use while its reply is built (default: from the machine memory)' },
+  {
+    name: 'loglevel',
+    value: 'level',
+    help: 'Log level: fatal, error, warn, info, debug, trace or silent (default: info; debug also logs every request)',
+  },
+  {
+    name: 'rpcrequestmemory',
+    value: 'MiB',
+    help: 'Memory one request may use while its reply is built (default: from the machine memory)',
+  },
   { name: 'rpcmemory', value: 'MiB', help: 'Memory all replies in flight may use together (default: from the machine memory)' },
-  { name: 'rpcbodymemory', value: 'MiB', help: 'Memory all request bodies being received may use together (default: from the machine memory)' },
+  {
+    name: 'rpcbodymemory',
+    value: 'MiB',
+    help: 'Memory all request bodies being received may use together (default: from the machine memory)',
+  },
   { name: 'rpcssl', help: 'Refused, as by zcashd: SSL mode for RPC is no longer supported' },
   { name: 'uacomment', value: 'cmt', help: "Append a comment to getinfo's subversion. Repeatable" },
   {
@@ -106,10 +122,20 @@ export const CLIENT_OPTIONS: readonly OptionDoc[] = [
 /** `zecrpc verify` reads the same store options as import. */
 export const VERIFY_OPTIONS: readonly OptionDoc[] = IMPORT_OPTIONS;
 
-const BY_COMMAND: Record<CommandName, readonly OptionDoc[]> = { serve: SERVE_OPTIONS, import: IMPORT_OPTIONS, cli: CLIENT_OPTIONS, verify: VERIFY_OPTIONS };
+const BY_COMMAND: Record<CommandName, readonly OptionDoc[]> = {
+  serve: SERVE_OPTIONS,
+  import: IMPORT_OPTIONS,
+  cli: CLIENT_OPTIONS,
+  verify: VERIFY_OPTIONS,
+};
 
 /** How each command is invoked, for messages. */
-export const COMMAND_LABEL: Record<CommandName, string> = { serve: 'zecrpc serve', import: 'zecrpc import', cli: 'zecrpc-cli', verify: 'zecrpc verify' };
+export const COMMAND_LABEL: Record<CommandName, string> = {
+  serve: 'zecrpc serve',
+  import: 'zecrpc import',
+  cli: 'zecrpc-cli',
+  verify: 'zecrpc verify',
+};
 
 /** Option names zcashd reads that zecrpc has no use for, with what to do instead. */
 const ZCASHD_ONLY: Record<string, string> = {
@@ -145,9 +171,7 @@ export function checkOptions(options: OptionMap, command: CommandName): void {
 
 /** zcashd's help layout (HelpMessageOpt): the option indented 2, its text indented 7 and wrapped at 79 columns. */
 export function formatOptions(docs: readonly OptionDoc[]): string {
-  return docs
-    .map((o) => `  -${o.name}${o.value ? `=<${o.value}>` : ''}\n${wrap(o.help, 7, 79)}\n`)
-    .join('\n');
+  return docs.map((o) => `  -${o.name}${o.value ? `=<${o.value}>` : ''}\n${wrap(o.help, 7, 79)}\n`).join('\n');
 }
 
 function wrap(text: string, indent: number, width: number): string {

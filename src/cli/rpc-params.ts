@@ -170,9 +170,7 @@ export function parameterSpec(method: string): ParameterSpec | undefined {
 
 /** The ways RPCConvertValues fails, with the exact texts zcash-cli prints after `error: `. */
 export type ConversionFailure =
-  | { kind: 'unknown-method'; message: string }
-  | { kind: 'wrong-count'; message: string }
-  | { kind: 'unparseable'; message: string };
+  { kind: 'unknown-method'; message: string } | { kind: 'wrong-count'; message: string } | { kind: 'unparseable'; message: string };
 
 /** ParseNonRFCJSONValue: the word parsed as the only element of a JSON array. */
 function parseNonRfcJson(word: string): JsonValue | undefined {
@@ -192,7 +190,9 @@ export function convertParams(method: string, words: readonly string[]): { param
     const needed =
       optional.length === 0 ? `exactly ${required.length}` : `at least ${required.length} and at most ${required.length + optional.length}`;
     const which = words.length < required.length ? 'Not enough parameters' : 'Too many parameters';
-    return { failure: { kind: 'wrong-count', message: `${which} for method \`${method}\`. Needed ${needed}, but received ${words.length}` } };
+    return {
+      failure: { kind: 'wrong-count', message: `${which} for method \`${method}\`. Needed ${needed}, but received ${words.length}` },
+    };
   }
   const all = [...required, ...optional];
   const params: JsonValue[] = [];

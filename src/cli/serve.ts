@@ -33,7 +33,8 @@ export interface ServeHandle {
 function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
   return Math.round(seconds * 1000);
 }
 
@@ -111,12 +112,15 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
       })
     : null;
   // Index values the methods read are cross-checked; a contradiction answers zcashd's -1 "Database corrupted".
-  const methods: RpcMethod[] = storeMethods(verifiedStoreReader(store, (line) => log?.error(line)), {
-    features,
-    upstream: upstreamRelay,
-    uaComments: config.getArgs('uacomment'),
-    legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
-  });
+  const methods: RpcMethod[] = storeMethods(
+    verifiedStoreReader(store, (line) => log?.error(line)),
+    {
+      features,
+      upstream: upstreamRelay,
+      uaComments: config.getArgs('uacomment'),
+      legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+    },
+  );
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));

@@ -52,4 +52,3 @@ export function importUsage(): string {
     SOURCE_HELP
   );
 }
-

@@ -6,13 +6,7 @@
 export { DecodeError, type DecodeReason } from './errors.js';
 export { ByteReader, ByteWriter, MAX_SIZE } from './bytes.js';
 export { isHex, hexToBytes, toHex, toHexReversed, reversedHexToBytes } from './hex.js';
-export {
-  Transaction,
-  decodeTransaction,
-  decodeTransactionHex,
-  encodeTransaction,
-  readTransaction,
-} from './tx/transaction.js';
+export { Transaction, decodeTransaction, decodeTransactionHex, encodeTransaction, readTransaction } from './tx/transaction.js';
 export type * from './tx/types.js';
 export { COIN, MAX_MONEY } from './tx/types.js';
 export {

@@ -73,7 +73,9 @@ export function resolveNodeAuth(url: URL, opts: NodeAuthOptions, side: string): 
     const cookieName = conf.get('rpccookiefile')?.at(-1) ?? '.cookie';
     const cookie = isAbsolute(cookieName) ? cookieName : join(dirname(opts.confFile), confNetworkDir(conf), cookieName);
     if (!existsSync(cookie)) {
-      throw new CompareError(`${side}: ${opts.confFile} sets no rpcpassword and there is no cookie file at ${cookie} (is the node running?)`);
+      throw new CompareError(
+        `${side}: ${opts.confFile} sets no rpcpassword and there is no cookie file at ${cookie} (is the node running?)`,
+      );
     }
     const [cu, ...rest] = readCookie(cookie, side).split(':');
     return { header: basic(cu!, rest.join(':')), source: `cookie ${cookie}` };

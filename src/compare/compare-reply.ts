@@ -38,7 +38,13 @@ export function compareReplies(reference: Reply, target: Reply, kind: ReferenceK
 
   const differences: ClassifiedDifference[] = [];
   if (status.reference !== status.target) {
-    differences.push({ kind: 'value', path: '(HTTP status)', key: null, reference: String(status.reference), target: String(status.target) });
+    differences.push({
+      kind: 'value',
+      path: '(HTTP status)',
+      key: null,
+      reference: String(status.reference),
+      target: String(status.target),
+    });
   }
   const ref = first ? tryParseJson(reference.body) : undefined;
   const tgt = first ? tryParseJson(target.body) : undefined;
@@ -55,7 +61,13 @@ export function compareReplies(reference: Reply, target: Reply, kind: ReferenceK
       differences.push(...diffJson(ref, tgt, { limit: maxDifferences }));
       // Same JSON tokens in the same order, different bytes: whitespace or string escaping.
       if (differences.every((d) => d.path === '(HTTP status)')) {
-        differences.push({ kind: 'value', path: '(formatting)', key: null, reference: first.referenceExcerpt, target: first.targetExcerpt });
+        differences.push({
+          kind: 'value',
+          path: '(formatting)',
+          key: null,
+          reference: first.referenceExcerpt,
+          target: first.targetExcerpt,
+        });
       }
     }
   }

@@ -57,7 +57,8 @@ export class HttpEndpoint implements Endpoint {
     } catch {
       throw new CompareError(`${side}: ${JSON.stringify(rawUrl)} is not a URL (expected e.g. http://127.0.0.1:8232/)`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CompareError(`${side}: ${rawUrl}: only http:// and https:// are supported`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new CompareError(`${side}: ${rawUrl}: only http:// and https:// are supported`);
     this.authHeader = resolveNodeAuth(url, opts, side).header;
     url.username = '';
     url.password = '';
@@ -90,7 +91,9 @@ export class HttpEndpoint implements Endpoint {
           if (settled) return;
           const status = res.statusCode ?? 0;
           if (status === 401 || status === 403) {
-            return fail(`authentication failed (HTTP ${status}); check the user/password, cookie file or zcash.conf given for the ${this.side}`);
+            return fail(
+              `authentication failed (HTTP ${status}); check the user/password, cookie file or zcash.conf given for the ${this.side}`,
+            );
           }
           settled = true;
           clearTimeout(timer);
@@ -99,7 +102,8 @@ export class HttpEndpoint implements Endpoint {
       });
       const timer = setTimeout(() => fail(`no complete reply to ${what} within ${this.opts.timeoutMs} ms`), this.opts.timeoutMs);
       req.on('error', (e: NodeJS.ErrnoException) => {
-        const reason = e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' ? 'cannot reach the node' : 'request failed';
+        const reason =
+          e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' ? 'cannot reach the node' : 'request failed';
         fail(`${reason} (${e.code ?? e.message})`);
       });
       req.end(body);

@@ -28,7 +28,9 @@ function seededRandom(seed: number): () => number {
 export function selectHeights(selection: HeightSelection, commonTip: number): number[] {
   if (selection.kind === 'range') {
     if (selection.to > commonTip) {
-      throw new CompareError(`--heights ${selection.from}..${selection.to} goes past height ${commonTip}, the highest block both nodes have`);
+      throw new CompareError(
+        `--heights ${selection.from}..${selection.to} goes past height ${commonTip}, the highest block both nodes have`,
+      );
     }
     return Array.from({ length: selection.to - selection.from + 1 }, (_, i) => selection.from + i);
   }

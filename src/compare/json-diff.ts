@@ -87,7 +87,8 @@ function walk(a: JsonValue, b: JsonValue, path: string, key: string | number | n
     return;
   }
   if (a instanceof JsonNumber && b instanceof JsonNumber) {
-    if (a.text !== b.text) out.push({ kind: sameNumber(a.text, b.text) ? 'number-format' : 'value', path, key, reference: a.text, target: b.text });
+    if (a.text !== b.text)
+      out.push({ kind: sameNumber(a.text, b.text) ? 'number-format' : 'value', path, key, reference: a.text, target: b.text });
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {

@@ -61,7 +61,8 @@ export function parseMethodSelection(text: string): MethodSelection[] {
     if (asVariant !== undefined) {
       const last = out.at(-1);
       if (!last) throw new CompareError(`--methods: '${token}' must follow a method name (e.g. getblock:0,1,2)`);
-      if (SUPPORTED_METHODS[last.method]!.defaultVariants.length === 0) throw new CompareError(`--methods: ${last.method} takes no variant ('${token}')`);
+      if (SUPPORTED_METHODS[last.method]!.defaultVariants.length === 0)
+        throw new CompareError(`--methods: ${last.method} takes no variant ('${token}')`);
       last.variants.push(asVariant);
       continue;
     }
@@ -71,7 +72,8 @@ export function parseMethodSelection(text: string): MethodSelection[] {
     const selection: MethodSelection = { method: name, scope: info.scope, variants: [] };
     if (variantText !== undefined) {
       const v = parseVariant(variantText);
-      if (v === undefined || info.defaultVariants.length === 0) throw new CompareError(`--methods: bad variant '${variantText}' for ${name}`);
+      if (v === undefined || info.defaultVariants.length === 0)
+        throw new CompareError(`--methods: bad variant '${variantText}' for ${name}`);
       selection.variants.push(v);
     }
     out.push(selection);

@@ -7,7 +7,11 @@ import type { CompareProgress } from './run.js';
 
 export type CompareProgressMode = 'auto' | 'bar' | 'log' | 'none';
 
-export function createCompareProgress(mode: CompareProgressMode, stream: NodeJS.WriteStream = process.stderr, intervalMs = 10_000): CompareProgress | undefined {
+export function createCompareProgress(
+  mode: CompareProgressMode,
+  stream: NodeJS.WriteStream = process.stderr,
+  intervalMs = 10_000,
+): CompareProgress | undefined {
   const chosen = mode === 'auto' ? (stream.isTTY ? 'bar' : 'log') : mode;
   if (chosen === 'none') return undefined;
   if (chosen === 'bar') {
@@ -15,7 +19,12 @@ export function createCompareProgress(mode: CompareProgressMode, stream: NodeJS.
     return {
       start(total) {
         bar = new cliProgress.SingleBar(
-          { format: 'compare [{bar}] {percentage}% | {value}/{total} heights | {requests} requests | ETA {eta_formatted}', stream, hideCursor: true, fps: 5 },
+          {
+            format: 'compare [{bar}] {percentage}% | {value}/{total} heights | {requests} requests | ETA {eta_formatted}',
+            stream,
+            hideCursor: true,
+            fps: 5,
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(Math.max(1, total), 0, { requests: 0 });
@@ -43,7 +52,9 @@ export function createCompareProgress(mode: CompareProgressMode, stream: NodeJS.
       last = now;
       const elapsed = (now - started) / 1000;
       const eta = done > 0 ? Math.round((elapsed / done) * (total - done)) : NaN;
-      stream.write(`compare: ${done}/${total} heights, ${requests} requests, ${elapsed.toFixed(0)} s${Number.isFinite(eta) ? `, ETA ${eta} s` : ''}\n`);
+      stream.write(
+        `compare: ${done}/${total} heights, ${requests} requests, ${elapsed.toFixed(0)} s${Number.isFinite(eta) ? `, ETA ${eta} s` : ''}\n`,
+      );
     },
     stop() {},
   };

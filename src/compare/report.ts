@@ -22,10 +22,15 @@ function describeDifference(d: ClassifiedDifference, referenceName: string): str
 }
 
 function recordLines(r: DifferenceRecord, referenceName: string): string[] {
-  const lines = [`  ${r.method}  ${r.request}${r.height !== null ? `  (height ${r.height})` : ''}${r.outcome === 'excluded' ? `  [excluded: ${r.deviation}]` : r.deviation ? `  [known deviation ${r.deviation}]` : ''}`];
-  if (r.status.reference !== r.status.target) lines.push(`    HTTP status: ${referenceName} ${r.status.reference} | target ${r.status.target}`);
+  const lines = [
+    `  ${r.method}  ${r.request}${r.height !== null ? `  (height ${r.height})` : ''}${r.outcome === 'excluded' ? `  [excluded: ${r.deviation}]` : r.deviation ? `  [known deviation ${r.deviation}]` : ''}`,
+  ];
+  if (r.status.reference !== r.status.target)
+    lines.push(`    HTTP status: ${referenceName} ${r.status.reference} | target ${r.status.target}`);
   if (r.first) {
-    lines.push(`    first differing byte: offset ${r.first.offset} (bodies of ${r.first.referenceLength} and ${r.first.targetLength} bytes)`);
+    lines.push(
+      `    first differing byte: offset ${r.first.offset} (bodies of ${r.first.referenceLength} and ${r.first.targetLength} bytes)`,
+    );
     lines.push(`      ${referenceName.padEnd(9)} ${r.first.referenceExcerpt}`);
     lines.push(`      ${'target'.padEnd(9)} ${r.first.targetExcerpt}`);
   }
@@ -47,18 +52,28 @@ export function formatReport(r: CompareResult): string {
   const refName = r.reference.kind === 'unknown' ? 'reference' : r.reference.kind;
   const out: string[] = [];
   out.push('zecrpc compare');
-  out.push(`  reference  ${r.reference.location} (${r.reference.kind === 'unknown' ? 'kind unknown: compared strictly' : r.reference.kind})`);
+  out.push(
+    `  reference  ${r.reference.location} (${r.reference.kind === 'unknown' ? 'kind unknown: compared strictly' : r.reference.kind})`,
+  );
   out.push(`  target     ${r.target.location}`);
   const span = r.heights.first === null ? 'none' : `${r.heights.first}..${r.heights.last}`;
-  out.push(`  heights    ${r.heights.count} in ${span}; tips: reference ${r.tips.reference}, target ${r.tips.target}; ${r.concurrency} requests in flight`);
+  out.push(
+    `  heights    ${r.heights.count} in ${span}; tips: reference ${r.tips.reference}, target ${r.tips.target}; ${r.concurrency} requests in flight`,
+  );
   out.push('');
   const w = Math.max(24, ...r.methods.map((m) => m.method.length)) + 2;
-  out.push(`${'method'.padEnd(w)}${'identical'.padStart(10)}${'different'.padStart(11)}${'zebrad drift'.padStart(14)}${'excluded'.padStart(10)}`);
+  out.push(
+    `${'method'.padEnd(w)}${'identical'.padStart(10)}${'different'.padStart(11)}${'zebrad drift'.padStart(14)}${'excluded'.padStart(10)}`,
+  );
   for (const m of r.methods) {
-    out.push(`${m.method.padEnd(w)}${String(m.identical).padStart(10)}${String(m.different).padStart(11)}${String(m.drift).padStart(14)}${String(m.excluded).padStart(10)}`);
+    out.push(
+      `${m.method.padEnd(w)}${String(m.identical).padStart(10)}${String(m.different).padStart(11)}${String(m.drift).padStart(14)}${String(m.excluded).padStart(10)}`,
+    );
   }
   const t = r.totals;
-  out.push(`${'total'.padEnd(w)}${String(t.identical).padStart(10)}${String(t.different).padStart(11)}${String(t.drift).padStart(14)}${String(t.excluded).padStart(10)}`);
+  out.push(
+    `${'total'.padEnd(w)}${String(t.identical).padStart(10)}${String(t.different).padStart(11)}${String(t.drift).padStart(14)}${String(t.excluded).padStart(10)}`,
+  );
 
   const shown = r.differences.filter((d) => d.outcome === 'different');
   if (t.different > 0) {
@@ -66,10 +81,14 @@ export function formatReport(r: CompareResult): string {
     for (const d of shown) out.push(...recordLines(d, refName));
   }
   if (r.drift.length > 0) {
-    out.push('', `zebrad drift: ${t.drift} replies differ only in zebrad's known format drifts (not zecrpc errors; what changes for clients moving from zebrad):`);
+    out.push(
+      '',
+      `zebrad drift: ${t.drift} replies differ only in zebrad's known format drifts (not zecrpc errors; what changes for clients moving from zebrad):`,
+    );
     for (const d of r.drift) {
       out.push(`  ${d.category}: ${d.count} — ${DRIFT_DESCRIPTIONS[d.category]}`);
-      for (const e of d.examples) out.push(`      e.g. ${e.method} ${e.path || '(top level)'}: zebrad ${clip(e.reference, 60)} | zcashd-exact ${clip(e.target, 60)}`);
+      for (const e of d.examples)
+        out.push(`      e.g. ${e.method} ${e.path || '(top level)'}: zebrad ${clip(e.reference, 60)} | zcashd-exact ${clip(e.target, 60)}`);
     }
   }
   const devs = r.deviations.filter((d) => d.requests > 0);
@@ -84,14 +103,18 @@ export function formatReport(r: CompareResult): string {
       out.push(`  ${d.name}: ${d.requests} requests, ${d.differed} differed; ${state}`);
       out.push(`      ${d.description} (documented in ${d.documentedIn})`);
     }
-    for (const rec of r.differences.filter((x) => x.outcome === 'excluded').slice(0, 1)) out.push('  first excluded reply:', ...recordLines(rec, refName));
+    for (const rec of r.differences.filter((x) => x.outcome === 'excluded').slice(0, 1))
+      out.push('  first excluded reply:', ...recordLines(rec, refName));
   }
   if (r.notes.length > 0) {
     out.push('', 'Notes:');
     for (const n of r.notes.slice(0, 20)) out.push(`  ${n}`);
     if (r.notes.length > 20) out.push(`  … ${r.notes.length - 20} more`);
   }
-  out.push('', `Latency (ms)     ${'p50'.padStart(8)} ${'p90'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(7)}   (req/s: at ${r.concurrency} in flight)`);
+  out.push(
+    '',
+    `Latency (ms)     ${'p50'.padStart(8)} ${'p90'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)} ${'req/s'.padStart(9)} ${'MB/s'.padStart(7)}   (req/s: at ${r.concurrency} in flight)`,
+  );
   out.push(latencyRow(refName, r.latency.reference));
   out.push(latencyRow('target', r.latency.target));
   const o = r.overhead;
@@ -101,7 +124,12 @@ export function formatReport(r: CompareResult): string {
       `process CPU ${o.processCpuMs.toFixed(0)} ms over ${(o.wallMs / 1000).toFixed(2)} s wall` +
       (r.target.location.includes('(in process)') ? ' (includes the in-process target)' : ''),
   );
-  out.push('', r.ok ? `Result: no differences in ${t.requests} requests${t.drift || t.excluded ? ` (${t.drift} zebrad drift, ${t.excluded} excluded)` : ''}` : `Result: ${t.different} of ${t.requests} requests differ`);
+  out.push(
+    '',
+    r.ok
+      ? `Result: no differences in ${t.requests} requests${t.drift || t.excluded ? ` (${t.drift} zebrad drift, ${t.excluded} excluded)` : ''}`
+      : `Result: ${t.different} of ${t.requests} requests differ`,
+  );
   return out.join('\n') + '\n';
 }
 

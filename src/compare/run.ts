@@ -160,7 +160,10 @@ function excerptOf(reply: Reply): string {
 }
 
 export async function detectReferenceKind(reference: Endpoint): Promise<ReferenceKind> {
-  const reply = await reference.send(Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getnetworkinfo","params":[]}'), 'getnetworkinfo');
+  const reply = await reference.send(
+    Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getnetworkinfo","params":[]}'),
+    'getnetworkinfo',
+  );
   let subversion: unknown;
   try {
     subversion = (JSON.parse(reply.body.toString('utf8')) as { result?: { subversion?: unknown } }).result?.subversion;
@@ -186,16 +189,24 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
   const startedWall = performance.now();
   const startedCpu = process.cpuUsage();
   const tipOf = async (ep: Endpoint) => {
-    const r = resultOrThrow(await ep.send(Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getblockcount","params":[]}'), 'getblockcount'), ep.side, 'getblockcount');
+    const r = resultOrThrow(
+      await ep.send(Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getblockcount","params":[]}'), 'getblockcount'),
+      ep.side,
+      'getblockcount',
+    );
     if (typeof r !== 'number') throw new CompareError(`${ep.side}: getblockcount did not answer a number`);
     return r;
   };
   const [refTip, tgtTip] = await Promise.all([tipOf(reference), tipOf(target)]);
-  const kind = opts.referenceKind === undefined || opts.referenceKind === 'auto' ? await detectReferenceKind(reference) : opts.referenceKind;
+  const kind =
+    opts.referenceKind === undefined || opts.referenceKind === 'auto' ? await detectReferenceKind(reference) : opts.referenceKind;
   const heights = selectHeights(opts.heights, Math.min(refTip, tgtTip));
 
   const notes: string[] = [];
-  if (refTip !== tgtTip) notes.push(`the nodes are at different tips (reference ${refTip}, target ${tgtTip}): confirmations and nextblockhash near the tips will differ`);
+  if (refTip !== tgtTip)
+    notes.push(
+      `the nodes are at different tips (reference ${refTip}, target ${tgtTip}): confirmations and nextblockhash near the tips will differ`,
+    );
   const refLatency = new LatencyRecorder();
   const tgtLatency = new LatencyRecorder();
   const tallies = new Map<string, MethodTally>();
@@ -240,7 +251,10 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
   const sendReference = async (method: string, params: unknown[]): Promise<Reply> => {
     await limiter.acquire();
     try {
-      return await reference.send(Buffer.from(JSON.stringify({ jsonrpc: '1.0', id: nextId++, method, params })), `${method} ${shortParams(params)}`);
+      return await reference.send(
+        Buffer.from(JSON.stringify({ jsonrpc: '1.0', id: nextId++, method, params })),
+        `${method} ${shortParams(params)}`,
+      );
     } finally {
       limiter.release();
     }
@@ -327,7 +341,9 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
       for (const v of getblock.variants) if (v !== 0) add('getblock', [hash, v], v);
       // The numeric-height form zecrpc accepts and zcashd rejects (a known deviation).
       const probeVariant = getblock.variants.includes(1) ? 1 : getblock.variants[0]!;
-      tasks.push(compareOne({ method: 'getblock', params: [h, probeVariant], key: `getblock:${probeVariant} by numeric height`, height: h }));
+      tasks.push(
+        compareOne({ method: 'getblock', params: [h, probeVariant], key: `getblock:${probeVariant} by numeric height`, height: h }),
+      );
     }
     for (const v of selected.get('getblockheader')?.variants ?? []) add('getblockheader', [hash, v], v);
     if (selected.has('z_gettreestate')) add('z_gettreestate', [hash], undefined);
@@ -337,7 +353,10 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
       } else {
         let txs: { hex: string; txid: string }[] = [];
         try {
-          txs = decodeBlock(new Uint8Array(Buffer.from(rawHex, 'hex'))).transactions.map((t) => ({ hex: Buffer.from(t.bytes).toString('hex'), txid: t.txidHex }));
+          txs = decodeBlock(new Uint8Array(Buffer.from(rawHex, 'hex'))).transactions.map((t) => ({
+            hex: Buffer.from(t.bytes).toString('hex'),
+            txid: t.txidHex,
+          }));
         } catch (e) {
           notes.push(`height ${h}: the reference's block does not decode (${(e as Error).message}); its transactions were not compared`);
         }

@@ -47,7 +47,8 @@ export function instantiateBlake2bWasm(): Blake2bModule | null {
     if (literal === undefined) return null;
     const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(literal, 'base64'))).exports;
     const m = exports as unknown as Partial<Blake2bModule>;
-    if (!(m.memory instanceof WebAssembly.Memory) || typeof m.blake2b_init !== 'function' || typeof m.blake2b_compress !== 'function') return null;
+    if (!(m.memory instanceof WebAssembly.Memory) || typeof m.blake2b_init !== 'function' || typeof m.blake2b_compress !== 'function')
+      return null;
     return m as Blake2bModule;
   } catch {
     return null;

@@ -27,7 +27,7 @@ export function formatAmount(zat: number | bigint): string {
   if (zat < INT64_MIN || zat > INT64_MAX) throw new RangeError(`amount is outside the int64 range: ${zat}`);
   const negative = zat < 0n;
   const abs = negative ? -zat : zat;
-  return (negative ? '-' : '') + (abs / ZAT_PER_ZEC_BIG) + '.' + padFraction(Number(abs % ZAT_PER_ZEC_BIG));
+  return (negative ? '-' : '') + abs / ZAT_PER_ZEC_BIG + '.' + padFraction(Number(abs % ZAT_PER_ZEC_BIG));
 }
 
 function padFraction(frac: number): string {

@@ -101,7 +101,7 @@ export function prettyPrint(compactJson: string, indent = 2): string {
         flush(i);
         if (closers.pop() !== c) throw new JsonParseError('unbalanced brackets', i);
         const prev = prevSignificant(text, i - 1);
-        const wasEmpty = prev >= 0 && (text.charCodeAt(prev) === c - 2);
+        const wasEmpty = prev >= 0 && text.charCodeAt(prev) === c - 2;
         if (indent) out += (wasEmpty ? '' : '\n') + pad(closers.length);
         out += String.fromCharCode(c);
         runStart = i + 1;

@@ -367,7 +367,8 @@ class Utf8Filter {
   pushByte(ch: number): void {
     if (this.state === 0) {
       if (ch < 0x80) this.bytes.push(ch);
-      else if (ch < 0xc0) this.valid = false; // continuation byte without a lead
+      else if (ch < 0xc0)
+        this.valid = false; // continuation byte without a lead
       else if (ch < 0xe0) {
         this.codePoint = (ch & 0x1f) << 6;
         this.state = 6;

@@ -234,4 +234,3 @@ export function decodedBlockToJson(block: Block, network: NetworkParams): string
   w.endObject();
   return w.toString();
 }
-

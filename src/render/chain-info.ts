@@ -54,7 +54,11 @@ function writeSoftForks(w: JsonWriter, tipHeight: number, network: NetworkParams
     w.endObject();
   };
   w.key('softforks').beginArray();
-  for (const [id, version] of [['bip34', 2], ['bip66', 3], ['bip65', 4]] as const) {
+  for (const [id, version] of [
+    ['bip34', 2],
+    ['bip66', 3],
+    ['bip65', 4],
+  ] as const) {
     w.beginObject();
     w.key('id').str(id);
     w.key('version').int(version);

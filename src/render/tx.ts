@@ -91,9 +91,17 @@ function writeVin(w: JsonWriter, h: TxHex, vin: readonly TxIn[], coinbase: boole
     const script = input.scriptSig;
     const scriptHex = h.of(script);
     w.plainRaw(
-      '{"txid":"' + txid + '","vout":' + formatInteger(index) +
-        ',"scriptSig":{"asm":"' + scriptToAsm(script, true, scriptHex) + '","hex":"' + scriptHex +
-        '"},"sequence":' + formatInteger(input.sequence) + '}',
+      '{"txid":"' +
+        txid +
+        '","vout":' +
+        formatInteger(index) +
+        ',"scriptSig":{"asm":"' +
+        scriptToAsm(script, true, scriptHex) +
+        '","hex":"' +
+        scriptHex +
+        '"},"sequence":' +
+        formatInteger(input.sequence) +
+        '}',
     );
   }
   w.endArray();

@@ -162,7 +162,8 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   function inputCoin(prevout: OutPoint): Coin | null {
     // A second spend of the same outpoint within the block is a double spend.
     const key = outpointKey(prevout.hash, prevout.index);
-    if (spentHere.has(key)) fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
+    if (spentHere.has(key))
+      fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
     spentHere.add(key);
     return input.coin(prevout);
   }
@@ -179,10 +180,15 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         let tree = intermediates.get(anchorHex)?.clone() ?? input.sproutTreeAt!(js.anchor)?.clone() ?? null;
         if (!tree) {
           if (!coinsComplete) {
-            unverified.push(`JoinSplit ${j} of transaction ${tx.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`);
+            unverified.push(
+              `JoinSplit ${j} of transaction ${tx.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`,
+            );
             return;
           }
-          fail('bad-txns-shielded-requirements-not-met', `JoinSplit ${j} of transaction ${tx.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`);
+          fail(
+            'bad-txns-shielded-requirements-not-met',
+            `JoinSplit ${j} of transaction ${tx.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`,
+          );
         }
         tree = tree!;
         tree.append(js.commitments[0]);
@@ -211,7 +217,10 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     for (const [pool, expected] of Object.entries(checkpoint.totals) as [keyof typeof totals, bigint][]) {
       const computed = totals[pool];
       if (computed !== null && computed !== expected) {
-        fail('bad-chain-supply-checkpoint', `the ${pool} total after the block is ${computed}; zcashd's checkpoint at height ${height} says ${expected}`);
+        fail(
+          'bad-chain-supply-checkpoint',
+          `the ${pool} total after the block is ${computed}; zcashd's checkpoint at height ${height} says ${expected}`,
+        );
       }
     }
   }
@@ -269,7 +278,9 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
       prevRoot = step.prevRoot;
     }
     if (prevRoot === null && heartwood && network.activationHeights.Heartwood !== height) {
-      unverified.push(`the header commitment (hashBlockCommitments) of block ${hashHex} at ${height}: the history tree before it is unknown`);
+      unverified.push(
+        `the header commitment (hashBlockCommitments) of block ${hashHex} at ${height}: the history tree before it is unknown`,
+      );
       // zcashd prints the header field between Heartwood and NU5 whatever it holds; from NU5 on
       // the root is not in the header, and unknown roots print as zeros (never-connected rule).
       if (!nu5) chainHistoryRoot = block.header.commitments.slice();
@@ -280,7 +291,12 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         authDataRoot,
       });
       if (problem) {
-        throw new StateTransitionError(problem.rule, height, hashHex, `${problem.message}: ${problem.field} is ${problem.computed}, the computed value is ${problem.expected}`);
+        throw new StateTransitionError(
+          problem.rule,
+          height,
+          hashHex,
+          `${problem.message}: ${problem.field} is ${problem.computed}, the computed value is ${problem.expected}`,
+        );
       }
       // Heartwood < h < NU5 prints the header field, which was just checked equal to prevRoot.
       if (heartwood && network.activationHeights.Heartwood !== height) chainHistoryRoot = prevRoot!;

@@ -180,7 +180,12 @@ export function emptyTrees(hashers: PoolHashers): Record<ShieldedPool, Increment
  * The tree zcashd's coins view holds for an anchor `root` (GetSproutAnchorAt and friends): the
  * empty tree for the empty root, the stored frontier otherwise, or null when it has none.
  */
-export function treeAtAnchor(hasher: MerkleHasher, root: Uint8Array, frontier: Uint8Array | null, pool: ShieldedPool): IncrementalMerkleTree | null {
+export function treeAtAnchor(
+  hasher: MerkleHasher,
+  root: Uint8Array,
+  frontier: Uint8Array | null,
+  pool: ShieldedPool,
+): IncrementalMerkleTree | null {
   if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, treeOptions(pool));
   return frontier ? IncrementalMerkleTree.fromTreeState(hasher, frontier, treeOptions(pool)) : null;
 }

@@ -137,8 +137,18 @@ export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
     orchard = { startRoot, endRoot, txCount: readCount(r) };
   }
   return {
-    commitment, startTime, endTime, startTarget, endTarget, startSaplingRoot, endSaplingRoot,
-    work, startHeight, endHeight, saplingTxCount, orchard,
+    commitment,
+    startTime,
+    endTime,
+    startTarget,
+    endTarget,
+    startSaplingRoot,
+    endSaplingRoot,
+    work,
+    startHeight,
+    endHeight,
+    saplingTxCount,
+    orchard,
   };
 }
 
@@ -328,7 +338,9 @@ export function prevHistoryRoot(network: NetworkParams, tree: HistoryTree | null
   }
   const expectedBranch = branchIdAt(network, height - 1);
   if (tree.branchId !== expectedBranch) {
-    throw new RangeError(`prevHistoryRoot: tree is for branch ${tree.branchId.toString(16)}, block ${height - 1} is in ${expectedBranch.toString(16)}`);
+    throw new RangeError(
+      `prevHistoryRoot: tree is for branch ${tree.branchId.toString(16)}, block ${height - 1} is in ${expectedBranch.toString(16)}`,
+    );
   }
   const lastHeight = tree.peaks[tree.peaks.length - 1]!.endHeight;
   if (lastHeight !== height - 1) {

@@ -201,12 +201,7 @@ export function blockPoolDeltas(
 
 const fmt = (v: bigint | null): string => (v === null ? 'unknown' : v.toString());
 
-function identityError(
-  kind: string,
-  height: number,
-  supply: bigint | null,
-  parts: Record<ValuePoolId, bigint | null>,
-): string | null {
+function identityError(kind: string, height: number, supply: bigint | null, parts: Record<ValuePoolId, bigint | null>): string | null {
   if (supply === null) return null;
   let sum = 0n;
   for (const id of VALUE_POOL_IDS) {
@@ -217,8 +212,7 @@ function identityError(
   if (sum === supply) return null;
   const terms = VALUE_POOL_IDS.map((id) => `${id} ${fmt(parts[id])}`).join(' + ');
   return (
-    `${kind} value pool identity fails at height ${height}: ` +
-    `chainSupply ${supply} != ${terms} = ${sum} (difference ${supply - sum})`
+    `${kind} value pool identity fails at height ${height}: ` + `chainSupply ${supply} != ${terms} = ${sum} (difference ${supply - sum})`
   );
 }
 

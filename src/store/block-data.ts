@@ -31,9 +31,7 @@ import { BlockReadError, storedBlockProblem } from './verify.js';
 /** Largest block read synchronously (see FlatFileBlockData.read). */
 const SYNC_READ_MAX_BYTES = 64 * 1024;
 
-export type BatchOp =
-  | { type: 'put'; key: Buffer; value: Buffer | Uint8Array }
-  | { type: 'del'; key: Buffer };
+export type BatchOp = { type: 'put'; key: Buffer; value: Buffer | Uint8Array } | { type: 'del'; key: Buffer };
 
 export interface BlockLocation {
   file: number;
@@ -181,7 +179,8 @@ export class FlatFileBlockData implements BlockDataBackend {
       size <= SYNC_READ_MAX_BYTES
         ? readSync(handle.fd, framed, 0, size + 8, start)
         : (await handle.read(framed, 0, size + 8, start)).bytesRead;
-    if (bytesRead !== size + 8) fail(`${blockFileName(loc.file)} ends before offset ${loc.offset + size} (read ${Math.max(0, bytesRead - 8)} of ${size} bytes)`);
+    if (bytesRead !== size + 8)
+      fail(`${blockFileName(loc.file)} ends before offset ${loc.offset + size} (read ${Math.max(0, bytesRead - 8)} of ${size} bytes)`);
     if (!bytesEqual(framed.subarray(0, 4), this.magic)) fail('the record frame does not start with the network magic');
     const framedSize = framed.readUInt32LE(4);
     if (framedSize !== size) fail(`the record frame says ${framedSize} bytes, the index ${size}`);

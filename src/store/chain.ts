@@ -34,7 +34,13 @@ import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
 import { validateBlockHeader } from './header-validation.js';
-import { decodeBlockChainState, decodeChainStateTip, type BlockChainState, type ChainStateTip, type ShieldedPool } from '../state/chain-state.js';
+import {
+  decodeBlockChainState,
+  decodeChainStateTip,
+  type BlockChainState,
+  type ChainStateTip,
+  type ShieldedPool,
+} from '../state/chain-state.js';
 import { AddressIndex } from './indexes/address-index.js';
 import { ChainStateIndex, chainStateKeys, decodeSubtree, type CheckpointState } from './indexes/chain-state-index.js';
 import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
@@ -42,12 +48,7 @@ import { TxIndex } from './indexes/tx-index.js';
 import { WriteOverlay } from './overlay.js';
 import { encodeVersionRecord, migrate } from './migrations/index.js';
 import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from './undo.js';
-import {
-  FlatFileBlockData,
-  LevelBlockData,
-  type BatchOp,
-  type BlockDataBackend,
-} from './block-data.js';
+import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend } from './block-data.js';
 import {
   SCHEMA_VERSION,
   decodeChainTx,
@@ -288,7 +289,11 @@ export class ChainStore implements ChainStoreReader {
       throw new BlockRejectedError('decode', `block ${hashHex} rejected: it does not decode (${(e as Error).message})`, hash);
     }
     if (block.bytes.length !== bytes.length) {
-      throw new BlockRejectedError('decode', `block ${hashHex} rejected: ${bytes.length - block.bytes.length} unexpected bytes after the block`, hash);
+      throw new BlockRejectedError(
+        'decode',
+        `block ${hashHex} rejected: ${bytes.length - block.bytes.length} unexpected bytes after the block`,
+        hash,
+      );
     }
     const txids = block.transactions.map((t) => t.txid);
     const computedRoot = block.computeMerkleRoot();
@@ -321,7 +326,11 @@ export class ChainStore implements ChainStoreReader {
       parentWork = parent.chainWork;
       parentChainTx = this.requireChainTx(header.prevHash);
       if (this.indexValue(keys.invalid(header.prevHash))) {
-        throw new BlockRejectedError('invalid-parent', `block ${hashHex} rejected: its parent ${toHexReversed(header.prevHash)} is invalid`, hash);
+        throw new BlockRejectedError(
+          'invalid-parent',
+          `block ${hashHex} rejected: its parent ${toHexReversed(header.prevHash)} is invalid`,
+          hash,
+        );
       }
     }
     const headerProblem = await validateBlockHeader(block, height, this.network, (count) => this.ancestorHeaders(header.prevHash, count), {
@@ -447,7 +456,11 @@ export class ChainStore implements ChainStoreReader {
     const invalid = branch.find((b) => this.indexValue(keys.invalid(b.hash)));
     if (invalid) {
       await this.stayOnTip();
-      throw new BlockRejectedError('invalid-parent', `block ${toHexReversed(targetHash)} descends from invalid block ${toHexReversed(invalid.hash)}`, targetHash);
+      throw new BlockRejectedError(
+        'invalid-parent',
+        `block ${toHexReversed(targetHash)} descends from invalid block ${toHexReversed(invalid.hash)}`,
+        targetHash,
+      );
     }
     const depth = (this.tipState?.height ?? -1) - forkHeight;
     if (depth > MAX_REORG_DEPTH) {
@@ -460,7 +473,14 @@ export class ChainStore implements ChainStoreReader {
     }
 
     const overlay = new WriteOverlay(this.db);
-    const steps: { kind: 'disconnect' | 'connect'; hash: Uint8Array; height: number; chainWork: bigint; ops: BatchOp[]; tipAfter: TipState | null }[] = [];
+    const steps: {
+      kind: 'disconnect' | 'connect';
+      hash: Uint8Array;
+      height: number;
+      chainWork: bigint;
+      ops: BatchOp[];
+      tipAfter: TipState | null;
+    }[] = [];
     let tip = this.tipState;
     let connecting: Uint8Array | null = null;
     try {
@@ -573,14 +593,17 @@ export class ChainStore implements ChainStoreReader {
         if (i < headers.length - 1 && !bytesEqual(hash, headers[i + 1]!.prevHash)) {
           throw new Error(`checkpoint headers do not link: header ${i + 1} does not follow header ${i}`);
         }
-        records.unshift({ hash, rec: { haveData: false, height: firstHeight + i, chainWork: work, size: 0, txCount: 0, file: 0, offset: 0, header: h.bytes } });
+        records.unshift({
+          hash,
+          rec: { haveData: false, height: firstHeight + i, chainWork: work, size: 0, txCount: 0, file: 0, offset: 0, header: h.bytes },
+        });
         work -= works[i]!;
       }
       for (const { hash, rec } of records) {
         ops.push({ type: 'put', key: keys.index(hash), value: encodeIndexRecord(rec) });
         ops.push({ type: 'put', key: keys.height(rec.height), value: Buffer.from(hash) });
         // nChainTx of header-only blocks before the checkpoint: zcashd keeps 0 for blocks whose bodies it lacks.
-        ops.push({ type: 'put', key: keys.chainTx(hash), value: encodeChainTx(rec.height === cp.height ? cp.chainTx ?? 0 : 0) });
+        ops.push({ type: 'put', key: keys.chainTx(hash), value: encodeChainTx(rec.height === cp.height ? (cp.chainTx ?? 0) : 0) });
       }
       const tip = records[records.length - 1]!;
       const state = this.indexers.find((i): i is ChainStateIndex => i instanceof ChainStateIndex);
@@ -669,14 +692,22 @@ export class ChainStore implements ChainStoreReader {
     return v ? decodeChainStateTip(v, defaultPoolHashers()) : null;
   }
 
-  async subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+  async subtrees(
+    pool: 'sapling' | 'orchard',
+    start: number,
+    limit: number,
+  ): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
     const out: { index: number; root: Uint8Array; endHeight: number }[] = [];
     if (limit <= 0 || start > 0xffffffff) return out;
     const prefix = chainStateKeys.subtreePrefix(pool);
     const end = Buffer.from(prefix);
     end[end.length - 1]! += 1;
     // LevelDB takes the limit as a 32-bit int (2^32 would read as 0); the tree has far fewer subtrees.
-    for await (const [key, value] of this.db.iterator({ gte: chainStateKeys.subtree(pool, start), lt: end, limit: Math.min(limit, 0x7fffffff) })) {
+    for await (const [key, value] of this.db.iterator({
+      gte: chainStateKeys.subtree(pool, start),
+      lt: end,
+      limit: Math.min(limit, 0x7fffffff),
+    })) {
       out.push({ index: key.readUInt32BE(2), ...decodeSubtree(value) });
     }
     return out;

@@ -44,7 +44,8 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
     }
     if (entry.height !== h) problems.push(`block ${hex} is at height ${h} but its record says ${entry.height}`);
     if (!entry.onBestChain) problems.push(`block ${hex} at height ${h} does not report onBestChain`);
-    if (h > 0 && !bytesEqual(entry.prevHash, bestChain[h - 1]!)) problems.push(`block ${hex} at height ${h} does not link to height ${h - 1}`);
+    if (h > 0 && !bytesEqual(entry.prevHash, bestChain[h - 1]!))
+      problems.push(`block ${hex} at height ${h} does not link to height ${h - 1}`);
     const bytes = await store.blockBytes(hash).catch((e: Error) => {
       problems.push(`block ${hex}: ${e.message}`);
       return null;
@@ -66,7 +67,8 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
       const loc = await store.txLocation(txids[i]!);
       // A txid repeated later on the chain legitimately points to the later copy.
       if (!loc) problems.push(`tx ${toHexReversed(txids[i]!)} of block ${hex} is missing from the tx index`);
-      else if (loc.height < h || (loc.height === h && loc.index !== i)) problems.push(`tx ${toHexReversed(txids[i]!)} points to ${loc.height}:${loc.index}, expected ${h}:${i}`);
+      else if (loc.height < h || (loc.height === h && loc.index !== i))
+        problems.push(`tx ${toHexReversed(txids[i]!)} points to ${loc.height}:${loc.index}, expected ${h}:${i}`);
       else expectedTxEntries++;
     }
   }

@@ -131,7 +131,15 @@ export const keys = {
   invalid: (hash: Uint8Array): Buffer => prefixed(PREFIX.invalid, hash),
   indexPrefix: PREFIX.index,
   /** CAddressIndexKey: one receive (spending=false) or spend (spending=true) of an address. */
-  addressDelta: (type: number, hash160: Uint8Array, height: number, txIndex: number, txid: Uint8Array, n: number, spending: boolean): Buffer => {
+  addressDelta: (
+    type: number,
+    hash160: Uint8Array,
+    height: number,
+    txIndex: number,
+    txid: Uint8Array,
+    n: number,
+    spending: boolean,
+  ): Buffer => {
     const k = addressPrefix(PREFIX.addressDelta, type, hash160, 45);
     k.writeUInt32BE(height, 22);
     k.writeUInt32BE(txIndex, 26);

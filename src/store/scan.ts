@@ -44,7 +44,11 @@ function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
 /** Scans the store in `<datadir>/zecrpc`; the store must not be open elsewhere (LevelDB's lock). */
 export async function scanStore(datadir: string, network: NetworkParams, opts: ScanOptions = {}): Promise<ScanReport> {
   const dir = join(datadir, 'zecrpc');
-  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+    createIfMissing: false,
+  });
   await db.open();
   const files = new Map<number, FileHandle>();
   const report: ScanReport = { blocksChecked: 0, recordsChecked: 0, heightsChecked: 0, problems: [] };
@@ -78,7 +82,8 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         }
         const block = decodeVerifiedBlock(read);
         if (typeof block === 'string') problem(name, block);
-        else if (block.transactions.length !== rec.txCount) problem(name, `${block.transactions.length} transactions where the index records ${rec.txCount}`);
+        else if (block.transactions.length !== rec.txCount)
+          problem(name, `${block.transactions.length} transactions where the index records ${rec.txCount}`);
       }
     } catch (e) {
       problem('LevelDB block index', `reading stopped: ${(e as Error).message}`);
@@ -95,7 +100,8 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         if (value.length !== 32) problem(where, `a ${value.length}-byte value where a block hash belongs`);
         else if (!rec) problem(where, `names block ${toHexReversed(value)}, which has no sound index record`);
         else if (rec.height !== height) problem(where, `names block ${toHexReversed(value)}, recorded at height ${rec.height}`);
-        else if (height > 0 && prev && !bytesEqual(rec.header.subarray(4, 36), prev)) problem(where, 'its block does not build on the entry below');
+        else if (height > 0 && prev && !bytesEqual(rec.header.subarray(4, 36), prev))
+          problem(where, 'its block does not build on the entry below');
         if (height !== top + 1) problem(where, `follows the entry at height ${top}`);
         top = height;
         prev = value;
@@ -109,7 +115,8 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     });
     if (tip) {
       const t = decodeTip(tip);
-      if (t.height !== top || !prev || !bytesEqual(t.hash, prev)) problem('tip record', `names height ${t.height}, the best chain ends at ${top}`);
+      if (t.height !== top || !prev || !bytesEqual(t.hash, prev))
+        problem('tip record', `names height ${t.height}, the best chain ends at ${top}`);
     }
   } finally {
     for (const f of files.values()) await f.close();

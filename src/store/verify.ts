@@ -96,7 +96,9 @@ export function verifiedStoreReader(store: ChainStoreReader, log: (line: string)
       if (hash === null) return null;
       const entry = checkEntry(hash, await store.blockIndex(hash));
       if (!entry || entry.height !== height) {
-        corrupt(`the best-chain entry at height ${height} names block ${toHexReversed(hash)}, which is ${entry ? `at height ${entry.height}` : 'not in the index'}`);
+        corrupt(
+          `the best-chain entry at height ${height} names block ${toHexReversed(hash)}, which is ${entry ? `at height ${entry.height}` : 'not in the index'}`,
+        );
       }
       return hash;
     },

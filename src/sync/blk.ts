@@ -125,7 +125,11 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
                 truncated = { file, offset };
                 break;
               }
-              throw new ImportError(`${file} (offset ${offset}): file ends inside a record header`, { source: file, position: `offset ${offset}`, offset });
+              throw new ImportError(`${file} (offset ${offset}): file ends inside a record header`, {
+                source: file,
+                position: `offset ${offset}`,
+                offset,
+              });
             }
           }
           const got = frame.subarray(0, 4);
@@ -139,7 +143,11 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           }
           const length = frame.readUInt32LE(4);
           if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE) {
-            throw new ImportError(`${file} (offset ${offset}): implausible block length ${length}`, { source: file, position: `offset ${offset}`, offset });
+            throw new ImportError(`${file} (offset ${offset}): implausible block length ${length}`, {
+              source: file,
+              position: `offset ${offset}`,
+              offset,
+            });
           }
           const body = await ensure(offset + 8, length);
           if (!body) {
@@ -147,11 +155,14 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
               truncated = { file, offset };
               break;
             }
-            throw new ImportError(`${file} (offset ${offset}): block record of ${length} bytes is cut off at the end of the file (${size} bytes)`, {
-              source: file,
-              position: `offset ${offset}`,
-              offset,
-            });
+            throw new ImportError(
+              `${file} (offset ${offset}): block record of ${length} bytes is cut off at the end of the file (${size} bytes)`,
+              {
+                source: file,
+                position: `offset ${offset}`,
+                offset,
+              },
+            );
           }
           // Copy: the window buffer is reused, and buffered orphans must keep their bytes.
           await sink.add(new Uint8Array(body), { source: file, position: `offset ${offset}`, offset });
@@ -168,7 +179,10 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
         await handle.close();
       }
     }
-    if (truncated) (opts.logger ?? { warn: () => undefined }).warn(`${truncated.file} (offset ${truncated.offset}): last record is incomplete (file still being written?); stopped there`);
+    if (truncated)
+      (opts.logger ?? { warn: () => undefined }).warn(
+        `${truncated.file} (offset ${truncated.offset}): last record is incomplete (file still being written?); stopped there`,
+      );
     sink.assertNoneUnresolved();
   } finally {
     progress.stop();

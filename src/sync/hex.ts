@@ -68,7 +68,10 @@ export async function importHex(store: ChainStore, paths: readonly string[], opt
         }
         const origin = { source: file, position: `line ${lineNo}`, offset: lineNo };
         if (line.length % 2 !== 0 || !HEX_LINE.test(line)) {
-          throw new ImportError(`${file} (line ${lineNo}): not a block in hex (${line.length % 2 ? 'odd length' : 'non-hex character'})`, origin);
+          throw new ImportError(
+            `${file} (line ${lineNo}): not a block in hex (${line.length % 2 ? 'odd length' : 'non-hex character'})`,
+            origin,
+          );
         }
         const bytes = new Uint8Array(Buffer.from(line, 'hex'));
         await sink.add(bytes, origin);

@@ -50,9 +50,11 @@ export class JsonRpcClient {
     let user = opts.user ?? decodeURIComponent(url.username);
     let password = opts.password ?? decodeURIComponent(url.password);
     if (opts.cookieFile) {
-      const cookie = (await readFile(opts.cookieFile, 'utf8').catch((e: Error) => {
-        throw new ImportError(`cannot read RPC cookie file ${opts.cookieFile}: ${e.message}`);
-      })).trim();
+      const cookie = (
+        await readFile(opts.cookieFile, 'utf8').catch((e: Error) => {
+          throw new ImportError(`cannot read RPC cookie file ${opts.cookieFile}: ${e.message}`);
+        })
+      ).trim();
       const colon = cookie.indexOf(':');
       if (colon < 0) throw new ImportError(`RPC cookie file ${opts.cookieFile} is not of the form user:password`);
       user = cookie.slice(0, colon);
@@ -102,7 +104,12 @@ export class JsonRpcClient {
     // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
     for (let attempt = 0; !res; attempt++) {
       try {
-        res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(payload), signal: AbortSignal.timeout(this.timeoutMs) });
+        res = await fetch(this.url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(payload),
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
       } catch (e) {
         const err = e as Error & { cause?: { code?: string; message?: string } };
         if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.error(`no reply to ${what} within ${this.timeoutMs} ms`);
@@ -116,7 +123,8 @@ export class JsonRpcClient {
       text = await res.text();
     } catch (e) {
       const err = e as Error;
-      if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.error(`no complete reply to ${what} within ${this.timeoutMs} ms`);
+      if (err.name === 'TimeoutError' || err.name === 'AbortError')
+        throw this.error(`no complete reply to ${what} within ${this.timeoutMs} ms`);
       throw this.error(`reply to ${what} broke off (${err.message})`);
     }
     if (res.status === 401 || res.status === 403) {

@@ -52,7 +52,9 @@ async function upstreamHashes(client: JsonRpcClient, from: number, to: number): 
   const replies = await client.batch<unknown>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
   return replies.map((r, i) => {
     if (typeof r !== 'string' || !HASH_HEX.test(r)) {
-      throw new ImportError(`upstream ${client.displayUrl}: getblockhash ${heights[i]} returned ${JSON.stringify(r).slice(0, 80)}, expected a block hash`);
+      throw new ImportError(
+        `upstream ${client.displayUrl}: getblockhash ${heights[i]} returned ${JSON.stringify(r).slice(0, 80)}, expected a block hash`,
+      );
     }
     return reversedHexToBytes(r);
   });

@@ -126,7 +126,7 @@ describe("testnet's minimum-difficulty rule", () => {
 });
 
 describe('regtest: no retargeting', () => {
-  it('returns the previous block\'s bits whatever the times', () => {
+  it("returns the previous block's bits whatever the times", () => {
     expect(nextWorkRequired(REGTEST, [{ height: 5, time: 1, bits: 0x200f0f0e }], 10 ** 9)).toBe(0x200f0f0e);
   });
 });
@@ -206,7 +206,12 @@ describe('medianTimePast', () => {
 
   it('near genesis takes the upper middle of fewer times', () => {
     expect(medianTimePast([{ height: 0, time: 10, bits: 0 }])).toBe(10);
-    expect(medianTimePast([{ height: 0, time: 20, bits: 0 }, { height: 1, time: 10, bits: 0 }])).toBe(20);
+    expect(
+      medianTimePast([
+        { height: 0, time: 20, bits: 0 },
+        { height: 1, time: 10, bits: 0 },
+      ]),
+    ).toBe(20);
   });
 });
 
@@ -217,7 +222,7 @@ describe('compact targets', () => {
     }
   });
 
-  it('powLimit compacts to the networks\' genesis bits', () => {
+  it("powLimit compacts to the networks' genesis bits", () => {
     expect(targetToCompact(powLimit(MAINNET))).toBe(0x1f07ffff);
     expect(targetToCompact(powLimit(TESTNET))).toBe(0x2007ffff);
     expect(targetToCompact(powLimit(REGTEST))).toBe(0x200f0f0f);

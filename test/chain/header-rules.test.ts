@@ -80,7 +80,13 @@ describe('CheckBlockHeader rejects mutated headers precisely', () => {
     it(`a bit flipped in ${field}: invalid-solution`, () => {
       const h = withFields(h1, change);
       const err = checkBlockHeader(h, MAINNET, 1);
-      expect(err).toMatchObject({ rule: 'invalid-solution', height: 1, hash: hashOf(h), field: 'nSolution', expected: 'a valid Equihash (200, 9) solution' });
+      expect(err).toMatchObject({
+        rule: 'invalid-solution',
+        height: 1,
+        hash: hashOf(h),
+        field: 'nSolution',
+        expected: 'a valid Equihash (200, 9) solution',
+      });
       expect(err!.computed).toMatch(/^(invalid-collision|out-of-order|duplicate-indices|nonzero-root): /);
     });
   }
@@ -168,7 +174,13 @@ describe('ContextualCheckBlockHeader', () => {
   it('time equal to the median time past: time-too-old', () => {
     const mtp = medianTimePast(ctx(20).chain);
     const h = withFields(early[20]!, { time: mtp });
-    expect(contextualCheckBlockHeader(h, ctx(20))).toMatchObject({ rule: 'time-too-old', height: 20, field: 'nTime', expected: `> ${mtp}`, computed: String(mtp) });
+    expect(contextualCheckBlockHeader(h, ctx(20))).toMatchObject({
+      rule: 'time-too-old',
+      height: 20,
+      field: 'nTime',
+      expected: `> ${mtp}`,
+      computed: String(mtp),
+    });
   });
 
   it('more than 90 minutes past the MTP: time-too-far-ahead-of-mtp (from height 2 on mainnet)', () => {
@@ -209,7 +221,10 @@ describe('ContextualCheckBlockHeader', () => {
   });
 
   it('nVersion 3 with everything else right: bad-version', () => {
-    expect(contextualCheckBlockHeader(withFields(early[20]!, { version: 3 }), ctx(20))).toMatchObject({ rule: 'bad-version', computed: '3' });
+    expect(contextualCheckBlockHeader(withFields(early[20]!, { version: 3 }), ctx(20))).toMatchObject({
+      rule: 'bad-version',
+      computed: '3',
+    });
   });
 
   describe("testnet's minimum-difficulty blocks", () => {
@@ -231,7 +246,11 @@ describe('ContextualCheckBlockHeader', () => {
       const h = blockAt('testnet', 299188).header;
       const chain = chainTo({ height: 299187, time: h.time - 600, bits: 0x1f0fffff });
       const err = contextualCheckBlockHeader(h, { network: TESTNET, chain, now: h.time });
-      expect(err).toMatchObject({ rule: 'bad-diffbits', expected: (nextWorkRequired(TESTNET, chain) >>> 0).toString(16).padStart(8, '0'), computed: '2007ffff' });
+      expect(err).toMatchObject({
+        rule: 'bad-diffbits',
+        expected: (nextWorkRequired(TESTNET, chain) >>> 0).toString(16).padStart(8, '0'),
+        computed: '2007ffff',
+      });
       expect(err!.expected).not.toBe('2007ffff');
     });
   });
@@ -260,7 +279,10 @@ describe('checkpoints', () => {
     expect(checkpointAt('mainnet', 0)).toBe(MAINNET.genesisHash);
     expect(checkpointAt('testnet', 0)).toBe(TESTNET.genesisHash);
     expect(BLOCK_CHECKPOINTS.mainnet.length).toBe(26);
-    expect(BLOCK_CHECKPOINTS.mainnet.at(-1)).toEqual({ height: 3000000, hash: '0000000000573729e4db33678233e5dc0cc721c9c09977c64dcaa3f6344de8e9' });
+    expect(BLOCK_CHECKPOINTS.mainnet.at(-1)).toEqual({
+      height: 3000000,
+      hash: '0000000000573729e4db33678233e5dc0cc721c9c09977c64dcaa3f6344de8e9',
+    });
   });
 
   it('another hash at a checkpoint or activation height is refused', () => {
@@ -272,7 +294,10 @@ describe('checkpoints', () => {
       expected: '00000006dc968f600be11a86cbfbf7feb61c7577f45caced2e82b6d261d19744',
       computed: other,
     });
-    expect(checkCheckpoint(MAINNET, 419200, other)).toMatchObject({ rule: 'activation-block-mismatch', expected: fact('mainnet', 419200).hash });
+    expect(checkCheckpoint(MAINNET, 419200, other)).toMatchObject({
+      rule: 'activation-block-mismatch',
+      expected: fact('mainnet', 419200).hash,
+    });
     expect(checkCheckpoint(MAINNET, 2501, other)).toBeNull();
   });
 });
@@ -336,7 +361,10 @@ describe('the commitment field by era', () => {
   });
 
   it('Heartwood activation blocks hold zeros; the next block holds the one-leaf root', () => {
-    for (const [network, height] of [['mainnet', 903000], ['testnet', 903800]] as const) {
+    for (const [network, height] of [
+      ['mainnet', 903000],
+      ['testnet', 903800],
+    ] as const) {
       const p = params(network);
       expect(checkCommitmentField(blockAt(network, height).header, height, p, {})).toBeNull();
       const leaf = historyLeaf(
@@ -352,7 +380,9 @@ describe('the commitment field by era', () => {
       );
       const prev = hashHistoryNode(leaf, BRANCH_IDS.Heartwood);
       expect(checkCommitmentField(blockAt(network, height + 1).header, height + 1, p, { prevHistoryRoot: prev })).toBeNull();
-      expect(checkCommitmentField(blockAt(network, height + 1).header, height + 1, p, { prevHistoryRoot: new Uint8Array(32) })).toMatchObject({
+      expect(
+        checkCommitmentField(blockAt(network, height + 1).header, height + 1, p, { prevHistoryRoot: new Uint8Array(32) }),
+      ).toMatchObject({
         rule: 'bad-heartwood-root-in-block',
         expected: '0'.repeat(64),
         computed: fact(network, height + 1).blockcommitments,
@@ -366,7 +396,9 @@ describe('the commitment field by era', () => {
     const b = blockAt('mainnet', 1687107);
     const zero = new Uint8Array(32);
     const expected = hashBlockCommitments(zero, b.computeAuthDataRoot());
-    expect(checkCommitmentField(b.header, 1687107, MAINNET, { prevHistoryRoot: zero, authDataRoot: b.computeAuthDataRoot() })).toMatchObject({
+    expect(
+      checkCommitmentField(b.header, 1687107, MAINNET, { prevHistoryRoot: zero, authDataRoot: b.computeAuthDataRoot() }),
+    ).toMatchObject({
       rule: 'bad-block-commitments-hash',
       expected: toHexReversed(expected),
       computed: fact('mainnet', 1687107).blockcommitments,
@@ -404,7 +436,7 @@ describe('coinbase height (BIP34, and nExpiryHeight from NU5)', () => {
     expect(checked).toBe(70);
   });
 
-  it('Zebra\'s bad block 202 (height pushed as 01 ca) is refused', () => {
+  it("Zebra's bad block 202 (height pushed as 01 ca) is refused", () => {
     const bad = decodeBlock(readHexVector('blocks', 'invalid', 'mainnet-202-bad-coinbase-height.hex'));
     expect(checkCoinbaseHeight(bad, 202, MAINNET)).toEqual({
       rule: 'bad-cb-height',
@@ -418,7 +450,11 @@ describe('coinbase height (BIP34, and nExpiryHeight from NU5)', () => {
   });
 
   it('a block at the wrong height is refused', () => {
-    expect(checkCoinbaseHeight(blockAt('mainnet', 10), 11, MAINNET)).toMatchObject({ rule: 'bad-cb-height', expected: '5b', computed: '5a (declared height 10)' });
+    expect(checkCoinbaseHeight(blockAt('mainnet', 10), 11, MAINNET)).toMatchObject({
+      rule: 'bad-cb-height',
+      expected: '5b',
+      computed: '5a (declared height 10)',
+    });
   });
 
   it('from NU5 the coinbase nExpiryHeight must equal the height', () => {

@@ -10,7 +10,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('zcashd-style options', () => {
   it('parses -name=value, -name, -noname and leaves other arguments alone', () => {
-    const { options, rest } = parseZcashArgs(['-datadir=/x', '-testnet', '-nolisten', '--rpcport=9', 'file.hex', '-', '-rpcauth=a:b$c', '-rpcauth=d:e$f']);
+    const { options, rest } = parseZcashArgs([
+      '-datadir=/x',
+      '-testnet',
+      '-nolisten',
+      '--rpcport=9',
+      'file.hex',
+      '-',
+      '-rpcauth=a:b$c',
+      '-rpcauth=d:e$f',
+    ]);
     expect(options.get('datadir')).toEqual(['/x']);
     expect(options.get('testnet')).toEqual(['']);
     expect(options.get('listen')).toEqual(['0']);

@@ -35,8 +35,18 @@ describe('zcashd-2019 golden getblock outputs, block-intrinsic members byte for 
       expect(writePretty(project(parseJson(ours), INTRINSIC))).toBe(expectedText);
       // decode-block prints the same members (tx as full objects) from the bytes alone
       const decoded = parseJson(decodedBlockToJson(block, MAINNET));
-      const decodedIntrinsic = project(decoded, INTRINSIC.filter((k) => k !== 'tx'));
-      expect(writePretty(decodedIntrinsic)).toBe(writePretty(project(goldenObj, INTRINSIC.filter((k) => k !== 'tx'))));
+      const decodedIntrinsic = project(
+        decoded,
+        INTRINSIC.filter((k) => k !== 'tx'),
+      );
+      expect(writePretty(decodedIntrinsic)).toBe(
+        writePretty(
+          project(
+            goldenObj,
+            INTRINSIC.filter((k) => k !== 'tx'),
+          ),
+        ),
+      );
       const txs = (decoded as JsonObject).get('tx') as JsonValue[];
       expect(txs.map((t) => (t as JsonObject).get('txid'))).toEqual((goldenObj as JsonObject).get('tx'));
       // the golden text is zcash-cli's pretty form of the same members in the same order
@@ -50,7 +60,18 @@ describe('decode-block member order and era rules', () => {
     const block = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex'));
     const o = parseJson(decodedBlockToJson(block, MAINNET)) as JsonObject;
     expect(o.entries.map(([k]) => k)).toEqual([
-      'hash', 'size', 'version', 'merkleroot', 'blockcommitments', 'authdataroot', 'tx', 'time', 'nonce', 'solution', 'bits', 'difficulty',
+      'hash',
+      'size',
+      'version',
+      'merkleroot',
+      'blockcommitments',
+      'authdataroot',
+      'tx',
+      'time',
+      'nonce',
+      'solution',
+      'bits',
+      'difficulty',
     ]);
   });
 

@@ -31,15 +31,34 @@ describe('zcash.conf as zcashd v6.12.2 reads it (boost config_file_iterator + Re
       "Error reading configuration file /d/zcash.conf: the options configuration file contains an invalid line 'testnet'",
     );
     expect(() => parseConfFile('rpcport=1\nrpcport=2\n', 'c')).toThrow("Option '-rpcport' is duplicated, which is not allowed.");
-    expect(parseConfFile('rpcallowip=1.2.3.4\nrpcallowip=5.6.7.8\nrpcbind=a\nrpcbind=b\n', 'c').get('rpcallowip')).toEqual(['1.2.3.4', '5.6.7.8']);
+    expect(parseConfFile('rpcallowip=1.2.3.4\nrpcallowip=5.6.7.8\nrpcbind=a\nrpcbind=b\n', 'c').get('rpcallowip')).toEqual([
+      '1.2.3.4',
+      '5.6.7.8',
+    ]);
     // the same name in two sections is two names
     expect(parseConfFile('[main]\nrpcport=1\n[test]\nrpcport=2\n', 'c').get('test.rpcport')).toEqual(['2']);
   });
 
   it('turns noX into X=0 and noX=0 into X=1 (InterpretNegativeSetting), on the command line and in the file', () => {
-    expect(parseConfFile('notestnet=1\nnodebug=0\n', 'c')).toEqual(new Map([['testnet', ['0']], ['debug', ['1']]]));
-    expect(parseZcashArgs(['-nodebug', '-noregtest=0']).options).toEqual(new Map([['debug', ['0']], ['regtest', ['1']]]));
-    expect([interpretBool(''), interpretBool('0'), interpretBool('1'), interpretBool('abc'), interpretBool('2x')]).toEqual([true, false, true, false, true]);
+    expect(parseConfFile('notestnet=1\nnodebug=0\n', 'c')).toEqual(
+      new Map([
+        ['testnet', ['0']],
+        ['debug', ['1']],
+      ]),
+    );
+    expect(parseZcashArgs(['-nodebug', '-noregtest=0']).options).toEqual(
+      new Map([
+        ['debug', ['0']],
+        ['regtest', ['1']],
+      ]),
+    );
+    expect([interpretBool(''), interpretBool('0'), interpretBool('1'), interpretBool('abc'), interpretBool('2x')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('a data directory with a [main] section in its zcash.conf loads, and the section changes nothing', () => {
@@ -55,7 +74,9 @@ describe('zcash.conf as zcashd v6.12.2 reads it (boost config_file_iterator + Re
 describe('data directory check', () => {
   it('refuses a -datadir that does not exist, with zcashd words; accepts an existing one', () => {
     const missing = join(dir, 'no-such-dir');
-    expect(() => assertDatadirExists([`-datadir=${missing}`])).toThrow(new ConfigError(`Error: Specified data directory "${missing}" does not exist.`));
+    expect(() => assertDatadirExists([`-datadir=${missing}`])).toThrow(
+      new ConfigError(`Error: Specified data directory "${missing}" does not exist.`),
+    );
     expect(() => assertDatadirExists([`-datadir=${dir}`])).not.toThrow();
     expect(() => assertDatadirExists(['-regtest'])).not.toThrow();
   });
@@ -64,14 +85,20 @@ describe('data directory check', () => {
 describe('options each command accepts', () => {
   const opts = (...args: string[]) => parseZcashArgs(args).options;
   it('accepts its own options', () => {
-    expect(() => checkOptions(opts('-datadir=/x', '-regtest', '-rpcport=1', '-debug=rpc', '-loglevel=warn', '-upstream=http://h/'), 'serve')).not.toThrow();
+    expect(() =>
+      checkOptions(opts('-datadir=/x', '-regtest', '-rpcport=1', '-debug=rpc', '-loglevel=warn', '-upstream=http://h/'), 'serve'),
+    ).not.toThrow();
     expect(() => checkOptions(opts('-datadir=/x', '-testnet', '-conf=c'), 'import')).not.toThrow();
     expect(() => checkOptions(opts('-rpcconnect=h', '-rpcwait', '-stdin', '-rpcclienttimeout=5'), 'cli')).not.toThrow();
   });
 
   it('refuses unknown, zcashd-only and other commands’ options with a clear message', () => {
-    expect(() => checkOptions(opts('-foo=1'), 'serve')).toThrow("Error: zecrpc serve does not take -foo (unknown option). See 'zecrpc serve -help'.");
-    expect(() => checkOptions(opts('-daemon'), 'serve')).toThrow(/zecrpc serve does not take -daemon \(a zcashd option zecrpc does not take: zecrpc does not fork/);
+    expect(() => checkOptions(opts('-foo=1'), 'serve')).toThrow(
+      "Error: zecrpc serve does not take -foo (unknown option). See 'zecrpc serve -help'.",
+    );
+    expect(() => checkOptions(opts('-daemon'), 'serve')).toThrow(
+      /zecrpc serve does not take -daemon \(a zcashd option zecrpc does not take: zecrpc does not fork/,
+    );
     expect(() => checkOptions(opts('-rpcport=1'), 'import')).toThrow(
       "Error: zecrpc import does not take -rpcport (it is an option of zecrpc serve and zecrpc-cli). See 'zecrpc import -help'.",
     );

@@ -143,13 +143,29 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('ships exactly the compiled library, CLI, declarations, wasm modules, README and LICENSE', () => {
-    const packed = JSON.parse(mustRun('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: stage })) as { files: { path: string }[] }[];
+    const packed = JSON.parse(mustRun('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: stage })) as {
+      files: { path: string }[];
+    }[];
     const files = packed[0]!.files.map((f) => f.path).sort();
     const stray = files.filter(
-      (f) => !['LICENSE', 'README.md', 'package.json', 'bin/zecrpc.js', 'bin/zecrpc-cli.js', 'bin/missing-build.js'].includes(f) && !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f),
+      (f) =>
+        !['LICENSE', 'README.md', 'package.json', 'bin/zecrpc.js', 'bin/zecrpc-cli.js', 'bin/missing-build.js'].includes(f) &&
+        !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f),
     );
     expect(stray).toEqual([]);
-    for (const f of ['LICENSE', 'README.md', 'bin/zecrpc.js', 'bin/zecrpc-cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/codec/index.js', 'dist/src/codec/index.d.ts', 'dist/src/server.js', 'dist/src/cli.js', 'dist/src/cli/client.js']) {
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'bin/zecrpc.js',
+      'bin/zecrpc-cli.js',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/codec/index.js',
+      'dist/src/codec/index.d.ts',
+      'dist/src/server.js',
+      'dist/src/cli.js',
+      'dist/src/cli/client.js',
+    ]) {
       expect(files).toContain(f);
     }
     const wasm = readdirSync(join(repo, 'src', 'crypto', 'wasm')).filter((f) => f.endsWith('.wasm'));
@@ -171,7 +187,11 @@ describe('the installed package', () => {
   });
 
   it('loads with CommonJS require: no top-level await in any entry point', () => {
-    const r = run('node', ['--input-type=commonjs', '-e', program.replace(/await import\(/g, 'require(').replace(/^/, '(async () => {') + '})()']);
+    const r = run('node', [
+      '--input-type=commonjs',
+      '-e',
+      program.replace(/await import\(/g, 'require(').replace(/^/, '(async () => {') + '})()',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(expected);
   });
@@ -193,9 +213,18 @@ console.log(block.hashHex, json.startsWith('{"txid":'), typeof start);
     writeFileSync(join(ts, 'cjs', 'package.json'), '{"type":"commonjs"}');
     const base = { target: 'es2022', strict: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')] };
     const configs: Record<string, object> = {
-      'tsconfig.node16.json': { compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16', noEmit: true }, files: ['index.ts'] },
-      'tsconfig.bundler.json': { compilerOptions: { ...base, module: 'esnext', moduleResolution: 'bundler', noEmit: true }, files: ['index.ts'] },
-      'cjs/tsconfig.json': { compilerOptions: { ...base, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }, files: ['index.ts'] },
+      'tsconfig.node16.json': {
+        compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16', noEmit: true },
+        files: ['index.ts'],
+      },
+      'tsconfig.bundler.json': {
+        compilerOptions: { ...base, module: 'esnext', moduleResolution: 'bundler', noEmit: true },
+        files: ['index.ts'],
+      },
+      'cjs/tsconfig.json': {
+        compilerOptions: { ...base, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' },
+        files: ['index.ts'],
+      },
     };
     for (const [name, config] of Object.entries(configs)) {
       writeFileSync(join(ts, name), JSON.stringify(config));
@@ -209,16 +238,23 @@ console.log(block.hashHex, json.startsWith('{"txid":'), typeof start);
 
   it('the decoding entry points load no server, store or CLI dependency', () => {
     const hooks = join(consumer, 'load-hooks.mjs');
-    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) { appendFileSync(process.env.LOAD_LOG, url + '\\n'); return next(url, context); }`);
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(process.env.LOAD_LOG, url + '\\n'); return next(url, context); }`,
+    );
     for (const entry of ['zecrpc', 'zecrpc/codec']) {
       const log = join(work, `load-${entry.replace('/', '-')}.log`);
       writeFileSync(log, '');
       const r = spawnSync(
         'node',
-        ['--input-type=module', '-e', `import { register, createRequire } from 'node:module'; import { appendFileSync } from 'node:fs';
+        [
+          '--input-type=module',
+          '-e',
+          `import { register, createRequire } from 'node:module'; import { appendFileSync } from 'node:fs';
 register(${JSON.stringify(hooks)}, import.meta.url); await import(${JSON.stringify(entry)});
-appendFileSync(process.env.LOAD_LOG, Object.keys(createRequire(import.meta.url).cache).join('\\n'));`],
+appendFileSync(process.env.LOAD_LOG, Object.keys(createRequire(import.meta.url).cache).join('\\n'));`,
+        ],
         { cwd: consumer, encoding: 'utf8', env: { ...process.env, LOAD_LOG: log } },
       );
       expect(r.status).toBe(0);
@@ -260,7 +296,11 @@ describe('zecrpc flags and help', () => {
   });
 
   it.each([[['-version']], [['--version']], [['serve', '-version']], [['import', '-version']]])('zecrpc %j prints the version', (args) => {
-    expect(zecrpc(...args)).toEqual({ code: 0, stdout: `zecrpc version v${VERSION} (zcashd v6.12.2-compatible block server)\n`, stderr: '' });
+    expect(zecrpc(...args)).toEqual({
+      code: 0,
+      stdout: `zecrpc version v${VERSION} (zcashd v6.12.2-compatible block server)\n`,
+      stderr: '',
+    });
   });
 
   it('zecrpc-cli -? and no arguments behave as zcash-cli', () => {
@@ -276,8 +316,14 @@ describe('zecrpc flags and help', () => {
   it.each([
     [['serve', '-foo=1'], "Error: zecrpc serve does not take -foo (unknown option). See 'zecrpc serve -help'.\n"],
     [['serve', '-daemon'], /^Error: zecrpc serve does not take -daemon \(a zcashd option zecrpc does not take: .*systemd/],
-    [['serve', 'getblockcount'], "Error: zecrpc serve takes no arguments (got 'getblockcount'). To send commands to the server, use zecrpc-cli.\n"],
-    [['import', '-rpcport=1', '--hex', 'x'], "Error: zecrpc import does not take -rpcport (it is an option of zecrpc serve and zecrpc-cli). See 'zecrpc import -help'.\n"],
+    [
+      ['serve', 'getblockcount'],
+      "Error: zecrpc serve takes no arguments (got 'getblockcount'). To send commands to the server, use zecrpc-cli.\n",
+    ],
+    [
+      ['import', '-rpcport=1', '--hex', 'x'],
+      "Error: zecrpc import does not take -rpcport (it is an option of zecrpc serve and zecrpc-cli). See 'zecrpc import -help'.\n",
+    ],
     [['import', '--bogus'], /^Error: import: unknown option '--bogus'/],
     [['decode-tx', '--bogus', '00'], /^Error: zecrpc decode-tx: unknown option '--bogus'/],
     [['nosuch'], /^Error: unknown command 'nosuch'/],
@@ -294,7 +340,11 @@ describe('zecrpc flags and help', () => {
   it('a -datadir that does not exist is refused by serve, import and zecrpc-cli, and not created', () => {
     const missing = join(work, 'mistyped-datadir');
     const message = `Error: Specified data directory "${missing}" does not exist.\n`;
-    for (const r of [zecrpc('serve', `-datadir=${missing}`), zecrpc('import', `-datadir=${missing}`, '--hex', 'x'), cli(`-datadir=${missing}`, 'getblockcount')]) {
+    for (const r of [
+      zecrpc('serve', `-datadir=${missing}`),
+      zecrpc('import', `-datadir=${missing}`, '--hex', 'x'),
+      cli(`-datadir=${missing}`, 'getblockcount'),
+    ]) {
       expect([r.code, r.stdout, r.stderr]).toEqual([1, '', message]);
     }
     expect(existsSync(missing)).toBe(false);
@@ -346,12 +396,22 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(unparseable.stderr.startsWith('error: Error parsing JSON: tip\n\nUsage: getblockhash index\n')).toBe(true);
     const r = rc('getblock');
     expect(r.code).toBe(1);
-    expect(r.stderr.startsWith('error: Not enough parameters for method `getblock`. Needed at least 1 and at most 2, but received 0\n\nUsage: getblock "hash|height" ( verbosity )\n')).toBe(true);
+    expect(
+      r.stderr.startsWith(
+        'error: Not enough parameters for method `getblock`. Needed at least 1 and at most 2, but received 0\n\nUsage: getblock "hash|height" ( verbosity )\n',
+      ),
+    ).toBe(true);
   });
 
   it('-stdin appends one parameter per line; `zecrpc cli` is the same client', () => {
-    expect(run(bin('zecrpc-cli'), [`-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, '-stdin', 'getblockhash'], { input: '0\n' }).stdout).toBe(`${REGTEST_GENESIS}\n`);
-    expect(zecrpc('cli', `-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, 'getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
+    expect(
+      run(bin('zecrpc-cli'), [`-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, '-stdin', 'getblockhash'], { input: '0\n' }).stdout,
+    ).toBe(`${REGTEST_GENESIS}\n`);
+    expect(zecrpc('cli', `-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, 'getblockcount')).toEqual({
+      code: 0,
+      stdout: '0\n',
+      stderr: '',
+    });
   });
 
   it('bad credentials, no credentials, connection refused: zcash-cli’s messages, exit 1', async () => {
@@ -370,7 +430,8 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(cli(`-datadir=${datadir}`, '-regtest', `-rpcport=${closed}`, 'getblockcount')).toEqual({
       code: 1,
       stdout: '',
-      stderr: "error: couldn't connect to server: unknown (code -1)\n(make sure server is running and you are connecting to the correct RPC port)\n",
+      stderr:
+        "error: couldn't connect to server: unknown (code -1)\n(make sure server is running and you are connecting to the correct RPC port)\n",
     });
   });
 
@@ -405,7 +466,10 @@ describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
   it('serves with [main]/[test] sections in zcash.conf, warns about -rpcbind, logs requests only with -debug=rpc', async () => {
     const datadir = newDir('with-conf');
     const port = await freePort();
-    writeFileSync(join(datadir, 'zcash.conf'), `# zecrpc test\nregtest=1\nrpcport=${port}\nrpcuser=u\nrpcpassword=p\n[main]\nrpcport=1\n[test]\nrpcport=2\n`);
+    writeFileSync(
+      join(datadir, 'zcash.conf'),
+      `# zecrpc test\nregtest=1\nrpcport=${port}\nrpcuser=u\nrpcpassword=p\n[main]\nrpcport=1\n[test]\nrpcport=2\n`,
+    );
     const server = await startServe([`-datadir=${datadir}`, '-debug=rpc', '-rpcbind=0.0.0.0'], join(datadir, 'regtest'));
     running.push(server);
     // zecrpc-cli reads the same conf: network, port and credentials
@@ -413,7 +477,9 @@ describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
     expect(cli(`-datadir=${datadir}`, 'stop').stdout).toBe('Zcash server stopping\n');
     expect(await server.exited).toBe(0);
     // read once the process has ended, so every line it wrote has arrived
-    expect(server.output()).toContain('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
+    expect(server.output()).toContain(
+      'WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect',
+    );
     expect(server.output()).toContain('incoming request');
   });
 
@@ -421,6 +487,9 @@ describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
     const datadir = newDir('bad-conf');
     writeFileSync(join(datadir, 'zcash.conf'), 'regtest\n');
     const r = zecrpc('serve', `-datadir=${datadir}`);
-    expect([r.code, r.stderr]).toEqual([1, `Error reading configuration file ${join(datadir, 'zcash.conf')}: the options configuration file contains an invalid line 'regtest'\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `Error reading configuration file ${join(datadir, 'zcash.conf')}: the options configuration file contains an invalid line 'regtest'\n`,
+    ]);
   });
 });

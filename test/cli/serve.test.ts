@@ -69,7 +69,17 @@ describe('zecrpc serve (the main job)', () => {
     upstream.setChain(mainnetChain().slice(0, 15));
     const url = await upstream.start();
     cleanups.push(() => upstream.stop());
-    const args = normalizeServeArgs([`-datadir=${dir.path}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p', '--upstream', url, '-upstreamuser=up', '-upstreampassword=pw', '-upstreampoll=0.1']);
+    const args = normalizeServeArgs([
+      `-datadir=${dir.path}`,
+      '-rpcport=0',
+      '-rpcuser=u',
+      '-rpcpassword=p',
+      '--upstream',
+      url,
+      '-upstreamuser=up',
+      '-upstreampassword=pw',
+      '-upstreampoll=0.1',
+    ]);
     expect(args).toContain(`-upstream=${url}`);
     const node = await startNode(args, { log: false });
     cleanups.push(() => node.shutdown());

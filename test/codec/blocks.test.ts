@@ -49,7 +49,10 @@ describe('real blocks (facts.json)', () => {
         expect(toHex(tx.serialize())).toBe(toHex(tx.bytes));
       });
       // the whole block re-serializes byte for byte
-      const again = encodeBlock(h, block.transactions.map((t) => t.serialize()));
+      const again = encodeBlock(
+        h,
+        block.transactions.map((t) => t.serialize()),
+      );
       expect(toHex(again)).toBe(toHex(bytes));
     });
   }
@@ -68,7 +71,10 @@ describe('zcashd-2019 blocks', () => {
       expect(block.size).toBe(golden.size);
       expect(block.transactions.map((t) => t.txidHex)).toEqual(golden.tx);
       expect(toHexReversed(block.computeMerkleRoot())).toBe(golden.merkleroot);
-      const again = encodeBlock(block.header, block.transactions.map((t) => t.serialize()));
+      const again = encodeBlock(
+        block.header,
+        block.transactions.map((t) => t.serialize()),
+      );
       expect(again.length).toBe(bytes.length);
       expect(Buffer.compare(Buffer.from(again), Buffer.from(bytes))).toBe(0);
     });

@@ -7,14 +7,7 @@ import { DecodeError, type DecodeReason } from '../../src/codec/errors.js';
 import { hexToBytes, toHex } from '../../src/codec/hex.js';
 import { decodeTransaction, decodeTransactionHex, type Transaction } from '../../src/codec/tx/transaction.js';
 import { type Field, field, realTxBytes, txLayout } from '../fuzz/corpus.js';
-import {
-  P_PALLAS,
-  Q_JUBJUB,
-  jubjubSmallOrderEncodings,
-  le32,
-  offCurveJubjubV,
-  offCurvePallasX,
-} from '../fuzz/points.js';
+import { P_PALLAS, Q_JUBJUB, jubjubSmallOrderEncodings, le32, offCurveJubjubV, offCurvePallasX } from '../fuzz/points.js';
 
 const S = ': unspecified iostream_category error';
 const EOD = `CBaseDataStream::read(): end of data${S}`;
@@ -251,7 +244,12 @@ describe('PHGR proof lead bytes (§1.5)', () => {
     it(`point ${i} (${g2 ? 'G2' : 'G1'}) with a bad lead byte`, () => {
       const what = `lead byte of ${g2 ? 'G2' : 'G1'} point not recognized${S}`;
       for (const lead of g2 ? [0x02, 0x00, 0x0c, 0xff] : [0x0a, 0x00, 0x04, 0xff]) {
-        expectError(put(V2_JOINSPLIT, proof, Uint8Array.of(lead), at), what, proof.start + at, g2 ? 'bad-g2-lead-byte' : 'bad-g1-lead-byte');
+        expectError(
+          put(V2_JOINSPLIT, proof, Uint8Array.of(lead), at),
+          what,
+          proof.start + at,
+          g2 ? 'bad-g2-lead-byte' : 'bad-g1-lead-byte',
+        );
       }
       // the other valid lead byte is accepted (coordinates are not checked)
       const other = g2 ? 0x0a + 0x0b - V2_JOINSPLIT[proof.start + at]! : 0x02 + 0x03 - V2_JOINSPLIT[proof.start + at]!;
@@ -343,7 +341,14 @@ describe('Sapling field checks (§1.8a group A), v4 and v5', () => {
     });
     it(`${c.name} opaque fields (nullifier, ephemeralKey, ciphertexts, proofs, sigs) are not checked`, () => {
       let b = c.bytes;
-      for (const name of ['spend 0 nullifier', 'output 0 ephemeralKey', 'output 0 ciphertexts', 'spend 0 proof', 'spend 0 spendAuthSig', 'bindingSigSapling']) {
+      for (const name of [
+        'spend 0 nullifier',
+        'output 0 ephemeralKey',
+        'output 0 ciphertexts',
+        'spend 0 proof',
+        'spend 0 spendAuthSig',
+        'bindingSigSapling',
+      ]) {
         const f = field(layout, name);
         b = put(b, f, new Uint8Array(f.end - f.start).fill(0xff));
       }
@@ -379,9 +384,30 @@ describe('Orchard field checks (§1.8a group A)', () => {
     ['action 1 cv', 'invalid Pallas point for value commitment', badPallas],
     ['action 0 rk', 'invalid verification key', badPallas],
     ['action 1 rk', 'invalid verification key', badPallas],
-    ['action 0 nullifier', 'invalid Pallas point for nullifier', [['p', le32(P_PALLAS)], ['2^256 − 1', le32((1n << 256n) - 1n)]]],
-    ['action 1 cmx', 'invalid Pallas base for field cmx', [['p', le32(P_PALLAS)], ['p + 1', le32(P_PALLAS + 1n)]]],
-    ['anchorOrchard', 'invalid Orchard anchor', [['p', le32(P_PALLAS)], ['x with bit 255', le32(1n, true)]]],
+    [
+      'action 0 nullifier',
+      'invalid Pallas point for nullifier',
+      [
+        ['p', le32(P_PALLAS)],
+        ['2^256 − 1', le32((1n << 256n) - 1n)],
+      ],
+    ],
+    [
+      'action 1 cmx',
+      'invalid Pallas base for field cmx',
+      [
+        ['p', le32(P_PALLAS)],
+        ['p + 1', le32(P_PALLAS + 1n)],
+      ],
+    ],
+    [
+      'anchorOrchard',
+      'invalid Orchard anchor',
+      [
+        ['p', le32(P_PALLAS)],
+        ['x with bit 255', le32(1n, true)],
+      ],
+    ],
   ];
   for (const [name, inner, encodings] of checks) {
     it(`${name}: ${encodings.map((e) => e[0]).join(', ')} → ${inner}`, () => {
@@ -432,7 +458,8 @@ describe('Orchard field checks (§1.8a group A)', () => {
 describe('v5 consensus branch id (Group B)', () => {
   const f = field(txLayout(V5_ORCHARD), 'consensusBranchId');
   it('unknown ids are rejected by the Rust re-parse', () => {
-    for (const id of [0x12345678, 0xffffffff, 0xc2d6d0b5, 1]) expectError(put(V5_ORCHARD, f, u32le(id)), UPDATE_HASH, 0, 'invalid-tx-format');
+    for (const id of [0x12345678, 0xffffffff, 0xc2d6d0b5, 1])
+      expectError(put(V5_ORCHARD, f, u32le(id)), UPDATE_HASH, 0, 'invalid-tx-format');
   });
   it('every known id is accepted (even ones invalid for consensus); the id enters the txid', () => {
     const ids = [0x00000000, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6, 0xc2d6d0b4, 0xc8e71055, 0x4dec4df0];

@@ -31,7 +31,9 @@ interface Index {
 const index = readJsonVector<Index>('lightwalletd', 'index.json');
 
 function lines(file: string): string[] {
-  return readFileSync(vectorPath('lightwalletd', file), 'utf8').split('\n').map((l) => l.trim());
+  return readFileSync(vectorPath('lightwalletd', file), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
 }
 
 /** The hex of a block named by index.json's `where` ("mainnet_genesis line 3", "corpus/block0", "compact_blocks.json [2].full"). */
@@ -89,7 +91,7 @@ describe('lightwalletd zip143_raw_tx / zip243_raw_tx', () => {
   // The ZIP-243 text vectors fill cv/rk with random bytes. An independent check (Python, the
   // Jubjub curve equation) shows spend 0's rk is not on the curve in both, so zcashd's v4 Sapling
   // parser rejects them at the first rk: byte 152 (first tx) and 249 (second).
-  it('zip243_raw_tx: both are rejected at spend 0\'s rk, which is not a Jubjub point', () => {
+  it("zip243_raw_tx: both are rejected at spend 0's rk, which is not a Jubjub point", () => {
     const txs = raw('zip243_raw_tx');
     expect(txs.length).toBe(2);
     txs.forEach((hex, i) => {

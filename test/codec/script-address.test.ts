@@ -1,11 +1,7 @@
 // Transparent address encoding/decoding (transaction-format.md §5) against zcashd's base58 vectors.
 import { describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from '../../src/chain/network.js';
-import {
-  decodeTransparentAddress,
-  encodeTransparentAddress,
-  solveScript,
-} from '../../src/codec/script/index.js';
+import { decodeTransparentAddress, encodeTransparentAddress, solveScript } from '../../src/codec/script/index.js';
 import { readJsonVector } from '../support/vectors.js';
 
 const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
@@ -16,8 +12,7 @@ const validRows = readJsonVector<ValidRow[]>('zcashd', 'base58_keys_valid.json')
 const addressRows = validRows.filter((r) => !r[2].isPrivkey);
 const invalidRows = readJsonVector<[string][]>('zcashd', 'base58_keys_invalid.json');
 
-const networksFor = (chain: 'mainnet' | 'testnet'): NetworkParams[] =>
-  chain === 'mainnet' ? [MAINNET] : [TESTNET, REGTEST];
+const networksFor = (chain: 'mainnet' | 'testnet'): NetworkParams[] => (chain === 'mainnet' ? [MAINNET] : [TESTNET, REGTEST]);
 
 describe('base58_keys_valid.json addresses', () => {
   it('has the expected number of address rows', () => {

@@ -152,8 +152,7 @@ describe('sighash decoding (§4.3)', () => {
   });
 
   // Each mutation breaks exactly one BIP66 rule; none may get a suffix.
-  const mutate = (body: string, at: number, byte: string): string =>
-    body.slice(0, at * 2) + byte + body.slice(at * 2 + 2);
+  const mutate = (body: string, at: number, byte: string): string => body.slice(0, at * 2) + byte + body.slice(at * 2 + 2);
   it.each([
     ['wrong sequence marker', mutate(DER_BODY, 0, '31')],
     ['wrong total length', mutate(DER_BODY, 1, '44')],

@@ -128,11 +128,7 @@ describe('multisig', () => {
     const s = solve(`52${push(KEY33)}${push(k2)}${push(k3)}53ae`);
     expect(s.type).toBe('multisig');
     expect(s.reqSigs).toBe(2);
-    expect(s.destinations!.map((d) => hexOf(d.hash))).toEqual([
-      KEY33_HASH,
-      hexOf(hash160(hex(k2))),
-      hexOf(hash160(hex(k3))),
-    ]);
+    expect(s.destinations!.map((d) => hexOf(d.hash))).toEqual([KEY33_HASH, hexOf(hash160(hex(k2))), hexOf(hash160(hex(k3)))]);
     expect(s.destinations!.every((d) => d.kind === 'p2pkh')).toBe(true);
   });
   it('keeps duplicate keys', () => {

@@ -4,12 +4,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET, type NetworkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import {
-  decodeTransparentAddress,
-  encodeTransparentAddress,
-  scriptToAsm,
-  solveScript,
-} from '../../src/codec/script/index.js';
+import { decodeTransparentAddress, encodeTransparentAddress, scriptToAsm, solveScript } from '../../src/codec/script/index.js';
 import { decodeTransactionHex, type Transaction } from '../../src/codec/tx/transaction.js';
 import { readHexVector, readJsonVector, realBlockFiles, vectorPath } from '../support/vectors.js';
 
@@ -79,9 +74,19 @@ describe('zcashd/zcash-tx outputs (zcashd-generated asm, hex, type, reqSigs, add
  */
 function parseTestScript(text: string): Uint8Array {
   const names = new Map<string, number>([
-    ['NOP2', 0xb1], ['CHECKSIG', 0xac], ['CHECKSIGVERIFY', 0xad], ['CHECKMULTISIG', 0xae], ['DUP', 0x76],
-    ['HASH160', 0xa9], ['EQUAL', 0x87], ['EQUALVERIFY', 0x88], ['ADD', 0x93], ['1ADD', 0x8b], ['NOT', 0x91],
-    ['DROP', 0x75], ['VERIFY', 0x69],
+    ['NOP2', 0xb1],
+    ['CHECKSIG', 0xac],
+    ['CHECKSIGVERIFY', 0xad],
+    ['CHECKMULTISIG', 0xae],
+    ['DUP', 0x76],
+    ['HASH160', 0xa9],
+    ['EQUAL', 0x87],
+    ['EQUALVERIFY', 0x88],
+    ['ADD', 0x93],
+    ['1ADD', 0x8b],
+    ['NOT', 0x91],
+    ['DROP', 0x75],
+    ['VERIFY', 0x69],
   ]);
   const bytes: number[] = [];
   for (const word of text.split(/\s+/).filter(Boolean)) {
@@ -113,8 +118,7 @@ function parseTestScript(text: string): Uint8Array {
 
 describe('tx_valid.json / tx_invalid.json scripts', () => {
   type Row = [[string, number, string][], string, string];
-  const rows = (file: string): Row[] =>
-    readJsonVector<unknown[][]>('zcashd', file).filter((r): r is Row => r.length > 1);
+  const rows = (file: string): Row[] => readJsonVector<unknown[][]>('zcashd', file).filter((r): r is Row => r.length > 1);
   const valid = rows('tx_valid.json');
   const invalid = rows('tx_invalid.json');
 
@@ -165,9 +169,7 @@ describe('tx_valid.json / tx_invalid.json scripts', () => {
   it('first tx_valid row: P2PKH prevout and a signature with undefined hash type 0 (no suffix)', () => {
     const [prevouts, txHex] = valid[0]!;
     const spk = parseTestScript(prevouts[0]![2]);
-    expect(scriptToAsm(spk, false)).toBe(
-      'OP_DUP OP_HASH160 dc44b1164188067c3a32d4780f5996fa14a4f2d9 OP_EQUALVERIFY OP_CHECKSIG',
-    );
+    expect(scriptToAsm(spk, false)).toBe('OP_DUP OP_HASH160 dc44b1164188067c3a32d4780f5996fa14a4f2d9 OP_EQUALVERIFY OP_CHECKSIG');
     expect(solveScript(spk).type).toBe('pubkeyhash');
     const tx = decodeTransactionHex(txHex);
     expect(scriptToAsm(tx.data.vin[0]!.scriptSig, true)).toBe(
@@ -183,21 +185,15 @@ describe('tx_valid.json / tx_invalid.json scripts', () => {
 
   it('CLTV-style prevouts: numbers, 5-byte number push as hex, OP_NOP2', () => {
     expect(scriptToAsm(parseTestScript('4294967295 NOP2 1'), false)).toBe('ffffffff00 OP_NOP2 1');
-    expect(scriptToAsm(parseTestScript('2147483647 2147483647 ADD NOP2 1'), false)).toBe(
-      '2147483647 2147483647 OP_ADD OP_NOP2 1',
-    );
+    expect(scriptToAsm(parseTestScript('2147483647 2147483647 ADD NOP2 1'), false)).toBe('2147483647 2147483647 OP_ADD OP_NOP2 1');
     expect(scriptToAsm(parseTestScript('499999999 1ADD NOP2 1'), false)).toBe('499999999 OP_1ADD OP_NOP2 1');
     expect(scriptToAsm(parseTestScript('-1 NOP2 1'), false)).toBe('-1 OP_NOP2 1');
     expect(solveScript(parseTestScript('0 NOP2 1')).type).toBe('nonstandard');
   });
 
   it('multisig prevout with a 0x00 "key" is nonstandard; real 1-of-2 style rows are multisig', () => {
-    const bad = parseTestScript(
-      '1 0x00 0x21 0x02136b04758b0b6e363e7a6fbe83aaf527a153db2b060d36cc29f7f8309ba6e458 2 CHECKMULTISIG',
-    );
-    expect(scriptToAsm(bad, false)).toBe(
-      '1 0 02136b04758b0b6e363e7a6fbe83aaf527a153db2b060d36cc29f7f8309ba6e458 2 OP_CHECKMULTISIG',
-    );
+    const bad = parseTestScript('1 0x00 0x21 0x02136b04758b0b6e363e7a6fbe83aaf527a153db2b060d36cc29f7f8309ba6e458 2 CHECKMULTISIG');
+    expect(scriptToAsm(bad, false)).toBe('1 0 02136b04758b0b6e363e7a6fbe83aaf527a153db2b060d36cc29f7f8309ba6e458 2 OP_CHECKMULTISIG');
     expect(solveScript(bad)).toEqual({ type: 'nonstandard' });
     const multisigRows = [...valid, ...invalid]
       .flatMap(([prevouts]) => prevouts.map((p) => parseTestScript(p[2])))
@@ -273,8 +269,7 @@ describe('every transparent input and output of the real blocks', () => {
     transactions: { vin: number; vout: number }[];
   }
   const facts = readJsonVector<{ blocks: FactBlock[] }>('facts.json').blocks;
-  const factFor = (network: string, height: number): FactBlock =>
-    facts.find((f) => f.network === network && f.height === height)!;
+  const factFor = (network: string, height: number): FactBlock => facts.find((f) => f.network === network && f.height === height)!;
 
   it('renders, classifies and addresses them all, consistently with facts.json counts', () => {
     const files = realBlockFiles();
@@ -311,8 +306,14 @@ describe('every transparent input and output of the real blocks', () => {
         }
       });
     }
-    const factVin = facts.filter((f) => !('invalid' in f)).flatMap((f) => f.transactions).reduce((a, t) => a + t.vin, 0);
-    const factVout = facts.filter((f) => !('invalid' in f)).flatMap((f) => f.transactions).reduce((a, t) => a + t.vout, 0);
+    const factVin = facts
+      .filter((f) => !('invalid' in f))
+      .flatMap((f) => f.transactions)
+      .reduce((a, t) => a + t.vin, 0);
+    const factVout = facts
+      .filter((f) => !('invalid' in f))
+      .flatMap((f) => f.transactions)
+      .reduce((a, t) => a + t.vout, 0);
     expect(vins).toBe(factVin);
     expect(vouts).toBe(factVout);
     // Real blocks here hold only these three kinds (no OP_RETURN, bare multisig or nonstandard).
@@ -358,7 +359,11 @@ describe('random and extra real scripts never break the renderer or the solver',
 
   it('zip0244.json: v5 transactions and their script_pubkeys', () => {
     const rows = readJsonVector<unknown[][]>('zcashd', 'zip0244.json').filter((r) => r.length > 1) as [
-      string, string, string, number[], string[],
+      string,
+      string,
+      string,
+      number[],
+      string[],
     ][];
     expect(rows).toHaveLength(10);
     for (const [txHex, , , , spks] of rows) {
@@ -371,7 +376,9 @@ describe('random and extra real scripts never break the renderer or the solver',
 
   it('zcashd-2019 (51 mainnet blocks) and lightwalletd corpus blocks', () => {
     const blockFiles = [
-      ...readdirSync(vectorPath('zcashd-2019')).filter((n) => n.endsWith('.hex')).map((n) => ['zcashd-2019', n]),
+      ...readdirSync(vectorPath('zcashd-2019'))
+        .filter((n) => n.endsWith('.hex'))
+        .map((n) => ['zcashd-2019', n]),
       ...readdirSync(vectorPath('lightwalletd', 'corpus')).map((n) => ['lightwalletd', 'corpus', n]),
     ];
     expect(blockFiles.length).toBe(55);

@@ -100,8 +100,7 @@ describe('zcashd sighash.json (500 transactions, v1-style legacy with random ver
 
 describe('zcashd tx_valid.json / tx_invalid.json (v1)', () => {
   type Row = unknown[];
-  const txRows = (file: string) =>
-    readJsonVector<Row[]>('zcashd', file).filter((r) => r.length >= 2 && typeof r[1] === 'string');
+  const txRows = (file: string) => readJsonVector<Row[]>('zcashd', file).filter((r) => r.length >= 2 && typeof r[1] === 'string');
 
   it('tx_valid: all 32 parse to the last byte as v1', () => {
     const rows = txRows('tx_valid.json');

@@ -177,7 +177,12 @@ describe('random v5 transactions: WebAssembly walk of the bytes = TypeScript pat
   const value = fc.integer({ min: -2_100_000_000_000_000, max: 2_100_000_000_000_000 });
   // Scripts up to 300 bytes so CompactSize lengths take their 3-byte form too.
   const script = fc.uint8Array({ maxLength: 300 });
-  const input = fc.record({ hash: bytes(32), index: fc.nat({ max: 0xffffffff }), scriptSig: script, sequence: fc.nat({ max: 0xffffffff }) });
+  const input = fc.record({
+    hash: bytes(32),
+    index: fc.nat({ max: 0xffffffff }),
+    scriptSig: script,
+    sequence: fc.nat({ max: 0xffffffff }),
+  });
   const output = fc.record({ value: fc.integer({ min: 0, max: 2_100_000_000_000_000 }), scriptPubKey: script });
   const spend = fc.record({ cv: bytes(32), nullifier: bytes(32), rk: bytes(32), zkproof: bytes(192), spendAuthSig: bytes(64) });
   const saplingOutput = fc.record({

@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/lib/figures.js';
 import { PARSERS } from '../../bench/lib/parsers.js';
-import { README_END, README_START, latencySvg, markdownTable, readmeSection, replaceReadmeSection, throughputSvg } from '../../bench/lib/render.js';
+import {
+  README_END,
+  README_START,
+  latencySvg,
+  markdownTable,
+  readmeSection,
+  replaceReadmeSection,
+  throughputSvg,
+} from '../../bench/lib/render.js';
 
 const RPC_OUT = [
   'decoderawtransaction of v5 tx abc (9165 bytes in, 31085 bytes out), 1 s per run',
@@ -25,8 +33,25 @@ function results(): BenchResults {
     machine: { cpuModel: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v20.0.0', platform: 'linux', loadAverageAtStart: 0.5 },
     suites: [
       { suite: 'rpc', file: 'bench/rpc.ts', args: ['1'], seconds: 1, exitCode: 0, loadAverage: 0.5, figures: PARSERS.rpc!(RPC_OUT) },
-      { suite: 'trees-append', file: 'bench/trees-append.ts', args: [], seconds: 1, exitCode: 0, loadAverage: 0.5, figures: PARSERS['trees-append']!(TREES_APPEND_OUT) },
-      { suite: 'store-import', file: 'bench/store-import.ts', args: [], seconds: 1, exitCode: 1, loadAverage: 0.5, figures: [], problem: 'exited with status 1' },
+      {
+        suite: 'trees-append',
+        file: 'bench/trees-append.ts',
+        args: [],
+        seconds: 1,
+        exitCode: 0,
+        loadAverage: 0.5,
+        figures: PARSERS['trees-append']!(TREES_APPEND_OUT),
+      },
+      {
+        suite: 'store-import',
+        file: 'bench/store-import.ts',
+        args: [],
+        seconds: 1,
+        exitCode: 1,
+        loadAverage: 0.5,
+        figures: [],
+        problem: 'exited with status 1',
+      },
     ],
   };
 }
@@ -38,7 +63,12 @@ describe('bench results', () => {
     expect(tput).toMatchObject({ value: 2991, unit: 'req/s', baseline: { value: 3911 } });
     expect(tput.ratio).toBeCloseTo(2991 / 3911, 10);
     const p99 = rpc.find((f) => f.name === 'decoderawtransaction p99, 10 conn')!;
-    expect(p99).toMatchObject({ value: 96, unit: 'ms', better: 'lower', latency: { percentile: 'p99', connections: 10, series: 'zecrpc' } });
+    expect(p99).toMatchObject({
+      value: 96,
+      unit: 'ms',
+      better: 'lower',
+      latency: { percentile: 'p99', connections: 10, series: 'zecrpc' },
+    });
     expect(p99.ratio).toBeCloseTo(121 / 96, 10);
     const trees = PARSERS['trees-append']!(TREES_APPEND_OUT);
     expect(trees.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
@@ -51,7 +81,9 @@ describe('bench results', () => {
   it('renders the table, well-formed charts and a README section naming the machine and the run', () => {
     const r = results();
     const table = markdownTable(r);
-    expect(table).toContain('Machine: Test CPU, 2 cores, 24 GiB, Node v20.0.0, linux; load average 0.50 at start. Run: 2026-01-02, commit 0123456789, QUICK RUN');
+    expect(table).toContain(
+      'Machine: Test CPU, 2 cores, 24 GiB, Node v20.0.0, linux; load average 0.50 at start. Run: 2026-01-02, commit 0123456789, QUICK RUN',
+    );
     expect(table).toContain('| rpc | decoderawtransaction, 1 conn | 2,991 req/s | fixed-body Fastify route: 3,911 req/s | 0.76× |');
     expect(table).toContain('| store-import | _exited with status 1_ | | | |');
     for (const svg of [throughputSvg(r), latencySvg(r)]) {

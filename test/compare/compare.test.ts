@@ -46,7 +46,19 @@ describe('zecrpc compare against a second zecrpc on the same vectors', () => {
   it('finds every reply identical (HTTP reference, in-process target) and exits 0', async () => {
     const reference = await startZecrpcNode(cleanups, AUTH);
     const targetDir = await closedStore();
-    const r = await compare(['--reference', reference.url, '--reference-user', AUTH.user, '--reference-password', AUTH.password, '--target-datadir', targetDir, '--heights', '0..20', '--json']);
+    const r = await compare([
+      '--reference',
+      reference.url,
+      '--reference-user',
+      AUTH.user,
+      '--reference-password',
+      AUTH.password,
+      '--target-datadir',
+      targetDir,
+      '--heights',
+      '0..20',
+      '--json',
+    ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const res = r.json();
@@ -79,7 +91,20 @@ describe('zecrpc compare against a second zecrpc on the same vectors', () => {
     cleanups.push(confDir.remove);
     const conf = join(confDir.path, 'zcash.conf');
     writeFileSync(conf, `# reference node\nrpcuser=${AUTH.user}\nrpcpassword=${AUTH.password}\n`);
-    const r = await compare(['--reference', reference.url, '--reference-conf', conf, '--target', target.url, '--target-cookie', target.cookieFile!, '--sample', '5', '--seed', '7']);
+    const r = await compare([
+      '--reference',
+      reference.url,
+      '--reference-conf',
+      conf,
+      '--target',
+      target.url,
+      '--target-cookie',
+      target.cookieFile!,
+      '--sample',
+      '5',
+      '--seed',
+      '7',
+    ]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/heights {4}5 in \d+\.\.\d+/);
@@ -149,9 +174,7 @@ describe('zecrpc compare against a node whose replies were altered', () => {
     expect(d).toMatchObject({ method: 'getblockheader:true', height: 3 });
     // Both members start with a quote; the bytes part at the first letter of "time".
     expect(d.first!.offset).toBe(original.indexOf('"time":') + 1);
-    expect(d.differences).toEqual([
-      expect.objectContaining({ kind: 'member-order', path: 'result' }),
-    ]);
+    expect(d.differences).toEqual([expect.objectContaining({ kind: 'member-order', path: 'result' })]);
     expect(d.differences[0]!.reference).toMatch(/nonce,.*time/);
     expect(d.differences[0]!.target).toMatch(/time,.*nonce/);
   });
@@ -164,17 +187,33 @@ describe('zecrpc compare and the known deviations', () => {
     const zcashdLike = await startProxy(cleanups, upstream.url, `${AUTH.user}:${AUTH.password}`, (req, reply) => {
       if (req.method !== 'getblock' || typeof req.params[0] !== 'number') return undefined;
       const id = (parseJson(reply.body) as JsonObject).get('id');
-      return { status: 500, body: Buffer.from(`{"result":null,"error":{"code":-1,"message":"JSON value is not a string as expected"},"id":${new JsonWriter().value(id!).toString()}}\n`) };
+      return {
+        status: 500,
+        body: Buffer.from(
+          `{"result":null,"error":{"code":-1,"message":"JSON value is not a string as expected"},"id":${new JsonWriter().value(id!).toString()}}\n`,
+        ),
+      };
     });
     const target = await closedStore();
     const strict = await compare(['--reference', zcashdLike.url, '--target-datadir', target, '--heights', '0..2']);
     expect(strict.code).toBe(1);
     expect(strict.out).toMatch(/getblock:1 by numeric height +0 +3 +0 +0/);
-    expect(strict.out).toContain('getblock-numeric-height: 3 requests, 3 differed; NOT excluded: counted as differences (pass --exclude getblock-numeric-height to accept)');
+    expect(strict.out).toContain(
+      'getblock-numeric-height: 3 requests, 3 differed; NOT excluded: counted as differences (pass --exclude getblock-numeric-height to accept)',
+    );
     expect(strict.out).toContain('HTTP status: reference 500 | target 200');
     expect(strict.out).toContain('Result: 3 of 24 requests differ');
 
-    const accepted = await compare(['--reference', zcashdLike.url, '--target-datadir', target, '--heights', '0..2', '--exclude', 'getblock-numeric-height']);
+    const accepted = await compare([
+      '--reference',
+      zcashdLike.url,
+      '--target-datadir',
+      target,
+      '--heights',
+      '0..2',
+      '--exclude',
+      'getblock-numeric-height',
+    ]);
     expect(accepted.code).toBe(0);
     expect(accepted.out).toMatch(/getblock:1 by numeric height +0 +0 +0 +3/);
     expect(accepted.out).toContain('getblock-numeric-height: 3 requests, 3 differed; excluded by --exclude getblock-numeric-height');
@@ -194,9 +233,13 @@ describe("zecrpc compare against a node answering in zebrad's shape", () => {
     expect(res.totals.different).toBe(0);
     expect(res.totals.drift).toBe(4 * PER_HEIGHT);
     const drift = Object.fromEntries(res.drift.map((d) => [d.category, d]));
-    expect(Object.keys(drift)).toEqual(expect.arrayContaining(['amount-as-f64', 'json-rpc-envelope', 'member-missing-in-zebrad', 'member-only-in-zebrad', 'number-format']));
+    expect(Object.keys(drift)).toEqual(
+      expect.arrayContaining(['amount-as-f64', 'json-rpc-envelope', 'member-missing-in-zebrad', 'member-only-in-zebrad', 'number-format']),
+    );
     // Block 1's coinbase pays 0.0005 ZEC to the miner: zebrad's f64 text against zcashd's %d.%08d.
-    const amount = drift['amount-as-f64']!.examples.find((e) => e.path === 'result.vout[0].value' || e.path === 'result.tx[0].vout[0].value');
+    const amount = drift['amount-as-f64']!.examples.find(
+      (e) => e.path === 'result.vout[0].value' || e.path === 'result.tx[0].vout[0].value',
+    );
     expect(amount).toBeDefined();
     expect(amount!.target).toMatch(/^\d+\.\d{8}$/);
     expect(Number(amount!.reference)).toBe(Number(amount!.target));
@@ -207,7 +250,12 @@ describe("zecrpc compare against a node answering in zebrad's shape", () => {
 
   it('still counts a changed value as a difference, and compares strictly when told the reference is zcashd', async () => {
     const upstream = await startZecrpcNode(cleanups, AUTH);
-    const zebra = await startProxy(cleanups, upstream.url, `${AUTH.user}:${AUTH.password}`, zebraShape({ alterTxidAtHeight: { hash: hashAt(2) } }));
+    const zebra = await startProxy(
+      cleanups,
+      upstream.url,
+      `${AUTH.user}:${AUTH.password}`,
+      zebraShape({ alterTxidAtHeight: { hash: hashAt(2) } }),
+    );
     const target = await closedStore();
     const r = await compare(['--reference', zebra.url, '--target-datadir', target, '--heights', '0..3', '--json']);
     expect(r.code).toBe(1);
@@ -218,7 +266,17 @@ describe("zecrpc compare against a node answering in zebrad's shape", () => {
     const real = d.differences.filter((x) => !x.drift);
     expect(real).toEqual([expect.objectContaining({ kind: 'value', path: 'result.tx[0]' })]);
 
-    const strict = await compare(['--reference', zebra.url, '--reference-kind', 'zcashd', '--target-datadir', target, '--heights', '0..3', '--json']);
+    const strict = await compare([
+      '--reference',
+      zebra.url,
+      '--reference-kind',
+      'zcashd',
+      '--target-datadir',
+      target,
+      '--heights',
+      '0..3',
+      '--json',
+    ]);
     expect(strict.code).toBe(1);
     expect(strict.json().totals.different).toBe(4 * PER_HEIGHT);
     expect(strict.json().drift).toEqual([]);
@@ -247,7 +305,16 @@ describe('zecrpc compare when the reference cannot be compared with', () => {
   it('a wrong password: an authentication error naming the side, exit 2', { timeout: 10_000 }, async () => {
     const reference = await startZecrpcNode(cleanups, AUTH);
     const target = await closedStore();
-    const r = await compare(['--reference', reference.url, '--reference-user', AUTH.user, '--reference-password', 'wrong', '--target-datadir', target]);
+    const r = await compare([
+      '--reference',
+      reference.url,
+      '--reference-user',
+      AUTH.user,
+      '--reference-password',
+      'wrong',
+      '--target-datadir',
+      target,
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       `zecrpc compare: reference ${reference.url}: authentication failed (HTTP 401); check the user/password, cookie file or zcash.conf given for the reference\n`,

@@ -10,20 +10,28 @@ const diff = (a: string, b: string) => diffJson(parseJson(a), parseJson(b));
 
 describe('JSON diff on number tokens and member order', () => {
   it('tells a re-formatted number from a changed one', () => {
-    expect(diff('{"v":0.0005}', '{"v":0.00050000}')).toEqual([{ kind: 'number-format', path: 'v', key: 'v', reference: '0.0005', target: '0.00050000' }]);
+    expect(diff('{"v":0.0005}', '{"v":0.00050000}')).toEqual([
+      { kind: 'number-format', path: 'v', key: 'v', reference: '0.0005', target: '0.00050000' },
+    ]);
     expect(diff('[1.0, 1e3, -0.5]', '[1, 1000, -0.50]').map((d) => d.kind)).toEqual(['number-format', 'number-format', 'number-format']);
     expect(diff('{"v":0.0005}', '{"v":0.00050001}')[0]!.kind).toBe('value');
     expect(diff('{"v":10}', '{"v":1}')[0]!.kind).toBe('value');
   });
 
   it('names missing members, order and array length by path', () => {
-    expect(diff('{"a":{"x":[1,{"k":2}]}}', '{"a":{"x":[1,{"k":3}]}}')).toEqual([{ kind: 'value', path: 'a.x[1].k', key: 'k', reference: '2', target: '3' }]);
-    expect(diff('{"a":1,"b":2}', '{"b":2,"a":1}')).toEqual([{ kind: 'member-order', path: '', key: null, reference: 'a,b', target: 'b,a' }]);
+    expect(diff('{"a":{"x":[1,{"k":2}]}}', '{"a":{"x":[1,{"k":3}]}}')).toEqual([
+      { kind: 'value', path: 'a.x[1].k', key: 'k', reference: '2', target: '3' },
+    ]);
+    expect(diff('{"a":1,"b":2}', '{"b":2,"a":1}')).toEqual([
+      { kind: 'member-order', path: '', key: null, reference: 'a,b', target: 'b,a' },
+    ]);
     expect(diff('{"a":1,"weird key":2}', '{"a":1,"c":[]}')).toEqual([
       { kind: 'missing-in-target', path: '["weird key"]', key: 'weird key', reference: '2' },
       { kind: 'missing-in-reference', path: 'c', key: 'c', target: '[]' },
     ]);
-    expect(diff('[1,2,3]', '[1,2]')).toEqual([{ kind: 'array-length', path: '', key: null, reference: '3 elements', target: '2 elements' }]);
+    expect(diff('[1,2,3]', '[1,2]')).toEqual([
+      { kind: 'array-length', path: '', key: null, reference: '3 elements', target: '2 elements' },
+    ]);
     expect(diff('{"a":"1"}', '{"a":1}')[0]!.kind).toBe('type');
   });
 });

@@ -27,7 +27,10 @@ export async function storeWithVectorChain(cleanups: (() => unknown)[]): Promise
 }
 
 /** A zecrpc JSON-RPC server over the vector chain (`-rpcuser`/`-rpcpassword`, or cookie auth when no user given). */
-export async function startZecrpcNode(cleanups: (() => unknown)[], auth: { user: string; password: string } | null): Promise<TestNode & { cookieFile: string | null }> {
+export async function startZecrpcNode(
+  cleanups: (() => unknown)[],
+  auth: { user: string; password: string } | null,
+): Promise<TestNode & { cookieFile: string | null }> {
   const { datadir, store } = await storeWithVectorChain(cleanups);
   const args = [`-datadir=${datadir}`, '-rpcport=0'];
   if (auth) args.push(`-rpcuser=${auth.user}`, `-rpcpassword=${auth.password}`);

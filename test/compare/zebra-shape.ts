@@ -30,7 +30,10 @@ const write = (v: JsonValue): string => new JsonWriter().value(v).toString();
 export function zebraShape(opts: { alterTxidAtHeight?: { hash: string } } = {}): ReplyRewriter {
   return (req, reply) => {
     if (req.method === 'getnetworkinfo') {
-      return { status: 200, body: Buffer.from('{"jsonrpc":"2.0","id":"compare","result":{"version":2050000,"subversion":"/Zebra:2.5.0/"}}') };
+      return {
+        status: 200,
+        body: Buffer.from('{"jsonrpc":"2.0","id":"compare","result":{"version":2050000,"subversion":"/Zebra:2.5.0/"}}'),
+      };
     }
     const envelope = parseJson(reply.body) as JsonObject;
     const id = write(envelope.get('id')!);
@@ -45,7 +48,8 @@ export function zebraShape(opts: { alterTxidAtHeight?: { hash: string } } = {}):
       // zebrad repeats the block's height and confirmations in each verbose transaction.
       if (Array.isArray(txs)) {
         for (const tx of txs) {
-          if (tx instanceof JsonObject) tx.entries.splice(1, 0, ['height', result.get('height')!], ['confirmations', result.get('confirmations')!]);
+          if (tx instanceof JsonObject)
+            tx.entries.splice(1, 0, ['height', result.get('height')!], ['confirmations', result.get('confirmations')!]);
         }
       }
       if (opts.alterTxidAtHeight && req.params[0] === opts.alterTxidAtHeight.hash) {

@@ -186,8 +186,11 @@ function legendreByEuler(a: bigint, p: bigint): number {
   return r === 0n ? 0 : r === 1n ? 1 : -1;
 }
 
-describe('the quadratic-residue test alone = Euler\'s criterion', () => {
-  for (const [field, m] of [['jubjub', Q_JUBJUB], ['pallas', P_PALLAS]] as const) {
+describe("the quadratic-residue test alone = Euler's criterion", () => {
+  for (const [field, m] of [
+    ['jubjub', Q_JUBJUB],
+    ['pallas', P_PALLAS],
+  ] as const) {
     it(`${field}: random values, small values, m − 1, and m − 2^(64k)·t (differences with zero low words)`, () => {
       const value = fc.oneof(
         fc.bigInt({ min: 0n, max: m - 1n }),

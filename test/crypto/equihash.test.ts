@@ -170,7 +170,11 @@ describe('tree rules on crafted hashes', () => {
       },
     };
   }
-  const ascending = equihashSolutionFromIndices(48, 5, Array.from({ length: 32 }, (_, i) => i));
+  const ascending = equihashSolutionFromIndices(
+    48,
+    5,
+    Array.from({ length: 32 }, (_, i) => i),
+  );
   const input = new Uint8Array(140);
 
   it('all-zero hashes over distinct ascending indices form a valid tree', () => {

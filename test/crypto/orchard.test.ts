@@ -140,9 +140,7 @@ describe('MerkleCRH^Orchard', () => {
         const block = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex'));
         const cmx = block.transactions.flatMap((tx) => tx.data.orchard?.actions.map((a) => a.cmx) ?? []);
         expect(cmx.map(hex)).toHaveLength(2);
-        expect(hex(rootOf(hasher, cmx, 32, hasher.emptyRoots))).toBe(
-          '7b61fc613cea5c2c84c5e2c64d4fd4afb8c8c9d10dce9bcad49431c9cf32f131',
-        );
+        expect(hex(rootOf(hasher, cmx, 32, hasher.emptyRoots))).toBe('7b61fc613cea5c2c84c5e2c64d4fd4afb8c8c9d10dce9bcad49431c9cf32f131');
       });
 
       it('rejects heights outside 0..31 and short pair buffers', () => {
@@ -158,7 +156,6 @@ const fieldElement = fc.bigInt({ min: 0n, max: PALLAS_P - 1n }).map(bigintToLeBy
 
 describe('fast hashers agree with the reference', () => {
   for (const [name, hasher] of HASHERS.slice(1)) {
-
     it(`${name}: combine == reference MerkleCRH at random heights`, () => {
       fc.assert(
         fc.property(fc.integer({ min: 0, max: 31 }), fieldElement, fieldElement, (height, left, right) => {

@@ -19,7 +19,11 @@ interface FieldExports {
 
 const q = JUBJUB_Q;
 const x = new WebAssembly.Instance(loadWasmModule('sapling'), {
-  env: { abort: () => { throw new Error('abort'); } },
+  env: {
+    abort: () => {
+      throw new Error('abort');
+    },
+  },
 }).exports as unknown as FieldExports;
 const constantsSize = x.CONSTANTS_BYTES.value as number;
 const constants = x.alloc(constantsSize);
@@ -61,7 +65,22 @@ function modInverse(a: bigint, m: bigint): bigint {
   return ((t0 % m) + m) % m;
 }
 
-const edge = [0n, 1n, 2n, 3n, q - 1n, q - 2n, (q + 1n) / 2n, 1n << 64n, 1n << 128n, 1n << 192n, 1n << 254n, (1n << 255n) - 1n, (1n << 256n) - 1n, 0xffffffffn << 64n];
+const edge = [
+  0n,
+  1n,
+  2n,
+  3n,
+  q - 1n,
+  q - 2n,
+  (q + 1n) / 2n,
+  1n << 64n,
+  1n << 128n,
+  1n << 192n,
+  1n << 254n,
+  (1n << 255n) - 1n,
+  (1n << 256n) - 1n,
+  0xffffffffn << 64n,
+];
 const anyValue = fc.oneof(fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }), fc.constantFrom(...edge));
 
 describe('mont29 field arithmetic modulo Jubjub q (WebAssembly)', () => {

@@ -82,7 +82,6 @@ const hashers: [string, MerkleHasher][] = [
 ];
 
 describe.each(hashers)('%s hasher', (_name, hasher) => {
-
   it('has depth 32 and E_0 = Uncommitted = 1', () => {
     expect(hasher.depth).toBe(32);
     expect(hasher.emptyRoots).toHaveLength(33);
@@ -157,9 +156,14 @@ describe.each(hashers)('%s hasher', (_name, hasher) => {
 describe('SAPLING_HASHER (one table point per chunk) against the literal definition', () => {
   it('combine = MerkleCRH^Sapling(31 − height) computed segment by segment', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 31 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (height, left, right) => {
-        expect(hex(SAPLING_HASHER.combine(height, left, right))).toBe(hex(saplingMerkleHash(31 - height, left, right)));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 31 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (height, left, right) => {
+          expect(hex(SAPLING_HASHER.combine(height, left, right))).toBe(hex(saplingMerkleHash(31 - height, left, right)));
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -183,7 +187,8 @@ describe('WebAssembly hasher against the reference', () => {
       fc.property(fc.integer({ min: 0, max: 31 }), anyBytes, anyBytes, (height, left, right) => {
         const got = fast.combine(height, left, right);
         expect(hex(got)).toBe(hex(SAPLING_HASHER.combine(height, left, right)));
-        const l = left.slice(), r = right.slice();
+        const l = left.slice(),
+          r = right.slice();
         l[31]! ^= 0x80;
         r[31]! ^= 0x80;
         expect(hex(fast.combine(height, l, r))).toBe(hex(got));
@@ -192,7 +197,7 @@ describe('WebAssembly hasher against the reference', () => {
     );
   });
 
-  it('combine(h, left, E_h), which skips the right child\'s windows, agrees with the reference', () => {
+  it("combine(h, left, E_h), which skips the right child's windows, agrees with the reference", () => {
     const empty = SAPLING_HASHER.emptyRoots;
     for (let h = 0; h < 32; h++) {
       expect(hex(fast.combine(h, empty[h]!, empty[h]!)), `E_${h + 1}`).toBe(hex(empty[h + 1]!));
@@ -230,7 +235,9 @@ describe('WebAssembly hasher against the reference', () => {
       const one = fast.combine(9, pairs.subarray(64 * i, 64 * i + 32), pairs.subarray(64 * i + 32, 64 * i + 64));
       expect(hex(many.subarray(32 * i, 32 * i + 32)), `pair ${i}`).toBe(hex(one));
     }
-    expect(hex(many.subarray(32 * 2048, 32 * 2049))).toBe(hex(SAPLING_HASHER.combine(9, pairs.subarray(64 * 2048, 64 * 2048 + 32), pairs.subarray(64 * 2048 + 32, 64 * 2049))));
+    expect(hex(many.subarray(32 * 2048, 32 * 2049))).toBe(
+      hex(SAPLING_HASHER.combine(9, pairs.subarray(64 * 2048, 64 * 2048 + 32), pairs.subarray(64 * 2048 + 32, 64 * 2049))),
+    );
   });
 
   it.each([3, 4].filter((c) => c !== DEFAULT_WINDOW_CHUNKS))('window of %i chunks gives the same hashes', (chunks) => {
@@ -251,7 +258,7 @@ function le32(value: bigint): Uint8Array {
 /** Deterministic bytes (xorshift32), so a failing case can be replayed from its seed. */
 function pseudoRandomPairs(count: number, seed: number): Uint8Array {
   const out = new Uint8Array(64 * count);
-  let s = (seed | 0) || 1;
+  let s = seed | 0 || 1;
   for (let i = 0; i < out.length; i++) {
     s ^= s << 13;
     s ^= s >>> 17;

@@ -6,14 +6,7 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { DecodeError } from '../../src/codec/errors.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { realBlocks } from './corpus.js';
-import {
-  checkBlock,
-  checkTransaction,
-  compactSizeBytes,
-  fuzzCorpus,
-  mutatedTransaction,
-  randomTransactionBytes,
-} from './properties.js';
+import { checkBlock, checkTransaction, compactSizeBytes, fuzzCorpus, mutatedTransaction, randomTransactionBytes } from './properties.js';
 
 const corpus = fuzzCorpus();
 // A fixed seed keeps CI reproducible; the long run uses random seeds.
@@ -39,7 +32,10 @@ describe('decoder robustness (fast-check)', () => {
   });
 
   it('random bytes behind every known header', () => {
-    fc.assert(fc.property(randomTransactionBytes(), (bytes) => void checkTransaction(bytes)), { ...params, numRuns: 1000 });
+    fc.assert(
+      fc.property(randomTransactionBytes(), (bytes) => void checkTransaction(bytes)),
+      { ...params, numRuns: 1000 },
+    );
   });
 
   it('mutated real blocks', () => {

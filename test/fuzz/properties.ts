@@ -73,7 +73,10 @@ export function checkBlock(input: Uint8Array): Outcome {
   } catch (e) {
     return checkError(e, input);
   }
-  const again = encodeBlock(block.header, block.transactions.map((t) => encodeTransaction(t.data)));
+  const again = encodeBlock(
+    block.header,
+    block.transactions.map((t) => encodeTransaction(t.data)),
+  );
   if (!sameBytes(again, input.subarray(0, block.size))) throw new Error('block re-encoding differs');
   if (block.computeMerkleRoot().length !== 32) throw new Error('bad merkle root');
   return 'decoded';
@@ -122,7 +125,11 @@ export function mutatedTransaction(corpus: Uint8Array[]): fc.Arbitrary<Uint8Arra
       .tuple(
         fc.integer({ min: 0, max: b.length }),
         fc.integer({ min: 0, max: 3 }),
-        fc.oneof(fc.bigInt({ min: 0n, max: 0x03000000n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(0xfcn, 0xfdn, 0xffffn, 0x10000n, 0x2000000n, 0x2000001n, 1n << 32n)),
+        fc.oneof(
+          fc.bigInt({ min: 0n, max: 0x03000000n }),
+          fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+          fc.constantFrom(0xfcn, 0xfdn, 0xffffn, 0x10000n, 0x2000000n, 0x2000001n, 1n << 32n),
+        ),
         fc.constantFrom<1 | 3 | 5 | 9>(1, 3, 5, 9),
         fc.integer({ min: 0, max: 9 }),
       )
@@ -152,12 +159,10 @@ export function randomTransactionBytes(): fc.Arbitrary<Uint8Array> {
     'ffff0080ffffffff',
     '',
   ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
-  return fc
-    .tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600 }))
-    .map(([h, body]) => {
-      const out = new Uint8Array(h.length + body.length);
-      out.set(h);
-      out.set(body, h.length);
-      return out;
-    });
+  return fc.tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600 })).map(([h, body]) => {
+    const out = new Uint8Array(h.length + body.length);
+    out.set(h);
+    out.set(body, h.length);
+    return out;
+  });
 }

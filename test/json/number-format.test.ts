@@ -206,7 +206,7 @@ function testValues(): number[] {
   // Money-like values and ratios (amount / 1e8, difficulty-style quotients).
   for (let i = 0; i < 20_000; i++) {
     const zat = Math.floor(rand() * 2.1e15);
-    values.push(i % 2 ? zat / 1e8 : (u32() & 0xffffff || 1) / ((u32() & 0xffffff) || 1) * 256 ** ((i % 7) - 3));
+    values.push(i % 2 ? zat / 1e8 : ((u32() & 0xffffff || 1) / (u32() & 0xffffff || 1)) * 256 ** ((i % 7) - 3));
   }
   // Exact decimal ties at the 16th digit: a (16−j)-digit integer plus odd/2^(j+1), which has
   // exactly j+1 fractional digits ending in 5 — the case where JS rounds differently from C.
@@ -248,7 +248,9 @@ describe('formatDouble vs C printf("%.16g")', () => {
         return u64[0]!.toString(16);
       })
       .join('\n');
-    const lines = execFileSync(exe, { input: input + '\n', maxBuffer: 64 << 20 }).toString('latin1').split('\n');
+    const lines = execFileSync(exe, { input: input + '\n', maxBuffer: 64 << 20 })
+      .toString('latin1')
+      .split('\n');
     expect(lines.length).toBe(values.length + 1);
 
     // The C library must itself agree with the spec table before it is trusted.

@@ -67,7 +67,24 @@ describe('reader: numbers keep their token text', () => {
   });
 
   it('rejects leading zeros, bare dots, plus signs, Infinity, NaN, hex', () => {
-    for (const bad of ['01', '-01', '00', '1.', '.5', '+1', '-', '- 1', 'Infinity', '-Infinity', 'NaN', '0x10', '1e', '1e+', '1.e5', '[-]']) {
+    for (const bad of [
+      '01',
+      '-01',
+      '00',
+      '1.',
+      '.5',
+      '+1',
+      '-',
+      '- 1',
+      'Infinity',
+      '-Infinity',
+      'NaN',
+      '0x10',
+      '1e',
+      '1e+',
+      '1.e5',
+      '[-]',
+    ]) {
       if (bad === '-') continue; // the end-of-input quirk below
       rejects(bad);
     }
@@ -169,8 +186,27 @@ describe('reader: objects and arrays', () => {
 
   it('rejects trailing commas, missing separators, non-string keys, mismatched brackets', () => {
     for (const bad of [
-      '[1,]', '{"a":1,}', '[,1]', '{,}', '[1 2]', '{"a" 1}', '{"a":}', '{"a"}', '{1:2}', '{a:1}',
-      '[1}', '{"a":1]', '{"a":1:2}', '["a":1]', '{"a":{"b":1}"c":2}', ']', '}', ',', ':', '[[]', '[]]',
+      '[1,]',
+      '{"a":1,}',
+      '[,1]',
+      '{,}',
+      '[1 2]',
+      '{"a" 1}',
+      '{"a":}',
+      '{"a"}',
+      '{1:2}',
+      '{a:1}',
+      '[1}',
+      '{"a":1]',
+      '{"a":1:2}',
+      '["a":1]',
+      '{"a":{"b":1}"c":2}',
+      ']',
+      '}',
+      ',',
+      ':',
+      '[[]',
+      '[]]',
     ]) {
       rejects(bad);
     }
@@ -193,7 +229,9 @@ describe('reader: objects and arrays', () => {
 
 describe('reader: properties', () => {
   it('never throws anything but JsonParseError on random bytes', () => {
-    const alphabet = [...'{}[],:"\\-0123456789.eE+tfnrulsa \t\n'].map((c) => c.charCodeAt(0)).concat([0x00, 0x7f, 0x80, 0xc0, 0xc3, 0xa9, 0xed, 0xa0, 0xf0, 0xf4, 0xff]);
+    const alphabet = [...'{}[],:"\\-0123456789.eE+tfnrulsa \t\n']
+      .map((c) => c.charCodeAt(0))
+      .concat([0x00, 0x7f, 0x80, 0xc0, 0xc3, 0xa9, 0xed, 0xa0, 0xf0, 0xf4, 0xff]);
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (arr) => {
         try {
@@ -221,7 +259,13 @@ describe('reader: properties', () => {
   it('writer output reads back to the same value', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.integer(), (s, n) => {
-        const w = new JsonWriter().beginObject().key(s).str(s + '\u007f\u0001"').key('n').int(n).endObject();
+        const w = new JsonWriter()
+          .beginObject()
+          .key(s)
+          .str(s + '\u007f\u0001"')
+          .key('n')
+          .int(n)
+          .endObject();
         const back = parseJson(w.toString()) as JsonObject;
         expect(back.entries[0]).toEqual([s, s + '\u007f\u0001"']);
         expect(back.entries[1]![0]).toBe('n');

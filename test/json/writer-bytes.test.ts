@@ -10,7 +10,14 @@ describe('JsonWriter byte output', () => {
     const build = (w: JsonWriter) => {
       w.beginArray();
       for (let i = 0; i < 5000; i++) {
-        w.beginObject().key('i').int(i).key('s').str(i % 7 === 0 ? `é€😀"\u0001${i}` : 'x'.repeat(i % 50)).key('a').amount(-i).endObject();
+        w.beginObject()
+          .key('i')
+          .int(i)
+          .key('s')
+          .str(i % 7 === 0 ? `é€😀"\u0001${i}` : 'x'.repeat(i % 50))
+          .key('a')
+          .amount(-i)
+          .endObject();
       }
       return w.endArray();
     };
@@ -25,7 +32,9 @@ describe('JsonWriter byte output', () => {
     const build = (w: JsonWriter) => {
       w.beginArray();
       for (let i = 0; i < 3000; i++) {
-        w.beginObject().key('hex').plainStr('ab'.repeat(i % 40));
+        w.beginObject()
+          .key('hex')
+          .plainStr('ab'.repeat(i % 40));
         if (i % 500 === 499) w.key(`clé${i}`).raw('"ü€"');
         w.endObject();
       }

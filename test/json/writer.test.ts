@@ -64,7 +64,14 @@ describe('string escaping (§4.2)', () => {
 
   it('long strings (regex fast path) escape exactly like short ones', () => {
     const pad = 'abcdefghijklmnopqrstuvwxyz0123456789';
-    for (const [c, esc] of [['\u0000', '\\u0000'], ['\n', '\\n'], ['"', '\\"'], ['\\', '\\\\'], ['\u007f', '\\u007f'], ['\u001b', '\\u001b']]) {
+    for (const [c, esc] of [
+      ['\u0000', '\\u0000'],
+      ['\n', '\\n'],
+      ['"', '\\"'],
+      ['\\', '\\\\'],
+      ['\u007f', '\\u007f'],
+      ['\u001b', '\\u001b'],
+    ]) {
       expect(quoteJsonString(pad + c! + pad)).toBe(`"${pad}${esc}${pad}"`);
       expect(quoteJsonString(c! + pad)).toBe(`"${esc}${pad}"`);
       expect(quoteJsonString(pad + c!)).toBe(`"${pad}${esc}"`);
@@ -119,9 +126,7 @@ describe('compact writer (§4.1, §4.3)', () => {
     const w = new JsonWriter().beginArray();
     w.int(0).int(-0).int(-5).int(4294967295).int(Number.MAX_SAFE_INTEGER);
     w.int(18446744073709551615n).int(-9223372036854775808n);
-    expect(w.endArray().toString()).toBe(
-      '[0,0,-5,4294967295,9007199254740991,18446744073709551615,-9223372036854775808]',
-    );
+    expect(w.endArray().toString()).toBe('[0,0,-5,4294967295,9007199254740991,18446744073709551615,-9223372036854775808]');
   });
 
   it('rejects numbers that are not exact integers', () => {
@@ -202,9 +207,7 @@ describe('envelope serializations (§3.7)', () => {
   }
 
   it('parse error', () => {
-    expect(errorReply(-32700, 'Parse error')).toBe(
-      '{"result":null,"error":{"code":-32700,"message":"Parse error"},"id":null}\n',
-    );
+    expect(errorReply(-32700, 'Parse error')).toBe('{"result":null,"error":{"code":-32700,"message":"Parse error"},"id":null}\n');
   });
 
   it('top-level object parse error', () => {

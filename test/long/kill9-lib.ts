@@ -145,7 +145,8 @@ export async function inspectStore(datadir: string, chain: KillChain, final: boo
     const report = await checkStoreIntegrity(store);
     const problems = [...report.problems];
     let blocksStored = 0;
-    for await (const _ of store.database.keys({ gte: keys.index(new Uint8Array(32)), lte: keys.index(new Uint8Array(32).fill(255)) })) blocksStored++;
+    for await (const _ of store.database.keys({ gte: keys.index(new Uint8Array(32)), lte: keys.index(new Uint8Array(32).fill(255)) }))
+      blocksStored++;
     const records = countStoredRecords(datadir);
     if (records !== blocksStored) problems.push(`${records} block records in the block files for ${blocksStored} indexed blocks`);
     const tip = await store.tip();

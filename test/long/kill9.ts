@@ -13,7 +13,10 @@ const root = mkdtempSync(join(tmpdir(), 'zecrpc-kill9-'));
 try {
   const chain = writeKillChain(root);
   // Two calibration runs: the first also pays for cold caches; the faster one sets the kill window.
-  const calibs = [await runChild(join(root, 'calibration-1'), chain.blocksDir), await runChild(join(root, 'calibration-2'), chain.blocksDir)];
+  const calibs = [
+    await runChild(join(root, 'calibration-1'), chain.blocksDir),
+    await runChild(join(root, 'calibration-2'), chain.blocksDir),
+  ];
   const failed = calibs.find((c) => c.code !== 0);
   if (failed) throw new Error(`calibration import failed: ${failed.stderr}`);
   const calib = calibs[0]!.importMs < calibs[1]!.importMs ? calibs[0]! : calibs[1]!;

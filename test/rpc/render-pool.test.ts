@@ -11,7 +11,13 @@ import { largeBlocks, LARGE_BLOCK_HEIGHT } from '../stress/fixtures.js';
 
 const [block] = largeBlocks(1, 300_000);
 const hash = decodeBlock(block!).hash;
-const context = { height: LARGE_BLOCK_HEIGHT, confirmations: 3, chainWork: 123n, previousBlockHash: new Uint8Array(32).fill(7), nextBlockHash: null };
+const context = {
+  height: LARGE_BLOCK_HEIGHT,
+  confirmations: 3,
+  chainWork: 123n,
+  previousBlockHash: new Uint8Array(32).fill(7),
+  nextBlockHash: null,
+};
 const pool = new RenderPool({ threads: 2, inlineMaxBytes: 1000, idleMs: 300 });
 afterAll(() => pool.close());
 

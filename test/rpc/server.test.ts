@@ -118,7 +118,11 @@ describe('envelope (rpc-http-json.md §3.7)', () => {
     ['{"id":7,"method":"help","params":{}}', 400, '{"result":null,"error":{"code":-32600,"message":"Params must be an array"},"id":7}'],
     ['{"id":1,"method":"nosuch"}', 404, '{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":1}'],
     ['{"id":1,"method":"getbalance"}', 404, '{"result":null,"error":{"code":-32601,"message":"Method not found"},"id":1}'],
-    ['{"id":1,"method":"echo","params":[100]}', 500, '{"result":null,"error":{"code":-1,"message":"JSON value is not a string as expected"},"id":1}'],
+    [
+      '{"id":1,"method":"echo","params":[100]}',
+      500,
+      '{"result":null,"error":{"code":-1,"message":"JSON value is not a string as expected"},"id":1}',
+    ],
     ['{"id":1.50,"method":"echo","params":["a"]}', 200, '{"result":"a","error":null,"id":1.50}'],
     ['{"id":1E5,"method":"echo","params":["a"],"id":2}', 200, '{"result":"a","error":null,"id":1E5}'],
     ['{"method":"echo","method":"stop","params":["first wins"]}', 200, '{"result":"first wins","error":null,"id":null}'],
@@ -132,11 +136,15 @@ describe('envelope (rpc-http-json.md §3.7)', () => {
   for (const [body, status, reply] of cases) {
     it(`${body || '(empty body)'} → ${status}`, async () => {
       const r = await post(port, body);
-      expect(r.statusLine).toBe(`HTTP/1.1 ${status} ${{ 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 500: 'Internal Server Error' }[status]}`);
+      expect(r.statusLine).toBe(
+        `HTTP/1.1 ${status} ${{ 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 500: 'Internal Server Error' }[status]}`,
+      );
       expect(r.body).toBe(reply + '\n');
       expect(r.headers[0]).toEqual(['Content-Type', 'application/json']);
       expect(names(r).slice(0, 3)).toEqual(['Content-Type', 'Date', 'Content-Length']);
-      expect(r.headers[1]![1]).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/);
+      expect(r.headers[1]![1]).toMatch(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/,
+      );
       expect(Number(r.headers[2]![1])).toBe(Buffer.byteLength(reply) + 1);
     });
   }
@@ -148,11 +156,15 @@ describe('envelope (rpc-http-json.md §3.7)', () => {
       '{"result":null,"error":{"code":-32602,"message":"Not enough parameters for method `echo`. Needed at least 1 and at most 2, but received 0\\n\\necho \\"text\\" ( \\"more\\" )\\n\\nEchoes its first parameter.\\n"},"id":1}\n',
     );
     const many = await post(port, '{"id":1,"method":"decoderawtransaction","params":["00","00"]}');
-    expect(many.body).toContain('"message":"Too many parameters for method `decoderawtransaction`. Needed exactly 1, but received 2\\n\\ndecoderawtransaction \\"hexstring\\"\\n');
+    expect(many.body).toContain(
+      '"message":"Too many parameters for method `decoderawtransaction`. Needed exactly 1, but received 2\\n\\ndecoderawtransaction \\"hexstring\\"\\n',
+    );
   });
 
   it('answers a 1000-request batch in order with HTTP 200', async () => {
-    const items = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `{"id":${i},"method":"echo","params":["${i}"]}` : `{"id":${i},"method":"nosuch"}`));
+    const items = Array.from({ length: 1000 }, (_, i) =>
+      i % 2 ? `{"id":${i},"method":"echo","params":["${i}"]}` : `{"id":${i},"method":"nosuch"}`,
+    );
     const r = await post(port, `[${items.join(',')}]`);
     expect(r.statusLine).toBe('HTTP/1.1 200 OK');
     const replies = JSON.parse(r.body) as { id: number; result: string | null }[];
@@ -199,7 +211,10 @@ describe('HTTP pipeline (§1.2)', () => {
 
   it('404 for any path but /, 405 for DELETE and GET, 501 for unknown methods', async () => {
     for (const path of ['/?x', '//', '/wallet/foo']) {
-      const r = await rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      const r = await rawRequest(
+        port,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
       expect(r.statusLine).toBe('HTTP/1.1 404 Not Found');
       expect(r.body).toBe('');
     }
@@ -211,7 +226,9 @@ describe('HTTP pipeline (§1.2)', () => {
     expect(get.body).toBe('JSONRPC server handles only POST requests');
     const options = await rawRequest(port, `OPTIONS / HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(options.statusLine).toBe('HTTP/1.1 501 Not Implemented');
-    expect(options.body).toBe('<HTML><HEAD>\n<TITLE>501 Not Implemented</TITLE>\n</HEAD><BODY>\n<H1>Not Implemented</H1>\n</BODY></HTML>\n');
+    expect(options.body).toBe(
+      '<HTML><HEAD>\n<TITLE>501 Not Implemented</TITLE>\n</HEAD><BODY>\n<H1>Not Implemented</H1>\n</BODY></HTML>\n',
+    );
     expect(names(options)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
   });
 
@@ -222,12 +239,11 @@ describe('HTTP pipeline (§1.2)', () => {
   });
 
   it('rejects a body over 32 MiB with 413 and keeps serving', async () => {
-    const r = await rawRequest(
-      port,
-      `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${0x02000001}\r\n\r\n{`,
-    );
+    const r = await rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${0x02000001}\r\n\r\n{`);
     expect(r.statusLine).toBe('HTTP/1.1 413 Request Entity Too Large');
-    expect((await post(port, '{"id":1,"method":"echo","params":["still here"]}')).body).toBe('{"result":"still here","error":null,"id":1}\n');
+    expect((await post(port, '{"id":1,"method":"echo","params":["still here"]}')).body).toBe(
+      '{"result":"still here","error":null,"id":1}\n',
+    );
   });
 
   it('survives clients that disconnect mid-request or send slowly', async () => {
@@ -267,10 +283,17 @@ describe('clients', () => {
   it('the bitcoin-core npm client', async () => {
     const require = createRequire(import.meta.url);
     const Client = require('bitcoin-core') as new (o: object) => { command(...a: unknown[]): Promise<unknown> };
-    const client = new Client({ host: `http://127.0.0.1:${port}`, username: 'alice', password: 'secret', logger: { debug() {}, info() {}, error() {}, warn() {} } });
+    const client = new Client({
+      host: `http://127.0.0.1:${port}`,
+      username: 'alice',
+      password: 'secret',
+      logger: { debug() {}, info() {}, error() {}, warn() {} },
+    });
     expect(await client.command('echo', 'hello')).toBe('hello');
     const help = (await client.command('help')) as string;
-    expect(help).toBe('== Control ==\nhelp ( "command" )\nstop\n\n== Rawtransactions ==\ndecoderawtransaction "hexstring"\n\n== Util ==\necho "text" ( "more" )\nslow');
+    expect(help).toBe(
+      '== Control ==\nhelp ( "command" )\nstop\n\n== Rawtransactions ==\ndecoderawtransaction "hexstring"\n\n== Util ==\necho "text" ( "more" )\nslow',
+    );
     await expect(client.command('nosuch')).rejects.toThrow(/Method not found/);
   });
 });
@@ -326,7 +349,9 @@ describe('-rpcservertimeout', () => {
     const received = await new Promise<{ data: string; ms: number }>((resolve) => {
       const t0 = Date.now();
       let data = '';
-      const sock = connect(s.port, '127.0.0.1', () => sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 10\r\n\r\n{"id"`));
+      const sock = connect(s.port, '127.0.0.1', () =>
+        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 10\r\n\r\n{"id"`),
+      );
       sock.on('data', (c) => (data += c.toString('latin1')));
       sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
     });

@@ -6,7 +6,14 @@ import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock, type Block } from '../../src/codec/block.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
 import { applyBlock, StateTransitionError, type Coin } from '../../src/state/apply-block.js';
-import { decodeBlockChainState, decodeChainStateTip, emptyTrees, encodeBlockChainState, encodeChainStateTip, type ChainStateTip } from '../../src/state/chain-state.js';
+import {
+  decodeBlockChainState,
+  decodeChainStateTip,
+  emptyTrees,
+  encodeBlockChainState,
+  encodeChainStateTip,
+  type ChainStateTip,
+} from '../../src/state/chain-state.js';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
 import { blockPoolDeltas, CHAIN_SUPPLY_CHECKPOINTS, UNKNOWN_POOL_TOTALS } from '../../src/state/value-pools.js';
@@ -48,7 +55,7 @@ describe('from genesis: mainnet 0..20', () => {
       block: decodeBlock(bytes),
       height,
       parent: tip,
-      coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null
+      coin: (o) => coins.get(`${toHex(o.hash)}:${o.index}`) ?? null,
     });
     for (const c of result.created) coins.set(`${toHex(c.outpoint.hash)}:${c.outpoint.index}`, c.coin);
     tip = result.tip;
@@ -56,11 +63,18 @@ describe('from genesis: mainnet 0..20', () => {
   });
 
   it('genesis: what zcashd printed in 2019 (anchor, sprout and sapling pools)', () => {
-    const golden = readJsonVector<{ anchor: string; valuePools: { id: string; chainValueZat: number; valueDeltaZat: number }[] }>('zcashd-2019', '0.getblock.json');
+    const golden = readJsonVector<{ anchor: string; valuePools: { id: string; chainValueZat: number; valueDeltaZat: number }[] }>(
+      'zcashd-2019',
+      '0.getblock.json',
+    );
     const g = records[0]!.record;
     expect(toHexReversed(g.sproutRoot)).toBe(golden.anchor);
     for (const pool of golden.valuePools) {
-      expect([pool.id, g.totals[pool.id as 'sprout'], g.deltas[pool.id as 'sprout']]).toEqual([pool.id, BigInt(pool.chainValueZat), BigInt(pool.valueDeltaZat)]);
+      expect([pool.id, g.totals[pool.id as 'sprout'], g.deltas[pool.id as 'sprout']]).toEqual([
+        pool.id,
+        BigInt(pool.chainValueZat),
+        BigInt(pool.valueDeltaZat),
+      ]);
     }
     // Its coinbase never enters the coins view, and its only output is worth 0.
     expect(records[0]!.created).toEqual([]);
@@ -126,8 +140,18 @@ describe('JoinSplit anchors (HaveShieldedRequirements)', () => {
       expect(() => applyBlock({ network: MAINNET, hashers, block, height: 396, parent, coin: () => rich, sproutTreeAt })).toThrow(
         `JoinSplit 0 of transaction ${block.transactions[1]!.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`,
       );
-      const r = applyBlock({ network: MAINNET, hashers, block, height: 396, parent: checkpointParent(block, 396), coin: () => null, sproutTreeAt });
-      expect(r.unverified).toEqual([`JoinSplit 0 of transaction ${block.transactions[1]!.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`]);
+      const r = applyBlock({
+        network: MAINNET,
+        hashers,
+        block,
+        height: 396,
+        parent: checkpointParent(block, 396),
+        coin: () => null,
+        sproutTreeAt,
+      });
+      expect(r.unverified).toEqual([
+        `JoinSplit 0 of transaction ${block.transactions[1]!.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`,
+      ]);
     } finally {
       js.anchor[0]! ^= 1;
     }
@@ -153,10 +177,17 @@ describe('note-commitment trees on real blocks', () => {
     expect(r.unverified).toEqual([]);
   });
 
-  it('419202: from zcashd\'s 419201 tree state, two more outputs reproduce 419202\'s header root', () => {
+  it("419202: from zcashd's 419201 tree state, two more outputs reproduce 419202's header root", () => {
     const block = mainnetBlock(419202);
     const sapling = IncrementalMerkleTree.fromTreeState(hashers.sapling, ROOTS.sapling_treestates[0]!.final_state_hex);
-    const r = applyBlock({ network: MAINNET, hashers, block, height: 419202, parent: checkpointParent(block, 419202, { sapling }), coin: () => null });
+    const r = applyBlock({
+      network: MAINNET,
+      hashers,
+      block,
+      height: 419202,
+      parent: checkpointParent(block, 419202, { sapling }),
+      coin: () => null,
+    });
     expect(toHex(r.record.saplingRoot)).toBe(root(419202, 'sapling'));
     expect([r.record.saplingSize, r.record.deltas.sapling]).toEqual([7, -10000n]);
   });
@@ -211,7 +242,11 @@ describe("zcashd's chain-supply checkpoint at NU6.1 activation", () => {
 
   it('totals that reach the checkpoint pass', () => {
     const r = applyBlock({ network: MAINNET, hashers, block, height: cp.height, parent: parentWith(0n), coin: () => null });
-    expect([r.record.totals.sprout, r.record.totals.orchard, r.record.totals.lockbox]).toEqual([cp.totals.sprout, cp.totals.orchard, 18750000n]);
+    expect([r.record.totals.sprout, r.record.totals.orchard, r.record.totals.lockbox]).toEqual([
+      cp.totals.sprout,
+      cp.totals.orchard,
+      18750000n,
+    ]);
   });
 
   it('a total one zatoshi off stops the block, naming the pool and both values', () => {

@@ -80,7 +80,8 @@ describe('the V1 leaf of mainnet 903000 (Heartwood activation), spec §6.4', () 
     // Work of 0x1c02954a is 425645897796 = 0x631a78f844 (spec §2.7), 32 bytes little-endian.
     const work = '44f8781a63' + '00'.repeat(27);
     // Height 903000 = 0x0dc758 as a 5-byte CompactSize; 3 transactions carry a Sapling bundle.
-    const expected = hashInternal + le32(f.time).repeat(2) + le32(0x1c02954a).repeat(2) + root + root + work + 'fe58c70d00'.repeat(2) + '03';
+    const expected =
+      hashInternal + le32(f.time).repeat(2) + le32(0x1c02954a).repeat(2) + root + root + work + 'fe58c70d00'.repeat(2) + '03';
     expect(bytes.length).toBe(155);
     expect(toHex(bytes)).toBe(expected);
   });

@@ -6,15 +6,19 @@ import { toHex } from '../../src/codec/hex.js';
 import { OrchardTree, SaplingTree, orchardMerkleHash, saplingMerkleHash } from '../../src/state/trees/pool-trees.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 
-const ROOTS = readJsonVector<{ roots: { network: string; height: number; pool: string; internal_hex: string }[]; sapling_treestates: { final_state_hex: string }[] }>('roots.json');
-const root = (h: number, pool: string): string => ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === pool)!.internal_hex;
+const ROOTS = readJsonVector<{
+  roots: { network: string; height: number; pool: string; internal_hex: string }[];
+  sapling_treestates: { final_state_hex: string }[];
+}>('roots.json');
+const root = (h: number, pool: string): string =>
+  ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === pool)!.internal_hex;
 const leaves = (h: number, pool: 'sapling' | 'orchard'): Uint8Array[] =>
   decodeBlock(readHexVector('blocks', 'mainnet', `${h}.hex`)).transactions.flatMap((tx) =>
     pool === 'sapling' ? (tx.data.sapling?.outputs ?? []).map((o) => o.cmu) : (tx.data.orchard?.actions ?? []).map((a) => a.cmx),
   );
 
 describe('SaplingTree / OrchardTree', () => {
-  it('mainnet 419201 from the empty tree, then 419202 from zcashd\'s tree state at 419201', () => {
+  it("mainnet 419201 from the empty tree, then 419202 from zcashd's tree state at 419201", () => {
     const tree = new SaplingTree();
     for (const cmu of leaves(419201, 'sapling')) tree.append(cmu);
     expect([toHex(tree.root()), tree.size]).toEqual([root(419201, 'sapling'), 5]);

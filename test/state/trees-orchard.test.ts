@@ -34,7 +34,9 @@ describe('Orchard tree', () => {
     expect(cmx.length).toBe(2);
     const tree = new IncrementalMerkleTree(ORCHARD_HASHER);
     tree.appendMany(cmx);
-    const expected = readJsonVector<Roots>('roots.json').roots.find((r) => r.network === 'mainnet' && r.height === 1687107 && r.pool === 'orchard');
+    const expected = readJsonVector<Roots>('roots.json').roots.find(
+      (r) => r.network === 'mainnet' && r.height === 1687107 && r.pool === 'orchard',
+    );
     expect(toHex(tree.root())).toBe(expected!.internal_hex);
     expect(toHex(tree.root())).toBe('7b61fc613cea5c2c84c5e2c64d4fd4afb8c8c9d10dce9bcad49431c9cf32f131');
   });

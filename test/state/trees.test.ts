@@ -251,7 +251,10 @@ describe('malformed tree states', () => {
   it('rejects more parents than the depth allows (an overfull tree)', () => {
     const leaf = '01' + '11'.repeat(32);
     expect(IncrementalMerkleTree.fromTreeState(SPROUT_TESTING_HASHER, leaf + leaf + '03' + leaf + leaf + leaf).size).toBe(16);
-    expectTreeStateError(() => IncrementalMerkleTree.fromTreeState(SPROUT_TESTING_HASHER, leaf + leaf + '04' + leaf + leaf + leaf + leaf), 'too-many-parents');
+    expectTreeStateError(
+      () => IncrementalMerkleTree.fromTreeState(SPROUT_TESTING_HASHER, leaf + leaf + '04' + leaf + leaf + leaf + leaf),
+      'too-many-parents',
+    );
     expectTreeStateError(() => IncrementalMerkleTree.fromTreeState(SPROUT_TESTING_HASHER, '0000fe00000100'), 'too-many-parents');
   });
 
@@ -299,7 +302,11 @@ describe('completed subtrees (z_getsubtreesbyindex)', () => {
     expect(done.length).toBe(1);
     expect(done[0]!.index).toBe(0);
     expect(done[0]!.batchOffset).toBe(2 ** 16 - 1 - 100);
-    const expected = naiveSubtreeRoots(SPROUT_HASHER, Array.from({ length: 2 ** 16 }, (_, i) => leaves.subarray(i * 32, i * 32 + 32)), 16);
+    const expected = naiveSubtreeRoots(
+      SPROUT_HASHER,
+      Array.from({ length: 2 ** 16 }, (_, i) => leaves.subarray(i * 32, i * 32 + 32)),
+      16,
+    );
     expect(toHex(done[0]!.root)).toBe(toHex(expected[0]!));
     expect(tree.currentSubtreeIndex).toBe(1);
   });

@@ -160,7 +160,11 @@ describe('mainnet 0–20 chained from genesis', () => {
 
 // --- Hand-built blocks --------------------------------------------------------------------------
 
-const input = (tag: number): TxIn => ({ prevout: { hash: new Uint8Array(32).fill(tag), index: 0 }, scriptSig: new Uint8Array(), sequence: 0 });
+const input = (tag: number): TxIn => ({
+  prevout: { hash: new Uint8Array(32).fill(tag), index: 0 },
+  scriptSig: new Uint8Array(),
+  sequence: 0,
+});
 
 function tx(
   coinbase: boolean,
@@ -230,9 +234,7 @@ describe('blockPoolDeltas arithmetic on a hand-built block', () => {
   });
 
   it('rejects what zcashd rejects: negative fee, out-of-range prevout value', () => {
-    expect(() => blockPoolDeltas(block, 'mainnet', 500000, spentFrom({ '1:0': 1, '1:1': 1, '2:0': 10000 }))).toThrow(
-      PoolValueError,
-    );
+    expect(() => blockPoolDeltas(block, 'mainnet', 500000, spentFrom({ '1:0': 1, '1:1': 1, '2:0': 10000 }))).toThrow(PoolValueError);
     expect(() => blockPoolDeltas(block, 'mainnet', 500000, spentFrom({ '1:0': -1, '1:1': 700, '2:0': 10000 }))).toThrow(
       /spent output value out of range: -1 at height 500000/,
     );
@@ -294,7 +296,9 @@ describe('totals and monitored (§3.2)', () => {
 
   it('totals check: identity and turnstile', () => {
     expect(poolTotalsError(parent, 7)).toBeNull();
-    expect(poolTotalsError({ ...parent, sprout: 21n }, 7)).toMatch(/^chain total value pool identity fails at height 7: chainSupply 100 != /);
+    expect(poolTotalsError({ ...parent, sprout: 21n }, 7)).toMatch(
+      /^chain total value pool identity fails at height 7: chainSupply 100 != /,
+    );
     expect(poolTotalsError({ ...parent, sapling: -1n, transparent: 71n }, 7)).toBe('sapling total out of range at height 7: -1');
   });
 });

@@ -19,7 +19,12 @@ import { tempDir } from '../support/store.js';
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 /** Every indexer a store keeps (the defaults): the migrations build all of them. */
 const INDEXED = () => undefined;
-const PREFIXES = [...keys.addressIndexPrefixes, 0x55 /* U: undo records */, 0x58 /* X: migration progress and scratch */, 0x63 /* c: coins */];
+const PREFIXES = [
+  ...keys.addressIndexPrefixes,
+  0x55 /* U: undo records */,
+  0x58 /* X: migration progress and scratch */,
+  0x63 /* c: coins */,
+];
 
 /**
  * An undo record with its blobs in tag order: a store that indexed every block as it came writes
@@ -33,7 +38,8 @@ function canonicalUndo(v: Buffer): string {
 async function dumpDb(db: ClassicLevel<Buffer, Buffer>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const p of PREFIXES) {
-    for await (const [k, v] of db.iterator({ gte: Buffer.of(p), lt: Buffer.of(p + 1) })) out.set(hexOf(k), p === 0x55 ? canonicalUndo(v) : hexOf(v));
+    for await (const [k, v] of db.iterator({ gte: Buffer.of(p), lt: Buffer.of(p + 1) }))
+      out.set(hexOf(k), p === 0x55 ? canonicalUndo(v) : hexOf(v));
   }
   return out;
 }
@@ -93,8 +99,14 @@ describe('schema version 4: building the address index of an existing store', ()
     expect(lines[0]).toBe(
       'upgrading the chain store to schema version 3: compute and verify the chain state (value pools, coins, note-commitment and history trees) of the active chain',
     );
-    expect(lines).toContain('upgrading the chain store to schema version 4: build the address, spent and timestamp indexes (insight explorer) for the active chain');
-    expect(lines.indexOf('upgrading the chain store to schema version 4: build the address, spent and timestamp indexes (insight explorer) for the active chain')).toBeGreaterThan(0);
+    expect(lines).toContain(
+      'upgrading the chain store to schema version 4: build the address, spent and timestamp indexes (insight explorer) for the active chain',
+    );
+    expect(
+      lines.indexOf(
+        'upgrading the chain store to schema version 4: build the address, spent and timestamp indexes (insight explorer) for the active chain',
+      ),
+    ).toBeGreaterThan(0);
     expect(lines.some((l) => /^address index: 41 blocks replayed in \d+\.\d s$/.test(l))).toBe(true);
     expect((await upgraded.database.get(keys.version()))!.readUInt32LE(0)).toBe(SCHEMA_VERSION);
     expect(await dumpDb(upgraded.database)).toEqual(await dumpDb(reference.database));

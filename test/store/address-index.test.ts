@@ -55,7 +55,10 @@ function chainBlockOf(bytes: Uint8Array, height: number): ChainBlock {
  * The chain state and address index that a replay of `blocks` (heights 0..n, the active chain)
  * produces without any store; both indexers see the state before each block, as in a store.
  */
-async function replayState(blocks: readonly Uint8Array[], network: NetworkParams = REGTEST): Promise<{ state: MapState; undo: Uint8Array[] }> {
+async function replayState(
+  blocks: readonly Uint8Array[],
+  network: NetworkParams = REGTEST,
+): Promise<{ state: MapState; undo: Uint8Array[] }> {
   const state = new MapState();
   const chainState = new ChainStateIndex({ network, hashers: defaultPoolHashers() });
   const index = new AddressIndex();
@@ -153,7 +156,10 @@ describe('address index under reorganizations', () => {
     const open = async (label: string, blocks: Uint8Array[]): Promise<ChainStore> => {
       const dir = tempDir(label);
       const store = await openChainStore({ datadir: dir.path, network: REGTEST });
-      cleanup.push(async () => { await store.close(); dir.remove(); });
+      cleanup.push(async () => {
+        await store.close();
+        dir.remove();
+      });
       for (const b of blocks) await store.addBlock(b);
       return store;
     };
@@ -168,7 +174,12 @@ describe('address index under reorganizations', () => {
     expect(deltas.map((d) => d.height)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
     expect(deltas.every((d) => d.value === 625_000_000 && !d.spending)).toBe(true);
     // The winning branch's blocks are the ones indexed.
-    expect(deltas.slice(10).map((d) => d.txid).every((t, i) => hexOf(t) === hexOf(decodeBlock(branch[i]!).transactions[0]!.txid))).toBe(true);
+    expect(
+      deltas
+        .slice(10)
+        .map((d) => d.txid)
+        .every((t, i) => hexOf(t) === hexOf(decodeBlock(branch[i]!).transactions[0]!.txid)),
+    ).toBe(true);
     // Logical times: one timestamp entry per active block but genesis, in height order here.
     const times = await reader.timestamps(0xffffffff, 0);
     expect(times.map((t) => hexOf(t.hash))).toEqual(
@@ -194,12 +205,15 @@ describe('address index under reorganizations', () => {
     expect(withoutCoins.addressIndex()).toEqual(await replay(blocks.slice(0, tip)));
   });
 
-  it('indexes the real mainnet blocks 0..20: founders\' reward and miner outputs, nothing of genesis', async () => {
+  it("indexes the real mainnet blocks 0..20: founders' reward and miner outputs, nothing of genesis", async () => {
     const blocks = mainnetChain();
     const dir = tempDir('addr-mainnet');
     const { MAINNET } = await import('../../src/chain/network.js');
     const store = await openChainStore({ datadir: dir.path, network: MAINNET });
-    cleanup.push(async () => { await store.close(); dir.remove(); });
+    cleanup.push(async () => {
+      await store.close();
+      dir.remove();
+    });
     for (const b of blocks) await store.addBlock(b);
     expect(await dump(store)).toEqual(await replay(blocks, MAINNET));
     const reader = new AddressIndexReader(store.database);

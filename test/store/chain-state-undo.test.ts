@@ -29,7 +29,13 @@ describe('chain-state undo across a shielded block', () => {
       headers: [419199, 419200].map((h) => decodeBlock(block(h)).header.bytes),
       chainWork: 1n << 60n,
       chainTx: null,
-      state: { sprout: '000000', sapling: '000000', orchard: '000000', history: null, totals: { sprout: 0n, sapling: 0n, orchard: 0n, lockbox: 0n } },
+      state: {
+        sprout: '000000',
+        sapling: '000000',
+        orchard: '000000',
+        history: null,
+        totals: { sprout: 0n, sapling: 0n, orchard: 0n, lockbox: 0n },
+      },
     });
     expect((await store.addBlock(block(419201))).status).toBe('connected');
   });
@@ -65,6 +71,11 @@ describe('chain-state undo across a shielded block', () => {
     overlay.apply(await index.disconnect(chainBlock, connected.undo!));
     expect(await snapshot(overlay, touched)).toEqual(before);
     const restored = index.tip(overlay)!;
-    expect([restored.height, restored.trees.sapling.size, restored.totals.sapling, restored.totals.sprout]).toEqual([419201, 5, 136171583n, 28770000n]);
+    expect([restored.height, restored.trees.sapling.size, restored.totals.sapling, restored.totals.sprout]).toEqual([
+      419201,
+      5,
+      136171583n,
+      28770000n,
+    ]);
   });
 });

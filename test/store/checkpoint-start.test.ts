@@ -19,7 +19,8 @@ interface Roots {
   sapling_treestates: { final_state_hex: string }[];
 }
 const ROOTS = readJsonVector<Roots>('roots.json');
-const saplingRoot = (h: number): (typeof ROOTS.roots)[number] => ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === 'sapling')!;
+const saplingRoot = (h: number): (typeof ROOTS.roots)[number] =>
+  ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === 'sapling')!;
 const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
 const header = (h: number): Uint8Array => decodeBlock(block(h)).header.bytes;
 
@@ -37,7 +38,13 @@ describe('a store started from the 419201 checkpoint', () => {
       // Operator-supplied: only printed as `chainwork`, never checked against anything here.
       chainWork: 1n << 60n,
       chainTx: null,
-      state: { sprout: '000000', sapling: ROOTS.sapling_treestates[0]!.final_state_hex, orchard: '000000', history: null, totals: { sapling: null } },
+      state: {
+        sprout: '000000',
+        sapling: ROOTS.sapling_treestates[0]!.final_state_hex,
+        orchard: '000000',
+        history: null,
+        totals: { sapling: null },
+      },
     });
     const r = await store.addBlock(block(419202));
     expect(r.status).toBe('connected');
@@ -49,7 +56,11 @@ describe('a store started from the 419201 checkpoint', () => {
   });
 
   it('connects 419202 with its header commitment verified and says what it could not check', () => {
-    expect(log.some((l) => l.startsWith('not verified: difficulty and median-time-past of block') && l.includes('at 419202: only 3 earlier headers'))).toBe(true);
+    expect(
+      log.some(
+        (l) => l.startsWith('not verified: difficulty and median-time-past of block') && l.includes('at 419202: only 3 earlier headers'),
+      ),
+    ).toBe(true);
   });
 
   it('getblock 419202: the Sapling root and tree size zcashd prints; unknown pools not monitored', async () => {

@@ -26,10 +26,22 @@ describe('zecrpc import', () => {
     dirs.push(d);
     const out: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => (out.push(String(s)), true));
-    const argv = [`-datadir=${d.path}`, '-regtest', '--hex', join(REGTEST_REORG_DIR, 'base.hex'), join(REGTEST_REORG_DIR, 'branch.hex'), '--progress', 'silent'];
+    const argv = [
+      `-datadir=${d.path}`,
+      '-regtest',
+      '--hex',
+      join(REGTEST_REORG_DIR, 'base.hex'),
+      join(REGTEST_REORG_DIR, 'branch.hex'),
+      '--progress',
+      'silent',
+    ];
     await runImport(argv);
     const tipHash = regtestReorg().manifest.branch.at(-1)!.hash;
-    expect(out.join('')).toMatch(new RegExp(`^imported 66 blocks \\(0 already stored, 20 side-chain, 1 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip 45 ${tipHash}\\n$`));
+    expect(out.join('')).toMatch(
+      new RegExp(
+        `^imported 66 blocks \\(0 already stored, 20 side-chain, 1 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip 45 ${tipHash}\\n$`,
+      ),
+    );
     const config = await loadNodeConfig([`-datadir=${d.path}`, '-regtest']);
     const store = await openChainStore({ datadir: config.datadir, network: config.network });
     expect(hex((await store.tip())!.hash)).toBe(tipHash);
@@ -53,7 +65,9 @@ describe('zecrpc import', () => {
   it('demands exactly one source', async () => {
     const d = tempDir('cli-bad');
     dirs.push(d);
-    await expect(runImport([`-datadir=${d.path}`])).rejects.toThrow('import: give exactly one source: --hex FILE|DIR…, --blocks-dir PATH or --rpc URL');
+    await expect(runImport([`-datadir=${d.path}`])).rejects.toThrow(
+      'import: give exactly one source: --hex FILE|DIR…, --blocks-dir PATH or --rpc URL',
+    );
     await expect(runImport([`-datadir=${d.path}`, '--hex', 'a', '--rpc', 'http://x/'])).rejects.toThrow('give exactly one source');
     await expect(runImport([`-datadir=${d.path}`, '--bogus'])).rejects.toThrow(/^import: unknown option '--bogus'/);
   });

@@ -15,13 +15,17 @@ describe('ensureDirSync', () => {
     expect(existsSync(nested)).toBe(true);
     ensureDirSync(nested);
     writeFileSync(join(dir.path, 'file'), 'x');
-    expect(() => ensureDirSync(join(dir.path, 'file', 'sub'))).toThrow(`a parent of ${join(dir.path, 'file', 'sub')} is not a directory (ENOTDIR)`);
+    expect(() => ensureDirSync(join(dir.path, 'file', 'sub'))).toThrow(
+      `a parent of ${join(dir.path, 'file', 'sub')} is not a directory (ENOTDIR)`,
+    );
     expect(() => ensureDirSync(join(dir.path, 'file'))).toThrow(`${join(dir.path, 'file')} is not a directory (ENOTDIR)`);
     dir.remove();
   });
 
   it.runIf(existsSync('/proc/self'))('refuses /proc/self with an error instead of looping', () => {
     expect(() => ensureDirSync('/proc/self/zecrpc')).toThrow(DirectoryError);
-    expect(() => ensureDirSync('/proc/self/zecrpc')).toThrow('cannot create the directory /proc/self/zecrpc: /proc/self does not accept new directories (ENOENT)');
+    expect(() => ensureDirSync('/proc/self/zecrpc')).toThrow(
+      'cannot create the directory /proc/self/zecrpc: /proc/self does not accept new directories (ENOENT)',
+    );
   });
 });

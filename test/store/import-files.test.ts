@@ -2,14 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
-import {
-  ImportError,
-  checkStoreIntegrity,
-  importBlkFiles,
-  importHex,
-  openChainStore,
-  type ChainStore,
-} from '../../src/store/index.js';
+import { ImportError, checkStoreIntegrity, importBlkFiles, importHex, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { vectorPath } from '../support/vectors.js';
 import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 
@@ -42,7 +35,9 @@ describe('hex importer', () => {
     const src = join(dir.path, 'blocks');
     mkdirSync(src);
     // Names sort so that heights 10..6 come before 0..5.
-    chain.forEach((b, h) => writeFileSync(join(src, `${h >= 6 ? 'a' : 'b'}-${String(10 - h).padStart(2, '0')}.hex`), Buffer.from(b).toString('hex') + '\n'));
+    chain.forEach((b, h) =>
+      writeFileSync(join(src, `${h >= 6 ? 'a' : 'b'}-${String(10 - h).padStart(2, '0')}.hex`), Buffer.from(b).toString('hex') + '\n'),
+    );
     const r = await importHex(store, [src], quiet);
     expect(r.added).toBe(11);
     expect(r.tipHeight).toBe(10);
@@ -65,12 +60,16 @@ describe('hex importer', () => {
     const chain = mainnetChain();
     writeFileSync(f, Buffer.from(chain[0]!).toString('hex') + '\n' + Buffer.from(chain[1]!.subarray(0, 1550)).toString('hex') + '\n');
     const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(line 2\\): block 0007bc22.* rejected: it does not decode`));
+    expect((err as Error).message).toMatch(
+      new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(line 2\\): block 0007bc22.* rejected: it does not decode`),
+    );
     expect((await store.tip())?.height).toBe(0);
   });
 
   it('rejects the corrupted block 202 vector with its merkle root error', async () => {
-    const err = await importHex(store, [vectorPath('blocks', 'invalid', 'mainnet-202-bad-coinbase-height.hex')], quiet).catch((e: unknown) => e);
+    const err = await importHex(store, [vectorPath('blocks', 'invalid', 'mainnet-202-bad-coinbase-height.hex')], quiet).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).message).toContain('mainnet-202-bad-coinbase-height.hex (line 1): block');
     expect((err as Error).message).toContain('does not match its transactions');
   });
@@ -82,7 +81,9 @@ describe('hex importer', () => {
     const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toMatch(/^2 block\(s\) could not be stored because their parent never appeared/);
-    expect((err as Error).message).toContain(`${f} (line 4) needs parent ${hex(chain[3] && (await import('../../src/store/index.js')).ChainStore.hashOf(chain[3]))}`);
+    expect((err as Error).message).toContain(
+      `${f} (line 4) needs parent ${hex(chain[3] && (await import('../../src/store/index.js')).ChainStore.hashOf(chain[3]))}`,
+    );
     expect((await store.tip())?.height).toBe(2);
   });
 
@@ -119,8 +120,20 @@ describe('blk file importer', () => {
   const order = [0, 1, 3, 2, 4, 5, 8, 6, 7, 9, 10, 14, 11, 12, 13, 15, 16, 20, 17, 18, 19];
 
   it('imports out-of-order records across files, with zero pre-allocation and a partial last file', async () => {
-    writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([blkRecords(MAINNET.magic, order.slice(0, 12).map((h) => chain[h]!)), Buffer.alloc(4096)]));
-    const last = blkRecords(MAINNET.magic, order.slice(12).map((h) => chain[h]!));
+    writeFileSync(
+      join(blocksDir, 'blk00000.dat'),
+      Buffer.concat([
+        blkRecords(
+          MAINNET.magic,
+          order.slice(0, 12).map((h) => chain[h]!),
+        ),
+        Buffer.alloc(4096),
+      ]),
+    );
+    const last = blkRecords(
+      MAINNET.magic,
+      order.slice(12).map((h) => chain[h]!),
+    );
     const partial = Buffer.concat([last, blkRecords(MAINNET.magic, [chain[19]!]).subarray(0, 500)]);
     writeFileSync(join(blocksDir, 'blk00001.dat'), partial);
     const warnings: string[] = [];
@@ -166,7 +179,9 @@ describe('blk file importer', () => {
     const good = blkRecords(MAINNET.magic, [chain[0]!]);
     writeFileSync(join(blocksDir, 'blk00000.dat'), Buffer.concat([good, blkRecords(MAINNET.magic, [bad])]));
     const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(new RegExp(`blk00000\\.dat \\(offset ${good.length}\\): block 0007bc22[0-9a-f]+ rejected: it does not decode`));
+    expect((err as Error).message).toMatch(
+      new RegExp(`blk00000\\.dat \\(offset ${good.length}\\): block 0007bc22[0-9a-f]+ rejected: it does not decode`),
+    );
 
     const huge = Buffer.alloc(8);
     huge.set(MAINNET.magic);
@@ -194,7 +209,9 @@ describe('blk file importer', () => {
     writeFileSync(join(blocksDir, 'blk00000.dat'), blkRecords(MAINNET.magic, chain.slice(1)));
     const err = await importBlkFiles(store, blocksDir, { ...quiet, maxBufferedBytes: 5000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
-    expect((err as Error).message).toMatch(/blk00000\.dat \(offset \d+\): 4 blocks \(0 MB\) are waiting for parents that have not appeared; the input is not a chain from genesis \(first missing parent: 00040fe8/);
+    expect((err as Error).message).toMatch(
+      /blk00000\.dat \(offset \d+\): 4 blocks \(0 MB\) are waiting for parents that have not appeared; the input is not a chain from genesis \(first missing parent: 00040fe8/,
+    );
     expect(await store.tip()).toBeNull();
   });
 });

@@ -65,7 +65,9 @@ describe('upstream JSON-RPC importer', () => {
 
     const e1 = await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'wrong' }).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(ImportError);
-    expect((e1 as Error).message).toBe(`upstream ${url}: authentication failed (HTTP 401); check --rpc-user/--rpc-password or --rpc-cookie`);
+    expect((e1 as Error).message).toBe(
+      `upstream ${url}: authentication failed (HTTP 401); check --rpc-user/--rpc-password or --rpc-cookie`,
+    );
 
     server.misbehave = 'garbage';
     const e2 = await importFromUpstream(store, url, { ...quiet, ...auth }).catch((e: unknown) => e);
@@ -104,14 +106,18 @@ describe('upstream JSON-RPC importer', () => {
   it('refuses an upstream of another network', async () => {
     server.setChain(testnetChain());
     const e = await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'hunter2' }).catch((x: unknown) => x);
-    expect((e as Error).message).toContain(`upstream ${url} (height 0): block ${hex(reversedHexToBytes('05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38'))} rejected`);
+    expect((e as Error).message).toContain(
+      `upstream ${url} (height 0): block ${hex(reversedHexToBytes('05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38'))} rejected`,
+    );
     expect((e as Error).message).toContain('not the mainnet genesis block');
     await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'hunter2' }).catch(() => undefined);
     server.setChain(mainnetChain().slice(0, 3));
     await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'hunter2' });
     server.setChain(testnetChain());
     const e2 = await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'hunter2' }).catch((x: unknown) => x);
-    expect((e2 as Error).message).toBe(`upstream ${url} serves a different chain: not even its genesis block matches ours (mainnet); wrong network?`);
+    expect((e2 as Error).message).toBe(
+      `upstream ${url} serves a different chain: not even its genesis block matches ours (mainnet); wrong network?`,
+    );
   });
 });
 

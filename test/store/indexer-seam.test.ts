@@ -43,7 +43,10 @@ class CoinbaseTotalIndexer implements Indexer {
   }
 }
 
-async function storeWith(label: string, blocks: Uint8Array[]): Promise<{ store: ChainStore; indexer: CoinbaseTotalIndexer; remove: () => void }> {
+async function storeWith(
+  label: string,
+  blocks: Uint8Array[],
+): Promise<{ store: ChainStore; indexer: CoinbaseTotalIndexer; remove: () => void }> {
   const dir = tempDir(label);
   const indexer = new CoinbaseTotalIndexer();
   const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), indexer] });
@@ -61,7 +64,16 @@ describe('indexers across a reorganization', () => {
     const { base, branch, manifest } = regtestReorg();
     const a = await storeWith('seam-a', [...base, ...branch]);
     const b = await storeWith('seam-b', [...base.slice(0, manifest.forkHeight + 1), ...branch]);
-    cleanup.push(async () => { await a.store.close(); a.remove(); }, async () => { await b.store.close(); b.remove(); });
+    cleanup.push(
+      async () => {
+        await a.store.close();
+        a.remove();
+      },
+      async () => {
+        await b.store.close();
+        b.remove();
+      },
+    );
 
     const view = (s: ChainStore): IndexReadView => ({ get: (k) => s.database.getSync(k) });
     const tipA = await a.store.tip();
@@ -107,7 +119,11 @@ describe('a reorganization that cannot be planned', () => {
     expect((await store.tip())!.height).toBe(manifest.base.length - 1);
     await store.close();
     store = await open();
-    expect(Buffer.from((await store.tip())!.hash).reverse().toString('hex')).toBe(manifest.base[manifest.base.length - 1]!.hash);
+    expect(
+      Buffer.from((await store.tip())!.hash)
+        .reverse()
+        .toString('hex'),
+    ).toBe(manifest.base[manifest.base.length - 1]!.hash);
     await store.close();
     dir.remove();
   });

@@ -61,7 +61,7 @@ describe('a version-1 store after upgrading', () => {
     }
   });
 
-  it('answers every read method byte for byte like a store built by today\'s code', async () => {
+  it("answers every read method byte for byte like a store built by today's code", async () => {
     const a = new Map<string, RpcMethod>(storeMethods(upgraded, CLOCK).map((m) => [m.name, m]));
     const b = new Map<string, RpcMethod>(storeMethods(fresh, CLOCK).map((m) => [m.name, m]));
     const same = async (name: string, params: unknown[]): Promise<void> => {
@@ -77,7 +77,12 @@ describe('a version-1 store after upgrading', () => {
     await same('getbestblockhash', []);
     const info = (s: string): string => s.replace(/"size_on_disk":\d+/, '');
     const call = async (s: ChainStore): Promise<string> =>
-      info(await resultOf(storeMethods(s, CLOCK).find((m) => m.name === 'getblockchaininfo')!, '[]'));
+      info(
+        await resultOf(
+          storeMethods(s, CLOCK).find((m) => m.name === 'getblockchaininfo')!,
+          '[]',
+        ),
+      );
     expect(await call(upgraded)).toBe(await call(fresh));
     expect(await resultOf(a.get('getblockcount')!, '[]')).toBe('20');
     expect(hex(await upgraded.hashAtHeight(20))).toBe(manifest.base[20]!.hash);

@@ -7,7 +7,14 @@ import { mainnetChain, tempDir } from '../support/store.js';
 describe('import progress and durable mode', () => {
   it('writes periodic log lines with blocks, MB/s and a percentage when not on a terminal', () => {
     const lines: string[] = [];
-    const p = new ImportProgress({ label: 'import hex', unit: 'bytes', total: 4000, mode: 'log', logIntervalMs: 0, logger: { info: (m) => lines.push(m), warn: () => undefined } });
+    const p = new ImportProgress({
+      label: 'import hex',
+      unit: 'bytes',
+      total: 4000,
+      mode: 'log',
+      logIntervalMs: 0,
+      logger: { info: (m) => lines.push(m), warn: () => undefined },
+    });
     p.tick(1000, 1000);
     p.tick(1000, 1000);
     p.stop();

@@ -47,7 +47,12 @@ describe('reorganizations (regtest-reorg vectors)', () => {
     const r = await store.addBlock(v.branch[30 - FORK]!);
     expect(r.status).toBe('reorganized');
     expect(r.reorg!.forkHeight).toBe(FORK);
-    expect(r.reorg!.disconnected.map(hex)).toEqual(v.manifest.base.slice(FORK + 1).reverse().map((b) => b.hash));
+    expect(r.reorg!.disconnected.map(hex)).toEqual(
+      v.manifest.base
+        .slice(FORK + 1)
+        .reverse()
+        .map((b) => b.hash),
+    );
     expect(r.reorg!.connected).toHaveLength(21);
     expect(r.reorg!.disconnected.length).toBeGreaterThanOrEqual(10);
 

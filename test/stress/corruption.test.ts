@@ -57,7 +57,10 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function call(method: string, params: unknown[]): Promise<{ status: string; json: { result: unknown; error: { code: number; message: string } | null } }> {
+async function call(
+  method: string,
+  params: unknown[],
+): Promise<{ status: string; json: { result: unknown; error: { code: number; message: string } | null } }> {
   const r = await post(server.port, JSON.stringify({ id: 1, method, params }));
   return { status: r.statusLine, json: JSON.parse(r.body.toString('utf8')) };
 }

@@ -64,7 +64,10 @@ describe('shutdown', () => {
 
   it('closes a reply that outlives the grace period', async () => {
     const s = await startRpcServer({ config: config(), methods: [slow(60_000)], shutdownGraceMs: 300 });
-    const stuck = await openSocket(s.port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 24\r\n\r\n{"id":1,"method":"slow"}`);
+    const stuck = await openSocket(
+      s.port,
+      `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 24\r\n\r\n{"id":1,"method":"slow"}`,
+    );
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
     await s.close();

@@ -58,7 +58,14 @@ const until = async (cond: () => boolean) => {
 describe('work queue (-rpcthreads, -rpcworkqueue)', () => {
   it('runs -rpcthreads requests, queues -rpcworkqueue more, and refuses the next with zcashd’s reply', async () => {
     const g = gate();
-    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcthreads=2', '-rpcworkqueue=3']);
+    const config = loadNodeConfig([
+      `-datadir=${datadir()}`,
+      '-rpcport=0',
+      `-rpcuser=${USER}`,
+      `-rpcpassword=${PASSWORD}`,
+      '-rpcthreads=2',
+      '-rpcworkqueue=3',
+    ]);
     const s = await startRpcServer({ config, methods: [g.method] });
     const held = Array.from({ length: 5 }, () => post(s.port, '{"id":1,"method":"gate"}'));
     await until(() => s.stats().running === 2 && s.stats().waiting === 3);
@@ -94,7 +101,12 @@ describe('authentication before the body', () => {
         rawRequest(
           s.port,
           // Only the first 64 KB of each body is ever sent: the reply must not wait for the rest.
-          Buffer.concat([Buffer.from(`POST / HTTP/1.1\r\nHost: x\r\n${i % 2 ? 'Authorization: Basic d3Jvbmc6d3Jvbmc=\r\n' : ''}Content-Length: ${declared}\r\n\r\n`), Buffer.alloc(65536, 0x20)]),
+          Buffer.concat([
+            Buffer.from(
+              `POST / HTTP/1.1\r\nHost: x\r\n${i % 2 ? 'Authorization: Basic d3Jvbmc6d3Jvbmc=\r\n' : ''}Content-Length: ${declared}\r\n\r\n`,
+            ),
+            Buffer.alloc(65536, 0x20),
+          ]),
           (sock) => sockets.push(sock),
         ),
       ),
@@ -143,7 +155,9 @@ describe('transport details (rpc-http-json.md §1)', () => {
     expect((await rawRequest(s.port, sized(8192 - 17))).statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
     const over = await rawRequest(s.port, sized(8193 - 17));
     expect(over.statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(over.body.toString('latin1')).toBe('<HTML><HEAD>\n<TITLE>400 Bad Request</TITLE>\n</HEAD><BODY>\n<H1>Bad Request</H1>\n</BODY></HTML>\n');
+    expect(over.body.toString('latin1')).toBe(
+      '<HTML><HEAD>\n<TITLE>400 Bad Request</TITLE>\n</HEAD><BODY>\n<H1>Bad Request</H1>\n</BODY></HTML>\n',
+    );
   });
 
   it('answers HTTP/1.0 with an HTTP/1.0 status line, no Date, and closes', async () => {
@@ -152,14 +166,20 @@ describe('transport details (rpc-http-json.md §1)', () => {
     expect(r.statusLine).toBe('HTTP/1.0 200 OK');
     expect(names(r)).toEqual(['Content-Type']);
     expect(r.body.toString('utf8')).toBe('{"result":"stop\\n\\nStop Zcash server.","error":null,"id":1}\n');
-    const ka = await rawRequest(s.port, `POST / HTTP/1.0\r\nConnection: keep-alive\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const ka = await rawRequest(
+      s.port,
+      `POST / HTTP/1.0\r\nConnection: keep-alive\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(ka.statusLine).toBe('HTTP/1.0 200 OK');
     expect(names(ka)).toEqual(['Content-Type', 'Connection', 'Content-Length']);
   });
 
   it('serves an HTTP/1.1 request without Host', async () => {
     const body = '{"id":1,"method":"help","params":["stop"]}';
-    const r = await rawRequest(s.port, `POST / HTTP/1.1\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const r = await rawRequest(
+      s.port,
+      `POST / HTTP/1.1\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(r.statusLine).toBe('HTTP/1.1 200 OK');
   });
 
@@ -167,10 +187,15 @@ describe('transport details (rpc-http-json.md §1)', () => {
     const c = await rawRequest(s.port, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(c.statusLine).toBe('HTTP/1.1 501 Not Implemented');
     expect(names(c)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
-    const e = await rawRequest(s.port, `POST / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\n\r\n{}`);
+    const e = await rawRequest(
+      s.port,
+      `POST / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     expect(e.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
     expect(names(e)).toEqual(['Content-Type', 'Connection', 'Date', 'Content-Length']);
-    expect(e.body.toString('latin1')).toBe('<HTML><HEAD>\n<TITLE>417 Expectation Failed</TITLE>\n</HEAD><BODY>\n<H1>Expectation Failed</H1>\n</BODY></HTML>\n');
+    expect(e.body.toString('latin1')).toBe(
+      '<HTML><HEAD>\n<TITLE>417 Expectation Failed</TITLE>\n</HEAD><BODY>\n<H1>Expectation Failed</H1>\n</BODY></HTML>\n',
+    );
   });
 
   it('sends 100 Continue to an authenticated Expect: 100-continue before reading the body', async () => {
@@ -178,7 +203,9 @@ describe('transport details (rpc-http-json.md §1)', () => {
     const text = await new Promise<string>((resolve) => {
       let out = '';
       const sock = connect(s.port, '127.0.0.1', () =>
-        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+        sock.write(
+          `POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        ),
       );
       sock.on('data', (d) => {
         if (out === '') sock.write(body);
@@ -197,7 +224,13 @@ describe('startup options', () => {
   });
 
   it('listens on IPv4 and IPv6 with -rpcallowip and no -rpcbind', async () => {
-    const config = loadNodeConfig([`-datadir=${datadir()}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcallowip=10.0.0.0/8']);
+    const config = loadNodeConfig([
+      `-datadir=${datadir()}`,
+      '-rpcport=0',
+      `-rpcuser=${USER}`,
+      `-rpcpassword=${PASSWORD}`,
+      '-rpcallowip=10.0.0.0/8',
+    ]);
     const s = await startRpcServer({ config, methods: [] });
     expect(s.addresses).toEqual([`0.0.0.0:${s.port}`, `:::${s.port}`]);
     const v6 = await new Promise<string>((resolve, reject) => {

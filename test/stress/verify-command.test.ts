@@ -65,7 +65,11 @@ describe('zecrpc verify', () => {
     const lines = r.text.trim().split('\n');
     // Block problems come in index-key (hash) order, then the best-chain entries by height.
     expect(lines.filter((l) => l.startsWith('DAMAGED '))).toEqual([
-      expect.stringMatching(new RegExp(`^DAMAGED block ${hashes[5]} at ${blockFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} offset ${at(5)}: the header hashes to `)),
+      expect.stringMatching(
+        new RegExp(
+          `^DAMAGED block ${hashes[5]} at ${blockFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} offset ${at(5)}: the header hashes to `,
+        ),
+      ),
       `DAMAGED block ${hashes[6]}: the transactions do not match the header merkle root`,
       expect.stringMatching(/^DAMAGED best-chain entry at height 10: names block [0-9a-f]{64}, which has no sound index record$/),
       'DAMAGED best-chain entry at height 11: its block does not build on the entry below',

@@ -26,7 +26,9 @@ export interface ChainNode {
 const hash20 = (label: string): Uint8Array => sha256(Buffer.from(label)).subarray(0, 20);
 
 /** The address pool: 4 P2PKH and 2 P2SH hashes. */
-export const POOL = [0, 1, 2, 3].map((i) => ({ type: 1, hash: hash20(`pkh${i}`) })).concat([0, 1].map((i) => ({ type: 2, hash: hash20(`sh${i}`) })));
+export const POOL = [0, 1, 2, 3]
+  .map((i) => ({ type: 1, hash: hash20(`pkh${i}`) }))
+  .concat([0, 1].map((i) => ({ type: 2, hash: hash20(`sh${i}`) })));
 
 export function poolAddress(i: number): string {
   const a = POOL[i]!;
@@ -35,9 +37,7 @@ export function poolAddress(i: number): string {
 
 function scriptFor(i: number): Uint8Array {
   const a = POOL[i]!;
-  return a.type === 1
-    ? Uint8Array.from([0x76, 0xa9, 0x14, ...a.hash, 0x88, 0xac])
-    : Uint8Array.from([0xa9, 0x14, ...a.hash, 0x87]);
+  return a.type === 1 ? Uint8Array.from([0x76, 0xa9, 0x14, ...a.hash, 0x88, 0xac]) : Uint8Array.from([0xa9, 0x14, ...a.hash, 0x87]);
 }
 
 const P2PK = Uint8Array.from([0x21, 0x02, ...new Uint8Array(32).fill(7), 0xac]);

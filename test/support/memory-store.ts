@@ -149,10 +149,7 @@ export function mainnetGenesisRun(): Uint8Array[] {
 
 /** A zcashd-2019 golden block with the chain work its captured getblock output reports. */
 export function zcashd2019Side(height: number): SideBlock & { golden: Record<string, unknown> } {
-  const golden = JSON.parse(readFileSync(vectorPath('zcashd-2019', `${height}.getblock.json`), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  const golden = JSON.parse(readFileSync(vectorPath('zcashd-2019', `${height}.getblock.json`), 'utf8')) as Record<string, unknown>;
   return {
     bytes: readHexVector('zcashd-2019', `${height}.hex`),
     height,

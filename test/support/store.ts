@@ -23,7 +23,10 @@ export function mainnetChain(): Uint8Array[] {
 }
 
 export function testnetChain(): Uint8Array[] {
-  return Array.from({ length: 11 }, (_, h) => new Uint8Array(Buffer.from(readFileSync(vectorPath('blocks', 'testnet', `${h}.hex`), 'utf8').trim(), 'hex')));
+  return Array.from(
+    { length: 11 },
+    (_, h) => new Uint8Array(Buffer.from(readFileSync(vectorPath('blocks', 'testnet', `${h}.hex`), 'utf8').trim(), 'hex')),
+  );
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

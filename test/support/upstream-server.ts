@@ -70,7 +70,12 @@ export class UpstreamServer {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-    const one = (r: { id: unknown; method: string; params?: unknown[] }) => ({ result: null, error: null, ...this.answer(r.method, r.params ?? []), id: r.id });
+    const one = (r: { id: unknown; method: string; params?: unknown[] }) => ({
+      result: null,
+      error: null,
+      ...this.answer(r.method, r.params ?? []),
+      id: r.id,
+    });
     const reply = Array.isArray(body) ? body.map(one) : one(body as { id: unknown; method: string });
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply) + '\n');
   }

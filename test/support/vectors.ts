@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export const VECTORS_DIR: string =
-  process.env.ZECRPC_VECTORS ?? resolve(here, '..', '..', '..', 'shared', 'test-vectors');
+export const VECTORS_DIR: string = process.env.ZECRPC_VECTORS ?? resolve(here, '..', '..', '..', 'shared', 'test-vectors');
 
 if (!existsSync(VECTORS_DIR)) {
   throw new Error(`test vectors not found at ${VECTORS_DIR}; set ZECRPC_VECTORS to the shared test-vectors folder`);

@@ -49,7 +49,9 @@ describe('regtest-reorg vectors pass the header rules', () => {
       for (let height = first; height < chain.length; height++) {
         const block = chain[height]!;
         expect(checkBlockHeader(block.header, REGTEST, height), `CheckBlockHeader at ${name} ${height}`).toBeNull();
-        const ancestors = chain.slice(Math.max(0, height - NEXT_WORK_WINDOW), height).map((b, i, all) => timing(b, height - all.length + i));
+        const ancestors = chain
+          .slice(Math.max(0, height - NEXT_WORK_WINDOW), height)
+          .map((b, i, all) => timing(b, height - all.length + i));
         // Checked as if it arrived right when it was mined: the local-clock limit is then 2 hours ahead.
         const ctx = { network: REGTEST, chain: ancestors, now: block.header.time };
         expect(contextualCheckBlockHeader(block.header, ctx), `ContextualCheckBlockHeader at ${name} ${height}`).toBeNull();

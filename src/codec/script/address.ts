@@ -56,10 +56,7 @@ function isCSpace(code: number): boolean {
  * length, or carries another network's (or an unknown) prefix. Like zcashd, surrounding
  * whitespace is ignored and the string ends at the first NUL (it is read as a C string).
  */
-export function decodeTransparentAddress(
-  addr: string,
-  network: NetworkParams,
-): { kind: DestinationKind; hash: Uint8Array } | null {
+export function decodeTransparentAddress(addr: string, network: NetworkParams): { kind: DestinationKind; hash: Uint8Array } | null {
   if (typeof addr !== 'string') return null;
   const nul = addr.indexOf('\0');
   let end = nul < 0 ? addr.length : nul;

@@ -3,12 +3,5 @@ export { scriptToAsm } from './asm.js';
 export { solveScript, isPayToScriptHash, isPayToPubkeyHash } from './solver.js';
 export type { TxOutType, SolvedScript, Destination, DestinationKind } from './solver.js';
 export { encodeTransparentAddress, decodeTransparentAddress } from './address.js';
-export {
-  opcodeName,
-  readScriptOp,
-  newScriptOp,
-  isSmallInteger,
-  decodeSmallInteger,
-  MAX_SCRIPT_SIZE,
-} from './opcodes.js';
+export { opcodeName, readScriptOp, newScriptOp, isSmallInteger, decodeSmallInteger, MAX_SCRIPT_SIZE } from './opcodes.js';
 export type { ScriptOp } from './opcodes.js';

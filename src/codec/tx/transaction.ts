@@ -10,7 +10,6 @@ import { isMoneyRange } from './money.js';
 import { isCoinbase } from './transparent.js';
 import type { TransactionData } from './types.js';
 
-
 const INVALID_FORMAT = `CTransaction::UpdateHash: Invalid transaction format${IOS_SUFFIX}`;
 
 /** A decoded transaction: its fields, its exact bytes, and lazily computed ids. */

@@ -73,9 +73,7 @@ export class FastOrchardHasher implements MerkleHasher {
   }
 
   get emptyRoots(): readonly Uint8Array[] {
-    this.empty ??= Object.freeze(
-      computeEmptyRoots(ORCHARD_MERKLE_DEPTH, ORCHARD_UNCOMMITTED, (h, l, r) => this.module().combine(h, l, r)),
-    );
+    this.empty ??= Object.freeze(computeEmptyRoots(ORCHARD_MERKLE_DEPTH, ORCHARD_UNCOMMITTED, (h, l, r) => this.module().combine(h, l, r)));
     return this.empty;
   }
 

@@ -91,7 +91,7 @@ export class WasmMerkleEngine {
   combineMany(height: number, pairs: Uint8Array, count: number): Uint8Array {
     const out = new Uint8Array(32 * count);
     this.level(height);
-    for (let done = 0; done < count; ) {
+    for (let done = 0; done < count;) {
       const n = Math.min(MAX_BATCH, count - done);
       this.x.reserve(n);
       this.bytes(this.x.pairsPtr(), 64 * n).set(pairs.subarray(64 * done, 64 * (done + n)));

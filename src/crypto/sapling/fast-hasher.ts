@@ -96,7 +96,7 @@ class SaplingWasm {
 
   hashMany(height: number, pairs: Uint8Array, count: number): Uint8Array {
     const out = new Uint8Array(32 * count);
-    for (let done = 0; done < count; ) {
+    for (let done = 0; done < count;) {
       const n = Math.min(this.maxBatch, count - done);
       const heap = this.heapView();
       heap.set(pairs.subarray(64 * done, 64 * (done + n)), this.pairsPtr);

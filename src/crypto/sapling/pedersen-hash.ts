@@ -17,7 +17,9 @@ export function pedersenHashToPoint(bits: ArrayLike<number>): JubjubPoint {
     const segEnd = Math.min(chunkCount, segStart + PEDERSEN_CHUNKS_PER_SEGMENT);
     let value = 0n;
     for (let c = segStart; c < segEnd; c++) {
-      const s0 = bit(3 * c), s1 = bit(3 * c + 1), s2 = bit(3 * c + 2);
+      const s0 = bit(3 * c),
+        s1 = bit(3 * c + 1),
+        s2 = bit(3 * c + 2);
       const enc = BigInt((1 - 2 * s2) * (1 + s0 + 2 * s1));
       value += enc << BigInt(4 * (c - segStart));
     }

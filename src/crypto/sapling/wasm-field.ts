@@ -59,5 +59,5 @@ function negInverseMod2k(p: bigint, k: bigint): bigint {
   const mod = 1n << k;
   let inv = 1n;
   for (let i = 0; i < 6; i++) inv = (inv * (2n - p * inv)) % mod;
-  return (mod - ((inv % mod) + mod) % mod) % mod;
+  return (mod - (((inv % mod) + mod) % mod)) % mod;
 }

@@ -13,9 +13,7 @@ export const MAX_BODY_SIZE = 0x02000000;
 
 export type BodyFraming = { kind: 'length'; length: number } | { kind: 'chunked' };
 
-export type BodyResult =
-  | { ok: true; body: Buffer; reserved: number }
-  | { ok: false; status: 400 | 413 | null };
+export type BodyResult = { ok: true; body: Buffer; reserved: number } | { ok: false; status: 400 | 413 | null };
 
 class BodyError extends Error {
   constructor(readonly status: 400 | 413 | null) {

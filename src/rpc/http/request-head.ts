@@ -19,10 +19,7 @@ export interface RequestHead {
   headers: [string, string][];
 }
 
-export type HeadParse =
-  | { state: 'more' }
-  | { state: 'error'; status: 400 }
-  | { state: 'done'; head: RequestHead; consumed: number };
+export type HeadParse = { state: 'more' } | { state: 'error'; status: 400 } | { state: 'done'; head: RequestHead; consumed: number };
 
 /** First value of a header, by case-insensitive name. */
 export function headerValue(head: RequestHead, name: string): string | undefined {

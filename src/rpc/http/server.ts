@@ -259,7 +259,11 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     },
     logRequest(head: RequestHead, status, started, remote) {
       log?.info(
-        { req: { method: head.method, url: head.target, remoteAddress: remote }, res: { statusCode: status }, responseTime: performance.now() - started },
+        {
+          req: { method: head.method, url: head.target, remoteAddress: remote },
+          res: { statusCode: status },
+          responseTime: performance.now() - started,
+        },
         'request completed',
       );
     },

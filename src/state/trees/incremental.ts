@@ -64,11 +64,13 @@ export class IncrementalMerkleTree {
 
   constructor(hasher: MerkleHasher, options: IncrementalMerkleTreeOptions = {}) {
     const depth = hasher.depth;
-    if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw new RangeError(`tree depth must be 1..${MAX_DEPTH}, got ${depth}`);
+    if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
+      throw new RangeError(`tree depth must be 1..${MAX_DEPTH}, got ${depth}`);
     if (hasher.emptyRoots.length !== depth + 1) {
       throw new RangeError(`hasher has ${hasher.emptyRoots.length} empty roots; depth ${depth} needs ${depth + 1}`);
     }
-    const subtreeHeight = options.subtreeHeight === undefined ? (TRACKED_SUBTREE_HEIGHT < depth ? TRACKED_SUBTREE_HEIGHT : null) : options.subtreeHeight;
+    const subtreeHeight =
+      options.subtreeHeight === undefined ? (TRACKED_SUBTREE_HEIGHT < depth ? TRACKED_SUBTREE_HEIGHT : null) : options.subtreeHeight;
     if (subtreeHeight !== null && (!Number.isInteger(subtreeHeight) || subtreeHeight < 1 || subtreeHeight >= depth)) {
       throw new RangeError(`subtree height must be 1..${depth - 1} for a depth-${depth} tree, got ${subtreeHeight}`);
     }
@@ -136,8 +138,7 @@ export class IncrementalMerkleTree {
     if (k === 0) return [];
     if (this.n + k > this.capacity) throw new TreeFullError(this.depth, this.n, k);
 
-    const leafAt = (i: number): Uint8Array =>
-      leaves instanceof Uint8Array ? leaves.subarray(i * NODE, (i + 1) * NODE) : leaves[i]!;
+    const leafAt = (i: number): Uint8Array => (leaves instanceof Uint8Array ? leaves.subarray(i * NODE, (i + 1) * NODE) : leaves[i]!);
 
     // Level 0 run: the nodes that become part of completed subtrees in this batch, i.e. the
     // previous newest leaf and all new leaves but the last. One spare slot in front takes a
@@ -250,7 +251,11 @@ export class IncrementalMerkleTree {
    * Rebuilds a tree from a serialized frontier (hex or bytes; either parent-list layout).
    * Throws TreeStateError for malformed input.
    */
-  static fromTreeState(hasher: MerkleHasher, state: string | Uint8Array, options: IncrementalMerkleTreeOptions = {}): IncrementalMerkleTree {
+  static fromTreeState(
+    hasher: MerkleHasher,
+    state: string | Uint8Array,
+    options: IncrementalMerkleTreeOptions = {},
+  ): IncrementalMerkleTree {
     return IncrementalMerkleTree.fromParts(hasher, decodeTreeState(state, hasher.depth), options);
   }
 

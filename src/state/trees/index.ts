@@ -7,7 +7,14 @@ export {
   type CompletedSubtree,
   type IncrementalMerkleTreeOptions,
 } from './incremental.js';
-export { SPROUT_HASHER, SPROUT_TESTING_HASHER, SPROUT_TREE_DEPTH, TESTING_TREE_DEPTH, createSproutHasher, sha256Compress } from './sprout.js';
+export {
+  SPROUT_HASHER,
+  SPROUT_TESTING_HASHER,
+  SPROUT_TREE_DEPTH,
+  TESTING_TREE_DEPTH,
+  createSproutHasher,
+  sha256Compress,
+} from './sprout.js';
 export {
   POOL_TREE_STATE_LAYOUT,
   TreeStateError,

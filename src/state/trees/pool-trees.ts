@@ -65,7 +65,8 @@ const saplingHasher = (): MerkleHasher => defaultSaplingHasher().hasher;
 const orchardHasher = (): MerkleHasher => defaultOrchardHasher().hasher;
 
 function merkleHash(hasher: MerkleHasher, layer: number, left: Uint8Array, right: Uint8Array): Uint8Array {
-  if (!Number.isInteger(layer) || layer < 0 || layer >= hasher.depth) throw new RangeError(`layer must be an integer from 0 to ${hasher.depth - 1}, got ${layer}`);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= hasher.depth)
+    throw new RangeError(`layer must be an integer from 0 to ${hasher.depth - 1}, got ${layer}`);
   if (left.length !== 32 || right.length !== 32) throw new RangeError('MerkleCRH takes two 32-byte values');
   return hasher.combine(hasher.depth - 1 - layer, left, right);
 }

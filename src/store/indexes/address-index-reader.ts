@@ -56,7 +56,8 @@ export class AddressIndexReader {
    */
   async deltas(type: number, hash: Uint8Array, start: number, end: number): Promise<AddressDelta[]> {
     const from = start > 0 && end > 0 ? keys.addressDeltaPrefix(type, hash, start) : keys.addressDeltaPrefix(type, hash);
-    const upper = end > 0 && end < 0xffffffff ? keys.addressDeltaPrefix(type, hash, end + 1) : prefixEnd(keys.addressDeltaPrefix(type, hash));
+    const upper =
+      end > 0 && end < 0xffffffff ? keys.addressDeltaPrefix(type, hash, end + 1) : prefixEnd(keys.addressDeltaPrefix(type, hash));
     const out: AddressDelta[] = [];
     // One native call for the whole range: per-entry async iteration costs ~5 µs an entry.
     for (const [k, v] of await this.db.iterator({ gte: from, lt: upper }).all()) {

@@ -255,7 +255,11 @@ function connectOps(chainBlock: ChainBlock, block: Block, view: IndexReadView): 
         }
         spent.push({ txIndex: i, vin: j, prevTxid, prevN, coin });
         if (coin.type !== SCRIPT_UNKNOWN) {
-          ops.push({ type: 'put', key: keys.addressDelta(coin.type, coin.hash, height, i, txid, j, true), value: amountValue(-coin.value) });
+          ops.push({
+            type: 'put',
+            key: keys.addressDelta(coin.type, coin.hash, height, i, txid, j, true),
+            value: amountValue(-coin.value),
+          });
           ops.push({ type: 'del', key: keys.addressUnspent(coin.type, coin.hash, prevTxid, prevN) });
         }
         ops.push({

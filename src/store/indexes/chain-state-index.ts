@@ -69,7 +69,12 @@ export function encodeCoin(c: Coin): Buffer {
 export function decodeCoin(v: Uint8Array): Coin {
   const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   if (b.length < 13) throw new Error(`corrupt coin record (${b.length} bytes)`);
-  return { value: Number(b.readBigInt64LE(0)), height: b.readUInt32LE(8), coinbase: (b[12]! & 1) === 1, scriptPubKey: new Uint8Array(b.subarray(13)) };
+  return {
+    value: Number(b.readBigInt64LE(0)),
+    height: b.readUInt32LE(8),
+    coinbase: (b[12]! & 1) === 1,
+    scriptPubKey: new Uint8Array(b.subarray(13)),
+  };
 }
 
 /** Subtree record: root(32) ‖ end height(u32 LE). */
@@ -180,7 +185,12 @@ export class ChainStateIndex implements Indexer {
     const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
     const ops: BatchOp[] = [{ type: 'put', key: chainStateKeys.tip(), value: Buffer.from(encodeChainStateTip(tip)) }];
     for (const pool of SHIELDED_POOLS) {
-      if (trees[pool].size > 0) ops.push({ type: 'put', key: chainStateKeys.anchor(pool, trees[pool].root()), value: Buffer.from(trees[pool].toTreeStateBytes('padded')) });
+      if (trees[pool].size > 0)
+        ops.push({
+          type: 'put',
+          key: chainStateKeys.anchor(pool, trees[pool].root()),
+          value: Buffer.from(trees[pool].toTreeStateBytes('padded')),
+        });
     }
     return ops;
   }
@@ -215,9 +225,14 @@ export class ChainStateIndex implements Indexer {
       { type: 'put', key: chainStateKeys.tip(), value: tipBytes },
     ];
     for (const s of result.spent) ops.push({ type: 'del', key: chainStateKeys.coin(s.outpoint.hash, s.outpoint.index) });
-    for (const c of result.created) ops.push({ type: 'put', key: chainStateKeys.coin(c.outpoint.hash, c.outpoint.index), value: encodeCoin(c.coin) });
+    for (const c of result.created)
+      ops.push({ type: 'put', key: chainStateKeys.coin(c.outpoint.hash, c.outpoint.index), value: encodeCoin(c.coin) });
     for (const r of result.newRoots) {
-      ops.push({ type: 'put', key: chainStateKeys.anchor(r.pool, r.root), value: Buffer.from(result.tip.trees[r.pool].toTreeStateBytes('padded')) });
+      ops.push({
+        type: 'put',
+        key: chainStateKeys.anchor(r.pool, r.root),
+        value: Buffer.from(result.tip.trees[r.pool].toTreeStateBytes('padded')),
+      });
     }
     for (const s of result.completedSubtrees) {
       const v = Buffer.allocUnsafe(36);
@@ -252,7 +267,11 @@ export class ChainStateIndex implements Indexer {
     for (const s of undo.spent) ops.push({ type: 'put', key: chainStateKeys.coin(s.txid, s.n), value: Buffer.from(s.coin) });
     for (const r of undo.roots) ops.push({ type: 'del', key: chainStateKeys.anchor(r.pool, r.root) });
     for (const s of undo.subtrees) ops.push({ type: 'del', key: chainStateKeys.subtree(s.pool, s.index) });
-    ops.push(undo.before.length ? { type: 'put', key: chainStateKeys.tip(), value: Buffer.from(undo.before) } : { type: 'del', key: chainStateKeys.tip() });
+    ops.push(
+      undo.before.length
+        ? { type: 'put', key: chainStateKeys.tip(), value: Buffer.from(undo.before) }
+        : { type: 'del', key: chainStateKeys.tip() },
+    );
     this.cachedTip = null;
     return ops;
   }

@@ -99,7 +99,13 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
           const txidList = db.getSync(keys.txids(hash));
           if (!txidList) throw new Error(`chain store is inconsistent: block at height ${next} has no txid list`);
           const bytes = reader.read(hash, rec);
-          const chainBlock: ChainBlock = { hash, height: next, header: rec.header, txids: splitTxids(txidList), block: async () => decodeBlock(bytes) };
+          const chainBlock: ChainBlock = {
+            hash,
+            height: next,
+            header: rec.header,
+            txids: splitTxids(txidList),
+            block: async () => decodeBlock(bytes),
+          };
           const result = await indexer.connect(chainBlock, overlay);
           overlay.apply(result.ops);
           // Undo is kept only as deep as a reorganization may reach (connecting a block deletes the

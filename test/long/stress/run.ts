@@ -49,7 +49,8 @@ async function startServer(env: Record<string, string> = {}): Promise<Child> {
     });
     proc.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
   });
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) * 1024;
+  const kb = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) * 1024;
   return {
     proc,
     port,
@@ -79,7 +80,10 @@ function wrongAnswer(kind: string, arg: number, r: Reply, thorough = true): stri
   if (!thorough && kind === 'getblock2' && r.status === 200) {
     const info = largeInfo[arg]!;
     const head = r.body.toString('latin1', 0, 200);
-    const ok = head.startsWith(`{"result":{"hash":"${info.hash}",`) && head.includes(`"size":${info.size},`) && r.body.toString('latin1', r.body.length - 30).endsWith('"error":null,"id":1}\n');
+    const ok =
+      head.startsWith(`{"result":{"hash":"${info.hash}",`) &&
+      head.includes(`"size":${info.size},`) &&
+      r.body.toString('latin1', r.body.length - 30).endsWith('"error":null,"id":1}\n');
     return ok ? null : `getblock2 ${arg} differs`;
   }
   const text = r.body.toString('utf8');
@@ -190,17 +194,25 @@ const scenarios: Record<string, () => Promise<void>> = {
     const child = await startServer({ CACHE: '1' });
     await sleep(500);
     const base = child.rss().rss;
-    const attack = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })));
+    const attack = JSON.stringify(
+      Array.from({ length: 400 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })),
+    );
     let stop = watchRss(child);
     let t0 = performance.now();
     const r = await oneShot(child.port, attack);
-    console.log(`batch: 400 x getblock 2 (${(attack.length / 1024).toFixed(0)} KB body): HTTP ${r.status}, ${r.body.toString().slice(0, 150)} in ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(
+      `batch: 400 x getblock 2 (${(attack.length / 1024).toFixed(0)} KB body): HTTP ${r.status}, ${r.body.toString().slice(0, 150)} in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     console.log(`  RSS baseline ${mb(base)}, peak ${mb(stop())}, after ${mb(child.rss().rss)}`);
-    const big = JSON.stringify(Array.from({ length: 1200 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })));
+    const big = JSON.stringify(
+      Array.from({ length: 1200 }, (_, i) => ({ id: i, method: 'getblock', params: [largeInfo[i % BLOCKS]!.hash, 2] })),
+    );
     stop = watchRss(child);
     t0 = performance.now();
     const three = await Promise.all([0, 1, 2].map(() => oneShot(child.port, big)));
-    console.log(`batch: 3 parallel ${(big.length / 1024).toFixed(0)} KB batches: ${three.map((x) => `HTTP ${x.status} code ${JSON.parse(x.body.toString()).error?.code}`).join(', ')} in ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(
+      `batch: 3 parallel ${(big.length / 1024).toFixed(0)} KB batches: ${three.map((x) => `HTTP ${x.status} code ${JSON.parse(x.body.toString()).error?.code}`).join(', ')} in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     console.log(`  RSS peak ${mb(stop())}, after ${mb(child.rss().rss)} (3 s later: ${(await sleep(3000), mb(child.rss().rss))})`);
     child.proc.kill('SIGUSR2');
     await sleep(7000);
@@ -216,7 +228,11 @@ const scenarios: Record<string, () => Promise<void>> = {
       await sleep(500);
       const base = child.rss().rss;
       const stop = watchRss(child);
-      const r = await load(child.port, 500, 15_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
+      const r = await load(child.port, 500, 15_000, (i) => ({
+        kind: 'getblock2',
+        arg: i % BLOCKS,
+        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
+      }));
       console.log(
         `flood ${args || '(defaults: -rpcthreads=4 -rpcworkqueue=16)'}: 500 connections, uncached getblock 2, 15 s: ${(r.ok / 15).toFixed(1)} answers/s, ` +
           `${r.shed} "Work queue depth exceeded", ${r.budget} -7 (reply budget in use), ${r.wrong.length} wrong, ${r.failures} failed; latency p50 ${pct(r.latencies, 50).toFixed(0)} ms, ` +
@@ -234,7 +250,11 @@ const scenarios: Record<string, () => Promise<void>> = {
       const child = await startServer(env);
       await sleep(500);
       const idle = await load(child.port, 1, 3000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
-      const heavy = load(child.port, 8, 10_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
+      const heavy = load(child.port, 8, 10_000, (i) => ({
+        kind: 'getblock2',
+        arg: i % BLOCKS,
+        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
+      }));
       await sleep(500);
       const cheap = await load(child.port, 1, 8000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
       const h = await heavy;
@@ -257,8 +277,14 @@ const scenarios: Record<string, () => Promise<void>> = {
       const child = await startServer(env);
       await sleep(500);
       await load(child.port, 4, 2000, (i) => requestFor(4 + 5 * i)); // warm the threads
-      const r = await load(child.port, 8, 10_000, (i) => ({ kind: 'getblock2', arg: i % BLOCKS, json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}` }));
-      console.log(`throughput ${label}: uncached getblock 2 of 1.4 MB blocks, 8 clients: ${(r.ok / 10).toFixed(1)}/s, p50 ${pct(r.latencies, 50).toFixed(0)} ms, ${r.wrong.length} wrong`);
+      const r = await load(child.port, 8, 10_000, (i) => ({
+        kind: 'getblock2',
+        arg: i % BLOCKS,
+        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
+      }));
+      console.log(
+        `throughput ${label}: uncached getblock 2 of 1.4 MB blocks, 8 clients: ${(r.ok / 10).toFixed(1)}/s, p50 ${pct(r.latencies, 50).toFixed(0)} ms, ${r.wrong.length} wrong`,
+      );
       await child.stop();
     }
   },
@@ -272,7 +298,9 @@ const scenarios: Record<string, () => Promise<void>> = {
     await sleep(1000);
     const ms = await child.stop();
     await heavy;
-    console.log(`shutdown: SIGTERM with a half-sent head, a half-sent body, an idle connection and 4 busy clients: exited in ${ms.toFixed(0)} ms`);
+    console.log(
+      `shutdown: SIGTERM with a half-sent head, a half-sent body, an idle connection and 4 busy clients: exited in ${ms.toFixed(0)} ms`,
+    );
     for (const s of socks) s.destroy();
   },
 

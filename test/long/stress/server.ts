@@ -36,5 +36,7 @@ process.once('SIGTERM', () => {
 process.on('SIGUSR2', () => {
   const m = process.memoryUsage();
   const f = (n: number) => `${Math.round(n / 1048576)} MB`;
-  process.stderr.write(`memory: rss ${f(m.rss)} heapUsed ${f(m.heapUsed)} heapTotal ${f(m.heapTotal)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`);
+  process.stderr.write(
+    `memory: rss ${f(m.rss)} heapUsed ${f(m.heapUsed)} heapTotal ${f(m.heapTotal)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`,
+  );
 });

@@ -51,7 +51,11 @@ function caller(methods: RpcMethod[], network: NetworkParams) {
   };
 }
 
-async function indexedStore(label: string, network: NetworkParams, blocks: readonly Uint8Array[]): Promise<{ store: ChainStore; remove(): void }> {
+async function indexedStore(
+  label: string,
+  network: NetworkParams,
+  blocks: readonly Uint8Array[],
+): Promise<{ store: ChainStore; remove(): void }> {
   const dir = tempDir(label);
   const store = await openChainStore({ datadir: dir.path, network });
   for (const b of blocks) await store.addBlock(b);
@@ -81,7 +85,7 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":19,"end":900}]`)).toMatchObject({ result: want.slice(18) });
   });
 
-  it('getaddressbalance: the founders\' 20 % of the slow-start subsidy, 12,500 zatoshis × height', async () => {
+  it("getaddressbalance: the founders' 20 % of the slow-start subsidy, 12,500 zatoshis × height", async () => {
     const total = Array.from({ length: 20 }, (_, i) => 12_500 * (i + 1)).reduce((a, b) => a + b, 0);
     const r = await call('getaddressbalance', `[{"addresses":["${FOUNDERS}"]}]`);
     expect(r).toMatchObject({ text: `{"balance":${total},"received":${total}}` });
@@ -106,11 +110,15 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     });
     expect(Object.keys((withInfo as { result: object }).result)).toEqual(['deltas', 'start', 'end']);
     // start 0: a plain array even with chainInfo.
-    expect(Array.isArray((await call('getaddressdeltas', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`) as { result: unknown }).result)).toBe(true);
+    expect(
+      Array.isArray(((await call('getaddressdeltas', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`)) as { result: unknown }).result),
+    ).toBe(true);
   });
 
-  it('getaddressutxos: every founders\' output, and the tip with chainInfo', async () => {
-    const r = (await call('getaddressutxos', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`)) as { result: { utxos: Record<string, unknown>[]; hash: string; height: number } };
+  it("getaddressutxos: every founders' output, and the tip with chainInfo", async () => {
+    const r = (await call('getaddressutxos', `[{"addresses":["${FOUNDERS}"],"chainInfo":true}]`)) as {
+      result: { utxos: Record<string, unknown>[]; hash: string; height: number };
+    };
     expect(r.result.hash).toBe(VECTOR_BLOCKS[20]!.hash);
     expect(r.result.height).toBe(20);
     expect(r.result.utxos.map((u) => u.height)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -131,8 +139,21 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     const b1 = VECTOR_BLOCKS[1]!;
     const r = (await call('getblockdeltas', `["${b1.hash}"]`)) as { result: Record<string, unknown>; text: string };
     expect(Object.keys(r.result)).toEqual([
-      'hash', 'confirmations', 'size', 'height', 'version', 'merkleroot', 'deltas', 'time', 'mediantime', 'nonce', 'bits', 'difficulty', 'chainwork',
-      'previousblockhash', 'nextblockhash',
+      'hash',
+      'confirmations',
+      'size',
+      'height',
+      'version',
+      'merkleroot',
+      'deltas',
+      'time',
+      'mediantime',
+      'nonce',
+      'bits',
+      'difficulty',
+      'chainwork',
+      'previousblockhash',
+      'nextblockhash',
     ]);
     expect(r.result).toMatchObject({
       hash: b1.hash,
@@ -147,11 +168,23 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
       nextblockhash: VECTOR_BLOCKS[2]!.hash,
     });
     expect(r.result.deltas).toEqual([
-      { txid: b1.txids[0], index: 0, inputs: [], outputs: [{ satoshis: 50_000, index: 0 }, { address: FOUNDERS, satoshis: 12_500, index: 1 }] },
+      {
+        txid: b1.txids[0],
+        index: 0,
+        inputs: [],
+        outputs: [
+          { satoshis: 50_000, index: 0 },
+          { address: FOUNDERS, satoshis: 12_500, index: 1 },
+        ],
+      },
     ]);
     // mediantime of block 20: the median of blocks 10..20's times.
-    const times = VECTOR_BLOCKS.slice(10, 21).map((b) => b.time).sort((a, b) => a - b);
-    expect(await call('getblockdeltas', `["${VECTOR_BLOCKS[20]!.hash}"]`)).toMatchObject({ result: { mediantime: times[5], confirmations: 1 } });
+    const times = VECTOR_BLOCKS.slice(10, 21)
+      .map((b) => b.time)
+      .sort((a, b) => a - b);
+    expect(await call('getblockdeltas', `["${VECTOR_BLOCKS[20]!.hash}"]`)).toMatchObject({
+      result: { mediantime: times[5], confirmations: 1 },
+    });
   });
 
   it('getblockhashes: blocks by logical time, low inclusive, high exclusive', async () => {
@@ -166,7 +199,7 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     expect(await call('getblockhashes', '[1, 2, 3]')).toEqual({ error: { code: -1, message: 'JSON value is not an object as expected' } });
   });
 
-  it('answers every bad request with zcashd\'s code and text', async () => {
+  it("answers every bad request with zcashd's code and text", async () => {
     const testnetAddr = encodeTransparentAddress('p2sh', Buffer.alloc(20, 1), TESTNET);
     const cases: [string, string, number, string][] = [
       ['getaddressbalance', `["${testnetAddr}"]`, -5, 'Invalid address'],
@@ -175,7 +208,12 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
       ['getaddressbalance', '[{"addresses":"x"}]', -5, 'Addresses is expected to be an array'],
       ['getaddressbalance', '[{}]', -5, 'Addresses is expected to be an array'],
       ['getaddressbalance', `[{"addresses":["${FOUNDERS}", 7]}]`, -1, 'JSON value is not a string as expected'],
-      ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":10,"end":5}]`, -5, 'End value is expected to be greater than or equal to start'],
+      [
+        'getaddresstxids',
+        `[{"addresses":["${FOUNDERS}"],"start":10,"end":5}]`,
+        -5,
+        'End value is expected to be greater than or equal to start',
+      ],
       ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":-1}]`, -5, 'Start height must be nonnegative'],
       ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"end":-1}]`, -5, 'End height must be nonnegative'],
       ['getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":"1"}]`, -1, 'JSON value is not an integer as expected'],
@@ -216,13 +254,28 @@ describe('insight explorer methods without their flags', () => {
   it('answer -1 "… is disabled" and carry the warning in their help', async () => {
     const methods = storeMethods(store);
     const call = caller(methods, MAINNET);
-    for (const name of ['getaddressbalance', 'getaddressdeltas', 'getaddressmempool', 'getaddresstxids', 'getaddressutxos', 'getblockdeltas', 'getspentinfo']) {
+    for (const name of [
+      'getaddressbalance',
+      'getaddressdeltas',
+      'getaddressmempool',
+      'getaddresstxids',
+      'getaddressutxos',
+      'getblockdeltas',
+      'getspentinfo',
+    ]) {
       const params = name === 'getspentinfo' ? '[{"txid":"00","index":0}]' : name === 'getblockdeltas' ? '["00"]' : `["${FOUNDERS}"]`;
       expect(await call(name, params)).toEqual({
-        error: { code: -1, message: `Error: ${name} is disabled. Run './zcash-cli help ${name}' for instructions on how to enable this feature.` },
+        error: {
+          code: -1,
+          message: `Error: ${name} is disabled. Run './zcash-cli help ${name}' for instructions on how to enable this feature.`,
+        },
       });
     }
-    expect(await call('getblockhashes', '[1, 0]')).toMatchObject({ error: { message: "Error: getblockhashes is disabled. Run './zcash-cli help getblockhashes' for instructions on how to enable this feature." } });
+    expect(await call('getblockhashes', '[1, 0]')).toMatchObject({
+      error: {
+        message: "Error: getblockhashes is disabled. Run './zcash-cli help getblockhashes' for instructions on how to enable this feature.",
+      },
+    });
     const help = methods.find((m) => m.name === 'getaddressbalance')!.help;
     expect(help).toContain(
       'Returns the balance for addresses.\n' +
@@ -242,8 +295,12 @@ describe('insight explorer methods without their flags', () => {
   it('with -lightwalletd alone: the address index answers; spent info, block hashes and input deltas do not', async () => {
     const call = caller(storeMethods(store, { features: LIGHTWALLETD }), MAINNET);
     expect(await call('getaddressbalance', `["${FOUNDERS}"]`)).toMatchObject({ text: '{"balance":37500,"received":37500}' });
-    expect(await call('getspentinfo', '[{"txid":"00","index":0}]')).toMatchObject({ error: { code: -1, message: expect.stringContaining('getspentinfo is disabled') } });
-    expect(await call('getblockhashes', '[2000000000, 0]')).toEqual({ error: { code: -5, message: 'No information available for block hashes' } });
+    expect(await call('getspentinfo', '[{"txid":"00","index":0}]')).toMatchObject({
+      error: { code: -1, message: expect.stringContaining('getspentinfo is disabled') },
+    });
+    expect(await call('getblockhashes', '[2000000000, 0]')).toEqual({
+      error: { code: -5, message: 'No information available for block hashes' },
+    });
     // A coinbase-only block needs no spent index.
     expect(await call('getblockdeltas', `["${VECTOR_BLOCKS[1]!.hash}"]`)).toMatchObject({ result: { height: 1 } });
   });
@@ -271,7 +328,11 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
   beforeAll(async () => {
     const random = rng(77);
     for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes[h - 1]!, 'rpc', random, 4));
-    ({ store, remove } = await indexedStore('rpc-addr-regtest', REGTEST, nodes.map((n) => n.block.bytes)));
+    ({ store, remove } = await indexedStore(
+      'rpc-addr-regtest',
+      REGTEST,
+      nodes.map((n) => n.block.bytes),
+    ));
     call = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
   });
   afterAll(async () => {

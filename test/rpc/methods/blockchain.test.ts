@@ -25,7 +25,7 @@ const m = (name: string): RpcMethod => methods.get(name)!;
 const num = (v: unknown): string => (v as JsonNumber).text;
 
 describe('registration', () => {
-  it('registers every read method with zcashd\'s category and parameter counts', () => {
+  it("registers every read method with zcashd's category and parameter counts", () => {
     expect([...methods.values()].map((x) => [x.name, x.category, x.required, x.optional])).toEqual([
       ['getbestblockhash', 'blockchain', 0, 0],
       ['getblock', 'blockchain', 1, 1],
@@ -46,7 +46,7 @@ describe('registration', () => {
     ]);
   });
 
-  it('carries zcashd\'s help texts (first lines as `help` lists them)', () => {
+  it("carries zcashd's help texts (first lines as `help` lists them)", () => {
     expect([...methods.values()].map((x) => x.help.split('\n')[0])).toEqual([
       'getbestblockhash',
       'getblock "hash|height" ( verbosity )',
@@ -115,11 +115,11 @@ describe('getblockhash', () => {
 });
 
 describe('getblockheader', () => {
-  it('verbose=false gives the serialized header (the block\'s first 1487 bytes)', async () => {
+  it("verbose=false gives the serialized header (the block's first 1487 bytes)", async () => {
     expect(await resultOf(m('getblockheader'), `["${HASHES[3]}", false]`)).toBe(`"${toHex(blocks[3]!.subarray(0, 1487))}"`);
   });
 
-  it('verbose (default true) gives zcashd\'s header object in order', async () => {
+  it("verbose (default true) gives zcashd's header object in order", async () => {
     const text = await resultOf(m('getblockheader'), `["${HASHES[3]}"]`);
     expect(text).toBe(await resultOf(m('getblockheader'), `["${HASHES[3]}", true]`));
     const obj = parseJson(text) as JsonObject;
@@ -148,7 +148,7 @@ describe('getblockheader', () => {
     expect(obj.get('nextblockhash')).toBe(HASHES[4]);
   });
 
-  it('a side-chain header has confirmations -1 and zcashd 2019\'s chain work', async () => {
+  it("a side-chain header has confirmations -1 and zcashd 2019's chain work", async () => {
     const obj = parseJson(await resultOf(m('getblockheader'), `["${String(side.golden.hash)}"]`)) as JsonObject;
     expect(num(obj.get('confirmations'))).toBe('-1');
     expect(obj.get('chainwork')).toBe(side.golden.chainwork);
@@ -230,18 +230,30 @@ describe('getblockchaininfo', () => {
     expect(num(obj.get('estimatedheight'))).toBe('3017260');
     expect(num(obj.get('commitments'))).toBe('0');
     // Coinbases of blocks 1..20 pay 62500 · h each: 62500 · 210.
-    const pool = (id: string, zat: string) => `{"id":"${id}","monitored":true,"chainValue":${(Number(zat) / 1e8).toFixed(8)},"chainValueZat":${zat}}`;
+    const pool = (id: string, zat: string) =>
+      `{"id":"${id}","monitored":true,"chainValue":${(Number(zat) / 1e8).toFixed(8)},"chainValueZat":${zat}}`;
     const text = await resultOf(m('getblockchaininfo'), '[]');
     expect(text).toContain('"chainSupply":{"monitored":true,"chainValue":0.13125000,"chainValueZat":13125000},');
-    expect(text).toContain(`"valuePools":[${pool('transparent', '13125000')},${['sprout', 'sapling', 'orchard', 'lockbox'].map((id) => pool(id, '0')).join(',')}],`);
+    expect(text).toContain(
+      `"valuePools":[${pool('transparent', '13125000')},${['sprout', 'sapling', 'orchard', 'lockbox'].map((id) => pool(id, '0')).join(',')}],`,
+    );
   });
 
   it('softforks: 21 version-4 blocks in the window, thresholds not reached', async () => {
     const text = await resultOf(m('getblockchaininfo'), '[]');
     const expected = ['bip34', 2, 'bip66', 3, 'bip65', 4]
-      .reduce<string[]>((acc, x, i, all) => (i % 2 ? acc : [...acc, `{"id":"${x}","version":${all[i + 1]},` +
-        `"enforce":{"status":false,"found":21,"required":750,"window":4000},` +
-        `"reject":{"status":false,"found":21,"required":950,"window":4000}}`]), [])
+      .reduce<string[]>(
+        (acc, x, i, all) =>
+          i % 2
+            ? acc
+            : [
+                ...acc,
+                `{"id":"${x}","version":${all[i + 1]},` +
+                  `"enforce":{"status":false,"found":21,"required":750,"window":4000},` +
+                  `"reject":{"status":false,"found":21,"required":950,"window":4000}}`,
+              ],
+        [],
+      )
       .join(',');
     expect(text).toContain(`"softforks":[${expected}]`);
   });
@@ -250,11 +262,22 @@ describe('getblockchaininfo', () => {
     const text = await resultOf(m('getblockchaininfo'), '[]');
     const obj = parseJson(text) as JsonObject;
     const upgrades = obj.get('upgrades') as JsonObject;
-    expect(upgrades.entries.map(([k]) => k)).toEqual(['5ba81b19', '76b809bb', '2bb40e60', 'f5b9230b', 'e9ff75a6', 'c2d6d0b4', 'c8e71055', '4dec4df0']);
+    expect(upgrades.entries.map(([k]) => k)).toEqual([
+      '5ba81b19',
+      '76b809bb',
+      '2bb40e60',
+      'f5b9230b',
+      'e9ff75a6',
+      'c2d6d0b4',
+      'c8e71055',
+      '4dec4df0',
+    ]);
     expect(text).toContain(
       '"upgrades":{"5ba81b19":{"name":"Overwinter","activationheight":347500,"status":"pending","info":"See https://z.cash/upgrade/overwinter/ for details."},',
     );
-    expect(text).toContain('"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."}}');
+    expect(text).toContain(
+      '"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."}}',
+    );
     expect(text.endsWith('"consensus":{"chaintip":"00000000","nextblock":"00000000"}}')).toBe(true);
   });
 

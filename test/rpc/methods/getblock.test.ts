@@ -61,9 +61,20 @@ describe('getblock argument handling (§5.1, tip 20)', () => {
     [`["${'0'.repeat(61)}12"]`, 12],
   ])('%s → height %i', async (params, height) => expect(await hashOf(params)).toBe(HASHES[height]));
 
-  it.each(['["+5"]', '["abc"]', '[""]', '["-0"]', '["-01"]', '[" 5"]', '["5 "]', '["1e3"]', '["2147483648"]', '["99999999999"]', '["abc","x"]'])(
-    '%s → -8 Invalid block height parameter',
-    async (params) => expect(await errorOf(getblock, params)).toEqual({ code: -8, message: 'Invalid block height parameter' }),
+  it.each([
+    '["+5"]',
+    '["abc"]',
+    '[""]',
+    '["-0"]',
+    '["-01"]',
+    '[" 5"]',
+    '["5 "]',
+    '["1e3"]',
+    '["2147483648"]',
+    '["99999999999"]',
+    '["abc","x"]',
+  ])('%s → -8 Invalid block height parameter', async (params) =>
+    expect(await errorOf(getblock, params)).toEqual({ code: -8, message: 'Invalid block height parameter' }),
   );
 
   it.each(['["-22"]', '["21"]', '["2147483647"]', '["-2147483648"]'])('%s → -8 Block height out of range', async (params) =>
@@ -129,8 +140,7 @@ describe('getblock verbosity', () => {
   );
 
   it('checks the verbosity range before looking the hash up', async () =>
-    expect(await errorOf(getblock, `["${UNKNOWN}", 3]`)).toEqual({ code: -8, message: 'Verbosity must be in range from 0 to 2' }),
-  );
+    expect(await errorOf(getblock, `["${UNKNOWN}", 3]`)).toEqual({ code: -8, message: 'Verbosity must be in range from 0 to 2' }));
 
   it.each(['1.0', '1e0', '2147483648'])('[hash, %s] → -1 JSON integer out of range', async (v) =>
     expect(await errorOf(getblock, `["${BLOCK1}", ${v}]`)).toEqual({ code: -1, message: 'JSON integer out of range' }),
@@ -146,7 +156,20 @@ describe('getblock chain context', () => {
     const text = await resultOf(getblock, '["0"]');
     const golden = readJsonVector<Record<string, unknown>>('zcashd-2019', '0.getblock.json');
     const obj = parseJson(text) as JsonObject;
-    for (const k of ['hash', 'size', 'height', 'version', 'merkleroot', 'finalsaplingroot', 'tx', 'time', 'nonce', 'solution', 'bits', 'chainwork']) {
+    for (const k of [
+      'hash',
+      'size',
+      'height',
+      'version',
+      'merkleroot',
+      'finalsaplingroot',
+      'tx',
+      'time',
+      'nonce',
+      'solution',
+      'bits',
+      'chainwork',
+    ]) {
       expect([k, obj.get(k) instanceof JsonNumber ? Number(token(obj.get(k))) : obj.get(k)]).toEqual([k, golden[k]]);
     }
     expect(token(obj.get('difficulty'))).toBe('1');
@@ -172,7 +195,20 @@ describe('getblock chain context', () => {
     const obj = parseJson(await resultOf(getblock, `["${String(golden.hash)}"]`)) as JsonObject;
     expect(token(obj.get('confirmations'))).toBe('-1');
     expect(obj.has('nextblockhash')).toBe(false);
-    for (const k of ['hash', 'height', 'size', 'version', 'merkleroot', 'finalsaplingroot', 'tx', 'time', 'nonce', 'bits', 'chainwork', 'previousblockhash']) {
+    for (const k of [
+      'hash',
+      'height',
+      'size',
+      'version',
+      'merkleroot',
+      'finalsaplingroot',
+      'tx',
+      'time',
+      'nonce',
+      'bits',
+      'chainwork',
+      'previousblockhash',
+    ]) {
       const v = obj.get(k);
       expect([k, v instanceof JsonNumber ? Number(v.text) : v]).toEqual([k, golden[k]]);
     }
@@ -181,9 +217,15 @@ describe('getblock chain context', () => {
     expect(token(obj.get('difficulty'))).toBe(/"difficulty": ([^,\n]+)/.exec(raw)![1]);
   });
 
-  it('a block known only by its header → -32603 Can\'t read block from disk', async () => {
-    expect(await errorOf(getblock, `["${String(headerOnly.golden.hash)}"]`)).toEqual({ code: -32603, message: "Can't read block from disk" });
-    expect(await errorOf(getblock, `["${String(headerOnly.golden.hash)}", 0]`)).toEqual({ code: -32603, message: "Can't read block from disk" });
+  it("a block known only by its header → -32603 Can't read block from disk", async () => {
+    expect(await errorOf(getblock, `["${String(headerOnly.golden.hash)}"]`)).toEqual({
+      code: -32603,
+      message: "Can't read block from disk",
+    });
+    expect(await errorOf(getblock, `["${String(headerOnly.golden.hash)}", 0]`)).toEqual({
+      code: -32603,
+      message: "Can't read block from disk",
+    });
   });
 
   it('an empty store: every height is out of range', async () => {
@@ -194,9 +236,11 @@ describe('getblock chain context', () => {
 });
 
 describe('getblock registration', () => {
-  it('has zcashd\'s parameter counts and help text', () => {
+  it("has zcashd's parameter counts and help text", () => {
     expect([getblock.name, getblock.category, getblock.required, getblock.optional]).toEqual(['getblock', 'blockchain', 1, 1]);
     expect(getblock.help.split('\n')[0]).toBe('getblock "hash|height" ( verbosity )');
-    expect(getblock.help.endsWith(`"method": "getblock", "params": [12800] }' -H 'content-type: text/plain;' http://127.0.0.1:8232/\n`)).toBe(true);
+    expect(
+      getblock.help.endsWith(`"method": "getblock", "params": [12800] }' -H 'content-type: text/plain;' http://127.0.0.1:8232/\n`),
+    ).toBe(true);
   });
 });

@@ -56,12 +56,12 @@ describe('getrawtransaction lookup through the txid index', () => {
     }
   });
 
-  it('the tip\'s coinbase has one confirmation', async () => {
+  it("the tip's coinbase has one confirmation", async () => {
     const obj = parseJson(await resultOf(getraw, `["${INDEX[20]!.txids[0]}", 1]`)) as JsonObject;
     expect(num(obj.get('confirmations'))).toBe('1');
   });
 
-  it('the genesis coinbase is not in zcashd\'s txindex', async () =>
+  it("the genesis coinbase is not in zcashd's txindex", async () =>
     expect(await errorOf(getraw, `["${INDEX[0]!.txids[0]}"]`)).toEqual({ code: -5, message: NOT_FOUND }));
 
   it('side-chain transactions are not indexed', async () =>
@@ -97,13 +97,17 @@ describe('getrawtransaction with a block hash', () => {
   });
 
   it.each([
-    [`["${TX5}", 0, "${INDEX[6]!.hash}"]`, -5, 'No such transaction found in the provided block. Use gettransaction for wallet transactions.'],
+    [
+      `["${TX5}", 0, "${INDEX[6]!.hash}"]`,
+      -5,
+      'No such transaction found in the provided block. Use gettransaction for wallet transactions.',
+    ],
     [`["${TX5}", 0, "${'ab'.repeat(32)}"]`, -5, 'Block hash not found'],
     [`["${TX5}", 0, "${String(headerOnly.golden.hash)}"]`, -1, 'Block not available'],
   ])('%s → %i %s', async (params, code, message) => expect(await errorOf(getraw, params)).toEqual({ code, message }));
 });
 
-describe('getrawtransaction parameter checks, in zcashd\'s order', () => {
+describe("getrawtransaction parameter checks, in zcashd's order", () => {
   it.each([
     ['["abc"]', -8, "parameter 1 must be hexadecimal string (not 'abc')"],
     ['[""]', -8, "parameter 1 must be hexadecimal string (not '')"],

@@ -40,7 +40,7 @@ describe('read methods over HTTP', () => {
     expect(await post('{"id":"x","method":"getblockcount"}')).toEqual({ status: 200, text: '{"result":20,"error":null,"id":"x"}\n' });
   });
 
-  it('getblock with no parameters: -32602 with zcashd\'s help text, HTTP 500', async () => {
+  it("getblock with no parameters: -32602 with zcashd's help text, HTTP 500", async () => {
     const { status, text } = await post('{"id":1,"method":"getblock","params":[]}');
     expect(status).toBe(500);
     const message = 'Not enough parameters for method `getblock`. Needed at least 1 and at most 2, but received 0\n\n' + GETBLOCK_HELP;

@@ -52,18 +52,22 @@ describe('mainnet 0..20 in the LevelDB store', () => {
     }
   });
 
-  it('getrawtransaction through the store\'s txid index', async () => {
+  it("getrawtransaction through the store's txid index", async () => {
     const block7 = decodeBlock(blocks[7]!);
     const txid = block7.transactions[0]!.txidHex;
     const params = `["${txid}", 1]`;
     const text = await resultOf(leveldb.get('getrawtransaction')!, params);
     expect(text).toBe(await resultOf(memory.get('getrawtransaction')!, params));
-    expect(text.endsWith(`"blockhash":"${block7.hashHex}","height":7,"confirmations":14,"time":${block7.header.time},"blocktime":${block7.header.time}}`)).toBe(true);
+    expect(
+      text.endsWith(
+        `"blockhash":"${block7.hashHex}","height":7,"confirmations":14,"time":${block7.header.time},"blocktime":${block7.header.time}}`,
+      ),
+    ).toBe(true);
     const genesisCoinbase = decodeBlock(blocks[0]!).transactions[0]!.txidHex;
     expect((await errorOf(leveldb.get('getrawtransaction')!, `["${genesisCoinbase}"]`)).code).toBe(-5);
   });
 
-  it('getblockchaininfo reports the store\'s own size on disk', async () => {
+  it("getblockchaininfo reports the store's own size on disk", async () => {
     const obj = parseJson(await resultOf(leveldb.get('getblockchaininfo')!, '[]')) as JsonObject;
     expect(num(obj.get('blocks'))).toBe('20');
     expect(Number(num(obj.get('size_on_disk')))).toBeGreaterThan(blocks.reduce((a, b) => a + b.length, 0));
@@ -127,9 +131,16 @@ describe('regtest after a reorganization in the LevelDB store', () => {
     const text = await resultOf(m.get('getblockchaininfo')!, '[]');
     // The vectors' times are 2011's, so at the pinned clock the tip is older than a day: still
     // in initial download (regtest's minimum chain work is 0).
-    expect(text.startsWith(`{"chain":"regtest","blocks":45,"initial_block_download_complete":false,"headers":45,"bestblockhash":"${branchHash(45)}","difficulty":1,"verificationprogress":1,`)).toBe(true);
+    expect(
+      text.startsWith(
+        `{"chain":"regtest","blocks":45,"initial_block_download_complete":false,"headers":45,"bestblockhash":"${branchHash(45)}","difficulty":1,"verificationprogress":1,`,
+      ),
+    ).toBe(true);
     // EstimateNetHeight without Blossom: 45 + (clock − median time of blocks 35..45) / 150, to tens.
-    const times = v.branch.slice(-11).map((b) => decodeBlock(b).header.time).sort((a, b) => a - b);
+    const times = v.branch
+      .slice(-11)
+      .map((b) => decodeBlock(b).header.time)
+      .sort((a, b) => a - b);
     const estimated = 45 + Math.floor((CLOCK.clock() - times[5]!) / 150);
     expect(text).toContain(`"estimatedheight":${Math.floor((estimated + 5) / 10) * 10},"commitments":0,"chainSupply":{"monitored":true,`);
     expect(text).toContain('"enforce":{"status":false,"found":46,"required":750,"window":1000}');

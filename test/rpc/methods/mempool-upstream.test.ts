@@ -94,7 +94,7 @@ describe('mempool and relay methods', () => {
     dir.remove();
   });
 
-  it('relay the upstream node\'s result text and its errors verbatim, with its credentials', async () => {
+  it("relay the upstream node's result text and its errors verbatim, with its credentials", async () => {
     const upstream = new UpstreamRelay(url, { timeoutMs: 2000 });
     const call = caller(storeMethods(store, { upstream, features: { ...NO_EXPERIMENTAL_FEATURES, lightWalletd: true } }));
     expect(await call('getrawmempool', '[]')).toEqual({ text: `["${MEMPOOL_TXID}"]` });
@@ -109,14 +109,29 @@ describe('mempool and relay methods', () => {
     const stored = '851bf6fbf7a976327817c738c489d7fa657752445430922d94c983c0b9ed4609';
     expect(await call('getrawtransaction', `["${stored}"]`)).toMatchObject({ text: expect.stringMatching(/^"01000000/) });
     expect(seen.length).toBe(n);
-    expect(seen[0]).toEqual({ method: 'getrawmempool', params: [], auth: 'Basic ' + Buffer.from('alice:secret').toString('base64'), contentType: 'application/json' });
-    expect(seen.map((s) => s.method)).toEqual(['getrawmempool', 'getrawmempool', 'getmempoolinfo', 'sendrawtransaction', 'getaddressmempool', 'getrawtransaction']);
+    expect(seen[0]).toEqual({
+      method: 'getrawmempool',
+      params: [],
+      auth: 'Basic ' + Buffer.from('alice:secret').toString('base64'),
+      contentType: 'application/json',
+    });
+    expect(seen.map((s) => s.method)).toEqual([
+      'getrawmempool',
+      'getrawmempool',
+      'getmempoolinfo',
+      'sendrawtransaction',
+      'getaddressmempool',
+      'getrawtransaction',
+    ]);
   });
 
   it('turn a stalled or refusing upstream into a prompt -9 error', async () => {
     const stalled = new UpstreamRelay(url, { timeoutMs: 300 });
     const started = Date.now();
-    await expect(stalled.call('stall', [])).rejects.toMatchObject({ code: -9, message: expect.stringContaining('no reply to stall within 300 ms') });
+    await expect(stalled.call('stall', [])).rejects.toMatchObject({
+      code: -9,
+      message: expect.stringContaining('no reply to stall within 300 ms'),
+    });
     expect(Date.now() - started).toBeLessThan(5000);
     // A port that was just free: nothing listens there.
     const probe = createServer();
@@ -124,16 +139,21 @@ describe('mempool and relay methods', () => {
     const freePort = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
     const refused = new UpstreamRelay(`http://127.0.0.1:${freePort}/`, { timeoutMs: 2000 });
-    await expect(refused.call('getrawmempool', [])).rejects.toMatchObject({ code: -9, message: expect.stringContaining('cannot reach it (ECONNREFUSED)') });
+    await expect(refused.call('getrawmempool', [])).rejects.toMatchObject({
+      code: -9,
+      message: expect.stringContaining('cannot reach it (ECONNREFUSED)'),
+    });
   });
 
-  it('without an upstream: an empty mempool, and sendrawtransaction runs zcashd\'s checks then says it is not connected', async () => {
+  it("without an upstream: an empty mempool, and sendrawtransaction runs zcashd's checks then says it is not connected", async () => {
     const call = caller(storeMethods(store));
     expect(await call('getrawmempool', '[]')).toEqual({ text: '[]' });
     expect(await call('getrawmempool', '[true]')).toEqual({ text: '{}' });
     expect(await call('getrawmempool', '[1]')).toEqual({ error: { code: -1, message: 'JSON value is not a boolean as expected' } });
     expect(await call('getmempoolinfo', '[]')).toEqual({ text: '{"size":0,"bytes":0,"usage":0}' });
-    expect(await caller(storeMethods(store), REGTEST)('getmempoolinfo', '[]')).toEqual({ text: '{"size":0,"bytes":0,"usage":0,"fullyNotified":true}' });
+    expect(await caller(storeMethods(store), REGTEST)('getmempoolinfo', '[]')).toEqual({
+      text: '{"size":0,"bytes":0,"usage":0,"fullyNotified":true}',
+    });
     expect(await call('sendrawtransaction', '[1]')).toEqual({ error: { code: -3, message: 'Expected type string, got number' } });
     expect(await call('sendrawtransaction', '["0g"]')).toMatchObject({ error: { code: -22 } });
     // Block 1's coinbase is in the best chain.

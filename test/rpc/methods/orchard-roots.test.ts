@@ -16,7 +16,10 @@ import { readHexVector, readJsonVector } from '../../support/vectors.js';
 import { resultOf } from '../../support/call.js';
 
 const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
-const ROOTS = readJsonVector<{ roots: { network: string; height: number; pool: string; internal_hex: string }[]; empty_roots: Record<string, { internal_hex: string }> }>('roots.json');
+const ROOTS = readJsonVector<{
+  roots: { network: string; height: number; pool: string; internal_hex: string }[];
+  empty_roots: Record<string, { internal_hex: string }>;
+}>('roots.json');
 const ORCHARD_1687107 = ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === 1687107 && r.pool === 'orchard')!.internal_hex;
 const EMPTY_ORCHARD = ROOTS.empty_roots.orchard_empty_root_depth32!.internal_hex;
 const reversed = (hex: string): string => Buffer.from(hex, 'hex').reverse().toString('hex');
@@ -47,7 +50,8 @@ describe('Orchard root byte order', () => {
   });
 
   it('getblock 1687107: raw bytes by default, reversed with -legacyorchardroot', async () => {
-    const root = (m: Map<string, RpcMethod>) => resultOf(m.get('getblock')!, '["1687107"]').then((t) => (parseJson(t) as JsonObject).get('finalorchardroot'));
+    const root = (m: Map<string, RpcMethod>) =>
+      resultOf(m.get('getblock')!, '["1687107"]').then((t) => (parseJson(t) as JsonObject).get('finalorchardroot'));
     expect(await root(current)).toBe(ORCHARD_1687107);
     expect(await root(legacy)).toBe(reversed(ORCHARD_1687107));
     // 1687108 adds no actions: same root, and the tree zcashd finds for it has 2 leaves.
@@ -57,7 +61,9 @@ describe('Orchard root byte order', () => {
 
   it('z_gettreestate 1687107: the Orchard finalRoot in both orders, its frontier in the padded layout', async () => {
     const orchard = async (m: Map<string, RpcMethod>) =>
-      ((parseJson(await resultOf(m.get('z_gettreestate')!, '["1687107"]')) as JsonObject).get('orchard') as JsonObject).get('commitments') as JsonObject;
+      ((parseJson(await resultOf(m.get('z_gettreestate')!, '["1687107"]')) as JsonObject).get('orchard') as JsonObject).get(
+        'commitments',
+      ) as JsonObject;
     expect((await orchard(current)).get('finalRoot')).toBe(ORCHARD_1687107);
     expect((await orchard(legacy)).get('finalRoot')).toBe(reversed(ORCHARD_1687107));
     // Two leaves: left and right present, then 31 absent parents (zcashd's legacy Orchard serialization).
@@ -81,7 +87,8 @@ describe('Orchard root byte order', () => {
       orchardTreeSize: 0,
     };
     const ctx = { height: 1687106, confirmations: 1, chainWork: 1n, previousBlockHash: null, nextBlockHash: null, state };
-    const json = (legacyOrchardRoot: boolean) => (parseJson(blockToJson(b, 1, { ...ctx, legacyOrchardRoot }, MAINNET)) as JsonObject).get('finalorchardroot');
+    const json = (legacyOrchardRoot: boolean) =>
+      (parseJson(blockToJson(b, 1, { ...ctx, legacyOrchardRoot }, MAINNET)) as JsonObject).get('finalorchardroot');
     expect(json(false)).toBe('ae2935f1dfd8a24aed7c70df7de3a668eb7a49b1319880dde2bbd9031ae5d82f');
     expect(json(true)).toBe('2fd8e51a03d9bbe2dd809831b1497aeb68a6e37ddf707ced4aa2d8dff13529ae');
   });

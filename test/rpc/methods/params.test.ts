@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toHexReversed } from '../../../src/codec/hex.js';
 import { JsonNumber } from '../../../src/json/value.js';
 import { RpcError } from '../../../src/rpc/method.js';
-import {
-  interpretHeight,
-  parseHashV,
-  parseHeightString,
-  stringByteLength,
-  uint256FromHexLenient,
-} from '../../../src/rpc/params.js';
+import { interpretHeight, parseHashV, parseHeightString, stringByteLength, uint256FromHexLenient } from '../../../src/rpc/params.js';
 
 const GENESIS = '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08';
 const lenient = (s: string): string => toHexReversed(uint256FromHexLenient(s));

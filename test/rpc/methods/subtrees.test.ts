@@ -69,7 +69,9 @@ describe('z_getsubtreesbyindex', () => {
 
   it('reports the completed subtree with the height of the block that completed it', async () => {
     const m = enabled.get('z_getsubtreesbyindex')!;
-    expect(await resultOf(m, '["sapling", 0]')).toBe(`{"pool":"sapling","start_index":0,"subtrees":[{"root":"${expectedRoot}","end_height":903001}]}`);
+    expect(await resultOf(m, '["sapling", 0]')).toBe(
+      `{"pool":"sapling","start_index":0,"subtrees":[{"root":"${expectedRoot}","end_height":903001}]}`,
+    );
     expect(await resultOf(m, '["sapling", 0, 0]')).toBe('{"pool":"sapling","start_index":0,"subtrees":[]}');
     expect(await resultOf(m, '["sapling", 1]')).toBe('{"pool":"sapling","start_index":1,"subtrees":[]}');
     expect(await resultOf(m, '["orchard", 0]')).toBe('{"pool":"orchard","start_index":0,"subtrees":[]}');
@@ -80,10 +82,14 @@ describe('z_getsubtreesbyindex', () => {
   });
 
   it('rejects other pools and is disabled without -lightwalletd, as zcashd', async () => {
-    expect(await errorOf(enabled.get('z_getsubtreesbyindex')!, '["sprout", 0]')).toEqual({ code: -8, message: 'Requested pool must be "sapling" or "orchard"' });
+    expect(await errorOf(enabled.get('z_getsubtreesbyindex')!, '["sprout", 0]')).toEqual({
+      code: -8,
+      message: 'Requested pool must be "sapling" or "orchard"',
+    });
     expect(await errorOf(disabled.get('z_getsubtreesbyindex')!, '["sapling", 0]')).toEqual({
       code: -1,
-      message: "Error: z_getsubtreesbyindex is disabled. Run './zcash-cli help z_getsubtreesbyindex' for instructions on how to enable this feature.",
+      message:
+        "Error: z_getsubtreesbyindex is disabled. Run './zcash-cli help z_getsubtreesbyindex' for instructions on how to enable this feature.",
     });
     expect(disabled.get('z_getsubtreesbyindex')!.help).toContain('\nWARNING: z_getsubtreesbyindex is disabled.\n');
     expect(enabled.get('z_getsubtreesbyindex')!.help).not.toContain('WARNING');

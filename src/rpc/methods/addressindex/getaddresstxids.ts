@@ -64,7 +64,15 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
           }
         }
         const sorted = [...seen.values()].sort((x, y) =>
-          x.height !== y.height ? x.height - y.height : x.txIndex !== y.txIndex ? x.txIndex - y.txIndex : x.txid < y.txid ? -1 : x.txid > y.txid ? 1 : 0,
+          x.height !== y.height
+            ? x.height - y.height
+            : x.txIndex !== y.txIndex
+              ? x.txIndex - y.txIndex
+              : x.txid < y.txid
+                ? -1
+                : x.txid > y.txid
+                  ? 1
+                  : 0,
         );
         return '[' + sorted.map((t) => `"${t.txid}"`).join(',') + ']';
       },

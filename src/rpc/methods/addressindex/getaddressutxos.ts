@@ -11,7 +11,8 @@ import { requireTip } from '../blockchain/context.js';
 import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag } from './params.js';
 
-const HEAD = 'getaddressutxos {"addresses": ["taddr", ...], ("chainInfo": true|false)}\n' + '\nReturns all unspent outputs for an address.\n';
+const HEAD =
+  'getaddressutxos {"addresses": ["taddr", ...], ("chainInfo": true|false)}\n' + '\nReturns all unspent outputs for an address.\n';
 
 const TAIL =
   '\nArguments:\n' +

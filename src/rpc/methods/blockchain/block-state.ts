@@ -36,7 +36,8 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
     if (record) {
       const totals = { ...record.totals };
       for (const d of pending) {
-        for (const id of ['sprout', 'sapling', 'orchard', 'lockbox'] as const) totals[id] = totals[id] === null ? null : totals[id]! + d[id];
+        for (const id of ['sprout', 'sapling', 'orchard', 'lockbox'] as const)
+          totals[id] = totals[id] === null ? null : totals[id]! + d[id];
       }
       return totals;
     }

@@ -28,11 +28,7 @@ export async function tipHeight(store: ChainStoreReader): Promise<number> {
  * confirmations = tip − height + 1 only on the active chain (else −1); `nextblockhash` only
  * for active-chain blocks below the tip; `previousblockhash` for every block but genesis.
  */
-export async function chainContext(
-  store: ChainStoreReader,
-  entry: BlockIndexEntry,
-  tip: ChainTip | null,
-): Promise<BlockChainContext> {
+export async function chainContext(store: ChainStoreReader, entry: BlockIndexEntry, tip: ChainTip | null): Promise<BlockChainContext> {
   const onActive = entry.onBestChain && tip !== null && entry.height <= tip.height;
   const next = onActive && entry.height < tip.height ? await store.hashAtHeight(entry.height + 1) : null;
   return {

@@ -33,4 +33,3 @@ export function getBestBlockHashMethod(store: ChainStoreReader): RpcMethod {
     },
   };
 }
-

@@ -11,7 +11,14 @@ import type { JsonValue } from '../../../json/value.js';
 import type { ChainStoreReader, ChainTip } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 import { RPC, RpcError, type RawJson, type RpcMethod } from '../../method.js';
-import { HASH_HEX_LENGTH, interpretHeight, isJsonNumber, parseHeightString, stringByteLength, uint256FromHexLenient } from '../../params.js';
+import {
+  HASH_HEX_LENGTH,
+  interpretHeight,
+  isJsonNumber,
+  parseHeightString,
+  stringByteLength,
+  uint256FromHexLenient,
+} from '../../params.js';
 import { asReadBlockFailure, inlineBlockRenderer } from '../../workers/block-renderer.js';
 import { blockStateView } from './block-state.js';
 import { activeHashAt, chainContext, requireBlockBytes, requireBlockIndex } from './context.js';
@@ -47,7 +54,6 @@ function parseVerbosity(arg: JsonValue | undefined): 0 | 1 | 2 {
   }
   return verbosity as 0 | 1 | 2;
 }
-
 
 export const GETBLOCK_HELP: string =
   lines(
@@ -191,4 +197,3 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
     },
   };
 }
-

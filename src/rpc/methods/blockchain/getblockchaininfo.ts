@@ -113,7 +113,9 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
         verificationProgress: guessVerificationProgress(network.name, chainTx, tipTime, now),
         sizeOnDisk: await store.sizeOnDisk(),
         initialBlockDownloadComplete: leftInitialDownload,
-        estimatedHeight: leftInitialDownload ? tip.height : estimateNetHeight(network, tip.height, await medianTimePastOf(store, tipEntry), now),
+        estimatedHeight: leftInitialDownload
+          ? tip.height
+          : estimateNetHeight(network, tip.height, await medianTimePastOf(store, tipEntry), now),
         state: stateTip ? { sproutTreeSize: stateTip.trees.sprout.size, totals: stateTip.totals } : null,
       });
     },

@@ -33,4 +33,3 @@ export function getBlockCountMethod(store: ChainStoreReader): RpcMethod {
     },
   };
 }
-

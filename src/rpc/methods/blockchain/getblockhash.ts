@@ -39,4 +39,3 @@ export function getBlockHashMethod(store: ChainStoreReader): RpcMethod {
     },
   };
 }
-

@@ -17,7 +17,7 @@ export const GETBLOCKHEADER_HELP: string =
   lines(
     'getblockheader "hash" ( verbose )',
     '',
-    'If verbose is false, returns a string that is serialized, hex-encoded data for blockheader \'hash\'.',
+    "If verbose is false, returns a string that is serialized, hex-encoded data for blockheader 'hash'.",
     'If verbose is true, returns an Object with information about blockheader <hash>.',
     '',
     'Arguments:',
@@ -72,4 +72,3 @@ export function getBlockHeaderMethod(store: ChainStoreReader): RpcMethod {
     },
   };
 }
-

@@ -57,7 +57,8 @@ export function zGetSubtreesByIndexMethod(store: ChainStoreReader, lightwalletd:
     async call(params) {
       if (!lightwalletd) throw new RpcError(RPC.MISC_ERROR, disabledMessage(name));
       const pool = getStr(params[0]!);
-      if (pool !== 'sapling' && pool !== 'orchard') throw new RpcError(RPC.INVALID_PARAMETER, 'Requested pool must be "sapling" or "orchard"');
+      if (pool !== 'sapling' && pool !== 'orchard')
+        throw new RpcError(RPC.INVALID_PARAMETER, 'Requested pool must be "sapling" or "orchard"');
       // Both are read as int and stored in unsigned 64-bit variables, so a negative start names
       // an index no tree reaches, and a negative limit no limit at all.
       const start = getInt(params[1]!);

@@ -22,7 +22,7 @@ import { activeHashAt, requireBlockIndex, tipHeight } from './context.js';
 export const Z_GETTREESTATE_HELP: string =
   lines(
     'z_gettreestate "hash|height"',
-    'Return information about the given block\'s tree state.',
+    "Return information about the given block's tree state.",
     '',
     'Arguments:',
     '1. "hash|height"          (string, required) The block hash or height. Height can be negative where -1 is the last known valid block',
@@ -93,7 +93,9 @@ export function zGetTreeStateMethod(store: ChainStoreReader, options: { legacyOr
     async call(params) {
       const arg = getStr(params[0]!);
       const hash =
-        stringByteLength(arg) < HASH_HEX_LENGTH ? await activeHashAt(store, parseHeightString(arg, await tipHeight(store))) : uint256FromHexLenient(arg);
+        stringByteLength(arg) < HASH_HEX_LENGTH
+          ? await activeHashAt(store, parseHeightString(arg, await tipHeight(store)))
+          : uint256FromHexLenient(arg);
       const entry = await requireBlockIndex(store, hash);
       const tip = await store.tip();
       if (!entry.onBestChain || !tip || entry.height > tip.height) {

@@ -79,7 +79,8 @@ export class UpstreamRelay {
     } catch (e) {
       if (e instanceof RpcError) throw e;
       const err = e as Error & { cause?: { code?: string; message?: string } };
-      if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.unavailable(`no reply to ${method} within ${this.timeoutMs} ms`);
+      if (err.name === 'TimeoutError' || err.name === 'AbortError')
+        throw this.unavailable(`no reply to ${method} within ${this.timeoutMs} ms`);
       throw this.unavailable(`cannot reach it (${err.cause?.code ?? err.cause?.message ?? err.message})`);
     }
     let reply: JsonValue;

@@ -29,8 +29,8 @@ export const GETRAWTRANSACTION_HELP: string =
     '',
     'Return the raw transaction data.',
     '',
-    'If verbose=0, returns a string that is serialized, hex-encoded data for \'txid\'.',
-    'If verbose is non-zero, returns an Object with information about \'txid\'.',
+    "If verbose=0, returns a string that is serialized, hex-encoded data for 'txid'.",
+    "If verbose is non-zero, returns an Object with information about 'txid'.",
     '',
     'Arguments:',
     '1. "txid"      (string, required) The transaction id',
@@ -184,7 +184,6 @@ export const GETRAWTRANSACTION_HELP: string =
   exampleRpc('getrawtransaction', '"mytxid", 1') +
   exampleCli('getrawtransaction', '"mytxid" 0 "myblockhash"') +
   exampleCli('getrawtransaction', '"mytxid" 1 "myblockhash"');
-
 
 const WALLET_HINT = '. Use gettransaction for wallet transactions.';
 
