@@ -46,9 +46,30 @@ const ceilingPort = (ceiling.server.address() as { port: number }).port;
 const headers = { authorization: 'Basic ' + Buffer.from('bench:bench').toString('base64'), 'content-type': 'text/plain' };
 console.log(`decoderawtransaction of v5 tx ${tx.txidHex} (${tx.size} bytes in, ${replyBody.length} bytes out), ${seconds} s per run`);
 for (const connections of [1, 10, 50]) {
-  const base = await autocannon({ url: `http://127.0.0.1:${ceilingPort}/`, connections, duration: seconds, method: 'POST', headers, body: request });
-  const ours = await autocannon({ url: `http://127.0.0.1:${server.port}/`, connections, duration: seconds, method: 'POST', headers, body: request });
-  const cold = await autocannon({ url: `http://127.0.0.1:${uncached.port}/`, connections, duration: seconds, method: 'POST', headers, body: request });
+  const base = await autocannon({
+    url: `http://127.0.0.1:${ceilingPort}/`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers,
+    body: request,
+  });
+  const ours = await autocannon({
+    url: `http://127.0.0.1:${server.port}/`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers,
+    body: request,
+  });
+  const cold = await autocannon({
+    url: `http://127.0.0.1:${uncached.port}/`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers,
+    body: request,
+  });
   for (const r of [ours, cold]) if (r.non2xx || r.errors) throw new Error(`zecrpc answered ${r.non2xx} non-2xx, ${r.errors} errors`);
   const pct = (r: { requests: { average: number } }) => ((100 * r.requests.average) / base.requests.average).toFixed(1);
   console.log(

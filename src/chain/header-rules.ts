@@ -12,7 +12,7 @@
 import { blockHeaderHash, type Block, type BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import { verifyEquihash } from '../crypto/equihash.js';
-import { declaredHeight } from '../render/block.js';
+import { declaredHeight } from '../codec/coinbase-height.js';
 import { hashBlockCommitments } from '../state/history-tree.js';
 import { ACTIVATION_BLOCK_HASHES, checkpointAt } from './checkpoints.js';
 import { MEDIAN_TIME_SPAN, medianTimePast, nextWorkRequired, powLimit, type HeaderTiming } from './difficulty.js';

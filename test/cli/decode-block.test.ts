@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAINNET, networkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
-import { blockToJson, declaredHeight, decodedBlockToJson } from '../../src/render/block.js';
+import { declaredHeight } from '../../src/codec/coinbase-height.js';
+import { blockToJson, decodedBlockToJson } from '../../src/render/block.js';
 import { parseJson } from '../../src/json/reader.js';
 import { writePretty } from '../../src/json/pretty.js';
 import { JsonObject, type JsonValue } from '../../src/json/value.js';
