@@ -190,7 +190,6 @@ export function blockHeaderToJson(
   return w.toString();
 }
 
-
 /**
  * What `zecrpc decode-block` prints: the getblock verbosity-2 members that depend on the block
  * bytes alone, in zcashd's order. The era (which roots the header carries, whether
