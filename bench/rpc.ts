@@ -1,84 +1,103 @@
 /**
  * JSON-RPC transport throughput: `decoderawtransaction` of a real v5 transaction (mainnet block
- * 1687107, Sapling + Orchard) through zecrpc's server, against a bare Fastify route returning a
- * fixed body of the same size in the same run (the HTTP ceiling on this machine). Autocannon on
- * loopback, bounded in time. Target: ≥ 60 % of the ceiling. Two zecrpc servers run: the served
- * configuration (results of repeated requests cached) and one with the cache off, which pays
- * for validation, ZIP-244 hashing and rendering on every request.
+ * 1687107, Sapling + Orchard) over HTTP, measured from outside.
  *
- *   npx tsx bench/rpc.ts [seconds-per-run=5]
+ *   npx tsx bench/rpc.ts [--seconds=1] [--rounds=7] [--quick]      (about 55 s)
+ *
+ * zecrpc's server runs in child processes (bench/lib/zecrpc-server.ts): the served
+ * configuration (results of repeated requests cached) and one with the cache off, which pays for
+ * validation, ZIP-244 hashing and rendering on every request. The ceiling is a plain node:net
+ * server in another child (bench/lib/ceiling-server.ts) writing zecrpc's exact reply bytes as
+ * one Buffer; autocannon runs in this process. Interleaved rounds (ceiling, cached, uncached) at
+ * 1, 10 and 50 connections; the ratio to the ceiling is taken per round, median and min–max
+ * printed, with the load average (the machine is shared). Target: ≥ 60 % of the ceiling.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { MAINNET } from '../src/chain/network.js';
-import { loadNodeConfig } from '../src/config.js';
 import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/render/tx.js';
-import { createDecodeRawTransaction, decodeRawTransaction } from '../src/rpc/methods/rawtransaction/decoderawtransaction.js';
-import { startRpcServer } from '../src/rpc/http/server.js';
 import { readHexVector } from '../test/support/vectors.js';
-import { autocannon } from './lib/autocannon.js';
+import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { describePercent, describeRuns, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
+import { load, median, QUICK } from './lib/measure.js';
+import { captureReply, replyParts } from './lib/raw-http.js';
 
-const seconds = Number(process.argv[2] ?? 5);
+const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 1);
+const ROUNDS = numberFlag('rounds', QUICK ? 1 : 7);
+const CONNECTIONS = [1, 10, 50];
+const WORK_QUEUE = 64;
+
 const tx = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.find((t) => t.data.orchard)!;
 const request = `{"jsonrpc":"1.0","id":"curltest","method":"decoderawtransaction","params":["${toHex(tx.bytes)}"]}`;
-const replyBody = `{"result":${txToJson(tx, MAINNET)},"error":null,"id":"curltest"}\n`;
+const expectedBody = `{"result":${txToJson(tx, MAINNET)},"error":null,"id":"curltest"}\n`;
 
-const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-rpc-'));
-const server = await startRpcServer({
-  config: loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', '-rpcuser=bench', '-rpcpassword=bench']),
-  methods: [decodeRawTransaction],
-});
-const uncached = await startRpcServer({
-  config: loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', '-rpcuser=bench', '-rpcpassword=bench']),
-  methods: [createDecodeRawTransaction({ cacheBytes: 0 })],
-});
-const ceiling = Fastify();
-ceiling.removeAllContentTypeParsers();
-ceiling.addContentTypeParser('*', { parseAs: 'buffer' }, (_r, b, done) => done(null, b));
-ceiling.post('/', (_req, reply) => reply.header('content-type', 'application/json').send(replyBody));
-await ceiling.listen({ host: '127.0.0.1', port: 0 });
-const ceilingPort = (ceiling.server.address() as { port: number }).port;
+async function main(): Promise<void> {
+  const children: ChildServer[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-rpc-'));
+  try {
+    const env = (cache: boolean): Record<string, string> => ({
+      SERVE: 'decoderaw',
+      CACHE: cache ? '1' : '0',
+      ARGS: `-rpcworkqueue=${WORK_QUEUE}`,
+    });
+    const [cached, uncached] = await Promise.all([
+      startChildServer('bench/lib/zecrpc-server.ts', env(true)),
+      startChildServer('bench/lib/zecrpc-server.ts', env(false)),
+    ]);
+    children.push(cached, uncached);
 
-const headers = { authorization: 'Basic ' + Buffer.from('bench:bench').toString('base64'), 'content-type': 'text/plain' };
-console.log(`decoderawtransaction of v5 tx ${tx.txidHex} (${tx.size} bytes in, ${replyBody.length} bytes out), ${seconds} s per run`);
-for (const connections of [1, 10, 50]) {
-  const base = await autocannon({
-    url: `http://127.0.0.1:${ceilingPort}/`,
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers,
-    body: request,
-  });
-  const ours = await autocannon({
-    url: `http://127.0.0.1:${server.port}/`,
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers,
-    body: request,
-  });
-  const cold = await autocannon({
-    url: `http://127.0.0.1:${uncached.port}/`,
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers,
-    body: request,
-  });
-  for (const r of [ours, cold]) if (r.non2xx || r.errors) throw new Error(`zecrpc answered ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const pct = (r: { requests: { average: number } }) => ((100 * r.requests.average) / base.requests.average).toFixed(1);
-  console.log(
-    `${String(connections).padStart(2)} conn: fixed-body Fastify ${base.requests.average.toFixed(0)} req/s p99 ${base.latency.p99} ms | ` +
-      `zecrpc ${ours.requests.average.toFixed(0)} req/s p99 ${ours.latency.p99} ms = ${pct(ours)} % | ` +
-      `cache off ${cold.requests.average.toFixed(0)} req/s p99 ${cold.latency.p99} ms = ${pct(cold)} %`,
-  );
+    const timings: string[] = [];
+    let reply: Buffer | null = null;
+    for (const [name, server] of [
+      ['cache on', cached],
+      ['cache off', uncached],
+    ] as const) {
+      const first = await captureReply(server.port, request);
+      if (replyParts(first).body.toString('latin1') !== expectedBody)
+        throw new Error(`${name}: the reply is not TxToJSON of the transaction`);
+      const warm: number[] = [];
+      for (let i = 0; i < 9; i++) warm.push((await captureReply(server.port, request)).ms);
+      timings.push(`${name} first ${first.ms.toFixed(2)} ms, warm ${median(warm).toFixed(2)} ms`);
+      reply ??= first.bytes;
+    }
+    const repliesFile = join(dir, 'replies.json');
+    writeFileSync(repliesFile, JSON.stringify([{ body: request, reply: reply!.toString('base64') }]));
+    const ceiling = await startChildServer('bench/lib/ceiling-server.ts', { REPLIES: repliesFile });
+    children.push(ceiling);
+
+    console.log(
+      `decoderawtransaction of v5 tx ${tx.txidHex} (${tx.size} bytes in, ${expectedBody.length} bytes out): zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) ` +
+        `against a Buffer-bodied node:net ceiling in another child; autocannon in the bench process; ${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target`,
+    );
+    console.log(`cold/warm, one request at a time: ${timings.join(' | ')} | ${load()}`);
+    const targets = [
+      { name: 'ceiling', port: ceiling.port },
+      { name: 'cached', port: cached.port },
+      { name: 'uncached', port: uncached.port },
+    ];
+    let failures = 0;
+    for (const c of CONNECTIONS) {
+      const r = await interleavedRounds(targets, request, reply!.length, c, ROUNDS, SECONDS);
+      const bad = targets.reduce((a, t) => a + failuresIn(r.runs.get(t.name)!), 0);
+      failures += bad;
+      console.log(
+        `${String(c).padStart(2)} conn: ceiling ${describeRuns(r.runs.get('ceiling')!)} | ` +
+          `zecrpc ${describeRuns(r.runs.get('cached')!)} = ${describePercent(r.percentOfCeiling.get('cached')!)} | ` +
+          `cache off ${describeRuns(r.runs.get('uncached')!)} = ${describePercent(r.percentOfCeiling.get('uncached')!)} | ${load()}` +
+          (bad ? ` | ${bad} FAILED requests` : ''),
+      );
+    }
+    if (failures) {
+      console.log(`${failures} requests failed or answered something other than the recorded reply`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
-await server.close();
-await uncached.close();
-await ceiling.close();
-rmSync(dir, { recursive: true, force: true });
+
+await main();

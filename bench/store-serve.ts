@@ -1,146 +1,187 @@
 /**
- * Serving cost of `getblock` from the LevelDB chain store.
+ * Serving cost of `getblock` on real blocks, large ones included, measured from outside.
  *
- *   npx tsx bench/store-serve.ts [seconds-per-run=3] [connections=10]      (~1.5 minutes)
+ *   npx tsx bench/store-serve.ts [--seconds=0.5] [--rounds=3] [--quick]      (about 90 s)
  *
- * 1. CPU time of getblock verbosity 2 for the largest golden block (zcashd-2019 106598,
- *    1.4 MB, 9250 transparent inputs): decode + JSON, median of 30 runs in-process.
- * 2. HTTP throughput: mainnet blocks 0..20 are imported into a fresh store, the RPC server is
- *    started with the real read methods, and autocannon drives `getblock <hash> N` for
- *    N = 0, 1, 2 at 10 connections. Each run is paired with a "ceiling" method on the same
- *    server that returns the identical reply text without touching the store, so the ratio
- *    getblock / ceiling isolates what the store lookup + JSON building cost over the HTTP
- *    and JSON-RPC layers (target: ≥ 80 % for verbosity 1). `getblock` is the served method
- *    (its replies are cached per tip, so a hot block is measured); `getblock_uncached` is the
- *    same method with the cache off, i.e. store reads + decode + JSON on every request.
+ * 1. CPU time of verbosity 2 in this process (decode + txids + JSON) for the two large blocks.
+ * 2. Over HTTP: zecrpc's server in child processes (bench/lib/zecrpc-server.ts; one per network
+ *    and per cache setting: replies cached as served, or rebuilt from the store on every
+ *    request), a ceiling in another child (bench/lib/ceiling-server.ts) replaying zecrpc's exact
+ *    reply bytes, and autocannon here. The blocks (bench/lib/served-blocks.ts) and their sizes
+ *    are printed first.
+ *    - cold and warm: the first request for each block and verbosity on a fresh server (that
+ *      reply not cached yet; the server's very first request also pays for JIT warm-up), then
+ *      the median of the next requests, one at a time.
+ *    - throughput: getblock <hash> 0/1/2 at 1, 10 and 50 connections for the largest mainnet
+ *      block, at 10 for the others; interleaved rounds (ceiling, cached, uncached), the ratio to
+ *      the ceiling taken per round, median and min–max printed.
+ * Every line carries the load average: the machine is shared, so medians and spreads matter
+ * more than absolute numbers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAINNET } from '../src/chain/network.js';
-import { loadNodeConfig } from '../src/config.js';
 import { decodeBlock } from '../src/codec/block.js';
 import { blockToJsonBytes } from '../src/render/block.js';
-import { parseJson, type JsonValue } from '../src/json/index.js';
-import type { RpcMethod } from '../src/rpc/method.js';
-import { getBlockMethod } from '../src/rpc/methods/blockchain/getblock.js';
-import { storeMethods } from '../src/rpc/methods/index.js';
-import { startRpcServer } from '../src/rpc/http/server.js';
-import { openChainStore } from '../src/store/index.js';
-import { readHexVector, vectorPath } from '../test/support/vectors.js';
+import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { describePercent, describeRuns, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
+import { fmt, load, median, QUICK } from './lib/measure.js';
+import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js';
+import { networkParams, SERVED_BLOCKS, servedBlockBytes, type ServedBlock, type ServedNetwork } from './lib/served-blocks.js';
 
-import { autocannon, type AutocannonResult } from './lib/autocannon.js';
+const SECONDS = numberFlag('seconds', QUICK ? 0.15 : 0.5);
+const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
+const CONNECTIONS = [1, 10, 50];
+/** zcashd's default (16) sheds requests beyond it; 64 lets 50 connections queue as a deployment serving them would. */
+const WORK_QUEUE = 64;
+const WARM_REQUESTS = QUICK ? 2 : 5;
+const MB = 1e6;
 
-const seconds = Number(process.argv[2] ?? 3);
-const ROUNDS = 3;
-const connections = Number(process.argv[3] ?? 10);
-const USER = 'bench';
-const PASSWORD = 'bench';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+interface Prepared {
+  block: ServedBlock;
+  bytes: Uint8Array;
+  hashHex: string;
+  txs: number;
 }
 
-function verbosity2CpuTime(): void {
-  const bytes = readHexVector('zcashd-2019', '106598.hex');
-  const ctx = { height: 106598, confirmations: 1, chainWork: 1n, previousBlockHash: null, nextBlockHash: null };
+const prepared: Prepared[] = SERVED_BLOCKS.map((block) => {
+  const bytes = servedBlockBytes(block);
+  const d = decodeBlock(bytes);
+  return { block, bytes, hashHex: d.hashHex, txs: d.transactions.length };
+});
+
+const requestBody = (p: Prepared, verbosity: number): string =>
+  `{"jsonrpc":"1.0","id":1,"method":"getblock","params":["${p.hashHex}",${verbosity}]}`;
+
+function verbosity2CpuTime(p: Prepared): void {
+  const ctx = { height: p.block.height, confirmations: 1, chainWork: 1n, previousBlockHash: null, nextBlockHash: null };
   const total: number[] = [];
   const jsonOnly: number[] = [];
   let size = 0;
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < (QUICK ? 3 : 12); i++) {
     const t0 = performance.now();
-    const block = decodeBlock(bytes);
+    const block = decodeBlock(p.bytes);
     for (const tx of block.transactions) void tx.txid;
     const t1 = performance.now();
-    // What getblock does: render straight into the reply bytes.
-    size = blockToJsonBytes(block, 2, ctx, MAINNET).length;
+    size = blockToJsonBytes(block, 2, ctx, networkParams(p.block.network)).length;
     const t2 = performance.now();
     total.push(t2 - t0);
     jsonOnly.push(t2 - t1);
   }
   console.log(
-    `getblock verbosity 2, zcashd-2019 106598 (${bytes.length} bytes → ${size} bytes of JSON): ` +
-      `decode+txids+JSON median ${median(total).toFixed(1)} ms (JSON alone ${median(jsonOnly).toFixed(1)} ms; target ≤ 30 ms)`,
+    `in-process getblock verbosity 2, ${p.block.name} (${fmt(p.bytes.length)} bytes → ${fmt(size)} bytes of JSON): ` +
+      `decode+txids+JSON median ${median(total).toFixed(1)} ms (JSON alone ${median(jsonOnly).toFixed(1)} ms; target ≤ 8 ms for 2 MB) | ${load()}`,
   );
 }
 
-/** A method that answers with a fixed text: the HTTP + JSON-RPC ceiling for that reply. */
-function fixedReply(name: string, text: string): RpcMethod {
-  return { name, category: 'hidden', required: 0, optional: 0, help: `${name}\n`, call: () => text };
+/** The reply's first bytes must be a result for this block: a wrong answer is not a measurement. */
+function checkReply(p: Prepared, verbosity: number, r: CapturedReply): void {
+  const body = replyParts(r).body.toString('latin1', 0, 200);
+  const start =
+    verbosity === 0 ? `{"result":"${Buffer.from(p.bytes.subarray(0, 40)).toString('hex')}` : `{"result":{"hash":"${p.hashHex}",`;
+  if (r.status !== 200 || !body.startsWith(start))
+    throw new Error(`getblock ${p.block.name} ${verbosity}: unexpected reply ${body.slice(0, 120)}`);
 }
 
-async function drive(port: number, body: string): Promise<AutocannonResult> {
-  return autocannon({
-    url: `http://127.0.0.1:${port}/`,
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers: {
-      authorization: 'Basic ' + Buffer.from(`${USER}:${PASSWORD}`).toString('base64'),
-      'content-type': 'text/plain',
-    },
-    body,
-  });
+/** First request, then WARM_REQUESTS more, one at a time; returns the first reply and the timings. */
+async function coldWarm(port: number, body: string): Promise<{ first: CapturedReply; warmMs: number }> {
+  const first = await captureReply(port, body);
+  const warm: number[] = [];
+  for (let i = 0; i < WARM_REQUESTS; i++) warm.push((await captureReply(port, body)).ms);
+  return { first, warmMs: median(warm) };
 }
 
 async function main(): Promise<void> {
-  verbosity2CpuTime();
+  for (const p of prepared.filter((x) => x.bytes.length > MB)) verbosity2CpuTime(p);
 
-  const datadir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-'));
-  const store = await openChainStore({ datadir, network: MAINNET });
+  const env = (network: ServedNetwork, cache: boolean): Record<string, string> => ({
+    SERVE: 'store',
+    NETWORK: network,
+    CACHE: cache ? '1' : '0',
+    ARGS: `-rpcworkqueue=${WORK_QUEUE}`,
+  });
+  const children: ChildServer[] = [];
+  const servers = new Map<ServedNetwork, { cached: ChildServer; uncached: ChildServer }>();
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-serve-'));
   try {
-    const lines = readFileSync(vectorPath('lightwalletd', 'mainnet_genesis'), 'utf8').trim().split('\n');
-    for (const l of lines) await store.addBlock(new Uint8Array(Buffer.from(l.trim(), 'hex')));
-    const methods = storeMethods(store);
-    const uncached = { ...getBlockMethod(store, { cacheReplies: false }), name: 'getblock_uncached', category: 'hidden' };
-    const getblock = methods.find((m) => m.name === 'getblock')!;
-    const hash = decodeBlock(new Uint8Array(Buffer.from(lines[10]!.trim(), 'hex'))).hashHex;
-
-    // The exact replies getblock gives, served again by fixed-reply methods.
-    const ceilings: RpcMethod[] = [];
-    for (const v of [0, 1, 2]) {
-      const raw = await getblock.call(parseJson(`["${hash}", ${v}]`) as JsonValue[], { network: MAINNET, requestStop: () => {} });
-      const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-      ceilings.push(fixedReply(`ceiling${v}`, text));
+    for (const n of ['mainnet', 'testnet'] as const) {
+      const [cached, uncached] = await Promise.all([
+        startChildServer('bench/lib/zecrpc-server.ts', env(n, true)),
+        startChildServer('bench/lib/zecrpc-server.ts', env(n, false)),
+      ]);
+      children.push(cached, uncached);
+      servers.set(n, { cached, uncached });
     }
 
-    const config = loadNodeConfig([
-      `-datadir=${datadir}`,
-      // Port 0: the OS picks a free one (server.port).
-      '-rpcport=0',
-      `-rpcuser=${USER}`,
-      `-rpcpassword=${PASSWORD}`,
-    ]);
-    const server = await startRpcServer({ config, methods: [...methods, uncached, ...ceilings] });
-    try {
-      console.log(`HTTP, mainnet block 10, ${connections} connections, ${ROUNDS} alternating rounds of ${seconds} s per method`);
+    console.log(
+      `getblock over HTTP: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}, default -rpcthreads) against a Buffer-bodied node:net ceiling ` +
+        `in another child replaying zecrpc's exact reply bytes; autocannon in the bench process; ${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target`,
+    );
+    const recorded: { body: string; reply: string }[] = [];
+    const replyBytes = new Map<string, number>();
+    for (const p of prepared) {
+      const s = servers.get(p.block.network)!;
+      const sizes: string[] = [];
+      const lines: string[] = [];
       for (const v of [0, 1, 2]) {
-        const served: AutocannonResult[] = [];
-        const cold: AutocannonResult[] = [];
-        const ceiling: AutocannonResult[] = [];
-        // Alternate the two so load from anything else on the machine hits both alike.
-        for (let round = 0; round < ROUNDS; round++) {
-          served.push(await drive(server.port, `{"jsonrpc":"1.0","id":1,"method":"getblock","params":["${hash}",${v}]}`));
-          cold.push(await drive(server.port, `{"jsonrpc":"1.0","id":1,"method":"getblock_uncached","params":["${hash}",${v}]}`));
-          ceiling.push(await drive(server.port, `{"jsonrpc":"1.0","id":1,"method":"ceiling${v}","params":[]}`));
-        }
-        const rate = (rs: AutocannonResult[]): number => rs.reduce((a, r) => a + r.requests.average, 0) / rs.length;
-        const bad = [...served, ...cold, ...ceiling].reduce((a, r) => a + r.non2xx + r.errors, 0);
-        console.log(
-          `  verbosity ${v}: getblock ${rate(served).toFixed(0)} req/s (p99 ${median(served.map((r) => r.latency.p99))} ms)` +
-            ` | fixed reply ${rate(ceiling).toFixed(0)} req/s` +
-            ` | ratio ${((100 * rate(served)) / rate(ceiling)).toFixed(1)} %` +
-            ` | uncached ${rate(cold).toFixed(0)} req/s (${((100 * rate(cold)) / rate(ceiling)).toFixed(1)} %)` +
-            (bad ? ` | ${bad} failed requests` : ''),
+        const body = requestBody(p, v);
+        const cached = await coldWarm(s.cached.port, body);
+        const uncached = await coldWarm(s.uncached.port, body);
+        checkReply(p, v, cached.first);
+        const a = replyParts(cached.first);
+        const b = replyParts(uncached.first);
+        if (a.head !== b.head || !a.body.equals(b.body))
+          throw new Error(`getblock ${p.block.name} ${v}: cached and uncached replies differ`);
+        recorded.push({ body, reply: cached.first.bytes.toString('base64') });
+        replyBytes.set(body, cached.first.bytes.length);
+        sizes.push(`v${v} ${fmt(a.body.length)}`);
+        lines.push(
+          `cold/warm ${p.block.name} v${v}: cache on first ${cached.first.ms.toFixed(2)} ms, warm ${cached.warmMs.toFixed(2)} ms | ` +
+            `cache off first ${uncached.first.ms.toFixed(2)} ms, warm ${uncached.warmMs.toFixed(2)} ms | ${load()}`,
         );
       }
-    } finally {
-      await server.close();
+      console.log(
+        `block ${p.block.name}: ${p.block.network} ${p.block.height}, ${fmt(p.bytes.length)} bytes, ${p.txs} txs (${p.block.content}); ` +
+          `reply bodies ${sizes.join(', ')} bytes`,
+      );
+      for (const l of lines) console.log(`  ${l}`);
+    }
+
+    const repliesFile = join(dir, 'replies.json');
+    writeFileSync(repliesFile, JSON.stringify(recorded));
+    const ceiling = await startChildServer('bench/lib/ceiling-server.ts', { REPLIES: repliesFile });
+    children.push(ceiling);
+
+    let failures = 0;
+    for (const p of prepared) {
+      const s = servers.get(p.block.network)!;
+      const targets = [
+        { name: 'ceiling', port: ceiling.port },
+        { name: 'cached', port: s.cached.port },
+        { name: 'uncached', port: s.uncached.port },
+      ];
+      for (const v of [0, 1, 2]) {
+        for (const c of p.block.full ? CONNECTIONS : [10]) {
+          const body = requestBody(p, v);
+          const r = await interleavedRounds(targets, body, replyBytes.get(body)!, c, ROUNDS, SECONDS);
+          const bad = targets.reduce((a, t) => a + failuresIn(r.runs.get(t.name)!), 0);
+          failures += bad;
+          console.log(
+            `${p.block.name} v${v} ${String(c).padStart(2)} conn: ceiling ${describeRuns(r.runs.get('ceiling')!)} | ` +
+              `cached ${describeRuns(r.runs.get('cached')!)} = ${describePercent(r.percentOfCeiling.get('cached')!)} | ` +
+              `uncached ${describeRuns(r.runs.get('uncached')!)} = ${describePercent(r.percentOfCeiling.get('uncached')!)} | ${load()}` +
+              (bad ? ` | ${bad} FAILED requests` : ''),
+          );
+        }
+      }
+    }
+    if (failures) {
+      console.log(`${failures} requests failed or answered something other than the recorded reply`);
+      process.exitCode = 1;
     }
   } finally {
-    await store.close();
-    rmSync(datadir, { recursive: true, force: true });
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -7,8 +7,6 @@ import { readdirSync } from 'node:fs';
 
 /** Arguments for a full run and for `--quick` (tiny counts: checks the runner, not the numbers). */
 const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
-  rpc: { full: ['5'], quick: ['1'] },
-  'store-serve': { full: ['3', '10'], quick: ['1', '10'] },
   'store-import': { full: [], quick: ['100'] },
   'trees-append': { full: ['200000'], quick: ['5000'] },
 };

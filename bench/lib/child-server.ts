@@ -1,0 +1,50 @@
+/**
+ * Servers under measurement run in child processes, apart from the load generator (autocannon
+ * in the bench's own process): a server sharing its process with the generator competes with
+ * it for the event loop, which drags every ratio toward 100 %. Same approach as the hostile-load
+ * runs (test/long/stress/run.ts): the child prints `PORT <n>` once listening and exits on SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export interface ChildServer {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `script` (a path from the repository root) under tsx with `env` added; resolves once it listens. */
+export async function startChildServer(script: string, env: Record<string, string>): Promise<ChildServer> {
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const exited = new Promise<void>((done) => proc.once('exit', () => done()));
+  const port = await new Promise<number>((done, fail) => {
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) {
+        proc.stdout!.off('data', onData);
+        // Keep draining so a chatty child never blocks on a full pipe.
+        proc.stdout!.resume();
+        done(Number(m[1]));
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => fail(new Error(`${script} exited with ${code} before listening`)));
+  });
+  return {
+    port,
+    pid: proc.pid!,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
