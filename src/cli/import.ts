@@ -15,6 +15,8 @@ import { importHex } from '../sync/hex.js';
 import { stderrLogger, type ProgressMode } from '../sync/progress.js';
 import { followUpstream, importFromUpstream } from '../sync/upstream.js';
 import { checkOptions, isHelpFlag, isVersionFlag } from './options.js';
+import { fetchCheckpoint, readCheckpointFile } from '../sync/checkpoint.js';
+import { JsonRpcClient } from '../sync/rpc-client.js';
 import { openStoreOrExplain } from './store-open.js';
 import { importUsage } from './usage.js';
 import { versionLine } from './version.js';
@@ -31,6 +33,8 @@ interface ImportCliOptions {
   durable?: boolean;
   /** commander's negation of --no-verify-equihash. */
   verifyEquihash: boolean;
+  checkpoint?: string;
+  checkpointHeight?: string;
 }
 
 /** Splits zcashd-style `-name[=value]` options from our `--name [values…]` ones. */
@@ -58,6 +62,11 @@ function importCommand(): Command {
     .option('--follow', 'with --rpc: keep following the upstream tip until interrupted')
     .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'bar', 'log', 'silent']).default('auto'))
     .option('--durable', 'fsync every block (power-loss safe, slower)')
+    .option(
+      '--checkpoint <file|url>',
+      'start an empty store at a checkpoint instead of genesis: a JSON checkpoint file, or a node URL (with --checkpoint-height)',
+    )
+    .option('--checkpoint-height <height>', 'with --checkpoint URL: the height the node is asked about')
     .option(
       '--no-verify-equihash',
       "skip Equihash solution checks (~0.1 ms a header) for a source you trust, e.g. your own zcashd's blk files; every other check still runs",
@@ -92,6 +101,7 @@ export async function runImport(argv: string[]): Promise<void> {
   const opts = cmd.opts<ImportCliOptions>();
   const sources = [opts.hex, opts.blocksDir, opts.rpc].filter((s) => s !== undefined).length;
   if (sources !== 1) throw new Error('import: give exactly one source: --hex FILE|DIR…, --blocks-dir PATH or --rpc URL');
+  if (opts.checkpointHeight !== undefined && !opts.checkpoint) throw new Error('import: --checkpoint-height goes with --checkpoint URL');
   if (opts.follow && !opts.rpc) throw new Error('import: --follow needs --rpc URL');
   if (opts.rpcCookie && (opts.rpcUser || opts.rpcPassword)) throw new Error('import: use either --rpc-cookie or --rpc-user/--rpc-password');
 
@@ -104,6 +114,16 @@ export async function runImport(argv: string[]): Promise<void> {
   });
   const common = { progress: opts.progress, logger: stderrLogger };
   try {
+    if (opts.checkpoint) {
+      const cp = /^https?:\/\//.test(opts.checkpoint)
+        ? await fetchCheckpoint(
+            await JsonRpcClient.create(opts.checkpoint, { user: opts.rpcUser, password: opts.rpcPassword, cookieFile: opts.rpcCookie }),
+            checkpointHeightArg(opts.checkpointHeight),
+          )
+        : await readCheckpointFile(opts.checkpoint);
+      await store.startFromCheckpoint(cp);
+      process.stderr.write(`started the store at checkpoint height ${cp.height}\n`);
+    }
     let result: ImportResult;
     if (opts.hex) result = await importHex(store, opts.hex, common);
     else if (opts.blocksDir) result = await importBlkFiles(store, opts.blocksDir, common);
@@ -130,4 +150,11 @@ export async function runImport(argv: string[]): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+function checkpointHeightArg(text: string | undefined): number {
+  const height = text === undefined ? NaN : Number(text);
+  if (!Number.isInteger(height) || height < 0)
+    throw new Error('import: --checkpoint URL needs --checkpoint-height N (a non-negative integer)');
+  return height;
 }

@@ -1,0 +1,108 @@
+/**
+ * Where a checkpoint start (ChainStore.startFromCheckpoint) gets its state: a JSON file the
+ * operator supplies, or a running zcashd asked over JSON-RPC for what it shows about the block
+ * (`getblockheader … false` for the 28 headers the difficulty rules need, `getblock … 1` for the
+ * chain work and pool totals, `z_gettreestate` for the three tree frontiers). zcashd does not
+ * expose the ZIP-221 history tree or nChainTx: the history stays unknown until the next upgrade
+ * starts a new tree (its commitments are reported, not checked), and nChainTx counts from 0.
+ */
+import { readFile } from 'node:fs/promises';
+import { NEXT_WORK_WINDOW } from '../chain/difficulty.js';
+import { hexToBytesStrict } from '../codec/hex.js';
+import type { CheckpointStart } from '../store/chain.js';
+import type { PoolTotals } from '../state/value-pools.js';
+import { ImportError } from './block-sink.js';
+import type { JsonRpcClient } from './rpc-client.js';
+
+/** The file form: hex headers oldest first, decimal or 0x-hex numbers, zatoshi totals as strings. */
+export interface CheckpointFile {
+  height: number;
+  headers: string[];
+  chainWork: string;
+  chainTx?: number | null;
+  state: { sprout: string; sapling: string; orchard: string; totals?: Partial<Record<keyof PoolTotals, string | null>> };
+}
+
+function hexBytes(hex: string, what: string): Uint8Array {
+  const bytes = hexToBytesStrict(hex);
+  if (!bytes) throw new ImportError(`checkpoint: ${what} is not hex`);
+  return bytes;
+}
+
+function bigintOf(text: string, what: string): bigint {
+  try {
+    return BigInt(/^[0-9a-fA-F]{64}$/.test(text) ? `0x${text}` : text);
+  } catch {
+    throw new ImportError(`checkpoint: ${what} ${JSON.stringify(text)} is not a number`);
+  }
+}
+
+/** Checks and converts the file form. */
+export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
+  if (!Number.isInteger(json.height) || json.height < 0) throw new ImportError('checkpoint: height must be a non-negative integer');
+  if (!Array.isArray(json.headers) || json.headers.length === 0)
+    throw new ImportError('checkpoint: headers must list at least the checkpoint block header');
+  const totals: Partial<PoolTotals> = {};
+  for (const [pool, v] of Object.entries(json.state?.totals ?? {}))
+    totals[pool as keyof PoolTotals] = v === null ? null : bigintOf(v, `${pool} total`);
+  return {
+    height: json.height,
+    headers: json.headers.map((h, i) => hexBytes(h, `header ${i}`)),
+    chainWork: bigintOf(json.chainWork, 'chainWork'),
+    chainTx: json.chainTx ?? null,
+    state: { sprout: json.state.sprout, sapling: json.state.sapling, orchard: json.state.orchard, history: 'unknown', totals },
+  };
+}
+
+export async function readCheckpointFile(path: string): Promise<CheckpointStart> {
+  let json: CheckpointFile;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8')) as CheckpointFile;
+  } catch (e) {
+    throw new ImportError(`cannot read checkpoint file ${path}: ${(e as Error).message}`);
+  }
+  return checkpointFromJson(json);
+}
+
+interface TreeStateReply {
+  commitments?: { finalRoot?: string; finalState?: string };
+}
+
+/** The checkpoint at `height` as a zcashd (or zecrpc) node shows it. */
+export async function fetchCheckpoint(client: JsonRpcClient, height: number): Promise<CheckpointStart> {
+  const first = Math.max(0, height - NEXT_WORK_WINDOW + 1);
+  const heights = Array.from({ length: height - first + 1 }, (_, i) => first + i);
+  const hashes = await client.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
+  const headers = await client.batch<string>(hashes.map((hash) => ({ method: 'getblockheader', params: [hash, false] })));
+  const block = await client.call<{ chainwork: string; valuePools?: { id: string; monitored: boolean; chainValueZat?: number }[] }>(
+    'getblock',
+    [hashes[hashes.length - 1], 1],
+  );
+  const trees = await client.call<Record<'sprout' | 'sapling' | 'orchard', TreeStateReply | undefined>>('z_gettreestate', [String(height)]);
+  const frontier = (pool: 'sprout' | 'sapling' | 'orchard'): string => {
+    const reply = trees[pool];
+    const state = reply?.commitments?.finalState;
+    if (state !== undefined) return state;
+    // No such pool on the network, or one not active yet (its root was never set): the empty tree.
+    if (reply === undefined || /^0*$/.test(reply.commitments?.finalRoot ?? '')) return '000000';
+    throw new ImportError(`${client.displayUrl} has no ${pool} tree state at height ${height} (z_gettreestate shows only a skipHash)`);
+  };
+  const totals: Partial<PoolTotals> = {};
+  for (const pool of block.valuePools ?? []) {
+    if (pool.id === 'sprout' || pool.id === 'sapling' || pool.id === 'orchard' || pool.id === 'lockbox') {
+      totals[pool.id] = pool.monitored && pool.chainValueZat !== undefined ? BigInt(pool.chainValueZat) : null;
+    }
+  }
+  return checkpointFromJson({
+    height,
+    headers,
+    chainWork: block.chainwork,
+    chainTx: null,
+    state: {
+      sprout: frontier('sprout'),
+      sapling: frontier('sapling'),
+      orchard: frontier('orchard'),
+      totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, v === null || v === undefined ? null : v.toString()])),
+    },
+  });
+}
