@@ -138,7 +138,14 @@ export class FlatFileBlockData implements BlockDataBackend {
     const writer = this.writer;
     // A synchronous write into the page cache: measured faster than a thread-pool round trip for
     // the typical 2–30 kB block, and at most ~2 MB blocks the event loop only briefly.
-    writeAll(writer.fd, [frame, bytes], length);
+    try {
+      writeAll(writer.fd, [frame, bytes], length);
+    } catch (e) {
+      // A full disk (ENOSPC) or an I/O error: say which file, so the operator knows where.
+      throw new Error(`cannot write block ${blockFileName(file)} at offset ${length} in ${this.dir}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
     this.pending = true;
     const next = { file, length: length + recordSize };
     return {
