@@ -240,12 +240,12 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   writeVin(w, h, d.vin, isCoinbase(d.vin));
   writeVout(w, h, d.vout, network);
   writeJoinSplits(w, h, d.joinSplits);
-  if (d.overwintered && d.version >= 4) writeSapling(w, h, d.sapling);
-  if (d.overwintered && d.version >= 5) writeOrchard(w, h, d.orchard);
-  if (d.version >= 2 && d.joinSplits.length > 0) {
+  if (tx.carries.sapling) writeSapling(w, h, d.sapling);
+  if (tx.carries.orchard) writeOrchard(w, h, d.orchard);
+  if (d.joinSplits.length > 0 && d.joinSplitPubKey && d.joinSplitSig) {
     // zcashd copies joinSplitPubKey into a uint256, so it prints reversed; the signature is raw.
-    w.key('joinSplitPubKey').plainStr(toHexReversed(d.joinSplitPubKey!));
-    w.key('joinSplitSig').plainStr(h.of(d.joinSplitSig!));
+    w.key('joinSplitPubKey').plainStr(toHexReversed(d.joinSplitPubKey));
+    w.key('joinSplitSig').plainStr(h.of(d.joinSplitSig));
   }
   const b = extras.block;
   if (b) {

@@ -7,7 +7,7 @@ import type { ByteReader, ByteWriter } from '../bytes.js';
 import { isCanonicalJubjubPoint, isJubjubBaseField, isJubjubSmallOrder } from '../../crypto/curves.js';
 import { checked32, inRustSection, rustCheck } from './rust-section.js';
 import { isValueBalanceInRange } from './money.js';
-import type { SaplingOutput, SaplingSpend } from './types.js';
+import { requirePart, type SaplingOutput, type SaplingSpend } from './types.js';
 
 export const GROTH_PROOF_SIZE = 192;
 export const ENC_CIPHERTEXT_SIZE = 580;
@@ -133,9 +133,9 @@ export function writeSaplingV5Bundle(w: ByteWriter, b: SaplingV5Bundle | null): 
   for (const o of b.outputs) w.bytes(o.cv).bytes(o.cmu).bytes(o.ephemeralKey).bytes(o.encCiphertext).bytes(o.outCiphertext);
   const any = b.spends.length + b.outputs.length > 0;
   if (any) w.i64(b.valueBalance);
-  if (b.spends.length > 0) w.bytes(b.sharedAnchor!);
+  if (b.spends.length > 0) w.bytes(requirePart(b.sharedAnchor, 'a v5 Sapling bundle with spends', 'sharedAnchor'));
   for (const s of b.spends) w.bytes(s.zkproof);
   for (const s of b.spends) w.bytes(s.spendAuthSig);
   for (const o of b.outputs) w.bytes(o.zkproof);
-  if (any) w.bytes(b.bindingSig!);
+  if (any) w.bytes(requirePart(b.bindingSig, 'a Sapling bundle with spends or outputs', 'bindingSig'));
 }

@@ -1,7 +1,7 @@
 /** Sprout JoinSplit descriptions (JSDescription), read by zcashd's C++ code. */
 import type { ByteReader, ByteWriter } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
-import type { JoinSplit, SproutProofKind } from './types.js';
+import { requirePart, type JoinSplit, type SproutProofKind } from './types.js';
 
 export const PHGR_PROOF_SIZE = 296;
 export const GROTH16_PROOF_SIZE = 192;
@@ -84,5 +84,8 @@ export function writeJoinSplitSection(w: ByteWriter, s: JoinSplitSection): void 
     w.bytes(js.proof);
     w.bytes(js.ciphertexts[0]).bytes(js.ciphertexts[1]);
   }
-  if (s.joinSplits.length > 0) w.bytes(s.joinSplitPubKey!).bytes(s.joinSplitSig!);
+  if (s.joinSplits.length > 0) {
+    w.bytes(requirePart(s.joinSplitPubKey, 'a transaction with JoinSplits', 'joinSplitPubKey'));
+    w.bytes(requirePart(s.joinSplitSig, 'a transaction with JoinSplits', 'joinSplitSig'));
+  }
 }

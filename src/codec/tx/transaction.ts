@@ -5,7 +5,7 @@ import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
 import { ByteReader, ByteWriter } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
-import { selectFormat, type TxFormat } from './formats/index.js';
+import { selectFormat, type TxCapabilities, type TxFormat } from './formats/index.js';
 import { isMoneyRange } from './money.js';
 import { isCoinbase } from './transparent.js';
 import type { TransactionData } from './types.js';
@@ -42,6 +42,11 @@ export class Transaction {
   }
 
   /** ZIP-244 auth digest (v5) or 32 × 0xff, internal order. */
+  /** What the transaction's wire format carries (Sapling, Orchard, JoinSplit fields, a branch id). */
+  get carries(): TxCapabilities {
+    return this.formatImpl.carries;
+  }
+
   get authDigest(): Uint8Array {
     return (this.authCache ??= this.formatImpl.authDigest(this.data, this.bytes));
   }
@@ -81,7 +86,7 @@ function checkRustReparse(tx: TransactionData, offset: number): void {
   const bad =
     (!tx.overwintered && tx.version === 0) ||
     tx.format === 'zfuture' ||
-    (tx.format === 'v5' && !KNOWN_BRANCH_IDS.has(tx.consensusBranchId!)) ||
+    (tx.consensusBranchId !== null && !KNOWN_BRANCH_IDS.has(tx.consensusBranchId)) ||
     !valuesInMoneyRange(tx);
   if (bad) throw new DecodeError('invalid-tx-format', offset, INVALID_FORMAT);
 }

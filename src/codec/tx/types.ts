@@ -97,6 +97,22 @@ export interface OrchardBundle {
   bindingSig: Uint8Array;
 }
 
+/**
+ * A field that is present exactly when another is (a JoinSplit signature iff there are
+ * JoinSplits, a binding signature iff a Sapling bundle has spends or outputs): decoding
+ * guarantees it; a transaction built by hand without it is refused by name.
+ */
+export function requirePart<T>(value: T | null, whose: string, field: string): T {
+  if (value === null) throw new Error(`${whose} needs ${field}`);
+  return value;
+}
+
+/** The consensus branch id of a transaction whose format carries one (v5), or an error saying it has none. */
+export function requireBranchId(tx: Pick<TransactionData, 'consensusBranchId' | 'format'>): number {
+  if (tx.consensusBranchId === null) throw new Error(`a ${tx.format} transaction has no consensus branch id`);
+  return tx.consensusBranchId;
+}
+
 /** The wire layout a transaction was read with. One module per format under `formats/`. */
 export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'zfuture';
 

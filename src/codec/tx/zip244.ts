@@ -9,7 +9,7 @@
 import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
 import { wasmZip244AuthDigest, wasmZip244Digests, wasmZip244TxId } from '../../crypto/zip244-wasm.js';
-import type { TransactionData } from './types.js';
+import { requireBranchId, requirePart, type TransactionData } from './types.js';
 import { gatherPrevoutsAndSequences, outputsWireBytes } from './transparent.js';
 
 const P = (tag: string) => personalization(tag);
@@ -68,7 +68,7 @@ function headerDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   const v = new DataView(b.buffer);
   v.setUint32(0, (tx.version | 0x80000000) >>> 0, true);
   v.setUint32(4, tx.versionGroupId >>> 0, true);
-  v.setUint32(8, tx.consensusBranchId! >>> 0, true);
+  v.setUint32(8, requireBranchId(tx) >>> 0, true);
   v.setUint32(12, tx.lockTime >>> 0, true);
   v.setUint32(16, tx.expiryHeight >>> 0, true);
   return blake2b256Of(P_HEADERS, b);
@@ -171,7 +171,7 @@ export function zip244Digests(tx: TransactionData, wire?: Uint8Array): { txid: U
 /** The txid from the decoded fields (header fields hashed in place when `wire` is given). */
 export function zip244TxIdFromFields(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   return blake2b256Of(
-    personalization('ZcashTxHash_', tx.consensusBranchId!),
+    personalization('ZcashTxHash_', requireBranchId(tx)),
     headerDigest(tx, wire),
     transparentDigest(tx),
     saplingDigest(tx),
@@ -195,7 +195,7 @@ export function zip244AuthDigestFromFields(tx: TransactionData): Uint8Array {
     for (const sp of s.spends) h.update(sp.zkproof);
     for (const sp of s.spends) h.update(sp.spendAuthSig);
     for (const o of s.outputs) h.update(o.zkproof);
-    h.update(s.bindingSig!);
+    h.update(requirePart(s.bindingSig, 'a Sapling bundle with spends or outputs', 'bindingSig'));
     saplingAuth = h.digest();
   }
   const o = tx.orchard;
@@ -209,5 +209,5 @@ export function zip244AuthDigestFromFields(tx: TransactionData): Uint8Array {
     h.update(o.bindingSig);
     orchardAuth = h.digest();
   }
-  return blake2b256Of(personalization('ZTxAuthHash_', tx.consensusBranchId!), transparentAuth, saplingAuth, orchardAuth);
+  return blake2b256Of(personalization('ZTxAuthHash_', requireBranchId(tx)), transparentAuth, saplingAuth, orchardAuth);
 }

@@ -12,8 +12,25 @@ export interface TxHeader {
   versionGroupId: number;
 }
 
+/**
+ * What a wire format carries, so consumers ask the format instead of comparing version numbers
+ * (zcashd's TxToJSON tests nVersion ≥ 4 for Sapling fields, ≥ 5 for Orchard; these say the same
+ * for every format zcashd decodes).
+ */
+export interface TxCapabilities {
+  /** A consensus branch id in the header (v5). */
+  readonly branchId: boolean;
+  /** The Sapling value balance and spend/output lists (v4 and v5). */
+  readonly sapling: boolean;
+  /** An Orchard bundle (v5). */
+  readonly orchard: boolean;
+  /** A JoinSplit vector (v2–v4). */
+  readonly joinSplits: boolean;
+}
+
 export interface TxFormat {
   readonly name: TxFormatName;
+  readonly carries: TxCapabilities;
   /** Reads everything after the header (and version group id). */
   read(r: ByteReader, header: TxHeader): TransactionData;
   /** Writes everything after the header (and version group id). */

@@ -13,7 +13,7 @@ import { v5Format } from './nu5.js';
 import { v3Format } from './overwinter.js';
 import { v4Format, zfutureFormat } from './sapling.js';
 
-export type { TxFormat, TxHeader } from './format.js';
+export type { TxCapabilities, TxFormat, TxHeader } from './format.js';
 
 /**
  * Overwintered formats by (version, version group id). A short list scanned in order rather

@@ -38,6 +38,7 @@ function legacyData(
 /** v1 (and the invalid version 0, which zcashd's C++ reads this way before rejecting it). */
 export const v1Format: TxFormat = {
   name: 'v1',
+  carries: { branchId: false, sapling: false, orchard: false, joinSplits: false },
   read(r, header): TransactionData {
     const vin = readVin(r);
     const vout = readVout(r);
@@ -56,6 +57,7 @@ export const v1Format: TxFormat = {
 /** Any non-overwintered version ≥ 2: v1 fields plus BCTV14 JoinSplits. */
 export const v2Format: TxFormat = {
   name: 'v2',
+  carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
   read(r, header): TransactionData {
     const vin = readVin(r);
     const vout = readVout(r);

@@ -2,12 +2,13 @@
 import { readOrchardBundle, writeOrchardBundle } from '../orchard.js';
 import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
 import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
-import type { TransactionData } from '../types.js';
+import { requireBranchId, type TransactionData } from '../types.js';
 import { zip244AuthDigest, zip244TxId } from '../zip244.js';
 import type { TxFormat } from './format.js';
 
 export const v5Format: TxFormat = {
   name: 'v5',
+  carries: { branchId: true, sapling: true, orchard: true, joinSplits: false },
   read(r, header): TransactionData {
     const consensusBranchId = r.u32();
     const lockTime = r.u32();
@@ -34,7 +35,7 @@ export const v5Format: TxFormat = {
     };
   },
   write(w, tx) {
-    w.u32(tx.consensusBranchId!).u32(tx.lockTime).u32(tx.expiryHeight);
+    w.u32(requireBranchId(tx)).u32(tx.lockTime).u32(tx.expiryHeight);
     writeVin(w, tx.vin);
     writeVout(w, tx.vout);
     writeSaplingV5Bundle(w, tx.sapling);

@@ -7,6 +7,7 @@ import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
 
 export const v3Format: TxFormat = {
   name: 'v3',
+  carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
   read(r, header): TransactionData {
     const vin = readVin(r);
     const vout = readVout(r);

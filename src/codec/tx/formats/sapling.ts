@@ -13,6 +13,8 @@ import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
 function saplingLayout(name: TxFormatName): TxFormat {
   return {
     name,
+    // zfuture shares v4's layout (and is refused when decoded, as zcashd refuses it).
+    carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
     read(r, header): TransactionData {
       const vin = readVin(r);
       const vout = readVout(r);
