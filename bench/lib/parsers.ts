@@ -338,6 +338,51 @@ function treesAppend(out: string): Figure[] {
     .map((k) => figure('trees-append', `Sprout tree: ${k}`, times.get(k)!, 'ms', 'lower', baseline));
 }
 
+/** bench/address-index.ts: import with the index on against off, build rate, query rates. */
+function addressIndex(out: string): Figure[] {
+  const figs: Figure[] = [];
+  const off = /^import, index off: ([\d,]+) blocks\/s/m.exec(out);
+  const on = /^import, index on:\s+([\d,]+) blocks\/s/m.exec(out);
+  if (off && on) {
+    figs.push(
+      figure('address-index', 'import with the address index on', num(on[1]!), 'blocks/s', 'higher', {
+        name: 'same import, index off',
+        value: num(off[1]!),
+      }),
+    );
+  }
+  const build = /^index build \(v4 migration\), regtest chain: ([\d,]+) blocks\/s/m.exec(out);
+  if (build) figs.push(figure('address-index', 'index build (migration), regtest chain', num(build[1]!), 'blocks/s', 'higher', null));
+  for (const m of out.matchAll(/^(getaddress\w+): ([\d,]+) req\/s, 10 in flight/gm)) {
+    figs.push(figure('address-index', `${m[1]}, 10 in flight, 2,594 index entries`, num(m[2]!), 'req/s', 'higher', null));
+  }
+  return figs;
+}
+
+/** bench/curves.ts and bench/zip244.ts print "case | before | after | ratio" and "case before X after Y → ratio" rows. */
+function curves(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const m of out.matchAll(/^(.+?) \| ([\d.]+) \| ([\d.]+) \| [\d.]+×/gm)) {
+    figs.push(
+      figure('curves', `${m[1]!.trim()} (WebAssembly)`, num(m[3]!), 'µs', 'lower', { name: 'BigInt path, same run', value: num(m[2]!) }),
+    );
+  }
+  return figs;
+}
+
+function zip244(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const m of out.matchAll(/^(.+?)\s+before\s+([\d.]+) (µs\/\w+)\s+after\s+([\d.]+) µs\/\w+\s+→/gm)) {
+    figs.push(
+      figure('zip244', `${m[1]!.trim()} (one WebAssembly call)`, num(m[4]!), m[3]!, 'lower', {
+        name: 'field-by-field TypeScript, same run',
+        value: num(m[2]!),
+      }),
+    );
+  }
+  return figs;
+}
+
 export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   decode,
   decoderaw,
@@ -348,4 +393,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   trees,
   equihash,
   'trees-append': treesAppend,
+  'address-index': addressIndex,
+  curves,
+  zip244,
 };
