@@ -2,7 +2,7 @@
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
-import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { ADDRESS_LIST_HELP, EXAMPLE_ADDRESS, SINGLE_ADDRESS_HELP, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam } from './params.js';
 
 const HEAD = 'getaddressbalance {"addresses": ["taddr", ...]}\n' + '\nReturns the balance for addresses.\n';
@@ -10,14 +10,10 @@ const HEAD = 'getaddressbalance {"addresses": ["taddr", ...]}\n' + '\nReturns th
 const TAIL =
   '\nArguments:\n' +
   '{\n' +
-  '  "addresses":\n' +
-  '    [\n' +
-  '      "address"  (string) The base58check encoded address\n' +
-  '      ,...\n' +
-  '    ]\n' +
+  ADDRESS_LIST_HELP +
   '}\n' +
   '(or)\n' +
-  '"address"  (string) The base58check encoded address\n' +
+  SINGLE_ADDRESS_HELP +
   '\nResult:\n' +
   '{\n' +
   '  "balance"  (string) The current balance in zatoshis\n' +

@@ -7,7 +7,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import type { UpstreamRelay } from '../mempool/upstream-relay.js';
-import { EXAMPLE_ADDRESS, insightMethod } from './insight-method.js';
+import { ADDRESS_LIST_HELP, EXAMPLE_ADDRESS, SINGLE_ADDRESS_HELP, insightMethod } from './insight-method.js';
 import { addressesFromParam } from './params.js';
 
 const HEAD = 'getaddressmempool {"addresses": ["taddr", ...]}\n' + '\nReturns all mempool deltas for an address.\n';
@@ -15,14 +15,10 @@ const HEAD = 'getaddressmempool {"addresses": ["taddr", ...]}\n' + '\nReturns al
 const TAIL =
   '\nArguments:\n' +
   '{\n' +
-  '  "addresses":\n' +
-  '    [\n' +
-  '      "address"  (string) The base58check encoded address\n' +
-  '      ,...\n' +
-  '    ]\n' +
+  ADDRESS_LIST_HELP +
   '}\n' +
   '(or)\n' +
-  '"address"  (string) The base58check encoded address\n' +
+  SINGLE_ADDRESS_HELP +
   '\nResult:\n' +
   '[\n' +
   '  {\n' +

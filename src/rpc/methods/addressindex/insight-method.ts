@@ -58,3 +58,7 @@ export function insightMethod(spec: InsightMethodSpec, features: ExperimentalFea
 
 /** "taddr" example argument zcashd's address-index help texts use. */
 export const EXAMPLE_ADDRESS = 'tmYXBYJj1K7vhejSec5osXK2QsGa5MTisUQ';
+
+/** The address-list lines getaddressbalance and getaddressmempool share in their help (zcashd's exact spacing). */
+export const ADDRESS_LIST_HELP = '  "addresses":\n    [\n      "address"  (string) The base58check encoded address\n      ,...\n    ]\n';
+export const SINGLE_ADDRESS_HELP = '"address"  (string) The base58check encoded address\n';
