@@ -375,6 +375,8 @@ export class ChainStore implements ChainStoreReader {
       try {
         ops.push(...(await this.connectOps(chainBlock, this.view)));
       } catch (e) {
+        // The bytes written to the block file stay unreferenced (past the committed length).
+        prepared.abort();
         if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash);
         throw e;
       }

@@ -6,7 +6,7 @@ import { REGTEST } from '../../src/chain/network.js';
 import type { BatchOp } from '../../src/store/block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from '../../src/store/indexes/indexer.js';
 import { TxIndex } from '../../src/store/indexes/tx-index.js';
-import { openChainStore, type ChainStore } from '../../src/store/index.js';
+import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { regtestReorg, tempDir } from '../support/store.js';
 
 /**
@@ -124,6 +124,35 @@ describe('a reorganization that cannot be planned', () => {
         .reverse()
         .toString('hex'),
     ).toBe(manifest.base[manifest.base.length - 1]!.hash);
+    await store.close();
+    dir.remove();
+  });
+});
+
+describe('a block whose state transition fails', () => {
+  it('is refused without blocking the next block', async () => {
+    const { base } = regtestReorg();
+    const dir = tempDir('seam-refuse');
+    let refuseNext = false;
+    const picky: Indexer = {
+      name: 'picky',
+      undoTag: 0x7c,
+      connect: (block) => {
+        if (refuseNext && block.height === 2) throw new Error('refused once');
+        return { ops: [] };
+      },
+      disconnect: () => [],
+    };
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), picky] });
+    await store.addBlock(base[0]!);
+    await store.addBlock(base[1]!);
+    refuseNext = true;
+    await expect(store.addBlock(base[2]!)).rejects.toThrow('refused once');
+    refuseNext = false;
+    // The same block, and the chain after it, still go in: the failed write left nothing pending.
+    expect((await store.addBlock(base[2]!)).status).toBe('connected');
+    expect((await store.addBlock(base[3]!)).status).toBe('connected');
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
     await store.close();
     dir.remove();
   });
