@@ -8,7 +8,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ensureDirSync } from './store/dirs.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { MAINNET, REGTEST, TESTNET, type NetworkParams } from './chain/network.js';
+import {
+  BRANCH_IDS,
+  MAINNET,
+  NETWORK_UPGRADES,
+  REGTEST,
+  regtestWithActivations,
+  TESTNET,
+  type NetworkParams,
+  type NetworkUpgrade,
+} from './chain/network.js';
 
 /** A configuration problem; its message is the complete line to show the user ("Error…"). */
 export class ConfigError extends Error {
@@ -127,7 +136,7 @@ export function parseConfFile(text: string, path: string): OptionMap {
 }
 
 /** Options zcashd lets the configuration file add to, rather than be overridden by, the command line. */
-const MULTI_VALUED = new Set(['rpcauth', 'rpcallowip', 'rpcbind']);
+const MULTI_VALUED = new Set(['rpcauth', 'rpcallowip', 'rpcbind', 'nuparams']);
 
 export interface NodeConfig {
   network: NetworkParams;
@@ -168,6 +177,38 @@ function intOption(value: string | undefined, name: string, fallback: number, mi
 
 function expandHome(p: string): string {
   return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
+}
+
+/**
+ * zcashd's `-nuparams=<hexBranchId>:<activationHeight>` (InitNUParams): the branch id is matched
+ * as zcashd prints it (eight lowercase hex digits), and upgrades left unset before a set one
+ * activate with the next later one, as zcashd fills them in for regtest tests. Heights start at 1
+ * here (the genesis block is a Sprout block on every network).
+ */
+function regtestNetwork(values: readonly string[]): NetworkParams {
+  if (values.length === 0) return REGTEST;
+  const heights: Partial<Record<NetworkUpgrade, number>> = {};
+  for (const value of values) {
+    const parts = value.split(':');
+    if (parts.length !== 2) throw new ConfigError('Error: Network upgrade parameters malformed, expecting hexBranchId:activationHeight');
+    const [branch, heightText] = parts as [string, string];
+    if (!/^\d+$/.test(heightText) || Number(heightText) < 1 || Number(heightText) > 0x7fffffff) {
+      throw new ConfigError(`Error: Invalid nActivationHeight (${heightText})`);
+    }
+    const upgrade = NETWORK_UPGRADES.find((u) => BRANCH_IDS[u].toString(16).padStart(8, '0') === branch);
+    if (!upgrade) throw new ConfigError(`Error: Invalid network upgrade (${branch})`);
+    heights[upgrade] = Number(heightText);
+  }
+  let later: number | undefined;
+  for (const upgrade of [...NETWORK_UPGRADES].reverse()) {
+    if (heights[upgrade] === undefined && later !== undefined) heights[upgrade] = later;
+    later = heights[upgrade];
+  }
+  try {
+    return regtestWithActivations(heights);
+  } catch (e) {
+    throw new ConfigError(`Error: -nuparams: ${(e as Error).message}`);
+  }
 }
 
 export const DEFAULT_DATADIR = join(homedir(), '.zecrpc');
@@ -218,7 +259,9 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const testnet = getBoolArg('testnet', false);
   const regtest = getBoolArg('regtest', false);
   if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
-  const network = regtest ? REGTEST : testnet ? TESTNET : MAINNET;
+  const network = regtest ? regtestNetwork(getArgs('nuparams')) : testnet ? TESTNET : MAINNET;
+  if (!regtest && getArgs('nuparams').length > 0)
+    throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
   const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
   ensureDirSync(datadir);
 

@@ -19,7 +19,7 @@ import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type Bl
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
-import type { TransactionData } from '../src/codec/tx/types.js';
+import { SAPLING_VERSION_GROUP_ID, type TransactionData } from '../src/codec/tx/types.js';
 import { solveEquihash } from './equihash-solver.js';
 
 export const REGTEST_BITS = 0x200f0f0f;
@@ -74,12 +74,12 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts));
 }
 
-function v1Coinbase(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Array): Uint8Array {
+function coinbaseTx(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Array, format: 'v1' | 'v4' = 'v1'): Uint8Array {
   const tx: TransactionData = {
-    format: 'v1',
-    overwintered: false,
-    version: 1,
-    versionGroupId: 0,
+    format,
+    overwintered: format === 'v4',
+    version: format === 'v4' ? 4 : 1,
+    versionGroupId: format === 'v4' ? SAPLING_VERSION_GROUP_ID : 0,
     consensusBranchId: null,
     lockTime: 0,
     expiryHeight: 0,
@@ -158,7 +158,7 @@ function mine(fields: Omit<BlockHeader, 'bytes'>): { nonce: Uint8Array; solution
 export function regtestGenesis(): BuiltBlock {
   const scriptSig = concat(push(scriptNum(520617983)), push(scriptNum(4)), push(Buffer.from(GENESIS_TIMESTAMP, 'ascii')));
   const scriptPubKey = concat(Uint8Array.of(0x41), hexToBytes(GENESIS_PUBKEY), Uint8Array.of(0xac));
-  const coinbase = v1Coinbase(scriptSig, 0, scriptPubKey);
+  const coinbase = coinbaseTx(scriptSig, 0, scriptPubKey);
   const nonce = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
   const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, nonce, hexToBytes(REGTEST_GENESIS_SOLUTION)), [coinbase]);
   const built = finish(0, bytes);
@@ -178,17 +178,22 @@ export interface BlockSpec {
   parent: BuiltBlock;
   /** Distinguishes competing branches (goes into the coinbase and the nonce). */
   tag: string;
-  /** Extra transaction bytes after the coinbase (not validated by anyone, only decoded). */
+  /** Extra transaction bytes after the coinbase. */
   extraTxs?: readonly Uint8Array[];
+  /** A Sapling (v4) coinbase instead of a v1 one, as once Overwinter is active. */
+  saplingCoinbase?: boolean;
+  /** The header's 32-byte commitment field (zeros unless given). */
+  commitments?: Uint8Array;
 }
 
-export function buildBlock({ parent, tag, extraTxs = [] }: BlockSpec): BuiltBlock {
+export function buildBlock({ parent, tag, extraTxs = [], saplingCoinbase = false, commitments }: BlockSpec): BuiltBlock {
   const height = parent.height + 1;
-  const coinbase = v1Coinbase(concat(pushNumber(height), push(Buffer.from(tag, 'utf8'))), 625_000_000, PAYOUT_SCRIPT);
+  const scriptSig = concat(pushNumber(height), push(Buffer.from(tag, 'utf8')));
+  const coinbase = coinbaseTx(scriptSig, 625_000_000, PAYOUT_SCRIPT, saplingCoinbase ? 'v4' : 'v1');
   const txs = [coinbase, ...extraTxs];
   const seed = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);
-  const fields = header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE));
+  const fields = { ...header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE)), ...(commitments ? { commitments } : {}) };
   return finish(height, encodeBlock({ ...fields, ...mine(fields) }, txs));
 }
 

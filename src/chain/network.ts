@@ -112,6 +112,31 @@ export const REGTEST: NetworkParams = {
   ...schedule(NEVER),
 };
 
+/**
+ * Regtest with upgrades scheduled, as zcashd's `-nuparams=<branch id>:<height>` does (zcashd
+ * regtest activates nothing by default). An upgrade needs every earlier one scheduled at or before
+ * its own height: zcashd's upgrade logic assumes that order, and a chain without it has no meaning.
+ */
+export function regtestWithActivations(heights: Partial<Record<NetworkUpgrade, number>>): NetworkParams {
+  const activations: Record<NetworkUpgrade, number | null> = { ...NEVER };
+  let previous: { name: NetworkUpgrade; height: number | null } | null = null;
+  for (const name of NETWORK_UPGRADES) {
+    const height = heights[name];
+    if (height !== undefined) {
+      if (!Number.isSafeInteger(height) || height < 1)
+        throw new RangeError(`${name} activation height ${height} is not a positive integer`);
+      if (previous && (previous.height === null || previous.height > height)) {
+        throw new RangeError(
+          `${name} activates at ${height} but ${previous.name} activates ${previous.height === null ? 'never' : `at ${previous.height}`}`,
+        );
+      }
+      activations[name] = height;
+    }
+    previous = { name, height: activations[name] };
+  }
+  return { ...REGTEST, ...schedule(activations) };
+}
+
 export function networkParams(name: NetworkName): NetworkParams {
   return name === 'mainnet' ? MAINNET : name === 'testnet' ? TESTNET : REGTEST;
 }

@@ -30,6 +30,11 @@ const DATADIR: OptionDoc = {
 };
 const TESTNET: OptionDoc = { name: 'testnet', help: 'Use the test network' };
 const REGTEST: OptionDoc = { name: 'regtest', help: 'Use the regression test network' };
+const NUPARAMS: OptionDoc = {
+  name: 'nuparams',
+  value: 'hexBranchId:activationHeight',
+  help: 'Regtest only: activate a network upgrade at a height (earlier upgrades left unset activate with it). Repeatable',
+};
 
 export const SERVE_OPTIONS: readonly OptionDoc[] = [
   HELP,
@@ -38,6 +43,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   DATADIR,
   TESTNET,
   REGTEST,
+  NUPARAMS,
   { name: 'rpcport', value: 'port', help: 'Listen for JSON-RPC connections on <port> (default: 8232 or testnet/regtest: 18232)' },
   {
     name: 'rpcbind',
@@ -97,7 +103,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
 ];
 
 /** The zcashd-style options of `zecrpc import`; its source options are `--long` ones. */
-export const IMPORT_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST];
+export const IMPORT_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS];
 
 export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   HELP,

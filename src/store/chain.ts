@@ -230,7 +230,7 @@ export class ChainStore implements ChainStoreReader {
         `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
       );
     }
-    if (version < SCHEMA_VERSION) await migrate(this.db, version, this.network.name, this.log);
+    if (version < SCHEMA_VERSION) await migrate(this.db, version, this.network.name, this.log, { network: this.network });
   }
 
   /** Runs writers one at a time: the index and the tip are single-writer state. */

@@ -74,6 +74,47 @@ describe('zcashd-style options', () => {
   });
 });
 
+describe('-nuparams (regtest upgrade schedule)', () => {
+  const d = `-datadir=${join(dir, 'nu')}`;
+
+  it('activates the named upgrades, and the unset earlier ones with them, as zcashd does', () => {
+    const c = loadNodeConfig([d, '-regtest', '-nuparams=f5b9230b:10', '-nuparams=c2d6d0b4:20']);
+    expect(c.network.activationHeights).toMatchObject({
+      Overwinter: 10,
+      Sapling: 10,
+      Blossom: 10,
+      Heartwood: 10,
+      Canopy: 20,
+      NU5: 20,
+      NU6: null,
+    });
+    expect(loadNodeConfig([d, '-regtest']).network.activationHeights.Sapling).toBeNull();
+    // zcash.conf adds to the command line, as for zcashd's other repeatable options.
+    const base = join(dir, 'nu-conf');
+    loadNodeConfig([`-datadir=${base}`]);
+    writeFileSync(join(base, 'zcash.conf'), 'regtest=1\nnuparams=76b809bb:3\n');
+    expect(loadNodeConfig([`-datadir=${base}`, '-nuparams=2bb40e60:7']).network.activationHeights).toMatchObject({
+      Sapling: 3,
+      Blossom: 7,
+      Heartwood: null,
+    });
+  });
+
+  it("refuses what zcashd refuses, with zcashd's messages", () => {
+    expect(() => loadNodeConfig([d, '-nuparams=76b809bb:1'])).toThrow(
+      'Error: Network upgrade parameters may only be overridden on regtest.',
+    );
+    expect(() => loadNodeConfig([d, '-regtest', '-nuparams=76b809bb'])).toThrow(
+      'Error: Network upgrade parameters malformed, expecting hexBranchId:activationHeight',
+    );
+    expect(() => loadNodeConfig([d, '-regtest', '-nuparams=76b809bb:x'])).toThrow('Error: Invalid nActivationHeight (x)');
+    expect(() => loadNodeConfig([d, '-regtest', '-nuparams=76B809BB:5'])).toThrow('Error: Invalid network upgrade (76B809BB)');
+    expect(() => loadNodeConfig([d, '-regtest', '-nuparams=5ba81b19:9', '-nuparams=76b809bb:5'])).toThrow(
+      'Error: -nuparams: Sapling activates at 5 but Overwinter activates at 9',
+    );
+  });
+});
+
 describe('RPC bind addresses and allow-list (rpc-http-json.md §1.1)', () => {
   const cfg = (args: string[]) => loadNodeConfig([`-datadir=${join(dir, 'd')}`, ...args]);
   it('binds loopback only unless -rpcallowip is given; -rpcbind needs -rpcallowip', () => {

@@ -1,14 +1,14 @@
-// Child process for the kill -9 trials: imports a regtest blk directory into a store, printing
+// Child process for the kill -9 trials: imports a shielded-regtest blk directory into a store, printing
 // "ready" once the store is open (the parent starts its kill timer there) and "done" at the end.
-import { REGTEST } from '../../src/chain/network.js';
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
+import { SHIELDED_REGTEST } from '../../test-vectors/regtest-shielded.js';
 
 const [datadir, blocksDir] = process.argv.slice(2);
 if (!datadir || !blocksDir) {
   process.stderr.write('usage: import-child.ts DATADIR BLOCKSDIR\n');
   process.exit(2);
 }
-const store = await openChainStore({ datadir, network: REGTEST });
+const store = await openChainStore({ datadir, network: SHIELDED_REGTEST });
 process.stdout.write('ready\n');
 await importBlkFiles(store, blocksDir, { progress: 'silent' });
 await store.close();

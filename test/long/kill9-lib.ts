@@ -1,20 +1,24 @@
 /**
  * kill -9 trials shared by test/long/kill9.ts (≥ 20 trials, a report) and the vitest
- * (3 trials). Each trial: a child process imports a generated regtest chain from blk files
- * (out-of-order records, two reorganizations of depth 80 and 95); the parent SIGKILLs it at a
- * random moment, opens the store and checks it is consistent *as left by the crash*, restarts the
- * import to completion and checks the final chain block by block, including that no block's bytes
- * were stored twice.
+ * (3 trials). Each trial: a child process imports a generated regtest chain with Sapling activity
+ * from blk files (out-of-order records, two reorganizations of depth 80 and 95, each disconnecting
+ * and connecting shielded blocks); the parent SIGKILLs it at a random moment, opens the store and
+ * checks it is consistent *as left by the crash* — including that its chain state (pools, trees,
+ * history tree) is byte for byte the state the builder computed for the block the store reports
+ * as its tip — restarts the import to completion and checks the final chain block by block,
+ * including that no block's bytes were stored twice.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClassicLevel } from 'classic-level';
-import { REGTEST } from '../../src/chain/network.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
-import { buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { encodeChainStateTip } from '../../src/state/chain-state.js';
+import { chainStateKeys } from '../../src/store/indexes/chain-state-index.js';
+import { regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
@@ -26,13 +30,15 @@ export interface KillChain {
   /** Every distinct block in the input. */
   totalBlocks: number;
   forkA: number;
+  /** The encoded chain-state tip the builder computed after each block, by block hash. */
+  stateAfter: Map<string, Buffer>;
 }
 
 function frame(blocks: readonly BuiltBlock[]): Buffer {
   return Buffer.concat(
     blocks.flatMap((b) => {
       const h = Buffer.alloc(8);
-      h.set(REGTEST.magic, 0);
+      h.set(SHIELDED_REGTEST.magic, 0);
       h.writeUInt32LE(b.bytes.length, 4);
       return [h, Buffer.from(b.bytes)];
     }),
@@ -54,18 +60,23 @@ const DEPTH_BACK = 95;
 export function writeKillChain(dir: string, scale = 1): KillChain {
   const n = (x: number): number => Math.round(x * scale);
   const genesis = regtestGenesis();
-  const base = [genesis, ...buildChain(genesis, n(1500), 'base')];
+  const builder = new ShieldedChainBuilder(genesis);
+  // Shielding transactions from height 101 on (coinbase maturity), every few blocks, so that
+  // both reorganizations undo and redo Sapling outputs, anchors and history-tree leaves.
+  const shields = (every: number, outputs: number) => (h: number) => (h > 100 && h % every === 0 ? outputs : 0);
+  const base = [genesis, ...builder.chain(genesis, n(1500), 'base', shields(10, 2))];
   const forkA = n(1500) - DEPTH_TO_A;
-  const branchA = buildChain(base[forkA]!, DEPTH_BACK, 'branch-a');
-  const baseMore = buildChain(base[n(1500)]!, n(400), 'base');
+  const branchA = builder.chain(base[forkA]!, DEPTH_BACK, 'branch-a', shields(7, 1));
+  const baseMore = builder.chain(base[n(1500)]!, n(400), 'base', shields(10, 2));
   const all = [...base, ...branchA, ...baseMore];
+  const stateAfter = new Map(all.map((b) => [b.hashHex, Buffer.from(encodeChainStateTip(builder.stateAfter(b)))]));
   // Swap neighbours now and then: zcashd's files hold blocks in arrival order, not height order.
   for (let i = 5; i + 1 < all.length; i += 37) [all[i], all[i + 1]] = [all[i + 1]!, all[i]!];
   const blocksDir = join(dir, 'input');
   mkdirSync(blocksDir, { recursive: true });
   const third = Math.ceil(all.length / 3);
   for (let f = 0; f < 3; f++) writeFileSync(join(blocksDir, `blk0000${f}.dat`), frame(all.slice(f * third, (f + 1) * third)));
-  return { blocksDir, expected: [...base, ...baseMore].map((b) => b.hashHex), totalBlocks: all.length, forkA };
+  return { blocksDir, expected: [...base, ...baseMore].map((b) => b.hashHex), totalBlocks: all.length, forkA, stateAfter };
 }
 
 export interface ChildRun {
@@ -108,7 +119,7 @@ function countStoredRecords(datadir: string): number {
   for (const name of readdirSync(dir)) {
     const buf = readFileSync(join(dir, name));
     for (let off = 0; off + 8 <= buf.length; off += 8 + buf.readUInt32LE(off + 4)) {
-      if (!buf.subarray(off, off + 4).equals(Buffer.from(REGTEST.magic))) throw new Error(`${name}: bad record at ${off}`);
+      if (!buf.subarray(off, off + 4).equals(Buffer.from(SHIELDED_REGTEST.magic))) throw new Error(`${name}: bad record at ${off}`);
       n++;
     }
   }
@@ -140,7 +151,7 @@ async function rawState(datadir: string): Promise<{ tipHeight: number; midReorg:
 
 export async function inspectStore(datadir: string, chain: KillChain, final: boolean): Promise<StoreCheck> {
   const raw = await rawState(datadir);
-  const store = await openChainStore({ datadir, network: REGTEST });
+  const store = await openChainStore({ datadir, network: SHIELDED_REGTEST });
   try {
     const report = await checkStoreIntegrity(store);
     const problems = [...report.problems];
@@ -151,6 +162,11 @@ export async function inspectStore(datadir: string, chain: KillChain, final: boo
     if (records !== blocksStored) problems.push(`${records} block records in the block files for ${blocksStored} indexed blocks`);
     const tip = await store.tip();
     const tipHex = tip ? Buffer.from(tip.hash).reverse().toString('hex') : null;
+    if (tipHex) {
+      const stored = store.database.getSync(chainStateKeys.tip());
+      if (!stored?.equals(chain.stateAfter.get(tipHex)!))
+        problems.push(`chain state at tip ${tip!.height} differs from the state built for it`);
+    }
     if (final) {
       if (tipHex !== chain.expected.at(-1)) problems.push(`final tip ${tipHex} ≠ expected ${chain.expected.at(-1)}`);
       for (let h = 0; h < chain.expected.length; h++) {

@@ -6,6 +6,10 @@ import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 import { MAINNET } from '../../src/chain/network.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
+import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
+import { regtestGenesis } from '../../test-vectors/regtest-builder.js';
+import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
 
 describe('zecrpc import', () => {
   const dirs: ReturnType<typeof tempDir>[] = [];
@@ -59,6 +63,28 @@ describe('zecrpc import', () => {
     const config = await loadNodeConfig([`-datadir=${d.path}`]);
     const store = await openChainStore({ datadir: config.datadir, network: config.network });
     expect((await store.tip())?.height).toBe(20);
+    await store.close();
+  });
+
+  it('imports a shielded regtest chain with -nuparams, checking every header commitment', async () => {
+    const d = tempDir('cli-nu');
+    dirs.push(d);
+    const genesis = regtestGenesis();
+    const builder = new ShieldedChainBuilder(genesis);
+    const chain = [genesis, ...builder.chain(genesis, 106, 'cli', (h) => (h === 101 ? 2 : h === 105 ? 1 : 0))];
+    const file = join(d.path, 'chain.hex');
+    writeFileSync(file, chain.map((b) => Buffer.from(b.bytes).toString('hex')).join('\n'));
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    // Heartwood and, filled in by zcashd's rule, Overwinter, Sapling and Blossom at height 1.
+    const nu = ['-regtest', '-nuparams=f5b9230b:1'];
+    await runImport([`-datadir=${d.path}`, ...nu, '--hex', file, '--progress', 'silent']);
+    const config = loadNodeConfig([`-datadir=${d.path}`, ...nu]);
+    expect(config.network.activationHeights).toEqual(SHIELDED_REGTEST.activationHeights);
+    const store = await openChainStore({ datadir: config.datadir, network: config.network });
+    const tip = new ChainStateIndex({ network: config.network, hashers: defaultPoolHashers() }).tip({
+      get: (k) => store.database.getSync(k),
+    })!;
+    expect([tip.height, tip.trees.sapling.size, tip.totals.sapling]).toEqual([106, 3, 2n * 625_000_000n]);
     await store.close();
   });
 

@@ -87,7 +87,7 @@ export class RenderPool implements BlockRenderer {
     if (!this.usesThread(req)) return inlineBlockRenderer.render(req);
     const w = this.pick();
     const id = this.nextId++;
-    const job: RenderJob = { id, bytes: req.bytes, verbosity: req.verbosity, context: req.context, network: req.network.name };
+    const job: RenderJob = { id, bytes: req.bytes, verbosity: req.verbosity, context: req.context, network: req.network };
     if (w.idleTimer) clearTimeout(w.idleTimer);
     w.idleTimer = null;
     return new Promise<RawJson>((resolve, reject) => {

@@ -1,5 +1,5 @@
 /** Messages between the render pool and its worker threads. */
-import type { NetworkName } from '../../chain/network.js';
+import type { NetworkParams } from '../../chain/network.js';
 import type { BlockChainContext } from '../../render/block.js';
 
 export interface RenderJob {
@@ -7,7 +7,8 @@ export interface RenderJob {
   bytes: Uint8Array;
   verbosity: 0 | 1 | 2;
   context: BlockChainContext | null;
-  network: NetworkName;
+  /** The whole parameter set (regtest's upgrade schedule may come from -nuparams). */
+  network: NetworkParams;
 }
 
 export type RenderOutcome =

@@ -3,7 +3,6 @@
  * (block-renderer.ts) and posts the result back. Byte results are transferred, not copied.
  */
 import { parentPort } from 'node:worker_threads';
-import { networkParams } from '../../chain/network.js';
 import { renderVerifiedBlock } from './block-renderer.js';
 import type { RenderJob, RenderOutcome } from './render-protocol.js';
 
@@ -14,7 +13,7 @@ port.on('message', (job: RenderJob) => {
   let outcome: RenderOutcome;
   const transfer: ArrayBuffer[] = [];
   try {
-    const out = renderVerifiedBlock(job.bytes, job.verbosity, job.context, networkParams(job.network));
+    const out = renderVerifiedBlock(job.bytes, job.verbosity, job.context, job.network);
     if (typeof out === 'string') outcome = { id: job.id, text: out };
     else if (Buffer.isBuffer(out)) {
       // The writer's buffer is moved, not copied, unless most of it is slack (the reply budget

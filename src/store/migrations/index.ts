@@ -13,6 +13,7 @@
  *   that carries the version (replay.ts).
  */
 import type { ClassicLevel } from 'classic-level';
+import type { NetworkParams } from '../../chain/network.js';
 import type { BatchOp } from '../block-data.js';
 import { SCHEMA_VERSION, keys } from '../layout.js';
 import { chainTxMigration } from './v2-chain-tx.js';
@@ -26,6 +27,11 @@ export interface MigrationContext {
   afterChunk?(position: number): void;
   /** Test hook: blocks per intermediate batch of a progressive migration. */
   chunkBlocks?: number;
+  /**
+   * The network the store is opened with, when it is more than its recorded name says (regtest
+   * with `-nuparams`); otherwise the recorded name's parameters are used.
+   */
+  network?: NetworkParams;
 }
 
 export interface Migration {
@@ -54,7 +60,7 @@ export async function migrate(
   fromVersion: number,
   network: string,
   log: (line: string) => void,
-  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks'> = {},
+  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'network'> = {},
 ): Promise<void> {
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;

@@ -11,6 +11,7 @@
 import { readSync, openSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
+import { networkParams, type NetworkName, type NetworkParams } from '../../chain/network.js';
 import { decodeBlock } from '../../codec/block.js';
 import { blockFileName, type BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer } from '../indexes/indexer.js';
@@ -56,8 +57,8 @@ export interface ReplayMigrationSpec {
   description: string;
   /** How progress lines name the work ("address index", "chain state"). */
   label: string;
-  /** The indexer to replay; `network` is the store's network name (from its version record). */
-  indexer(network: string): Indexer;
+  /** The indexer to replay on the store's network. */
+  indexer(network: NetworkParams): Indexer;
 }
 
 /** The network name a store records beside its schema version. */
@@ -82,7 +83,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
       let next = resumeValue ? resumeValue.readUInt32LE(0) : 0;
       if (next > 0) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
 
-      const indexer = spec.indexer(storeNetwork(db));
+      const indexer = spec.indexer(ctx?.network ?? networkParams(storeNetwork(db) as NetworkName));
       const overlay = new WriteOverlay(db);
       const reader = blockReader(db);
       const started = Date.now();

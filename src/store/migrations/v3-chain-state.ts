@@ -5,7 +5,6 @@
  * that fails verification stops the upgrade with its height, field and both values; the store
  * stays at version 2 and nothing past the last complete chunk is written.
  */
-import { networkParams, type NetworkName } from '../../chain/network.js';
 import { defaultPoolHashers } from '../../state/hashers.js';
 import { ChainStateIndex } from '../indexes/chain-state-index.js';
 import { replayMigration } from './replay.js';
@@ -16,5 +15,5 @@ export const chainStateMigration = replayMigration({
   version: CHAIN_STATE_VERSION,
   description: 'compute and verify the chain state (value pools, coins, note-commitment and history trees) of the active chain',
   label: 'chain state',
-  indexer: (network) => new ChainStateIndex({ network: networkParams(network as NetworkName), hashers: defaultPoolHashers() }),
+  indexer: (network) => new ChainStateIndex({ network, hashers: defaultPoolHashers() }),
 });
