@@ -63,6 +63,7 @@ import {
   type IndexRecord,
 } from './layout.js';
 import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './types.js';
+import { writeBatch } from './write-batch.js';
 
 /** zcashd's MAX_BLOCK_SIZE (2 MB since Sapling; larger blocks never existed). */
 export const MAX_BLOCK_SIZE = 2_000_000;
@@ -384,7 +385,7 @@ export class ChainStore implements ChainStoreReader {
 
     try {
       await prepared.flush();
-      await this.db.batch(ops, { sync: this.durable });
+      await writeBatch(this.db, ops, { sync: this.durable });
     } catch (e) {
       prepared.abort();
       throw e;
@@ -513,7 +514,7 @@ export class ChainStore implements ChainStoreReader {
     const disconnected: Uint8Array[] = [];
     const connected: Uint8Array[] = [];
     for (const step of steps) {
-      await this.db.batch(step.ops, { sync: this.durable });
+      await writeBatch(this.db, step.ops, { sync: this.durable });
       this.tipState = step.tipAfter;
       (step.kind === 'connect' ? connected : disconnected).push(step.hash);
       this.reorgStepHook?.({ kind: step.kind, hash: step.hash, height: step.height });
@@ -527,7 +528,7 @@ export class ChainStore implements ChainStoreReader {
     const ops: BatchOp[] = [];
     if (invalid) ops.push({ type: 'put', key: keys.invalid(invalid.hash), value: Buffer.from(invalid.why, 'utf8') });
     if (tip) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
-    if (ops.length) await this.db.batch(ops, { sync: this.durable });
+    if (ops.length) await writeBatch(this.db, ops, { sync: this.durable });
     if (tip) this.best = { ...tip };
   }
 
@@ -612,7 +613,7 @@ export class ChainStore implements ChainStoreReader {
       if (state) ops.push(...state.checkpointOps(tip.hash, cp.height, cp.state));
       ops.push({ type: 'put', key: keys.tip(), value: encodeTip(tip.hash, cp.height) });
       ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
-      await this.db.batch(ops, { sync: true });
+      await writeBatch(this.db, ops, { sync: true });
       for (const { hash, rec } of records) this.remember(hash, rec);
       this.tipState = { hash: tip.hash, height: cp.height, chainWork: cp.chainWork };
       this.best = { ...this.tipState };

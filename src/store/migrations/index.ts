@@ -16,6 +16,7 @@ import type { ClassicLevel } from 'classic-level';
 import type { NetworkParams } from '../../chain/network.js';
 import type { BatchOp } from '../block-data.js';
 import { SCHEMA_VERSION, keys } from '../layout.js';
+import { writeBatch } from '../write-batch.js';
 import { chainTxMigration } from './v2-chain-tx.js';
 import { chainStateMigration } from './v3-chain-state.js';
 import { addressIndexMigration } from './v4-address-index.js';
@@ -67,7 +68,7 @@ export async function migrate(
     const started = Date.now();
     log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
     const ops = await m.run(db, { log, ...hooks });
-    await db.batch([...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {
+    await writeBatch(db, [...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {
       sync: true,
     });
     log(`schema version ${m.version} reached in ${((Date.now() - started) / 1000).toFixed(1)} s`);

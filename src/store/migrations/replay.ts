@@ -19,6 +19,7 @@ import { WriteOverlay } from '../overlay.js';
 import { decodeIndexRecord, decodeTip, keys, splitTxids, type IndexRecord } from '../layout.js';
 import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from '../undo.js';
 import type { Migration, MigrationContext } from './index.js';
+import { writeBatch } from '../write-batch.js';
 
 /** Blocks per progress batch; also bounded by operations so a run of huge blocks stays small. */
 const CHUNK_BLOCKS = 2_000;
@@ -120,7 +121,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
           }
           chunkBlocks++;
           if (next < tip.height && (chunkBlocks >= chunkLimit || overlay.ops.length >= CHUNK_OPS)) {
-            await db.batch([...overlay.take(), { type: 'put', key: progressKey, value: progressValue(next + 1) }], {});
+            await writeBatch(db, [...overlay.take(), { type: 'put', key: progressKey, value: progressValue(next + 1) }], { sync: false });
             chunkBlocks = 0;
             ctx?.afterChunk?.(next + 1);
             const now = Date.now();
