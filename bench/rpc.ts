@@ -21,7 +21,7 @@ import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/render/tx.js';
 import { readHexVector } from '../test/support/vectors.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
-import { describePercent, describeRuns, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
+import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
 import { load, median, QUICK } from './lib/measure.js';
 import { captureReply, replyParts } from './lib/raw-http.js';
 
@@ -84,9 +84,7 @@ async function main(): Promise<void> {
       const bad = targets.reduce((a, t) => a + failuresIn(r.runs.get(t.name)!), 0);
       failures += bad;
       console.log(
-        `${String(c).padStart(2)} conn: ceiling ${describeRuns(r.runs.get('ceiling')!)} | ` +
-          `zecrpc ${describeRuns(r.runs.get('cached')!)} = ${describePercent(r.percentOfCeiling.get('cached')!)} | ` +
-          `cache off ${describeRuns(r.runs.get('uncached')!)} = ${describePercent(r.percentOfCeiling.get('uncached')!)} | ${load()}` +
+        `${String(c).padStart(2)} conn: ${describeCell(r, { cached: 'zecrpc', uncached: 'cache off' })} | ${load()}` +
           (bad ? ` | ${bad} FAILED requests` : ''),
       );
     }

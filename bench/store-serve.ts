@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { decodeBlock } from '../src/codec/block.js';
 import { blockToJsonBytes } from '../src/render/block.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
-import { describePercent, describeRuns, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
+import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
 import { fmt, load, median, QUICK } from './lib/measure.js';
 import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js';
 import { networkParams, SERVED_BLOCKS, servedBlockBytes, type ServedBlock, type ServedNetwork } from './lib/served-blocks.js';
@@ -167,9 +167,7 @@ async function main(): Promise<void> {
           const bad = targets.reduce((a, t) => a + failuresIn(r.runs.get(t.name)!), 0);
           failures += bad;
           console.log(
-            `${p.block.name} v${v} ${String(c).padStart(2)} conn: ceiling ${describeRuns(r.runs.get('ceiling')!)} | ` +
-              `cached ${describeRuns(r.runs.get('cached')!)} = ${describePercent(r.percentOfCeiling.get('cached')!)} | ` +
-              `uncached ${describeRuns(r.runs.get('uncached')!)} = ${describePercent(r.percentOfCeiling.get('uncached')!)} | ${load()}` +
+            `${p.block.name} v${v} ${String(c).padStart(2)} conn: ${describeCell(r, { cached: 'cached', uncached: 'uncached' })} | ${load()}` +
               (bad ? ` | ${bad} FAILED requests` : ''),
           );
         }

@@ -5,6 +5,7 @@
  * collect values from both.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -195,7 +196,7 @@ function regtestNetwork(values: readonly string[]): NetworkParams {
     if (!/^\d+$/.test(heightText) || Number(heightText) < 1 || Number(heightText) > 0x7fffffff) {
       throw new ConfigError(`Error: Invalid nActivationHeight (${heightText})`);
     }
-    const upgrade = NETWORK_UPGRADES.find((u) => BRANCH_IDS[u].toString(16).padStart(8, '0') === branch);
+    const upgrade = NETWORK_UPGRADES.find((u) => hexInt(BRANCH_IDS[u]) === branch);
     if (!upgrade) throw new ConfigError(`Error: Invalid network upgrade (${branch})`);
     heights[upgrade] = Number(heightText);
   }

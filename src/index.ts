@@ -3,27 +3,8 @@
  * field, compute ids and digests, re-serialize, and render zcashd v6.12.2's exact JSON.
  * `zecrpc/codec` is the decoder alone; `zecrpc/server` starts the JSON-RPC node in-process.
  */
-export { DecodeError, type DecodeReason } from './codec/errors.js';
-export { ByteReader, ByteWriter, MAX_SIZE } from './codec/bytes.js';
-export { isHex, hexToBytes, toHex, toHexReversed, reversedHexToBytes } from './codec/hex.js';
-export { Transaction, decodeTransaction, decodeTransactionHex, encodeTransaction, readTransaction } from './codec/tx/transaction.js';
+export * from './codec/index.js';
 export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
-export type * from './codec/tx/types.js';
-export { COIN, MAX_MONEY } from './codec/tx/types.js';
-export {
-  Block,
-  type BlockHeader,
-  decodeBlock,
-  decodeBlockHex,
-  decodeBlockHeader,
-  encodeBlock,
-  encodeBlockHeader,
-  blockHeaderHash,
-  merkleRoot,
-  authDataRoot,
-} from './codec/block.js';
-export { scriptToAsm, solveScript, encodeTransparentAddress, decodeTransparentAddress } from './codec/script/index.js';
-export type { TxOutType, SolvedScript } from './codec/script/index.js';
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
 export { genesisBlock } from './chain/genesis.js';
 export { txToJson, writeTxJson, type TxJsonExtras } from './render/tx.js';

@@ -99,6 +99,18 @@ export function describePercent(s: Spread): string {
   return `${s.median.toFixed(1)} % (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 }
 
+/**
+ * One cell's report: "ceiling R | <label> R = P | …" for the ceiling and then each other target,
+ * `labels` naming them in the printed line (bench/lib/parsers.ts reads these words).
+ */
+export function describeCell(r: CellResult, labels: Readonly<Record<string, string>>): string {
+  const parts = [`ceiling ${describeRuns(r.runs.get('ceiling')!)}`];
+  for (const [name, label] of Object.entries(labels)) {
+    parts.push(`${label} ${describeRuns(r.runs.get(name)!)} = ${describePercent(r.percentOfCeiling.get(name)!)}`);
+  }
+  return parts.join(' | ');
+}
+
 export const failuresIn = (runs: readonly Run[]): number => runs.reduce((a, r) => a + r.failures, 0);
 
 /**

@@ -10,7 +10,7 @@
  * Rule names are zcashd's reject reasons where it has one.
  */
 import { blockHeaderHash, type Block, type BlockHeader } from '../codec/block.js';
-import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
+import { bytesEqual, hexInt, toHex, toHexReversed } from '../codec/hex.js';
 import { verifyEquihash } from '../crypto/equihash.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
 import { hashBlockCommitments } from '../state/history-tree.js';
@@ -71,7 +71,6 @@ function ruleError(
   return { rule, height, hash, field, expected, computed, message };
 }
 
-const bitsHex = (bits: number): string => (bits >>> 0).toString(16).padStart(8, '0');
 const uint256Hex = (v: bigint): string => v.toString(16).padStart(64, '0');
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +149,7 @@ export function checkBlockHeader(
       hash,
       onHash ? 'hash' : 'nBits',
       onHash ? `<= ${uint256Hex(pow.target)}` : `a positive target <= powLimit ${uint256Hex(powLimit(network))}`,
-      onHash ? hash : `${bitsHex(header.bits)} (${pow.reason})`,
+      onHash ? hash : `${hexInt(header.bits)} (${pow.reason})`,
       'proof of work failed',
     );
   }
@@ -198,7 +197,7 @@ export function contextualCheckBlockHeader(header: BlockHeader, ctx: HeaderConte
 
   const required = nextWorkRequired(network, chain, header.time);
   if (header.bits >>> 0 !== required) {
-    return ruleError('bad-diffbits', height, hash, 'nBits', bitsHex(required), bitsHex(header.bits), 'incorrect proof of work');
+    return ruleError('bad-diffbits', height, hash, 'nBits', hexInt(required), hexInt(header.bits), 'incorrect proof of work');
   }
 
   const mtp = medianTimePast(chain);

@@ -10,7 +10,7 @@ import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import { chainWorkHex, difficultyFromBits } from '../chain/pow.js';
 import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
-import { toHex, toHexReversed } from '../codec/hex.js';
+import { hexInt, toHex, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { BlockStateView } from '../state/block-view.js';
 import type { ValuePoolView } from '../state/value-pools.js';
@@ -68,7 +68,7 @@ function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkPar
   w.key('time').int(header.time);
   w.key('nonce').plainStr(toHexReversed(header.nonce));
   w.key('solution').plainStr(toHex(header.solution));
-  w.key('bits').str((header.bits >>> 0).toString(16).padStart(8, '0'));
+  w.key('bits').str(hexInt(header.bits));
   w.key('difficulty').double(difficultyFromBits(header.bits, network));
 }
 

@@ -7,7 +7,7 @@
 import { difficultyFromBits } from '../../../chain/pow.js';
 import { decodeBlock } from '../../../codec/block.js';
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
-import { toHexReversed } from '../../../codec/hex.js';
+import { hexInt, toHexReversed } from '../../../codec/hex.js';
 import { getStr } from '../../../json/getters.js';
 import { JsonWriter } from '../../../json/writer.js';
 import { SCRIPT_P2PKH, SCRIPT_P2SH, addressHash, scriptType } from '../../../store/indexes/address-index.js';
@@ -152,7 +152,7 @@ export function getBlockDeltasMethod(c: InsightContext, features: ExperimentalFe
         w.key('time').int(block.header.time);
         w.key('mediantime').int(await medianTimePast(c.store, entry.header, entry.height));
         w.key('nonce').plainStr(toHexReversed(block.header.nonce));
-        w.key('bits').plainStr((block.header.bits >>> 0).toString(16).padStart(8, '0'));
+        w.key('bits').plainStr(hexInt(block.header.bits));
         w.key('difficulty').double(difficultyFromBits(block.header.bits, network));
         w.key('chainwork').plainStr(entry.chainWork.toString(16).padStart(64, '0'));
         if (entry.height > 0) w.key('previousblockhash').plainStr(toHexReversed(entry.prevHash));
