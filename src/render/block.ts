@@ -118,18 +118,29 @@ function writeStateMembers(w: JsonWriter, state: BlockStateView): void {
   w.endObject();
 }
 
+/** The members both forms of a verbose block open with, hash to blockcommitments. */
+function writeBlockIdentity(w: JsonWriter, block: Block, ctx: BlockChainContext): void {
+  const h = block.header;
+  w.key('hash').plainStr(block.hashHex);
+  w.key('confirmations').int(ctx.confirmations);
+  w.key('size').int(block.size);
+  w.key('height').int(ctx.height);
+  w.key('version').int(h.version);
+  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
+  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+}
+
+function writeNeighbourLinks(w: JsonWriter, ctx: BlockChainContext): void {
+  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
+  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+}
+
 function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): void {
   const h = block.header;
   const state = ctx.state ?? null;
   w.beginObject();
   if (state) {
-    w.key('hash').plainStr(block.hashHex);
-    w.key('confirmations').int(ctx.confirmations);
-    w.key('size').int(block.size);
-    w.key('height').int(ctx.height);
-    w.key('version').int(h.version);
-    w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
-    w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+    writeBlockIdentity(w, block, ctx);
     w.key('authdataroot').plainStr(toHexReversed(state.authDataRoot));
     w.key('finalsaplingroot').plainStr(toHexReversed(state.finalSaplingRoot));
     if (state.finalOrchardRoot) {
@@ -141,27 +152,19 @@ function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: Bloc
     writeHeaderTail(w, h, network);
     w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
     writeStateMembers(w, state);
-    if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
-    if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+    writeNeighbourLinks(w, ctx);
     w.endObject();
     return;
   }
   const roots = eraRoots(h, ctx.height, network);
-  w.key('hash').plainStr(block.hashHex);
-  w.key('confirmations').int(ctx.confirmations);
-  w.key('size').int(block.size);
-  w.key('height').int(ctx.height);
-  w.key('version').int(h.version);
-  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
-  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+  writeBlockIdentity(w, block, ctx);
   w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
   if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
   if (roots.chainHistoryRoot) w.key('chainhistoryroot').plainStr(toHexReversed(roots.chainHistoryRoot));
   writeTxs(w, block.transactions, verbosity, network);
   writeHeaderTail(w, h, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
-  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
-  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+  writeNeighbourLinks(w, ctx);
   w.endObject();
 }
 
@@ -184,8 +187,7 @@ export function blockHeaderToJson(
   if (finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(finalSaplingRoot));
   writeHeaderTail(w, header, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
-  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
-  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+  writeNeighbourLinks(w, ctx);
   w.endObject();
   return w.toString();
 }
