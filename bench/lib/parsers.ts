@@ -190,6 +190,40 @@ function storeServe(out: string): Figure[] {
   return figs;
 }
 
+function getblockConnected(out: string): Figure[] {
+  const figs: Figure[] = [];
+  const size = /^block regtest \d+: ([\d,]+) bytes/m.exec(out);
+  const mb = size ? `${(num(size[1]!) / 1e6).toFixed(2)} MB` : 'large';
+  for (const line of out.split('\n')) {
+    const m =
+      /^connected-large v(\d) +(\d+) conn: ceiling (\d+) req\/s .*\| cached (\d+) req\/s .*\| uncached from the index (\d+) req\/s .*\| uncached decode path (\d+) req\/s .*\| index ÷ decode path ([\d.]+)×/.exec(
+        line,
+      );
+    if (!m) continue;
+    const [v, c] = [m[1]!, Number(m[2])];
+    const block = `connected ${mb} block (106598's shape)`;
+    const decodePath = { name: 'uncached decode path (read, decode, verify, render), same run', value: num(m[6]!) };
+    figs.push({
+      ...figure(
+        'getblock-connected',
+        `getblock ${v} ${block} uncached from the index, ${c} conn`,
+        num(m[5]!),
+        'req/s',
+        'higher',
+        decodePath,
+      ),
+      ratio: num(m[7]!),
+    });
+    figs.push(
+      figure('getblock-connected', `getblock ${v} ${block} cached, ${c} conn`, num(m[4]!), 'req/s', 'higher', {
+        name: OWN_CEILING,
+        value: num(m[3]!),
+      }),
+    );
+  }
+  return figs;
+}
+
 function storeImport(out: string): Figure[] {
   const figs: Figure[] = [];
   const lines = out.split('\n');
@@ -388,6 +422,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   decoderaw,
   rpc,
   'store-serve': storeServe,
+  'getblock-connected': getblockConnected,
   'store-import': storeImport,
   'chain-state': chainState,
   trees,

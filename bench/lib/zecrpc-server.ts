@@ -3,7 +3,10 @@
  *
  *   SERVE=store NETWORK=mainnet|testnet   storeMethods over served-blocks.ts's store
  *   SERVE=decoderaw                       decoderawtransaction alone
+ *   SERVE=datadir DATADIR=… NETWORK=regtest  the LevelDB chain store at DATADIR, read as
+ *                                         `zecrpc serve` reads it (verified reads)
  *   CACHE=1|0                             the method's reply cache on (as served) or off
+ *   SUMMARY=1|0                           getblock 1 of connected blocks from the index (as served) or decoded
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,18 +14,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNodeConfig } from '../../src/config.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
+import { REGTEST } from '../../src/chain/network.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
+import { openChainStore } from '../../src/store/index.js';
+import { verifiedStoreReader } from '../../src/store/verify.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer } from '../../src/rpc/http/server.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
 import { servedStore, type ServedNetwork } from './served-blocks.js';
 
 const cache = process.env.CACHE !== '0';
-const network = (process.env.NETWORK ?? 'mainnet') as ServedNetwork;
-const methods: RpcMethod[] =
-  process.env.SERVE === 'decoderaw'
-    ? [createDecodeRawTransaction(cache ? {} : { cacheBytes: 0 })]
-    : storeMethods(servedStore(network), { cacheReplies: cache });
+const summaryReplies = process.env.SUMMARY !== '0';
+const network = (process.env.NETWORK ?? 'mainnet') as ServedNetwork | 'regtest';
+
+async function methodsToServe(): Promise<RpcMethod[]> {
+  if (process.env.SERVE === 'decoderaw') return [createDecodeRawTransaction(cache ? {} : { cacheBytes: 0 })];
+  if (process.env.SERVE === 'datadir') {
+    const store = await openChainStore({ datadir: process.env.DATADIR!, network: REGTEST });
+    return storeMethods(verifiedStoreReader(store), { cacheReplies: cache, summaryReplies });
+  }
+  return storeMethods(servedStore(network as ServedNetwork), { cacheReplies: cache, summaryReplies });
+}
+const methods = await methodsToServe();
 
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-server-'));
 const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
@@ -31,7 +44,7 @@ const config = loadNodeConfig([
   '-rpcport=0',
   `-rpcuser=${BENCH_USER}`,
   `-rpcpassword=${BENCH_PASSWORD}`,
-  ...(network === 'testnet' ? ['-testnet'] : []),
+  ...(network === 'testnet' ? ['-testnet'] : network === 'regtest' ? ['-regtest'] : []),
   ...extra,
 ]);
 const server = await startRpcServer({ config, methods });

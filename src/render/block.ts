@@ -72,10 +72,33 @@ function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkPar
   w.key('difficulty').double(difficultyFromBits(header.bits, network));
 }
 
+/**
+ * What the verbose forms print of a block besides its chain position: either a decoded block, or
+ * (verbosity 1 of a connected block) its header, size and stored txids.
+ */
+interface VerboseBlock {
+  header: BlockHeader;
+  hashHex: string;
+  size: number;
+  writeTxs(w: JsonWriter): void;
+  /** ZIP-244 auth data root, needed only when the store keeps no chain state. */
+  authDataRoot(): Uint8Array;
+}
+
+function decodedVerboseBlock(block: Block, verbosity: 1 | 2, network: NetworkParams): VerboseBlock {
+  return {
+    header: block.header,
+    hashHex: block.hashHex,
+    size: block.size,
+    writeTxs: (w) => writeTxs(w, block.transactions, verbosity, network),
+    authDataRoot: () => block.computeAuthDataRoot(),
+  };
+}
+
 /** `getblock <hash> 1|2` for a stored block. */
 export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): string {
   const w = new JsonWriter();
-  writeBlockJson(w, block, verbosity, ctx, network);
+  writeBlockJson(w, decodedVerboseBlock(block, verbosity, network), ctx, network);
   return w.toString();
 }
 
@@ -85,8 +108,38 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
  */
 export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): Buffer {
   const w = new JsonWriter().useByteOutput(Math.max(1 << 16, block.size * 8));
-  writeBlockJson(w, block, verbosity, ctx, network);
+  writeBlockJson(w, decodedVerboseBlock(block, verbosity, network), ctx, network);
   return w.toBuffer();
+}
+
+/** A connected block as the store keeps it: header, size, and txids in block order (internal byte order). */
+export interface StoredBlockSummary {
+  header: BlockHeader;
+  size: number;
+  txids: readonly Uint8Array[];
+}
+
+/**
+ * `getblock <hash> 1` of a connected block from what the store keeps, without reading or
+ * decoding the block: the same bytes blockToJson prints, since every member of verbosity 1 is
+ * in the header, the txid list or the chain state (`ctx.state`, required).
+ */
+export function storedBlockToJson(summary: StoredBlockSummary, ctx: BlockChainContext, network: NetworkParams): string {
+  if (!ctx.state) throw new Error('internal error: a block rendered from its summary needs its chain state');
+  const w = new JsonWriter();
+  const block: VerboseBlock = {
+    header: summary.header,
+    hashHex: toHexReversed(blockHeaderHash(summary.header)),
+    size: summary.size,
+    writeTxs: (out) => {
+      out.key('tx').beginArray();
+      for (const txid of summary.txids) out.plainStr(toHexReversed(txid));
+      out.endArray();
+    },
+    authDataRoot: () => ctx.state!.authDataRoot,
+  };
+  writeBlockJson(w, block, ctx, network);
+  return w.toString();
 }
 
 /** ValuePoolDesc: id (pools only), monitored, then the total and the delta when known. */
@@ -119,7 +172,7 @@ function writeStateMembers(w: JsonWriter, state: BlockStateView): void {
 }
 
 /** The members both forms of a verbose block open with, hash to blockcommitments. */
-function writeBlockIdentity(w: JsonWriter, block: Block, ctx: BlockChainContext): void {
+function writeBlockIdentity(w: JsonWriter, block: VerboseBlock, ctx: BlockChainContext): void {
   const h = block.header;
   w.key('hash').plainStr(block.hashHex);
   w.key('confirmations').int(ctx.confirmations);
@@ -135,7 +188,7 @@ function writeNeighbourLinks(w: JsonWriter, ctx: BlockChainContext): void {
   if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
 }
 
-function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): void {
+function writeBlockJson(w: JsonWriter, block: VerboseBlock, ctx: BlockChainContext, network: NetworkParams): void {
   const h = block.header;
   const state = ctx.state ?? null;
   w.beginObject();
@@ -148,7 +201,7 @@ function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: Bloc
       w.key('finalorchardroot').plainStr(ctx.legacyOrchardRoot ? toHexReversed(state.finalOrchardRoot) : toHex(state.finalOrchardRoot));
     }
     w.key('chainhistoryroot').plainStr(toHexReversed(state.chainHistoryRoot));
-    writeTxs(w, block.transactions, verbosity, network);
+    block.writeTxs(w);
     writeHeaderTail(w, h, network);
     w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
     writeStateMembers(w, state);
@@ -158,10 +211,10 @@ function writeBlockJson(w: JsonWriter, block: Block, verbosity: 1 | 2, ctx: Bloc
   }
   const roots = eraRoots(h, ctx.height, network);
   writeBlockIdentity(w, block, ctx);
-  w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
+  w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.authDataRoot() : ZERO32));
   if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
   if (roots.chainHistoryRoot) w.key('chainhistoryroot').plainStr(toHexReversed(roots.chainHistoryRoot));
-  writeTxs(w, block.transactions, verbosity, network);
+  block.writeTxs(w);
   writeHeaderTail(w, h, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
   writeNeighbourLinks(w, ctx);

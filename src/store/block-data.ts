@@ -20,7 +20,7 @@
  * unreferenced, and `open()` truncates them; nothing referenced is ever rewritten.
  */
 import { readSync, writevSync } from 'node:fs';
-import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { ensureDirSync } from './dirs.js';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
@@ -53,6 +53,8 @@ export interface BlockDataBackend {
   open(): Promise<void>;
   prepare(hash: Uint8Array, bytes: Uint8Array): Promise<PreparedBlockData>;
   read(hash: Uint8Array, location: BlockLocation, size: number): Promise<Uint8Array>;
+  /** Bytes of block data kept outside the index database (kept current, no disk access). */
+  bytesOutsideIndex(): number;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,8 @@ function writeAll(fd: number, parts: Uint8Array[], position: number): void {
 export class FlatFileBlockData implements BlockDataBackend {
   readonly kind = 'flat' as const;
   private cursor = { file: 0, length: 0 };
+  /** Total length of the files before the cursor's file (they are never written again). */
+  private closedFilesBytes = 0;
   private writer: FileHandle | null = null;
   private readonly readers = new Map<number, Promise<FileHandle>>();
   private pending = false;
@@ -105,6 +109,9 @@ export class FlatFileBlockData implements BlockDataBackend {
     for (const name of await readdir(this.dir)) {
       const m = /^blk(\d{5})\.dat$/.exec(name);
       if (m && Number(m[1]) > this.cursor.file) await rm(join(this.dir, name), { force: true });
+    }
+    for (let n = 0; n < this.cursor.file; n++) {
+      this.closedFilesBytes += (await stat(join(this.dir, blockFileName(n))).catch(() => ({ size: 0 }))).size;
     }
     const path = join(this.dir, blockFileName(this.cursor.file));
     await (await open(path, 'a')).close(); // create if missing, without touching existing bytes
@@ -127,6 +134,7 @@ export class FlatFileBlockData implements BlockDataBackend {
     let { file, length } = this.cursor;
     if (length > 0 && length + recordSize > MAX_BLOCK_FILE_SIZE) {
       await this.writer.close();
+      this.closedFilesBytes += length;
       file += 1;
       length = 0;
       this.writer = await open(join(this.dir, blockFileName(file)), 'w+');
@@ -197,6 +205,10 @@ export class FlatFileBlockData implements BlockDataBackend {
     return bytes;
   }
 
+  bytesOutsideIndex(): number {
+    return this.closedFilesBytes + this.cursor.length;
+  }
+
   private reader(file: number): Promise<FileHandle> {
     let h = this.readers.get(file);
     if (!h) {
@@ -240,6 +252,9 @@ export class LevelBlockData implements BlockDataBackend {
     const problem = storedBlockProblem(hash, v, size);
     if (problem) throw new BlockReadError(where, problem);
     return v;
+  }
+  bytesOutsideIndex(): number {
+    return 0;
   }
   async close(): Promise<void> {}
 }

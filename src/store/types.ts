@@ -46,6 +46,8 @@ export interface ChainStoreReader {
   blockIndex(hash: Uint8Array): Promise<BlockIndexEntry | null>;
   /** Raw block bytes, or null when not stored. */
   blockBytes(hash: Uint8Array): Promise<Uint8Array | null>;
+  /** Txids (internal order) of a block whose data is stored, in block order, or null. */
+  blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null>;
   /** Where a best-chain transaction lives (txid in internal order), or null. */
   txLocation(txid: Uint8Array): Promise<TxLocation | null>;
   /** nChainTx of a stored block: transactions from genesis through it, or null if unknown. */

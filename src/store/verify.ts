@@ -9,12 +9,16 @@
  * - Block contents (whenever a block is decoded to be served, render path): the transactions
  *   must decode and their merkle root must equal the header's, which catches a flipped bit in
  *   any transaction.
+ * - Stored txid lists (getblock verbosity 1 of a connected block, which reads no block bytes):
+ *   the list's merkle root must equal the header's and its length the recorded count. Every
+ *   member of that reply then comes from verified data (header, txids, chain state); damage in
+ *   the block file itself shows at verbosity 0 and 2 and in `zecrpc verify`.
  * - Index values (verifiedStoreReader): classic-level does not expose LevelDB's
  *   `verify_checksums` read option, so index values are checked for what they claim instead:
  *   a block index record's header must hash to its key, and a best-chain height entry must
  *   point at a block recorded at that height.
  */
-import { decodeBlock, decodeBlockHeader, type Block } from '../codec/block.js';
+import { decodeBlock, decodeBlockHeader, merkleRoot, type Block, type BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import type { BlockIndexEntry, ChainStoreReader } from './types.js';
@@ -61,6 +65,17 @@ export function storedBlockProblem(hash: Uint8Array, bytes: Uint8Array, expected
 /** Why a decoded block's transactions do not belong to its header, or null when they do. */
 export function blockContentProblem(block: Block): string | null {
   if (!bytesEqual(block.computeMerkleRoot(), block.header.merkleRoot)) return 'the transactions do not match the header merkle root';
+  return null;
+}
+
+/**
+ * Why a stored txid list is not the transactions of block `hash`, whose header comes from its
+ * index record, or null when it is. Costs a header hash and ≈0.7 µs per txid.
+ */
+export function storedTxidsProblem(hash: Uint8Array, header: BlockHeader, txids: readonly Uint8Array[], txCount: number): string | null {
+  if (!bytesEqual(sha256d(header.bytes), hash)) return 'the index record holds the header of another block';
+  if (txids.length !== txCount) return `the txid list has ${txids.length} entries where the index records ${txCount}`;
+  if (!bytesEqual(merkleRoot(txids), header.merkleRoot)) return 'the stored txids do not match the header merkle root';
   return null;
 }
 

@@ -25,6 +25,11 @@ const TREES_APPEND_OUT = [
   'appendMany, one batch                                    1.943 ms  (median of 5)',
 ].join('\n');
 
+const CONNECTED_OUT = [
+  "block regtest 3: 1,371,074 bytes, 41 txs, 9,250 transparent inputs (mainnet 106598's shape), connected in a LevelDB store",
+  'connected-large v1 10 conn: ceiling 42646 req/s p99 0 ms | cached 15360 req/s p99 2 ms = 39.5 % (36.0–43.9) | uncached from the index 6619 req/s p99 6 ms = 15.5 % (14.2–15.8) | uncached decode path 326 req/s p99 37 ms = 1.0 % (0.8–1.4) | index ÷ decode path 14.04× (11.08–20.33) | load 6.33',
+].join('\n');
+
 function results(): BenchResults {
   return {
     quick: true,
@@ -75,6 +80,10 @@ describe('bench results', () => {
       ['Sprout tree: append × n', 6.726, 7.149],
       ['Sprout tree: appendMany, one batch', 1.943, 7.149],
     ]);
+    const connected = PARSERS['getblock-connected']!(CONNECTED_OUT);
+    const fromIndex = connected.find((f) => f.name.includes('uncached from the index, 10 conn'))!;
+    expect(fromIndex).toMatchObject({ value: 6619, unit: 'req/s', baseline: { value: 326 }, ratio: 14.04 });
+    expect(fromIndex.name).toBe("getblock 1 connected 1.37 MB block (106598's shape) uncached from the index, 10 conn");
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
   });
 

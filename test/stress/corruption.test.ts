@@ -75,15 +75,28 @@ describe('block file corruption', () => {
     expect((v1.json.result as { hash: string }).hash).toBe(hashes[3]);
   });
 
+  /**
+   * Verbosity 1 of a connected block reads no block bytes (header and txids come from the index,
+   * verified against the block hash and the merkle root), so damage confined to the block file
+   * leaves it correct: the original hash and txids, never the damaged ones.
+   */
+  async function expectIndexServedVerbosityOne(height: number): Promise<void> {
+    const r = await call('getblock', [hashes[height], 1]);
+    const result = r.json.result as { hash: string; tx: string[] };
+    expect(result.hash).toBe(hashes[height]);
+    expect(result.tx).toEqual(decodeBlock(blocks[height]!).transactions.map((t) => t.txidHex));
+  }
+
   it('a flipped header bit: the block no longer hashes to the one asked for', async () => {
     const at = offsetOf(5);
     flipBit(at + 110); // inside the nonce
-    for (const v of [0, 1, 2]) {
+    for (const v of [0, 2]) {
       const r = await call('getblock', [hashes[5], v]);
       expect(r.status).toBe('HTTP/1.1 500 Internal Server Error');
       expect(r.json.error).toEqual(UNREADABLE);
     }
     expect(logLines.join('\n')).toContain(`${blockFile} offset ${at}`);
+    await expectIndexServedVerbosityOne(5);
   });
 
   it('a flipped transaction bit: the transactions no longer match the merkle root', async () => {
@@ -91,15 +104,17 @@ describe('block file corruption', () => {
     const header = decodeBlock(blocks[6]!).header.bytes.length;
     // Inside the coinbase script: the block still decodes, its txid changes.
     flipBit(at + header + 1 + 4 + 1 + 36 + 1 + 1, 0x10);
-    for (const v of [0, 1, 2]) expect((await call('getblock', [hashes[6], v])).json.error).toEqual(UNREADABLE);
+    for (const v of [0, 2]) expect((await call('getblock', [hashes[6], v])).json.error).toEqual(UNREADABLE);
     expect(logLines.join('\n')).toContain(`block ${hashes[6]}: the transactions do not match the header merkle root`);
+    await expectIndexServedVerbosityOne(6);
   });
 
   it('a block that no longer decodes is not served as hex either', async () => {
     const at = offsetOf(7);
     const header = decodeBlock(blocks[7]!).header.bytes.length;
     flipBit(at + header, 0x02); // transaction count 1 → 3: reads past the end
-    for (const v of [0, 1, 2]) expect((await call('getblock', [hashes[7], v])).json.error).toEqual(UNREADABLE);
+    for (const v of [0, 2]) expect((await call('getblock', [hashes[7], v])).json.error).toEqual(UNREADABLE);
+    await expectIndexServedVerbosityOne(7);
   });
 
   it('a frame whose length disagrees with the index', async () => {
@@ -111,6 +126,17 @@ describe('block file corruption', () => {
 });
 
 describe('index value corruption', () => {
+  it('a damaged txid list is not served (verbosity 1 reads it instead of the block)', async () => {
+    const key = keys.txids(decodeBlock(blocks[11]!).hash);
+    const value = Buffer.from((await store.database.get(key))!);
+    value[3]! ^= 0x40;
+    await store.database.put(key, value);
+    expect((await call('getblock', [hashes[11], 1])).json.error).toEqual(UNREADABLE);
+    expect(logLines.join('\n')).toContain(`txid list of block ${hashes[11]}: the stored txids do not match the header merkle root`);
+    // The block bytes are intact: the other verbosities still answer.
+    expect((await call('getblock', [hashes[11], 0])).json.result).toBe(Buffer.from(blocks[11]!).toString('hex'));
+  });
+
   it('a corrupted best-chain entry is refused instead of giving a wrong nextblockhash', async () => {
     const key = keys.height(10);
     const value = Buffer.from((await store.database.get(key))!);

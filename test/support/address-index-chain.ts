@@ -56,7 +56,8 @@ export function rng(seed: number): () => number {
   };
 }
 
-function v1(vin: TransactionData['vin'], vout: TxOut[]): Uint8Array {
+/** A v1 (pre-Overwinter, transparent-only) transaction's bytes. */
+export function encodeV1Transaction(vin: TransactionData['vin'], vout: TxOut[]): Uint8Array {
   return encodeTransaction({
     format: 'v1',
     overwintered: false,
@@ -102,7 +103,7 @@ export function nextNode(parent: ChainNode, tag: string, random: () => number, m
       const script = r < 0.08 ? P2PK : r < 0.12 ? OP_RETURN : scriptFor(Math.floor(random() * POOL.length));
       vout.push({ value, scriptPubKey: script });
     }
-    const bytes = v1(
+    const bytes = encodeV1Transaction(
       spend.map((u, i) => ({ prevout: { hash: u.txid, index: u.n }, scriptSig: Uint8Array.of(0x01, i, 0x01, t), sequence: 0xffffffff })),
       vout,
     );

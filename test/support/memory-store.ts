@@ -102,6 +102,11 @@ export class MemoryChainStore implements ChainStoreReader {
     return this.data.get(key(hash)) ?? null;
   }
 
+  async blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null> {
+    const bytes = this.data.get(key(hash));
+    return bytes ? decodeBlock(bytes).transactions.map((t) => t.txid) : null;
+  }
+
   async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
     return this.txs.get(key(txid)) ?? null;
   }

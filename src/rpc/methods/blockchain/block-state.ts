@@ -50,6 +50,12 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
   return null;
 }
 
+/** The chain-state members of a connected block (all from its stored record), or null if it was never connected. */
+export async function connectedBlockStateView(store: ChainStoreReader, entry: BlockIndexEntry): Promise<BlockStateView | null> {
+  const record = await store.blockState(entry.hash);
+  return record ? connectedBlockView(record, (pool, root) => treeSizeAt(store, pool, root)) : null;
+}
+
 /** getblock's chain-state members for a block whose bytes are `bytes`, or null if the store keeps no chain state. */
 export async function blockStateView(store: ChainStoreReader, entry: BlockIndexEntry, bytes: Uint8Array): Promise<BlockStateView | null> {
   const sizeAt = (pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> => treeSizeAt(store, pool, root);

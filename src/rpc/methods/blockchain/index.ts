@@ -19,6 +19,11 @@ export interface BlockchainMethodOptions {
   clock?: Clock;
   /** Keep finished getblock replies for the current tip (default true; off to measure the uncached path). */
   cacheReplies?: boolean;
+  /**
+   * Answer getblock verbosity 1 of connected blocks from the index (header, txids, chain state)
+   * without reading the block (default true; off to measure the decode path it replaces).
+   */
+  summaryReplies?: boolean;
   /** `-legacyorchardroot`: finalorchardroot (and z_gettreestate's orchard finalRoot) byte-reversed. */
   legacyOrchardRoot?: boolean;
   /** `-lightwalletd` (with -experimentalfeatures): enables z_getsubtreesbyindex. */
@@ -28,7 +33,11 @@ export interface BlockchainMethodOptions {
 export function blockchainMethods(store: ChainStoreReader, options: BlockchainMethodOptions = {}): RpcMethod[] {
   return [
     getBestBlockHashMethod(store),
-    getBlockMethod(store, { cacheReplies: options.cacheReplies ?? true, legacyOrchardRoot: options.legacyOrchardRoot ?? false }),
+    getBlockMethod(store, {
+      cacheReplies: options.cacheReplies ?? true,
+      summaryReplies: options.summaryReplies ?? true,
+      legacyOrchardRoot: options.legacyOrchardRoot ?? false,
+    }),
     getBlockchainInfoMethod(store, options.clock ?? systemClock),
     getBlockCountMethod(store),
     getBlockHashMethod(store),
