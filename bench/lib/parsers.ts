@@ -245,6 +245,16 @@ function storeImport(out: string): Figure[] {
       if (v !== undefined) figs.push(figure('store-import', name, v, 'blocks/s', 'higher', baseline));
     }
   }
+  const grouped = rate('(e) everything on, group commit');
+  const perBlock = rate('(a) everything on');
+  const groupRatio = /^group commit \(e\) vs one batch per block \(a\), everything on: ([\d.]+)×/m.exec(out);
+  if (grouped !== undefined && perBlock !== undefined) {
+    const f = figure('store-import', 'import, everything on, group commit (zecrpc import)', grouped, 'blocks/s', 'higher', {
+      name: 'one LevelDB batch per block, same run',
+      value: perBlock,
+    });
+    figs.push(groupRatio ? { ...f, ratio: num(groupRatio[1]!) } : f);
+  }
   const mainnet = rate('mainnet 0..20 (real), everything on');
   if (mainnet !== undefined)
     figs.push(figure('store-import', 'import, real mainnet 0..20, everything on', mainnet, 'blocks/s', 'higher', null));
@@ -287,9 +297,25 @@ function storeImport(out: string): Figure[] {
       }),
     );
   }
-  const projection = /projection, store import .* total ≈ ([\d.]+) h/.exec(out);
-  if (projection)
-    figs.push(figure('store-import', 'projected mainnet import, one core, trees excluded', num(projection[1]!), 'h', 'lower', null));
+  const projection = (label: string): number | undefined => {
+    const m = new RegExp(`projection, store import with everything on, (?:${label}, )?one core.* total ≈ ([\\d.]+) h`).exec(out);
+    return m ? num(m[1]!) : undefined;
+  };
+  const perBlockH = projection('one batch per block');
+  const groupedH = projection('group commit \\(zecrpc import\\)');
+  if (groupedH !== undefined)
+    figs.push(
+      figure(
+        'store-import',
+        'projected mainnet import, group commit, one core, trees excluded',
+        groupedH,
+        'h',
+        'lower',
+        perBlockH === undefined ? null : { name: 'one batch per block', value: perBlockH },
+      ),
+    );
+  else if (perBlockH !== undefined)
+    figs.push(figure('store-import', 'projected mainnet import, one core, trees excluded', perBlockH, 'h', 'lower', null));
   return figs;
 }
 
@@ -375,15 +401,18 @@ function treesAppend(out: string): Figure[] {
 /** bench/address-index.ts: import with the index on against off, build rate, query rates. */
 function addressIndex(out: string): Figure[] {
   const figs: Figure[] = [];
-  const off = /^import, index off: ([\d,]+) blocks\/s/m.exec(out);
-  const on = /^import, index on:\s+([\d,]+) blocks\/s/m.exec(out);
-  if (off && on) {
-    figs.push(
-      figure('address-index', 'import with the address index on', num(on[1]!), 'blocks/s', 'higher', {
-        name: 'same import, index off',
-        value: num(off[1]!),
-      }),
-    );
+  for (const mode of ['group commit (zecrpc import)', 'one batch per block']) {
+    const escaped = mode.replace(/[()]/g, '\\$&');
+    const off = new RegExp(`^import, ${escaped}, index off: ([\\d,]+) blocks/s`, 'm').exec(out);
+    const on = new RegExp(`^import, ${escaped}, index on:\\s+([\\d,]+) blocks/s`, 'm').exec(out);
+    const slowdown = new RegExp(`^import slowdown with the address index, ${escaped}: ([\\d.-]+) %`, 'm').exec(out);
+    if (!off || !on) continue;
+    const f = figure('address-index', `import with the address index on, ${mode}`, num(on[1]!), 'blocks/s', 'higher', {
+      name: 'same import, index off',
+      value: num(off[1]!),
+    });
+    // The median of the per-round ratios (the slowdown printed), not the ratio of the medians.
+    figs.push(slowdown ? { ...f, ratio: 1 / (1 + num(slowdown[1]!) / 100) } : f);
   }
   const build = /^index build \(v4 migration\), regtest chain: ([\d,]+) blocks\/s/m.exec(out);
   if (build) figs.push(figure('address-index', 'index build (migration), regtest chain', num(build[1]!), 'blocks/s', 'higher', null));

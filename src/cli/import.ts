@@ -111,6 +111,7 @@ export async function runImport(argv: string[]): Promise<void> {
     durable: opts.durable,
     verifySolutions: opts.verifyEquihash,
     log: (line) => process.stderr.write(`${line}\n`),
+    groupCommit: true,
   });
   const common = { progress: opts.progress, logger: stderrLogger };
   try {

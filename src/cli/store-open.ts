@@ -17,6 +17,8 @@ export interface StoreOpenOptions {
   verifySolutions?: boolean;
   /** Hears schema upgrades and what a checkpoint start could not verify. */
   log?: (line: string) => void;
+  /** Group commit (ChainStoreOptions.groupCommit): for `zecrpc import`, which owns the store. */
+  groupCommit?: boolean;
 }
 
 export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOptions = {}): Promise<ChainStore> {
@@ -27,6 +29,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       durable: opts.durable,
       verifySolutions: opts.verifySolutions,
       log: opts.log,
+      groupCommit: opts.groupCommit,
     });
   } catch (e) {
     if (isStoreLockedError(e)) {

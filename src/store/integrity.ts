@@ -21,6 +21,8 @@ export interface IntegrityReport {
 
 export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityReport> {
   const problems: string[] = [];
+  // Its scans read LevelDB itself: blocks a group commit still holds are written first.
+  await store.flush();
   const db = store.database;
   const tip = await store.tip();
   const tipHeight = tip?.height ?? -1;

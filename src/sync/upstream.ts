@@ -168,6 +168,8 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
     if (!restart) break;
     if (attempt >= 5) throw new ImportError(`upstream ${client.displayUrl}: its chain keeps changing while we fetch; giving up this pass`);
   }
+  // A pass ends with its blocks on disk (an importing store holds them in a group commit).
+  await store.flush();
   return { ...stats, tipHeight: (await store.tip())?.height ?? -1, seconds: (Date.now() - started) / 1000 };
 }
 

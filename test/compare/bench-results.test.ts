@@ -30,6 +30,24 @@ const CONNECTED_OUT = [
   'connected-large v1 10 conn: ceiling 42646 req/s p99 0 ms | cached 15360 req/s p99 2 ms = 39.5 % (36.0–43.9) | uncached from the index 6619 req/s p99 6 ms = 15.5 % (14.2–15.8) | uncached decode path 326 req/s p99 37 ms = 1.0 % (0.8–1.4) | index ÷ decode path 14.04× (11.08–20.33) | load 6.33',
 ].join('\n');
 
+const ADDRESS_OUT = [
+  'import, group commit (zecrpc import), index off: 7300 blocks/s (median of 3)',
+  'import, group commit (zecrpc import), index on:  3967 blocks/s (median of 3)',
+  'import slowdown with the address index, group commit (zecrpc import): 69.1 % (per round 2.6, 69.1, 107.2; target ≤ 25 %)',
+  'import, one batch per block, index off: 2677 blocks/s (median of 3)',
+  'import, one batch per block, index on:  2363 blocks/s (median of 3)',
+  'import slowdown with the address index, one batch per block: 12.5 % (per round 12.5, 13.3, 11.2; target ≤ 25 %)',
+].join('\n');
+
+const IMPORT_OUT = [
+  'regtest + spends, (c) chain state off (TxIndex only)           6,796 blocks/s    6.11 MB/s  (1,201 blocks, 1.1 MB, median 177 ms, 1.00× (c), 34,021 tx/s; load 2.11)',
+  'regtest + spends, (a) everything on                            2,542 blocks/s    2.29 MB/s  (1,201 blocks, 1.1 MB, median 473 ms, 0.37× (c), 12,723 tx/s; load 2.11)',
+  'regtest + spends, (e) everything on, group commit (as `zecrpc import`)   3,733 blocks/s    3.36 MB/s  (1,201 blocks, 1.1 MB, median 322 ms, 0.55× (c), 18,687 tx/s; load 2.11)',
+  'group commit (e) vs one batch per block (a), everything on: 1.80× (per round 2.01, 1.33, 1.80; target ≥ 2×)',
+  'projection, store import with everything on, one batch per block, one core, trees excluded (see bench/trees.ts): 3.4 M blocks × 286 µs (coinbase-only block with Equihash (200,9) in place of (48,5)) = 0.3 h, + 16.6 M non-coinbase transactions × 49 µs = 0.2 h; total ≈ 0.5 h',
+  'projection, store import with everything on, group commit (zecrpc import), one core, trees excluded (see bench/trees.ts): 3.4 M blocks × 169 µs (coinbase-only block with Equihash (200,9) in place of (48,5)) = 0.2 h, + 16.6 M non-coinbase transactions × 47 µs = 0.2 h; total ≈ 0.4 h',
+].join('\n');
+
 function results(): BenchResults {
   return {
     quick: true,
@@ -84,6 +102,20 @@ describe('bench results', () => {
     const fromIndex = connected.find((f) => f.name.includes('uncached from the index, 10 conn'))!;
     expect(fromIndex).toMatchObject({ value: 6619, unit: 'req/s', baseline: { value: 326 }, ratio: 14.04 });
     expect(fromIndex.name).toBe("getblock 1 connected 1.37 MB block (106598's shape) uncached from the index, 10 conn");
+    const address = PARSERS['address-index']!(ADDRESS_OUT);
+    expect(address.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['import with the address index on, group commit (zecrpc import)', 3967, 7300],
+      ['import with the address index on, one batch per block', 2363, 2677],
+    ]);
+    // The ratio is the median per-round slowdown the suite printed, not the quotient of the medians.
+    expect(address[0]!.ratio).toBeCloseTo(1 / 1.691, 10);
+    const imports = PARSERS['store-import']!(IMPORT_OUT);
+    expect(imports.find((f) => f.name === 'import, everything on, group commit (zecrpc import)')).toMatchObject({
+      value: 3733,
+      baseline: { value: 2542 },
+      ratio: 1.8,
+    });
+    expect(imports.find((f) => f.name.startsWith('projected mainnet import'))).toMatchObject({ value: 0.4, baseline: { value: 0.5 } });
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
   });
 

@@ -1,0 +1,117 @@
+// Group commit (ChainStoreOptions.groupCommit, as `zecrpc import` opens the store): blocks that
+// extend the tip are folded into one LevelDB batch per group and written while the next ones are
+// validated. Whatever the grouping, the store must end byte for byte as one written block by
+// block — shielded blocks, a reorganization across them, side blocks — and a failed group write
+// must stop the store without leaving anything half-written.
+import { afterAll, describe, expect, it } from 'vitest';
+import { ClassicLevel } from 'classic-level';
+import { join } from 'node:path';
+import { checkStoreIntegrity, openChainStore, type ChainStoreOptions } from '../../src/store/index.js';
+import { keys } from '../../src/store/layout.js';
+import { regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
+import { tempDir } from '../support/store.js';
+
+/** base 1..130 with shielding from 101; a branch from 115 that takes over at 133; base again to 140. */
+function arrivalOrder(): { blocks: BuiltBlock[]; expectedTip: BuiltBlock } {
+  const genesis = regtestGenesis();
+  const builder = new ShieldedChainBuilder(genesis);
+  const shields = (h: number): number => (h > 100 && h % 3 === 0 ? 2 : 0);
+  const base = [genesis, ...builder.chain(genesis, 130, 'base', shields)];
+  const branch = builder.chain(base[115]!, 18, 'branch', (h) => (h % 4 === 0 ? 1 : 0));
+  const baseMore = builder.chain(base[130]!, 10, 'base', shields);
+  return { blocks: [...base, ...branch, ...baseMore], expectedTip: baseMore.at(-1)! };
+}
+
+/** Every LevelDB entry of a closed store, hex by hex. */
+async function dump(datadir: string): Promise<Map<string, string>> {
+  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const out = new Map<string, string>();
+  for await (const [k, v] of db.iterator()) out.set(k.toString('hex'), v.toString('hex'));
+  await db.close();
+  return out;
+}
+
+describe('group commit', () => {
+  const dirs: ReturnType<typeof tempDir>[] = [];
+  afterAll(() => dirs.forEach((d) => d.remove()));
+  const fresh = (label: string): string => {
+    const d = tempDir(label);
+    dirs.push(d);
+    return d.path;
+  };
+  const { blocks, expectedTip } = arrivalOrder();
+
+  async function importAll(datadir: string, groupCommit: ChainStoreOptions['groupCommit']) {
+    const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit });
+    const statuses: string[] = [];
+    for (const b of blocks) statuses.push((await store.addBlock(b.bytes)).status);
+    expect((await store.tip())?.hash).toEqual(expectedTip.hash);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    await store.close();
+    return statuses;
+  }
+
+  it('ends with exactly the LevelDB contents of block-by-block commits, reorganization included', async () => {
+    const plainDir = fresh('group-plain');
+    const plain = await importAll(plainDir, false);
+    expect(plain.filter((s) => s === 'reorganized')).toHaveLength(2);
+    const expected = await dump(plainDir);
+    for (const limits of [true, { maxBlocks: 7, maxBytes: 1 << 30 }, { maxBlocks: 1000, maxBytes: 20_000 }]) {
+      const dir = fresh('group');
+      expect(await importAll(dir, limits)).toEqual(plain);
+      const got = await dump(dir);
+      expect(got.size).toBe(expected.size);
+      for (const [k, v] of expected) if (got.get(k) !== v) expect({ key: k, value: got.get(k) }).toEqual({ key: k, value: v });
+    }
+  }, 120_000);
+
+  it('serves reads from pending blocks, and flush() puts them on disk', async () => {
+    const datadir = fresh('group-pending');
+    const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit: { maxBlocks: 1000, maxBytes: 1 << 30 } });
+    for (const b of blocks.slice(0, 120)) await store.addBlock(b.bytes);
+    await store.putImportCheckpoint('test', { offset: 120 });
+    // Nothing reached LevelDB yet: the tip key is still absent there, but the store reads its pending writes.
+    expect(store.database.getSync(keys.tip())).toBeUndefined();
+    expect((await store.tip())?.height).toBe(119);
+    expect(await store.hashAtHeight(119)).toEqual(blocks[119]!.hash);
+    expect((await store.blockIndex(blocks[60]!.hash))?.height).toBe(60);
+    expect(await store.getImportCheckpoint('test')).toEqual({ offset: 120 });
+    expect(Buffer.from((await store.blockBytes(blocks[100]!.hash))!).equals(Buffer.from(blocks[100]!.bytes))).toBe(true);
+    await store.flush();
+    expect(store.database.getSync(keys.tip())?.readUInt32LE(32)).toBe(119);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    await store.close();
+  });
+
+  it('a failed group write stops the store; reopened, it holds the blocks before the group and nothing of it', async () => {
+    const datadir = fresh('group-fail');
+    const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit: { maxBlocks: 10, maxBytes: 1 << 30 } });
+    for (const b of blocks.slice(0, 40)) await store.addBlock(b.bytes);
+    await store.flush();
+    // The next group's batch fails as a full disk would make it fail.
+    const db = store.database as unknown as { _batch: (...a: unknown[]) => Promise<void> };
+    const real = db._batch;
+    db._batch = () => Promise.reject(new Error('IO error: No space left on device'));
+    let failure: unknown = null;
+    for (const b of blocks.slice(40, 70)) {
+      failure = await store.addBlock(b.bytes).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (failure) break;
+    }
+    expect(String(failure)).toMatch(/could not write its last 10 blocks \(IO error: No space left on device\).*reopen the store/);
+    db._batch = real;
+    await expect(store.close()).rejects.toThrow('could not write');
+
+    const reopened = await openChainStore({ datadir, network: SHIELDED_REGTEST });
+    expect((await reopened.tip())?.height).toBe(39);
+    expect(await reopened.blockIndex(blocks[45]!.hash)).toBeNull();
+    expect((await checkStoreIntegrity(reopened)).problems).toEqual([]);
+    for (const b of blocks.slice(40)) await reopened.addBlock(b.bytes);
+    expect((await reopened.tip())?.hash).toEqual(expectedTip.hash);
+    await reopened.close();
+  });
+});
