@@ -847,7 +847,9 @@ export class ChainStore implements ChainStoreReader {
   private indexValue(key: Buffer): Buffer | undefined {
     if (this.group || this.writing) {
       const k = key.toString('latin1');
-      const pending = this.group?.lookup(k) ?? this.writing?.writes.lookup(k);
+      // A deletion (null) in the newer group hides whatever the older one holds.
+      let pending = this.group?.lookup(k);
+      if (pending === undefined) pending = this.writing?.writes.lookup(k);
       if (pending !== undefined) return pending ?? undefined;
     }
     return this.db.getSync(key);

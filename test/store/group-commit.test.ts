@@ -8,7 +8,12 @@ import { ClassicLevel } from 'classic-level';
 import { join } from 'node:path';
 import { checkStoreIntegrity, openChainStore, type ChainStoreOptions } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
-import { regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { REGTEST } from '../../src/chain/network.js';
+import { decodeBlock } from '../../src/codec/block.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { BlockRejectedError } from '../../src/store/errors.js';
+import { buildBlock, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { encodeV1Transaction } from '../support/address-index-chain.js';
 import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
 import { tempDir } from '../support/store.js';
 
@@ -113,5 +118,42 @@ describe('group commit', () => {
     for (const b of blocks.slice(40)) await reopened.addBlock(b.bytes);
     expect((await reopened.tip())?.hash).toEqual(expectedTip.hash);
     await reopened.close();
+  });
+});
+
+describe('group commit reads', () => {
+  it('a coin spent in the pending group stays spent while the group that created it is still being written', async () => {
+    const dir = tempDir('group-double-spend');
+    const genesis = regtestGenesis();
+    const b1 = buildBlock({ parent: genesis, tag: 'ds' });
+    const coinbase = decodeBlock(b1.bytes).transactions[0]!;
+    const value = coinbase.data.vout[0]!.value;
+    const script = coinbase.data.vout[0]!.scriptPubKey;
+    const spend = (txid: Uint8Array, tag: number) =>
+      encodeV1Transaction(
+        [{ prevout: { hash: txid, index: 0 }, scriptSig: Uint8Array.of(0x01, tag), sequence: 0xffffffff }],
+        [{ value, scriptPubKey: script }],
+      );
+    const tx1 = spend(coinbase.txid, 1);
+    const b2 = buildBlock({ parent: b1, tag: 'ds', extraTxs: [tx1] });
+    const tx1id = decodeTransaction(tx1).txid;
+    const b3 = buildBlock({ parent: b2, tag: 'ds', extraTxs: [spend(tx1id, 2)] });
+    const b4 = buildBlock({ parent: b3, tag: 'ds', extraTxs: [spend(tx1id, 3)] }); // spends tx1:0 again
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST, groupCommit: { maxBlocks: 3, maxBytes: 1 << 30 } });
+    try {
+      // Slow writes keep the first group (genesis, b1, b2: it creates tx1:0) in flight while b3 and b4 arrive.
+      const db = store.database as unknown as { _batch: (...a: unknown[]) => Promise<void> };
+      const real = db._batch.bind(db);
+      db._batch = (...a: unknown[]) => new Promise<void>((done, fail) => setTimeout(() => real(...a).then(done, fail), 300));
+      for (const b of [genesis, b1, b2, b3]) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      const e = await store.addBlock(b4.bytes).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(BlockRejectedError);
+      expect((e as BlockRejectedError).reason).toBe('state');
+      expect((await store.tip())?.height).toBe(3);
+      db._batch = real;
+    } finally {
+      await store.close();
+      dir.remove();
+    }
   });
 });
