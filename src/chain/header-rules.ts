@@ -11,7 +11,7 @@
  */
 import { blockHeaderHash, type Block, type BlockHeader } from '../codec/block.js';
 import { bytesEqual, hexInt, toHex, toHexReversed } from '../codec/hex.js';
-import { verifyEquihash } from '../crypto/equihash.js';
+import { verifyEquihash, type EquihashResult } from '../crypto/equihash.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
 import { hashBlockCommitments } from '../state/history-tree.js';
 import { ACTIVATION_BLOCK_HASHES, checkpointAt } from './checkpoints.js';
@@ -109,7 +109,11 @@ export function checkBlockHeader(
   header: BlockHeader,
   network: NetworkParams,
   height: number | null = null,
-  options: { verifySolution?: boolean } = {},
+  options: {
+    verifySolution?: boolean;
+    /** verifyEquihash's verdict on exactly these header bytes, computed ahead (on a worker thread). */
+    solutionResult?: EquihashResult;
+  } = {},
 ): HeaderRuleError | null {
   const hashBytes = blockHeaderHash(header);
   const hash = toHexReversed(hashBytes);
@@ -128,7 +132,9 @@ export function checkBlockHeader(
   // An operator importing from a source they trust may skip the solution (≈ 86 µs a header);
   // the proof-of-work target below is always checked.
   const eq =
-    options.verifySolution === false ? ({ ok: true } as const) : verifyEquihash(n, k, header.bytes.subarray(0, 140), header.solution);
+    options.verifySolution === false
+      ? ({ ok: true } as const)
+      : (options.solutionResult ?? verifyEquihash(n, k, header.bytes.subarray(0, 140), header.solution));
   if (!eq.ok) {
     return ruleError(
       'invalid-solution',

@@ -6,6 +6,7 @@
  * double-dash options choose the source. Every import is resumable: run it again after a crash or
  * Ctrl-C and it continues where the store stands.
  */
+import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
@@ -112,6 +113,8 @@ export async function runImport(argv: string[]): Promise<void> {
     verifySolutions: opts.verifyEquihash,
     log: (line) => process.stderr.write(`${line}\n`),
     groupCommit: true,
+    // The other cores check the solutions of blocks read ahead; this one validates and connects.
+    solutionThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   });
   const common = { progress: opts.progress, logger: stderrLogger };
   try {

@@ -19,6 +19,8 @@ export interface StoreOpenOptions {
   log?: (line: string) => void;
   /** Group commit (ChainStoreOptions.groupCommit): for `zecrpc import`, which owns the store. */
   groupCommit?: boolean;
+  /** Equihash threads for read-ahead blocks (ChainStoreOptions.solutionThreads). */
+  solutionThreads?: number;
 }
 
 export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOptions = {}): Promise<ChainStore> {
@@ -30,6 +32,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       verifySolutions: opts.verifySolutions,
       log: opts.log,
       groupCommit: opts.groupCommit,
+      solutionThreads: opts.solutionThreads,
     });
   } catch (e) {
     if (isStoreLockedError(e)) {

@@ -36,6 +36,9 @@ import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors
 import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
+import { equihashParams } from '../chain/header-rules.js';
+import type { EquihashResult } from '../crypto/equihash.js';
+import { EquihashPool } from '../crypto/equihash-pool.js';
 import { validateBlockHeader } from './header-validation.js';
 import {
   decodeBlockChainState,
@@ -73,6 +76,8 @@ import { writeBatch } from './write-batch.js';
 export const MAX_BLOCK_SIZE = 2_000_000;
 export { MAX_REORG_DEPTH };
 const INDEX_CACHE_SIZE = 20_000;
+/** Solution verdicts kept for blocks not yet added (an importer reads a few hundred ahead at most). */
+const MAX_PREFETCHED = 4096;
 
 export interface ChainStoreOptions {
   /** Network data directory (e.g. ~/.zcash/testnet3); the store lives in `<datadir>/zecrpc`. */
@@ -98,6 +103,12 @@ export interface ChainStoreOptions {
    * syncs every block.
    */
   groupCommit?: boolean | GroupCommitLimits;
+  /**
+   * Threads that check Equihash solutions of blocks an importer has read ahead (`prefetch`),
+   * while this thread validates and connects the current block (default 0: every solution is
+   * checked when its block is added).
+   */
+  solutionThreads?: number;
 }
 
 export interface GroupCommitLimits {
@@ -172,6 +183,9 @@ export class ChainStore implements ChainStoreReader {
   private writing: { writes: PendingWrites; done: Promise<void> } | null = null;
   /** Set when a group write failed: memory is then ahead of the disk and the store must be reopened. */
   private writeFailure: Error | null = null;
+  private readonly solutionPool: EquihashPool | null;
+  /** Verdicts on the solutions of prefetched blocks, by block hash (latin1), oldest first. */
+  private readonly prefetched = new Map<string, Promise<EquihashResult | null>>();
 
   private constructor(opts: ChainStoreOptions) {
     this.network = opts.network;
@@ -185,6 +199,7 @@ export class ChainStore implements ChainStoreReader {
       new ChainStateIndex({ network: opts.network, hashers: defaultPoolHashers(), log: this.log }),
     ];
     this.verifySolutions = opts.verifySolutions ?? true;
+    this.solutionPool = this.verifySolutions && (opts.solutionThreads ?? 0) > 0 ? new EquihashPool(opts.solutionThreads!) : null;
     this.groupLimits = !opts.groupCommit || this.durable ? null : opts.groupCommit === true ? DEFAULT_GROUP_COMMIT : opts.groupCommit;
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     const tags = new Set(this.indexers.map((i) => i.undoTag));
@@ -367,8 +382,10 @@ export class ChainStore implements ChainStoreReader {
         );
       }
     }
+    const solutionResult = await this.takePrefetched(hash);
     const headerProblem = await validateBlockHeader(block, height, this.network, (count) => this.ancestorHeaders(header.prevHash, count), {
       verifySolutions: this.verifySolutions,
+      ...(solutionResult ? { solutionResult } : {}),
       now: this.now,
       unverified: (line) => this.log(`not verified: ${line}`),
       lastCheckpoint: this.best ? lastCheckpointReached(this.network.name, this.best.height) : undefined,
@@ -481,6 +498,43 @@ export class ChainStore implements ChainStoreReader {
   /** Writes the blocks group commit still holds (a no-op without group commit). */
   flush(): Promise<void> {
     return this.exclusive(() => this.flushGroup());
+  }
+
+  /**
+   * Starts checking the Equihash solution of a block the caller will add soon, on a solution
+   * thread (`solutionThreads`); a no-op without them. Importers call it for the blocks they have
+   * read ahead. Bytes that are not a header of this network are left to addBlock to refuse.
+   */
+  prefetch(bytes: Uint8Array): void {
+    if (!this.solutionPool) return;
+    let header: BlockHeader;
+    try {
+      header = decodeBlockHeader(bytes);
+    } catch {
+      return;
+    }
+    if (header.solution.length !== this.network.solutionSize) return;
+    const key = Buffer.from(sha256d(header.bytes)).toString('latin1');
+    if (this.prefetched.has(key)) return;
+    if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
+    const { n, k } = equihashParams(this.network);
+    // A failed thread is not a verdict: the block's solution is then checked inline.
+    const verdict = this.solutionPool.verify(n, k, header.bytes.subarray(0, 140), header.solution).catch(() => null);
+    this.prefetched.set(key, verdict);
+  }
+
+  /** Resolves once every prefetched solution has its verdict (for measurements and tests). */
+  async prefetchSettled(): Promise<void> {
+    await Promise.all(this.prefetched.values());
+  }
+
+  private async takePrefetched(hash: Uint8Array): Promise<EquihashResult | null> {
+    if (this.prefetched.size === 0) return null;
+    const key = Buffer.from(hash).toString('latin1');
+    const verdict = this.prefetched.get(key);
+    if (!verdict) return null;
+    this.prefetched.delete(key);
+    return verdict;
   }
 
   /** The batch that makes `block` the new tip: its height entry, every indexer's data, its undo record. */
@@ -911,6 +965,8 @@ export class ChainStore implements ChainStoreReader {
   }
 
   private async closeResources(): Promise<void> {
+    this.prefetched.clear();
+    await this.solutionPool?.close();
     await this.data.close().catch(() => undefined);
     if (this.db.status === 'open' || this.db.status === 'opening') await this.db.close();
   }

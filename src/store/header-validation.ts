@@ -9,6 +9,7 @@ import { NEXT_WORK_WINDOW, type HeaderTiming } from '../chain/difficulty.js';
 import { checkBlockHeader, checkCoinbaseHeight, contextualCheckBlockHeader, type HeaderRuleError } from '../chain/header-rules.js';
 import type { Block } from '../codec/block.js';
 import { int32LE } from '../codec/bytes.js';
+import type { EquihashResult } from '../crypto/equihash.js';
 
 export interface HeaderValidationOptions {
   /** Check Equihash solutions (default true; off only for a trusted local source). */
@@ -19,6 +20,8 @@ export interface HeaderValidationOptions {
   unverified?: (line: string) => void;
   /** The highest checkpoint the store holds: zcashd refuses any header below it (a fork older than it). */
   lastCheckpoint?: number;
+  /** The Equihash verdict on this header, computed ahead of time (import prefetch). */
+  solutionResult?: EquihashResult;
 }
 
 /** A stored header and where it sits, as the walk back through ancestors needs it. */
@@ -44,7 +47,10 @@ export async function validateBlockHeader(
   ancestors: (count: number) => Promise<StoredHeader[]>,
   options: HeaderValidationOptions,
 ): Promise<HeaderRuleError | null> {
-  const context = checkBlockHeader(block.header, network, height, { verifySolution: options.verifySolutions });
+  const context = checkBlockHeader(block.header, network, height, {
+    verifySolution: options.verifySolutions,
+    ...(options.solutionResult ? { solutionResult: options.solutionResult } : {}),
+  });
   if (context) return context;
   if (height > 0) {
     const chain: HeaderTiming[] = (await ancestors(NEXT_WORK_WINDOW)).map(timing).reverse();

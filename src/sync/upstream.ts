@@ -131,6 +131,11 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
         const [a, b] = windows[next++]!;
         const p = fetchBlocks(client, a, b);
         p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
+        // Solutions are checked on the store's solution threads while earlier windows connect.
+        void p.then(
+          (blocks) => blocks.forEach((x) => store.prefetch(x.bytes)),
+          () => undefined,
+        );
         inflight.push(p);
       }
     };

@@ -1,6 +1,6 @@
 // Child process for the kill -9 trials: imports a shielded-regtest blk directory into a store, printing
 // "ready" once the store is open (the parent starts its kill timer there) and "done" at the end.
-// The store is opened as `zecrpc import` opens it: with group commit.
+// The store is opened as `zecrpc import` opens it: group commit, a solution thread.
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SHIELDED_REGTEST } from '../../test-vectors/regtest-shielded.js';
 
@@ -9,7 +9,7 @@ if (!datadir || !blocksDir) {
   process.stderr.write('usage: import-child.ts DATADIR BLOCKSDIR\n');
   process.exit(2);
 }
-const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit: true });
+const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit: true, solutionThreads: 1 });
 process.stdout.write('ready\n');
 await importBlkFiles(store, blocksDir, { progress: 'silent' });
 await store.close();
