@@ -1,7 +1,9 @@
 // Issue 12, finding 3: rendering large blocks on the event loop stalled every other client.
 // With the render threads, cheap requests keep being answered while other clients hammer
-// uncached getblock verbosity 2 on 1.4 MB blocks. The bound here only catches stalls (the
-// report measured seconds); the p99 figure itself is measured by test/long/stress/run.ts p99.
+// uncached getblock verbosity 2 on 1.4 MB blocks. No clock bound (the machine may be busy):
+// a cheap request queued behind renders on the event loop would complete about once per
+// render, while off the loop many complete during each one. The p99 figure itself is
+// measured by test/long/stress/run.ts p99.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('a responsive event loop', () => {
-  it('answers getblockcount promptly while four clients render uncached 1.4 MB blocks at verbosity 2', async () => {
+  it('answers many getblockcount requests during each uncached 1.4 MB verbosity-2 render of four other clients', async () => {
     let stop = false;
     let heavy = 0;
     const hammer = Array.from({ length: 4 }, async (_, c) => {
@@ -49,10 +51,7 @@ describe('a responsive event loop', () => {
     }
     stop = true;
     await Promise.all(hammer);
-    latencies.sort((a, b) => a - b);
-    const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
     expect(heavy).toBeGreaterThan(4);
-    expect(latencies.length).toBeGreaterThan(20);
-    expect(p99).toBeLessThan(250);
+    expect(latencies.length).toBeGreaterThan(3 * heavy);
   });
 });
