@@ -50,20 +50,8 @@ const magicName = (m: Buffer): string | null => {
   return null;
 };
 
-/**
- * Hands every complete block record in a freshly read window to the store's solution threads,
- * so their Equihash checks run while the blocks before them are connected. Records are only
- * read here, never trusted: addBlock decodes and checks each block itself.
- */
-function prefetchWindow(store: ChainStore, window: Buffer, magic: Buffer): void {
-  for (let at = 0; at + 8 <= window.length;) {
-    if (window[at] !== magic[0] || !window.subarray(at, at + 4).equals(magic)) return;
-    const length = window.readUInt32LE(at + 4);
-    if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE || at + 8 + length > window.length) return;
-    store.prefetch(window.subarray(at + 8, at + 8 + length));
-    at += 8 + length;
-  }
-}
+/** Blocks whose solutions are handed to the store's solution threads ahead of the one being added. */
+const READ_AHEAD_BLOCKS = 256;
 
 export async function importBlkFiles(store: ChainStore, dir: string, opts: ImportOptions = {}): Promise<BlkImportResult> {
   const started = Date.now();
@@ -120,13 +108,33 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
             const { bytesRead } = await handle.read(window, 0, want, from);
             window = window.subarray(0, bytesRead);
             windowStart = from;
-            prefetchWindow(store, window, magic);
             if (bytesRead < length) return null;
           }
           return window.subarray(from - windowStart, from - windowStart + length);
         };
+        // Read-ahead for the solution threads: complete records after the current one, within
+        // the window already read, are handed to store.prefetch, READ_AHEAD_BLOCKS at most.
+        // Records are only looked at here; addBlock decodes and checks each block itself.
+        let prefetchedTo = offset;
+        let ahead = 0;
+        const topUpPrefetch = (): void => {
+          if (prefetchedTo < offset) {
+            prefetchedTo = offset;
+            ahead = 0;
+          }
+          while (ahead < READ_AHEAD_BLOCKS) {
+            const at = prefetchedTo - windowStart;
+            if (at < 0 || at + 8 > window.length || !window.subarray(at, at + 4).equals(magic)) return;
+            const length = window.readUInt32LE(at + 4);
+            if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE || at + 8 + length > window.length) return;
+            store.prefetch(window.subarray(at + 8, at + 8 + length));
+            prefetchedTo += 8 + length;
+            ahead++;
+          }
+        };
         while (offset < size) {
           const head = await ensure(offset, Math.min(8, size - offset));
+          topUpPrefetch();
           const frame = head!;
           if (frame.length < 8 || frame.subarray(0, 4).equals(Buffer.alloc(4))) {
             // zcashd's zero pre-allocation after the last record (or a header cut short at the end).
@@ -182,6 +190,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           }
           // Copy: the window buffer is reused, and buffered orphans must keep their bytes.
           await sink.add(new Uint8Array(body), { source: file, position: `offset ${offset}`, offset });
+          if (ahead > 0) ahead--;
           offset += 8 + length;
           sinceCheckpoint += 8 + length;
           progress.tick(length, 8 + length);
