@@ -7,13 +7,16 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-/** `jsUrl`: the compiled worker module; its `.ts` twin is used when the `.js` file does not exist. */
-export function startModuleWorker(jsUrl: URL): Worker {
-  if (existsSync(fileURLToPath(jsUrl))) return new Worker(jsUrl);
+/**
+ * `jsUrl`: the compiled worker module; its `.ts` twin is used when the `.js` file does not exist.
+ * `options` (workerData, resource limits, …) apply either way.
+ */
+export function startModuleWorker(jsUrl: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
+  if (existsSync(fileURLToPath(jsUrl))) return new Worker(jsUrl, options);
   const ts = jsUrl.href.replace(/\.js$/, '.ts');
   const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { ...options, eval: true });
 }

@@ -27,6 +27,7 @@ import type { RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
 import { MethodRegistry } from '../registry.js';
 import { RenderPool } from '../workers/render-pool.js';
+import type { ReplyScope } from '../workers/reply-slab.js';
 
 export { MAX_BODY_SIZE } from './request-body.js';
 export { MAX_HEADERS_SIZE } from './request-head.js';
@@ -178,10 +179,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const replyBudget = new MemoryBudget(limits.replies);
   const bodyBudget = new MemoryBudget(limits.bodies);
   const queue = new WorkQueue(config.rpcThreads, config.rpcWorkQueue);
-  const releaser = new MemoryReleaser();
   const renderThreads = opts.renderThreads ?? config.rpcThreads;
   const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
+  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const auth: Authenticator = createAuthenticator({
     rpcUser: config.rpcUser,
     rpcPassword: config.rpcPassword,
@@ -215,6 +216,12 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
         return { reply: workQueueFull, done: () => undefined };
       }
       const slot = await admitted;
+      // Memory lent to this reply by the render threads, given back once the reply is written.
+      const held: (() => void)[] = [];
+      const scope: ReplyScope = { hold: (release) => held.push(release) };
+      const giveBack = () => {
+        for (const release of held.splice(0)) release();
+      };
       // Renders in a thread run off the slot, so cheap requests are not queued behind them;
       // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
       const requestCtx: RpcContext = pool
@@ -222,11 +229,11 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
             ...ctx,
             blockRenderer: {
               render: async (req) => {
-                if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req);
+                if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
                 renderBacklog.count++;
                 const resume = slot.suspend();
                 try {
-                  return await pool.render(req);
+                  return await pool.render(req, scope);
                 } finally {
                   renderBacklog.count--;
                   await resume();
@@ -235,7 +242,11 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
             },
           }
         : ctx;
-      const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes, replyBudget.inUse));
+      const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
+      const done = () => {
+        budget.releaseAll();
+        giveBack();
+      };
       try {
         const reply = await handleJsonRpcBody(body, registry, requestCtx, {
           budget,
@@ -246,9 +257,9 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
           onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
         });
         const status = reply.status;
-        return { reply: { status, body: reply.body, own: 'json' }, done: () => budget.releaseAll() };
+        return { reply: { status, body: reply.body, own: 'json' }, done };
       } catch (e) {
-        budget.releaseAll();
+        done();
         throw e;
       } finally {
         slot.release();

@@ -20,6 +20,12 @@ export interface BlockRenderRequest {
   /** Chain position; required for verbosity 1 and 2. */
   context: BlockChainContext | null;
   network: NetworkParams;
+  /**
+   * The result only goes into the reply of the request being served and is not kept once that
+   * reply is written (no cache holds it): the server's renderer may then return a view into
+   * memory it lends to the reply and reuses afterwards.
+   */
+  transient?: boolean;
 }
 
 export interface BlockRenderer {

@@ -5,16 +5,17 @@
  * `inlineMaxBytes` a thread round trip costs more than the work.
  *
  * Threads start on first use and stay; each takes one job at a time and jobs go to the thread
- * with the fewest outstanding. Under tsx or vitest (TypeScript sources) the worker is loaded
- * through tsx's loader; from the compiled package it is plain JavaScript.
+ * with the fewest outstanding. They run at a lower CPU priority than the event loop
+ * (thread-priority.ts), and write replies that are only needed until written into slabs of
+ * shared memory they reuse (reply-slab.ts). Threads start through workers/module-worker.ts
+ * (compiled, or under tsx from the TypeScript sources).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../workers/module-worker.js';
 import type { RawJson } from '../method.js';
 import { inlineBlockRenderer, unreadableBlock, type BlockRenderRequest, type BlockRenderer } from './block-renderer.js';
-import type { RenderJob, RenderOutcome } from './render-protocol.js';
+import type { RenderJob, RenderOutcome, RenderWorkerData } from './render-protocol.js';
+import { ReplySlab, SLAB_BYTES, SLABS_PER_THREAD, type ReplyScope } from './reply-slab.js';
 
 /** Blocks below this size are rendered on the calling thread. */
 export const DEFAULT_INLINE_MAX_BYTES = 96 * 1024;
@@ -23,11 +24,16 @@ interface Pending {
   req: BlockRenderRequest;
   resolve: (v: RawJson) => void;
   reject: (e: Error) => void;
+  /** The slab lent to this job, and the request that will hold it until its reply is written. */
+  slab: ReplySlab | null;
+  scope: ReplyScope | undefined;
 }
 
 interface PoolWorker {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Slabs this thread writes into (it keeps a view of each). */
+  slabs: ReplySlab[];
   /** Ends an idle thread (armed whenever its last job finishes). */
   idleTimer: NodeJS.Timeout | null;
 }
@@ -40,23 +46,49 @@ interface PoolWorker {
 export const DEFAULT_IDLE_MS = 15_000;
 
 /**
+ * Render threads' nice value above the event loop's. Measured on two cores, one client looping
+ * getblockcount while eight others loop uncached verbosity-2 renders of 1.4 MB blocks:
+ * getblockcount's p99 was 11–18 ms at 0, 7–10 ms at 2, 4–5 ms at 5 and 2–3 ms at 10, where the
+ * renders lost a further tenth of their rate to the getblockcount client. Renders alone run
+ * as fast at any value: the priority only decides who waits when both want a core.
+ */
+export const DEFAULT_RENDER_NICENESS = 5;
+
+/**
+ * Young-generation size of a render thread: V8 makes it two 32 MB semi-spaces (it rounds a
+ * third of this to a power of two), twice its default. Rendering a 1.4 MB block at verbosity 2
+ * allocates tens of megabytes of short-lived objects, and with the default the collector ran
+ * several times per render, each time copying the decoded block still in use. CPU per render
+ * (render threads and V8's helper threads, four threads, eight clients, two cores): 21–24 ms
+ * by default, 16–18 ms here, 14 ms with 64 MB semi-spaces. The price is memory while threads
+ * are busy: peak RSS of `test/long/stress/run.ts long` (30 s) went from 1.55 GB to 1.81–1.83 GB
+ * here and 2.06–2.08 GB with 64 MB semi-spaces. It goes with the thread when it ends after
+ * `DEFAULT_IDLE_MS` without work.
+ */
+export const RENDER_YOUNG_GENERATION_MB = 96;
+
+/**
  * The worker to start: the compiled `render-worker.js` beside this module, or — when running
  * from TypeScript sources (tsx, vitest) — a bootstrap that registers tsx's loader inside the
  * thread first (Node 20 does not pass `--import` hooks on to workers reliably).
  */
-function startWorker(): Worker {
-  const js = new URL('./render-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js);
-  const ts = new URL('./render-worker.ts', import.meta.url).href;
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
-  return new Worker(boot, { eval: true });
+function startWorker(workerData: RenderWorkerData): Worker {
+  return startModuleWorker(new URL('./render-worker.js', import.meta.url), {
+    workerData,
+    resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB },
+  });
 }
 
 export interface RenderPoolOptions {
   threads: number;
   inlineMaxBytes?: number;
   idleMs?: number;
+  /** Render threads' nice value above the event loop's (default DEFAULT_RENDER_NICENESS; 0 keeps it equal). */
+  niceness?: number;
+  /** Capacity of each reply slab (default SLAB_BYTES); larger results are transferred instead. */
+  slabBytes?: number;
+  /** Slabs per thread (default SLABS_PER_THREAD; 0: none, every byte result is transferred). */
+  slabsPerThread?: number;
 }
 
 export class RenderPool implements BlockRenderer {
@@ -66,11 +98,17 @@ export class RenderPool implements BlockRenderer {
   readonly threads: number;
   private readonly inlineMaxBytes: number;
   private readonly idleMs: number;
+  private readonly niceness: number;
+  private readonly slabBytes: number;
+  private readonly slabsPerThread: number;
 
   constructor(opts: RenderPoolOptions) {
     this.threads = Math.max(1, opts.threads);
     this.inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
     this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+    this.niceness = opts.niceness ?? DEFAULT_RENDER_NICENESS;
+    this.slabBytes = opts.slabBytes ?? SLAB_BYTES;
+    this.slabsPerThread = opts.slabsPerThread ?? SLABS_PER_THREAD;
   }
 
   /** Threads currently running. */
@@ -78,22 +116,50 @@ export class RenderPool implements BlockRenderer {
     return this.workers.length;
   }
 
+  /** Jobs handed to threads and not yet answered. */
+  get pending(): number {
+    let n = 0;
+    for (const w of this.workers) n += w.pending.size;
+    return n;
+  }
+
   /** Whether `render` would hand this request to a thread (false: rendered inline). */
   usesThread(req: BlockRenderRequest): boolean {
     return !this.closed && req.bytes.length >= this.inlineMaxBytes;
   }
 
-  render(req: BlockRenderRequest): Promise<RawJson> {
+  /**
+   * Renders in a thread (or inline, for small blocks). With `scope`, a `transient` request's
+   * byte result may be a view into a slab, which stays lent until the scope's release runs.
+   */
+  render(req: BlockRenderRequest, scope?: ReplyScope): Promise<RawJson> {
     if (!this.usesThread(req)) return inlineBlockRenderer.render(req);
     const w = this.pick();
     const id = this.nextId++;
+    // Verbosity 1 is text of a few hundred kilobytes at most; it is not worth a slab.
+    const slab = scope && req.transient === true && req.verbosity !== 1 ? this.lendSlab(w) : null;
     const job: RenderJob = { id, bytes: req.bytes, verbosity: req.verbosity, context: req.context, network: req.network };
+    if (slab) {
+      job.slab = slab.sent ? { id: slab.id } : { id: slab.id, buffer: slab.buffer };
+      slab.sent = true;
+    }
     if (w.idleTimer) clearTimeout(w.idleTimer);
     w.idleTimer = null;
     return new Promise<RawJson>((resolve, reject) => {
-      w.pending.set(id, { req, resolve, reject });
+      w.pending.set(id, { req, resolve, reject, slab, scope });
       w.worker.postMessage(job);
     });
+  }
+
+  /** A slab of `w` that no reply holds, creating one while it has fewer than its share; null if all are lent. */
+  private lendSlab(w: PoolWorker): ReplySlab | null {
+    let slab = w.slabs.find((s) => !s.lent);
+    if (!slab && w.slabs.length < this.slabsPerThread) {
+      slab = new ReplySlab(this.slabBytes);
+      w.slabs.push(slab);
+    }
+    if (slab) slab.lent = true;
+    return slab ?? null;
   }
 
   /** The least busy thread, starting a new one while fewer than `threads` exist. */
@@ -105,8 +171,8 @@ export class RenderPool implements BlockRenderer {
   }
 
   private spawn(): PoolWorker {
-    const worker = startWorker();
-    const w: PoolWorker = { worker, pending: new Map(), idleTimer: null };
+    const worker = startWorker({ niceness: this.niceness });
+    const w: PoolWorker = { worker, pending: new Map(), slabs: [], idleTimer: null };
     worker.on('message', (m: RenderOutcome) => {
       const p = w.pending.get(m.id);
       if (!p) return;
@@ -119,14 +185,26 @@ export class RenderPool implements BlockRenderer {
         }, this.idleMs);
         w.idleTimer.unref();
       }
+      const slab = p.slab;
+      if ('slabLength' in m && slab) {
+        p.scope!.hold(() => (slab.lent = false));
+        p.resolve(slab.view(m.slabLength));
+        return;
+      }
+      if (slab) slab.lent = false;
       if ('text' in m) p.resolve(m.text);
       else if ('bytes' in m) p.resolve(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
       else if ('problem' in m) p.reject(unreadableBlock(p.req.hash, m.problem));
-      else p.reject(new Error(m.error));
+      else if ('error' in m) p.reject(new Error(m.error));
+      else p.reject(new Error('render worker answered with a slab it was not lent'));
     });
     const fail = (e: Error) => {
-      this.workers.splice(this.workers.indexOf(w), 1);
-      for (const p of w.pending.values()) p.reject(e);
+      const at = this.workers.indexOf(w);
+      if (at >= 0) this.workers.splice(at, 1);
+      for (const p of w.pending.values()) {
+        if (p.slab) p.slab.lent = false;
+        p.reject(e);
+      }
       w.pending.clear();
     };
     worker.on('error', fail);
@@ -144,7 +222,10 @@ export class RenderPool implements BlockRenderer {
     const all = this.workers.splice(0);
     for (const w of all) {
       if (w.idleTimer) clearTimeout(w.idleTimer);
-      for (const p of w.pending.values()) p.reject(new Error('server shutting down'));
+      for (const p of w.pending.values()) {
+        if (p.slab) p.slab.lent = false;
+        p.reject(new Error('server shutting down'));
+      }
     }
     await Promise.all(all.map((w) => w.worker.terminate()));
   }

@@ -13,39 +13,40 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { decodeBlock } from '../../../src/codec/block.js';
-import { toHexReversed } from '../../../src/codec/hex.js';
 import { storedBlockProblem } from '../../../src/store/verify.js';
-import { largeBlocks, AUTH } from '../../stress/fixtures.js';
+import { AUTH } from '../../stress/fixtures.js';
 import { mainnetGenesisRun } from '../../support/memory-store.js';
 import { KeepAliveClient, type Reply } from './client.js';
+import { BLOCKS, getblock2, getblockcount, large, largeInfo, load, pct, requestFor, sleep } from './load.js';
 
-const BLOCKS = 40;
-const large = largeBlocks(BLOCKS);
-const largeInfo = large.map((b) => {
-  const d = decodeBlock(b);
-  return { hash: toHexReversed(d.hash), size: b.length, txs: d.transactions.length, hex: Buffer.from(b).toString('hex') };
-});
-const small = mainnetGenesisRun().map((b) => toHexReversed(decodeBlock(b).hash));
 const MIB = 1024 * 1024;
 
 interface Child {
   proc: ChildProcess;
   port: number;
   rss(): { rss: number; hwm: number };
+  /** The server's event-loop delay since the previous call (or its start). */
+  loopDelay(): Promise<string>;
   stop(): Promise<number>;
 }
 
 async function startServer(env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/long/stress/server.ts'], {
     env: { ...process.env, BLOCKS: String(BLOCKS), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
+  let onLoopDelay: ((line: string) => void) | null = null;
   const port = await new Promise<number>((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /PORT (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
+      const delay = /LOOPDELAY (.*)\n/.exec(out);
+      if (delay) {
+        out = out.slice(delay.index + delay[0].length);
+        onLoopDelay?.(delay[1]!);
+      }
     });
     proc.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
   });
@@ -55,6 +56,11 @@ async function startServer(env: Record<string, string> = {}): Promise<Child> {
     proc,
     port,
     rss: () => ({ rss: kb('VmRSS'), hwm: kb('VmHWM') }),
+    loopDelay: () =>
+      new Promise<string>((resolve) => {
+        onLoopDelay = resolve;
+        proc.stdin!.write('loopdelay\n');
+      }),
     stop: () =>
       new Promise<number>((resolve) => {
         const t0 = performance.now();
@@ -65,109 +71,28 @@ async function startServer(env: Record<string, string> = {}): Promise<Child> {
 }
 
 const mb = (n: number) => `${(n / MIB).toFixed(0)} MB`;
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]! : NaN;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Checks one reply against the data; returns a description of what is wrong, or null. Block
- * objects are parsed in full only when `thorough` (the long run): parsing 8 MB replies would
- * make the load generator, not the server, the bottleneck of the throughput scenarios.
- */
-function wrongAnswer(kind: string, arg: number, r: Reply, thorough = true): string | null {
-  if (!thorough && kind === 'getblock2' && r.status === 200) {
-    const info = largeInfo[arg]!;
-    const head = r.body.toString('latin1', 0, 200);
-    const ok =
-      head.startsWith(`{"result":{"hash":"${info.hash}",`) &&
-      head.includes(`"size":${info.size},`) &&
-      r.body.toString('latin1', r.body.length - 30).endsWith('"error":null,"id":1}\n');
-    return ok ? null : `getblock2 ${arg} differs`;
-  }
-  const text = r.body.toString('utf8');
-  if (r.status === 500 && text === 'Work queue depth exceeded') return null; // load shedding, not a wrong answer
-  if (text.startsWith('{"result":null,"error":{"code":-7,')) return null; // the reply budget is in use: shed too
-  let j: { result: unknown; error: unknown };
-  try {
-    j = JSON.parse(text);
-  } catch {
-    return `${kind}: unparsable reply`;
-  }
-  if (j.error) return `${kind}: error ${JSON.stringify(j.error)}`;
-  if (kind === 'getblockcount') return j.result === 20 ? null : `getblockcount ${j.result}`;
-  if (kind === 'getblockhash') return j.result === small[arg] ? null : `getblockhash ${arg}`;
-  const info = largeInfo[arg]!;
-  if (kind === 'getblock0') return j.result === info.hex ? null : 'getblock 0 hex differs';
-  const b = j.result as { hash: string; size: number; tx: unknown[] };
-  return b.hash === info.hash && b.size === info.size && b.tx.length === info.txs ? null : `${kind} ${arg} differs`;
-}
-
-function requestFor(i: number): { kind: string; arg: number; json: string } {
-  const arg = i % BLOCKS;
-  switch (i % 5) {
-    case 0:
-      return { kind: 'getblockcount', arg, json: '{"id":1,"method":"getblockcount"}' };
-    case 1:
-      return { kind: 'getblockhash', arg: arg % 21, json: `{"id":1,"method":"getblockhash","params":[${arg % 21}]}` };
-    case 2:
-      return { kind: 'getblock0', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",0]}` };
-    case 3:
-      return { kind: 'getblock1', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",1]}` };
-    default:
-      return { kind: 'getblock2', arg, json: `{"id":1,"method":"getblock","params":["${largeInfo[arg]!.hash}",2]}` };
-  }
-}
-
-interface LoadResult {
-  ok: number;
-  shed: number;
-  /** Answered -7: the process-wide reply budget was in use. */
-  budget: number;
-  wrong: string[];
-  failures: number;
-  failureReasons: Map<string, number>;
-  latencies: number[];
-}
-
-/** `connections` keep-alive clients looping `pick(i)` until `ms` pass. */
-async function load(
-  port: number,
-  connections: number,
-  ms: number,
-  pick: (i: number) => { kind: string; arg: number; json: string },
-  thorough = false,
-): Promise<LoadResult> {
-  const res: LoadResult = { ok: 0, shed: 0, budget: 0, wrong: [], failures: 0, failureReasons: new Map(), latencies: [] };
-  const end = performance.now() + ms;
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      let c = new KeepAliveClient(port);
-      while (performance.now() < end) {
-        const q = pick(n++);
-        const t0 = performance.now();
-        try {
-          const r = await c.request(q.json);
-          res.latencies.push(performance.now() - t0);
-          const w = wrongAnswer(q.kind, q.arg, r, thorough);
-          if (w) res.wrong.push(w);
-          else if (r.status === 500 && r.body.toString() === 'Work queue depth exceeded') res.shed++;
-          else if (r.body.toString('latin1', 0, 40).startsWith('{"result":null,"error":{"code":-7,')) res.budget++;
-          else res.ok++;
-        } catch (e) {
-          res.failures++;
-          const why = (e as Error).message;
-          res.failureReasons.set(why, (res.failureReasons.get(why) ?? 0) + 1);
-          c = new KeepAliveClient(port);
-          await sleep(50);
-        }
-      }
-      c.close();
-    }),
+/** `connections` clients of getblock 2 in a child process of their own (load-child.ts), started once it is ready. */
+async function loadInChild(port: number, connections: number, ms: number): Promise<{ ok: number; wrong: string[] }> {
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/long/stress/load-child.ts', String(port), String(connections), String(ms)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
-  return res;
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes('READY\n')) resolve();
+      else if (proc.exitCode !== null) reject(new Error(`load child exited with ${proc.exitCode}`));
+      else return;
+      clearInterval(t);
+    }, 10);
+  });
+  return exited.then(() => JSON.parse(out.slice(out.indexOf('READY\n') + 6)) as { ok: number; wrong: string[] });
 }
 
 /** Samples the child's RSS until stopped; returns the peak seen. */
@@ -228,11 +153,7 @@ const scenarios: Record<string, () => Promise<void>> = {
       await sleep(500);
       const base = child.rss().rss;
       const stop = watchRss(child);
-      const r = await load(child.port, 500, 15_000, (i) => ({
-        kind: 'getblock2',
-        arg: i % BLOCKS,
-        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
-      }));
+      const r = await load(child.port, 500, 15_000, getblock2);
       console.log(
         `flood ${args || '(defaults: -rpcthreads=4 -rpcworkqueue=16)'}: 500 connections, uncached getblock 2, 15 s: ${(r.ok / 15).toFixed(1)} answers/s, ` +
           `${r.shed} "Work queue depth exceeded", ${r.budget} -7 (reply budget in use), ${r.wrong.length} wrong, ${r.failures} failed; latency p50 ${pct(r.latencies, 50).toFixed(0)} ms, ` +
@@ -247,23 +168,26 @@ const scenarios: Record<string, () => Promise<void>> = {
       ['render threads (-rpcthreads=4)', {}],
       ['no render threads (in-run baseline)', { RENDER_THREADS: '0' }],
     ] as const) {
-      const child = await startServer(env);
-      await sleep(500);
-      const idle = await load(child.port, 1, 3000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
-      const heavy = load(child.port, 8, 10_000, (i) => ({
-        kind: 'getblock2',
-        arg: i % BLOCKS,
-        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
-      }));
-      await sleep(500);
-      const cheap = await load(child.port, 1, 8000, () => ({ kind: 'getblockcount', arg: 0, json: '{"id":1,"method":"getblockcount"}' }));
-      const h = await heavy;
-      console.log(
-        `p99 ${label}: getblockcount alone p50 ${pct(idle.latencies, 50).toFixed(2)} / p99 ${pct(idle.latencies, 99).toFixed(2)} ms; ` +
-          `under 8 clients of uncached getblock 2: p50 ${pct(cheap.latencies, 50).toFixed(2)} / p99 ${pct(cheap.latencies, 99).toFixed(2)} / max ${Math.max(...cheap.latencies).toFixed(1)} ms; ` +
-          `getblock 2 ${(h.ok / 10).toFixed(1)}/s, ${h.wrong.length + cheap.wrong.length} wrong`,
-      );
-      await child.stop();
+      // The probe runs in this process; the eight heavy clients either in a child process of
+      // their own (as on a real server, whose clients are not one program) or here, sharing the
+      // probe's event loop with 440 MB/s of replies to read (how it was measured first).
+      for (const where of ['own process', 'probe process'] as const) {
+        const child = await startServer(env);
+        await sleep(500);
+        const idle = await load(child.port, 1, 3000, getblockcount);
+        const heavy = where === 'own process' ? loadInChild(child.port, 8, 10_000) : load(child.port, 8, 10_000, getblock2);
+        await sleep(500);
+        await child.loopDelay();
+        const cheap = await load(child.port, 1, 8000, getblockcount);
+        const delay = await child.loopDelay();
+        const h = await heavy;
+        console.log(
+          `p99 ${label}, heavy clients in the ${where}: getblockcount alone p50 ${pct(idle.latencies, 50).toFixed(2)} / p99 ${pct(idle.latencies, 99).toFixed(2)} ms; ` +
+            `under 8 clients of uncached getblock 2: p50 ${pct(cheap.latencies, 50).toFixed(2)} / p99 ${pct(cheap.latencies, 99).toFixed(2)} / max ${Math.max(...cheap.latencies).toFixed(1)} ms ` +
+            `(${cheap.latencies.length} answers); server event-loop delay ${delay}; getblock 2 ${(h.ok / 10).toFixed(1)}/s, ${h.wrong.length + cheap.wrong.length} wrong`,
+        );
+        await child.stop();
+      }
     }
   },
 
@@ -277,11 +201,7 @@ const scenarios: Record<string, () => Promise<void>> = {
       const child = await startServer(env);
       await sleep(500);
       await load(child.port, 4, 2000, (i) => requestFor(4 + 5 * i)); // warm the threads
-      const r = await load(child.port, 8, 10_000, (i) => ({
-        kind: 'getblock2',
-        arg: i % BLOCKS,
-        json: `{"id":1,"method":"getblock","params":["${largeInfo[i % BLOCKS]!.hash}",2]}`,
-      }));
+      const r = await load(child.port, 8, 10_000, getblock2);
       console.log(
         `throughput ${label}: uncached getblock 2 of 1.4 MB blocks, 8 clients: ${(r.ok / 10).toFixed(1)}/s, p50 ${pct(r.latencies, 50).toFixed(0)} ms, ${r.wrong.length} wrong`,
       );

@@ -2,12 +2,14 @@
  * The server under test for test/long/stress/run.ts, in its own process so its memory and event
  * loop are measured apart from the load generator: mainnet blocks 0..20 plus `BLOCKS` distinct
  * ~1.4 MB blocks (test/stress/fixtures.ts), getblock replies uncached unless CACHE=1.
- * Prints `PORT <n>` when listening; stops on SIGTERM. Options come from the environment:
+ * Prints `PORT <n>` when listening; stops on SIGTERM; SIGUSR2 prints memory figures, a line
+ * `loopdelay` on standard input the event-loop delay. Options come from the environment:
  * BLOCKS, CACHE, and ARGS (zcashd-style options, e.g. "-rpcthreads=4 -rpcworkqueue=16").
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadNodeConfig } from '../../../src/config.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { startRpcServer } from '../../../src/rpc/http/server.js';
@@ -24,6 +26,10 @@ const server = await startRpcServer({
   methods: storeMethods(store, { cacheReplies: process.env.CACHE === '1' }),
   ...(renderThreads === undefined ? {} : { renderThreads }),
 });
+// The event loop's delay (how late a 1 ms timer fires): how long a request that has arrived
+// may wait before it is read.
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
 process.stdout.write(`PORT ${server.port}\n`);
 process.once('SIGTERM', () => {
   const t0 = performance.now();
@@ -39,4 +45,13 @@ process.on('SIGUSR2', () => {
   process.stderr.write(
     `memory: rss ${f(m.rss)} heapUsed ${f(m.heapUsed)} heapTotal ${f(m.heapTotal)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`,
   );
+});
+// `loopdelay` on standard input: the event-loop delay since the previous one, then a new window.
+process.stdin.on('data', (d: Buffer) => {
+  if (!d.toString().includes('loopdelay')) return;
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  process.stdout.write(
+    `LOOPDELAY p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms\n`,
+  );
+  loopDelay.reset();
 });

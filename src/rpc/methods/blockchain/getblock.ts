@@ -241,7 +241,9 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
           context.state = await blockStateView(store, entry, bytes);
           context.legacyOrchardRoot = options.legacyOrchardRoot ?? false;
         }
-        reply = await (rpcCtx?.blockRenderer ?? inlineBlockRenderer).render({ hash, bytes, verbosity, context, network: store.network });
+        // Uncached, the reply is its result's only holder, so the renderer may lend it memory.
+        const req = { hash, bytes, verbosity, context, network: store.network, transient: !cacheReplies };
+        reply = await (rpcCtx?.blockRenderer ?? inlineBlockRenderer).render(req);
       } catch (e) {
         throw asReadBlockFailure(e);
       }

@@ -1,0 +1,59 @@
+// The memory releaser asks for a full collection once enough reply memory has been given back,
+// but never while the server is busy: the collection stops the event loop, and every request
+// waiting then would pay for it.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryReleaser } from '../../src/rpc/http/memory-release.js';
+
+describe('memory releaser', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function releaser(busy: { now: boolean }) {
+    const collect = vi.fn();
+    const r = new MemoryReleaser({ busy: () => busy.now, collect, thresholdBytes: 100, minIntervalMs: 1000, quietCheckMs: 50 });
+    return { r, collect };
+  }
+
+  it('collects once the released bytes pass the threshold and the server is quiet', () => {
+    const { r, collect } = releaser({ now: false });
+    r.noteRelease(60);
+    vi.advanceTimersByTime(5000);
+    expect(collect).not.toHaveBeenCalled();
+    r.noteRelease(60);
+    vi.advanceTimersByTime(50);
+    expect(collect).toHaveBeenCalledTimes(1);
+    r.close();
+  });
+
+  it('waits while requests are running, then collects when they are done', () => {
+    const busy = { now: true };
+    const { r, collect } = releaser(busy);
+    r.noteRelease(500);
+    vi.advanceTimersByTime(10_000);
+    expect(collect).not.toHaveBeenCalled();
+    busy.now = false;
+    vi.advanceTimersByTime(50);
+    expect(collect).toHaveBeenCalledTimes(1);
+    r.close();
+  });
+
+  it('leaves at least the minimum interval between collections', () => {
+    const { r, collect } = releaser({ now: false });
+    r.noteRelease(500);
+    vi.advanceTimersByTime(50);
+    expect(collect).toHaveBeenCalledTimes(1);
+    r.noteRelease(500);
+    vi.advanceTimersByTime(900);
+    expect(collect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(100);
+    expect(collect).toHaveBeenCalledTimes(2);
+    r.close();
+  });
+
+  it('does nothing when no collection can be run', () => {
+    const r = new MemoryReleaser({ busy: () => false, collect: null, thresholdBytes: 1 });
+    r.noteRelease(10);
+    expect(vi.getTimerCount()).toBe(0);
+    r.close();
+  });
+});
