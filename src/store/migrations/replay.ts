@@ -21,7 +21,7 @@ import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from '../undo.js'
 import type { Migration, MigrationContext } from './index.js';
 import { writeBatch } from '../write-batch.js';
 
-/** Blocks per progress batch; also bounded by operations so a run of huge blocks stays small. */
+/** Blocks per progress batch; also bounded by pending keys so a run of huge blocks stays small. */
 const CHUNK_BLOCKS = 2_000;
 const CHUNK_OPS = 200_000;
 
@@ -120,7 +120,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
             overlay.apply([{ type: 'put', key: keys.undo(hash), value: encodeUndoRecord(entries) }]);
           }
           chunkBlocks++;
-          if (next < tip.height && (chunkBlocks >= chunkLimit || overlay.ops.length >= CHUNK_OPS)) {
+          if (next < tip.height && (chunkBlocks >= chunkLimit || overlay.size >= CHUNK_OPS)) {
             await writeBatch(db, [...overlay.take(), { type: 'put', key: progressKey, value: progressValue(next + 1) }], { sync: false });
             chunkBlocks = 0;
             ctx?.afterChunk?.(next + 1);
