@@ -2,14 +2,16 @@
  * decoderawtransaction JSON throughput on real v4/v5 transactions: zecrpc's TxToJSON
  * (UniValue-exact writer, hex conversions and script rendering included) against
  * JSON.stringify of an equivalent plain object built beforehand (pure serialization), and the
- * JsonWriter serializing the same prebuilt values (writer against JSON.stringify, like for like).
+ * JsonWriter serializing the same prebuilt values (writer against JSON.stringify, like for like);
+ * then what a reply sends, bytes: txToJsonBytes (byte output, as decoderawtransaction renders)
+ * against JSON.stringify of the prebuilt object encoded to a Buffer.
  * Run: npx tsx bench/decoderaw.ts
  */
 import Benchmark from 'benchmark';
 import { MAINNET } from '../src/chain/network.js';
 import { decodeBlock } from '../src/codec/block.js';
 import type { Transaction } from '../src/codec/tx/transaction.js';
-import { txToJson } from '../src/render/tx.js';
+import { txToJson, txToJsonBytes } from '../src/render/tx.js';
 import { parseJson } from '../src/json/reader.js';
 import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
@@ -47,6 +49,12 @@ for (const version of [4, 5]) {
     .add('JsonWriter(prebuilt JsonValue tree)', () => {
       for (const v of trees) sink += new JsonWriter().value(v).toString().length;
     })
+    .add('zecrpc txToJsonBytes (reply bytes)', () => {
+      for (const t of set) sink += txToJsonBytes(t, MAINNET).length;
+    })
+    .add('Buffer.from(JSON.stringify(prebuilt))', () => {
+      for (const p of plain) sink += Buffer.from(JSON.stringify(p), 'latin1').length;
+    })
     .on('cycle', (e: Benchmark.Event) => {
       const b = e.target as unknown as Benchmark;
       const perSec = b.hz! * set.length;
@@ -57,10 +65,11 @@ for (const version of [4, 5]) {
     })
     .on('complete', function (this: Benchmark.Suite) {
       const runs = this as unknown as Benchmark[];
-      const [ours, base, writerOnly] = [runs[0]!, runs[1]!, runs[2]!];
+      const [ours, base, writerOnly, oursBytes, baseBytes] = [runs[0]!, runs[1]!, runs[2]!, runs[3]!, runs[4]!];
       console.log(
         `v${version} ratio writer-only / JSON.stringify (same prebuilt values) = ${(writerOnly.hz! / base.hz!).toFixed(2)}; ` +
-          `full txToJson (decoded tx → JSON, incl. hex/asm/addresses) / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}  (${set.length} txs)`,
+          `full txToJson (decoded tx → JSON, incl. hex/asm/addresses) / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}; ` +
+          `as reply bytes / Buffer.from(JSON.stringify(prebuilt)) = ${(oursBytes.hz! / baseBytes.hz!).toFixed(2)}  (${set.length} txs)`,
       );
     })
     .run();

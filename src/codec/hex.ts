@@ -36,8 +36,13 @@ const nativeHexSlice = (Buffer.prototype as unknown as { hexSlice?: (start: numb
 
 /** `HexStr`: bytes in order, lowercase. */
 export function toHex(b: Uint8Array): string {
-  if (nativeHexSlice) return nativeHexSlice.call(b, 0, b.length);
-  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
+  return toHexAt(b, 0, b.length);
+}
+
+/** `toHex(b.subarray(start, end))` without making the view. */
+export function toHexAt(b: Uint8Array, start: number, end: number): string {
+  if (nativeHexSlice) return nativeHexSlice.call(b, start, end);
+  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex', start, end);
 }
 
 /** Scratch space for reversing 256-bit values; hex is produced before anyone else can use it. */

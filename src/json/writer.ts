@@ -1,23 +1,33 @@
 /**
  * A streaming builder of UniValue's compact JSON text (rpc-http-json.md §4.1–§4.4, §4.8):
  * no whitespace, members in the order written, zcashd's byte-wise string escaping, number
- * tokens written as given. It is the hot path of TxToJSON / getblock, so it appends to one
- * string (V8 ropes make `+=` cheap), memoizes quoted keys, and checks a string with one
- * native regex test (or a tiny loop when short) before falling back to per-character
- * escaping. Measured on a transaction-sized object it is faster than building the same
- * object and calling JSON.stringify.
+ * tokens written as given. It is the hot path of TxToJSON and getblock, and has two outputs
+ * for the two sizes of document it builds:
  *
- * Strings are JavaScript (UTF-16) strings; the caller encodes the final text as UTF-8, so a
- * non-ASCII character comes out as its raw UTF-8 bytes, exactly as zcashd copies bytes
- * >= 0x80 through. (A lone surrogate cannot be represented in UTF-8 and would become
- * U+FFFD when encoded; the reader never produces one.)
+ * - text (the default): one string appended to (V8 ropes make `+=` cheap). For documents up
+ *   to tens of kilobytes nothing is faster: copying short strings into a buffer costs more
+ *   per call than a concatenation.
+ * - bytes (`new JsonWriter(capacity | memory)`): UTF-8 written straight into one Buffer. For
+ *   megabytes of JSON (getblock verbosity 2 of a 2 MB block is ~11 MB, almost all hex): a rope
+ *   that size spent most of its time being flattened and collected, while here hex is
+ *   encoded from the source bytes into the output, and hex of a field lying inside bytes
+ *   whose hex was already written (a transaction's `hex`, then its scripts, proofs and
+ *   ciphertexts) is a native copy of that output.
+ *
+ * Strings are JavaScript (UTF-16) strings and come out as UTF-8, so a non-ASCII character is
+ * its raw UTF-8 bytes, exactly as zcashd copies bytes >= 0x80 through. (A lone surrogate
+ * cannot be represented in UTF-8 and becomes U+FFFD; the reader never produces one.)
  */
+import { Buffer } from 'node:buffer';
+import { toHexAt, toHexReversedAt } from '../codec/hex.js';
 import { JsonNumber, type JsonValue } from './value.js';
 import { formatAmount, formatDouble } from './number-format.js';
 
 // UniValue escapes controls, `"`, `\` and DEL; `/` and non-ASCII are left alone. The test is
 // "only safe characters" (anchored), which V8 runs ~15% faster than searching for a bad one.
 const NO_ESCAPE_NEEDED = /^[ !#-[\]-~\u0080-\uffff]*$/;
+/** Printable ASCII other than `"` and `\`: such a string is its own JSON text, byte for byte. */
+const ASCII_NO_ESCAPE = /^[ !#-[\]-~]*$/;
 
 const ESCAPES: string[] = [];
 for (let c = 0; c < 0x20; c++) ESCAPES[c] = '\\u' + c.toString(16).padStart(4, '0');
@@ -29,6 +39,17 @@ ESCAPES[0x0d] = '\\r';
 ESCAPES[0x22] = '\\"';
 ESCAPES[0x5c] = '\\\\';
 ESCAPES[0x7f] = '\\u007f';
+
+/** Printable ASCII other than `"` and `\`: the string is its own JSON text, byte for byte. */
+function isPlainAscii(s: string): boolean {
+  // Short strings: a plain loop beats the regex's fixed call cost.
+  if (s.length > 16) return ASCII_NO_ESCAPE.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
 
 /** A string as a quoted, zcashd-escaped JSON string token (§4.2). */
 export function quoteJsonString(s: string): string {
@@ -65,15 +86,47 @@ export function formatInteger(n: number | bigint): string {
 }
 
 // Keys are nearly always the same few dozen literals (TxToJSON, blockToJSON), so their quoted
-// form is memoized; the bounds (count and key length) keep keys echoed from requests from
-// growing it or pinning large strings.
-const KEY_CACHE = new Map<string, string>();
+// form is memoized, as text and as bytes; the bounds (count and key length) keep keys echoed
+// from requests from growing it or pinning large strings.
+interface QuotedKey {
+  text: string;
+  bytes: Uint8Array;
+}
+const KEY_CACHE = new Map<string, QuotedKey>();
 const KEY_CACHE_LIMIT = 4096;
 const KEY_CACHE_MAX_KEY = 64;
 
-/** Any character outside ASCII (such text must go to the byte output as UTF-8, not latin1). */
+/** Any character outside ASCII (such text is written through the UTF-8 encoder). */
 // eslint-disable-next-line no-control-regex -- the range is all of ASCII, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
+
+const HEX_DIGITS = '0123456789abcdef';
+/** The two hex characters of a byte, as the little-endian uint16 that stores them in order. */
+const HEX_OF_BYTE = new Uint16Array(256);
+for (let b = 0; b < 256; b++) HEX_OF_BYTE[b] = HEX_DIGITS.charCodeAt(b >> 4) | (HEX_DIGITS.charCodeAt(b & 15) << 8);
+/**
+ * The four hex characters of two bytes (index: first byte | second byte << 8), as the
+ * little-endian uint32 that stores them in order. 256 KB, but one table lookup and one store
+ * per two bytes: ~0.35 ns per byte, about 4× Node's native hex encoder plus the copy of its
+ * string into the buffer.
+ */
+const HEX_OF_PAIR = new Uint32Array(65536);
+for (let v = 0; v < 65536; v++) HEX_OF_PAIR[v] = HEX_OF_BYTE[v & 255]! | (HEX_OF_BYTE[v >> 8]! << 16);
+
+/** The two decimal digits of 0..99, as the little-endian uint16 that stores them in order. */
+const DIGIT_PAIRS = new Uint16Array(100);
+for (let v = 0; v < 100; v++) DIGIT_PAIRS[v] = (0x30 + Math.floor(v / 10)) | ((0x30 + (v % 10)) << 8);
+
+/** Below this many bytes, hex is encoded again rather than copied (a copy call costs ~15 ns). */
+const MIN_COPIED_HEX_BYTES = 24;
+/** Below this many bytes, a hex slice of the shared hex text is not worth it (V8 copies slices under 13 characters). */
+const MIN_SLICED_HEX_BYTES = 7;
+/** Below this many characters, a JS loop beats a native string write's call cost (~40 ns). */
+const MIN_NATIVE_WRITE_CHARS = 48;
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const ZAT_PER_ZEC = 100_000_000;
 
 // Writer states. The state of each enclosing container is kept on a stack while a child is open.
 const TOP_EMPTY = 0; // nothing written yet
@@ -81,35 +134,66 @@ const TOP_DONE = 1; // the one top-level value is complete
 const IN_ARRAY = 2;
 const OBJ_WANT_KEY = 3; // inside an object, before a key (or before `}`)
 const OBJ_WANT_VALUE = 4; // inside an object, right after a key
+const IN_STRING = 5; // between openString() and closeString()
 
-/** Text kept as a string before it is moved into the byte output (toBuffer mode). */
-const SPILL_CHARS = 1 << 16;
+/**
+ * Buffer's native string writers (`buf.write(s, at, 'latin1')` without the encoding dispatch).
+ * Node has had them on every Buffer for many releases; typings omit them.
+ */
+interface NativeWriteBuffer extends Buffer {
+  latin1Write(s: string, offset: number): number;
+  utf8Write(s: string, offset: number): number;
+}
+
+function allocate(bytes: number): NativeWriteBuffer {
+  return Buffer.allocUnsafe(bytes) as NativeWriteBuffer;
+}
 
 export class JsonWriter {
+  /** Text output. */
   private out = '';
-  /**
-   * Byte output for large documents (getblock verbosity 2 of a 2 MB block is ~10 MB of JSON):
-   * text is moved into a growing Buffer every ~64 K characters instead of growing one huge
-   * rope, which measured ~2× less time in garbage collection and flattening.
-   */
-  private bytes: Buffer | null = null;
-  private byteLength = 0;
-  /**
-   * Whether the text not yet moved into `bytes` is pure ASCII. Then its UTF-8 encoding is its
-   * latin1 encoding, which V8 writes ~3x faster (a byte copy instead of a UTF-8 encoder);
-   * getblock verbosity 2 is all ASCII. Only key/str/raw can bring in other characters.
-   */
-  private pendingAscii = true;
-  /** ',' once the current container holds an element, '' at its start. */
-  private sep = '';
+  /** Byte output (null in text mode), its DataView and the length written. */
+  private buf: NativeWriteBuffer | null = null;
+  private view: DataView | null = null;
+  private pos = 0;
+  /** Whether all byte output is ASCII (then its text is its latin1 decoding, a plain copy). */
+  private ascii = true;
+  /** Whether the current container already holds an element (the next one needs a comma). */
+  private needComma = false;
   private state = TOP_EMPTY;
   private readonly stack: number[] = [];
+  /** The bytes whose hex `sharedHexStr` wrote last, and where that hex is (output offset, or text). */
+  private sharedBuffer: ArrayBufferLike | null = null;
+  private sharedStart = 0;
+  private sharedLength = 0;
+  private sharedOutput = 0;
+  private sharedText = '';
+
+  /**
+   * Without an argument the writer builds text. With `byteOutput` it writes bytes: the
+   * expected size of the document, or memory to write it into from its start. Either way a
+   * byte writer moves to a larger buffer when the text outgrows it; reused memory saves a
+   * large document the page faults of fresh memory.
+   */
+  constructor(byteOutput?: number | Buffer) {
+    if (byteOutput === undefined) return;
+    let buf = typeof byteOutput === 'number' ? allocate(Math.max(16, byteOutput)) : (byteOutput as NativeWriteBuffer);
+    if (buf.length === 0) buf = allocate(16);
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  }
+
+  /** Makes room for `bytes` more bytes of byte output now, saving the step-by-step growth of a large document. */
+  reserve(bytes: number): this {
+    if (this.buf !== null) this.ensure(bytes);
+    return this;
+  }
 
   beginObject(): this {
-    this.out += this.valuePrefix() + '{';
+    this.openValue(0x7b, '{');
     this.stack.push(this.state);
     this.state = OBJ_WANT_KEY;
-    this.sep = '';
+    this.needComma = false;
     return this;
   }
 
@@ -121,23 +205,21 @@ export class JsonWriter {
           : 'JsonWriter: endObject() without a matching beginObject()',
       );
     }
-    this.out += '}';
-    this.closeContainer();
+    this.closeWith(0x7d, '}');
     return this;
   }
 
   beginArray(): this {
-    this.out += this.valuePrefix() + '[';
+    this.openValue(0x5b, '[');
     this.stack.push(this.state);
     this.state = IN_ARRAY;
-    this.sep = '';
+    this.needComma = false;
     return this;
   }
 
   endArray(): this {
     if (this.state !== IN_ARRAY) throw new Error('JsonWriter: endArray() without a matching beginArray()');
-    this.out += ']';
-    this.closeContainer();
+    this.closeWith(0x5d, ']');
     return this;
   }
 
@@ -146,53 +228,191 @@ export class JsonWriter {
     if (this.state !== OBJ_WANT_KEY) {
       throw new Error(`JsonWriter: key ${JSON.stringify(k)} written outside an object or right after another key`);
     }
+    this.state = OBJ_WANT_VALUE;
     let quoted = KEY_CACHE.get(k);
     if (quoted === undefined) {
-      quoted = quoteJsonString(k) + ':';
-      // Only ASCII keys are cached, so a cache hit never needs the byte-output check below.
-      if (NON_ASCII.test(k)) this.pendingAscii = false;
-      else if (k.length <= KEY_CACHE_MAX_KEY && KEY_CACHE.size < KEY_CACHE_LIMIT) KEY_CACHE.set(k, quoted);
+      const text = quoteJsonString(k) + ':';
+      // Only ASCII keys are cached, so a cached key never brings in other characters.
+      if (NON_ASCII.test(k) || k.length > KEY_CACHE_MAX_KEY || KEY_CACHE.size >= KEY_CACHE_LIMIT) {
+        this.putText((this.needComma ? ',' : '') + text);
+        return this;
+      }
+      quoted = { text, bytes: Buffer.from(text, 'latin1') };
+      KEY_CACHE.set(k, quoted);
     }
-    this.out += this.sep + quoted;
-    this.state = OBJ_WANT_VALUE;
+    const buf = this.buf;
+    if (buf === null) {
+      this.out += this.needComma ? ',' + quoted.text : quoted.text;
+      return this;
+    }
+    const bytes = quoted.bytes;
+    const n = bytes.length;
+    this.ensure(n + 1);
+    const out = this.buf!;
+    let p = this.pos;
+    if (this.needComma) out[p++] = COMMA;
+    // Keys are short: a loop beats TypedArray.set's call cost.
+    for (let i = 0; i < n; i++) out[p++] = bytes[i]!;
+    this.pos = p;
     return this;
   }
 
   str(s: string): this {
-    if (this.bytes !== null && this.pendingAscii && NON_ASCII.test(s)) this.pendingAscii = false;
-    this.out += this.valuePrefix() + quoteJsonString(s);
+    const comma = this.comma();
+    if (isPlainAscii(s)) this.quoted(comma, s);
+    else this.putText(comma ? ',' + quoteJsonString(s) : quoteJsonString(s));
     return this;
   }
 
   /**
-   * An ASCII string the caller knows needs no escaping (hex, base58, fixed ASCII words). Skips
-   * the escape scan, which dominates TxToJSON's cost on long hex fields (ciphertexts, proofs).
-   * Must be ASCII: byte output trusts that and may copy it as latin1.
+   * An ASCII string the caller knows needs no escaping (base58, fixed ASCII words). Skips the
+   * escape scan; must be ASCII, since byte output copies it as latin1.
    */
   plainStr(s: string): this {
-    this.out += this.valuePrefix() + '"' + s + '"';
+    this.quoted(this.comma(), s);
+    return this;
+  }
+
+  /** `HexStr(bytes[start, end))` as a string value: the bytes in order, lowercase hex. */
+  hexStr(bytes: Uint8Array, start = 0, end = bytes.length): this {
+    const sep = this.comma() ? ',' : '';
+    if (this.buf === null) {
+      this.out += sep + '"' + this.hexText(bytes, start, end) + '"';
+      return this;
+    }
+    this.ensure(2 * (end - start) + 3);
+    if (sep) this.buf[this.pos++] = COMMA;
+    this.buf[this.pos++] = QUOTE;
+    this.hexBytes(bytes, start, end);
+    this.buf[this.pos++] = QUOTE;
+    return this;
+  }
+
+  /**
+   * `HexStr(bytes)`, after which the hex of any view into these bytes (hexStr, stringHex) is
+   * taken from this output instead of encoded again: a transaction's `hex`, then its fields.
+   */
+  sharedHexStr(bytes: Uint8Array): this {
+    const sep = this.comma() ? ',' : '';
+    this.sharedBuffer = bytes.buffer;
+    this.sharedStart = bytes.byteOffset;
+    this.sharedLength = bytes.length;
+    if (this.buf === null) {
+      this.sharedText = toHexAt(bytes, 0, bytes.length);
+      this.out += sep + '"' + this.sharedText + '"';
+      return this;
+    }
+    this.ensure(2 * bytes.length + 3);
+    if (sep) this.buf[this.pos++] = COMMA;
+    this.buf[this.pos++] = QUOTE;
+    this.sharedOutput = this.pos;
+    this.encodeHex(bytes, 0, bytes.length);
+    this.buf[this.pos++] = QUOTE;
+    return this;
+  }
+
+  /** `uint256::GetHex` of `bytes[start, start + n)`: the bytes reversed, lowercase hex. */
+  hexStrReversed(bytes: Uint8Array, start = 0, n = bytes.length - start): this {
+    const sep = this.comma() ? ',' : '';
+    if (this.buf === null) {
+      this.out += sep + '"' + toHexReversedAt(bytes, start, n) + '"';
+      return this;
+    }
+    this.ensure(2 * n + 3);
+    const view = this.view!;
+    let p = this.pos;
+    if (sep) this.buf[p++] = COMMA;
+    this.buf[p++] = QUOTE;
+    let j = start + n - 1;
+    for (; j > start; j -= 2) {
+      view.setUint32(p, HEX_OF_PAIR[bytes[j]! | (bytes[j - 1]! << 8)]!, true);
+      p += 4;
+    }
+    if (j === start) {
+      view.setUint16(p, HEX_OF_BYTE[bytes[start]!]!, true);
+      p += 2;
+    }
+    this.buf[p++] = QUOTE;
+    this.pos = p;
+    return this;
+  }
+
+  /**
+   * Opens a string value written in pieces (stringText, stringHex) up to closeString(): text
+   * such as a script's `asm`, made of hex pushes and opcode names, without building it first.
+   */
+  openString(): this {
+    this.openValue(QUOTE, '"');
+    this.stack.push(this.state);
+    this.state = IN_STRING;
+    return this;
+  }
+
+  /** A piece of an open string: ASCII that needs no escaping. */
+  stringText(s: string): this {
+    if (this.state !== IN_STRING) throw new Error('JsonWriter: stringText() outside openString()');
+    this.put(s);
+    return this;
+  }
+
+  /** A piece of an open string: `HexStr(bytes[start, end))`. */
+  stringHex(bytes: Uint8Array, start: number, end: number): this {
+    if (this.state !== IN_STRING) throw new Error('JsonWriter: stringHex() outside openString()');
+    if (this.buf === null) this.out += this.hexText(bytes, start, end);
+    else {
+      this.ensure(2 * (end - start));
+      this.hexBytes(bytes, start, end);
+    }
+    return this;
+  }
+
+  closeString(): this {
+    if (this.state !== IN_STRING) throw new Error('JsonWriter: closeString() without openString()');
+    if (this.buf === null) this.out += '"';
+    else this.byte(QUOTE);
+    this.state = this.stack.pop()!;
     return this;
   }
 
   /** An integer as plain decimal; values beyond ±2^53 (e.g. uint64) must be bigints. */
   int(n: number | bigint): this {
-    this.out += this.valuePrefix() + formatInteger(n);
+    if (this.buf !== null && typeof n === 'number' && n >= 0 && n <= 0xffffffff && n === Math.floor(n)) {
+      if (this.comma()) this.byte(COMMA);
+      this.digits(n);
+    } else this.token(formatInteger(n));
     return this;
   }
 
   bool(b: boolean): this {
-    this.out += this.valuePrefix() + (b ? 'true' : 'false');
+    this.token(b ? 'true' : 'false');
     return this;
   }
 
   null(): this {
-    this.out += this.valuePrefix() + 'null';
+    this.token('null');
     return this;
   }
 
   /** `ValueFromAmount`: a zatoshi amount as the number token `[-]int.8digits`. */
   amount(zat: number | bigint): this {
-    this.out += this.valuePrefix() + formatAmount(zat);
+    const abs = typeof zat === 'number' ? Math.abs(zat) : 0;
+    // Byte output writes the digits of ordinary amounts itself (every value of a block is one).
+    if (this.buf !== null && typeof zat === 'number' && abs < 2 ** 52 && abs === Math.floor(abs)) {
+      const whole = Math.floor(abs / ZAT_PER_ZEC);
+      this.ensure(2);
+      if (this.comma()) this.buf[this.pos++] = COMMA;
+      if (zat < 0) this.buf[this.pos++] = 0x2d;
+      this.digits(whole);
+      this.ensure(9);
+      this.buf[this.pos++] = 0x2e;
+      let frac = abs - whole * ZAT_PER_ZEC;
+      for (let p = this.pos + 7; p >= this.pos; p--) {
+        const q = Math.floor(frac / 10);
+        this.buf[p] = 0x30 + (frac - 10 * q);
+        frac = q;
+      }
+      this.pos += 8;
+    } else this.token(formatAmount(zat));
     return this;
   }
 
@@ -201,26 +421,22 @@ export class JsonWriter {
    * `"difficulty":,`), exactly as zcashd does.
    */
   double(d: number): this {
-    this.out += this.valuePrefix() + formatDouble(d);
+    this.token(formatDouble(d));
     return this;
   }
 
   /**
    * An already-serialized compact JSON value that is ASCII, inserted verbatim. Lets a caller
-   * render a small, fixed-shape object (a transaction input) as one piece of text instead of
-   * a dozen writer calls; byte output trusts it to be ASCII, like plainStr.
+   * render a small, fixed-shape object as one piece of text; byte output copies it as latin1.
    */
   plainRaw(jsonText: string): this {
-    this.out += this.valuePrefix() + jsonText;
-    // Containers may hold thousands of such values; keep the pending text bounded.
-    if (this.bytes !== null && this.out.length >= SPILL_CHARS) this.spill();
+    this.token(jsonText);
     return this;
   }
 
   /** An already-serialized compact JSON value, inserted verbatim. */
   raw(jsonText: string): this {
-    if (this.bytes !== null && this.pendingAscii && NON_ASCII.test(jsonText)) this.pendingAscii = false;
-    this.out += this.valuePrefix() + jsonText;
+    this.putText(this.comma() ? ',' + jsonText : jsonText);
     return this;
   }
 
@@ -242,72 +458,196 @@ export class JsonWriter {
 
   /** The compact text; every container must be closed. */
   toString(): string {
-    if (this.stack.length !== 0) throw new Error(`JsonWriter: ${this.stack.length} container(s) still open`);
-    if (this.bytes !== null) return this.toBuffer().toString('utf8');
-    return this.out;
+    this.checkComplete();
+    if (this.buf === null) return this.out;
+    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos);
   }
 
   /**
-   * Switches to byte output (call before writing). Use with toBuffer() for large documents;
-   * the final bytes are the UTF-8 encoding of the same text.
+   * The compact text as UTF-8 bytes; every container must be closed. From byte output, a view
+   * of the writer's buffer: write nothing more afterwards.
    */
-  useByteOutput(initialBytes = 1 << 20): this {
-    if (this.out !== '' || this.bytes !== null) throw new Error('JsonWriter: useByteOutput() must be called before writing');
-    this.bytes = Buffer.allocUnsafe(initialBytes);
-    return this;
-  }
-
-  /** The compact text as UTF-8 bytes; every container must be closed. */
   toBuffer(): Buffer {
-    if (this.stack.length !== 0) throw new Error(`JsonWriter: ${this.stack.length} container(s) still open`);
-    if (this.bytes === null) return Buffer.from(this.out, 'utf8');
-    this.spill();
-    return this.bytes.subarray(0, this.byteLength);
+    this.checkComplete();
+    if (this.buf === null) return Buffer.from(this.out, NON_ASCII.test(this.out) ? 'utf8' : 'latin1');
+    return this.buf.subarray(0, this.pos);
   }
 
-  private spill(): void {
-    const text = this.out;
-    this.out = '';
-    const max = text.length * 3; // UTF-8 never needs more than 3 bytes per UTF-16 unit
-    let buf = this.bytes!;
-    if (this.byteLength + max > buf.length) {
-      const grown = Buffer.allocUnsafe(Math.max(buf.length * 2, this.byteLength + max));
-      buf.copy(grown, 0, 0, this.byteLength);
-      buf = this.bytes = grown;
+  private checkComplete(): void {
+    if (this.stack.length !== 0) throw new Error(`JsonWriter: ${this.stack.length} container(s) still open`);
+  }
+
+  /** Hex text of bytes[start, end), a slice of the shared hex when it lies there (O(1) in V8). */
+  private hexText(bytes: Uint8Array, start: number, end: number): string {
+    if (bytes.buffer === this.sharedBuffer && end - start >= MIN_SLICED_HEX_BYTES) {
+      const offset = bytes.byteOffset + start - this.sharedStart;
+      if (offset >= 0 && offset + (end - start) <= this.sharedLength) return this.sharedText.slice(2 * offset, 2 * (offset + end - start));
     }
-    this.byteLength += buf.write(text, this.byteLength, this.pendingAscii ? 'latin1' : 'utf8');
-    this.pendingAscii = true;
+    return toHexAt(bytes, start, end);
+  }
+
+  /** Hex bytes of bytes[start, end), copied from the shared hex when it lies there; room ensured by the caller. */
+  private hexBytes(bytes: Uint8Array, start: number, end: number): void {
+    if (bytes.buffer === this.sharedBuffer && end - start >= MIN_COPIED_HEX_BYTES) {
+      const offset = bytes.byteOffset + start - this.sharedStart;
+      if (offset >= 0 && offset + (end - start) <= this.sharedLength) {
+        const from = this.sharedOutput + 2 * offset;
+        this.buf!.copyWithin(this.pos, from, from + 2 * (end - start));
+        this.pos += 2 * (end - start);
+        return;
+      }
+    }
+    this.encodeHex(bytes, start, end);
+  }
+
+  /** Room ensured by the caller. */
+  private encodeHex(bytes: Uint8Array, start: number, end: number): void {
+    const view = this.view!;
+    let p = this.pos;
+    let i = start;
+    for (; i + 1 < end; i += 2) {
+      view.setUint32(p, HEX_OF_PAIR[bytes[i]! | (bytes[i + 1]! << 8)]!, true);
+      p += 4;
+    }
+    if (i < end) {
+      view.setUint16(p, HEX_OF_BYTE[bytes[i]!]!, true);
+      p += 2;
+    }
+    this.pos = p;
+  }
+
+  /** 0 ≤ n < 2^32, an integer, into byte output. */
+  private digits(n: number): void {
+    let len = 1;
+    for (let bound = 10; n >= bound; bound *= 10) len++;
+    this.ensure(len);
+    const view = this.view!;
+    let p = this.pos + len;
+    this.pos = p;
+    // Two digits per division: sequence numbers (4294967295) are ten digits, in every input.
+    while (n >= 100) {
+      const q = Math.floor(n / 100);
+      p -= 2;
+      view.setUint16(p, DIGIT_PAIRS[n - 100 * q]!, true);
+      n = q;
+    }
+    if (n >= 10) view.setUint16(p - 2, DIGIT_PAIRS[n]!, true);
+    else this.buf![p - 1] = 0x30 + n;
+  }
+
+  /** ASCII text. */
+  private put(s: string): void {
+    if (this.buf === null) {
+      this.out += s;
+      return;
+    }
+    const n = s.length;
+    this.ensure(n);
+    if (n >= MIN_NATIVE_WRITE_CHARS) {
+      this.pos += this.buf.latin1Write(s, this.pos);
+      return;
+    }
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** Text that may hold any character. */
+  private putText(s: string): void {
+    // Text output checks for non-ASCII once, in toBuffer().
+    if (this.buf === null) {
+      this.out += s;
+      return;
+    }
+    if (!NON_ASCII.test(s)) return this.put(s);
+    this.ascii = false;
+    this.ensure(3 * s.length); // UTF-8 never needs more than 3 bytes per UTF-16 unit
+    this.pos += this.buf.utf8Write(s, this.pos);
+  }
+
+  private byte(b: number): void {
+    this.ensure(1);
+    this.buf![this.pos++] = b;
+  }
+
+  private ensure(more: number): void {
+    const buf = this.buf!;
+    const need = this.pos + more;
+    if (need <= buf.length) return;
+    const grown = allocate(Math.max(2 * buf.length, need));
+    buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.length);
   }
 
   /**
-   * Checks that a value may be written here, moves to the state after it, and returns the
-   * separator to put before it.
+   * Checks that a value may be written here, moves to the state after it, and says whether a
+   * comma goes before it.
    */
-  private valuePrefix(): string {
+  private comma(): boolean {
     switch (this.state) {
-      case IN_ARRAY: {
-        const sep = this.sep;
-        this.sep = ',';
-        return sep;
-      }
+      case IN_ARRAY:
+        if (this.needComma) return true;
+        this.needComma = true;
+        return false;
       case OBJ_WANT_VALUE:
         this.state = OBJ_WANT_KEY;
-        this.sep = ',';
-        return '';
+        this.needComma = true;
+        return false;
       case TOP_EMPTY:
         this.state = TOP_DONE;
-        return '';
+        return false;
       case OBJ_WANT_KEY:
         throw new Error('JsonWriter: value written in an object without a key');
+      case IN_STRING:
+        throw new Error('JsonWriter: value written inside an open string');
       default:
         throw new Error('JsonWriter: a second top-level value');
     }
   }
 
-  private closeContainer(): void {
-    if (this.bytes !== null && this.out.length >= SPILL_CHARS) this.spill();
+  /** A value's separator (if any) and one structural byte (`{`, `[`, `"`). */
+  private openValue(c: number, text: string): void {
+    const comma = this.comma();
+    if (this.buf === null) {
+      this.out += comma ? ',' + text : text;
+      return;
+    }
+    this.ensure(2);
+    if (comma) this.buf[this.pos++] = COMMA;
+    this.buf[this.pos++] = c;
+  }
+
+  /** A value's separator (if any) and `s` quoted, for ASCII needing no escaping. */
+  private quoted(comma: boolean, s: string): void {
+    if (this.buf === null) {
+      this.out += comma ? ',"' + s + '"' : '"' + s + '"';
+      return;
+    }
+    this.ensure(2);
+    if (comma) this.buf[this.pos++] = COMMA;
+    this.buf[this.pos++] = QUOTE;
+    this.put(s);
+    this.byte(QUOTE);
+  }
+
+  /** A value's separator (if any) and an ASCII token. */
+  private token(text: string): void {
+    const comma = this.comma();
+    if (this.buf === null) this.out += comma ? ',' + text : text;
+    else {
+      // No concatenation here: reading characters of a concatenated string flattens it first.
+      if (comma) this.byte(COMMA);
+      this.put(text);
+    }
+  }
+
+  private closeWith(c: number, text: string): void {
+    if (this.buf === null) this.out += text;
+    else this.byte(c);
     this.state = this.stack.pop()!;
-    // The parent already counted this container as written (valuePrefix ran at begin*).
-    this.sep = ',';
+    // The parent already counted this container as written (separator ran at begin*).
+    this.needComma = true;
   }
 }

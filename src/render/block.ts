@@ -10,7 +10,7 @@ import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import { chainWorkHex, difficultyFromBits } from '../chain/pow.js';
 import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
-import { hexInt, toHex, toHexReversed } from '../codec/hex.js';
+import { hexInt, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { BlockStateView } from '../state/block-view.js';
 import type { ValuePoolView } from '../state/value-pools.js';
@@ -59,15 +59,15 @@ function writeTxs(w: JsonWriter, txs: readonly Transaction[], verbosity: 1 | 2, 
   w.key('tx').beginArray();
   for (const tx of txs) {
     if (verbosity === 2) writeTxJson(w, tx, network);
-    else w.plainStr(tx.txidHex);
+    else w.hexStrReversed(tx.txid);
   }
   w.endArray();
 }
 
 function writeHeaderTail(w: JsonWriter, header: BlockHeader, network: NetworkParams): void {
   w.key('time').int(header.time);
-  w.key('nonce').plainStr(toHexReversed(header.nonce));
-  w.key('solution').plainStr(toHex(header.solution));
+  w.key('nonce').hexStrReversed(header.nonce);
+  w.key('solution').hexStr(header.solution);
   w.key('bits').str(hexInt(header.bits));
   w.key('difficulty').double(difficultyFromBits(header.bits, network));
 }
@@ -104,10 +104,11 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
 
 /**
  * The same as UTF-8 bytes, built without an intermediate string: the fast path for
- * verbosity 2 of large blocks (a 1.4 MB block renders ~8 MB of JSON).
+ * verbosity 2 of large blocks (a 1.4 MB block renders ~8 MB of JSON). With `output`, the text
+ * is written into that memory while it fits (the result is then a view of it).
  */
-export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): Buffer {
-  const w = new JsonWriter().useByteOutput(Math.max(1 << 16, block.size * 8));
+export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams, output?: Buffer): Buffer {
+  const w = new JsonWriter(output ?? Math.max(1 << 16, block.size * 8));
   writeBlockJson(w, decodedVerboseBlock(block, verbosity, network), ctx, network);
   return w.toBuffer();
 }
@@ -133,7 +134,7 @@ export function storedBlockToJson(summary: StoredBlockSummary, ctx: BlockChainCo
     size: summary.size,
     writeTxs: (out) => {
       out.key('tx').beginArray();
-      for (const txid of summary.txids) out.plainStr(toHexReversed(txid));
+      for (const txid of summary.txids) out.hexStrReversed(txid);
       out.endArray();
     },
     authDataRoot: () => ctx.state!.authDataRoot,
@@ -159,7 +160,7 @@ function writeValuePool(w: JsonWriter, pool: ValuePoolView, id: string | null): 
 }
 
 function writeStateMembers(w: JsonWriter, state: BlockStateView): void {
-  w.key('anchor').plainStr(toHexReversed(state.anchor));
+  w.key('anchor').hexStrReversed(state.anchor);
   w.key('chainSupply');
   writeValuePool(w, state.pools.chainSupply, null);
   w.key('valuePools').beginArray();
@@ -179,13 +180,13 @@ function writeBlockIdentity(w: JsonWriter, block: VerboseBlock, ctx: BlockChainC
   w.key('size').int(block.size);
   w.key('height').int(ctx.height);
   w.key('version').int(h.version);
-  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
-  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
+  w.key('merkleroot').hexStrReversed(h.merkleRoot);
+  w.key('blockcommitments').hexStrReversed(h.commitments);
 }
 
 function writeNeighbourLinks(w: JsonWriter, ctx: BlockChainContext): void {
-  if (ctx.previousBlockHash) w.key('previousblockhash').plainStr(toHexReversed(ctx.previousBlockHash));
-  if (ctx.nextBlockHash) w.key('nextblockhash').plainStr(toHexReversed(ctx.nextBlockHash));
+  if (ctx.previousBlockHash) w.key('previousblockhash').hexStrReversed(ctx.previousBlockHash);
+  if (ctx.nextBlockHash) w.key('nextblockhash').hexStrReversed(ctx.nextBlockHash);
 }
 
 function writeBlockJson(w: JsonWriter, block: VerboseBlock, ctx: BlockChainContext, network: NetworkParams): void {
@@ -194,13 +195,15 @@ function writeBlockJson(w: JsonWriter, block: VerboseBlock, ctx: BlockChainConte
   w.beginObject();
   if (state) {
     writeBlockIdentity(w, block, ctx);
-    w.key('authdataroot').plainStr(toHexReversed(state.authDataRoot));
-    w.key('finalsaplingroot').plainStr(toHexReversed(state.finalSaplingRoot));
+    w.key('authdataroot').hexStrReversed(state.authDataRoot);
+    w.key('finalsaplingroot').hexStrReversed(state.finalSaplingRoot);
     if (state.finalOrchardRoot) {
       // v6.12.2 prints the raw bytes (HexStr); v4.5.0–v5.2.0 printed them reversed.
-      w.key('finalorchardroot').plainStr(ctx.legacyOrchardRoot ? toHexReversed(state.finalOrchardRoot) : toHex(state.finalOrchardRoot));
+      w.key('finalorchardroot');
+      if (ctx.legacyOrchardRoot) w.hexStrReversed(state.finalOrchardRoot);
+      else w.hexStr(state.finalOrchardRoot);
     }
-    w.key('chainhistoryroot').plainStr(toHexReversed(state.chainHistoryRoot));
+    w.key('chainhistoryroot').hexStrReversed(state.chainHistoryRoot);
     block.writeTxs(w);
     writeHeaderTail(w, h, network);
     w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
@@ -211,9 +214,9 @@ function writeBlockJson(w: JsonWriter, block: VerboseBlock, ctx: BlockChainConte
   }
   const roots = eraRoots(h, ctx.height, network);
   writeBlockIdentity(w, block, ctx);
-  w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.authDataRoot() : ZERO32));
-  if (roots.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
-  if (roots.chainHistoryRoot) w.key('chainhistoryroot').plainStr(toHexReversed(roots.chainHistoryRoot));
+  w.key('authdataroot').hexStrReversed(roots.nu5 ? block.authDataRoot() : ZERO32);
+  if (roots.finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(roots.finalSaplingRoot);
+  if (roots.chainHistoryRoot) w.key('chainhistoryroot').hexStrReversed(roots.chainHistoryRoot);
   block.writeTxs(w);
   writeHeaderTail(w, h, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
@@ -232,12 +235,12 @@ export function blockHeaderToJson(
   const finalSaplingRoot = storedFinalSaplingRoot ?? eraRoots(header, ctx.height, network).finalSaplingRoot;
   const w = new JsonWriter();
   w.beginObject();
-  w.key('hash').plainStr(toHexReversed(blockHeaderHash(header)));
+  w.key('hash').hexStrReversed(blockHeaderHash(header));
   w.key('confirmations').int(ctx.confirmations);
   w.key('height').int(ctx.height);
   w.key('version').int(header.version);
-  w.key('merkleroot').plainStr(toHexReversed(header.merkleRoot));
-  if (finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(finalSaplingRoot));
+  w.key('merkleroot').hexStrReversed(header.merkleRoot);
+  if (finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(finalSaplingRoot);
   writeHeaderTail(w, header, network);
   w.key('chainwork').plainStr(chainWorkHex(ctx.chainWork));
   writeNeighbourLinks(w, ctx);
@@ -259,10 +262,10 @@ export function decodedBlockToJson(block: Block, network: NetworkParams): string
   w.key('hash').plainStr(block.hashHex);
   w.key('size').int(block.size);
   w.key('version').int(h.version);
-  w.key('merkleroot').plainStr(toHexReversed(h.merkleRoot));
-  w.key('blockcommitments').plainStr(toHexReversed(h.commitments));
-  if (roots) w.key('authdataroot').plainStr(toHexReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32));
-  if (roots?.finalSaplingRoot) w.key('finalsaplingroot').plainStr(toHexReversed(roots.finalSaplingRoot));
+  w.key('merkleroot').hexStrReversed(h.merkleRoot);
+  w.key('blockcommitments').hexStrReversed(h.commitments);
+  if (roots) w.key('authdataroot').hexStrReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32);
+  if (roots?.finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(roots.finalSaplingRoot);
   writeTxs(w, block.transactions, 2, network);
   writeHeaderTail(w, h, network);
   w.endObject();

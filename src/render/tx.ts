@@ -4,46 +4,35 @@
  * member, in zcashd's order and byte order.
  */
 import type { NetworkParams } from '../chain/network.js';
-import { scriptToAsm } from '../codec/script/asm.js';
+import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
 import { encodeTransparentAddress } from '../codec/script/address.js';
 import { solveScript } from '../codec/script/solver.js';
-import { hexInt, toHex, toHexReversed, toHexReversedAt } from '../codec/hex.js';
+import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
-import { formatInteger, JsonWriter } from '../json/writer.js';
+import { JsonWriter } from '../json/writer.js';
 
 /**
- * Hex of a transaction's byte fields as substrings of the transaction's own hex, which is
- * rendered anyway for the `hex` member. Decoded fields are views into the transaction's bytes,
- * so a field's hex is exactly a slice of that string, and V8 makes a slice of 13+ characters
- * in O(1) (a SlicedString sharing the parent's characters). Hex-encoding each proof,
- * ciphertext and script a second time was most of TxToJSON's cost. A field that is not a view
- * of these bytes (a transaction built in code) is encoded on its own.
+ * Puts a script's asm straight into the writer's open string; its pushes are views into the
+ * transaction, whose hex the writer has already written, so they are copies of that output.
  */
-class TxHex {
-  private readonly buffer: ArrayBufferLike;
-  private readonly base: number;
-  private readonly length: number;
+class AsmIntoWriter implements ScriptAsmSink {
+  constructor(private readonly w: JsonWriter) {}
 
-  constructor(
-    /** toHex(bytes) */
-    readonly hex: string,
-    bytes: Uint8Array,
-  ) {
-    this.buffer = bytes.buffer;
-    this.base = bytes.byteOffset;
-    this.length = bytes.length;
+  text(s: string): void {
+    this.w.stringText(s);
   }
 
-  /** `HexStr(field)`. */
-  of(field: Uint8Array): string {
-    if (field.buffer === this.buffer) {
-      const off = field.byteOffset - this.base;
-      const end = off + field.length;
-      if (off >= 0 && end <= this.length) return this.hex.slice(2 * off, 2 * end);
-    }
-    return toHex(field);
+  hex(script: Uint8Array, from: number, to: number): void {
+    this.w.stringHex(script, from, to);
+  }
+
+  /** The `asm` member's value. */
+  write(script: Uint8Array, attemptSighashDecode: boolean): void {
+    this.w.openString();
+    writeScriptAsm(script, attemptSighashDecode, this);
+    this.w.closeString();
   }
 }
 
@@ -58,56 +47,39 @@ export interface TxJsonExtras {
    * chain (zcashd then prints `height` -1 and `confirmations` 0).
    */
   block?: { hash: Uint8Array; height: number; confirmations: number; time: number } | { hash: Uint8Array; notIndexed: true };
-  /**
-   * `HexStr(tx.bytes)` when the caller already holds it (decoderawtransaction's own lowercase
-   * input), saving the encoding of the whole transaction. Must equal toHex(tx.bytes).
-   */
-  hex?: string;
 }
 
-function writeVin(w: JsonWriter, h: TxHex, vin: readonly TxIn[], coinbase: boolean): void {
+function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinbase: boolean): void {
   w.key('vin').beginArray();
   for (const input of vin) {
+    w.beginObject();
     if (coinbase) {
-      w.beginObject();
-      w.key('coinbase').plainStr(h.of(input.scriptSig));
+      w.key('coinbase').hexStr(input.scriptSig);
       w.key('sequence').int(input.sequence);
       w.endObject();
       continue;
     }
-    // One piece of text per input instead of a dozen writer calls, and no prevout object:
-    // getblock of a large block renders thousands of inputs, and that bookkeeping showed in
-    // its profile. Same members, order and number formatting as the writer calls.
-    let txid: string;
-    let index: number;
+    // A decoded input reads its prevout in place: getblock of a large block renders thousands.
     if (input instanceof WireTxIn) {
-      txid = toHexReversedAt(input.buf, input.at, 32);
-      index = input.prevoutIndex;
+      w.key('txid').hexStrReversed(input.buf, input.at, 32);
+      w.key('vout').int(input.prevoutIndex);
     } else {
-      const prevout = input.prevout;
-      txid = toHexReversed(prevout.hash);
-      index = prevout.index;
+      w.key('txid').hexStrReversed(input.prevout.hash);
+      w.key('vout').int(input.prevout.index);
     }
     const script = input.scriptSig;
-    const scriptHex = h.of(script);
-    w.plainRaw(
-      '{"txid":"' +
-        txid +
-        '","vout":' +
-        formatInteger(index) +
-        ',"scriptSig":{"asm":"' +
-        scriptToAsm(script, true, scriptHex) +
-        '","hex":"' +
-        scriptHex +
-        '"},"sequence":' +
-        formatInteger(input.sequence) +
-        '}',
-    );
+    w.key('scriptSig').beginObject();
+    w.key('asm');
+    asm.write(script, true);
+    w.key('hex').hexStr(script);
+    w.endObject();
+    w.key('sequence').int(input.sequence);
+    w.endObject();
   }
   w.endArray();
 }
 
-function writeVout(w: JsonWriter, h: TxHex, vout: readonly TxOut[], network: NetworkParams): void {
+function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], network: NetworkParams): void {
   w.key('vout').beginArray();
   vout.forEach((out, n) => {
     w.beginObject();
@@ -117,9 +89,9 @@ function writeVout(w: JsonWriter, h: TxHex, vout: readonly TxOut[], network: Net
     w.key('n').int(n);
     w.key('scriptPubKey').beginObject();
     const script = out.scriptPubKey;
-    const scriptHex = h.of(script);
-    w.key('asm').plainStr(scriptToAsm(script, false, scriptHex));
-    w.key('hex').plainStr(scriptHex);
+    w.key('asm');
+    asm.write(script, false);
+    w.key('hex').hexStr(script);
     const solved = solveScript(script);
     if (solved.reqSigs === undefined || !solved.destinations) {
       w.key('type').plainStr(solved.type);
@@ -136,7 +108,7 @@ function writeVout(w: JsonWriter, h: TxHex, vout: readonly TxOut[], network: Net
   w.endArray();
 }
 
-function writeJoinSplits(w: JsonWriter, h: TxHex, joinSplits: readonly JoinSplit[]): void {
+function writeJoinSplits(w: JsonWriter, joinSplits: readonly JoinSplit[]): void {
   w.key('vjoinsplit').beginArray();
   for (const js of joinSplits) {
     w.beginObject();
@@ -144,64 +116,64 @@ function writeJoinSplits(w: JsonWriter, h: TxHex, joinSplits: readonly JoinSplit
     w.key('vpub_oldZat').int(js.vpubOld);
     w.key('vpub_new').amount(js.vpubNew);
     w.key('vpub_newZat').int(js.vpubNew);
-    w.key('anchor').plainStr(toHexReversed(js.anchor));
-    w.key('nullifiers').beginArray().plainStr(toHexReversed(js.nullifiers[0])).plainStr(toHexReversed(js.nullifiers[1])).endArray();
-    w.key('commitments').beginArray().plainStr(toHexReversed(js.commitments[0])).plainStr(toHexReversed(js.commitments[1])).endArray();
-    w.key('onetimePubKey').plainStr(toHexReversed(js.ephemeralKey));
-    w.key('randomSeed').plainStr(toHexReversed(js.randomSeed));
-    w.key('macs').beginArray().plainStr(toHexReversed(js.macs[0])).plainStr(toHexReversed(js.macs[1])).endArray();
-    w.key('proof').plainStr(h.of(js.proof));
-    w.key('ciphertexts').beginArray().plainStr(h.of(js.ciphertexts[0])).plainStr(h.of(js.ciphertexts[1])).endArray();
+    w.key('anchor').hexStrReversed(js.anchor);
+    w.key('nullifiers').beginArray().hexStrReversed(js.nullifiers[0]).hexStrReversed(js.nullifiers[1]).endArray();
+    w.key('commitments').beginArray().hexStrReversed(js.commitments[0]).hexStrReversed(js.commitments[1]).endArray();
+    w.key('onetimePubKey').hexStrReversed(js.ephemeralKey);
+    w.key('randomSeed').hexStrReversed(js.randomSeed);
+    w.key('macs').beginArray().hexStrReversed(js.macs[0]).hexStrReversed(js.macs[1]).endArray();
+    w.key('proof').hexStr(js.proof);
+    w.key('ciphertexts').beginArray().hexStr(js.ciphertexts[0]).hexStr(js.ciphertexts[1]).endArray();
     w.endObject();
   }
   w.endArray();
 }
 
-function writeSapling(w: JsonWriter, h: TxHex, s: SaplingBundle | null): void {
+function writeSapling(w: JsonWriter, s: SaplingBundle | null): void {
   const valueBalance = s?.valueBalance ?? 0;
   w.key('valueBalance').amount(valueBalance);
   w.key('valueBalanceZat').int(valueBalance);
   w.key('vShieldedSpend').beginArray();
   for (const sp of s?.spends ?? []) {
     w.beginObject();
-    w.key('cv').plainStr(toHexReversed(sp.cv));
-    w.key('anchor').plainStr(toHexReversed(sp.anchor));
-    w.key('nullifier').plainStr(toHexReversed(sp.nullifier));
-    w.key('rk').plainStr(toHexReversed(sp.rk));
-    w.key('proof').plainStr(h.of(sp.zkproof));
-    w.key('spendAuthSig').plainStr(h.of(sp.spendAuthSig));
+    w.key('cv').hexStrReversed(sp.cv);
+    w.key('anchor').hexStrReversed(sp.anchor);
+    w.key('nullifier').hexStrReversed(sp.nullifier);
+    w.key('rk').hexStrReversed(sp.rk);
+    w.key('proof').hexStr(sp.zkproof);
+    w.key('spendAuthSig').hexStr(sp.spendAuthSig);
     w.endObject();
   }
   w.endArray();
   w.key('vShieldedOutput').beginArray();
   for (const o of s?.outputs ?? []) {
     w.beginObject();
-    w.key('cv').plainStr(toHexReversed(o.cv));
-    w.key('cmu').plainStr(toHexReversed(o.cmu));
-    w.key('ephemeralKey').plainStr(toHexReversed(o.ephemeralKey));
-    w.key('encCiphertext').plainStr(h.of(o.encCiphertext));
-    w.key('outCiphertext').plainStr(h.of(o.outCiphertext));
-    w.key('proof').plainStr(h.of(o.zkproof));
+    w.key('cv').hexStrReversed(o.cv);
+    w.key('cmu').hexStrReversed(o.cmu);
+    w.key('ephemeralKey').hexStrReversed(o.ephemeralKey);
+    w.key('encCiphertext').hexStr(o.encCiphertext);
+    w.key('outCiphertext').hexStr(o.outCiphertext);
+    w.key('proof').hexStr(o.zkproof);
     w.endObject();
   }
   w.endArray();
-  if (s && s.bindingSig) w.key('bindingSig').plainStr(h.of(s.bindingSig));
+  if (s && s.bindingSig) w.key('bindingSig').hexStr(s.bindingSig);
 }
 
-function writeOrchard(w: JsonWriter, h: TxHex, o: OrchardBundle | null): void {
+function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
   // Every Orchard field is printed raw (HexStr), unlike Sapling and Sprout.
   w.key('orchard').beginObject();
   w.key('actions').beginArray();
   for (const a of o?.actions ?? []) {
     w.beginObject();
-    w.key('cv').plainStr(h.of(a.cv));
-    w.key('nullifier').plainStr(h.of(a.nullifier));
-    w.key('rk').plainStr(h.of(a.rk));
-    w.key('cmx').plainStr(h.of(a.cmx));
-    w.key('ephemeralKey').plainStr(h.of(a.ephemeralKey));
-    w.key('encCiphertext').plainStr(h.of(a.encCiphertext));
-    w.key('outCiphertext').plainStr(h.of(a.outCiphertext));
-    w.key('spendAuthSig').plainStr(h.of(a.spendAuthSig));
+    w.key('cv').hexStr(a.cv);
+    w.key('nullifier').hexStr(a.nullifier);
+    w.key('rk').hexStr(a.rk);
+    w.key('cmx').hexStr(a.cmx);
+    w.key('ephemeralKey').hexStr(a.ephemeralKey);
+    w.key('encCiphertext').hexStr(a.encCiphertext);
+    w.key('outCiphertext').hexStr(a.outCiphertext);
+    w.key('spendAuthSig').hexStr(a.spendAuthSig);
     w.endObject();
   }
   w.endArray();
@@ -213,9 +185,9 @@ function writeOrchard(w: JsonWriter, h: TxHex, o: OrchardBundle | null): void {
     w.key('enableSpends').bool((o.flags & 1) !== 0);
     w.key('enableOutputs').bool((o.flags & 2) !== 0);
     w.endObject();
-    w.key('anchor').plainStr(h.of(o.anchor));
-    w.key('proof').plainStr(h.of(o.proof));
-    w.key('bindingSig').plainStr(h.of(o.bindingSig));
+    w.key('anchor').hexStr(o.anchor);
+    w.key('proof').hexStr(o.proof);
+    w.key('bindingSig').hexStr(o.bindingSig);
   }
   w.endObject();
 }
@@ -223,33 +195,35 @@ function writeOrchard(w: JsonWriter, h: TxHex, o: OrchardBundle | null): void {
 /** Appends the TxToJSON object for `tx` to `w`. */
 export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): void {
   const d = tx.data;
-  const h = new TxHex(extras.hex ?? toHex(tx.bytes), tx.bytes);
-  const hex = h.hex;
+  const asm = new AsmIntoWriter(w);
+  // The scripts repeat the transaction's bytes as hex once or twice more (hex and asm).
+  w.reserve(4 * tx.size + 512);
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
-  if (extras.leadingHex) w.key('hex').plainStr(hex);
-  w.key('txid').plainStr(tx.txidHex);
-  w.key('authdigest').plainStr(toHexReversed(tx.authDigest));
+  // Written first, so that the hex of every field after it is a copy of this output.
+  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
+  w.key('txid').hexStrReversed(tx.txid);
+  w.key('authdigest').hexStrReversed(tx.authDigest);
   w.key('size').int(tx.size);
   w.key('overwintered').bool(d.overwintered);
   w.key('version').int(d.version);
   if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').plainStr(hex);
-  writeVin(w, h, d.vin, isCoinbase(d.vin));
-  writeVout(w, h, d.vout, network);
-  writeJoinSplits(w, h, d.joinSplits);
-  if (tx.carries.sapling) writeSapling(w, h, d.sapling);
-  if (tx.carries.orchard) writeOrchard(w, h, d.orchard);
+  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
+  writeVin(w, asm, d.vin, isCoinbase(d.vin));
+  writeVout(w, asm, d.vout, network);
+  writeJoinSplits(w, d.joinSplits);
+  if (tx.carries.sapling) writeSapling(w, d.sapling);
+  if (tx.carries.orchard) writeOrchard(w, d.orchard);
   if (d.joinSplits.length > 0 && d.joinSplitPubKey && d.joinSplitSig) {
     // zcashd copies joinSplitPubKey into a uint256, so it prints reversed; the signature is raw.
-    w.key('joinSplitPubKey').plainStr(toHexReversed(d.joinSplitPubKey));
-    w.key('joinSplitSig').plainStr(h.of(d.joinSplitSig));
+    w.key('joinSplitPubKey').hexStrReversed(d.joinSplitPubKey);
+    w.key('joinSplitSig').hexStr(d.joinSplitSig);
   }
   const b = extras.block;
   if (b) {
-    w.key('blockhash').plainStr(toHexReversed(b.hash));
+    w.key('blockhash').hexStrReversed(b.hash);
     if ('notIndexed' in b) {
       w.key('height').int(-1);
       w.key('confirmations').int(0);
@@ -263,9 +237,36 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   w.endObject();
 }
 
-/** The compact TxToJSON text of `tx` (what decoderawtransaction returns as its result). */
-export function txToJson(tx: Transaction, network: NetworkParams, extras?: Pick<TxJsonExtras, 'hex'>): string {
+/** The compact TxToJSON text of `tx` (decoderawtransaction's result, for library use). */
+export function txToJson(tx: Transaction, network: NetworkParams): string {
   const w = new JsonWriter();
-  writeTxJson(w, tx, network, extras);
+  writeTxJson(w, tx, network);
   return w.toString();
+}
+
+/**
+ * Output memory reused from one transaction reply to the next, whose result is then copied
+ * out at its exact size: cheaper than a fresh buffer sized for the worst case every time.
+ */
+let scratch: Buffer | null = null;
+const SCRATCH_BYTES = 1 << 20;
+
+/**
+ * The same as UTF-8 bytes (TxToJSON is pure ASCII: hex, asm, base58 and fixed words): what a
+ * reply sends, written as bytes from the start (see JsonWriter).
+ */
+export function txToJsonBytes(tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
+  const estimate = 4 * tx.size + 512;
+  const memory = estimate <= SCRATCH_BYTES ? (scratch ?? Buffer.allocUnsafe(SCRATCH_BYTES)) : null;
+  // Taken while in use, so that a render inside this one could never write into it too.
+  scratch = null;
+  try {
+    const w = new JsonWriter(memory ?? estimate);
+    writeTxJson(w, tx, network, extras);
+    const out = w.toBuffer();
+    // Exactly the reply's bytes, so that whoever keeps it (a cache) keeps no slack.
+    return out.buffer === memory?.buffer || out.buffer.byteLength > 1.5 * out.length ? Buffer.from(out) : out;
+  } finally {
+    if (memory !== null) scratch = memory;
+  }
 }

@@ -1,55 +1,117 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { networkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
+import { toHex, toHexReversed } from '../../src/codec/hex.js';
+import { scriptToAsm } from '../../src/codec/script/asm.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
+import { txToJson } from '../../src/render/tx.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
-describe('JsonWriter byte output', () => {
-  it('produces the UTF-8 bytes of the text mode, across spills and with non-ASCII strings', () => {
-    const build = (w: JsonWriter) => {
-      w.beginArray();
-      for (let i = 0; i < 5000; i++) {
-        w.beginObject()
-          .key('i')
-          .int(i)
-          .key('s')
-          .str(i % 7 === 0 ? `é€😀"\u0001${i}` : 'x'.repeat(i % 50))
-          .key('a')
-          .amount(-i)
-          .endObject();
-      }
-      return w.endArray();
-    };
-    const text = build(new JsonWriter()).toString();
-    const bytes = build(new JsonWriter().useByteOutput(16)).toBuffer();
-    expect(text.length).toBeGreaterThan(1 << 17); // several spills
-    expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
-    expect(() => new JsonWriter().beginArray().useByteOutput()).toThrow(/before writing/);
+/** Objects mixing every kind of value, non-ASCII strings and escapes included. */
+function build(w: JsonWriter, count: number): JsonWriter {
+  w.beginArray();
+  for (let i = 0; i < count; i++) {
+    w.beginObject()
+      .key('i')
+      .int(i)
+      .key('s')
+      .str(i % 7 === 0 ? `é€😀"\u0001${i}` : 'x'.repeat(i % 90))
+      .key('a')
+      .amount(-i)
+      .key('n')
+      .int(-i * 1_000_003);
+    if (i % 500 === 499) w.key(`clé${i}`).raw('"ü€"');
+    w.endObject();
+  }
+  return w.endArray();
+}
+
+describe('JsonWriter output', () => {
+  it('toBuffer is the UTF-8 encoding of toString, with non-ASCII keys, strings and raw values', () => {
+    const text = build(new JsonWriter(), 5000).toString();
+    expect(text).toContain('"clé499":"ü€"');
+    expect(text).toContain('"s":"é€😀\\"\\u00017"');
+    expect(build(new JsonWriter(), 5000).toBuffer().equals(Buffer.from(text, 'utf8'))).toBe(true);
   });
 
-  it('encodes non-ASCII keys and raw values as UTF-8 even after ASCII-only spills', () => {
-    const build = (w: JsonWriter) => {
-      w.beginArray();
-      for (let i = 0; i < 3000; i++) {
-        w.beginObject()
-          .key('hex')
-          .plainStr('ab'.repeat(i % 40));
-        if (i % 500 === 499) w.key(`clé${i}`).raw('"ü€"');
-        w.endObject();
-      }
-      return w.endArray();
-    };
-    const text = build(new JsonWriter()).toString();
-    expect(build(new JsonWriter().useByteOutput(16)).toBuffer().equals(Buffer.from(text, 'utf8'))).toBe(true);
+  it('grows from the smallest capacity, and out of given memory it outgrows, to the same bytes', () => {
+    const want = build(new JsonWriter(1 << 22), 3000).toBuffer();
+    expect(build(new JsonWriter(1), 3000).toBuffer().equals(want)).toBe(true);
+    const small = Buffer.alloc(4096);
+    const moved = build(new JsonWriter(small), 3000).toBuffer();
+    expect(moved.equals(want)).toBe(true);
+    expect(moved.buffer === small.buffer).toBe(false);
   });
 
-  it('getblock verbosity 2 bytes equal the text rendering for every real block', () => {
+  it('writes into given memory from its start while the text fits', () => {
+    const memory = Buffer.alloc(1 << 16, 0xee);
+    const out = new JsonWriter(memory).beginObject().key('k').hexStr(Uint8Array.of(1, 0xab)).endObject().toBuffer();
+    expect(out.buffer === memory.buffer && out.byteOffset === memory.byteOffset).toBe(true);
+    expect(out.toString()).toBe('{"k":"01ab"}');
+    expect(memory[out.length]).toBe(0xee);
+  });
+
+  it('hex of any range, in order and reversed, equals the hex codec, encoded or copied from shared hex', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 300 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+        const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
+        const field = bytes.subarray(start, end);
+        const w = new JsonWriter(8);
+        w.beginArray()
+          .sharedHexStr(bytes)
+          .hexStr(field)
+          .hexStr(bytes, start, end)
+          .hexStrReversed(bytes, start, end - start);
+        w.hexStr(Uint8Array.from(field)).openString().stringHex(bytes, start, end).stringText('[ALL]').closeString().endArray();
+        const piece = toHex(field);
+        expect(w.toString()).toBe(`["${toHex(bytes)}","${piece}","${piece}","${toHexReversed(field)}","${piece}","${piece}[ALL]"]`);
+      }),
+    );
+  });
+
+  it('refuses values inside an open string and pieces outside one', () => {
+    expect(() => new JsonWriter().beginArray().openString().int(1)).toThrow(/inside an open string/);
+    expect(() => new JsonWriter().beginArray().stringText('x')).toThrow(/outside openString/);
+    expect(() => new JsonWriter().beginArray().closeString()).toThrow(/without openString/);
+    expect(() => new JsonWriter().beginArray().openString().toString()).toThrow(/still open/);
+  });
+
+  it('integers take the digit path and the general path alike', () => {
+    const values = [0, -0, 1, 9, 10, 99, 100, 4294967295, 4294967296, -1, -4294967296, 2 ** 53 - 1, -(2 ** 53 - 1)];
+    const w = new JsonWriter().beginArray();
+    for (const v of values) w.int(v);
+    w.int(18446744073709551615n).int(-9223372036854775808n);
+    expect(w.endArray().toString()).toBe(
+      '[0,0,1,9,10,99,100,4294967295,4294967296,-1,-4294967296,9007199254740991,-9007199254740991,18446744073709551615,-9223372036854775808]',
+    );
+    expect(() => new JsonWriter().int(1.5)).toThrow(RangeError);
+    expect(() => new JsonWriter().int(2 ** 53)).toThrow(RangeError);
+  });
+
+  it('script asm written in pieces equals the string rendering for every script of the real blocks', () => {
+    for (const f of realBlockFiles()) {
+      for (const tx of decodeBlock(readHexVector(f.file)).transactions) {
+        const json = txToJson(tx, networkParams(f.network));
+        for (const input of tx.data.vin) {
+          if (!tx.isCoinbase) expect(json).toContain(`"asm":"${scriptToAsm(input.scriptSig, true)}"`);
+        }
+        for (const output of tx.data.vout) expect(json).toContain(`"asm":"${scriptToAsm(output.scriptPubKey, false)}"`);
+      }
+    }
+  });
+
+  it('getblock verbosity 2 bytes equal the text rendering for every real block, also rendered into given memory', () => {
+    const memory = Buffer.alloc(1 << 20);
     for (const f of realBlockFiles()) {
       const block = decodeBlock(readHexVector(f.file));
       const ctx = { height: f.height, confirmations: 3, chainWork: 12345n, previousBlockHash: block.header.prevHash, nextBlockHash: null };
       const network = networkParams(f.network);
-      expect(blockToJsonBytes(block, 2, ctx, network).toString('utf8')).toBe(blockToJson(block, 2, ctx, network));
+      const text = blockToJson(block, 2, ctx, network);
+      expect(blockToJsonBytes(block, 2, ctx, network).toString('utf8')).toBe(text);
+      expect(blockToJsonBytes(block, 2, ctx, network, memory).toString('utf8')).toBe(text);
     }
   });
 });

@@ -17,6 +17,14 @@ const SIGHASH_SUFFIX: readonly (string | undefined)[] = (() => {
   return table;
 })();
 
+/** Where `writeScriptAsm` puts the pieces of a script's asm text. */
+export interface ScriptAsmSink {
+  /** Opcode names, numbers, separators, hash-type suffixes, `[error]`: ASCII needing no JSON escaping. */
+  text(s: string): void;
+  /** `HexStr(script[from, to))`: a push's data. */
+  hex(script: Uint8Array, from: number, to: number): void;
+}
+
 /**
  * Renders a script the way zcashd's RPC does: pushes of ≤ 4 bytes as signed little-endian
  * numbers, longer pushes as hex, other opcodes by name, `[error]` at a truncated push.
@@ -26,43 +34,53 @@ const SIGHASH_SUFFIX: readonly (string | undefined)[] = (() => {
  * `[ALL]`. Scripts that are unspendable (leading OP_RETURN, or over 10,000 bytes) are never
  * decoded, so OP_RETURN data that happens to look like a signature stays verbatim.
  *
- * `scriptHex`, when the caller already has `HexStr(script)` (TxToJSON prints it as `hex`),
- * lets pushes be taken as slices of it (O(1) in V8) instead of being hex-encoded again.
+ * The text goes to `sink` piece by piece, so a JSON writer can put it straight into its output
+ * (hex pushes copied from the script's hex already written) instead of building a string.
  */
-export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean, scriptHex?: string): string {
+export function writeScriptAsm(script: Uint8Array, attemptSighashDecode: boolean, sink: ScriptAsmSink): void {
   const end = script.length;
-  if (end === 0) return '';
-  const pushHex =
-    scriptHex !== undefined && scriptHex.length === 2 * end
-      ? (from: number, to: number) => scriptHex.slice(2 * from, 2 * to)
-      : hexOfView(Buffer.from(script.buffer, script.byteOffset, end));
   const decodeSighash = attemptSighashDecode && !isUnspendable(script);
   const op = newScriptOp();
-  let out = '';
   let pos = 0;
   while (pos < end) {
-    if (pos !== 0) out += ' ';
+    if (pos !== 0) sink.text(' ');
     pos = readScriptOp(script, pos, op);
-    if (pos < 0) return out + '[error]';
+    if (pos < 0) {
+      sink.text('[error]');
+      return;
+    }
     if (op.opcode > OP_PUSHDATA4) {
-      out += opcodeName(op.opcode);
+      sink.text(opcodeName(op.opcode));
       continue;
     }
     const size = op.dataEnd - op.dataStart;
     if (size <= 4) {
-      out += scriptNumberText(script, op.dataStart, size);
+      sink.text(scriptNumberText(script, op.dataStart, size));
     } else if (decodeSighash) {
       const suffix = sighashSuffix(script, op.dataStart, op.dataEnd);
-      out += suffix === undefined ? pushHex(op.dataStart, op.dataEnd) : pushHex(op.dataStart, op.dataEnd - 1) + suffix;
+      if (suffix === undefined) sink.hex(script, op.dataStart, op.dataEnd);
+      else {
+        sink.hex(script, op.dataStart, op.dataEnd - 1);
+        sink.text(suffix);
+      }
     } else {
-      out += pushHex(op.dataStart, op.dataEnd);
+      sink.hex(script, op.dataStart, op.dataEnd);
     }
   }
-  return out;
 }
 
-function hexOfView(view: Buffer): (from: number, to: number) => string {
-  return (from, to) => view.toString('hex', from, to);
+/** The asm text of a script as a string (`writeScriptAsm` into a string). */
+export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): string {
+  let out = '';
+  writeScriptAsm(script, attemptSighashDecode, {
+    text: (s) => {
+      out += s;
+    },
+    hex: (bytes, from, to) => {
+      out += Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('hex');
+    },
+  });
+  return out;
 }
 
 /** `CScript::IsUnspendable`. */

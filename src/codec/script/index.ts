@@ -1,5 +1,5 @@
 /** Scripts and transparent addresses: asm rendering, output classification, t-address codec. */
-export { scriptToAsm } from './asm.js';
+export { scriptToAsm, writeScriptAsm, type ScriptAsmSink } from './asm.js';
 export { solveScript, isPayToScriptHash, isPayToPubkeyHash } from './solver.js';
 export type { TxOutType, SolvedScript, Destination, DestinationKind } from './solver.js';
 export { encodeTransparentAddress, decodeTransparentAddress } from './address.js';

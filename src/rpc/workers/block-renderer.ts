@@ -6,7 +6,8 @@
  * work on the calling thread (library use, tests, and small blocks where a thread round trip
  * would cost more than the work).
  */
-import { toHex, toHexReversed } from '../../codec/hex.js';
+import { toHexReversed } from '../../codec/hex.js';
+import { JsonWriter } from '../../json/writer.js';
 import type { NetworkParams } from '../../chain/network.js';
 import { blockToJson, blockToJsonBytes, type BlockChainContext } from '../../render/block.js';
 import { BlockReadError, decodeVerifiedBlock } from '../../store/verify.js';
@@ -42,14 +43,16 @@ export function renderVerifiedBlock(
   verbosity: 0 | 1 | 2,
   context: BlockChainContext | null,
   network: NetworkParams,
+  /** Memory to write a byte result into while it fits (a render thread's reply slab). */
+  output?: Buffer,
 ): RawJson | { problem: string } {
   const block = decodeVerifiedBlock(bytes);
   if (typeof block === 'string') return { problem: block };
   // The stored bytes are exactly what zcashd re-serializes from the block it read.
-  if (verbosity === 0) return `"${toHex(bytes)}"`;
+  if (verbosity === 0) return new JsonWriter(output ?? 2 * bytes.length + 2).hexStr(bytes).toBuffer();
   if (!context) throw new Error('internal error: getblock verbosity 1/2 needs the chain context');
   // Verbosity 2 of a big block is megabytes of JSON: render it straight into bytes.
-  return verbosity === 2 ? blockToJsonBytes(block, 2, context, network) : blockToJson(block, 1, context, network);
+  return verbosity === 2 ? blockToJsonBytes(block, 2, context, network, output) : blockToJson(block, 1, context, network);
 }
 
 export function unreadableBlock(hash: Uint8Array, problem: string): BlockReadError {

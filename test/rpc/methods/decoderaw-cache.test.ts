@@ -31,7 +31,7 @@ describe('decoderawtransaction result cache', () => {
   it('can be disabled, and stays within its byte budget', async () => {
     const off = createDecodeRawTransaction({ cacheBytes: 0 });
     const hex = toHex(txs[1]!.bytes);
-    expect(await off.call([hex], { network: MAINNET, requestStop() {} })).toBe(txToJson(txs[1]!, MAINNET));
+    expect(text(await off.call([hex], { network: MAINNET, requestStop() {} }))).toBe(txToJson(txs[1]!, MAINNET));
     const small = createDecodeRawTransaction({ cacheBytes: 400_000 });
     for (let round = 0; round < 3; round++) {
       for (const tx of txs) {

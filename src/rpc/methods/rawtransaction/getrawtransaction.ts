@@ -7,10 +7,10 @@
  */
 import { blockHeaderHash, readBlockHeader } from '../../../codec/block.js';
 import { ByteReader } from '../../../codec/bytes.js';
-import { bytesEqual, toHex } from '../../../codec/hex.js';
+import { bytesEqual } from '../../../codec/hex.js';
 import { readTransaction, type Transaction } from '../../../codec/tx/transaction.js';
 import { getInt, JsonWriter } from '../../../json/index.js';
-import { writeTxJson, type TxJsonExtras } from '../../../render/tx.js';
+import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { isZeroHash, parseHashV } from '../../params.js';
@@ -278,17 +278,14 @@ export function getRawTransactionMethod(store: ChainStoreReader): RpcMethod {
       }
 
       const found = blockEntry ? await findInBlock(store, blockEntry, txid) : await findInIndex(store, txid);
-      const hex = toHex(found.tx.bytes);
-      if (!verbose) return `"${hex}"`;
+      if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
 
-      const w = new JsonWriter();
       const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
       if (blockEntry) {
         const tip = await store.tip();
         extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
       }
-      writeTxJson(w, found.tx, store.network, extras);
-      return w.toString();
+      return txToJsonBytes(found.tx, store.network, extras);
     },
   };
 }
