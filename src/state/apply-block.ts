@@ -62,6 +62,11 @@ export interface ApplyBlockResult {
   record: BlockChainState;
   /** Outputs this block spends, in input order (its undo data). */
   spent: SpentCoin[];
+  /**
+   * What each input spends, per transaction in block order (none for a coinbase), outputs of the
+   * block itself included; null where a store started from a checkpoint does not know the output.
+   */
+  inputCoins: (Coin | null)[][];
   /** Outputs this block creates that stay unspent after it. */
   created: { outpoint: OutPoint; coin: Coin }[];
   /** Roots this block gave a tree (one per pool whose root changed). */
@@ -119,9 +124,9 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const createdHere = new Map<string, { outpoint: OutPoint; coin: Coin }>();
   const spent: SpentCoin[] = [];
   const spentHere = new Set<string>();
-  const spentValues: (number | null)[][] = [];
+  const inputCoins: (Coin | null)[][] = [];
   block.transactions.forEach((tx, t) => {
-    const values: (number | null)[] = [];
+    const coins: (Coin | null)[] = [];
     if (!(t === 0 && tx.isCoinbase)) {
       tx.data.vin.forEach((txIn, i) => {
         const key = outpointKey(txIn.prevout.hash, txIn.prevout.index);
@@ -133,7 +138,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         } else {
           coin = inputCoin(txIn.prevout);
           if (!coin && !coinsComplete) {
-            values.push(null);
+            coins.push(null);
             return;
           }
           if (!coin) {
@@ -144,10 +149,10 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
           }
           spent.push({ outpoint: txIn.prevout, coin: coin! });
         }
-        values.push(coin!.value);
+        coins.push(coin!);
       });
     }
-    spentValues.push(values);
+    inputCoins.push(coins);
     // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).
     if (height === 0) return;
     tx.data.vout.forEach((out, index) => {
@@ -201,7 +206,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   // ---- value pools (§3.1, §3.2)
   let deltas;
   try {
-    deltas = blockPoolDeltas(block, network, height, (_txIn, t, i) => spentValues[t]![i] ?? null);
+    deltas = blockPoolDeltas(block, network, height, (_txIn, t, i) => inputCoins[t]![i]?.value ?? null);
   } catch (e) {
     if (e instanceof PoolValueError) fail('bad-txns-value-pool', e.message);
     throw e;
@@ -322,6 +327,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     tip: { hash: block.hash, height, trees, history, totals, coinsComplete },
     record,
     spent,
+    inputCoins,
     created: [...createdHere.values()],
     newRoots,
     completedSubtrees,

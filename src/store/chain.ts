@@ -52,7 +52,7 @@ import { ChainStateIndex, chainStateKeys, decodeSubtree, type CheckpointState } 
 import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
 import { WriteOverlay } from './overlay.js';
-import { PendingWrites } from './pending-writes.js';
+import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { encodeVersionRecord, migrate } from './migrations/index.js';
 import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from './undo.js';
 import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend } from './block-data.js';
@@ -179,6 +179,8 @@ export class ChainStore implements ChainStoreReader {
   private readonly groupLimits: GroupCommitLimits | null;
   /** Connected blocks not yet handed to LevelDB (group commit). */
   private group: PendingWrites | null = null;
+  /** The size of the last group handed to LevelDB: the next one starts with room for as much. */
+  private groupFootprint: PendingFootprint | undefined;
   /** The group LevelDB is writing: still read from here until the write completes. */
   private writing: { writes: PendingWrites; done: Promise<void> } | null = null;
   /** Set when a group write failed: memory is then ahead of the disk and the store must be reopened. */
@@ -195,8 +197,8 @@ export class ChainStore implements ChainStoreReader {
     this.log = opts.log ?? (() => undefined);
     this.indexers = opts.indexers ?? [
       new TxIndex(),
-      new AddressIndex(),
       new ChainStateIndex({ network: opts.network, hashers: defaultPoolHashers(), log: this.log }),
+      new AddressIndex(),
     ];
     this.verifySolutions = opts.verifySolutions ?? true;
     this.solutionPool = this.verifySolutions && (opts.solutionThreads ?? 0) > 0 ? new EquihashPool(opts.solutionThreads!) : null;
@@ -204,9 +206,15 @@ export class ChainStore implements ChainStoreReader {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     const tags = new Set(this.indexers.map((i) => i.undoTag));
     if (tags.size !== this.indexers.length) throw new Error('two indexers share an undo tag');
-    // The address index learns what an input spends from the chain state's coins view.
-    if (this.indexers.some((i) => i instanceof AddressIndex) && !this.indexers.some((i) => i instanceof ChainStateIndex)) {
+    // The address index learns what an input spends from the chain state, which resolves every
+    // input when it connects a block (indexes/input-coins.ts): it must connect first.
+    const addressIndexAt = this.indexers.findIndex((i) => i instanceof AddressIndex);
+    const chainStateAt = this.indexers.findIndex((i) => i instanceof ChainStateIndex);
+    if (addressIndexAt >= 0 && chainStateAt < 0) {
       throw new Error('the address index needs the chain-state indexer (its coins view) in the same store');
+    }
+    if (addressIndexAt >= 0 && addressIndexAt < chainStateAt) {
+      throw new Error('the address index must come after the chain-state indexer, whose resolved inputs it reads');
     }
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
@@ -437,7 +445,7 @@ export class ChainStore implements ChainStoreReader {
     }
 
     if (grouped) {
-      (this.group ??= new PendingWrites()).apply(ops);
+      (this.group ??= new PendingWrites(this.groupFootprint)).apply(ops);
       // The cursor moves on in memory; on disk it moves with the group's batch (its `F` value).
       prepared.commit();
       if (this.group.blocks >= this.groupLimits!.maxBlocks || this.group.bytes >= this.groupLimits!.maxBytes) await this.startGroupWrite();
@@ -473,6 +481,7 @@ export class ChainStore implements ChainStoreReader {
     const writes = this.group;
     if (!writes || this.writeFailure) return;
     this.group = null;
+    this.groupFootprint = writes.footprint;
     const done = writeBatch(this.db, writes.batch(), { sync: false }).then(
       () => {
         if (this.writing?.writes === writes) this.writing = null;
@@ -761,7 +770,7 @@ export class ChainStore implements ChainStoreReader {
   async putImportCheckpoint(source: string, value: unknown): Promise<void> {
     const op: BatchOp = { type: 'put', key: keys.importCheckpoint(source), value: Buffer.from(JSON.stringify(value), 'utf8') };
     await this.exclusive(async () => {
-      if (this.groupLimits) (this.group ??= new PendingWrites()).apply([op], { block: false });
+      if (this.groupLimits) (this.group ??= new PendingWrites(this.groupFootprint)).apply([op], { block: false });
       else await writeBatch(this.db, [op], { sync: this.durable });
     });
   }
@@ -900,10 +909,9 @@ export class ChainStore implements ChainStoreReader {
    */
   private indexValue(key: Buffer): Buffer | undefined {
     if (this.group || this.writing) {
-      const k = key.toString('latin1');
       // A deletion (null) in the newer group hides whatever the older one holds.
-      let pending = this.group?.lookup(k);
-      if (pending === undefined) pending = this.writing?.writes.lookup(k);
+      let pending = this.group?.lookup(key);
+      if (pending === undefined) pending = this.writing?.writes.lookup(key);
       if (pending !== undefined) return pending ?? undefined;
     }
     return this.db.getSync(key);

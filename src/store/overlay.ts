@@ -14,7 +14,7 @@ export class WriteOverlay implements IndexReadView {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
   get(key: Buffer): Buffer | undefined {
-    const p = this.pending.lookup(key.toString('latin1'));
+    const p = this.pending.lookup(key);
     if (p !== undefined) return p ?? undefined;
     return this.db.getSync(key);
   }
@@ -30,7 +30,7 @@ export class WriteOverlay implements IndexReadView {
 
   /** The pending writes as one batch (one operation per key); the overlay then reads the database again. */
   take(): BatchOp[] {
-    const ops = this.pending.batch();
+    const ops = [...this.pending.batch()];
     this.pending = new PendingWrites();
     return ops;
   }

@@ -4,51 +4,183 @@
  * of many blocks are folded per key — the last write of a key wins — so a value rewritten by
  * every block (the tip, the chain state, the block-file cursor) reaches LevelDB once per group,
  * and a coin created and spent within the group only as a deletion.
+ *
+ * Why the rows are bytes in one arena and not a Map of Buffers: a group holds tens of thousands of
+ * rows (the address index alone writes several per transparent input and output) for as long as
+ * 128 blocks take to validate, so they outlive the young-generation collections that run
+ * meanwhile, and every collection copied each of them: as a Map entry a row was four heap objects
+ * (its latin1 key text, the operation, the key and value Buffers), and collecting them cost more
+ * than writing them. Here keys and values are copied into one growing Buffer and found through an
+ * open-addressing hash table of row numbers in typed arrays, so a pending row is no heap object
+ * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
 import type { BatchOp } from './block-data.js';
 
-interface Entry {
-  key: Buffer;
-  /** null: deleted. */
-  value: Buffer | null;
+const EMPTY = -1;
+/** Value length of a deleted key. */
+const DELETED = -1;
+/** Per row: key offset, key length, value offset, value length. */
+const ROW = 4;
+
+/**
+ * FNV-1a over the length, the prefix byte and the last 16 bytes, with a final mix so the low bits
+ * (the slot) depend on all of them. Store keys end in what tells them apart (txid ‖ output index,
+ * block hash, height), and hashing whole 67-byte keys took longer than the rest of a lookup.
+ */
+function hashKey(key: Uint8Array): number {
+  const length = key.length;
+  let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
+  if (length > 0) h = Math.imul(h ^ key[0]!, 0x01000193);
+  for (let i = length > 17 ? length - 16 : 1; i < length; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
 }
 
-const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+export interface PendingFootprint {
+  rows: number;
+  bytes: number;
+}
 
 export class PendingWrites {
-  private readonly entries = new Map<string, Entry>();
   /** Blocks whose operations are in this group. */
   blocks = 0;
   /** Key and value bytes applied (before folding): what bounds the group's memory. */
   bytes = 0;
+  private arena: Buffer;
+  private used = 0;
+  private rows: Int32Array;
+  private count = 0;
+  /**
+   * Per slot: the key's hash and its row number (EMPTY where none), side by side so a probe reads
+   * one cache line; a power of two of slots, at most half full.
+   */
+  private slots: Int32Array;
 
-  get size(): number {
-    return this.entries.size;
+  /**
+   * `expected`: the footprint of a similar earlier group (consecutive groups of an import are
+   * alike), so the tables start large enough instead of growing by copies.
+   */
+  constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }) {
+    let rows = 1024;
+    while (rows < expected.rows) rows *= 2;
+    this.rows = new Int32Array(ROW * rows);
+    this.slots = new Int32Array(2 * 2 * rows).fill(EMPTY);
+    this.arena = Buffer.allocUnsafe(Math.max(expected.bytes, 1 << 16));
   }
 
-  /** The pending value of `key` (latin1 text of its bytes): a Buffer, null when deleted, undefined when not pending. */
-  lookup(key: string): Buffer | null | undefined {
-    return this.entries.get(key)?.value;
+  /** Rows and arena bytes this group holds (a size hint for the next one). */
+  get footprint(): PendingFootprint {
+    return { rows: this.count, bytes: this.used };
+  }
+
+  /** Keys with a pending write. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The pending value of `key`: a Buffer, null when deleted, undefined when not pending. */
+  lookup(key: Uint8Array): Buffer | null | undefined {
+    const row = this.slots[this.slotOf(key, hashKey(key)) + 1]!;
+    if (row === EMPTY) return undefined;
+    const length = this.rows[row * ROW + 3]!;
+    if (length === DELETED) return null;
+    const at = this.rows[row * ROW + 2]!;
+    return this.arena.subarray(at, at + length);
   }
 
   /**
-   * Takes the operations of one block (or, `block: false`, a record written beside blocks). Values are kept as given: callers hand over buffers
-   * they no longer modify (every indexer builds fresh ones per block).
+   * Takes the operations of one block (or, `block: false`, a record written beside blocks). Keys
+   * and values are copied, so callers may reuse their buffers.
    */
   apply(ops: readonly BatchOp[], { block }: { block: boolean } = { block: true }): void {
     for (const op of ops) {
-      const key = asBuffer(op.key);
-      const value = op.type === 'put' ? asBuffer(op.value) : null;
-      this.entries.set(key.toString('latin1'), { key, value });
-      this.bytes += key.length + (value?.length ?? 0);
+      const { key } = op;
+      const hash = hashKey(key);
+      const slot = this.slotOf(key, hash);
+      let row = this.slots[slot + 1]!;
+      if (row === EMPTY) row = this.addRow(key, hash, slot);
+      const r = row * ROW;
+      if (op.type === 'put') {
+        const { value } = op;
+        this.reserve(value.length);
+        this.arena.set(value, this.used);
+        this.rows[r + 2] = this.used;
+        this.rows[r + 3] = value.length;
+        this.used += value.length;
+        this.bytes += key.length + value.length;
+      } else {
+        this.rows[r + 3] = DELETED;
+        this.bytes += key.length;
+      }
     }
     if (block) this.blocks++;
   }
 
-  /** One operation per key, for a single atomic batch. */
-  batch(): BatchOp[] {
-    const ops: BatchOp[] = [];
-    for (const { key, value } of this.entries.values()) ops.push(value ? { type: 'put', key, value } : { type: 'del', key });
-    return ops;
+  /** One operation per key, in the order keys were first written, for a single atomic batch. */
+  *batch(): IterableIterator<BatchOp> {
+    const { rows, arena } = this;
+    for (let r = 0; r < this.count * ROW; r += ROW) {
+      const key = arena.subarray(rows[r]!, rows[r]! + rows[r + 1]!);
+      const length = rows[r + 3]!;
+      yield length === DELETED ? { type: 'del', key } : { type: 'put', key, value: arena.subarray(rows[r + 2]!, rows[r + 2]! + length) };
+    }
+  }
+
+  /** The slot (index of its hash in `slots`) holding `key`, or the empty slot where it would go. */
+  private slotOf(key: Uint8Array, hash: number): number {
+    const { slots, rows, arena } = this;
+    const mask = slots.length - 2;
+    for (let s = (hash << 1) & mask; ; s = (s + 2) & mask) {
+      const row = slots[s + 1]!;
+      if (row === EMPTY) return s;
+      if (slots[s] !== hash || rows[row * ROW + 1] !== key.length) continue;
+      const at = rows[row * ROW]!;
+      // From the end, where keys differ.
+      let i = key.length - 1;
+      while (i >= 0 && arena[at + i] === key[i]) i--;
+      if (i < 0) return s;
+    }
+  }
+
+  private addRow(key: Uint8Array, hash: number, slot: number): number {
+    const row = this.count++;
+    if (row * ROW === this.rows.length) {
+      const rows = new Int32Array(this.rows.length * 2);
+      rows.set(this.rows);
+      this.rows = rows;
+    }
+    this.reserve(key.length);
+    this.arena.set(key, this.used);
+    this.rows[row * ROW] = this.used;
+    this.rows[row * ROW + 1] = key.length;
+    this.rows[row * ROW + 3] = DELETED;
+    this.used += key.length;
+    this.slots[slot] = hash;
+    this.slots[slot + 1] = row;
+    if (this.count * 4 > this.slots.length) this.rehash();
+    return row;
+  }
+
+  private rehash(): void {
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2).fill(EMPTY);
+    const mask = slots.length - 2;
+    for (let o = 0; o < old.length; o += 2) {
+      if (old[o + 1] === EMPTY) continue;
+      let s = (old[o]! << 1) & mask;
+      while (slots[s + 1] !== EMPTY) s = (s + 2) & mask;
+      slots[s] = old[o]!;
+      slots[s + 1] = old[o + 1]!;
+    }
+    this.slots = slots;
+  }
+
+  /** Room for `n` more bytes; earlier Buffers from `lookup` keep the old arena's (unchanged) bytes. */
+  private reserve(n: number): void {
+    if (this.used + n <= this.arena.length) return;
+    const arena = Buffer.allocUnsafe(Math.max(this.arena.length * 2, this.used + n));
+    this.arena.copy(arena, 0, 0, this.used);
+    this.arena = arena;
   }
 }

@@ -28,6 +28,25 @@ function arrivalOrder(): { blocks: BuiltBlock[]; expectedTip: BuiltBlock } {
   return { blocks: [...base, ...branch, ...baseMore], expectedTip: baseMore.at(-1)! };
 }
 
+/**
+ * Routes the LevelDB write of every store batch (write-batch.ts fills classic-level's chained
+ * batch) through `write`, which may fail it or delay the real one; returns the undo.
+ */
+function interceptWrites(db: unknown, write: (real: () => Promise<void>) => Promise<void>): () => void {
+  type Batch = { _write: (options: unknown) => Promise<void> };
+  const target = db as { _chainedBatch: () => Batch };
+  const real = target._chainedBatch;
+  target._chainedBatch = function (this: unknown) {
+    const batch = real.call(this);
+    const realWrite = batch._write.bind(batch);
+    batch._write = (options) => write(() => realWrite(options));
+    return batch;
+  };
+  return () => {
+    target._chainedBatch = real;
+  };
+}
+
 /** Every LevelDB entry of a closed store, hex by hex. */
 async function dump(datadir: string): Promise<Map<string, string>> {
   const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
@@ -96,9 +115,7 @@ describe('group commit', () => {
     for (const b of blocks.slice(0, 40)) await store.addBlock(b.bytes);
     await store.flush();
     // The next group's batch fails as a full disk would make it fail.
-    const db = store.database as unknown as { _batch: (...a: unknown[]) => Promise<void> };
-    const real = db._batch;
-    db._batch = () => Promise.reject(new Error('IO error: No space left on device'));
+    const restore = interceptWrites(store.database, () => Promise.reject(new Error('IO error: No space left on device')));
     let failure: unknown = null;
     for (const b of blocks.slice(40, 70)) {
       failure = await store.addBlock(b.bytes).then(
@@ -108,7 +125,7 @@ describe('group commit', () => {
       if (failure) break;
     }
     expect(String(failure)).toMatch(/could not write its last 10 blocks \(IO error: No space left on device\).*reopen the store/);
-    db._batch = real;
+    restore();
     await expect(store.close()).rejects.toThrow('could not write');
 
     const reopened = await openChainStore({ datadir, network: SHIELDED_REGTEST });
@@ -142,15 +159,16 @@ describe('group commit reads', () => {
     const store = await openChainStore({ datadir: dir.path, network: REGTEST, groupCommit: { maxBlocks: 3, maxBytes: 1 << 30 } });
     try {
       // Slow writes keep the first group (genesis, b1, b2: it creates tx1:0) in flight while b3 and b4 arrive.
-      const db = store.database as unknown as { _batch: (...a: unknown[]) => Promise<void> };
-      const real = db._batch.bind(db);
-      db._batch = (...a: unknown[]) => new Promise<void>((done, fail) => setTimeout(() => real(...a).then(done, fail), 300));
+      const restore = interceptWrites(
+        store.database,
+        (real) => new Promise<void>((done, fail) => setTimeout(() => real().then(done, fail), 300)),
+      );
       for (const b of [genesis, b1, b2, b3]) expect((await store.addBlock(b.bytes)).status).toBe('connected');
       const e = await store.addBlock(b4.bytes).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(BlockRejectedError);
       expect((e as BlockRejectedError).reason).toBe('state');
       expect((await store.tip())?.height).toBe(3);
-      db._batch = real;
+      restore();
     } finally {
       await store.close();
       dir.remove();

@@ -47,6 +47,23 @@ function prefixEnd(prefix: Buffer): Buffer {
   return Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]);
 }
 
+/** Where a delta's transaction is: its block height, its position in the block, its txid. */
+export interface DeltaTransaction {
+  height: number;
+  txIndex: number;
+  txid: Uint8Array;
+}
+
+/**
+ * ReadAddressIndex's range: from `start` when both bounds are positive (else from the first
+ * entry), up to height `end` when it is positive.
+ */
+function deltaRange(type: number, hash: Uint8Array, start: number, end: number): { gte: Buffer; lt: Buffer } {
+  const gte = start > 0 && end > 0 ? keys.addressDeltaPrefix(type, hash, start) : keys.addressDeltaPrefix(type, hash);
+  const lt = end > 0 && end < 0xffffffff ? keys.addressDeltaPrefix(type, hash, end + 1) : prefixEnd(keys.addressDeltaPrefix(type, hash));
+  return { gte, lt };
+}
+
 export class AddressIndexReader {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
@@ -55,12 +72,9 @@ export class AddressIndexReader {
    * up to height `end` when it is positive.
    */
   async deltas(type: number, hash: Uint8Array, start: number, end: number): Promise<AddressDelta[]> {
-    const from = start > 0 && end > 0 ? keys.addressDeltaPrefix(type, hash, start) : keys.addressDeltaPrefix(type, hash);
-    const upper =
-      end > 0 && end < 0xffffffff ? keys.addressDeltaPrefix(type, hash, end + 1) : prefixEnd(keys.addressDeltaPrefix(type, hash));
     const out: AddressDelta[] = [];
     // One native call for the whole range: per-entry async iteration costs ~5 µs an entry.
-    for (const [k, v] of await this.db.iterator({ gte: from, lt: upper }).all()) {
+    for (const [k, v] of await this.db.iterator(deltaRange(type, hash, start, end)).all()) {
       out.push({
         type,
         hash,
@@ -71,6 +85,18 @@ export class AddressIndexReader {
         spending: k[66] === 1,
         value: readAmount(v, 0),
       });
+    }
+    return out;
+  }
+
+  /**
+   * The transactions of `deltas` (same range), as block positions, without the amounts: reading
+   * keys alone hands over one Buffer an entry instead of two (getaddresstxids).
+   */
+  async deltaTransactions(type: number, hash: Uint8Array, start: number, end: number): Promise<DeltaTransaction[]> {
+    const out: DeltaTransaction[] = [];
+    for (const k of await this.db.keys(deltaRange(type, hash, start, end)).all()) {
+      out.push({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) });
     }
     return out;
   }

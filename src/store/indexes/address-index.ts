@@ -9,10 +9,13 @@
  * - timestamp index `s`/`S`: blocks by logical time (nTime, forced strictly increasing along the chain).
  *
  * zcashd reads what an input spends from its UTXO set; so does this index, from the chain state's
- * coins view `c` (chain-state-index.ts), which must therefore be kept by the same store. Every
- * indexer sees the committed state before the block, so an output created earlier in the same block
- * is resolved from the block itself. The outputs a block spends go into this index's undo blob: a
- * disconnect restores the address entries from it and never needs `c` to still hold them. Like
+ * coins view `c` (chain-state-index.ts), which must therefore be kept by the same store. The chain
+ * state connects each block first and resolves every input on the way (outputs created earlier in
+ * the same block from the block itself), and hands those coins over (input-coins.ts), so a spend
+ * is looked up and decoded once; a replay without the chain-state indexer (the version-4
+ * migration) reads them from the view it is given. The outputs a block spends go into this
+ * index's undo blob: a disconnect restores the address entries from it and never needs `c` to
+ * still hold them. Like
  * zcashd (ConnectBlock returns before indexing the genesis block), nothing of the genesis block is
  * indexed.
  *
@@ -21,10 +24,13 @@
  * block leaves no trace, so after a reorganization every index equals a replay of the active chain.
  */
 import type { Block } from '../../codec/block.js';
+import type { OutPoint } from '../../codec/tx/types.js';
+import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
 import { keys } from '../layout.js';
 import { chainStateKeys, decodeCoin } from './chain-state-index.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+import { inputCoinsOf } from './input-coins.js';
 
 /** CScript::ScriptType. */
 export const SCRIPT_UNKNOWN = 0;
@@ -43,10 +49,11 @@ export function scriptType(s: Uint8Array): number {
   return SCRIPT_UNKNOWN;
 }
 
-/** CScript::AddressHash: the 20 hash bytes of a P2PKH/P2SH script, zeros otherwise. */
+/** CScript::AddressHash: the 20 hash bytes of a P2PKH/P2SH script (a view, not a copy), zeros otherwise. */
 export function addressHash(s: Uint8Array, type: number): Uint8Array {
-  if (type === SCRIPT_P2PKH) return s.subarray(3, 23);
-  if (type === SCRIPT_P2SH) return s.subarray(2, 22);
+  // A Buffer view: a plain Uint8Array's subarray looks up its species constructor, several times slower.
+  if (type === SCRIPT_P2PKH) return Buffer.from(s.buffer, s.byteOffset + 3, 20);
+  if (type === SCRIPT_P2SH) return Buffer.from(s.buffer, s.byteOffset + 2, 20);
   return ZERO_HASH160;
 }
 
@@ -166,20 +173,6 @@ interface SpentCoin {
   coin: SpentOutput;
 }
 
-function encodeUndo(spent: readonly SpentCoin[]): Buffer {
-  const b = Buffer.allocUnsafe(spent.length * UNDO_ENTRY);
-  let at = 0;
-  for (const s of spent) {
-    b.writeUInt32LE(s.txIndex, at);
-    b.writeUInt32LE(s.vin, at + 4);
-    b.set(s.prevTxid, at + 8);
-    b.writeUInt32LE(s.prevN, at + 40);
-    encodeSpentOutput(s.coin, b, at + 44);
-    at += UNDO_ENTRY;
-  }
-  return b;
-}
-
 function decodeUndo(u: Uint8Array): SpentCoin[] {
   const b = Buffer.from(u.buffer, u.byteOffset, u.byteLength);
   if (b.length % UNDO_ENTRY !== 0) throw new Error(`corrupt address-index undo blob (${b.length} bytes)`);
@@ -202,10 +195,6 @@ export function logicalTimeOf(view: IndexReadView, hash: Uint8Array): number {
   return v ? v.readUInt32LE(0) : 0;
 }
 
-function outpointId(txid: Uint8Array, n: number): string {
-  return Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
-}
-
 const MISSING_CHAIN_STATE =
   'the address index reads spent outputs from the chain state (ChainStateIndex), which this store does not keep: open it with both indexers';
 
@@ -215,7 +204,8 @@ export class AddressIndex implements Indexer {
 
   async connect(block: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
     if (block.height === 0) return { ops: [] };
-    return connectOps(block, await block.block(), view);
+    const decoded = await block.block();
+    return connectOps(block, decoded, inputCoinsOf(decoded) ?? inputCoinsFromView(block, decoded, view), view);
   }
 
   async disconnect(block: ChainBlock, undo: Uint8Array | null, view: IndexReadView): Promise<BatchOp[]> {
@@ -224,62 +214,102 @@ export class AddressIndex implements Indexer {
   }
 }
 
-function connectOps(chainBlock: ChainBlock, block: Block, view: IndexReadView): IndexerConnect {
+/**
+ * What each input spends, read from the chain state's coins view `c` (as it stood before the
+ * block) and from the block's own earlier outputs: the path of a replay that runs without the
+ * chain-state indexer (the version-4 migration), as state/apply-block.ts resolves them otherwise.
+ */
+function inputCoinsFromView(chainBlock: ChainBlock, block: Block, view: IndexReadView): (Coin | null)[][] {
+  const { height, txids } = chainBlock;
+  const created = new Map<string, Coin>();
+  const id = (txid: Uint8Array, n: number): string => Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
+  return block.transactions.map((tx, i) => {
+    const coins: (Coin | null)[] = [];
+    if (!tx.isCoinbase) {
+      for (const { prevout } of tx.data.vin) {
+        const key = id(prevout.hash, prevout.index);
+        const own = created.get(key);
+        if (own) {
+          created.delete(key);
+          coins.push(own);
+          continue;
+        }
+        const stored = view.get(chainStateKeys.coin(prevout.hash, prevout.index));
+        // Without the chain state every spend would look like this one: refuse, not guess.
+        if (!stored && !view.get(chainStateKeys.tip())) throw new Error(MISSING_CHAIN_STATE);
+        // A store started from a checkpoint lacks the outputs created before its start.
+        coins.push(stored ? decodeCoin(stored) : null);
+      }
+    }
+    tx.data.vout.forEach((out, k) => {
+      if (!isUnspendable(out.scriptPubKey)) {
+        created.set(id(txids[i]!, k), { value: out.value, height, scriptPubKey: out.scriptPubKey, coinbase: tx.isCoinbase });
+      }
+    });
+    return coins;
+  });
+}
+
+function writeUndoEntry(b: Buffer, at: number, txIndex: number, vin: number, prevout: OutPoint, coin: SpentOutput): void {
+  b.writeUInt32LE(txIndex, at);
+  b.writeUInt32LE(vin, at + 4);
+  b.set(prevout.hash, at + 8);
+  b.writeUInt32LE(prevout.index, at + 40);
+  encodeSpentOutput(coin, b, at + 44);
+}
+
+/**
+ * `coins`: what each input spends (null: unknown to a store started from a checkpoint; such an
+ * input cannot be attributed to an address and is left out of every index).
+ */
+function connectOps(
+  chainBlock: ChainBlock,
+  block: Block,
+  coins: readonly (readonly (Coin | null)[])[],
+  view: IndexReadView,
+): IndexerConnect {
   const { height, txids } = chainBlock;
   const ops: BatchOp[] = [];
-  const spent: SpentCoin[] = [];
-  // Outputs created earlier in this block: not in `c` yet (the batch is not written), but spendable.
-  const created = new Map<string, SpentOutput>();
-  block.transactions.forEach((tx, i) => {
+  let inputs = 0;
+  for (const c of coins) inputs += c.length;
+  const undo = Buffer.allocUnsafe(inputs * UNDO_ENTRY);
+  let undoLength = 0;
+  const { transactions } = block;
+  for (let i = 0; i < transactions.length; i++) {
     const txid = txids[i]!;
-    const { vin, vout } = tx.data;
-    if (!tx.isCoinbase) {
-      vin.forEach((input, j) => {
-        const { hash: prevTxid, index: prevN } = input.prevout;
-        const id = outpointId(prevTxid, prevN);
-        let coin = created.get(id);
-        if (coin) created.delete(id);
-        else {
-          const stored = view.get(chainStateKeys.coin(prevTxid, prevN));
-          if (!stored) {
-            // Without the chain state every spend would look like this one: refuse, not guess.
-            if (!view.get(chainStateKeys.tip())) throw new Error(MISSING_CHAIN_STATE);
-            // A store started from a checkpoint lacks the outputs created before its start (the
-            // chain state accepts such spends with unknown values). Such an input cannot be
-            // attributed to an address and is left out of every index.
-            return;
-          }
-          const { value, height: coinHeight, scriptPubKey } = decodeCoin(stored);
-          const type = scriptType(scriptPubKey);
-          coin = { value, height: coinHeight, type, hash: addressHash(scriptPubKey, type) };
-        }
-        spent.push({ txIndex: i, vin: j, prevTxid, prevN, coin });
-        if (coin.type !== SCRIPT_UNKNOWN) {
-          ops.push({
-            type: 'put',
-            key: keys.addressDelta(coin.type, coin.hash, height, i, txid, j, true),
-            value: amountValue(-coin.value),
-          });
-          ops.push({ type: 'del', key: keys.addressUnspent(coin.type, coin.hash, prevTxid, prevN) });
-        }
-        ops.push({
-          type: 'put',
-          key: keys.spent(prevTxid, prevN),
-          value: encodeSpent({ txid, inputIndex: j, height, value: coin.value, type: coin.type, hash: coin.hash }),
-        });
+    const { vin, vout } = transactions[i]!.data;
+    const spends = coins[i]!;
+    for (let j = 0; j < spends.length; j++) {
+      const coin = spends[j];
+      if (!coin) continue;
+      const { prevout } = vin[j]!;
+      const type = scriptType(coin.scriptPubKey);
+      const spent: SpentOutput = { value: coin.value, height: coin.height, type, hash: addressHash(coin.scriptPubKey, type) };
+      writeUndoEntry(undo, undoLength, i, j, prevout, spent);
+      undoLength += UNDO_ENTRY;
+      if (type !== SCRIPT_UNKNOWN) {
+        ops.push(
+          { type: 'put', key: keys.addressDelta(type, spent.hash, height, i, txid, j, true), value: amountValue(-coin.value) },
+          { type: 'del', key: keys.addressUnspent(type, spent.hash, prevout.hash, prevout.index) },
+        );
+      }
+      ops.push({
+        type: 'put',
+        key: keys.spent(prevout.hash, prevout.index),
+        value: encodeSpent({ txid, inputIndex: j, height, value: coin.value, type, hash: spent.hash }),
       });
     }
-    vout.forEach((out, k) => {
-      const script = out.scriptPubKey;
+    for (let k = 0; k < vout.length; k++) {
+      const { scriptPubKey: script, value } = vout[k]!;
       const type = scriptType(script);
+      if (type === SCRIPT_UNKNOWN) continue;
       const hash = addressHash(script, type);
-      if (type !== SCRIPT_UNKNOWN) {
-        ops.push({ type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(out.value) });
-        ops.push({ type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(out.value, height, script) });
-      }
-      if (!isUnspendable(script)) created.set(outpointId(txid, k), { value: out.value, height, type, hash });
-    });
-  });
+      ops.push(
+        { type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(value) },
+        { type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(value, height, script) },
+      );
+    }
+  }
 
   // CTimestampIndexKey: nTime, or one past the parent's logical time if that is not earlier.
   const parentTime = logicalTimeOf(view, block.header.prevHash);
@@ -288,7 +318,7 @@ function connectOps(chainBlock: ChainBlock, block: Block, view: IndexReadView): 
   time.writeUInt32LE(logical, 0);
   ops.push({ type: 'put', key: keys.timestamp(logical, chainBlock.hash), value: Buffer.alloc(0) });
   ops.push({ type: 'put', key: keys.blockTimestamp(chainBlock.hash), value: time });
-  return spent.length ? { ops, undo: encodeUndo(spent) } : { ops };
+  return undoLength ? { ops, undo: undo.subarray(0, undoLength) } : { ops };
 }
 
 function disconnectOps(chainBlock: ChainBlock, block: Block, spent: readonly SpentCoin[], view: IndexReadView): BatchOp[] {

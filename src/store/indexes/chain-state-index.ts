@@ -30,6 +30,7 @@ import {
 } from '../../state/chain-state.js';
 import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51 } as const; // B C c A Q
 
@@ -218,6 +219,7 @@ export class ChainStateIndex implements Indexer {
       sproutTreeAt: (root) => treeAtAnchor(this.hashers.sprout, root, view.get(chainStateKeys.anchor('sprout', root)) ?? null, 'sprout'),
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
+    rememberInputCoins(block, result.inputCoins);
 
     const tipBytes = Buffer.from(encodeChainStateTip(result.tip));
     const ops: BatchOp[] = [

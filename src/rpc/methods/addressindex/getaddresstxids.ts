@@ -1,5 +1,6 @@
 /** `getaddresstxids` (zcashd v6.12.2 src/rpc/misc.cpp, insight explorer). */
 import { toHexReversed } from '../../../codec/hex.js';
+import type { DeltaTransaction } from '../../../store/indexes/address-index-reader.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
@@ -53,28 +54,21 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
       async call(params, ctx) {
         const { start, end } = heightRange(params[0]!, await tipHeight(c.store));
         const addresses = addressesFromParam(params[0]!, ctx.network);
-        // std::set<(height, txindex, txid hex)>: block order, a transaction once however many
-        // of the addresses it touches.
-        const seen = new Map<string, { height: number; txIndex: number; txid: string }>();
-        for (const a of addresses) {
-          for (const d of await c.index.deltas(a.type, a.hash, start, end)) {
-            const txid = toHexReversed(d.txid);
-            const key = `${d.height}:${d.txIndex}:${txid}`;
-            if (!seen.has(key)) seen.set(key, { height: d.height, txIndex: d.txIndex, txid });
-          }
+        // zcashd collects std::set<(height, txindex, txid hex)>: block order, a transaction once
+        // however many of its inputs and outputs touch the addresses. On the active chain a block
+        // position holds one transaction, so (height, txindex) alone orders and deduplicates, and
+        // one address's entries already come in that order from the index.
+        const entries: DeltaTransaction[] = [];
+        for (const a of addresses) for (const t of await c.index.deltaTransactions(a.type, a.hash, start, end)) entries.push(t);
+        if (addresses.length > 1) entries.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
+        const txids: string[] = [];
+        let last: { height: number; txIndex: number } | null = null;
+        for (const d of entries) {
+          if (last && d.height === last.height && d.txIndex === last.txIndex) continue;
+          last = d;
+          txids.push(`"${toHexReversed(d.txid)}"`);
         }
-        const sorted = [...seen.values()].sort((x, y) =>
-          x.height !== y.height
-            ? x.height - y.height
-            : x.txIndex !== y.txIndex
-              ? x.txIndex - y.txIndex
-              : x.txid < y.txid
-                ? -1
-                : x.txid > y.txid
-                  ? 1
-                  : 0,
-        );
-        return '[' + sorted.map((t) => `"${t.txid}"`).join(',') + ']';
+        return '[' + txids.join(',') + ']';
       },
     },
     features,

@@ -1,0 +1,83 @@
+// Pending writes fold operations per key in a byte arena with its own hash table: whatever the
+// keys (equal tails, equal hashes' neighbours, lengths from 1 to 100 bytes) and however the
+// tables grow, lookups and the folded batch must equal a plain Map that applies the same
+// operations in order.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BatchOp } from '../../src/store/block-data.js';
+import { PendingWrites } from '../../src/store/pending-writes.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** Keys that differ only at the front (the hash reads the prefix byte and the last 16 bytes). */
+const key = fc.oneof(
+  fc.uint8Array({ minLength: 1, maxLength: 100 }),
+  fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 3 })).map(([front, length]) => {
+    const k = new Uint8Array(length * 20).fill(7);
+    k[1] = front;
+    return k;
+  }),
+);
+
+const op: fc.Arbitrary<BatchOp> = fc.oneof(
+  fc.record({ type: fc.constant('put' as const), key: key.map((k) => Buffer.from(k)), value: fc.uint8Array({ maxLength: 300 }) }),
+  fc.record({ type: fc.constant('del' as const), key: key.map((k) => Buffer.from(k)) }),
+);
+
+describe('PendingWrites', () => {
+  it('folds like a Map applying the operations in order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(op, { maxLength: 60 }), { maxLength: 40 }), fc.boolean(), (blocks, hinted) => {
+        const pending = new PendingWrites(hinted ? { rows: 5000, bytes: 1 << 20 } : undefined);
+        const model = new Map<string, string | null>();
+        const seen: Buffer[] = [];
+        for (const ops of blocks) {
+          pending.apply(ops);
+          for (const o of ops) {
+            model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
+            seen.push(o.key);
+          }
+        }
+        expect(pending.size).toBe(model.size);
+        expect(pending.blocks).toBe(blocks.length);
+        for (const k of seen) {
+          const got = pending.lookup(k);
+          const want = model.get(hex(k));
+          expect(got === null ? null : hex(got!)).toBe(want);
+        }
+        expect(pending.lookup(Buffer.from('absent key of its own length, 41 bytes long'))).toBeUndefined();
+        const batch = [...pending.batch()];
+        expect(batch.map((o) => hex(o.key))).toEqual([...model.keys()]);
+        for (const o of batch) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps its rows through table and arena growth, and what lookup returned keeps its bytes', () => {
+    const pending = new PendingWrites();
+    const keyOf = (i: number): Buffer => {
+      const k = Buffer.alloc(37, 0x63);
+      k.writeUInt32LE(i, 33);
+      return k;
+    };
+    const first = Buffer.from('first value');
+    pending.apply([{ type: 'put', key: keyOf(0), value: first }]);
+    const before = pending.lookup(keyOf(0))!;
+    // The caller's buffer is copied: reusing it changes nothing pending.
+    first.fill(0);
+    const n = 50_000;
+    for (let i = 0; i < n; i++) pending.apply([{ type: 'put', key: keyOf(i), value: Buffer.alloc(40, i & 0xff) }], { block: false });
+    for (let i = 0; i < n; i += 2) pending.apply([{ type: 'del', key: keyOf(i) }], { block: false });
+    expect(before.toString()).toBe('first value');
+    expect(pending.size).toBe(n);
+    expect(pending.blocks).toBe(1);
+    expect(pending.lookup(keyOf(0))).toBeNull();
+    expect(pending.lookup(keyOf(n - 1))).toEqual(Buffer.alloc(40, (n - 1) & 0xff));
+    expect(pending.footprint.rows).toBe(n);
+    let puts = 0;
+    for (const o of pending.batch()) if (o.type === 'put') puts++;
+    expect(puts).toBe(n / 2);
+    expect(pending.bytes).toBe(n * (37 + 40) + 37 + first.length + (n / 2) * 37);
+  });
+});
