@@ -31,7 +31,14 @@ import { BlockReadError, storedBlockProblem } from './verify.js';
 /** Largest block read synchronously (see FlatFileBlockData.read). */
 const SYNC_READ_MAX_BYTES = 64 * 1024;
 
-export type BatchOp = { type: 'put'; key: Buffer; value: Buffer | Uint8Array } | { type: 'del'; key: Buffer };
+/**
+ * One write of a LevelDB batch. `fresh` marks a put that creates a key the store cannot hold yet
+ * (a new coin, an address-index row of a new output or spend: keyed by a txid, which never repeats
+ * while it has unspent outputs, since BIP34's coinbase height holds from Zcash's genesis and any
+ * other transaction commits to the outputs it spends); group commit then drops such a key
+ * altogether when it is deleted again before the group is written.
+ */
+export type BatchOp = { type: 'put'; key: Buffer; value: Buffer | Uint8Array; fresh?: true } | { type: 'del'; key: Buffer };
 
 export interface BlockLocation {
   file: number;

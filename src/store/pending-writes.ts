@@ -19,8 +19,8 @@ import type { BatchOp } from './block-data.js';
 const EMPTY = -1;
 /** Value length of a deleted key. */
 const DELETED = -1;
-/** Per row: key offset, key length, value offset, value length. */
-const ROW = 4;
+/** Per row: key offset, key length, value offset, value length, absent (1: the key was not in the store before this group). */
+const ROW = 5;
 
 /**
  * FNV-1a over the length, the prefix byte and the last 16 bytes, with a final mix so the low bits
@@ -99,8 +99,11 @@ export class PendingWrites {
       const hash = hashKey(key);
       const slot = this.slotOf(key, hash);
       let row = this.slots[slot + 1]!;
-      if (row === EMPTY) row = this.addRow(key, hash, slot);
+      const first = row === EMPTY;
+      if (first) row = this.addRow(key, hash, slot);
       const r = row * ROW;
+      // A key this group creates, and deletes again before it is written, never reaches LevelDB.
+      if (first) this.rows[r + 4] = op.type === 'put' && op.fresh === true ? 1 : 0;
       if (op.type === 'put') {
         const { value } = op;
         this.reserve(value.length);
@@ -117,12 +120,17 @@ export class PendingWrites {
     if (block) this.blocks++;
   }
 
-  /** One operation per key, in the order keys were first written, for a single atomic batch. */
+  /**
+   * One operation per key, in the order keys were first written, for a single atomic batch. A key
+   * first written in this group by a `fresh` put and deleted since is left out: the store never
+   * had it (a coin created and spent within the group).
+   */
   *batch(): IterableIterator<BatchOp> {
     const { rows, arena } = this;
     for (let r = 0; r < this.count * ROW; r += ROW) {
-      const key = arena.subarray(rows[r]!, rows[r]! + rows[r + 1]!);
       const length = rows[r + 3]!;
+      if (length === DELETED && rows[r + 4] === 1) continue;
+      const key = arena.subarray(rows[r]!, rows[r]! + rows[r + 1]!);
       yield length === DELETED ? { type: 'del', key } : { type: 'put', key, value: arena.subarray(rows[r + 2]!, rows[r + 2]! + length) };
     }
   }

@@ -80,4 +80,38 @@ describe('PendingWrites', () => {
     expect(puts).toBe(n / 2);
     expect(pending.bytes).toBe(n * (37 + 40) + 37 + first.length + (n / 2) * 37);
   });
+
+  it('leaves out a key a fresh put created and a later delete removed, and only such keys', () => {
+    const k = (name: string): Buffer => Buffer.from(name.padEnd(36, '.'));
+    const v = Buffer.from('value');
+    const pending = new PendingWrites();
+    pending.apply([
+      { type: 'put', key: k('created then spent'), value: v, fresh: true },
+      { type: 'put', key: k('created, kept'), value: v, fresh: true },
+      { type: 'put', key: k('overwritten then deleted'), value: v },
+      { type: 'del', key: k('deleted, recreated fresh, deleted') },
+    ]);
+    pending.apply([
+      { type: 'del', key: k('created then spent') },
+      { type: 'del', key: k('overwritten then deleted') },
+      { type: 'put', key: k('deleted, recreated fresh, deleted'), value: v, fresh: true },
+      { type: 'put', key: k('created, respent, recreated'), value: v, fresh: true },
+    ]);
+    pending.apply([
+      { type: 'del', key: k('deleted, recreated fresh, deleted') },
+      { type: 'del', key: k('created, respent, recreated') },
+      { type: 'put', key: k('created, respent, recreated'), value: Buffer.from('again'), fresh: true },
+    ]);
+    // Readers see every deletion as one (the store never had the dropped key either).
+    expect(pending.lookup(k('created then spent'))).toBeNull();
+    expect(pending.size).toBe(5);
+    expect(
+      [...pending.batch()].map((o) => `${o.type} ${o.key.toString().replace(/\.+$/, '')}${o.type === 'put' ? ` ${o.value}` : ''}`),
+    ).toEqual([
+      'put created, kept value',
+      'del overwritten then deleted',
+      'del deleted, recreated fresh, deleted',
+      'put created, respent, recreated again',
+    ]);
+  });
 });

@@ -289,7 +289,7 @@ function connectOps(
       undoLength += UNDO_ENTRY;
       if (type !== SCRIPT_UNKNOWN) {
         ops.push(
-          { type: 'put', key: keys.addressDelta(type, spent.hash, height, i, txid, j, true), value: amountValue(-coin.value) },
+          { type: 'put', key: keys.addressDelta(type, spent.hash, height, i, txid, j, true), value: amountValue(-coin.value), fresh: true },
           { type: 'del', key: keys.addressUnspent(type, spent.hash, prevout.hash, prevout.index) },
         );
       }
@@ -297,6 +297,7 @@ function connectOps(
         type: 'put',
         key: keys.spent(prevout.hash, prevout.index),
         value: encodeSpent({ txid, inputIndex: j, height, value: coin.value, type, hash: spent.hash }),
+        fresh: true,
       });
     }
     for (let k = 0; k < vout.length; k++) {
@@ -304,9 +305,10 @@ function connectOps(
       const type = scriptType(script);
       if (type === SCRIPT_UNKNOWN) continue;
       const hash = addressHash(script, type);
+      // Rows of a new output (keyed by its txid): see BatchOp's `fresh`.
       ops.push(
-        { type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(value) },
-        { type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(value, height, script) },
+        { type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(value), fresh: true },
+        { type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(value, height, script), fresh: true },
       );
     }
   }

@@ -228,7 +228,7 @@ export class ChainStateIndex implements Indexer {
     ];
     for (const s of result.spent) ops.push({ type: 'del', key: chainStateKeys.coin(s.outpoint.hash, s.outpoint.index) });
     for (const c of result.created)
-      ops.push({ type: 'put', key: chainStateKeys.coin(c.outpoint.hash, c.outpoint.index), value: encodeCoin(c.coin) });
+      ops.push({ type: 'put', key: chainStateKeys.coin(c.outpoint.hash, c.outpoint.index), value: encodeCoin(c.coin), fresh: true });
     for (const r of result.newRoots) {
       ops.push({
         type: 'put',
