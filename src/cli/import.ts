@@ -113,6 +113,7 @@ export async function runImport(argv: string[]): Promise<void> {
     verifySolutions: opts.verifyEquihash,
     log: (line) => process.stderr.write(`${line}\n`),
     groupCommit: true,
+    writes: true,
     // The other cores check the solutions of blocks read ahead; this one validates and connects.
     solutionThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   });

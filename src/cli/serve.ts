@@ -5,7 +5,7 @@
  * and the store is closed.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
 import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type NodeConfig } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
@@ -88,18 +88,31 @@ function experimentalFeatures(config: NodeConfig) {
   }
 }
 
+export interface StartOptions {
+  /** false: no log at all. */
+  log?: boolean;
+  /** Where the log goes (default standard output). */
+  logTo?: DestinationStream;
+}
+
 /** Starts the node; `runServe` adds signal handling and waits for shutdown. */
-export async function startNode(argv: readonly string[], opts: { log?: boolean } = {}): Promise<ServeHandle> {
+export async function startNode(argv: readonly string[], opts: StartOptions = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
   const settings = logSettings(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const features = experimentalFeatures(config);
-  const log: Logger | null = opts.log === false ? null : pino({ level: settings.level, redact: ['req.headers.authorization'] });
+  const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
+  const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
     log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
   }
   const store = await openStoreOrExplain(config, { log: (line) => log?.info(line) });
-  if ((await store.tip()) === null) {
+  // On a full disk the store opens read-only, on a nearly full one it refuses each write: either
+  // way it serves what it holds, and says why it stores nothing.
+  const readOnly = store.notWritable;
+  const spaceWarning = readOnly ?? store.lowSpace();
+  if (spaceWarning) log?.warn(spaceWarning.message);
+  if ((await store.tip()) === null && !readOnly) {
     // zcashd always holds its network's genesis block, so a fresh store starts with it too.
     await store.addBlock(genesisBlock(config.network.name));
     log?.info({ hash: config.network.genesisHash }, `new ${config.network.name} chain store: added the genesis block`);
@@ -133,7 +146,7 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
       follower?.stop();
       await follower?.done.catch(() => undefined);
       await server.close();
-      await store.close();
+      await store.close().catch((e: unknown) => log?.error(`closing the chain store: ${(e as Error).message}`));
       resolveStopped();
     })());
 
@@ -177,7 +190,9 @@ export async function startNode(argv: readonly string[], opts: { log?: boolean }
         `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
     );
   }
-  if (config.upstream) {
+  if (config.upstream && readOnly) {
+    log?.warn('not following -upstream: the chain store is read-only (the disk is full, see above)');
+  } else if (config.upstream) {
     follower = await followUpstream(store, config.upstream, {
       user: config.getArg('upstreamuser'),
       password: config.getArg('upstreampassword'),

@@ -1,9 +1,11 @@
 /**
  * Opens the chain store for a command, turning LevelDB's "one process per store" refusal into
- * zcashd's message for a data directory another process holds.
+ * zcashd's message for a data directory another process holds. Commands keep the disk reserve
+ * (store/disk-reserve.ts), so a full disk leaves the store readable.
  */
 import { ConfigError, type NodeConfig } from '../config.js';
 import { openChainStore, type ChainStore } from '../store/chain.js';
+import { DISK_SPACE_POLICY } from '../store/disk-reserve.js';
 import { StoreOpenError } from '../store/errors.js';
 
 /** LevelDB reports a store held by another process as an IO error on its LOCK file. */
@@ -21,11 +23,14 @@ export interface StoreOpenOptions {
   groupCommit?: boolean;
   /** Equihash threads for read-ahead blocks (ChainStoreOptions.solutionThreads). */
   solutionThreads?: number;
+  /** The command only writes: a store opened read-only on a full disk is refused at once. */
+  writes?: boolean;
 }
 
 export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOptions = {}): Promise<ChainStore> {
+  let store: ChainStore;
   try {
-    return await openChainStore({
+    store = await openChainStore({
       datadir: config.datadir,
       network: config.network,
       durable: opts.durable,
@@ -33,6 +38,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       log: opts.log,
       groupCommit: opts.groupCommit,
       solutionThreads: opts.solutionThreads,
+      diskSpace: DISK_SPACE_POLICY,
     });
   } catch (e) {
     if (isStoreLockedError(e)) {
@@ -43,4 +49,10 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
     }
     throw e;
   }
+  const readOnly = store.notWritable;
+  if (opts.writes && readOnly) {
+    await store.close();
+    throw readOnly;
+  }
+  return store;
 }

@@ -22,6 +22,7 @@
 import { readSync, writevSync } from 'node:fs';
 import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { ensureDirSync } from './dirs.js';
+import { isNoSpaceError } from './disk-reserve.js';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { bytesEqual } from '../codec/hex.js';
@@ -57,7 +58,8 @@ export interface PreparedBlockData {
 
 export interface BlockDataBackend {
   readonly kind: 'flat' | 'leveldb';
-  open(): Promise<void>;
+  /** `readOnly`: for a store opened on a full disk, which reads and never writes. */
+  open(opts?: { readOnly?: boolean }): Promise<void>;
   prepare(hash: Uint8Array, bytes: Uint8Array): Promise<PreparedBlockData>;
   read(hash: Uint8Array, location: BlockLocation, size: number): Promise<Uint8Array>;
   /** Bytes of block data kept outside the index database (kept current, no disk access). */
@@ -108,17 +110,17 @@ export class FlatFileBlockData implements BlockDataBackend {
     private readonly durable: boolean,
   ) {}
 
-  async open(): Promise<void> {
-    ensureDirSync(this.dir);
+  async open({ readOnly = false }: { readOnly?: boolean } = {}): Promise<void> {
     const stored = await this.db.get(keys.fileCursor());
     if (stored) this.cursor = decodeFileCursor(stored);
+    for (let n = 0; n < this.cursor.file; n++) this.closedFilesBytes += await this.fileSize(n);
+    // Unreferenced bytes are left for the next writable open to cut; reads never reach them.
+    if (readOnly) return;
+    ensureDirSync(this.dir);
     // Files after the committed one, and bytes past the committed length, were never referenced.
     for (const name of await readdir(this.dir)) {
       const m = /^blk(\d{5})\.dat$/.exec(name);
       if (m && Number(m[1]) > this.cursor.file) await rm(join(this.dir, name), { force: true });
-    }
-    for (let n = 0; n < this.cursor.file; n++) {
-      this.closedFilesBytes += (await stat(join(this.dir, blockFileName(n))).catch(() => ({ size: 0 }))).size;
     }
     const path = join(this.dir, blockFileName(this.cursor.file));
     await (await open(path, 'a')).close(); // create if missing, without touching existing bytes
@@ -134,8 +136,12 @@ export class FlatFileBlockData implements BlockDataBackend {
     }
   }
 
+  private async fileSize(n: number): Promise<number> {
+    return (await stat(join(this.dir, blockFileName(n))).catch(() => ({ size: 0 }))).size;
+  }
+
   async prepare(_hash: Uint8Array, bytes: Uint8Array): Promise<PreparedBlockData> {
-    if (!this.writer) throw new Error('block files are not open');
+    if (!this.writer) throw new Error('block files are not open for writing');
     if (this.pending) throw new Error('internal error: overlapping block writes');
     const recordSize = 8 + bytes.length;
     let { file, length } = this.cursor;
@@ -157,7 +163,8 @@ export class FlatFileBlockData implements BlockDataBackend {
       writeAll(writer.fd, [frame, bytes], length);
     } catch (e) {
       // A full disk (ENOSPC) or an I/O error: say which file, so the operator knows where.
-      throw new Error(`cannot write block ${blockFileName(file)} at offset ${length} in ${this.dir}: ${(e as Error).message}`, {
+      const full = isNoSpaceError(e) ? 'Disk space is low! ' : '';
+      throw new Error(`${full}cannot write block ${blockFileName(file)} at offset ${length} in ${this.dir}: ${(e as Error).message}`, {
         cause: e,
       });
     }

@@ -32,7 +32,8 @@ import { blockWork } from '../chain/pow.js';
 import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
-import { BlockRejectedError, StoreOpenError, UnknownParentError } from './errors.js';
+import { BlockRejectedError, StoreNotWritableError, StoreOpenError, UnknownParentError, type DiskSpaceLowError } from './errors.js';
+import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
 import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
@@ -109,6 +110,12 @@ export interface ChainStoreOptions {
    * checked when its block is added).
    */
   solutionThreads?: number;
+  /**
+   * Space kept so that a full disk leaves the store readable (disk-reserve.ts; `zecrpc serve`
+   * and `import` use DISK_SPACE_POLICY). Default: no reserve is kept (one an earlier open left is
+   * still used) and writes go on until the disk itself refuses them.
+   */
+  diskSpace?: DiskSpacePolicy;
 }
 
 export interface GroupCommitLimits {
@@ -183,8 +190,16 @@ export class ChainStore implements ChainStoreReader {
   private groupFootprint: PendingFootprint | undefined;
   /** The group LevelDB is writing: still read from here until the write completes. */
   private writing: { writes: PendingWrites; done: Promise<void> } | null = null;
-  /** Set when a group write failed: memory is then ahead of the disk and the store must be reopened. */
-  private writeFailure: Error | null = null;
+  /**
+   * Set when a LevelDB write failed: the store writes no more until it is reopened (after a
+   * failed group write memory is ahead of the disk; after any failed write LevelDB's log may
+   * end in a torn record, past which later records would be lost when it is replayed).
+   */
+  private writeFailure: StoreNotWritableError | null = null;
+  /** Set when the store was opened read-only on a full disk. */
+  private fullDisk: StoreNotWritableError | null = null;
+  private readonly reserve: DiskReserve;
+  private readonly minFreeBytes: number;
   private readonly solutionPool: EquihashPool | null;
   /** Verdicts on the solutions of prefetched blocks, by block hash (latin1), oldest first. */
   private readonly prefetched = new Map<string, Promise<EquihashResult | null>>();
@@ -216,6 +231,8 @@ export class ChainStore implements ChainStoreReader {
     if (addressIndexAt >= 0 && addressIndexAt < chainStateAt) {
       throw new Error('the address index must come after the chain-state indexer, whose resolved inputs it reads');
     }
+    this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
+    this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
@@ -234,15 +251,10 @@ export class ChainStore implements ChainStoreReader {
 
   private async init(): Promise<void> {
     ensureDirSync(this.dir);
-    try {
-      await this.db.open();
-    } catch (e) {
-      const cause = (e as { cause?: Error }).cause?.message ?? (e as Error).message;
-      throw new StoreOpenError(`cannot open the chain store at ${this.dir}: ${cause}`);
-    }
+    this.fullDisk = await openWithReserve(this.db, this.dir, this.reserve);
     try {
       await this.checkSchema();
-      await this.data.open();
+      await this.data.open({ readOnly: this.fullDisk !== null });
       const tip = await this.db.get(keys.tip());
       if (tip) {
         const t = decodeTip(tip);
@@ -255,7 +267,10 @@ export class ChainStore implements ChainStoreReader {
       }
       // A crash in the middle of a reorganization leaves the tip behind the most-work block: finish it.
       if (this.best && (!this.tipState || !bytesEqual(this.best.hash, this.tipState.hash))) {
-        if (!this.tipState || this.best.chainWork > this.tipState.chainWork) {
+        if (this.fullDisk) {
+          // Every step of a switch is a consistent store: the current tip is served until space is freed.
+          this.log(`a switch to block ${toHexReversed(this.best.hash)} is unfinished and resumes once the store is writable`);
+        } else if (!this.tipState || this.best.chainWork > this.tipState.chainWork) {
           try {
             await this.activate(this.best.hash);
           } catch (e) {
@@ -273,7 +288,12 @@ export class ChainStore implements ChainStoreReader {
   private async checkSchema(): Promise<void> {
     const v = await this.db.get(keys.version());
     if (!v) {
-      await this.db.put(keys.version(), encodeVersionRecord(SCHEMA_VERSION, this.network.name));
+      if (this.fullDisk) {
+        throw new StoreOpenError(
+          `Disk space is low! Cannot create a chain store at ${this.dir}: its file system is full. Free space on it and start again.`,
+        );
+      }
+      await this.write([{ type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) }], true);
       return;
     }
     const version = v.readUInt32LE(0);
@@ -286,18 +306,78 @@ export class ChainStore implements ChainStoreReader {
         `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
       );
     }
-    if (version < SCHEMA_VERSION) await migrate(this.db, version, this.network.name, this.log, { network: this.network });
+    if (version < SCHEMA_VERSION) {
+      const space = this.upgradeSpaceProblem();
+      // What the upgrade adds is what this version reads: the store cannot be served without it.
+      if (space) {
+        throw new StoreOpenError(
+          `Disk space is low! The chain store at ${this.dir} needs an upgrade from schema version ${version} to ${SCHEMA_VERSION}, ` +
+            `which writes to it, and its file system ${space}; this zecrpc cannot serve it un-upgraded, not even read-only. ` +
+            'Free space on that file system and start again.',
+        );
+      }
+      await migrate(this.db, version, this.network.name, this.log, { network: this.network }).catch((e: unknown) => {
+        if (!isNoSpaceError(e)) throw e;
+        throw new StoreOpenError(
+          `Disk space is low! Upgrading the chain store at ${this.dir} to schema version ${SCHEMA_VERSION} failed (${(e as Error).message}); ` +
+            'what is on disk is consistent and the upgrade resumes: free space on that file system and start again.',
+        );
+      });
+    }
+  }
+
+  /** Null while the free space a write needs is there (see ChainStoreOptions.diskSpace), else why not. */
+  lowSpace(): DiskSpaceLowError | null {
+    return lowSpaceError(this.dir, this.minFreeBytes);
+  }
+
+  /** Why a schema upgrade cannot run now (the end of "its file system …"), or null. */
+  private upgradeSpaceProblem(): string | null {
+    if (this.fullDisk) return 'is full (the store opened only with the space set aside for that)';
+    if (!this.lowSpace()) return null;
+    return `has only ${mib(freeBytes(this.dir))} free (the store writes with at least ${mib(this.minFreeBytes)})`;
+  }
+
+  /**
+   * Why the store takes no writes (opened on a full disk, or stopped by a failed write), or null.
+   * Writers throw this error; reads are served either way.
+   */
+  get notWritable(): StoreNotWritableError | null {
+    return this.fullDisk ?? this.writeFailure;
   }
 
   /** Runs writers one at a time: the index and the tip are single-writer state. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  private exclusive<T>(fn: () => Promise<T>, { writes }: { writes: boolean } = { writes: true }): Promise<T> {
     const run = this.queue.then(() => {
       if (this.closed) throw new Error('the chain store is closed');
       if (this.writeFailure) throw this.writeFailure;
+      if (writes && this.fullDisk) throw this.fullDisk;
+      const lowSpace = writes && this.lowSpace();
+      if (lowSpace) throw lowSpace;
       return fn();
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** One atomic LevelDB batch; a failure stops all further writes (see writeFailure). */
+  private async write(ops: readonly BatchOp[], sync: boolean, what = 'a batch'): Promise<void> {
+    try {
+      await writeBatch(this.db, ops, { sync });
+    } catch (e) {
+      throw this.stopWriting(e, what);
+    }
+  }
+
+  private stopWriting(e: unknown, what: string): StoreNotWritableError {
+    const full = isNoSpaceError(e);
+    this.writeFailure ??= new StoreNotWritableError(
+      `${full ? 'Disk space is low! ' : ''}The chain store at ${this.dir} could not write ${what} (${(e as Error).message}) ` +
+        'and stopped writing; it keeps serving what it holds, and what is on disk is consistent: ' +
+        `${full ? 'free space on that file system, then ' : ''}reopen the store (an import resumes where the store stands)`,
+      { cause: e },
+    );
+    return this.writeFailure;
   }
 
   // ---------------------------------------------------------------- writing
@@ -452,7 +532,7 @@ export class ChainStore implements ChainStoreReader {
     } else {
       try {
         await prepared.flush();
-        await writeBatch(this.db, ops, { sync: this.durable });
+        await this.write(ops, this.durable, `block ${hashHex}`);
       } catch (e) {
         prepared.abort();
         throw e;
@@ -486,13 +566,7 @@ export class ChainStore implements ChainStoreReader {
       () => {
         if (this.writing?.writes === writes) this.writing = null;
       },
-      (e: Error) => {
-        this.writeFailure = new Error(
-          `the chain store could not write its last ${writes.blocks} blocks (${e.message}); ` +
-            'what is on disk is consistent: reopen the store, the import resumes before them',
-          { cause: e },
-        );
-      },
+      (e: Error) => void this.stopWriting(e, `its last ${writes.blocks} blocks`),
     );
     this.writing = { writes, done };
   }
@@ -501,12 +575,13 @@ export class ChainStore implements ChainStoreReader {
   private async flushGroup(): Promise<void> {
     await this.startGroupWrite();
     await this.writing?.done;
-    if (this.writeFailure) throw this.writeFailure;
+    // A failed group stays in `writing`: its blocks are lost, which the caller must hear.
+    if (this.writeFailure && this.writing) throw this.writeFailure;
   }
 
   /** Writes the blocks group commit still holds (a no-op without group commit). */
   flush(): Promise<void> {
-    return this.exclusive(() => this.flushGroup());
+    return this.exclusive(() => this.flushGroup(), { writes: false });
   }
 
   /**
@@ -656,7 +731,7 @@ export class ChainStore implements ChainStoreReader {
     const disconnected: Uint8Array[] = [];
     const connected: Uint8Array[] = [];
     for (const step of steps) {
-      await writeBatch(this.db, step.ops, { sync: this.durable });
+      await this.write(step.ops, this.durable, `the ${step.kind} of block ${toHexReversed(step.hash)} (a reorganization step)`);
       this.tipState = step.tipAfter;
       (step.kind === 'connect' ? connected : disconnected).push(step.hash);
       this.reorgStepHook?.({ kind: step.kind, hash: step.hash, height: step.height });
@@ -670,7 +745,7 @@ export class ChainStore implements ChainStoreReader {
     const ops: BatchOp[] = [];
     if (invalid) ops.push({ type: 'put', key: keys.invalid(invalid.hash), value: Buffer.from(invalid.why, 'utf8') });
     if (tip) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
-    if (ops.length) await writeBatch(this.db, ops, { sync: this.durable });
+    if (ops.length) await this.write(ops, this.durable);
     if (tip) this.best = { ...tip };
   }
 
@@ -756,7 +831,7 @@ export class ChainStore implements ChainStoreReader {
       if (state) ops.push(...state.checkpointOps(tip.hash, cp.height, cp.state));
       ops.push({ type: 'put', key: keys.tip(), value: encodeTip(tip.hash, cp.height) });
       ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
-      await writeBatch(this.db, ops, { sync: true });
+      await this.write(ops, true, 'the checkpoint start');
       for (const { hash, rec } of records) this.remember(hash, rec);
       this.tipState = { hash: tip.hash, height: cp.height, chainWork: cp.chainWork };
       this.best = { ...this.tipState };
@@ -771,7 +846,7 @@ export class ChainStore implements ChainStoreReader {
     const op: BatchOp = { type: 'put', key: keys.importCheckpoint(source), value: Buffer.from(JSON.stringify(value), 'utf8') };
     await this.exclusive(async () => {
       if (this.groupLimits) (this.group ??= new PendingWrites(this.groupFootprint)).apply([op], { block: false });
-      else await writeBatch(this.db, [op], { sync: this.durable });
+      else await this.write([op], this.durable, 'the import resume position');
     });
   }
 

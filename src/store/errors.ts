@@ -53,3 +53,22 @@ export class StoreOpenError extends Error {
     this.name = 'StoreOpenError';
   }
 }
+
+/**
+ * The store takes no writes: it was opened read-only on a full disk (disk-reserve.ts), or a
+ * write failed and it stopped writing. Reads go on; reopening the store (with space) lifts it.
+ */
+export class StoreNotWritableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreNotWritableError';
+  }
+}
+
+/** A write refused while the disk is nearly full (disk-reserve.ts); nothing was written, later writes may succeed. */
+export class DiskSpaceLowError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DiskSpaceLowError';
+  }
+}

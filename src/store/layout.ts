@@ -4,6 +4,7 @@
  * Directory `<datadir>/zecrpc/`:
  *   index/            LevelDB (classic-level), the tables below
  *   blocks/blkNNNNN.dat  append-only block files of our own (see block-data.ts)
+ *   disk-space.reserve   space kept so the store opens on a full disk (disk-reserve.ts; serve and import)
  *
  * | key                         | value                                                        | written when                      |
  * |-----------------------------|--------------------------------------------------------------|-----------------------------------|

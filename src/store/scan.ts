@@ -16,6 +16,7 @@ import type { NetworkParams } from '../chain/network.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import { blockFileName } from './block-data.js';
+import { DiskReserve, openWithReserve } from './disk-reserve.js';
 import { decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 
@@ -49,7 +50,8 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     valueEncoding: 'buffer',
     createIfMissing: false,
   });
-  await db.open();
+  // On a full disk LevelDB opens only with the store's reserve released (disk-reserve.ts).
+  await openWithReserve(db, dir, new DiskReserve(dir, 0));
   const files = new Map<number, FileHandle>();
   const report: ScanReport = { blocksChecked: 0, recordsChecked: 0, heightsChecked: 0, problems: [] };
   const problem = (where: string, what: string) => report.problems.push({ where, problem: what });

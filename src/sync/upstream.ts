@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bytesEqual, isHex, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { ChainStore } from '../store/chain.js';
-import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
+import { BlockRejectedError, StoreNotWritableError, UnknownParentError } from '../store/errors.js';
 import { ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
@@ -196,7 +196,8 @@ export interface UpstreamFollower {
 
 /**
  * Keeps the store at upstream's tip: a sync pass, then a poll every `pollMs`, forever. Failures are
- * logged and retried with exponential backoff; they never stop the follower or touch stored data.
+ * logged and retried with exponential backoff; they never stop the follower or touch stored data,
+ * except a store that takes no more writes (a full disk): retrying cannot help, so it stops.
  */
 export async function followUpstream(store: ChainStore, url: string, opts: FollowOptions = {}): Promise<UpstreamFollower> {
   const client = await JsonRpcClient.create(url, opts);
@@ -226,6 +227,11 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
         if (abort.signal.aborted) break;
         failures++;
         lastError = e as Error;
+        if (e instanceof StoreNotWritableError) {
+          logger.warn(`upstream: stopped following: ${e.message}`);
+          passes++;
+          break;
+        }
         logger.warn(`${(e as Error).message}; retrying`);
       }
       passes++;
