@@ -163,6 +163,14 @@ interface TipState {
   chainWork: bigint;
 }
 
+/**
+ * LevelDB's block cache. Its LRU is split into 16 shards, and a data block larger than a shard's
+ * share is never kept: with the 8 MB default, a block holding one large undo record (those of
+ * 2 MB blocks reach 1.5–2 MB) was read from the file and decompressed again on every lookup of any
+ * key beside it, 280 µs instead of 10 (measured on bench/getblock-connected.ts's store).
+ */
+const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
+
 export class ChainStore implements ChainStoreReader {
   readonly network: NetworkParams;
   readonly dir: string;
@@ -236,6 +244,7 @@ export class ChainStore implements ChainStoreReader {
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
+      cacheSize: BLOCK_CACHE_BYTES,
     });
     this.data =
       (opts.blockData ?? 'flat') === 'flat'
