@@ -11,7 +11,8 @@ import { scanStore, type ScanReport } from '../store/scan.js';
 export function formatScanReport(r: ScanReport): string {
   const lines = r.problems.map((p) => `DAMAGED ${p.where}: ${p.problem}`);
   lines.push(
-    `checked ${r.recordsChecked} index records, ${r.blocksChecked} stored blocks, ${r.heightsChecked} best-chain entries: ` +
+    `checked ${r.recordsChecked} index records, ${r.blocksChecked} stored blocks, ${r.heightsChecked} best-chain entries, ` +
+      `${r.levelDbChecksums} LevelDB checksums: ` +
       (r.problems.length === 0 ? 'no damage found' : `${r.problems.length} damaged`),
   );
   return lines.join('\n') + '\n';

@@ -7,8 +7,11 @@
  * - each stored block: frame magic and length, header hash, full decode, merkle root, and the
  *   recorded size and transaction count;
  * - each best-chain height entry names a block recorded at that height whose parent is the
- *   entry below, and the tip record names the top entry.
+ *   entry below, and the tip record names the top entry;
+ * - every checksum LevelDB keeps in its files (leveldb-files.ts), which covers the values
+ *   nothing else can check (chain-state amounts, address-index entries).
  */
+import { existsSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
@@ -19,6 +22,7 @@ import { blockFileName } from './block-data.js';
 import { DiskReserve, openWithReserve } from './disk-reserve.js';
 import { decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
+import { checkLevelDbFiles } from './leveldb-files.js';
 
 export interface StoreProblem {
   /** What is damaged: a block (hash), a file and offset, or an index key. */
@@ -27,6 +31,8 @@ export interface StoreProblem {
 }
 
 export interface ScanReport {
+  /** Checksums of LevelDB's own files checked (table blocks, log and MANIFEST records; leveldb-files.ts). */
+  levelDbChecksums: number;
   blocksChecked: number;
   recordsChecked: number;
   heightsChecked: number;
@@ -45,6 +51,8 @@ function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
 /** Scans the store in `<datadir>/zecrpc`; the store must not be open elsewhere (LevelDB's lock). */
 export async function scanStore(datadir: string, network: NetworkParams, opts: ScanOptions = {}): Promise<ScanReport> {
   const dir = join(datadir, 'zecrpc');
+  // Before LevelDB opens the store: opening replays the log, and drops a damaged record unseen.
+  const levelDb = existsSync(join(dir, 'index')) ? checkLevelDbFiles(join(dir, 'index')) : { checked: 0, problems: [] };
   const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), {
     keyEncoding: 'buffer',
     valueEncoding: 'buffer',
@@ -52,8 +60,14 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
   });
   // On a full disk LevelDB opens only with the store's reserve released (disk-reserve.ts).
   await openWithReserve(db, dir, new DiskReserve(dir, 0));
-  const files = new Map<number, FileHandle>();
-  const report: ScanReport = { blocksChecked: 0, recordsChecked: 0, heightsChecked: 0, problems: [] };
+  const blockFiles = new Map<number, FileHandle>();
+  const report: ScanReport = {
+    levelDbChecksums: levelDb.checked,
+    blocksChecked: 0,
+    recordsChecked: 0,
+    heightsChecked: 0,
+    problems: [...levelDb.problems],
+  };
   const problem = (where: string, what: string) => report.problems.push({ where, problem: what });
   const records = new Map<string, IndexRecord>();
   try {
@@ -77,7 +91,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         records.set(hash.toString('hex'), rec);
         if (!rec.haveData) continue;
         report.blocksChecked++;
-        const read = await readStoredBlock(db, dir, files, network, hash, rec);
+        const read = await readStoredBlock(db, dir, blockFiles, network, hash, rec);
         if (!(read instanceof Uint8Array)) {
           report.problems.push({ where: `${name} at ${read.where}`, problem: read.problem });
           continue;
@@ -121,7 +135,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         problem('tip record', `names height ${t.height}, the best chain ends at ${top}`);
     }
   } finally {
-    for (const f of files.values()) await f.close();
+    for (const f of blockFiles.values()) await f.close();
     await db.close();
   }
   return report;
