@@ -28,6 +28,7 @@ import type { ClassicLevel } from 'classic-level';
 import { bytesEqual } from '../codec/hex.js';
 import { decodeFileCursor, encodeFileCursor, keys } from './layout.js';
 import { BlockReadError, storedBlockProblem } from './verify.js';
+import type { PackedOps } from './packed-ops.js';
 
 /** Largest block read synchronously (see FlatFileBlockData.read). */
 const SYNC_READ_MAX_BYTES = 64 * 1024;
@@ -38,8 +39,35 @@ const SYNC_READ_MAX_BYTES = 64 * 1024;
  * while it has unspent outputs, since BIP34's coinbase height holds from Zcash's genesis and any
  * other transaction commits to the outputs it spends); group commit then drops such a key
  * altogether when it is deleted again before the group is written.
+ *
+ * `packed` carries many rows in one buffer (packed-ops.ts), for indexers that write thousands.
  */
-export type BatchOp = { type: 'put'; key: Buffer; value: Buffer | Uint8Array; fresh?: true } | { type: 'del'; key: Buffer };
+export type BatchOp =
+  | { type: 'put'; key: Buffer; value: Buffer | Uint8Array; fresh?: true }
+  | { type: 'del'; key: Buffer }
+  | { type: 'packed'; rows: PackedOps };
+
+/** A put or a deletion: what `expandOps` turns every operation into. */
+export type PlainOp = Exclude<BatchOp, { type: 'packed' }>;
+
+/** The operations with packed rows taken apart (views into their buffer), in order. */
+export function expandOps(ops: Iterable<BatchOp>): PlainOp[] {
+  const out: PlainOp[] = [];
+  for (const op of ops) {
+    if (op.type !== 'packed') out.push(op);
+    else {
+      op.rows.forEach((b, put, fresh, keyAt, keyLength, valueLength) => {
+        const key = b.subarray(keyAt, keyAt + keyLength);
+        if (!put) out.push({ type: 'del', key });
+        else {
+          const value = b.subarray(keyAt + keyLength, keyAt + keyLength + valueLength);
+          out.push(fresh ? { type: 'put', key, value, fresh: true } : { type: 'put', key, value });
+        }
+      });
+    }
+  }
+  return out;
+}
 
 export interface BlockLocation {
   file: number;
@@ -49,7 +77,7 @@ export interface BlockLocation {
 /** One block's bytes, written but not yet referenced: commit after the batch succeeds, else abort. */
 export interface PreparedBlockData {
   location: BlockLocation;
-  ops: BatchOp[];
+  ops: PlainOp[];
   /** Make bytes durable before the index batch (only meaningful with `durable`). */
   flush(): Promise<void>;
   commit(): void;

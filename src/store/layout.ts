@@ -109,6 +109,74 @@ function prefixed(prefix: number, body: Uint8Array): Buffer {
   return k;
 }
 
+/** Sizes of the address-index keys an indexer writes by the thousand (keyWriters). */
+export const ADDRESS_DELTA_KEY_BYTES = 67;
+export const ADDRESS_UNSPENT_KEY_BYTES = 58;
+export const SPENT_KEY_BYTES = 37;
+
+/** Writes prefix ‖ type ‖ the 20 hash bytes at `hash[hashAt…]`. */
+function writeAddressPrefix(out: Uint8Array, at: number, prefix: number, type: number, hash: Uint8Array, hashAt: number): void {
+  out[at] = prefix;
+  out[at + 1] = type;
+  for (let i = 0; i < 20; i++) out[at + 2 + i] = hash[hashAt + i]!;
+}
+
+function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  out[at] = v >>> 24;
+  out[at + 1] = (v >>> 16) & 0xff;
+  out[at + 2] = (v >>> 8) & 0xff;
+  out[at + 3] = v & 0xff;
+}
+
+function writeU32LE(out: Uint8Array, at: number, v: number): void {
+  out[at] = v & 0xff;
+  out[at + 1] = (v >>> 8) & 0xff;
+  out[at + 2] = (v >>> 16) & 0xff;
+  out[at + 3] = v >>> 24;
+}
+
+function writeTxid(out: Uint8Array, at: number, txid: Uint8Array): void {
+  for (let i = 0; i < 32; i++) out[at + i] = txid[i]!;
+}
+
+/**
+ * The address-index keys written into memory the caller provides: the indexer writes thousands
+ * per block into one buffer (packed-ops.ts), and the hash comes straight from the script that
+ * holds it (`hash[hashAt…]`), so no key or hash object is made per row. `keys` builds the same
+ * bytes one key at a time.
+ */
+export const keyWriters = {
+  addressDelta(
+    out: Uint8Array,
+    at: number,
+    type: number,
+    hash: Uint8Array,
+    hashAt: number,
+    height: number,
+    txIndex: number,
+    txid: Uint8Array,
+    n: number,
+    spending: boolean,
+  ): void {
+    writeAddressPrefix(out, at, PREFIX.addressDelta, type, hash, hashAt);
+    writeU32BE(out, at + 22, height);
+    writeU32BE(out, at + 26, txIndex);
+    writeTxid(out, at + 30, txid);
+    writeU32LE(out, at + 62, n);
+    out[at + 66] = spending ? 1 : 0;
+  },
+  addressUnspent(out: Uint8Array, at: number, type: number, hash: Uint8Array, hashAt: number, txid: Uint8Array, n: number): void {
+    writeAddressPrefix(out, at, PREFIX.addressUnspent, type, hash, hashAt);
+    writeTxid(out, at + 22, txid);
+    writeU32LE(out, at + 54, n);
+  },
+  spent(out: Uint8Array, at: number, txid: Uint8Array, n: number): void {
+    out[at] = PREFIX.spent;
+    writeTxid(out, at + 1, txid);
+    writeU32LE(out, at + 33, n);
+  },
+};
+
 export const keys = {
   version: (): Buffer => Buffer.of(PREFIX.version),
   index: (hash: Uint8Array): Buffer => prefixed(PREFIX.index, hash),
@@ -141,12 +209,8 @@ export const keys = {
     n: number,
     spending: boolean,
   ): Buffer => {
-    const k = addressPrefix(PREFIX.addressDelta, type, hash160, 45);
-    k.writeUInt32BE(height, 22);
-    k.writeUInt32BE(txIndex, 26);
-    k.set(txid, 30);
-    k.writeUInt32LE(n, 62);
-    k[66] = spending ? 1 : 0;
+    const k = Buffer.allocUnsafe(ADDRESS_DELTA_KEY_BYTES);
+    keyWriters.addressDelta(k, 0, type, hash160, 0, height, txIndex, txid, n, spending);
     return k;
   },
   /** CAddressIndexIteratorKey / …HeightKey: where an address's deltas (from `height`) begin. */
@@ -158,9 +222,8 @@ export const keys = {
   },
   /** CAddressUnspentKey. */
   addressUnspent: (type: number, hash160: Uint8Array, txid: Uint8Array, n: number): Buffer => {
-    const k = addressPrefix(PREFIX.addressUnspent, type, hash160, 36);
-    k.set(txid, 22);
-    k.writeUInt32LE(n, 54);
+    const k = Buffer.allocUnsafe(ADDRESS_UNSPENT_KEY_BYTES);
+    keyWriters.addressUnspent(k, 0, type, hash160, 0, txid, n);
     return k;
   },
   addressUnspentPrefix: (type: number, hash160: Uint8Array): Buffer => addressPrefix(PREFIX.addressUnspent, type, hash160, 0),

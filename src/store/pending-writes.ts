@@ -14,7 +14,7 @@
  * open-addressing hash table of row numbers in typed arrays, so a pending row is no heap object
  * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
-import type { BatchOp } from './block-data.js';
+import type { BatchOp, PlainOp } from './block-data.js';
 
 const EMPTY = -1;
 /** Value length of a deleted key. */
@@ -27,11 +27,11 @@ const ROW = 5;
  * (the slot) depend on all of them. Store keys end in what tells them apart (txid ‖ output index,
  * block hash, height), and hashing whole 67-byte keys took longer than the rest of a lookup.
  */
-function hashKey(key: Uint8Array): number {
-  const length = key.length;
+function hashKey(key: Uint8Array, start = 0, length = key.length - start): number {
   let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-  if (length > 0) h = Math.imul(h ^ key[0]!, 0x01000193);
-  for (let i = length > 17 ? length - 16 : 1; i < length; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
+  if (length > 0) h = Math.imul(h ^ key[start]!, 0x01000193);
+  const end = start + length;
+  for (let i = length > 17 ? end - 16 : start + 1; i < end; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
@@ -81,7 +81,7 @@ export class PendingWrites {
 
   /** The pending value of `key`: a Buffer, null when deleted, undefined when not pending. */
   lookup(key: Uint8Array): Buffer | null | undefined {
-    const row = this.slots[this.slotOf(key, hashKey(key)) + 1]!;
+    const row = this.slots[this.slotOf(key, 0, key.length, hashKey(key)) + 1]!;
     if (row === EMPTY) return undefined;
     const length = this.rows[row * ROW + 3]!;
     if (length === DELETED) return null;
@@ -95,29 +95,49 @@ export class PendingWrites {
    */
   apply(ops: readonly BatchOp[], { block }: { block: boolean } = { block: true }): void {
     for (const op of ops) {
-      const { key } = op;
-      const hash = hashKey(key);
-      const slot = this.slotOf(key, hash);
-      let row = this.slots[slot + 1]!;
-      const first = row === EMPTY;
-      if (first) row = this.addRow(key, hash, slot);
-      const r = row * ROW;
-      // A key this group creates, and deletes again before it is written, never reaches LevelDB.
-      if (first) this.rows[r + 4] = op.type === 'put' && op.fresh === true ? 1 : 0;
-      if (op.type === 'put') {
-        const { value } = op;
-        this.reserve(value.length);
-        this.arena.set(value, this.used);
-        this.rows[r + 2] = this.used;
-        this.rows[r + 3] = value.length;
-        this.used += value.length;
-        this.bytes += key.length + value.length;
-      } else {
-        this.rows[r + 3] = DELETED;
-        this.bytes += key.length;
-      }
+      if (op.type === 'packed') {
+        op.rows.forEach((b, put, fresh, keyAt, keyLength, valueLength) =>
+          this.applyRow(b, keyAt, keyLength, put ? keyAt + keyLength : -1, valueLength, fresh),
+        );
+      } else if (op.type === 'put') this.applyRow(op.key, 0, op.key.length, 0, op.value.length, op.fresh === true, op.value);
+      else this.applyRow(op.key, 0, op.key.length, -1, 0, false);
     }
     if (block) this.blocks++;
+  }
+
+  /**
+   * One put (the value at `valueAt` in `value`, which defaults to the key's buffer) or, with
+   * `valueAt` -1, one deletion.
+   */
+  private applyRow(
+    key: Uint8Array,
+    keyAt: number,
+    keyLength: number,
+    valueAt: number,
+    valueLength: number,
+    fresh: boolean,
+    value: Uint8Array = key,
+  ): void {
+    const hash = hashKey(key, keyAt, keyLength);
+    const slot = this.slotOf(key, keyAt, keyLength, hash);
+    let row = this.slots[slot + 1]!;
+    const first = row === EMPTY;
+    if (first) row = this.addRow(key, keyAt, keyLength, hash, slot);
+    const r = row * ROW;
+    // A key this group creates, and deletes again before it is written, never reaches LevelDB.
+    if (first) this.rows[r + 4] = valueAt >= 0 && fresh ? 1 : 0;
+    if (valueAt >= 0) {
+      this.reserve(valueLength);
+      const arena = this.arena;
+      for (let i = 0; i < valueLength; i++) arena[this.used + i] = value[valueAt + i]!;
+      this.rows[r + 2] = this.used;
+      this.rows[r + 3] = valueLength;
+      this.used += valueLength;
+      this.bytes += keyLength + valueLength;
+    } else {
+      this.rows[r + 3] = DELETED;
+      this.bytes += keyLength;
+    }
   }
 
   /**
@@ -125,7 +145,7 @@ export class PendingWrites {
    * first written in this group by a `fresh` put and deleted since is left out: the store never
    * had it (a coin created and spent within the group).
    */
-  *batch(): IterableIterator<BatchOp> {
+  *batch(): IterableIterator<PlainOp> {
     const { rows, arena } = this;
     for (let r = 0; r < this.count * ROW; r += ROW) {
       const length = rows[r + 3]!;
@@ -135,35 +155,36 @@ export class PendingWrites {
     }
   }
 
-  /** The slot (index of its hash in `slots`) holding `key`, or the empty slot where it would go. */
-  private slotOf(key: Uint8Array, hash: number): number {
+  /** The slot (index of its hash in `slots`) holding the key `key[keyAt, keyAt + length)`, or the empty slot where it would go. */
+  private slotOf(key: Uint8Array, keyAt: number, length: number, hash: number): number {
     const { slots, rows, arena } = this;
     const mask = slots.length - 2;
     for (let s = (hash << 1) & mask; ; s = (s + 2) & mask) {
       const row = slots[s + 1]!;
       if (row === EMPTY) return s;
-      if (slots[s] !== hash || rows[row * ROW + 1] !== key.length) continue;
+      if (slots[s] !== hash || rows[row * ROW + 1] !== length) continue;
       const at = rows[row * ROW]!;
       // From the end, where keys differ.
-      let i = key.length - 1;
-      while (i >= 0 && arena[at + i] === key[i]) i--;
+      let i = length - 1;
+      while (i >= 0 && arena[at + i] === key[keyAt + i]) i--;
       if (i < 0) return s;
     }
   }
 
-  private addRow(key: Uint8Array, hash: number, slot: number): number {
+  private addRow(key: Uint8Array, keyAt: number, length: number, hash: number, slot: number): number {
     const row = this.count++;
     if (row * ROW === this.rows.length) {
       const rows = new Int32Array(this.rows.length * 2);
       rows.set(this.rows);
       this.rows = rows;
     }
-    this.reserve(key.length);
-    this.arena.set(key, this.used);
+    this.reserve(length);
+    const arena = this.arena;
+    for (let i = 0; i < length; i++) arena[this.used + i] = key[keyAt + i]!;
     this.rows[row * ROW] = this.used;
-    this.rows[row * ROW + 1] = key.length;
+    this.rows[row * ROW + 1] = length;
     this.rows[row * ROW + 3] = DELETED;
-    this.used += key.length;
+    this.used += length;
     this.slots[slot] = hash;
     this.slots[slot + 1] = row;
     if (this.count * 4 > this.slots.length) this.rehash();

@@ -18,7 +18,7 @@
  * private methods are missing (another classic-level), the public `batch` is used.
  */
 import type { ClassicLevel } from 'classic-level';
-import type { BatchOp } from './block-data.js';
+import { expandOps, type BatchOp } from './block-data.js';
 
 /** classic-level's ChainedBatch, below abstract-level's validating `put`/`del`/`write`. */
 interface NativeChainedBatch {
@@ -49,7 +49,7 @@ export async function writeBatch(
   const batch = (db as unknown as { _chainedBatch?: () => NativeChainedBatch })._chainedBatch?.();
   if (!batch || typeof batch._put !== 'function' || typeof batch._del !== 'function' || typeof batch._write !== 'function') {
     await batch?.close();
-    await db.batch([...ops], options);
+    await db.batch(expandOps(ops), options);
     return;
   }
   let count = 0;
@@ -57,7 +57,15 @@ export async function writeBatch(
     for (const op of ops) {
       if (op.type === 'put') batch._put(asBuffer(op.key, 'a key'), asBuffer(op.value, 'a value'));
       else if (op.type === 'del') batch._del(asBuffer(op.key, 'a key'));
-      else throw new TypeError(BAD_TYPE);
+      else if (op.type === 'packed') {
+        op.rows.forEach((b, put, _fresh, keyAt, keyLength, valueLength) => {
+          const key = b.subarray(keyAt, keyAt + keyLength);
+          if (put) batch._put(key, b.subarray(keyAt + keyLength, keyAt + keyLength + valueLength));
+          else batch._del(key);
+        });
+        count += op.rows.count;
+        continue;
+      } else throw new TypeError(BAD_TYPE);
       count++;
     }
     if (count > 0) await batch._write({ sync: options.sync });

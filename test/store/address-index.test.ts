@@ -12,6 +12,7 @@ import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
 import type { ChainBlock, IndexReadView } from '../../src/store/indexes/indexer.js';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { keys } from '../../src/store/layout.js';
+import { expandOps } from '../../src/store/block-data.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { POOL, genesisNode, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
 import { mainnetChain, regtestReorg, tempDir } from '../support/store.js';
@@ -67,7 +68,7 @@ async function replayState(
     const block = chainBlockOf(bytes, height);
     const c = await chainState.connect(block, state);
     const a = await index.connect(block, state);
-    state.apply([...c.ops, ...a.ops]);
+    state.apply(expandOps([...c.ops, ...a.ops]));
     undo.push(a.undo ?? new Uint8Array());
   }
   return { state, undo };
@@ -201,7 +202,7 @@ describe('address index under reorganizations', () => {
     const withoutCoins = new MapState();
     for (const [k, v] of state.entries) if (!k.startsWith('63')) withoutCoins.entries.set(k, v);
     expect(withoutCoins.entries.size).toBeLessThan(state.entries.size);
-    withoutCoins.apply(await new AddressIndex().disconnect(chainBlockOf(blocks[tip]!, tip), undo[tip]!, withoutCoins));
+    withoutCoins.apply(expandOps(await new AddressIndex().disconnect(chainBlockOf(blocks[tip]!, tip), undo[tip]!, withoutCoins)));
     expect(withoutCoins.addressIndex()).toEqual(await replay(blocks.slice(0, tip)));
   });
 

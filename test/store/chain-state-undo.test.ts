@@ -10,6 +10,7 @@ import { ChainStateIndex, chainStateKeys } from '../../src/store/indexes/chain-s
 import type { ChainBlock } from '../../src/store/indexes/indexer.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { WriteOverlay } from '../../src/store/overlay.js';
+import { expandOps } from '../../src/store/block-data.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 import { tempDir } from '../support/store.js';
 
@@ -61,7 +62,9 @@ describe('chain-state undo across a shielded block', () => {
     const connected = await index.connect(chainBlock, overlay);
     overlay.apply(connected.ops);
     // Every key the connect wrote or deleted, read before and after the round trip.
-    const touched = connected.ops.map((op) => op.key).filter((k) => !k.equals(chainStateKeys.blockState(decoded.hash)));
+    const touched = expandOps(connected.ops)
+      .map((op) => op.key)
+      .filter((k) => !k.equals(chainStateKeys.blockState(decoded.hash)));
     const before = await snapshot({ get: (k) => db.getSync(k) }, touched);
 
     const tipAfter = index.tip(overlay)!;

@@ -24,10 +24,10 @@
  * block leaves no trace, so after a reorganization every index equals a replay of the active chain.
  */
 import type { Block } from '../../codec/block.js';
-import type { OutPoint } from '../../codec/tx/types.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
-import { keys } from '../layout.js';
+import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, keyWriters, keys } from '../layout.js';
+import { PackedOps } from '../packed-ops.js';
 import { chainStateKeys, decodeCoin } from './chain-state-index.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import { inputCoinsOf } from './input-coins.js';
@@ -99,14 +99,6 @@ interface SpentOutput {
 
 const SPENT_OUTPUT_SIZE = 8 + 4 + 1 + 20;
 
-function encodeSpentOutput(c: SpentOutput, out: Buffer = Buffer.allocUnsafe(SPENT_OUTPUT_SIZE), at = 0): Buffer {
-  writeAmount(out, c.value, at);
-  out.writeUInt32LE(c.height, at + 8);
-  out[at + 12] = c.type;
-  out.set(c.hash, at + 13);
-  return out;
-}
-
 function decodeSpentOutput(b: Buffer, at = 0): SpentOutput {
   return { value: readAmount(b, at), height: b.readUInt32LE(at + 8), type: b[at + 12]!, hash: b.subarray(at + 13, at + 33) };
 }
@@ -134,17 +126,6 @@ export interface SpentInfo {
   hash: Uint8Array;
 }
 
-function encodeSpent(s: SpentInfo): Buffer {
-  const v = Buffer.allocUnsafe(32 + 4 + 4 + 8 + 1 + 20);
-  v.set(s.txid, 0);
-  v.writeUInt32LE(s.inputIndex, 32);
-  v.writeUInt32LE(s.height, 36);
-  writeAmount(v, s.value, 40);
-  v[48] = s.type;
-  v.set(s.hash, 49);
-  return v;
-}
-
 export function decodeSpent(v: Buffer): SpentInfo {
   return {
     txid: v.subarray(0, 32),
@@ -154,12 +135,6 @@ export function decodeSpent(v: Buffer): SpentInfo {
     type: v[48]!,
     hash: v.subarray(49, 69),
   };
-}
-
-function amountValue(v: number): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  writeAmount(b, v, 0);
-  return b;
 }
 
 /** Undo entry per spent coin: tx position ‖ vin ‖ prevout txid ‖ prevout n ‖ coin. */
@@ -250,17 +225,19 @@ function inputCoinsFromView(chainBlock: ChainBlock, block: Block, view: IndexRea
   });
 }
 
-function writeUndoEntry(b: Buffer, at: number, txIndex: number, vin: number, prevout: OutPoint, coin: SpentOutput): void {
-  b.writeUInt32LE(txIndex, at);
-  b.writeUInt32LE(vin, at + 4);
-  b.set(prevout.hash, at + 8);
-  b.writeUInt32LE(prevout.index, at + 40);
-  encodeSpentOutput(coin, b, at + 44);
+/** Where the 20 hash bytes of a P2PKH/P2SH script begin (-1 for other scripts). */
+function addressHashAt(type: number): number {
+  return type === SCRIPT_P2PKH ? 3 : type === SCRIPT_P2SH ? 2 : -1;
 }
+
+const SPENT_VALUE_BYTES = 32 + 4 + 4 + 8 + 1 + 20;
 
 /**
  * `coins`: what each input spends (null: unknown to a store started from a checkpoint; such an
  * input cannot be attributed to an address and is left out of every index).
+ *
+ * The rows are written straight into one PackedOps buffer (keys with keyWriters, values in place,
+ * address hashes copied from the scripts), the same bytes `keys` and the encoders above produce.
  */
 function connectOps(
   chainBlock: ChainBlock,
@@ -269,12 +246,12 @@ function connectOps(
   view: IndexReadView,
 ): IndexerConnect {
   const { height, txids } = chainBlock;
-  const ops: BatchOp[] = [];
   let inputs = 0;
   for (const c of coins) inputs += c.length;
   const undo = Buffer.allocUnsafe(inputs * UNDO_ENTRY);
   let undoLength = 0;
   const { transactions } = block;
+  const rows = new PackedOps(inputs * 300 + 4096);
   for (let i = 0; i < transactions.length; i++) {
     const txid = txids[i]!;
     const { vin, vout } = transactions[i]!.data;
@@ -283,33 +260,55 @@ function connectOps(
       const coin = spends[j];
       if (!coin) continue;
       const { prevout } = vin[j]!;
-      const type = scriptType(coin.scriptPubKey);
-      const spent: SpentOutput = { value: coin.value, height: coin.height, type, hash: addressHash(coin.scriptPubKey, type) };
-      writeUndoEntry(undo, undoLength, i, j, prevout, spent);
+      const script = coin.scriptPubKey;
+      const type = scriptType(script);
+      const hashAt = addressHashAt(type);
+      // Undo entry: tx position ‖ vin ‖ prevout ‖ the spent output (value, height, type, hash).
+      undo.writeUInt32LE(i, undoLength);
+      undo.writeUInt32LE(j, undoLength + 4);
+      undo.set(prevout.hash, undoLength + 8);
+      undo.writeUInt32LE(prevout.index, undoLength + 40);
+      writeAmount(undo, coin.value, undoLength + 44);
+      undo.writeUInt32LE(coin.height, undoLength + 52);
+      undo[undoLength + 56] = type;
+      writeHash(undo, undoLength + 57, script, hashAt);
       undoLength += UNDO_ENTRY;
       if (type !== SCRIPT_UNKNOWN) {
-        ops.push(
-          { type: 'put', key: keys.addressDelta(type, spent.hash, height, i, txid, j, true), value: amountValue(-coin.value), fresh: true },
-          { type: 'del', key: keys.addressUnspent(type, spent.hash, prevout.hash, prevout.index) },
-        );
+        let at = rows.put(ADDRESS_DELTA_KEY_BYTES, 8, true);
+        keyWriters.addressDelta(rows.buffer, at, type, script, hashAt, height, i, txid, j, true);
+        writeAmount(rows.buffer, -coin.value, at + ADDRESS_DELTA_KEY_BYTES);
+        at = rows.del(ADDRESS_UNSPENT_KEY_BYTES);
+        keyWriters.addressUnspent(rows.buffer, at, type, script, hashAt, prevout.hash, prevout.index);
       }
-      ops.push({
-        type: 'put',
-        key: keys.spent(prevout.hash, prevout.index),
-        value: encodeSpent({ txid, inputIndex: j, height, value: coin.value, type, hash: spent.hash }),
-        fresh: true,
-      });
+      // CSpentIndexValue: spending txid ‖ vin ‖ height ‖ value ‖ type ‖ hash.
+      const at = rows.put(SPENT_KEY_BYTES, SPENT_VALUE_BYTES, true);
+      const b = rows.buffer;
+      keyWriters.spent(b, at, prevout.hash, prevout.index);
+      const v = at + SPENT_KEY_BYTES;
+      b.set(txid, v);
+      b.writeUInt32LE(j, v + 32);
+      b.writeUInt32LE(height, v + 36);
+      writeAmount(b, coin.value, v + 40);
+      b[v + 48] = type;
+      writeHash(b, v + 49, script, hashAt);
     }
     for (let k = 0; k < vout.length; k++) {
       const { scriptPubKey: script, value } = vout[k]!;
       const type = scriptType(script);
       if (type === SCRIPT_UNKNOWN) continue;
-      const hash = addressHash(script, type);
+      const hashAt = addressHashAt(type);
       // Rows of a new output (keyed by its txid): see BatchOp's `fresh`.
-      ops.push(
-        { type: 'put', key: keys.addressDelta(type, hash, height, i, txid, k, false), value: amountValue(value), fresh: true },
-        { type: 'put', key: keys.addressUnspent(type, hash, txid, k), value: encodeUnspentValue(value, height, script), fresh: true },
-      );
+      let at = rows.put(ADDRESS_DELTA_KEY_BYTES, 8, true);
+      keyWriters.addressDelta(rows.buffer, at, type, script, hashAt, height, i, txid, k, false);
+      writeAmount(rows.buffer, value, at + ADDRESS_DELTA_KEY_BYTES);
+      // CAddressUnspentValue: value ‖ height ‖ script.
+      at = rows.put(ADDRESS_UNSPENT_KEY_BYTES, 12 + script.length, true);
+      const b = rows.buffer;
+      keyWriters.addressUnspent(b, at, type, script, hashAt, txid, k);
+      const v = at + ADDRESS_UNSPENT_KEY_BYTES;
+      writeAmount(b, value, v);
+      b.writeUInt32LE(height, v + 8);
+      b.set(script, v + 12);
     }
   }
 
@@ -318,9 +317,18 @@ function connectOps(
   const logical = block.header.time <= parentTime ? parentTime + 1 : block.header.time;
   const time = Buffer.allocUnsafe(4);
   time.writeUInt32LE(logical, 0);
-  ops.push({ type: 'put', key: keys.timestamp(logical, chainBlock.hash), value: Buffer.alloc(0) });
-  ops.push({ type: 'put', key: keys.blockTimestamp(chainBlock.hash), value: time });
+  const ops: BatchOp[] = [
+    { type: 'packed', rows },
+    { type: 'put', key: keys.timestamp(logical, chainBlock.hash), value: Buffer.alloc(0) },
+    { type: 'put', key: keys.blockTimestamp(chainBlock.hash), value: time },
+  ];
   return undoLength ? { ops, undo: undo.subarray(0, undoLength) } : { ops };
+}
+
+/** The 20 hash bytes of a P2PKH/P2SH script (`hashAt` ≥ 0), zeros otherwise. */
+function writeHash(out: Buffer, at: number, script: Uint8Array, hashAt: number): void {
+  if (hashAt < 0) out.fill(0, at, at + 20);
+  else for (let i = 0; i < 20; i++) out[at + i] = script[hashAt + i]!;
 }
 
 function disconnectOps(chainBlock: ChainBlock, block: Block, spent: readonly SpentCoin[], view: IndexReadView): BatchOp[] {

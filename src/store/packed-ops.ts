@@ -1,0 +1,73 @@
+/**
+ * Many puts and deletions held in one Buffer: what an indexer that writes thousands of rows a
+ * block (the address index: several per transparent input and output) returns instead of an
+ * operation object, a key Buffer and a value Buffer per row. Group commit copies the rows from
+ * here into its own arena (pending-writes.ts) and LevelDB's batch takes them from here
+ * (write-batch.ts), so a row never becomes heap objects of its own; during an import those
+ * objects, and collecting them, were most of what the address index added to the main thread.
+ *
+ * Record: kind (1 byte: del, put, fresh put) ‖ key length (1 byte) ‖ value length (u32 LE) ‖ key ‖ value.
+ */
+const DEL = 0;
+const PUT = 1;
+const FRESH_PUT = 2;
+const HEADER_BYTES = 6;
+
+export class PackedOps {
+  private bytes: Buffer;
+  private used = 0;
+  /** Rows written. */
+  count = 0;
+
+  constructor(capacity = 4096) {
+    this.bytes = Buffer.allocUnsafe(Math.max(64, capacity));
+  }
+
+  /** The buffer to write the reserved key and value into (valid until the next put or del). */
+  get buffer(): Buffer {
+    return this.bytes;
+  }
+
+  /**
+   * Reserves a put; returns the offset of its key in `buffer`, its value following right after.
+   * `fresh`: the put creates a key the store cannot hold yet (see BatchOp).
+   */
+  put(keyLength: number, valueLength: number, fresh = false): number {
+    return this.reserve(fresh ? FRESH_PUT : PUT, keyLength, valueLength);
+  }
+
+  /** Reserves a deletion; returns the offset of its key in `buffer`. */
+  del(keyLength: number): number {
+    return this.reserve(DEL, keyLength, 0);
+  }
+
+  /** Calls `row` with each record's kind and where its key and value are in `bytes`, in order. */
+  forEach(row: (bytes: Buffer, put: boolean, fresh: boolean, keyAt: number, keyLength: number, valueLength: number) => void): void {
+    const b = this.bytes;
+    for (let at = 0; at < this.used;) {
+      const kind = b[at]!;
+      const keyLength = b[at + 1]!;
+      const valueLength = b.readUInt32LE(at + 2);
+      row(b, kind !== DEL, kind === FRESH_PUT, at + HEADER_BYTES, keyLength, valueLength);
+      at += HEADER_BYTES + keyLength + valueLength;
+    }
+  }
+
+  private reserve(kind: number, keyLength: number, valueLength: number): number {
+    if (keyLength > 255) throw new RangeError(`packed row key of ${keyLength} bytes (at most 255)`);
+    const need = this.used + HEADER_BYTES + keyLength + valueLength;
+    if (need > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, need));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    const b = this.bytes;
+    const at = this.used;
+    b[at] = kind;
+    b[at + 1] = keyLength;
+    b.writeUInt32LE(valueLength, at + 2);
+    this.used = need;
+    this.count++;
+    return at + HEADER_BYTES;
+  }
+}
