@@ -425,15 +425,6 @@ export class JsonWriter {
     return this;
   }
 
-  /**
-   * An already-serialized compact JSON value that is ASCII, inserted verbatim. Lets a caller
-   * render a small, fixed-shape object as one piece of text; byte output copies it as latin1.
-   */
-  plainRaw(jsonText: string): this {
-    this.token(jsonText);
-    return this;
-  }
-
   /** An already-serialized compact JSON value, inserted verbatim. */
   raw(jsonText: string): this {
     this.putText(this.comma() ? ',' + jsonText : jsonText);

@@ -87,19 +87,33 @@ const PREFIX = {
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
 function addressPrefix(prefix: number, type: number, hash160: Uint8Array, extra: number): Buffer {
   const k = Buffer.allocUnsafe(22 + extra);
-  k[0] = prefix;
-  k[1] = type;
-  k.set(hash160, 2);
+  writeAddressPrefix(k, 0, prefix, type, hash160, 0);
   return k;
+}
+
+/** Writes prefix ‖ type ‖ the 20 hash bytes at `hash[hashAt…]` (a script's, without a view of it). */
+function writeAddressPrefix(out: Buffer, at: number, prefix: number, type: number, hash: Uint8Array, hashAt: number): void {
+  out[at] = prefix;
+  out[at + 1] = type;
+  copyHash160(out, at + 2, hash, hashAt);
+}
+
+/** The 20 bytes at `from[fromAt…]` into `out` at `at`. */
+export function copyHash160(out: Uint8Array, at: number, from: Uint8Array, fromAt: number): void {
+  for (let i = 0; i < 20; i++) out[at + i] = from[fromAt + i]!;
 }
 
 /** prefix ‖ txid ‖ n(u32 LE): zcashd's outpoint serialization. */
 function outpointKey(prefix: number, txid: Uint8Array, n: number): Buffer {
   const k = Buffer.allocUnsafe(37);
-  k[0] = prefix;
-  k.set(txid, 1);
-  k.writeUInt32LE(n, 33);
+  writeOutpoint(k, 0, prefix, txid, n);
   return k;
+}
+
+function writeOutpoint(out: Buffer, at: number, prefix: number, txid: Uint8Array, n: number): void {
+  out[at] = prefix;
+  out.set(txid, at + 1);
+  out.writeUInt32LE(n, at + 33);
 }
 
 function prefixed(prefix: number, body: Uint8Array): Buffer {
@@ -114,31 +128,6 @@ export const ADDRESS_DELTA_KEY_BYTES = 67;
 export const ADDRESS_UNSPENT_KEY_BYTES = 58;
 export const SPENT_KEY_BYTES = 37;
 
-/** Writes prefix ‖ type ‖ the 20 hash bytes at `hash[hashAt…]`. */
-function writeAddressPrefix(out: Uint8Array, at: number, prefix: number, type: number, hash: Uint8Array, hashAt: number): void {
-  out[at] = prefix;
-  out[at + 1] = type;
-  for (let i = 0; i < 20; i++) out[at + 2 + i] = hash[hashAt + i]!;
-}
-
-function writeU32BE(out: Uint8Array, at: number, v: number): void {
-  out[at] = v >>> 24;
-  out[at + 1] = (v >>> 16) & 0xff;
-  out[at + 2] = (v >>> 8) & 0xff;
-  out[at + 3] = v & 0xff;
-}
-
-function writeU32LE(out: Uint8Array, at: number, v: number): void {
-  out[at] = v & 0xff;
-  out[at + 1] = (v >>> 8) & 0xff;
-  out[at + 2] = (v >>> 16) & 0xff;
-  out[at + 3] = v >>> 24;
-}
-
-function writeTxid(out: Uint8Array, at: number, txid: Uint8Array): void {
-  for (let i = 0; i < 32; i++) out[at + i] = txid[i]!;
-}
-
 /**
  * The address-index keys written into memory the caller provides: the indexer writes thousands
  * per block into one buffer (packed-ops.ts), and the hash comes straight from the script that
@@ -147,7 +136,7 @@ function writeTxid(out: Uint8Array, at: number, txid: Uint8Array): void {
  */
 export const keyWriters = {
   addressDelta(
-    out: Uint8Array,
+    out: Buffer,
     at: number,
     type: number,
     hash: Uint8Array,
@@ -159,21 +148,19 @@ export const keyWriters = {
     spending: boolean,
   ): void {
     writeAddressPrefix(out, at, PREFIX.addressDelta, type, hash, hashAt);
-    writeU32BE(out, at + 22, height);
-    writeU32BE(out, at + 26, txIndex);
-    writeTxid(out, at + 30, txid);
-    writeU32LE(out, at + 62, n);
+    out.writeUInt32BE(height, at + 22);
+    out.writeUInt32BE(txIndex, at + 26);
+    out.set(txid, at + 30);
+    out.writeUInt32LE(n, at + 62);
     out[at + 66] = spending ? 1 : 0;
   },
-  addressUnspent(out: Uint8Array, at: number, type: number, hash: Uint8Array, hashAt: number, txid: Uint8Array, n: number): void {
+  addressUnspent(out: Buffer, at: number, type: number, hash: Uint8Array, hashAt: number, txid: Uint8Array, n: number): void {
     writeAddressPrefix(out, at, PREFIX.addressUnspent, type, hash, hashAt);
-    writeTxid(out, at + 22, txid);
-    writeU32LE(out, at + 54, n);
+    out.set(txid, at + 22);
+    out.writeUInt32LE(n, at + 54);
   },
-  spent(out: Uint8Array, at: number, txid: Uint8Array, n: number): void {
-    out[at] = PREFIX.spent;
-    writeTxid(out, at + 1, txid);
-    writeU32LE(out, at + 33, n);
+  spent(out: Buffer, at: number, txid: Uint8Array, n: number): void {
+    writeOutpoint(out, at, PREFIX.spent, txid, n);
   },
 };
 

@@ -79,11 +79,11 @@ function readHandle(b: Uint8Array, at: { pos: number }, end: number): Handle {
  * Checks the CRC in the trailer of the block at `h`; with `decode`, returns its contents,
  * uncompressed. Throws with what is wrong (the caller reports it with the file and offset).
  */
-function checkedBlock(file: Uint8Array, h: Handle, decode: boolean, checkCrc = true): Uint8Array | null {
+function checkedBlock(file: Buffer, h: Handle, decode: boolean, checkCrc = true): Buffer | null {
   const end = h.offset + h.size;
   if (end + BLOCK_TRAILER_BYTES > file.length) throw new Error(`block of ${h.size} bytes runs past the end of the file`);
   const type = file[end]!;
-  const stored = Buffer.from(file.buffer, file.byteOffset, file.length).readUInt32LE(end + 1);
+  const stored = file.readUInt32LE(end + 1);
   if (checkCrc && maskedCrc(crc32c(file, h.offset, end + 1)) !== stored) throw new Error('checksum mismatch');
   if (!decode) return null;
   const contents = file.subarray(h.offset, end);
@@ -93,10 +93,9 @@ function checkedBlock(file: Uint8Array, h: Handle, decode: boolean, checkCrc = t
 }
 
 /** The values of a block's entries (the handles an index or metaindex block holds). */
-function blockValues(block: Uint8Array): Uint8Array[] {
+function blockValues(block: Buffer): Uint8Array[] {
   if (block.length < 4) throw new Error('block too short for its restart count');
-  const view = Buffer.from(block.buffer, block.byteOffset, block.length);
-  const restarts = view.readUInt32LE(block.length - 4);
+  const restarts = block.readUInt32LE(block.length - 4);
   const entriesEnd = block.length - 4 - 4 * restarts;
   if (entriesEnd < 0) throw new Error('restart array larger than the block');
   const values: Uint8Array[] = [];
@@ -114,13 +113,13 @@ function blockValues(block: Uint8Array): Uint8Array[] {
 }
 
 /** Every block of one table: footer, index, metaindex, and each block they point to. */
-function checkTable(name: string, file: Uint8Array, report: LevelDbCheck): void {
+function checkTable(name: string, file: Buffer, report: LevelDbCheck): void {
   const problem = (offset: number, what: string): void => {
     report.problems.push({ where: `LevelDB table ${name} at offset ${offset}`, problem: what });
   };
   if (file.length < FOOTER_BYTES) return problem(0, `${file.length} bytes, shorter than a table footer`);
   const footerAt = file.length - FOOTER_BYTES;
-  const footer = Buffer.from(file.buffer, file.byteOffset + footerAt, FOOTER_BYTES);
+  const footer = file.subarray(footerAt);
   if (footer.readBigUInt64LE(40) !== TABLE_MAGIC) return problem(footerAt, 'footer magic number is wrong');
   let metaindex: Handle;
   let index: Handle;
@@ -136,7 +135,7 @@ function checkTable(name: string, file: Uint8Array, report: LevelDbCheck): void 
     ['index block', index],
     ['metaindex block', metaindex],
   ] as const) {
-    let contents: Uint8Array;
+    let contents: Buffer;
     try {
       contents = checkedBlock(file, top, true)!;
       report.checked++;
@@ -169,14 +168,13 @@ function checkTable(name: string, file: Uint8Array, report: LevelDbCheck): void 
  * Every complete record of a log (write-ahead log or MANIFEST). A record cut off at the end of
  * the file is what a crash leaves; LevelDB drops it when it opens, so it is not damage.
  */
-function checkLog(name: string, file: Uint8Array, report: LevelDbCheck): void {
-  const view = Buffer.from(file.buffer, file.byteOffset, file.length);
+function checkLog(name: string, file: Buffer, report: LevelDbCheck): void {
   for (let block = 0; block < file.length; block += LOG_BLOCK_BYTES) {
     const blockEnd = Math.min(block + LOG_BLOCK_BYTES, file.length);
     let at = block;
     while (at + LOG_HEADER_BYTES <= blockEnd) {
-      const stored = view.readUInt32LE(at);
-      const length = view.readUInt16LE(at + 4);
+      const stored = file.readUInt32LE(at);
+      const length = file.readUInt16LE(at + 4);
       const type = file[at + 6]!;
       // Zeros: the rest of a block LevelDB preallocated or padded.
       if (stored === 0 && length === 0 && type === 0) break;

@@ -26,7 +26,7 @@
 import type { Block } from '../../codec/block.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
-import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, keyWriters, keys } from '../layout.js';
+import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, copyHash160, keyWriters, keys } from '../layout.js';
 import { PackedOps } from '../packed-ops.js';
 import { chainStateKeys, decodeCoin } from './chain-state-index.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
@@ -328,7 +328,7 @@ function connectOps(
 /** The 20 hash bytes of a P2PKH/P2SH script (`hashAt` ≥ 0), zeros otherwise. */
 function writeHash(out: Buffer, at: number, script: Uint8Array, hashAt: number): void {
   if (hashAt < 0) out.fill(0, at, at + 20);
-  else for (let i = 0; i < 20; i++) out[at + i] = script[hashAt + i]!;
+  else copyHash160(out, at, script, hashAt);
 }
 
 function disconnectOps(chainBlock: ChainBlock, block: Block, spent: readonly SpentCoin[], view: IndexReadView): BatchOp[] {
