@@ -20,13 +20,14 @@ import { DiskSpaceLowError, StoreNotWritableError, StoreOpenError } from './erro
 
 /**
  * What one open can need, on a mainnet-sized store:
- * - replaying the log into tables: the log holds at most LevelDB's write buffer (4 MiB,
- *   classic-level's default) plus the one batch that overflowed it, and the store's largest
- *   batch is a group commit's 32 MiB (DEFAULT_GROUP_COMMIT.maxBytes), so ≤ 36 MiB of tables;
+ * - replaying the log into tables: the log holds at most LevelDB's write buffer (16 MiB,
+ *   chain.ts WRITE_BUFFER_BYTES) plus the one batch that overflowed it, and the store's largest
+ *   batch is a group commit's 32 MiB (DEFAULT_GROUP_COMMIT.maxBytes), so ≤ 48 MiB of tables
+ *   (tables, prefix-compressed, are no larger than the log records they come from);
  * - the new MANIFEST: one entry (number, size, first and last key, ≈ 160 bytes) per 2 MiB table,
  *   ≈ 5 MiB for an index of a few tens of GB;
  * - the new log, empty until the first write.
- * 41 MiB, rounded up to 64 MiB for table overhead.
+ * 53 MiB, rounded up to 64 MiB.
  */
 export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 

@@ -11,7 +11,47 @@
 const DEL = 0;
 const PUT = 1;
 const FRESH_PUT = 2;
-const HEADER_BYTES = 6;
+/** Bytes before a record's key. */
+export const PACKED_HEADER_BYTES = 6;
+const HEADER_BYTES = PACKED_HEADER_BYTES;
+
+/** A record's kind, at `at` in bytes laid out as PackedOps writes them: put (fresh or not) or deletion. */
+export function packedIsPut(b: Uint8Array, at: number): boolean {
+  return b[at] !== DEL;
+}
+
+export function packedIsFresh(b: Uint8Array, at: number): boolean {
+  return b[at] === FRESH_PUT;
+}
+
+export function packedKeyLength(b: Uint8Array, at: number): number {
+  return b[at + 1]!;
+}
+
+export function packedValueLength(b: Uint8Array, at: number): number {
+  return (b[at + 2]! | (b[at + 3]! << 8) | (b[at + 4]! << 16)) + b[at + 5]! * 0x100_0000;
+}
+
+/**
+ * Buffers up to SLAB_BYTES / 16 are cut from a shared slab, as Node cuts Buffers under 4 kB
+ * from its pool: an indexer makes one PackedOps of several kB per block, and a fresh
+ * ArrayBuffer per block (external memory V8 must account for and collect) showed in an import's
+ * profile as allocation and extra garbage collection.
+ */
+const SLAB_BYTES = 1 << 20;
+let slab: Buffer | null = null;
+let slabUsed = 0;
+
+function allocate(size: number): Buffer {
+  if (size > SLAB_BYTES / 16) return Buffer.allocUnsafe(size);
+  if (!slab || slabUsed + size > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const b = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += (size + 7) & ~7;
+  return b;
+}
 
 export class PackedOps {
   private bytes: Buffer;
@@ -20,12 +60,17 @@ export class PackedOps {
   count = 0;
 
   constructor(capacity = 4096) {
-    this.bytes = Buffer.allocUnsafe(Math.max(64, capacity));
+    this.bytes = allocate(Math.max(64, capacity));
   }
 
   /** The buffer to write the reserved key and value into (valid until the next put or del). */
   get buffer(): Buffer {
     return this.bytes;
+  }
+
+  /** Bytes of the records written: `buffer[0, length)`, walked with the `packed*` readers above. */
+  get length(): number {
+    return this.used;
   }
 
   /**

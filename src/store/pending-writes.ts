@@ -15,6 +15,7 @@
  * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
 import type { BatchOp, PlainOp } from './block-data.js';
+import { PACKED_HEADER_BYTES, packedIsFresh, packedIsPut, packedKeyLength, packedValueLength, type PackedOps } from './packed-ops.js';
 
 const EMPTY = -1;
 /** Value length of a deleted key. */
@@ -95,14 +96,38 @@ export class PendingWrites {
    */
   apply(ops: readonly BatchOp[], { block }: { block: boolean } = { block: true }): void {
     for (const op of ops) {
-      if (op.type === 'packed') {
-        op.rows.forEach((b, put, fresh, keyAt, keyLength, valueLength) =>
-          this.applyRow(b, keyAt, keyLength, put ? keyAt + keyLength : -1, valueLength, fresh),
-        );
-      } else if (op.type === 'put') this.applyRow(op.key, 0, op.key.length, 0, op.value.length, op.fresh === true, op.value);
+      if (op.type === 'packed') this.applyPacked(op.rows);
+      else if (op.type === 'put') this.applyRow(op.key, 0, op.key.length, 0, op.value.length, op.fresh === true, op.value);
       else this.applyRow(op.key, 0, op.key.length, -1, 0, false);
     }
     if (block) this.blocks++;
+  }
+
+  /**
+   * Packed rows are copied into the arena in one piece and each row points at its key and value
+   * there: one native copy per block instead of a loop over every byte of every row (the address
+   * index's rows are most of what a group holds).
+   */
+  private applyPacked(rows: PackedOps): void {
+    const length = rows.length;
+    this.reserve(length);
+    const base = this.used;
+    rows.buffer.copy(this.arena, base, 0, length);
+    this.used += length;
+    const arena = this.arena;
+    for (let at = base; at < base + length;) {
+      const keyAt = at + PACKED_HEADER_BYTES;
+      const keyLength = packedKeyLength(arena, at);
+      const valueLength = packedValueLength(arena, at);
+      const valueAt = packedIsPut(arena, at) ? keyAt + keyLength : -1;
+      const hash = hashKey(arena, keyAt, keyLength);
+      const slot = this.slotOf(arena, keyAt, keyLength, hash);
+      let row = this.slots[slot + 1]!;
+      const first = row === EMPTY;
+      if (first) row = this.addRow(keyAt, keyLength, hash, slot);
+      this.setValue(row, first, valueAt, valueLength, packedIsFresh(arena, at), keyLength);
+      at = keyAt + keyLength + valueLength;
+    }
   }
 
   /**
@@ -122,17 +147,27 @@ export class PendingWrites {
     const slot = this.slotOf(key, keyAt, keyLength, hash);
     let row = this.slots[slot + 1]!;
     const first = row === EMPTY;
-    if (first) row = this.addRow(key, keyAt, keyLength, hash, slot);
+    if (first) row = this.addRow(this.copyIn(key, keyAt, keyLength), keyLength, hash, slot);
+    this.setValue(row, first, valueAt >= 0 ? this.copyIn(value, valueAt, valueLength) : -1, valueLength, fresh, keyLength);
+  }
+
+  /** Appends `length` bytes of `from` to the arena; returns where they are. */
+  private copyIn(from: Uint8Array, at: number, length: number): number {
+    this.reserve(length);
+    const { arena, used } = this;
+    for (let i = 0; i < length; i++) arena[used + i] = from[at + i]!;
+    this.used += length;
+    return used;
+  }
+
+  /** Makes `row` a put of the arena bytes at `valueAt`, or with `valueAt` -1 a deletion. */
+  private setValue(row: number, first: boolean, valueAt: number, valueLength: number, fresh: boolean, keyLength: number): void {
     const r = row * ROW;
     // A key this group creates, and deletes again before it is written, never reaches LevelDB.
     if (first) this.rows[r + 4] = valueAt >= 0 && fresh ? 1 : 0;
     if (valueAt >= 0) {
-      this.reserve(valueLength);
-      const arena = this.arena;
-      for (let i = 0; i < valueLength; i++) arena[this.used + i] = value[valueAt + i]!;
-      this.rows[r + 2] = this.used;
+      this.rows[r + 2] = valueAt;
       this.rows[r + 3] = valueLength;
-      this.used += valueLength;
       this.bytes += keyLength + valueLength;
     } else {
       this.rows[r + 3] = DELETED;
@@ -145,14 +180,31 @@ export class PendingWrites {
    * first written in this group by a `fresh` put and deleted since is left out: the store never
    * had it (a coin created and spent within the group).
    */
-  *batch(): IterableIterator<PlainOp> {
+  batch(): PlainOp[] {
+    const ops: PlainOp[] = [];
+    this.writeRows(
+      (key, value) => ops.push({ type: 'put', key, value }),
+      (key) => ops.push({ type: 'del', key }),
+    );
+    return ops;
+  }
+
+  /**
+   * `batch()` without an operation object per row: each row goes to `put` or `del` as views into
+   * the arena (how a group reaches LevelDB's native batch, write-batch.ts). Returns the row count.
+   */
+  writeRows(put: (key: Buffer, value: Buffer) => void, del: (key: Buffer) => void): number {
     const { rows, arena } = this;
+    let written = 0;
     for (let r = 0; r < this.count * ROW; r += ROW) {
       const length = rows[r + 3]!;
       if (length === DELETED && rows[r + 4] === 1) continue;
       const key = arena.subarray(rows[r]!, rows[r]! + rows[r + 1]!);
-      yield length === DELETED ? { type: 'del', key } : { type: 'put', key, value: arena.subarray(rows[r + 2]!, rows[r + 2]! + length) };
+      if (length === DELETED) del(key);
+      else put(key, arena.subarray(rows[r + 2]!, rows[r + 2]! + length));
+      written++;
     }
+    return written;
   }
 
   /** The slot (index of its hash in `slots`) holding the key `key[keyAt, keyAt + length)`, or the empty slot where it would go. */
@@ -171,20 +223,17 @@ export class PendingWrites {
     }
   }
 
-  private addRow(key: Uint8Array, keyAt: number, length: number, hash: number, slot: number): number {
+  /** A new row for the key already in the arena at `keyAt`, in the empty `slot`. */
+  private addRow(keyAt: number, length: number, hash: number, slot: number): number {
     const row = this.count++;
     if (row * ROW === this.rows.length) {
       const rows = new Int32Array(this.rows.length * 2);
       rows.set(this.rows);
       this.rows = rows;
     }
-    this.reserve(length);
-    const arena = this.arena;
-    for (let i = 0; i < length; i++) arena[this.used + i] = key[keyAt + i]!;
-    this.rows[row * ROW] = this.used;
+    this.rows[row * ROW] = keyAt;
     this.rows[row * ROW + 1] = length;
     this.rows[row * ROW + 3] = DELETED;
-    this.used += length;
     this.slots[slot] = hash;
     this.slots[slot + 1] = row;
     if (this.count * 4 > this.slots.length) this.rehash();

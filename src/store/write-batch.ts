@@ -36,9 +36,28 @@ function asBuffer(b: Uint8Array, what: string): Buffer {
 
 const BAD_TYPE = "store batch: an operation must have a type property that is 'put' or 'del'";
 
+/** Rows handed over one call each, without an operation object per row (pending-writes.ts). */
+export interface RowSource {
+  /** Calls `put` or `del` for every row, in order; returns how many rows it passed. */
+  writeRows(put: (key: Buffer, value: Buffer) => void, del: (key: Buffer) => void): number;
+}
+
+function isRowSource(ops: readonly BatchOp[] | Iterable<BatchOp> | RowSource): ops is RowSource {
+  return typeof (ops as Partial<RowSource>).writeRows === 'function';
+}
+
+function rowSourceOps(source: RowSource): BatchOp[] {
+  const ops: BatchOp[] = [];
+  source.writeRows(
+    (key, value) => ops.push({ type: 'put', key, value }),
+    (key) => ops.push({ type: 'del', key }),
+  );
+  return ops;
+}
+
 export async function writeBatch(
   db: ClassicLevel<Buffer, Buffer>,
-  ops: readonly BatchOp[] | Iterable<BatchOp>,
+  ops: readonly BatchOp[] | Iterable<BatchOp> | RowSource,
   options: { sync: boolean },
 ): Promise<void> {
   if (Array.isArray(ops) && ops.length === 0) return;
@@ -49,27 +68,41 @@ export async function writeBatch(
   const batch = (db as unknown as { _chainedBatch?: () => NativeChainedBatch })._chainedBatch?.();
   if (!batch || typeof batch._put !== 'function' || typeof batch._del !== 'function' || typeof batch._write !== 'function') {
     await batch?.close();
-    await db.batch(expandOps(ops), options);
+    await db.batch(expandOps(isRowSource(ops) ? rowSourceOps(ops) : ops), options);
     return;
   }
   let count = 0;
   try {
-    for (const op of ops) {
-      if (op.type === 'put') batch._put(asBuffer(op.key, 'a key'), asBuffer(op.value, 'a value'));
-      else if (op.type === 'del') batch._del(asBuffer(op.key, 'a key'));
-      else if (op.type === 'packed') {
-        op.rows.forEach((b, put, _fresh, keyAt, keyLength, valueLength) => {
-          const key = b.subarray(keyAt, keyAt + keyLength);
-          if (put) batch._put(key, b.subarray(keyAt + keyLength, keyAt + keyLength + valueLength));
-          else batch._del(key);
-        });
-        count += op.rows.count;
-        continue;
-      } else throw new TypeError(BAD_TYPE);
-      count++;
+    if (isRowSource(ops)) {
+      count = ops.writeRows(
+        (key, value) => batch._put(key, value),
+        (key) => batch._del(key),
+      );
+    } else {
+      count = putOps(batch, ops);
     }
     if (count > 0) await batch._write({ sync: options.sync });
   } finally {
     await batch.close();
   }
+}
+
+/** Puts `ops` into the native batch; returns the number of rows. */
+function putOps(batch: NativeChainedBatch, ops: readonly BatchOp[] | Iterable<BatchOp>): number {
+  let count = 0;
+  for (const op of ops) {
+    if (op.type === 'put') batch._put(asBuffer(op.key, 'a key'), asBuffer(op.value, 'a value'));
+    else if (op.type === 'del') batch._del(asBuffer(op.key, 'a key'));
+    else if (op.type === 'packed') {
+      op.rows.forEach((b, put, _fresh, keyAt, keyLength, valueLength) => {
+        const key = b.subarray(keyAt, keyAt + keyLength);
+        if (put) batch._put(key, b.subarray(keyAt + keyLength, keyAt + keyLength + valueLength));
+        else batch._del(key);
+      });
+      count += op.rows.count;
+      continue;
+    } else throw new TypeError(BAD_TYPE);
+    count++;
+  }
+  return count;
 }

@@ -27,7 +27,7 @@ import type { Block } from '../../codec/block.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
 import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, copyHash160, keyWriters, keys } from '../layout.js';
-import { PackedOps } from '../packed-ops.js';
+import { PACKED_HEADER_BYTES, PackedOps } from '../packed-ops.js';
 import { chainStateKeys, decodeCoin } from './chain-state-index.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import { inputCoinsOf } from './input-coins.js';
@@ -231,6 +231,10 @@ function addressHashAt(type: number): number {
 }
 
 const SPENT_VALUE_BYTES = 32 + 4 + 4 + 8 + 1 + 20;
+const ROW_BYTES_PER_INPUT =
+  3 * PACKED_HEADER_BYTES + ADDRESS_DELTA_KEY_BYTES + 8 + ADDRESS_UNSPENT_KEY_BYTES + SPENT_KEY_BYTES + SPENT_VALUE_BYTES;
+/** The unspent value holds the script: 25 bytes at most for P2PKH/P2SH. */
+const ROW_BYTES_PER_OUTPUT = 2 * PACKED_HEADER_BYTES + ADDRESS_DELTA_KEY_BYTES + 8 + ADDRESS_UNSPENT_KEY_BYTES + 12 + 25;
 
 /**
  * `coins`: what each input spends (null: unknown to a store started from a checkpoint; such an
@@ -246,12 +250,15 @@ function connectOps(
   view: IndexReadView,
 ): IndexerConnect {
   const { height, txids } = chainBlock;
+  const { transactions } = block;
   let inputs = 0;
+  let outputs = 0;
   for (const c of coins) inputs += c.length;
+  for (const tx of transactions) outputs += tx.data.vout.length;
   const undo = Buffer.allocUnsafe(inputs * UNDO_ENTRY);
   let undoLength = 0;
-  const { transactions } = block;
-  const rows = new PackedOps(inputs * 300 + 4096);
+  // Enough for P2PKH/P2SH rows (headers included): three per input, two per output.
+  const rows = new PackedOps(inputs * ROW_BYTES_PER_INPUT + outputs * ROW_BYTES_PER_OUTPUT + 64);
   for (let i = 0; i < transactions.length; i++) {
     const txid = txids[i]!;
     const { vin, vout } = transactions[i]!.data;
