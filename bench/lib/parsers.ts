@@ -432,13 +432,15 @@ function treesAppend(out: string): Figure[] {
 /** bench/address-index.ts: import with the index on against off, build rate, query rates. */
 function addressIndex(out: string): Figure[] {
   const figs: Figure[] = [];
+  const blocks = /^regtest chain: (\d+) blocks/m.exec(out);
+  const chain = blocks ? `, ${num(blocks[1]!).toLocaleString('en-US')}-block regtest chain` : '';
   for (const mode of ['group commit (zecrpc import)', 'one batch per block']) {
     const escaped = mode.replace(/[()]/g, '\\$&');
     const off = new RegExp(`^import, ${escaped}, index off: ([\\d,]+) blocks/s`, 'm').exec(out);
     const on = new RegExp(`^import, ${escaped}, index on:\\s+([\\d,]+) blocks/s`, 'm').exec(out);
     const ratio = new RegExp(`^import rate with / without the address index, ${escaped}: ([\\d.]+)×`, 'm').exec(out);
     if (!off || !on) continue;
-    const f = figure('address-index', `import with the address index on, ${mode}`, num(on[1]!), 'blocks/s', 'higher', {
+    const f = figure('address-index', `import with the address index on, ${mode}${chain}`, num(on[1]!), 'blocks/s', 'higher', {
       name: 'same import, index off',
       value: num(off[1]!),
     });

@@ -13,7 +13,6 @@ const PUT = 1;
 const FRESH_PUT = 2;
 /** Bytes before a record's key. */
 export const PACKED_HEADER_BYTES = 6;
-const HEADER_BYTES = PACKED_HEADER_BYTES;
 
 /** A record's kind, at `at` in bytes laid out as PackedOps writes them: put (fresh or not) or deletion. */
 export function packedIsPut(b: Uint8Array, at: number): boolean {
@@ -90,17 +89,16 @@ export class PackedOps {
   forEach(row: (bytes: Buffer, put: boolean, fresh: boolean, keyAt: number, keyLength: number, valueLength: number) => void): void {
     const b = this.bytes;
     for (let at = 0; at < this.used;) {
-      const kind = b[at]!;
-      const keyLength = b[at + 1]!;
-      const valueLength = b.readUInt32LE(at + 2);
-      row(b, kind !== DEL, kind === FRESH_PUT, at + HEADER_BYTES, keyLength, valueLength);
-      at += HEADER_BYTES + keyLength + valueLength;
+      const keyLength = packedKeyLength(b, at);
+      const valueLength = packedValueLength(b, at);
+      row(b, packedIsPut(b, at), packedIsFresh(b, at), at + PACKED_HEADER_BYTES, keyLength, valueLength);
+      at += PACKED_HEADER_BYTES + keyLength + valueLength;
     }
   }
 
   private reserve(kind: number, keyLength: number, valueLength: number): number {
     if (keyLength > 255) throw new RangeError(`packed row key of ${keyLength} bytes (at most 255)`);
-    const need = this.used + HEADER_BYTES + keyLength + valueLength;
+    const need = this.used + PACKED_HEADER_BYTES + keyLength + valueLength;
     if (need > this.bytes.length) {
       const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, need));
       this.bytes.copy(grown, 0, 0, this.used);
@@ -113,6 +111,6 @@ export class PackedOps {
     b.writeUInt32LE(valueLength, at + 2);
     this.used = need;
     this.count++;
-    return at + HEADER_BYTES;
+    return at + PACKED_HEADER_BYTES;
   }
 }
