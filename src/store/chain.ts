@@ -547,7 +547,7 @@ export class ChainStore implements ChainStoreReader {
     }
 
     if (grouped) {
-      (this.group ??= new PendingWrites(this.groupFootprint)).apply(ops);
+      (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true })).apply(ops);
       // The cursor moves on in memory; on disk it moves with the group's batch (its `F` value).
       prepared.commit();
       if (this.group.blocks >= this.groupLimits!.maxBlocks || this.group.bytes >= this.groupLimits!.maxBytes) await this.startGroupWrite();
@@ -870,7 +870,7 @@ export class ChainStore implements ChainStoreReader {
   async putImportCheckpoint(source: string, value: unknown): Promise<void> {
     const op: BatchOp = { type: 'put', key: keys.importCheckpoint(source), value: Buffer.from(JSON.stringify(value), 'utf8') };
     await this.exclusive(async () => {
-      if (this.groupLimits) (this.group ??= new PendingWrites(this.groupFootprint)).apply([op], { block: false });
+      if (this.groupLimits) (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true })).apply([op], { block: false });
       else await this.write([op], this.durable, 'the import resume position');
     });
   }

@@ -6,11 +6,12 @@
  * (write-batch.ts), so a row never becomes heap objects of its own; during an import those
  * objects, and collecting them, were most of what the address index added to the main thread.
  *
- * Record: kind (1 byte: del, put, fresh put) ‖ key length (1 byte) ‖ value length (u32 LE) ‖ key ‖ value.
+ * Record: kind (1 byte: del, put, fresh put, unique put) ‖ key length (1 byte) ‖ value length (u32 LE) ‖ key ‖ value.
  */
 const DEL = 0;
 const PUT = 1;
 const FRESH_PUT = 2;
+const UNIQUE_PUT = 3;
 /** Bytes before a record's key. */
 export const PACKED_HEADER_BYTES = 6;
 
@@ -20,7 +21,12 @@ export function packedIsPut(b: Uint8Array, at: number): boolean {
 }
 
 export function packedIsFresh(b: Uint8Array, at: number): boolean {
-  return b[at] === FRESH_PUT;
+  return b[at] === FRESH_PUT || b[at] === UNIQUE_PUT;
+}
+
+/** See `PackedOps.unique`. */
+export function packedIsUnique(b: Uint8Array, at: number): boolean {
+  return b[at] === UNIQUE_PUT;
 }
 
 export function packedKeyLength(b: Uint8Array, at: number): number {
@@ -78,6 +84,15 @@ export class PackedOps {
    */
   put(keyLength: number, valueLength: number, fresh = false): number {
     return this.reserve(fresh ? FRESH_PUT : PUT, keyLength, valueLength);
+  }
+
+  /**
+   * Reserves a fresh put of a key that no other operation of a group commit writes or reads: a
+   * row of a new output or spend that only a disconnect ever deletes (a group holds only blocks
+   * that extend the tip). Group commit writes such rows without folding them (pending-writes.ts).
+   */
+  unique(keyLength: number, valueLength: number): number {
+    return this.reserve(UNIQUE_PUT, keyLength, valueLength);
   }
 
   /** Reserves a deletion; returns the offset of its key in `buffer`. */

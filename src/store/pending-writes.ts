@@ -15,7 +15,15 @@
  * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
 import type { BatchOp, PlainOp } from './block-data.js';
-import { PACKED_HEADER_BYTES, packedIsFresh, packedIsPut, packedKeyLength, packedValueLength, type PackedOps } from './packed-ops.js';
+import {
+  PACKED_HEADER_BYTES,
+  packedIsFresh,
+  packedIsPut,
+  packedIsUnique,
+  packedKeyLength,
+  packedValueLength,
+  type PackedOps,
+} from './packed-ops.js';
 
 const EMPTY = -1;
 /** Value length of a deleted key. */
@@ -59,10 +67,25 @@ export class PendingWrites {
   private slots: Int32Array;
 
   /**
+   * With `appendUnique`, the arena spans holding packed rows marked unique (PackedOps.unique),
+   * as [start, end) pairs: such rows skip the hash table and are written after the folded ones.
+   */
+  private readonly uniqueSpans: number[] | null;
+  private uniqueRows = 0;
+
+  /**
    * `expected`: the footprint of a similar earlier group (consecutive groups of an import are
    * alike), so the tables start large enough instead of growing by copies.
+   *
+   * `appendUnique` (group commit, whose groups hold only blocks that extend the tip): rows a
+   * PackedOps marks unique are kept out of the hash table, since no other operation of the group
+   * writes their keys. Most address-index rows are such rows, and at hundreds of blocks a group
+   * the table outgrows the processor's cache: every row kept out of it saves a cache miss or two.
+   * `lookup` does not see them (nothing reads them while a group is pending: the address index's
+   * readers read LevelDB). Without it (reorganization plans, replays) they fold like fresh puts.
    */
-  constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }) {
+  constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }, { appendUnique = false }: { appendUnique?: boolean } = {}) {
+    this.uniqueSpans = appendUnique ? [] : null;
     let rows = 1024;
     while (rows < expected.rows) rows *= 2;
     this.rows = new Int32Array(ROW * rows);
@@ -77,7 +100,7 @@ export class PendingWrites {
 
   /** Keys with a pending write. */
   get size(): number {
-    return this.count;
+    return this.count + this.uniqueRows;
   }
 
   /** The pending value of `key`: a Buffer, null when deleted, undefined when not pending. */
@@ -115,10 +138,18 @@ export class PendingWrites {
     rows.buffer.copy(this.arena, base, 0, length);
     this.used += length;
     const arena = this.arena;
+    const spans = this.uniqueSpans;
+    if (spans) spans.push(base, base + length);
     for (let at = base; at < base + length;) {
       const keyAt = at + PACKED_HEADER_BYTES;
       const keyLength = packedKeyLength(arena, at);
       const valueLength = packedValueLength(arena, at);
+      if (spans && packedIsUnique(arena, at)) {
+        this.uniqueRows++;
+        this.bytes += keyLength + valueLength;
+        at = keyAt + keyLength + valueLength;
+        continue;
+      }
       const valueAt = packedIsPut(arena, at) ? keyAt + keyLength : -1;
       const hash = hashKey(arena, keyAt, keyLength);
       const slot = this.slotOf(arena, keyAt, keyLength, hash);
@@ -203,6 +234,19 @@ export class PendingWrites {
       if (length === DELETED) del(key);
       else put(key, arena.subarray(rows[r + 2]!, rows[r + 2]! + length));
       written++;
+    }
+    const spans = this.uniqueSpans ?? [];
+    for (let i = 0; i < spans.length; i += 2) {
+      for (let at = spans[i]!; at < spans[i + 1]!;) {
+        const keyAt = at + PACKED_HEADER_BYTES;
+        const valueAt = keyAt + packedKeyLength(arena, at);
+        const end = valueAt + packedValueLength(arena, at);
+        if (packedIsUnique(arena, at)) {
+          put(arena.subarray(keyAt, valueAt), arena.subarray(valueAt, end));
+          written++;
+        }
+        at = end;
+      }
     }
     return written;
   }

@@ -133,4 +133,50 @@ describe('PendingWrites', () => {
       'put created, respent, recreated again',
     ]);
   });
+
+  it('with appendUnique, writes unique packed rows after the folded ones and keeps them out of lookups (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(op, { maxLength: 30 }), fc.integer({ min: 0, max: 20 })), { maxLength: 30 }), (blocks) => {
+        const grouped = new PendingWrites(undefined, { appendUnique: true });
+        const folding = new PendingWrites();
+        const model = new Map<string, string | null>();
+        const unique = new Map<string, string>();
+        let serial = 0;
+        for (const [ops, uniques] of blocks) {
+          // Unique keys: a length and first byte no generated key has (keys of 101 bytes).
+          const rows = new PackedOps(8);
+          for (const o of ops) {
+            const at = o.type === 'del' ? rows.del(o.key.length) : rows.put(o.key.length, o.value.length, o.fresh === true);
+            rows.buffer.set(o.key, at);
+            if (o.type === 'put') rows.buffer.set(o.value, at + o.key.length);
+            model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
+          }
+          for (let u = 0; u < uniques; u++) {
+            const key = Buffer.alloc(101, 0xee);
+            key.writeUInt32LE(serial++, 97);
+            const value = Buffer.from(`unique ${serial}`);
+            const at = rows.unique(key.length, value.length);
+            rows.buffer.set(key, at);
+            rows.buffer.set(value, at + key.length);
+            unique.set(hex(key), hex(value));
+          }
+          grouped.apply([{ type: 'packed', rows }]);
+          folding.apply([{ type: 'packed', rows }]);
+        }
+        const batch = grouped.batch();
+        const folded = batch.slice(0, model.size);
+        expect(folded.map((o) => hex(o.key))).toEqual([...model.keys()]);
+        for (const o of folded) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
+        // Then every unique row, in the order given.
+        expect(batch.slice(model.size).map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null])).toEqual([...unique]);
+        expect(grouped.size).toBe(model.size + unique.size);
+        for (const k of unique.keys()) expect(grouped.lookup(Buffer.from(k, 'hex'))).toBeUndefined();
+        // Without appendUnique the same rows fold as fresh puts: same final contents.
+        const asMap = (ops: PlainOp[]) => new Map(ops.map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null]));
+        expect(asMap(folding.batch())).toEqual(asMap(batch));
+        for (const [k, v] of unique) expect(hex(folding.lookup(Buffer.from(k, 'hex'))!)).toBe(v);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

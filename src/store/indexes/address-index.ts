@@ -281,14 +281,14 @@ function connectOps(
       writeHash(undo, undoLength + 57, script, hashAt);
       undoLength += UNDO_ENTRY;
       if (type !== SCRIPT_UNKNOWN) {
-        let at = rows.put(ADDRESS_DELTA_KEY_BYTES, 8, true);
+        let at = rows.unique(ADDRESS_DELTA_KEY_BYTES, 8);
         keyWriters.addressDelta(rows.buffer, at, type, script, hashAt, height, i, txid, j, true);
         writeAmount(rows.buffer, -coin.value, at + ADDRESS_DELTA_KEY_BYTES);
         at = rows.del(ADDRESS_UNSPENT_KEY_BYTES);
         keyWriters.addressUnspent(rows.buffer, at, type, script, hashAt, prevout.hash, prevout.index);
       }
       // CSpentIndexValue: spending txid ‖ vin ‖ height ‖ value ‖ type ‖ hash.
-      const at = rows.put(SPENT_KEY_BYTES, SPENT_VALUE_BYTES, true);
+      const at = rows.unique(SPENT_KEY_BYTES, SPENT_VALUE_BYTES);
       const b = rows.buffer;
       keyWriters.spent(b, at, prevout.hash, prevout.index);
       const v = at + SPENT_KEY_BYTES;
@@ -304,8 +304,8 @@ function connectOps(
       const type = scriptType(script);
       if (type === SCRIPT_UNKNOWN) continue;
       const hashAt = addressHashAt(type);
-      // Rows of a new output (keyed by its txid): see BatchOp's `fresh`.
-      let at = rows.put(ADDRESS_DELTA_KEY_BYTES, 8, true);
+      // Rows of a new output (keyed by its txid): see BatchOp's `fresh` and PackedOps.unique.
+      let at = rows.unique(ADDRESS_DELTA_KEY_BYTES, 8);
       keyWriters.addressDelta(rows.buffer, at, type, script, hashAt, height, i, txid, k, false);
       writeAmount(rows.buffer, value, at + ADDRESS_DELTA_KEY_BYTES);
       // CAddressUnspentValue: value ‖ height ‖ script.
