@@ -76,7 +76,7 @@ export function readBlockHeader(r: ByteReader): BlockHeader {
   const bits = r.u32();
   const nonce = r.bytes(32);
   const solution = r.varBytes();
-  return { version, prevHash, merkleRoot, commitments, time, bits, nonce, solution, bytes: r.buf.subarray(start, r.pos) };
+  return { version, prevHash, merkleRoot, commitments, time, bits, nonce, solution, bytes: r.view(start, r.pos) };
 }
 
 export function decodeBlockHeader(bytes: Uint8Array): BlockHeader {
@@ -94,7 +94,7 @@ export function readBlock(r: ByteReader): Block {
   const n = r.compactSize();
   const txs: Transaction[] = [];
   for (let i = 0; i < n; i++) txs.push(readTransaction(r));
-  return new Block(header, txs, r.buf.subarray(start, r.pos));
+  return new Block(header, txs, r.view(start, r.pos));
 }
 
 /** Decodes a block; bytes after it are ignored (as zcashd's stream reader does). */

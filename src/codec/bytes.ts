@@ -21,19 +21,50 @@ export function int32LE(b: Uint8Array, at: number): number {
   return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
 }
 
+/**
+ * A plain Uint8Array view of `b[start, end)`. A Node Buffer's own `subarray` goes through its
+ * species constructor (slower, and it makes Buffers); a plain Uint8Array's takes V8's builtin.
+ */
+export function viewOf(b: Uint8Array, start: number, end: number): Uint8Array {
+  if (b.constructor === Uint8Array) return b.subarray(start, end);
+  return new Uint8Array(b.buffer, b.byteOffset + start, end - start);
+}
+
 export class ByteReader {
+  /**
+   * The bytes being read. A Buffer is replaced by a plain Uint8Array view of the same memory,
+   * except for a reader made with `keepBuffer` (see the constructor).
+   */
   readonly buf: Uint8Array;
   pos: number;
   readonly end: number;
+  /**
+   * Set by readVout when an output value is outside MoneyRange: zcashd's C++ parse accepts it
+   * and its second (Rust) parse rejects the transaction afterwards, so readTransaction reports
+   * it only once the whole transaction has been read.
+   */
+  outputValueOutOfRange = false;
+  /** `buf` as a plain Uint8Array, made on the first `view` when `buf` is a Buffer. */
+  private plain: Uint8Array | undefined;
 
-  constructor(buf: Uint8Array, start = 0, end = buf.length) {
-    // A Node Buffer's subarray goes through Buffer's own slower path and makes Buffers; a plain
-    // Uint8Array view of the same memory takes V8's builtin. Measured: subarray was a quarter
-    // of decoding a small transaction given as a Buffer.
-    if (Object.getPrototypeOf(buf) !== Uint8Array.prototype) buf = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  /**
+   * Subarrays of a Buffer are slower and are Buffers, so a Buffer is normally viewed as a plain
+   * Uint8Array up front (measured: Buffer subarrays were a quarter of decoding a small
+   * transaction). With `keepBuffer` that view is only made by the first `view`/`bytes` call:
+   * a transparent transaction decoded on its own needs none, and making it (`.buffer` on a
+   * Buffer is a C++ getter) was a quarter of decoding a small one.
+   */
+  constructor(buf: Uint8Array, start = 0, end = buf.length, keepBuffer = false) {
+    if (buf.constructor === Uint8Array) this.plain = buf;
+    else if (!keepBuffer) this.plain = buf = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     this.buf = buf;
     this.pos = start;
     this.end = end;
+  }
+
+  /** A plain Uint8Array view of `buf[start, end)` (no copy). */
+  view(start: number, end: number): Uint8Array {
+    return (this.plain ??= new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength)).subarray(start, end);
   }
 
   get remaining(): number {
@@ -42,36 +73,38 @@ export class ByteReader {
 
   /** Throws zcashd's end-of-data error unless `n` more bytes exist. */
   need(n: number): void {
-    if (this.end - this.pos < n) {
-      throw new DecodeError('end-of-data', this.end, END_OF_DATA);
-    }
+    if (this.end - this.pos < n) endOfData(this.end);
   }
 
+  // The fixed-size readers are kept small (bounds check, byte reads, no helper calls) so V8
+  // inlines them into the decoders, which are big enough to use up its inlining budget.
+
   u8(): number {
-    this.need(1);
-    return this.buf[this.pos++]!;
+    const at = this.pos;
+    if (at >= this.end) endOfData(this.end);
+    this.pos = at + 1;
+    return this.buf[at]!;
   }
 
   u16(): number {
-    this.need(2);
-    const b = this.buf;
-    const v = b[this.pos]! | (b[this.pos + 1]! << 8);
-    this.pos += 2;
-    return v;
+    const at = this.pos;
+    if (this.end - at < 2) endOfData(this.end);
+    this.pos = at + 2;
+    return this.buf[at]! | (this.buf[at + 1]! << 8);
   }
 
   u32(): number {
-    this.need(4);
-    const v = this.int32At(this.pos) >>> 0;
-    this.pos += 4;
-    return v;
+    const at = this.pos;
+    if (this.end - at < 4) endOfData(this.end);
+    this.pos = at + 4;
+    return int32LE(this.buf, at) >>> 0;
   }
 
   i32(): number {
-    this.need(4);
-    const v = this.int32At(this.pos);
-    this.pos += 4;
-    return v;
+    const at = this.pos;
+    if (this.end - at < 4) endOfData(this.end);
+    this.pos = at + 4;
+    return int32LE(this.buf, at);
   }
 
   /**
@@ -80,31 +113,28 @@ export class ByteReader {
    * callers range-check and reject the rest.
    */
   i64(): number | bigint {
-    this.need(8);
-    const lo = this.int32At(this.pos) >>> 0;
-    const hi = this.int32At(this.pos + 4);
-    this.pos += 8;
+    const at = this.pos;
+    if (this.end - at < 8) endOfData(this.end);
+    this.pos = at + 8;
+    const lo = int32LE(this.buf, at) >>> 0;
+    const hi = int32LE(this.buf, at + 4);
     if (hi >= -0x200000 && hi < 0x200000) return hi * 0x100000000 + lo;
     return (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   u64(): bigint {
-    this.need(8);
-    const lo = this.int32At(this.pos) >>> 0;
-    const hi = this.int32At(this.pos + 4) >>> 0;
-    this.pos += 8;
+    const at = this.pos;
+    if (this.end - at < 8) endOfData(this.end);
+    this.pos = at + 8;
+    const lo = int32LE(this.buf, at) >>> 0;
+    const hi = int32LE(this.buf, at + 4) >>> 0;
     return (BigInt(hi) << 32n) | BigInt(lo);
-  }
-
-  /** int32LE at `at` (bounds already checked); a DataView per reader was a sixth of decoding a small transaction. */
-  private int32At(at: number): number {
-    return int32LE(this.buf, at);
   }
 
   /** A view of the next `n` bytes (no copy). */
   bytes(n: number): Uint8Array {
     this.need(n);
-    const out = this.buf.subarray(this.pos, this.pos + n);
+    const out = this.view(this.pos, this.pos + n);
     this.pos += n;
     return out;
   }
@@ -143,6 +173,10 @@ export class ByteReader {
     const n = this.compactSize(flavour);
     return this.bytes(n);
   }
+}
+
+function endOfData(offset: number): never {
+  throw new DecodeError('end-of-data', offset, END_OF_DATA);
 }
 
 function nonCanonical(flavour: CompactSizeFlavour, offset: number): never {

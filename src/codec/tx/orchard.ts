@@ -9,32 +9,34 @@ import type { OrchardAction, OrchardBundle } from './types.js';
 const EMPTY = new Uint8Array(0);
 
 export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
-  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, () => {
-    const n = r.compactSize('rust');
-    if (n === 0) return null;
-    const actions: OrchardAction[] = [];
-    for (let i = 0; i < n; i++) {
-      const cv = checked32(r, isValidPallasPoint, 'invalid Pallas point for value commitment');
-      const nullifier = checked32(r, isPallasBaseField, 'invalid Pallas point for nullifier');
-      const rk = checked32(r, isValidPallasPoint, 'invalid verification key');
-      const cmx = checked32(r, isPallasBaseField, 'invalid Pallas base for field cmx');
-      const ephemeralKey = r.bytes(32);
-      const encCiphertext = r.bytes(ENC_CIPHERTEXT_SIZE);
-      const outCiphertext = r.bytes(OUT_CIPHERTEXT_SIZE);
-      actions.push({ cv, nullifier, rk, cmx, ephemeralKey, encCiphertext, outCiphertext, spendAuthSig: EMPTY });
-    }
-    const flagsAt = r.pos;
-    const flags = r.u8();
-    rustCheck((flags & 0xfc) === 0, 'invalid-orchard', flagsAt, 'invalid Orchard flags');
-    const vbAt = r.pos;
-    const vb = r.i64();
-    rustCheck(isValueBalanceInRange(vb), 'invalid-orchard', vbAt, 'valueBalance out of range');
-    const anchor = checked32(r, isPallasBaseField, 'invalid Orchard anchor');
-    const proof = r.varBytes('rust');
-    for (const a of actions) a.spendAuthSig = r.bytes(64);
-    const bindingSig = r.bytes(64);
-    return { actions, flags, valueBalance: vb as number, anchor, proof, bindingSig };
-  });
+  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseOrchardBundle);
+}
+
+function parseOrchardBundle(r: ByteReader): OrchardBundle | null {
+  const n = r.compactSize('rust');
+  if (n === 0) return null;
+  const actions: OrchardAction[] = [];
+  for (let i = 0; i < n; i++) {
+    const cv = checked32(r, isValidPallasPoint, 'invalid Pallas point for value commitment');
+    const nullifier = checked32(r, isPallasBaseField, 'invalid Pallas point for nullifier');
+    const rk = checked32(r, isValidPallasPoint, 'invalid verification key');
+    const cmx = checked32(r, isPallasBaseField, 'invalid Pallas base for field cmx');
+    const ephemeralKey = r.bytes(32);
+    const encCiphertext = r.bytes(ENC_CIPHERTEXT_SIZE);
+    const outCiphertext = r.bytes(OUT_CIPHERTEXT_SIZE);
+    actions.push({ cv, nullifier, rk, cmx, ephemeralKey, encCiphertext, outCiphertext, spendAuthSig: EMPTY });
+  }
+  const flagsAt = r.pos;
+  const flags = r.u8();
+  rustCheck((flags & 0xfc) === 0, 'invalid-orchard', flagsAt, 'invalid Orchard flags');
+  const vbAt = r.pos;
+  const vb = r.i64();
+  rustCheck(isValueBalanceInRange(vb), 'invalid-orchard', vbAt, 'valueBalance out of range');
+  const anchor = checked32(r, isPallasBaseField, 'invalid Orchard anchor');
+  const proof = r.varBytes('rust');
+  for (const a of actions) a.spendAuthSig = r.bytes(64);
+  const bindingSig = r.bytes(64);
+  return { actions, flags, valueBalance: vb as number, anchor, proof, bindingSig };
 }
 
 export function writeOrchardBundle(w: ByteWriter, b: OrchardBundle | null): void {

@@ -6,9 +6,13 @@
 import type { ByteReader } from '../bytes.js';
 import { DecodeError, type DecodeReason, IOS_SUFFIX, InnerRustError } from '../errors.js';
 
-export function inRustSection<T>(prefix: string, sectionReason: DecodeReason, r: ByteReader, parse: () => T): T {
+/**
+ * Runs `parse(r)`, rewrapping its errors as zcashd does. `parse` is taken with its reader rather
+ * than as a closure: a closure made per call starts in V8's lazy-compile stub on every call.
+ */
+export function inRustSection<T>(prefix: string, sectionReason: DecodeReason, r: ByteReader, parse: (r: ByteReader) => T): T {
   try {
-    return parse();
+    return parse(r);
   } catch (e) {
     if (e instanceof InnerRustError) {
       // Field checks are reported under the section's reason; CompactSize problems keep theirs.
@@ -18,7 +22,6 @@ export function inRustSection<T>(prefix: string, sectionReason: DecodeReason, r:
     if (e instanceof DecodeError) {
       throw new DecodeError(e.reason, e.offset, `${prefix}: ${e.what}${IOS_SUFFIX}`);
     }
-    void r;
     throw e;
   }
 }

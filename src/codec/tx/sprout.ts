@@ -26,7 +26,7 @@ function readPhgrProof(r: ByteReader): Uint8Array {
       r.skip(32);
     }
   }
-  return r.buf.subarray(start, r.pos);
+  return r.view(start, r.pos);
 }
 
 function readJoinSplit(r: ByteReader, proofKind: SproutProofKind): JoinSplit {

@@ -1,11 +1,14 @@
 /** Transparent inputs and outputs (CTxIn / CTxOut), read by zcashd's C++ code. */
-import { compactSizeLength, int32LE, type ByteReader, type ByteWriter } from '../bytes.js';
+import { compactSizeLength, int32LE, viewOf, type ByteReader, type ByteWriter } from '../bytes.js';
+import { isMoneyRange } from './money.js';
 import type { OutPoint, TxIn, TxOut } from './types.js';
 
 /**
  * A decoded input that keeps offsets and makes its byte views on access. Decoding a block
  * mostly needs the bytes' boundaries (txids hash the whole transaction), and creating
  * `subarray` views for every prevout and script of a 2 MB block cost more than finding them.
+ * `buf` may be a Buffer (a transaction decoded on its own from one); the views are plain
+ * Uint8Arrays either way.
  */
 export class WireTxIn implements TxIn {
   constructor(
@@ -13,18 +16,22 @@ export class WireTxIn implements TxIn {
     /** Offset of the prevout in `buf`. */
     readonly at: number,
     private readonly scriptLength: number,
-    readonly sequence: number,
   ) {}
 
   get prevout(): OutPoint {
     const b = this.buf;
     const i = this.at + 32;
-    return { hash: b.subarray(this.at, i), index: int32LE(b, i) >>> 0 };
+    return { hash: viewOf(b, this.at, i), index: int32LE(b, i) >>> 0 };
   }
 
   get scriptSig(): Uint8Array {
     const start = this.at + 36 + compactSizeLength(this.scriptLength);
-    return this.buf.subarray(start, start + this.scriptLength);
+    return viewOf(this.buf, start, start + this.scriptLength);
+  }
+
+  /** Read on access like the rest: a uint32 field above 2^31 (most are 0xffffffff) would box a number per input. */
+  get sequence(): number {
+    return int32LE(this.buf, this.at + 36 + compactSizeLength(this.scriptLength) + this.scriptLength) >>> 0;
   }
 
   /** `prevout.index` without building the prevout object (getblock reads it for every input). */
@@ -33,17 +40,30 @@ export class WireTxIn implements TxIn {
   }
 }
 
-/** A decoded output: the value eagerly (range-checked after decoding), the script on access. */
+/**
+ * A decoded output: offsets only, the value and script read on access (a value above 2^31
+ * zatoshis stored in a field would box a number per output).
+ */
 class WireTxOut implements TxOut {
   constructor(
     readonly buf: Uint8Array,
-    readonly scriptAt: number,
+    /** Offset of the output (its value) in `buf`. */
+    readonly at: number,
     readonly scriptLength: number,
-    readonly value: number,
   ) {}
 
+  /**
+   * zatoshis. Values beyond ±2^53 read as NaN: they are rejected after decoding (zcashd's Rust
+   * re-parse, "Group B"), and NaN fails that range check as they must.
+   */
+  get value(): number {
+    const hi = int32LE(this.buf, this.at + 4);
+    return hi >= -0x200000 && hi < 0x200000 ? hi * 0x100000000 + (int32LE(this.buf, this.at) >>> 0) : Number.NaN;
+  }
+
   get scriptPubKey(): Uint8Array {
-    return this.buf.subarray(this.scriptAt, this.scriptAt + this.scriptLength);
+    const start = this.at + 8 + compactSizeLength(this.scriptLength);
+    return viewOf(this.buf, start, start + this.scriptLength);
   }
 }
 
@@ -58,8 +78,7 @@ export function outputsWireBytes(vout: readonly TxOut[]): Uint8Array | null {
   const last = vout[vout.length - 1];
   if (!(first instanceof WireTxOut) || !(last instanceof WireTxOut)) return null;
   for (const o of vout) if (!(o instanceof WireTxOut) || o.buf !== first.buf) return null;
-  const start = first.scriptAt - compactSizeLength(first.scriptLength) - 8;
-  return first.buf.subarray(start, last.scriptAt + last.scriptLength);
+  return viewOf(first.buf, first.at, last.at + 8 + compactSizeLength(last.scriptLength) + last.scriptLength);
 }
 
 /**
@@ -89,54 +108,73 @@ export function gatherPrevoutsAndSequences(vin: readonly TxIn[], prevouts: Uint8
   }
 }
 
+/** The smallest serialized input (prevout, empty script, sequence) and output (value, empty script). */
+const MIN_INPUT_BYTES = 41;
+const MIN_OUTPUT_BYTES = 9;
+
+/**
+ * An array for `n` decoded elements: sized up front when the remaining bytes could hold them
+ * (growing by push showed in profiles), empty otherwise, so a forged count fails at the end of
+ * the data instead of allocating for it.
+ */
+function listFor<T>(n: number, remaining: number, minBytes: number): T[] {
+  return n <= remaining / minBytes ? new Array<T>(n) : [];
+}
+
+/**
+ * Steps over one input or output: `fixed` bytes, a CompactSize script length, the script, then
+ * `tail` bytes; returns the script length with `r.pos` after the element. The bytes are read
+ * directly and the reader is only asked for a length of 253+ or a shortfall (v1 transactions
+ * average 36 inputs, and per-field reader calls were most of their decoding). A shortfall
+ * anywhere in the element is zcashd's one end-of-data error, so checking the script and tail
+ * together is exact.
+ */
+function stepOverScripted(r: ByteReader, fixed: number, tail: number): number {
+  const buf = r.buf;
+  let pos = r.pos;
+  let scriptLength: number;
+  if (r.end - pos > fixed && buf[pos + fixed]! < 0xfd) {
+    scriptLength = buf[pos + fixed]!;
+    pos += fixed + 1;
+  } else {
+    r.skip(fixed);
+    scriptLength = r.compactSize();
+    pos = r.pos;
+  }
+  if (r.end - pos < scriptLength + tail) {
+    r.pos = pos;
+    r.need(scriptLength + tail); // throws end-of-data
+  }
+  r.pos = pos + scriptLength + tail;
+  return scriptLength;
+}
+
 export function readVin(r: ByteReader): TxIn[] {
   const n = r.compactSize();
-  const vin: TxIn[] = [];
-  // Positions are tracked locally and the reader is only consulted for the rare cases (a script
-  // length of 253+ bytes, or too few bytes left): v1 transactions average 36 inputs and the
-  // per-field reader calls were most of their decoding. A shortfall anywhere in an input is
-  // zcashd's one end-of-data error, so checking the script and sequence together is exact.
-  const buf = r.buf;
-  const end = r.end;
-  let pos = r.pos;
+  const vin = listFor<TxIn>(n, r.remaining, MIN_INPUT_BYTES);
   for (let i = 0; i < n; i++) {
-    const at = pos;
-    let scriptLength: number;
-    if (end - pos >= 37 && buf[pos + 36]! < 0xfd) {
-      scriptLength = buf[pos + 36]!;
-      pos += 37;
-    } else {
-      r.pos = pos;
-      r.skip(36); // prevout hash and index
-      scriptLength = r.compactSize();
-      pos = r.pos;
-    }
-    if (end - pos < scriptLength + 4) {
-      r.pos = pos;
-      r.need(scriptLength + 4); // throws end-of-data
-    }
-    pos += scriptLength;
-    const sequence = int32LE(buf, pos) >>> 0;
-    pos += 4;
-    vin.push(new WireTxIn(buf, at, scriptLength, sequence));
+    const at = r.pos;
+    vin[i] = new WireTxIn(r.buf, at, stepOverScripted(r, 36, 4)); // prevout, script, sequence
   }
-  r.pos = pos;
   return vin;
 }
 
 export function readVout(r: ByteReader): TxOut[] {
   const n = r.compactSize();
-  const vout: TxOut[] = [];
+  const vout = listFor<TxOut>(n, r.remaining, MIN_OUTPUT_BYTES);
+  const buf = r.buf;
+  let outOfRange = false;
   for (let i = 0; i < n; i++) {
-    const raw = r.i64();
-    // Out-of-range values are rejected later (zcashd's Rust re-parse, "Group B"); keep a
-    // sentinel that fails that check without losing the decode position.
-    const value = typeof raw === 'bigint' ? Number.NaN : raw;
-    const scriptLength = r.compactSize();
-    const scriptAt = r.pos;
-    r.skip(scriptLength);
-    vout.push(new WireTxOut(r.buf, scriptAt, scriptLength, value));
+    const at = r.pos;
+    vout[i] = new WireTxOut(buf, at, stepOverScripted(r, 8, 0)); // value, script
+    // The value's 8 bytes are known to be there. Below 7·2^48 (< MAX_MONEY) the top three bytes
+    // settle it; otherwise the full value (beyond ±2^53 the sum is inexact but still negative
+    // or far above MAX_MONEY, so the verdict is exact).
+    if (buf[at + 7] !== 0 || buf[at + 6] !== 0 || buf[at + 5]! >= 7) {
+      if (!isMoneyRange(int32LE(buf, at + 4) * 0x100000000 + (int32LE(buf, at) >>> 0))) outOfRange = true;
+    }
   }
+  if (outOfRange) r.outputValueOutOfRange = true;
   return vout;
 }
 

@@ -30,7 +30,7 @@ export const v5Format: TxFormat = {
       joinSplits: [],
       joinSplitPubKey: null,
       joinSplitSig: null,
-      sapling: s.spends.length + s.outputs.length > 0 ? s : null,
+      sapling: s,
       orchard,
     };
   },

@@ -22,8 +22,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
       const expiryHeight = r.u32();
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
-      const any = c.spends.length + c.outputs.length > 0;
-      const bindingSig = any ? r.bytes(64) : null;
+      const bindingSig = c ? r.bytes(64) : null;
       return {
         format: name,
         overwintered: true,
@@ -38,7 +37,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
         joinSplits: js.joinSplits,
         joinSplitPubKey: js.joinSplitPubKey,
         joinSplitSig: js.joinSplitSig,
-        sapling: any ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null,
+        sapling: c ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null,
         orchard: null,
       };
     },
