@@ -30,6 +30,8 @@ const EMPTY = -1;
 const DELETED = -1;
 /** Per row: key offset, key length, value offset, value length, absent (1: the key was not in the store before this group). */
 const ROW = 5;
+/** Above this many bytes copyIn copies natively. */
+const NATIVE_COPY_BYTES = 256;
 
 /**
  * FNV-1a over the length, the prefix byte and the last 16 bytes, with a final mix so the low bits
@@ -186,7 +188,10 @@ export class PendingWrites {
   private copyIn(from: Uint8Array, at: number, length: number): number {
     this.reserve(length);
     const { arena, used } = this;
-    for (let i = 0; i < length; i++) arena[used + i] = from[at + i]!;
+    // A JS loop beats a native call for keys and small values; an undo record (tens of kB with
+    // the address index) is copied natively.
+    if (length > NATIVE_COPY_BYTES) arena.set(from.subarray(at, at + length), used);
+    else for (let i = 0; i < length; i++) arena[used + i] = from[at + i]!;
     this.used += length;
     return used;
   }
