@@ -787,7 +787,7 @@ export class ChainStore implements ChainStoreReader {
     const undo = undoValue ? decodeUndoRecord(undoValue) : new Map<number, Uint8Array>();
     // Last connected, first disconnected: an indexer may build on what an earlier one wrote.
     for (const indexer of [...this.indexers].reverse()) {
-      ops.push(...(await indexer.disconnect(block, undo.get(indexer.undoTag) ?? null, view)));
+      ops.push(...(await indexer.disconnect(block, undo.get(indexer.undoTag) ?? null, view, undo)));
     }
     if (undoValue) ops.push({ type: 'del', key: keys.undo(tip.hash) });
     if (tip.height === 0) {

@@ -8,7 +8,7 @@ import { REGTEST, type NetworkParams } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { AddressIndex, SCRIPT_UNKNOWN, addressHash, scriptType } from '../../src/store/indexes/address-index.js';
 import { AddressIndexReader } from '../../src/store/indexes/address-index-reader.js';
-import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
+import { CHAIN_STATE_UNDO_TAG, ChainStateIndex, chainStateUndoSpent } from '../../src/store/indexes/chain-state-index.js';
 import type { ChainBlock, IndexReadView } from '../../src/store/indexes/indexer.js';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { keys } from '../../src/store/layout.js';
@@ -59,19 +59,21 @@ function chainBlockOf(bytes: Uint8Array, height: number): ChainBlock {
 async function replayState(
   blocks: readonly Uint8Array[],
   network: NetworkParams = REGTEST,
-): Promise<{ state: MapState; undo: Uint8Array[] }> {
+): Promise<{ state: MapState; records: Map<number, Uint8Array>[] }> {
   const state = new MapState();
   const chainState = new ChainStateIndex({ network, hashers: defaultPoolHashers() });
   const index = new AddressIndex();
-  const undo: Uint8Array[] = [];
+  const records: Map<number, Uint8Array>[] = [];
   for (const [height, bytes] of blocks.entries()) {
     const block = chainBlockOf(bytes, height);
     const c = await chainState.connect(block, state);
     const a = await index.connect(block, state);
     state.apply(expandOps([...c.ops, ...a.ops]));
-    undo.push(a.undo ?? new Uint8Array());
+    // What the block's undo record keeps: the address index keeps nothing of its own.
+    expect(a.undo).toBeUndefined();
+    records.push(new Map(c.undo ? [[chainState.undoTag, c.undo]] : []));
   }
-  return { state, undo };
+  return { state, records };
 }
 
 async function replay(blocks: readonly Uint8Array[], network: NetworkParams = REGTEST): Promise<Map<string, string>> {
@@ -188,22 +190,27 @@ describe('address index under reorganizations', () => {
     );
   });
 
-  it('disconnects a block from its undo blob alone, with the spent outputs gone from the coins view', async () => {
+  it("disconnects a block from the chain state's undo blob alone, with the spent outputs gone from the coins view", async () => {
     const random = rng(424242);
     const nodes = [genesisNode()];
     for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes[h - 1]!, 'undo', random, 4));
     const all = nodes.map((n) => n.block.bytes);
     const full = await replayState(all);
-    // The highest block that spends outputs of earlier blocks (its undo blob is not empty).
-    const tip = full.undo.reduce((last, u, h) => (u.length > 0 ? h : last), -1);
+    // The highest block that spends outputs of earlier blocks.
+    const spentFromView = (r: Map<number, Uint8Array>): number => chainStateUndoSpent(r.get(CHAIN_STATE_UNDO_TAG)!).length;
+    const tip = full.records.reduce((last, r, h) => (h > 0 && spentFromView(r) > 0 ? h : last), -1);
     expect(tip).toBeGreaterThan(1);
     const blocks = all.slice(0, tip + 1);
-    const { state, undo } = await replayState(blocks);
+    const { state, records } = await replayState(blocks);
     const withoutCoins = new MapState();
     for (const [k, v] of state.entries) if (!k.startsWith('63')) withoutCoins.entries.set(k, v);
     expect(withoutCoins.entries.size).toBeLessThan(state.entries.size);
-    withoutCoins.apply(expandOps(await new AddressIndex().disconnect(chainBlockOf(blocks[tip]!, tip), undo[tip]!, withoutCoins)));
+    const ops = await new AddressIndex().disconnect(chainBlockOf(blocks[tip]!, tip), null, withoutCoins, records[tip]!);
+    withoutCoins.apply(expandOps(ops));
     expect(withoutCoins.addressIndex()).toEqual(await replay(blocks.slice(0, tip)));
+    // Without the chain state's blob the spends cannot be undone: the test above would fail.
+    const blind = await new AddressIndex().disconnect(chainBlockOf(blocks[tip]!, tip), null, withoutCoins, new Map());
+    expect(blind.length).toBeLessThan(ops.length);
   });
 
   it("indexes the real mainnet blocks 0..20: founders' reward and miner outputs, nothing of genesis", async () => {

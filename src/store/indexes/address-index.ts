@@ -13,22 +13,23 @@
  * state connects each block first and resolves every input on the way (outputs created earlier in
  * the same block from the block itself), and hands those coins over (input-coins.ts), so a spend
  * is looked up and decoded once; a replay without the chain-state indexer (the version-4
- * migration) reads them from the view it is given. The outputs a block spends go into this
- * index's undo blob: a disconnect restores the address entries from it and never needs `c` to
- * still hold them. Like
- * zcashd (ConnectBlock returns before indexing the genesis block), nothing of the genesis block is
- * indexed.
+ * migration) reads them from the view it is given. This index keeps no undo data of its own: a
+ * disconnect takes the outputs the block spent from the chain state's undo blob in the same undo
+ * record (and from the block itself for outputs it created and spent again), so it never needs
+ * `c` to still hold them. Like zcashd (ConnectBlock returns before indexing the genesis block),
+ * nothing of the genesis block is indexed.
  *
  * One deliberate difference: zcashd never erases timestamp-index entries when it disconnects a block
  * (getblockhashes without noOrphans then still lists blocks of the losing branch); here a disconnected
  * block leaves no trace, so after a reorganization every index equals a replay of the active chain.
  */
 import type { Block } from '../../codec/block.js';
+import { bytesEqual, toHexReversed } from '../../codec/hex.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
 import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, copyHash160, keyWriters, keys } from '../layout.js';
 import { PACKED_HEADER_BYTES, PackedOps } from '../packed-ops.js';
-import { chainStateKeys, decodeCoin } from './chain-state-index.js';
+import { CHAIN_STATE_UNDO_TAG, chainStateKeys, chainStateUndoSpent, decodeCoin } from './chain-state-index.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import { inputCoinsOf } from './input-coins.js';
 
@@ -89,7 +90,12 @@ export function readAmount(b: Buffer, at: number): number {
   return b.readInt32LE(at + 4) * TWO_32 + b.readUInt32LE(at);
 }
 
-/** What the index needs to know about a spent output (kept in its undo blob). */
+/** A Map key for an outpoint. */
+function outpointId(txid: Uint8Array, n: number): string {
+  return Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
+}
+
+/** What the index needs to know about a spent output. */
 interface SpentOutput {
   value: number;
   height: number;
@@ -97,10 +103,9 @@ interface SpentOutput {
   hash: Uint8Array;
 }
 
-const SPENT_OUTPUT_SIZE = 8 + 4 + 1 + 20;
-
-function decodeSpentOutput(b: Buffer, at = 0): SpentOutput {
-  return { value: readAmount(b, at), height: b.readUInt32LE(at + 8), type: b[at + 12]!, hash: b.subarray(at + 13, at + 33) };
+function spentOutputOf(value: number, height: number, script: Uint8Array): SpentOutput {
+  const type = scriptType(script);
+  return { value, height, type, hash: addressHash(script, type) };
 }
 
 /** The unspent-index value (CAddressUnspentValue: satoshis, script, blockHeight). */
@@ -137,31 +142,13 @@ export function decodeSpent(v: Buffer): SpentInfo {
   };
 }
 
-/** Undo entry per spent coin: tx position ‖ vin ‖ prevout txid ‖ prevout n ‖ coin. */
-const UNDO_ENTRY = 4 + 4 + 32 + 4 + SPENT_OUTPUT_SIZE;
-
+/** A spent output and the input that spent it. */
 interface SpentCoin {
   txIndex: number;
   vin: number;
   prevTxid: Uint8Array;
   prevN: number;
   coin: SpentOutput;
-}
-
-function decodeUndo(u: Uint8Array): SpentCoin[] {
-  const b = Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-  if (b.length % UNDO_ENTRY !== 0) throw new Error(`corrupt address-index undo blob (${b.length} bytes)`);
-  const out: SpentCoin[] = [];
-  for (let at = 0; at < b.length; at += UNDO_ENTRY) {
-    out.push({
-      txIndex: b.readUInt32LE(at),
-      vin: b.readUInt32LE(at + 4),
-      prevTxid: b.subarray(at + 8, at + 40),
-      prevN: b.readUInt32LE(at + 40),
-      coin: decodeSpentOutput(b, at + 44),
-    });
-  }
-  return out;
 }
 
 /** The logical time of a block (timestamp index), or 0 when it has none (zcashd's fallback). */
@@ -175,6 +162,7 @@ const MISSING_CHAIN_STATE =
 
 export class AddressIndex implements Indexer {
   readonly name = 'addressindex';
+  /** Undo blobs of this tag, which earlier versions wrote, are ignored (see spentByBlock). */
   readonly undoTag = 0x61;
 
   async connect(block: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
@@ -183,10 +171,56 @@ export class AddressIndex implements Indexer {
     return connectOps(block, decoded, inputCoinsOf(decoded) ?? inputCoinsFromView(block, decoded, view), view);
   }
 
-  async disconnect(block: ChainBlock, undo: Uint8Array | null, view: IndexReadView): Promise<BatchOp[]> {
+  async disconnect(
+    block: ChainBlock,
+    _undo: Uint8Array | null,
+    view: IndexReadView,
+    record: ReadonlyMap<number, Uint8Array>,
+  ): Promise<BatchOp[]> {
     if (block.height === 0) return [];
-    return disconnectOps(block, await block.block(), undo ? decodeUndo(undo) : [], view);
+    const decoded = await block.block();
+    const chainStateUndo = record.get(CHAIN_STATE_UNDO_TAG);
+    return disconnectOps(block, decoded, chainStateUndo ? spentByBlock(block, decoded, chainStateUndo) : [], view);
   }
+}
+
+/**
+ * What the block's inputs spent, in input order: the chain state's undo blob lists the coins
+ * taken from the coins view, in that order, and the block itself the outputs it created and spent
+ * again. An input neither accounts for spent a coin unknown to a store started from a checkpoint,
+ * which has no entries here either.
+ */
+function spentByBlock(chainBlock: ChainBlock, block: Block, chainStateUndo: Uint8Array): SpentCoin[] {
+  const { height, txids } = chainBlock;
+  const fromView = chainStateUndoSpent(chainStateUndo);
+  let next = 0;
+  const created = new Map<string, SpentOutput>();
+  const out: SpentCoin[] = [];
+  block.transactions.forEach((tx, i) => {
+    if (!(i === 0 && tx.isCoinbase)) {
+      tx.data.vin.forEach(({ prevout }, vin) => {
+        const key = outpointId(prevout.hash, prevout.index);
+        const own = created.get(key);
+        const stored = fromView[next];
+        let coin: SpentOutput | null = null;
+        if (own) {
+          created.delete(key);
+          coin = own;
+        } else if (stored && stored.n === prevout.index && bytesEqual(stored.txid, prevout.hash)) {
+          next++;
+          coin = spentOutputOf(stored.coin.value, stored.coin.height, stored.coin.scriptPubKey);
+        }
+        if (coin) out.push({ txIndex: i, vin, prevTxid: prevout.hash, prevN: prevout.index, coin });
+      });
+    }
+    tx.data.vout.forEach((o, k) => {
+      if (!isUnspendable(o.scriptPubKey)) created.set(outpointId(txids[i]!, k), spentOutputOf(o.value, height, o.scriptPubKey));
+    });
+  });
+  if (next !== fromView.length) {
+    throw new Error(`the chain state's undo data of block ${toHexReversed(chainBlock.hash)} does not match its inputs`);
+  }
+  return out;
 }
 
 /**
@@ -197,12 +231,11 @@ export class AddressIndex implements Indexer {
 function inputCoinsFromView(chainBlock: ChainBlock, block: Block, view: IndexReadView): (Coin | null)[][] {
   const { height, txids } = chainBlock;
   const created = new Map<string, Coin>();
-  const id = (txid: Uint8Array, n: number): string => Buffer.from(txid.buffer, txid.byteOffset, 32).toString('latin1') + n;
   return block.transactions.map((tx, i) => {
     const coins: (Coin | null)[] = [];
     if (!tx.isCoinbase) {
       for (const { prevout } of tx.data.vin) {
-        const key = id(prevout.hash, prevout.index);
+        const key = outpointId(prevout.hash, prevout.index);
         const own = created.get(key);
         if (own) {
           created.delete(key);
@@ -218,7 +251,7 @@ function inputCoinsFromView(chainBlock: ChainBlock, block: Block, view: IndexRea
     }
     tx.data.vout.forEach((out, k) => {
       if (!isUnspendable(out.scriptPubKey)) {
-        created.set(id(txids[i]!, k), { value: out.value, height, scriptPubKey: out.scriptPubKey, coinbase: tx.isCoinbase });
+        created.set(outpointId(txids[i]!, k), { value: out.value, height, scriptPubKey: out.scriptPubKey, coinbase: tx.isCoinbase });
       }
     });
     return coins;
@@ -255,8 +288,6 @@ function connectOps(
   let outputs = 0;
   for (const c of coins) inputs += c.length;
   for (const tx of transactions) outputs += tx.data.vout.length;
-  const undo = Buffer.allocUnsafe(inputs * UNDO_ENTRY);
-  let undoLength = 0;
   // Enough for P2PKH/P2SH rows (headers included): three per input, two per output.
   const rows = new PackedOps(inputs * ROW_BYTES_PER_INPUT + outputs * ROW_BYTES_PER_OUTPUT + 64);
   for (let i = 0; i < transactions.length; i++) {
@@ -270,16 +301,6 @@ function connectOps(
       const script = coin.scriptPubKey;
       const type = scriptType(script);
       const hashAt = addressHashAt(type);
-      // Undo entry: tx position ‖ vin ‖ prevout ‖ the spent output (value, height, type, hash).
-      undo.writeUInt32LE(i, undoLength);
-      undo.writeUInt32LE(j, undoLength + 4);
-      undo.set(prevout.hash, undoLength + 8);
-      undo.writeUInt32LE(prevout.index, undoLength + 40);
-      writeAmount(undo, coin.value, undoLength + 44);
-      undo.writeUInt32LE(coin.height, undoLength + 52);
-      undo[undoLength + 56] = type;
-      writeHash(undo, undoLength + 57, script, hashAt);
-      undoLength += UNDO_ENTRY;
       if (type !== SCRIPT_UNKNOWN) {
         let at = rows.unique(ADDRESS_DELTA_KEY_BYTES, 8);
         keyWriters.addressDelta(rows.buffer, at, type, script, hashAt, height, i, txid, j, true);
@@ -329,7 +350,7 @@ function connectOps(
     { type: 'put', key: keys.timestamp(logical, chainBlock.hash), value: Buffer.alloc(0) },
     { type: 'put', key: keys.blockTimestamp(chainBlock.hash), value: time },
   ];
-  return undoLength ? { ops, undo: undo.subarray(0, undoLength) } : { ops };
+  return { ops };
 }
 
 /** The 20 hash bytes of a P2PKH/P2SH script (`hashAt` ≥ 0), zeros otherwise. */

@@ -120,6 +120,17 @@ const poolOf = (b: number): ShieldedPool => {
   return pool;
 };
 
+/** The chain state's tag in a block's undo record. */
+export const CHAIN_STATE_UNDO_TAG = 0x43;
+
+/**
+ * The coins a block spent from the coins view, in the order of its inputs, from the chain state's
+ * undo blob (outputs the block created and spent again are not among them).
+ */
+export function chainStateUndoSpent(bytes: Uint8Array): { txid: Uint8Array; n: number; coin: Coin }[] {
+  return decodeUndo(bytes).spent.map((s) => ({ txid: s.txid, n: s.n, coin: decodeCoin(s.coin) }));
+}
+
 function decodeUndo(bytes: Uint8Array): ChainStateUndo {
   const r = new ByteReader(bytes);
   const before = r.varBytes();
@@ -151,7 +162,7 @@ export interface ChainStateIndexOptions {
 
 export class ChainStateIndex implements Indexer {
   readonly name = 'chainstate';
-  readonly undoTag = 0x43;
+  readonly undoTag = CHAIN_STATE_UNDO_TAG;
   private readonly network: NetworkParams;
   private readonly hashers: PoolHashers;
   private readonly log: (line: string) => void;

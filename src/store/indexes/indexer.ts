@@ -44,6 +44,15 @@ export interface Indexer {
   /** One byte naming this indexer's entry in a block's undo record; never reused. */
   readonly undoTag: number;
   connect(block: ChainBlock, view: IndexReadView): IndexerConnect | Promise<IndexerConnect>;
-  /** `undo` is what `connect` returned for this block (null when it returned none). */
-  disconnect(block: ChainBlock, undo: Uint8Array | null, view: IndexReadView): BatchOp[] | Promise<BatchOp[]>;
+  /**
+   * `undo` is what `connect` returned for this block (null when it returned none); `record` is
+   * the block's whole undo record, every indexer's blob by undo tag (the address index reads the
+   * coins the chain state's blob keeps instead of keeping them twice).
+   */
+  disconnect(
+    block: ChainBlock,
+    undo: Uint8Array | null,
+    view: IndexReadView,
+    record: ReadonlyMap<number, Uint8Array>,
+  ): BatchOp[] | Promise<BatchOp[]>;
 }
