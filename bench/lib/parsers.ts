@@ -20,6 +20,21 @@ function decode(out: string): Figure[] {
       figs.push(
         figure('decode', `decode only ${m[1]}`, num(d[1]!), 'tx/s', 'higher', { name: '@bitgo/utxo-lib decode', value: num(d[2]!) }),
       );
+    // The ceiling (utxo-lib against the txid hashing alone) and the share of it decode+txid keeps.
+    const h = /txid alone: ([\d,.]+) tx\/s/.exec(line);
+    if (h) {
+      const alone = num(h[1]!);
+      figs.push(
+        figure('decode', `txid hashing alone ${m[1]} (the ceiling)`, alone, 'tx/s', 'higher', {
+          name: '@bitgo/utxo-lib decode+txid',
+          value: num(m[3]!),
+        }),
+        figure('decode', `decode+txid ${m[1]}, share of the txid hashing alone`, num(m[2]!), 'tx/s', 'higher', {
+          name: 'zecrpc txid hashing alone',
+          value: alone,
+        }),
+      );
+    }
   }
   return figs;
 }

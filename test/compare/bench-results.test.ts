@@ -31,6 +31,7 @@ const CONNECTED_OUT = [
 ].join('\n');
 
 const ADDRESS_OUT = [
+  'regtest chain: 6001 blocks, 4.6 MB',
   'import, group commit (zecrpc import), index off: 7300 blocks/s (median of 5, load 1.20)',
   'import, group commit (zecrpc import), index on:  3967 blocks/s (median of 5)',
   'import rate with / without the address index, group commit (zecrpc import): 0.59× (min–max 0.48–0.97; per round 0.97, 0.59, 0.48, 0.55, 0.60; target ≥ 0.80×, i.e. at most 25 % slower: median slowdown 69.1 %)',
@@ -38,6 +39,9 @@ const ADDRESS_OUT = [
   'import, one batch per block, index on:  2363 blocks/s (median of 5)',
   'import rate with / without the address index, one batch per block: 0.89× (min–max 0.88–0.90; per round 0.89, 0.88, 0.90, 0.89, 0.89; target ≥ 0.80×, i.e. at most 25 % slower: median slowdown 12.5 %)',
 ].join('\n');
+
+const DECODE_OUT =
+  'v4   343 txs    391 kB | zecrpc decode+txid 503,702 tx/s 574.7 MB/s ±0% | utxo-lib parses 287/343 | on those, decode+txid: zecrpc 726,487 tx/s 718.5 MB/s, utxo-lib 139,658 tx/s 138.1 MB/s → 5.2× | decode only: 6,105,006 vs 626,386 tx/s → 9.7× | txid alone: 989,662 tx/s → ceiling 7.1×';
 
 const IMPORT_OUT = [
   'regtest + spends, (c) chain state off (TxIndex only)           6,796 blocks/s    6.11 MB/s  (1,201 blocks, 1.1 MB, median 177 ms, 1.00× (c), 34,021 tx/s; load 2.11)',
@@ -106,8 +110,8 @@ describe('bench results', () => {
     expect(fromIndex.name).toBe("getblock 1 connected 1.37 MB block (106598's shape) uncached from the index, 10 conn");
     const address = PARSERS['address-index']!(ADDRESS_OUT);
     expect(address.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
-      ['import with the address index on, group commit (zecrpc import)', 3967, 7300],
-      ['import with the address index on, one batch per block', 2363, 2677],
+      ['import with the address index on, group commit (zecrpc import), 6,001-block regtest chain', 3967, 7300],
+      ['import with the address index on, one batch per block, 6,001-block regtest chain', 2363, 2677],
     ]);
     // The ratio is the median per-round ratio the suite printed, not the quotient of the medians.
     expect(address[0]!.ratio).toBe(0.59);
@@ -125,6 +129,13 @@ describe('bench results', () => {
       ratio: 1.42,
     });
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
+    const decode = PARSERS.decode!(DECODE_OUT);
+    expect(decode.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['decode+txid v4', 726487, 139658],
+      ['decode only v4', 6105006, 626386],
+      ['txid hashing alone v4 (the ceiling)', 989662, 139658],
+      ['decode+txid v4, share of the txid hashing alone', 726487, 989662],
+    ]);
   });
 
   it('renders the table, well-formed charts and a README section naming the machine and the run', () => {
