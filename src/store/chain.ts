@@ -547,10 +547,11 @@ export class ChainStore implements ChainStoreReader {
     }
 
     if (grouped) {
-      (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true })).apply(ops);
+      const group = this.pendingGroup();
+      group.apply(ops);
       // The cursor moves on in memory; on disk it moves with the group's batch (its `F` value).
       prepared.commit();
-      if (this.group.blocks >= this.groupLimits!.maxBlocks || this.group.bytes >= this.groupLimits!.maxBytes) await this.startGroupWrite();
+      if (group.blocks >= this.groupLimits!.maxBlocks || group.bytes >= this.groupLimits!.maxBytes) await this.startGroupWrite();
     } else {
       try {
         await prepared.flush();
@@ -572,6 +573,11 @@ export class ChainStore implements ChainStoreReader {
       return { status: 'reorganized', hash, height, chainWork, reorg };
     }
     return { status: 'side-chain', hash, height, chainWork };
+  }
+
+  /** The group being filled; a new one starts with room for as much as the last (its footprint). */
+  private pendingGroup(): PendingWrites {
+    return (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true }));
   }
 
   /**
@@ -870,7 +876,7 @@ export class ChainStore implements ChainStoreReader {
   async putImportCheckpoint(source: string, value: unknown): Promise<void> {
     const op: BatchOp = { type: 'put', key: keys.importCheckpoint(source), value: Buffer.from(JSON.stringify(value), 'utf8') };
     await this.exclusive(async () => {
-      if (this.groupLimits) (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true })).apply([op], { block: false });
+      if (this.groupLimits) this.pendingGroup().apply([op], { block: false });
       else await this.write([op], this.durable, 'the import resume position');
     });
   }

@@ -15,6 +15,7 @@
  * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
 import type { BatchOp, PlainOp } from './block-data.js';
+import { rowSourceOps } from './write-batch.js';
 import {
   PACKED_HEADER_BYTES,
   packedIsFresh,
@@ -153,19 +154,14 @@ export class PendingWrites {
         continue;
       }
       const valueAt = packedIsPut(arena, at) ? keyAt + keyLength : -1;
-      const hash = hashKey(arena, keyAt, keyLength);
-      const slot = this.slotOf(arena, keyAt, keyLength, hash);
-      let row = this.slots[slot + 1]!;
-      const first = row === EMPTY;
-      if (first) row = this.addRow(keyAt, keyLength, hash, slot);
-      this.setValue(row, first, valueAt, valueLength, packedIsFresh(arena, at), keyLength);
+      this.applyRow(arena, keyAt, keyLength, valueAt, valueLength, packedIsFresh(arena, at));
       at = keyAt + keyLength + valueLength;
     }
   }
 
   /**
    * One put (the value at `valueAt` in `value`, which defaults to the key's buffer) or, with
-   * `valueAt` -1, one deletion.
+   * `valueAt` -1, one deletion. Bytes already in the arena (packed rows) are not copied again.
    */
   private applyRow(
     key: Uint8Array,
@@ -180,8 +176,10 @@ export class PendingWrites {
     const slot = this.slotOf(key, keyAt, keyLength, hash);
     let row = this.slots[slot + 1]!;
     const first = row === EMPTY;
-    if (first) row = this.addRow(this.copyIn(key, keyAt, keyLength), keyLength, hash, slot);
-    this.setValue(row, first, valueAt >= 0 ? this.copyIn(value, valueAt, valueLength) : -1, valueLength, fresh, keyLength);
+    const inArena = key === this.arena;
+    if (first) row = this.addRow(inArena ? keyAt : this.copyIn(key, keyAt, keyLength), keyLength, hash, slot);
+    const at = valueAt < 0 ? -1 : inArena && value === key ? valueAt : this.copyIn(value, valueAt, valueLength);
+    this.setValue(row, first, at, valueLength, fresh, keyLength);
   }
 
   /** Appends `length` bytes of `from` to the arena; returns where they are. */
@@ -217,12 +215,7 @@ export class PendingWrites {
    * had it (a coin created and spent within the group).
    */
   batch(): PlainOp[] {
-    const ops: PlainOp[] = [];
-    this.writeRows(
-      (key, value) => ops.push({ type: 'put', key, value }),
-      (key) => ops.push({ type: 'del', key }),
-    );
-    return ops;
+    return rowSourceOps(this);
   }
 
   /**

@@ -18,7 +18,7 @@
  * private methods are missing (another classic-level), the public `batch` is used.
  */
 import type { ClassicLevel } from 'classic-level';
-import { expandOps, type BatchOp } from './block-data.js';
+import { expandOps, type BatchOp, type PlainOp } from './block-data.js';
 
 /** classic-level's ChainedBatch, below abstract-level's validating `put`/`del`/`write`. */
 interface NativeChainedBatch {
@@ -46,8 +46,9 @@ function isRowSource(ops: readonly BatchOp[] | Iterable<BatchOp> | RowSource): o
   return typeof (ops as Partial<RowSource>).writeRows === 'function';
 }
 
-function rowSourceOps(source: RowSource): BatchOp[] {
-  const ops: BatchOp[] = [];
+/** The rows of `source` as operations (views into its bytes), in order. */
+export function rowSourceOps(source: RowSource): PlainOp[] {
+  const ops: PlainOp[] = [];
   source.writeRows(
     (key, value) => ops.push({ type: 'put', key, value }),
     (key) => ops.push({ type: 'del', key }),
