@@ -2,7 +2,7 @@ import { exec } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -339,25 +339,132 @@ describe('logging', () => {
 });
 
 describe('-rpcservertimeout', () => {
-  it('closes a connection whose request does not complete in time, without a reply, and keeps serving', async () => {
+  /** Runs `test` against a server with a 1 s `-rpcservertimeout`, then stops it. */
+  async function withTimeoutServer(methods: RpcMethod[], test: (s: RunningRpcServer) => Promise<void>): Promise<void> {
     const d = mkdtempSync(join(tmpdir(), 'zecrpc-timeout-'));
     const s = await startRpcServer({
       config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-rpcuser=alice', '-rpcpassword=secret', '-rpcservertimeout=1']),
-      methods: [echo],
+      methods,
     });
-    const received = await new Promise<{ data: string; ms: number }>((resolve) => {
+    try {
+      await test(s);
+    } finally {
+      await s.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  }
+
+  /** A reply far larger than the kernel's socket buffers hold, so its writing waits on the client. */
+  const REPLY_TEXT_BYTES = 16 * 1024 * 1024;
+  const large: RpcMethod = {
+    name: 'large',
+    category: 'util',
+    required: 0,
+    optional: 0,
+    help: 'large\n',
+    call: () => `"${'x'.repeat(REPLY_TEXT_BYTES)}"`,
+  };
+
+  /**
+   * Sends `large` and reads the reply `burst` bytes at a time with `pauseMs` between bursts. After
+   * `stopAfter` bytes it stops reading for `stopMs` (a paused socket does not see the server close
+   * it), then reads what is left. Resolves with the bytes received and when the data ended.
+   */
+  function readLarge(port: number, burst: number, pauseMs: number, stopAfter = Infinity, stopMs = 0) {
+    return new Promise<{ bytes: number; lastDataMs: number; closedMs: number }>((resolve) => {
       const t0 = Date.now();
-      let data = '';
-      const sock = connect(s.port, '127.0.0.1', () =>
-        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 10\r\n\r\n{"id"`),
+      let bytes = 0;
+      let inBurst = 0;
+      let lastDataMs = 0;
+      const body = '{"id":1,"method":"large"}';
+      const sock = connect(port, '127.0.0.1', () =>
+        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
       );
-      sock.on('data', (c) => (data += c.toString('latin1')));
-      sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
+      sock.on('data', (c: Buffer) => {
+        bytes += c.length;
+        inBurst += c.length;
+        lastDataMs = Date.now() - t0;
+        if (bytes >= REPLY_TEXT_BYTES) sock.end();
+        else if (bytes >= stopAfter && stopAfter > 0) {
+          stopAfter = 0;
+          sock.pause();
+          setTimeout(() => sock.resume(), stopMs);
+        } else if (inBurst >= burst) {
+          inBurst = 0;
+          sock.pause();
+          setTimeout(() => sock.resume(), pauseMs);
+        }
+      });
+      sock.on('error', () => undefined);
+      sock.on('close', () => resolve({ bytes, lastDataMs, closedMs: Date.now() - t0 }));
     });
-    expect(received.data).toBe('');
-    expect(received.ms).toBeGreaterThanOrEqual(900);
-    expect((await post(s.port, '{"id":1,"method":"echo","params":["after"]}')).body).toBe('{"result":"after","error":null,"id":1}\n');
-    await s.close();
-    rmSync(d, { recursive: true, force: true });
+  }
+
+  it('keeps a connection whose client reads a large reply slowly but steadily, as libevent does', async () => {
+    await withTimeoutServer([large], async (s) => {
+      // 1 MiB every 250 ms: the reply takes about 4 s, four times the timeout, with progress throughout.
+      const r = await readLarge(s.port, 1024 * 1024, 250);
+      expect(r.bytes).toBeGreaterThan(REPLY_TEXT_BYTES);
+      expect(r.lastDataMs).toBeGreaterThan(1500);
+    });
+  });
+
+  it('serves a request whose bytes arrived while the event loop was busy past the timeout', async () => {
+    const waiting = new Socket();
+    const request = '{"id":1,"method":"echo","params":["served"]}';
+    // Sends the waiting client's request, then keeps the event loop busy beyond its idle deadline.
+    const busy: RpcMethod = {
+      name: 'busy',
+      category: 'util',
+      required: 0,
+      optional: 0,
+      help: 'busy\n',
+      call: () => {
+        waiting.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${request.length}\r\n\r\n${request}`);
+        const until = Date.now() + 1500;
+        while (Date.now() < until);
+        return '"done"';
+      },
+    };
+    await withTimeoutServer([echo, busy], async (s) => {
+      let data = '';
+      const closed = new Promise<void>((resolve) => waiting.on('close', () => resolve()));
+      waiting.on('data', (c: Buffer) => {
+        data += c.toString('latin1');
+        if (data.endsWith('\n')) waiting.end();
+      });
+      await new Promise<void>((resolve) => waiting.connect(s.port, '127.0.0.1', resolve));
+      await new Promise((r) => setTimeout(r, 100)); // accepted: its idle deadline runs
+      expect((await post(s.port, '{"id":1,"method":"busy"}')).body).toBe('{"result":"done","error":null,"id":1}\n');
+      await closed;
+      expect(data).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(data.endsWith('{"result":"served","error":null,"id":1}\n')).toBe(true);
+    });
+  });
+
+  it('closes a connection whose client stops taking its reply', async () => {
+    await withTimeoutServer([large], async (s) => {
+      // The client takes 2 MiB, then nothing for 3 s.
+      const r = await readLarge(s.port, 1024 * 1024, 100, 2 * 1024 * 1024, 3000);
+      expect(r.bytes).toBeLessThan(REPLY_TEXT_BYTES);
+      expect(r.closedMs).toBeGreaterThanOrEqual(3000);
+    });
+  });
+
+  it('closes a connection whose request does not complete in time, without a reply, and keeps serving', async () => {
+    await withTimeoutServer([echo], async (s) => {
+      const received = await new Promise<{ data: string; ms: number }>((resolve) => {
+        const t0 = Date.now();
+        let data = '';
+        const sock = connect(s.port, '127.0.0.1', () =>
+          sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 10\r\n\r\n{"id"`),
+        );
+        sock.on('data', (c) => (data += c.toString('latin1')));
+        sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
+      });
+      expect(received.data).toBe('');
+      expect(received.ms).toBeGreaterThanOrEqual(900);
+      expect((await post(s.port, '{"id":1,"method":"echo","params":["after"]}')).body).toBe('{"result":"after","error":null,"id":1}\n');
+    });
   });
 });

@@ -45,11 +45,28 @@ export interface ConnectionHost {
   logRequest(head: RequestHead, status: number, started: number, remote: string | undefined): void;
 }
 
+/**
+ * The most reply bytes handed to the socket at once. A client must take this much within
+ * `-rpcservertimeout` to keep its connection (2 kB/s at the default 30 s).
+ */
+const WRITE_PIECE_BYTES = 64 * 1024;
+
+/** The chunks cut into pieces of at most WRITE_PIECE_BYTES (views, not copies). Strings are heads, always small. */
+function writePieces(chunks: readonly (string | Buffer)[]): (string | Buffer)[] {
+  const pieces: (string | Buffer)[] = [];
+  for (const c of chunks) {
+    if (typeof c === 'string' || c.length <= WRITE_PIECE_BYTES) pieces.push(c);
+    else for (let at = 0; at < c.length; at += WRITE_PIECE_BYTES) pieces.push(c.subarray(at, at + WRITE_PIECE_BYTES));
+  }
+  return pieces;
+}
+
 export type ConnectionState = 'idle' | 'reading' | 'busy' | 'closed';
 
 export class Connection {
   state: ConnectionState = 'idle';
   private timer: NodeJS.Timeout | null = null;
+  private expiry: NodeJS.Immediate | null = null;
   private readonly input: SocketInput;
   /** Resolves when the connection has closed. */
   readonly finished: Promise<void>;
@@ -75,15 +92,26 @@ export class Connection {
     this.socket.destroy();
   }
 
+  /**
+   * Closes the connection `ms` from now unless it progresses first. A timer can fall due while
+   * the event loop was busy (rendering other replies) with this client's bytes already waiting
+   * in the kernel; the close is confirmed only after the loop's I/O phase has delivered them
+   * (setImmediate runs after it), as libevent delivers a ready read before a timeout.
+   */
   private arm(ms: number): void {
     this.clearTimer();
-    this.timer = setTimeout(() => this.socket.destroy(), ms);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.expiry = setImmediate(() => this.socket.destroy());
+    }, ms);
     this.timer.unref();
   }
 
   private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.expiry) clearImmediate(this.expiry);
     this.timer = null;
+    this.expiry = null;
   }
 
   async serve(): Promise<void> {
@@ -97,22 +125,43 @@ export class Connection {
     }
   }
 
-  /** Writes bytes; resolves when they are handed to the kernel, or the client stopped taking them for too long. */
+  /**
+   * Writes bytes; resolves when they are handed to the kernel, or the client stopped taking them
+   * for too long. Like libevent's write timeout, the deadline runs from the last progress, not
+   * from the start of the reply: a client reading a large reply slowly but steadily keeps its
+   * connection. Node reports progress only when its buffer empties ('drain'), so a reply is handed
+   * over in pieces of at most WRITE_PIECE_BYTES, each written once the previous one has left.
+   */
   private write(chunks: readonly (string | Buffer)[]): Promise<void> {
     if (this.socket.destroyed) return Promise.resolve();
+    const s = this.socket;
+    const pieces = writePieces(chunks);
+    if (pieces.length === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const s = this.socket;
-      this.arm(this.host.timeoutMs);
-      const onDrain = () => this.arm(this.host.timeoutMs);
-      s.on('drain', onDrain);
-      s.cork();
-      for (let i = 0; i < chunks.length - 1; i++) s.write(chunks[i]!);
-      // Called once the bytes are handed to the kernel, or with an error if the socket is destroyed.
-      s.write(chunks[chunks.length - 1]!, () => {
+      let next = 0;
+      const pump = (): void => {
+        while (next < pieces.length) {
+          const piece = pieces[next++]!;
+          // The last piece's callback runs once it is handed over, or with an error if the socket is destroyed.
+          if (next === pieces.length) s.write(piece, finish);
+          else if (!s.write(piece)) return; // continues on 'drain'
+        }
+      };
+      const onDrain = () => {
+        this.arm(this.host.timeoutMs);
+        pump();
+      };
+      const finish = () => {
         s.off('drain', onDrain);
+        s.off('close', finish);
         this.clearTimer();
         resolve();
-      });
+      };
+      s.on('drain', onDrain);
+      s.once('close', finish);
+      this.arm(this.host.timeoutMs);
+      s.cork();
+      pump();
       s.uncork();
     });
   }
