@@ -46,17 +46,18 @@ export interface ConnectionHost {
 }
 
 /**
- * The most reply bytes handed to the socket at once. A client must take this much within
- * `-rpcservertimeout` to keep its connection (2 kB/s at the default 30 s).
+ * The reply bytes handed to the socket at once (one corked round; larger buffers are cut). A
+ * client must take this much within `-rpcservertimeout` to keep its connection (9 kB/s at the
+ * default 30 s).
  */
-const WRITE_PIECE_BYTES = 64 * 1024;
+const WRITE_ROUND_BYTES = 256 * 1024;
 
-/** The chunks cut into pieces of at most WRITE_PIECE_BYTES (views, not copies). Strings are heads, always small. */
+/** The chunks with buffers longer than WRITE_ROUND_BYTES cut (views, not copies). Strings are heads, always small. */
 function writePieces(chunks: readonly (string | Buffer)[]): (string | Buffer)[] {
   const pieces: (string | Buffer)[] = [];
   for (const c of chunks) {
-    if (typeof c === 'string' || c.length <= WRITE_PIECE_BYTES) pieces.push(c);
-    else for (let at = 0; at < c.length; at += WRITE_PIECE_BYTES) pieces.push(c.subarray(at, at + WRITE_PIECE_BYTES));
+    if (typeof c === 'string' || c.length <= WRITE_ROUND_BYTES) pieces.push(c);
+    else for (let at = 0; at < c.length; at += WRITE_ROUND_BYTES) pieces.push(c.subarray(at, at + WRITE_ROUND_BYTES));
   }
   return pieces;
 }
@@ -129,27 +130,32 @@ export class Connection {
    * Writes bytes; resolves when they are handed to the kernel, or the client stopped taking them
    * for too long. Like libevent's write timeout, the deadline runs from the last progress, not
    * from the start of the reply: a client reading a large reply slowly but steadily keeps its
-   * connection. Node reports progress only when its buffer empties ('drain'), so a reply is handed
-   * over in pieces of at most WRITE_PIECE_BYTES, each written once the previous one has left.
+   * connection. Node reports progress only when its buffer empties ('drain'), so the reply goes
+   * out in corked rounds of about WRITE_ROUND_BYTES, each once the previous one has left. A
+   * round at least the socket's high-water mark always ends in 'drain'.
    */
   private write(chunks: readonly (string | Buffer)[]): Promise<void> {
     if (this.socket.destroyed) return Promise.resolve();
     const s = this.socket;
     const pieces = writePieces(chunks);
     if (pieces.length === 0) return Promise.resolve();
+    const roundBytes = Math.max(WRITE_ROUND_BYTES, s.writableHighWaterMark);
     return new Promise<void>((resolve) => {
       let next = 0;
-      const pump = (): void => {
-        while (next < pieces.length) {
+      const round = (): void => {
+        s.cork();
+        for (let bytes = 0; next < pieces.length && bytes < roundBytes;) {
           const piece = pieces[next++]!;
+          bytes += piece.length;
           // The last piece's callback runs once it is handed over, or with an error if the socket is destroyed.
           if (next === pieces.length) s.write(piece, finish);
-          else if (!s.write(piece)) return; // continues on 'drain'
+          else s.write(piece);
         }
+        s.uncork();
       };
       const onDrain = () => {
         this.arm(this.host.timeoutMs);
-        pump();
+        if (next < pieces.length) round();
       };
       const finish = () => {
         s.off('drain', onDrain);
@@ -160,9 +166,7 @@ export class Connection {
       s.on('drain', onDrain);
       s.once('close', finish);
       this.arm(this.host.timeoutMs);
-      s.cork();
-      pump();
-      s.uncork();
+      round();
     });
   }
 
