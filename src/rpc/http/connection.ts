@@ -163,10 +163,14 @@ export class Connection {
         this.clearTimer();
         resolve();
       };
-      s.on('drain', onDrain);
-      s.once('close', finish);
       this.arm(this.host.timeoutMs);
       round();
+      // Most replies fit one round, finished by the last piece's callback. A longer one waits
+      // for 'drain' (emitted after this tick) and must also hear a close between its rounds.
+      if (next < pieces.length) {
+        s.on('drain', onDrain);
+        s.once('close', finish);
+      }
     });
   }
 
