@@ -27,8 +27,8 @@
  * | `A` ‖ pool(u8) ‖ root(32)   | the tree frontier at that root (zcashd's anchors; padded finalState bytes) | connect / disconnect (ChainStateIndex) |
  * | `Q` ‖ pool(u8) ‖ index(u32 BE) | completed 2^16-leaf subtree: root(32) ‖ end height(u32 LE) | connect / disconnect (ChainStateIndex) |
  * | `d` ‖ type ‖ hash160 ‖ height(u32 BE) ‖ txindex(u32 BE) ‖ txid ‖ n(u32 LE) ‖ spending(u8) | i64 LE zatoshis (negative for spends) | connect / disconnect (AddressIndex, v4) |
- * | `a` ‖ type ‖ hash160 ‖ txid ‖ n(u32 LE) | unspent output: i64 LE value ‖ height(u32 LE) ‖ scriptPubKey | connect / disconnect (AddressIndex, v4) |
- * | `p` ‖ txid ‖ n(u32 LE)       | spender: txid ‖ vin(u32 LE) ‖ height(u32 LE) ‖ i64 LE value ‖ type(u8) ‖ hash160 | connect / disconnect (AddressIndex, v4) |
+ * | `a` ‖ type ‖ hash160 ‖ txid ‖ n(u32 LE) | unspent output: i64 LE value ‖ height(u32 LE) (older v4 values also hold the scriptPubKey) | connect / disconnect (AddressIndex, v4) |
+ * | `p` ‖ txid ‖ n(u32 LE)       | spender: index in block(u32 LE) ‖ vin(u32 LE) ‖ height(u32 LE) ‖ i64 LE value ‖ type(u8) ‖ hash160 (older v4 values: the spending txid in place of the index) | connect / disconnect (AddressIndex, v4) |
  * | `s` ‖ logical time(u32 BE) ‖ hash(32) | empty                                               | connect / disconnect (AddressIndex, v4) |
  * | `S` ‖ hash(32)              | logical time(u32 LE) of a best-chain block                   | connect / disconnect (AddressIndex, v4) |
  * | `X` ‖ version(u32 BE)       | resume position of a migration that writes progressively (u32 LE next height) | migrations (deleted when done) |
@@ -52,7 +52,11 @@
  * (P2SH), big-endian heights and block positions sort numerically, while output indexes are
  * little-endian as in zcashd (index 256 sorts before index 1 within one transaction).
  * What an input spends (value, script) comes from the chain state's coins view `c`
- * (indexes/chain-state-index.ts), so the address index keeps no UTXO set of its own.
+ * (indexes/chain-state-index.ts), so the address index keeps no UTXO set of its own. Their values
+ * leave out what other records determine: an unspent entry's script (its key's type and hash
+ * rebuild it) and a spender's txid (`h` and `u` resolve its height and index in the block, as
+ * for `t`); on mainnet that is ≈ 28 bytes per transparent input and 25 per unspent output less
+ * to write, compact and keep. Values written with them by earlier releases are read as well.
  *
  * Evolving the layout: the schema version in `V` counts the migrations applied (migrations/). A
  * migration only ever adds data under a new prefix (or deletes a prefix it owns), so a store is

@@ -256,4 +256,67 @@ describe('address index under reorganizations', () => {
     expect(times).toHaveLength(20);
     expect(times[0]!.logicalTime).toBe(decodeBlock(blocks[1]!).header.time);
   });
+
+  it('reads the value forms stores of the previous release wrote: spending txids in `p`, scripts in `a`', async () => {
+    const random = rng(9090);
+    const nodes = [genesisNode()];
+    for (let h = 1; h <= 25; h++) nodes.push(nextNode(nodes[h - 1]!, 'legacy', random, 4));
+    const dir = tempDir('addr-legacy');
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST });
+    cleanup.push(async () => {
+      await store.close();
+      dir.remove();
+    });
+    for (const n of nodes) await store.addBlock(n.block.bytes);
+    const reader = new AddressIndexReader(store.database);
+    const db = store.database;
+    // Every spend as (outpoint → spending txid, vin, height), read through the compact values.
+    const spends = new Map<string, string>();
+    const legacy: { key: Buffer; value: Buffer }[] = [];
+    for await (const [k, v] of db.iterator({ gte: Buffer.from('p'), lt: Buffer.from('q') })) {
+      const info = reader.spent(k.subarray(1, 33), k.readUInt32LE(33))!;
+      expect(info.txid).toBeNull();
+      const txid = reader.spendingTxid(info)!;
+      spends.set(hexOf(k), `${hexOf(txid)}:${info.inputIndex}:${info.height}:${info.value}:${info.type}:${hexOf(info.hash)}`);
+      legacy.push({ key: k, value: Buffer.concat([txid, v.subarray(4)]) });
+    }
+    // The spends the model knows: every input of every block, spending txid from the block itself.
+    let inputs = 0;
+    for (const n of nodes.slice(1)) {
+      for (const tx of decodeBlock(n.block.bytes).transactions) {
+        if (tx.isCoinbase) continue;
+        tx.data.vin.forEach((input, j) => {
+          const key = hexOf(keys.spent(input.prevout.hash, input.prevout.index));
+          expect(spends.get(key)?.split(':').slice(0, 3)).toEqual([hexOf(tx.txid), String(j), String(n.block.height)]);
+          inputs++;
+        });
+      }
+    }
+    expect(spends.size).toBe(inputs);
+    // The scripts the blocks carry, by outpoint: what the old values held.
+    const scripts = new Map<string, Uint8Array>();
+    for (const n of nodes) {
+      for (const tx of decodeBlock(n.block.bytes).transactions)
+        tx.data.vout.forEach((o, i) => scripts.set(`${hexOf(tx.txid)}:${i}`, o.scriptPubKey));
+    }
+    const unspentBefore = await Promise.all(POOL.map((a) => reader.unspent(a.type, a.hash)));
+    expect(unspentBefore.flat().length).toBeGreaterThan(10);
+    for (const u of unspentBefore.flat()) expect(hexOf(u.script)).toBe(hexOf(scripts.get(`${hexOf(u.txid)}:${u.index}`)!));
+    for await (const [k, v] of db.iterator({ gte: Buffer.from('a'), lt: Buffer.from('b') })) {
+      expect(v.length).toBe(12);
+      legacy.push({ key: k, value: Buffer.concat([v, scripts.get(`${hexOf(k.subarray(22, 54))}:${k.readUInt32LE(54)}`)!]) });
+    }
+    await db.batch(legacy.map(({ key, value }) => ({ type: 'put' as const, key, value })));
+    for (const [key, want] of spends) {
+      const k = Buffer.from(key, 'hex');
+      const info = reader.spent(k.subarray(1, 33), k.readUInt32LE(33))!;
+      expect(info.txid).not.toBeNull();
+      expect(`${hexOf(reader.spendingTxid(info)!)}:${info.inputIndex}:${info.height}:${info.value}:${info.type}:${hexOf(info.hash)}`).toBe(
+        want,
+      );
+    }
+    const asText = (us: Awaited<ReturnType<AddressIndexReader['unspent']>>[]): string[][] =>
+      us.map((list) => list.map((u) => `${hexOf(u.txid)}:${u.index}:${u.value}:${u.height}:${hexOf(u.script)}`));
+    expect(asText(await Promise.all(POOL.map((a) => reader.unspent(a.type, a.hash))))).toEqual(asText(unspentBefore));
+  });
 });

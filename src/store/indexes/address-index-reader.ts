@@ -106,7 +106,7 @@ export class AddressIndexReader {
     const from = keys.addressUnspentPrefix(type, hash);
     const out: AddressUnspent[] = [];
     for (const [k, v] of await this.db.iterator({ gte: from, lt: prefixEnd(from) }).all()) {
-      const u = decodeUnspentValue(v);
+      const u = decodeUnspentValue(v, type, hash);
       out.push({ type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script });
     }
     return out;
@@ -116,6 +116,19 @@ export class AddressIndexReader {
   spent(txid: Uint8Array, index: number): SpentInfo | null {
     const v = this.db.getSync(keys.spent(txid, index));
     return v ? decodeSpent(v) : null;
+  }
+
+  /**
+   * The txid of the transaction that made a spend: kept in version-4 values, otherwise the entry at
+   * `txIndex` of the txid list of the best-chain block at `height` (null if a reorganization has
+   * just taken that block away), as a transaction-index lookup resolves its block.
+   */
+  spendingTxid(info: SpentInfo): Uint8Array | null {
+    if (info.txid) return info.txid;
+    const hash = this.db.getSync(keys.height(info.height));
+    const txids = hash ? this.db.getSync(keys.txids(hash)) : undefined;
+    const at = info.txIndex * 32;
+    return txids && at + 32 <= txids.length ? txids.subarray(at, at + 32) : null;
   }
 
   /** ReadTimestampIndex: blocks with low ≤ logical time < high, in (time, hash) order. */

@@ -53,8 +53,9 @@ export function getSpentInfoMethod(c: InsightContext, features: ExperimentalFeat
         // CSpentIndexKey takes the int as an unsigned int: -1 is output 4294967295.
         const outputIndex = getInt(indexValue) >>> 0;
         const info = c.index.spent(txid, outputIndex);
-        if (!info) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Unable to get spent info');
-        return `{"txid":"${toHexReversed(info.txid)}","index":${info.inputIndex},"height":${info.height}}`;
+        const spender = info && c.index.spendingTxid(info);
+        if (!info || !spender) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Unable to get spent info');
+        return `{"txid":"${toHexReversed(spender)}","index":${info.inputIndex},"height":${info.height}}`;
       },
     },
     features,
