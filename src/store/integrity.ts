@@ -7,7 +7,7 @@ import { decodeBlockHeader } from '../codec/block.js';
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import type { ChainStore } from './chain.js';
-import { decodeTxLocation, keys } from './layout.js';
+import { decodeIndexRecord, decodeTxLocation, keys } from './layout.js';
 
 export interface IntegrityReport {
   ok: boolean;
@@ -97,6 +97,15 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
     }
   }
   if (txEntries < expectedTxEntries) problems.push(`tx index has ${txEntries} entries, expected at least ${expectedTxEntries}`);
+
+  // `M` bounds every block record's height: a record above it would be taken for a new block.
+  const highestValue = await db.get(keys.highestRecord());
+  const highest = highestValue ? highestValue.readUInt32LE(0) : -1;
+  for await (const [key, value] of db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1) })) {
+    const { height } = decodeIndexRecord(value);
+    if (height > highest)
+      problems.push(`block ${toHexReversed(key.subarray(1))} at height ${height} is above the highest-record mark ${highest}`);
+  }
 
   const bestHeader = await store.bestHeaderHeight();
   if (bestHeader < tipHeight) problems.push(`best header height ${bestHeader} below the tip ${tipHeight}`);

@@ -17,6 +17,7 @@
  * | `t` ‖ txid(32)              | height(u32 LE) ‖ index in block(u32 LE), best chain only     | connect / disconnect (TxIndex)    |
  * | `T`                         | tip hash(32) ‖ height(u32 LE)                                | every connect / disconnect        |
  * | `W`                         | hash(32) of the most-work block (first seen wins ties)       | block accepted with more work     |
+ * | `M`                         | height(u32 LE) of the highest block record (`H`), any chain  | block accepted above it (v5)      |
  * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
  * | `b` ‖ hash(32)              | raw block bytes                                              | block accepted (LevelDB backend)  |
  * | `I` ‖ utf8(import source)   | JSON import checkpoint (resume position of an importer)      | importers, now and then           |
@@ -64,7 +65,7 @@
  * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const PREFIX = {
   version: 0x56, // V
@@ -86,6 +87,7 @@ const PREFIX = {
   timestamp: 0x73, // s
   blockTimestamp: 0x53, // S
   migrationProgress: 0x58, // X
+  highestRecord: 0x4d, // M
 } as const;
 
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
@@ -189,6 +191,8 @@ export const keys = {
   chainTx: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTx, hash),
   undo: (hash: Uint8Array): Buffer => prefixed(PREFIX.undo, hash),
   invalid: (hash: Uint8Array): Buffer => prefixed(PREFIX.invalid, hash),
+  invalidPrefix: PREFIX.invalid,
+  highestRecord: (): Buffer => Buffer.of(PREFIX.highestRecord),
   indexPrefix: PREFIX.index,
   /** CAddressIndexKey: one receive (spending=false) or spend (spending=true) of an address. */
   addressDelta: (

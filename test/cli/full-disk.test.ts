@@ -137,7 +137,7 @@ describe.runIf(canMountTmpfs)('a full disk (needs to mount a tmpfs: root on Linu
       expect(allocated(reserve)).toBe(DISK_RESERVE_BYTES);
       fillDisk(filler);
       await expect(serveReads(mnt)).rejects.toThrow(
-        `Disk space is low! The chain store at ${storeDir} needs an upgrade from schema version 3 to 4, which writes to it, ` +
+        `Disk space is low! The chain store at ${storeDir} needs an upgrade from schema version 3 to 5, which writes to it, ` +
           'and its file system is full (the store opened only with the space set aside for that); ' +
           'this zecrpc cannot serve it un-upgraded, not even read-only. Free space on that file system and start again.',
       );

@@ -51,6 +51,16 @@ describe('a version-1 store after upgrading', () => {
     expect((await checkStoreIntegrity(upgraded)).problems).toEqual([]);
   });
 
+  it('records the highest block record (version 5): height 20, where both branches end', async () => {
+    expect(lines).toContain('upgrading the chain store to schema version 5: record the height of the highest block record');
+    expect((await upgraded.database.get(keys.highestRecord()))!.readUInt32LE(0)).toBe(20);
+    expect((await fresh.database.get(keys.highestRecord()))!.readUInt32LE(0)).toBe(20);
+    // Above it, a block is new without a lookup; at or below it, a stored one is still a duplicate.
+    const { base, branch } = regtestReorg();
+    expect((await upgraded.addBlock(branch[9]!)).status).toBe('duplicate');
+    expect((await upgraded.addBlock(base[20]!)).status).toBe('duplicate');
+  });
+
   it('has the nChainTx of every block, side branch included (one coinbase per block)', async () => {
     const { manifest } = regtestReorg();
     for (const b of manifest.base.slice(0, 21)) {

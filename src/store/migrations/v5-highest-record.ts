@@ -1,0 +1,32 @@
+/**
+ * Version 5: the height of the highest block record (`M`), which tells the store that a block
+ * above it is new without a LevelDB read of a key that does not exist (why that read is costly:
+ * chain.ts, `highestRecord`). New records raise it as they are written; this finds it among the
+ * records a version-4 store holds, side chains and header-only records included.
+ */
+import type { ClassicLevel } from 'classic-level';
+import { decodeIndexRecord, keys } from '../layout.js';
+import type { Migration } from './index.js';
+
+/** Records read per native call: per-entry async iteration costs microseconds an entry. */
+const SCAN_BATCH = 1000;
+
+export const highestRecordMigration: Migration = {
+  version: 5,
+  description: 'record the height of the highest block record',
+  async run(db: ClassicLevel<Buffer, Buffer>) {
+    let highest = -1;
+    const it = db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1) });
+    try {
+      for (let batch = await it.nextv(SCAN_BATCH); batch.length > 0; batch = await it.nextv(SCAN_BATCH)) {
+        for (const [, value] of batch) highest = Math.max(highest, decodeIndexRecord(value).height);
+      }
+    } finally {
+      await it.close();
+    }
+    if (highest < 0) return [];
+    const v = Buffer.allocUnsafe(4);
+    v.writeUInt32LE(highest, 0);
+    return [{ type: 'put', key: keys.highestRecord(), value: v }];
+  },
+};

@@ -1,0 +1,118 @@
+// The store answers "already stored?" and "is its parent invalid?" without reading LevelDB for a
+// new block (the highest record's height `M`, the invalid marks in memory): the answers must stay
+// exact through group commit, reopening, refused blocks and a branch that fails to connect.
+import { describe, expect, it } from 'vitest';
+import { REGTEST } from '../../src/chain/network.js';
+import { BlockRejectedError } from '../../src/store/errors.js';
+import { keys } from '../../src/store/layout.js';
+import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { buildBlock, buildChain, regtestGenesis } from '../../test-vectors/regtest-builder.js';
+import { encodeV1Transaction } from '../support/address-index-chain.js';
+import { tempDir } from '../support/store.js';
+
+describe('stored and invalid blocks, told without a read per new block', () => {
+  it('knows a block again while its group is pending, once written, and after reopening', async () => {
+    const dir = tempDir('known-dup');
+    const genesis = regtestGenesis();
+    const chain = [genesis, ...buildChain(genesis, 12, 'dup')];
+    let store = await openChainStore({ datadir: dir.path, network: REGTEST, groupCommit: { maxBlocks: 5, maxBytes: 1 << 30 } });
+    try {
+      for (const b of chain.slice(0, 8)) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      // Blocks 5..7 are in the pending group, 0..4 in LevelDB.
+      expect((await store.addBlock(chain[6]!.bytes)).status).toBe('duplicate');
+      expect((await store.addBlock(chain[2]!.bytes)).status).toBe('duplicate');
+      await store.flush();
+      expect((await store.addBlock(chain[7]!.bytes)).status).toBe('duplicate');
+      await store.close();
+      store = await openChainStore({ datadir: dir.path, network: REGTEST, groupCommit: { maxBlocks: 5, maxBytes: 1 << 30 } });
+      for (const b of chain) expect((await store.addBlock(b.bytes)).status).toBe(b.height <= 7 ? 'duplicate' : 'connected');
+      expect((await store.tip())?.height).toBe(12);
+      expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+
+  it('marks a branch block that fails to connect invalid and refuses its descendants, before and after reopening', async () => {
+    const dir = tempDir('known-invalid');
+    const genesis = regtestGenesis();
+    const base = buildChain(genesis, 3, 'base');
+    // A branch whose second block spends an output that never existed: it is stored as a side
+    // chain, and fails only when the branch leads and the store tries to connect it.
+    const c1 = buildBlock({ parent: genesis, tag: 'side' });
+    const nowhere = encodeV1Transaction(
+      [{ prevout: { hash: new Uint8Array(32).fill(7), index: 0 }, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
+      [{ value: 1, scriptPubKey: Uint8Array.of(0x51) }],
+    );
+    const c2 = buildBlock({ parent: c1, tag: 'side', extraTxs: [nowhere] });
+    const [c3, c4] = buildChain(c2, 2, 'side');
+    // Children of the invalid block and of its stored descendant, new at each check.
+    const [c5, c6] = buildChain(c4!, 2, 'side');
+    const siblings = [buildBlock({ parent: c2, tag: 'sibling' }), buildBlock({ parent: c2, tag: 'other' })];
+    let store = await openChainStore({ datadir: dir.path, network: REGTEST });
+    const refusal = async (bytes: Uint8Array): Promise<[string, string]> => {
+      const e = await store.addBlock(bytes).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(BlockRejectedError);
+      return [(e as BlockRejectedError).reason, (e as Error).message];
+    };
+    try {
+      for (const b of [genesis, ...base, c1, c2, c3!]) await store.addBlock(b.bytes);
+      expect((await store.tip())?.hash).toEqual(base[2]!.hash);
+      const [reason] = await refusal(c4!.bytes);
+      expect(reason).toBe('state');
+      expect(store.database.getSync(keys.invalid(c2.hash))).toBeDefined();
+      // c4 is stored above the tip: `M` covers it.
+      expect(store.database.getSync(keys.highestRecord())!.readUInt32LE(0)).toBe(4);
+      expect((await store.tip())?.hash).toEqual(base[2]!.hash);
+      const check = async (round: number): Promise<void> => {
+        const sibling = siblings[round]!;
+        const child = [c5!, c6!][round]!;
+        expect(await refusal(sibling.bytes)).toEqual([
+          'invalid-parent',
+          `block ${sibling.hashHex} rejected: its parent ${c2.hashHex} is invalid`,
+        ]);
+        expect(await refusal(child.bytes)).toEqual(['invalid-parent', `block ${child.hashHex} descends from invalid block ${c2.hashHex}`]);
+        expect((await store.tip())?.hash).toEqual(base[2]!.hash);
+      };
+      await check(0);
+      await store.close();
+      store = await openChainStore({ datadir: dir.path, network: REGTEST });
+      await check(1);
+      for (const b of [c1, c2, c3!, c4!]) expect((await store.addBlock(b.bytes)).status).toBe('duplicate');
+      expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+
+  it('a block refused at a height leaves `M` to the next block stored there', async () => {
+    const genesis = regtestGenesis();
+    const base = buildChain(genesis, 3, 'base');
+    const nowhere = encodeV1Transaction(
+      [{ prevout: { hash: new Uint8Array(32).fill(9), index: 0 }, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
+      [{ value: 1, scriptPubKey: Uint8Array.of(0x51) }],
+    );
+    const bad = buildBlock({ parent: base[2]!, tag: 'bad', extraTxs: [nowhere] });
+    const good = buildBlock({ parent: base[2]!, tag: 'good' });
+    for (const groupCommit of [false, true]) {
+      const dir = tempDir('known-refused');
+      const options = { datadir: dir.path, network: REGTEST, groupCommit };
+      let store = await openChainStore(options);
+      try {
+        for (const b of [genesis, ...base]) await store.addBlock(b.bytes);
+        expect(await store.addBlock(bad.bytes).catch((e: unknown) => (e as BlockRejectedError).reason)).toBe('state');
+        expect((await store.addBlock(good.bytes)).status).toBe('connected');
+        await store.close();
+        store = await openChainStore(options);
+        expect(store.database.getSync(keys.highestRecord())!.readUInt32LE(0)).toBe(4);
+        expect((await store.addBlock(good.bytes)).status).toBe('duplicate');
+        expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+      } finally {
+        await store.close();
+        dir.remove();
+      }
+    }
+  });
+});
