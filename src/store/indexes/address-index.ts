@@ -123,7 +123,7 @@ export function encodeUnspentValue(value: number, height: number): Buffer {
   return v;
 }
 
-/** CAddressUnspentValue of an entry of address (type, hash160); stores of version 4 kept the script in the value. */
+/** CAddressUnspentValue of an entry of address (type, hash160); values written by schema version 4 hold the script. */
 export function decodeUnspentValue(v: Buffer, type: number, hash160: Uint8Array): { value: number; height: number; script: Uint8Array } {
   const script = v.length > UNSPENT_VALUE_BYTES ? v.subarray(UNSPENT_VALUE_BYTES) : addressScript(type, hash160);
   return { value: readAmount(v, 0), height: v.readUInt32LE(8), script };
@@ -132,8 +132,8 @@ export function decodeUnspentValue(v: Buffer, type: number, hash160: Uint8Array)
 /**
  * CSpentIndexValue, with the spending transaction named by its position in its block (`txIndex`)
  * instead of its txid: the block's txid list (`u`, found through `h` at `height`) resolves it when
- * getspentinfo asks, which saves 28 of the 69 bytes the index writes per input. Stores of version
- * 4 wrote the txid itself; both forms are read (`txid` is null in the new one).
+ * getspentinfo asks, which saves 28 of the 69 bytes the index writes per input. Values written by
+ * schema version 4 hold the txid itself; both forms are read (`txid` is null in the new one).
  */
 export interface SpentInfo {
   txid: Uint8Array | null;
@@ -286,7 +286,7 @@ function addressHashAt(type: number): number {
 
 const ROW_BYTES_PER_INPUT =
   3 * PACKED_HEADER_BYTES + ADDRESS_DELTA_KEY_BYTES + 8 + ADDRESS_UNSPENT_KEY_BYTES + SPENT_KEY_BYTES + SPENT_VALUE_BYTES;
-/** The unspent value holds the script: 25 bytes at most for P2PKH/P2SH. */
+/** Two rows per output: its delta and its unspent entry. */
 const ROW_BYTES_PER_OUTPUT = 2 * PACKED_HEADER_BYTES + ADDRESS_DELTA_KEY_BYTES + 8 + ADDRESS_UNSPENT_KEY_BYTES + UNSPENT_VALUE_BYTES;
 
 /**
