@@ -13,7 +13,12 @@
  *    version 3, is built): that chain, and the real mainnet blocks 0..20;
  * 3. getaddressutxos / getaddresstxids requests per second, 10 calls in flight (method level,
  *    without HTTP), for the pool address with the most index entries in the chain's first
- *    QUERY_BLOCKS blocks.
+ *    QUERY_BLOCKS blocks;
+ * 4. the same two calls over HTTP as a client sees them, for that address with 1,000 index
+ *    entries (the store holds the chain up to the block of its 1,000th entry): zecrpc reading
+ *    the store as `zecrpc serve -experimentalfeatures -insightexplorer` does, in a child process,
+ *    autocannon here at 10 connections, against a node:net server in another child replaying
+ *    zecrpc's exact replies (the ceiling); HTTP_ROUNDS interleaved rounds, ratio per round.
  *
  * The import chain is long enough for LevelDB to flush its 16 MiB write buffer to tables and
  * compact them several times during the run: on a shorter chain every write stays in memory,
@@ -41,11 +46,18 @@ import { openChainStore } from '../src/store/index.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
 import { POOL, genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../test/support/address-index-chain.js';
 import { mainnetChain } from '../test/support/store.js';
+import { startChildServer, startReplayCeiling, type ChildServer, type RecordedReply } from './lib/child-server.js';
+import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
 import { load, median } from './lib/measure.js';
+import { captureReply, replyParts } from './lib/raw-http.js';
 
 const BLOCKS = Number(process.argv[2] ?? 20000);
 const QUERY_BLOCKS = Math.min(BLOCKS, 1500);
 const ROUNDS = 7;
+const HTTP_ROUNDS = 5;
+const HTTP_SECONDS = 2;
+/** Index entries of the address the HTTP measurement asks about. */
+const ADDRESS_ENTRIES = 1000;
 
 const random = rng(4242);
 // Only the bytes are kept: each node holds its chain position's whole UTXO model, and 20,000 of
@@ -161,6 +173,62 @@ await buildRate(mainnetChain(), MAINNET, 'real mainnet blocks 0..20');
     const s = (performance.now() - t0) / 1000;
     console.log(`${name}: ${(done / s).toFixed(0)} req/s, 10 in flight, address with ${entries} index entries (${unspent} unspent)`);
   }
+  const cutHeight = (await reader.deltas(POOL[busiest]!.type, POOL[busiest]!.hash, 0, 0))[ADDRESS_ENTRIES - 1]!.height;
   await store.close();
   dir.remove();
+  await overHttp(busiest, cutHeight);
+}
+
+/** Section 4: the address of pool entry `address`, on the chain up to `cutHeight`. */
+async function overHttp(address: number, cutHeight: number): Promise<void> {
+  const { dir } = await importMs(indexOn(REGTEST), chain.slice(0, cutHeight + 1), REGTEST, true);
+  const children: ChildServer[] = [];
+  try {
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: indexOn(REGTEST) });
+    await store.database.compactRange(Buffer.of(0x00), Buffer.of(0xff));
+    const { type, hash } = POOL[address]!;
+    const reader = new AddressIndexReader(store.database);
+    const entries = (await reader.deltas(type, hash, 0, 0)).length;
+    const unspent = (await reader.unspent(type, hash)).length;
+    await store.close();
+    const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', {
+      SERVE: 'datadir',
+      DATADIR: dir.path,
+      NETWORK: 'regtest',
+      INSIGHT: '1',
+    });
+    children.push(zecrpc);
+    const bodies = ['getaddressutxos', 'getaddresstxids'].map((method) => ({
+      method,
+      body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params: [poolAddress(address)] }),
+    }));
+    const recorded: RecordedReply[] = [];
+    const replyBytes = new Map<string, number>();
+    for (const { method, body } of bodies) {
+      const reply = await captureReply(zecrpc.port, body);
+      const parsed = JSON.parse(replyParts(reply).body.toString('utf8')) as { result: unknown[] | null; error: unknown };
+      if (reply.status !== 200 || !Array.isArray(parsed.result)) throw new Error(`${method} over HTTP answered ${reply.status}`);
+      recorded.push({ body, reply: reply.bytes.toString('base64') });
+      replyBytes.set(body, reply.bytes.length);
+      console.log(`${method} over HTTP: reply ${reply.bytes.length.toLocaleString('en-US')} bytes, ${parsed.result.length} items`);
+    }
+    const ceiling = await startReplayCeiling(dir.path, recorded);
+    children.push(ceiling);
+    const targets = [
+      { name: 'ceiling', port: ceiling.port },
+      { name: 'zecrpc', port: zecrpc.port },
+    ];
+    for (const { method, body } of bodies) {
+      const r = await interleavedRounds(targets, body, replyBytes.get(body)!, 10, HTTP_ROUNDS, HTTP_SECONDS);
+      const bad = failuresIn(r.runs.get('ceiling')!) + failuresIn(r.runs.get('zecrpc')!);
+      console.log(
+        `${method} over HTTP, 10 conn, address with ${entries} index entries (${unspent} unspent), ${HTTP_ROUNDS} interleaved rounds: ` +
+          `${describeCell(r, { zecrpc: 'zecrpc' })} | ${load()}${bad ? ` | ${bad} FAILED requests` : ''}`,
+      );
+      if (bad) process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    dir.remove();
+  }
 }

@@ -12,11 +12,11 @@
  * decode, verify the merkle root, render — the in-run baseline). A ceiling in another child
  * replays the exact reply bytes. Interleaved rounds; ratios taken per round, median and min–max.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHexReversed } from '../src/codec/hex.js';
-import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
 import { LARGE_BLOCK_INPUTS, LARGE_BLOCK_TXS, writeConnectedLargeBlockStore } from './lib/connected-large-block.js';
 import { describeCell, failuresIn, interleavedRounds, numberFlag, spread } from './lib/interleaved.js';
 import { fmt, load, QUICK } from './lib/measure.js';
@@ -64,9 +64,7 @@ async function main(): Promise<void> {
       recorded.push({ body, reply: replies[0]!.bytes.toString('base64') });
       replyBytes.set(v, replies[0]!.bytes.length);
     }
-    const repliesFile = join(root, 'replies.json');
-    writeFileSync(repliesFile, JSON.stringify(recorded));
-    const ceiling = await startChildServer('bench/lib/ceiling-server.ts', { REPLIES: repliesFile });
+    const ceiling = await startReplayCeiling(root, recorded);
     children.push(ceiling);
 
     const targets = [

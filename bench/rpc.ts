@@ -12,7 +12,7 @@
  * 1, 10 and 50 connections; the ratio to the ceiling is taken per round, median and min–max
  * printed, with the load average (the machine is shared). Target: ≥ 60 % of the ceiling.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAINNET } from '../src/chain/network.js';
@@ -20,7 +20,7 @@ import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/render/tx.js';
 import { readHexVector } from '../test/support/vectors.js';
-import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
 import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
 import { load, median, QUICK } from './lib/measure.js';
 import { captureReply, replyParts } from './lib/raw-http.js';
@@ -63,9 +63,7 @@ async function main(): Promise<void> {
       timings.push(`${name} first ${first.ms.toFixed(2)} ms, warm ${median(warm).toFixed(2)} ms`);
       reply ??= first.bytes;
     }
-    const repliesFile = join(dir, 'replies.json');
-    writeFileSync(repliesFile, JSON.stringify([{ body: request, reply: reply!.toString('base64') }]));
-    const ceiling = await startChildServer('bench/lib/ceiling-server.ts', { REPLIES: repliesFile });
+    const ceiling = await startReplayCeiling(dir, [{ body: request, reply: reply!.toString('base64') }]);
     children.push(ceiling);
 
     console.log(

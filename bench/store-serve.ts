@@ -19,13 +19,13 @@
  * Every line carries the load average: the machine is shared, so medians and spreads matter
  * more than absolute numbers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBlock } from '../src/codec/block.js';
 import { blockToJsonBytes } from '../src/render/block.js';
 import { SLAB_BYTES } from '../src/rpc/workers/reply-slab.js';
-import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
 import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
 import { fmt, load, median, QUICK } from './lib/measure.js';
 import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js';
@@ -158,9 +158,7 @@ async function main(): Promise<void> {
       for (const l of lines) console.log(`  ${l}`);
     }
 
-    const repliesFile = join(dir, 'replies.json');
-    writeFileSync(repliesFile, JSON.stringify(recorded));
-    const ceiling = await startChildServer('bench/lib/ceiling-server.ts', { REPLIES: repliesFile });
+    const ceiling = await startReplayCeiling(dir, recorded);
     children.push(ceiling);
 
     let failures = 0;

@@ -5,7 +5,8 @@
  * runs (test/long/stress/run.ts): the child prints `PORT <n>` once listening and exits on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -47,4 +48,17 @@ export async function startChildServer(script: string, env: Record<string, strin
       await exited;
     },
   };
+}
+
+/** A recorded exchange: the request body and zecrpc's whole reply (head included), base64. */
+export interface RecordedReply {
+  body: string;
+  reply: string;
+}
+
+/** The ceiling server (ceiling-server.ts) replaying `recorded`, whose file it writes into `dir`. */
+export function startReplayCeiling(dir: string, recorded: readonly RecordedReply[]): Promise<ChildServer> {
+  const file = join(dir, 'replies.json');
+  writeFileSync(file, JSON.stringify(recorded));
+  return startChildServer('bench/lib/ceiling-server.ts', { REPLIES: file });
 }

@@ -5,6 +5,7 @@
  *   SERVE=decoderaw                       decoderawtransaction alone
  *   SERVE=datadir DATADIR=… NETWORK=regtest  the LevelDB chain store at DATADIR, read as
  *                                         `zecrpc serve` reads it (verified reads)
+ *   INSIGHT=1                             with -insightexplorer's methods (SERVE=datadir)
  *   CACHE=1|0                             the method's reply cache on (as served) or off
  *   SUMMARY=1|0                           getblock 1 of connected blocks from the index (as served) or decoded
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
@@ -16,6 +17,7 @@ import { loadNodeConfig } from '../../src/config.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { REGTEST } from '../../src/chain/network.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
+import { NO_EXPERIMENTAL_FEATURES } from '../../src/rpc/methods/control/experimental-features.js';
 import { openChainStore } from '../../src/store/index.js';
 import { verifiedStoreReader } from '../../src/store/verify.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
@@ -31,7 +33,8 @@ async function methodsToServe(): Promise<RpcMethod[]> {
   if (process.env.SERVE === 'decoderaw') return [createDecodeRawTransaction(cache ? {} : { cacheBytes: 0 })];
   if (process.env.SERVE === 'datadir') {
     const store = await openChainStore({ datadir: process.env.DATADIR!, network: REGTEST });
-    return storeMethods(verifiedStoreReader(store), { cacheReplies: cache, summaryReplies });
+    const features = { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: process.env.INSIGHT === '1' };
+    return storeMethods(verifiedStoreReader(store), { cacheReplies: cache, summaryReplies, features });
   }
   return storeMethods(servedStore(network as ServedNetwork), { cacheReplies: cache, summaryReplies });
 }

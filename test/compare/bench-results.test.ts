@@ -38,6 +38,9 @@ const ADDRESS_OUT = [
   'import, one batch per block, index off: 2677 blocks/s (median of 5, load 1.20)',
   'import, one batch per block, index on:  2363 blocks/s (median of 5)',
   'import rate with / without the address index, one batch per block: 0.89× (min–max 0.88–0.90; per round 0.89, 0.88, 0.90, 0.89, 0.89; target ≥ 0.80×, i.e. at most 25 % slower: median slowdown 12.5 %)',
+  'getaddresstxids: 147 req/s, 10 in flight, address with 2594 index entries (132 unspent)',
+  'getaddresstxids over HTTP: reply 52,605 bytes, 783 items',
+  'getaddresstxids over HTTP, 10 conn, address with 1000 index entries (86 unspent), 5 interleaved rounds: ceiling 42164 req/s p99 0 ms | zecrpc 595 req/s p99 27 ms = 1.4 % (1.3–1.5) | load 1.27',
 ].join('\n');
 
 const DECODE_OUT =
@@ -112,7 +115,10 @@ describe('bench results', () => {
     expect(address.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
       ['import with the address index on, group commit (zecrpc import), 6,001-block regtest chain', 3967, 7300],
       ['import with the address index on, one batch per block, 6,001-block regtest chain', 2363, 2677],
+      ['getaddresstxids, method level, 10 in flight, 2,594 index entries', 147, undefined],
+      ['getaddresstxids over HTTP, 10 conn, 1,000 index entries', 595, 42164],
     ]);
+    expect(address[3]!.ratio).toBeCloseTo(0.014, 6);
     // The ratio is the median per-round ratio the suite printed, not the quotient of the medians.
     expect(address[0]!.ratio).toBe(0.59);
     expect(address[1]!.ratio).toBe(0.89);
