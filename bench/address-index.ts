@@ -7,8 +7,8 @@
  *    block; a warm-up pair (not counted: the first import compiles the store's code), then
  *    ROUNDS interleaved rounds (off first in even rounds, on first in odd ones, so whatever one
  *    import leaves behind — dirty pages, a collector's debt — weighs on both alike), the on/off
- *    ratio of import rates taken per round, median and min–max. The address index takes what an input spends from the chain state, so it never
- *    runs without it;
+ *    ratio of import rates taken per round, median and min–max. The address index takes what
+ *    an input spends from the chain state, so it never runs without it;
  * 2. index build rate of the version-4 migration (replay of a stored chain whose chain state,
  *    version 3, is built): that chain, and the real mainnet blocks 0..20;
  * 3. getaddressutxos / getaddresstxids requests per second, 10 calls in flight (method level,
@@ -21,7 +21,7 @@
  *    zecrpc's exact replies (the ceiling); HTTP_ROUNDS interleaved rounds, ratio per round.
  *
  * The import chain is long enough for LevelDB to flush its 16 MiB write buffer to tables and
- * compact them several times during the run: on a shorter chain every write stays in memory,
+ * compact them during the run: on a shorter chain every write stays in memory,
  * and the index's real cost at scale (LevelDB's work for about twice the rows) would not be
  * measured; at 6,000 blocks one import takes ~0.6 s and rounds spread 0.67–0.85.
  *
