@@ -462,7 +462,7 @@ function addressIndex(out: string): Figure[] {
     // The median of the per-round ratios (as printed), not the ratio of the medians.
     figs.push(ratio ? { ...f, ratio: num(ratio[1]!) } : f);
   }
-  const build = /^index build \(v4 migration\), regtest chain: ([\d,]+) blocks\/s/m.exec(out);
+  const build = /^index build \(v4(?:-v5)? migrations?\), regtest chain: ([\d,]+) blocks\/s/m.exec(out);
   if (build) figs.push(figure('address-index', 'index build (migration), regtest chain', num(build[1]!), 'blocks/s', 'higher', null));
   for (const m of out.matchAll(/^(getaddress\w+): ([\d,]+) req\/s, 10 in flight, address with ([\d,]+) index entries/gm)) {
     const entries = num(m[3]!).toLocaleString('en-US');

@@ -1053,9 +1053,10 @@ export class ChainStore implements ChainStoreReader {
   }
 
   /**
-   * False when the block cannot have a record: its parent's is at the highest height stored (or
-   * there is none at all). The parent's record is read anyway to connect the block, and while
-   * importing it is the one just added (in the record cache).
+   * False when the block cannot have a record: the store holds none, or the block's parent's is
+   * at the highest height stored. The parent's record is read anyway to connect the block, and
+   * while importing it is the one just added (in the record cache). A block whose parent is
+   * unknown (the first header of a checkpoint start) is looked up.
    */
   private async mayBeStored(header: BlockHeader): Promise<boolean> {
     if (this.highestRecord < 0) return false;

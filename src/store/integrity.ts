@@ -102,7 +102,13 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
   const highestValue = await db.get(keys.highestRecord());
   const highest = highestValue ? highestValue.readUInt32LE(0) : -1;
   for await (const [key, value] of db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1) })) {
-    const { height } = decodeIndexRecord(value);
+    let height: number;
+    try {
+      ({ height } = decodeIndexRecord(value));
+    } catch (e) {
+      problems.push(`block ${toHexReversed(key.subarray(1))}: ${(e as Error).message}`);
+      continue;
+    }
     if (height > highest)
       problems.push(`block ${toHexReversed(key.subarray(1))} at height ${height} is above the highest-record mark ${highest}`);
   }

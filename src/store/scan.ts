@@ -24,6 +24,9 @@ import { decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.j
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles } from './leveldb-files.js';
 
+/** The schema version that introduced `M`. */
+const HIGHEST_RECORD_VERSION = 5;
+
 export interface StoreProblem {
   /** What is damaged: a block (hash), a file and offset, or an index key. */
   where: string;
@@ -104,6 +107,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     } catch (e) {
       problem('LevelDB block index', `reading stopped: ${(e as Error).message}`);
     }
+    await checkHighestRecord(db, records, problem);
 
     let prev: Buffer | null = null;
     let top = -1;
@@ -139,6 +143,30 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     await db.close();
   }
   return report;
+}
+
+/**
+ * `M` (schema version 5 on) must bound every record's height: the store takes a block above it
+ * for a new one, and would store a block it holds a second time.
+ */
+async function checkHighestRecord(
+  db: ClassicLevel<Buffer, Buffer>,
+  records: ReadonlyMap<string, IndexRecord>,
+  problem: (where: string, what: string) => void,
+): Promise<void> {
+  const where = 'highest-record mark (M)';
+  try {
+    const version = await db.get(keys.version());
+    if (!version || version.readUInt32LE(0) < HIGHEST_RECORD_VERSION) return;
+    const value = await db.get(keys.highestRecord());
+    const highest = value ? value.readUInt32LE(0) : -1;
+    const above = [...records.values()].filter((r) => r.height > highest);
+    if (above.length === 0) return;
+    const top = Math.max(...above.map((r) => r.height));
+    problem(where, `${above.length} block records lie above its height ${highest} (the highest at ${top})`);
+  } catch (e) {
+    problem(where, `unreadable: ${(e as Error).message}`);
+  }
 }
 
 /** A stored block's bytes, or where and why they cannot be read. */

@@ -59,6 +59,8 @@ describe('zecrpc verify', () => {
     const value = Buffer.from((await store.database.get(key))!);
     value[0]! ^= 0x01;
     await store.database.put(key, value);
+    // The highest-record mark below the top five records: they would be taken for new blocks.
+    await store.database.put(keys.highestRecord(), Buffer.from([15, 0, 0, 0]));
     await store.close();
     const damaged = readFileSync(blockFile);
 
@@ -73,10 +75,11 @@ describe('zecrpc verify', () => {
         ),
       ),
       `DAMAGED block ${hashes[6]}: the transactions do not match the header merkle root`,
+      'DAMAGED highest-record mark (M): 5 block records lie above its height 15 (the highest at 20)',
       expect.stringMatching(/^DAMAGED best-chain entry at height 10: names block [0-9a-f]{64}, which has no sound index record$/),
       'DAMAGED best-chain entry at height 11: its block does not build on the entry below',
     ]);
-    expect(lines.at(-1)).toMatch(/^checked 21 index records, 21 stored blocks, 21 best-chain entries, \d+ LevelDB checksums: 4 damaged$/);
+    expect(lines.at(-1)).toMatch(/^checked 21 index records, 21 stored blocks, 21 best-chain entries, \d+ LevelDB checksums: 5 damaged$/);
     expect(readFileSync(blockFile).equals(damaged)).toBe(true);
   });
 

@@ -82,7 +82,8 @@ export class AddressIndexReader {
    */
   async deltas(type: number, hash: Uint8Array, start: number, end: number): Promise<AddressDelta[]> {
     const out: AddressDelta[] = [];
-    // One native call for the whole range: per-entry async iteration costs ~5 µs an entry.
+    // `all()` reads the range in a few native calls (up to 1,000 entries or RANGE_BATCH_BYTES
+    // each): per-entry async iteration costs ~5 µs an entry.
     for (const [k, v] of await this.db.iterator(deltaRange(type, hash, start, end)).all()) {
       out.push({
         type,

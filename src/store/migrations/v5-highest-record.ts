@@ -8,15 +8,20 @@ import type { ClassicLevel } from 'classic-level';
 import { decodeIndexRecord, keys } from '../layout.js';
 import type { Migration } from './index.js';
 
-/** Records read per native call: per-entry async iteration costs microseconds an entry. */
+/**
+ * Records read per native call: per-entry async iteration costs microseconds an entry. A record
+ * holds its block's header (≈ 1.5 kB on mainnet), so the byte limit must allow the whole batch
+ * (classic-level stops a call at 16 KiB by default, ≈ 11 records).
+ */
 const SCAN_BATCH = 1000;
+const SCAN_BATCH_BYTES = 4 << 20;
 
 export const highestRecordMigration: Migration = {
   version: 5,
   description: 'record the height of the highest block record',
   async run(db: ClassicLevel<Buffer, Buffer>) {
     let highest = -1;
-    const it = db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1) });
+    const it = db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1), highWaterMarkBytes: SCAN_BATCH_BYTES });
     try {
       for (let batch = await it.nextv(SCAN_BATCH); batch.length > 0; batch = await it.nextv(SCAN_BATCH)) {
         for (const [, value] of batch) highest = Math.max(highest, decodeIndexRecord(value).height);
