@@ -61,10 +61,12 @@ import {
   SCHEMA_VERSION,
   decodeChainTx,
   decodeIndexRecord,
+  decodeHighestRecord,
   decodeTip,
   decodeTxLocation,
   encodeChainTx,
   encodeIndexRecord,
+  encodeHighestRecord,
   encodeTip,
   keys,
   splitTxids,
@@ -293,8 +295,7 @@ export class ChainStore implements ChainStoreReader {
       for await (const key of this.db.keys({ gte: Buffer.of(keys.invalidPrefix), lt: Buffer.of(keys.invalidPrefix + 1) })) {
         this.invalidBlocks.add(key.subarray(1).toString('hex'));
       }
-      const highest = await this.db.get(keys.highestRecord());
-      this.highestRecord = highest ? highest.readUInt32LE(0) : -1;
+      this.highestRecord = decodeHighestRecord(await this.db.get(keys.highestRecord()));
       const tip = await this.db.get(keys.tip());
       if (tip) {
         const t = decodeTip(tip);
@@ -1072,9 +1073,7 @@ export class ChainStore implements ChainStoreReader {
    */
   private highestRecordOps(height: number): BatchOp[] {
     if (height <= this.highestRecord) return [];
-    const v = Buffer.allocUnsafe(4);
-    v.writeUInt32LE(height, 0);
-    return [{ type: 'put', key: keys.highestRecord(), value: v }];
+    return [{ type: 'put', key: keys.highestRecord(), value: encodeHighestRecord(height) }];
   }
 
   private async record(hash: Uint8Array): Promise<IndexRecord | null> {

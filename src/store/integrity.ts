@@ -7,7 +7,7 @@ import { decodeBlockHeader } from '../codec/block.js';
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import type { ChainStore } from './chain.js';
-import { decodeIndexRecord, decodeTxLocation, keys } from './layout.js';
+import { decodeHighestRecord, decodeIndexRecord, decodeTxLocation, keys } from './layout.js';
 
 export interface IntegrityReport {
   ok: boolean;
@@ -99,8 +99,7 @@ export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityR
   if (txEntries < expectedTxEntries) problems.push(`tx index has ${txEntries} entries, expected at least ${expectedTxEntries}`);
 
   // `M` bounds every block record's height: a record above it would be taken for a new block.
-  const highestValue = await db.get(keys.highestRecord());
-  const highest = highestValue ? highestValue.readUInt32LE(0) : -1;
+  const highest = decodeHighestRecord(await db.get(keys.highestRecord()));
   for await (const [key, value] of db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1) })) {
     let height: number;
     try {

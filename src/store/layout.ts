@@ -327,6 +327,20 @@ export function decodeTip(v: Uint8Array): { hash: Uint8Array; height: number } {
   return { hash: new Uint8Array(b.subarray(0, 32)), height: b.readUInt32LE(32) };
 }
 
+export function encodeHighestRecord(height: number): Buffer {
+  const v = Buffer.allocUnsafe(4);
+  v.writeUInt32LE(height, 0);
+  return v;
+}
+
+/** The height `M` holds, or -1 for a store without it (no block record yet). */
+export function decodeHighestRecord(v: Uint8Array | undefined): number {
+  if (!v) return -1;
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length !== 4) throw new Error(`corrupt highest-record mark (${b.length} bytes)`);
+  return b.readUInt32LE(0);
+}
+
 export function encodeTxLocation(height: number, index: number): Buffer {
   const v = Buffer.allocUnsafe(8);
   v.writeUInt32LE(height, 0);

@@ -20,12 +20,10 @@ import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import { blockFileName } from './block-data.js';
 import { DiskReserve, openWithReserve } from './disk-reserve.js';
-import { decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
+import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles } from './leveldb-files.js';
-
-/** The schema version that introduced `M`. */
-const HIGHEST_RECORD_VERSION = 5;
+import { highestRecordMigration } from './migrations/v5-highest-record.js';
 
 export interface StoreProblem {
   /** What is damaged: a block (hash), a file and offset, or an index key. */
@@ -157,9 +155,8 @@ async function checkHighestRecord(
   const where = 'highest-record mark (M)';
   try {
     const version = await db.get(keys.version());
-    if (!version || version.readUInt32LE(0) < HIGHEST_RECORD_VERSION) return;
-    const value = await db.get(keys.highestRecord());
-    const highest = value ? value.readUInt32LE(0) : -1;
+    if (!version || version.readUInt32LE(0) < highestRecordMigration.version) return;
+    const highest = decodeHighestRecord(await db.get(keys.highestRecord()));
     const above = [...records.values()].filter((r) => r.height > highest);
     if (above.length === 0) return;
     const top = Math.max(...above.map((r) => r.height));

@@ -133,8 +133,8 @@ export function decodeUnspentValue(v: Buffer, type: number, hash160: Uint8Array)
  * CSpentIndexValue, with the spending transaction named by its position in its block (`txIndex`)
  * instead of its txid: the block's txid list (`u`, found through `h` at `height`) resolves it when
  * getspentinfo asks: 28 of the entry's 69 value bytes (about a tenth of what an input writes in its
- * three rows). Values written by
- * schema version 4 hold the txid itself; both forms are read (`txid` is null in the new one).
+ * three rows). Values written by schema version 4 hold the txid itself; both forms are read
+ * (`txid` is null in the new one).
  */
 export interface SpentInfo {
   txid: Uint8Array | null;

@@ -5,7 +5,7 @@
  * records a version-4 store holds, side chains and header-only records included.
  */
 import type { ClassicLevel } from 'classic-level';
-import { decodeIndexRecord, keys } from '../layout.js';
+import { decodeIndexRecord, encodeHighestRecord, keys } from '../layout.js';
 import type { Migration } from './index.js';
 
 /**
@@ -29,9 +29,6 @@ export const highestRecordMigration: Migration = {
     } finally {
       await it.close();
     }
-    if (highest < 0) return [];
-    const v = Buffer.allocUnsafe(4);
-    v.writeUInt32LE(highest, 0);
-    return [{ type: 'put', key: keys.highestRecord(), value: v }];
+    return highest < 0 ? [] : [{ type: 'put', key: keys.highestRecord(), value: encodeHighestRecord(highest) }];
   },
 };
