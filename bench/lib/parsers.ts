@@ -34,8 +34,28 @@ function decode(out: string): Figure[] {
           value: alone,
         }),
       );
+      const l = /listed decode\+txid: ([\d,.]+) tx\/s/.exec(line);
+      if (l)
+        figs.push(
+          figure('decode', `decode+txid ${m[1]}, listed (decode all, then ids)`, num(l[1]!), 'tx/s', 'higher', {
+            name: '@bitgo/utxo-lib decode+txid',
+            value: num(m[3]!),
+          }),
+          figure('decode', `decode+txid ${m[1]}, listed, share of the txid hashing alone`, num(l[1]!), 'tx/s', 'higher', {
+            name: 'zecrpc txid hashing alone',
+            value: alone,
+          }),
+        );
     }
   }
+  const alt = /^alternation cost, (.+?): decode ([\d,.]+) ns\/tx, 1-byte SHA-256 ([\d,.]+) ns, alternating ([\d,.]+) ns/m.exec(out);
+  if (alt)
+    figs.push(
+      figure('decode', `decode alternating with a 1-byte SHA-256, ${alt[1]}, per tx`, num(alt[4]!), 'ns', 'lower', {
+        name: 'the two loops run apart, summed',
+        value: num(alt[2]!) + num(alt[3]!),
+      }),
+    );
   return figs;
 }
 

@@ -9,6 +9,11 @@ import type { OrchardAction, OrchardBundle } from './types.js';
 const EMPTY = new Uint8Array(0);
 
 export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
+  // Most carry none: a zero action count and nothing after it (no Rust section to enter).
+  if (r.pos < r.end && r.buf[r.pos] === 0) {
+    r.pos += 1;
+    return null;
+  }
   return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseOrchardBundle);
 }
 
