@@ -126,6 +126,10 @@ const MIN_NATIVE_WRITE_CHARS = 48;
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+/** Keys up to this length are copied character by character (see `plainKeyBytes`). */
+const KEY_INLINE_MAX = 32;
 const ZAT_PER_ZEC = 100_000_000;
 
 // Writer states. The state of each enclosing container is kept on a stack while a child is open.
@@ -229,6 +233,7 @@ export class JsonWriter {
       throw new Error(`JsonWriter: key ${JSON.stringify(k)} written outside an object or right after another key`);
     }
     this.state = OBJ_WANT_VALUE;
+    if (this.buf !== null && k.length <= KEY_INLINE_MAX && this.plainKeyBytes(k)) return this;
     let quoted = KEY_CACHE.get(k);
     if (quoted === undefined) {
       const text = quoteJsonString(k) + ':';
@@ -255,6 +260,29 @@ export class JsonWriter {
     for (let i = 0; i < n; i++) out[p++] = bytes[i]!;
     this.pos = p;
     return this;
+  }
+
+  /**
+   * Writes `,"k":` (comma as needed) straight from the key's characters when none needs escaping,
+   * checking them as they are copied; returns false, having written nothing, otherwise. This is
+   * cheaper than the cache lookup: getblock verbosity 2 of a large block writes ≈ 60,000 keys.
+   */
+  private plainKeyBytes(k: string): boolean {
+    const n = k.length;
+    this.ensure(n + 4);
+    const out = this.buf!;
+    let p = this.pos;
+    if (this.needComma) out[p++] = COMMA;
+    out[p++] = QUOTE;
+    for (let i = 0; i < n; i++) {
+      const c = k.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) return false;
+      out[p++] = c;
+    }
+    out[p++] = QUOTE;
+    out[p++] = COLON;
+    this.pos = p;
+    return true;
   }
 
   str(s: string): this {

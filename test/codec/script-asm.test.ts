@@ -1,6 +1,6 @@
 // ScriptToAsmStr rules from transaction-format.md §4.1–§4.3, example by example.
 import { describe, expect, it } from 'vitest';
-import { scriptToAsm } from '../../src/codec/script/index.js';
+import { scriptToAsm, writeScriptAsm } from '../../src/codec/script/index.js';
 import { opcodeName } from '../../src/codec/script/opcodes.js';
 
 const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
@@ -221,6 +221,39 @@ describe('robustness', () => {
     const outer = hex('ffff 76a914' + '22'.repeat(20) + '88ac ffff');
     const view = outer.subarray(2, outer.length - 2);
     expect(scriptToAsm(view, false)).toBe(`OP_DUP OP_HASH160 ${'22'.repeat(20)} OP_EQUALVERIFY OP_CHECKSIG`);
+  });
+
+  it('renders a script given as a range of a larger buffer exactly as the script alone', () => {
+    // The bytes after the range must never be read: a truncated push ends in [error] even when
+    // the bytes that follow would complete it, and OP_RETURN counts only at the range's start.
+    const asmOfRange = (buf: Uint8Array, start: number, end: number, flag: boolean): string => {
+      let out = '';
+      const sink = {
+        text: (t: string) => (out += t),
+        hex: (b: Uint8Array, from: number, to: number) => (out += Buffer.from(b.subarray(from, to)).toString('hex')),
+      };
+      writeScriptAsm(buf, flag, sink, start, end);
+      return out;
+    };
+    const sig = '30440220' + '11'.repeat(32) + '0220' + '22'.repeat(32) + '01';
+    const cases = ['4c', '4d 0100', '02 aa', `47${sig} 21${'02'.repeat(33)}`, `6a 47${sig}`, ''];
+    for (const script of cases) {
+      const inner = hex(script);
+      const buf = hex('6a 4c ff' + script.replace(/ /g, '') + 'aaaaaaaaaaaaaaaa');
+      for (const flag of [false, true]) {
+        expect(asmOfRange(buf, 3, 3 + inner.length, flag)).toBe(scriptToAsm(inner, flag));
+      }
+    }
+    let seed = 777;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
+    for (let n = 0; n < 2000; n++) {
+      const buf = Uint8Array.from({ length: 8 + (rnd() % 64) }, rnd);
+      const start = rnd() % 4;
+      const end = start + (rnd() % (buf.length - start - 3));
+      for (const flag of [false, true]) {
+        expect(asmOfRange(buf, start, end, flag)).toBe(scriptToAsm(buf.slice(start, end), flag));
+      }
+    }
   });
 
   it('renders random byte strings without throwing and ends with [error] only at the end', () => {

@@ -36,6 +36,29 @@ describe('JsonWriter output', () => {
     expect(build(new JsonWriter(), 5000).toBuffer().equals(Buffer.from(text, 'utf8'))).toBe(true);
   });
 
+  it('writes keys needing escapes, non-ASCII keys and long keys as text output does', () => {
+    const keys = [
+      'a"b',
+      'a\\b',
+      'line\nbreak',
+      '\u0000',
+      'del\u007f',
+      'clé',
+      '€',
+      '😀',
+      'k'.repeat(32),
+      'k'.repeat(33),
+      'x'.repeat(200),
+      '',
+    ];
+    for (const k of keys) {
+      const write = (w: JsonWriter) => w.beginObject().key('first').int(1).key(k).int(2).key(k).str(k).endObject();
+      const text = write(new JsonWriter()).toString();
+      expect(write(new JsonWriter(16)).toBuffer().toString('utf8')).toBe(text);
+      expect(JSON.parse(text)).toEqual({ first: 1, [k]: k });
+    }
+  });
+
   it('grows from the smallest capacity, and out of given memory it outgrows, to the same bytes', () => {
     const want = build(new JsonWriter(1 << 22), 3000).toBuffer();
     expect(build(new JsonWriter(1), 3000).toBuffer().equals(want)).toBe(true);
@@ -148,7 +171,7 @@ const doc: fc.Arbitrary<Step> = fc.letrec<{ value: Step }>((tie) => ({
       for (const item of items) item(w);
       w.endArray();
     }),
-    fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), tie('value')), { maxLength: 6 }).map((members) => (w: JsonWriter) => {
+    fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 40 }), tie('value')), { maxLength: 6 }).map((members) => (w: JsonWriter) => {
       w.beginObject();
       for (const [k, item] of members) {
         w.key(k);

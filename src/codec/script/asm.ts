@@ -36,15 +36,22 @@ export interface ScriptAsmSink {
  *
  * The text goes to `sink` piece by piece, so a JSON writer can put it straight into its output
  * (hex pushes copied from the script's hex already written) instead of building a string.
+ * `script[start, end)` is the script: a caller holding a transaction's bytes passes the range,
+ * with no view made per script.
  */
-export function writeScriptAsm(script: Uint8Array, attemptSighashDecode: boolean, sink: ScriptAsmSink): void {
-  const end = script.length;
-  const decodeSighash = attemptSighashDecode && !isUnspendable(script);
+export function writeScriptAsm(
+  script: Uint8Array,
+  attemptSighashDecode: boolean,
+  sink: ScriptAsmSink,
+  start = 0,
+  end = script.length,
+): void {
+  const decodeSighash = attemptSighashDecode && !isUnspendable(script, start, end);
   const op = newScriptOp();
-  let pos = 0;
+  let pos = start;
   while (pos < end) {
-    if (pos !== 0) sink.text(' ');
-    pos = readScriptOp(script, pos, op);
+    if (pos !== start) sink.text(' ');
+    pos = readScriptOp(script, pos, op, end);
     if (pos < 0) {
       sink.text('[error]');
       return;
@@ -83,9 +90,9 @@ export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): 
   return out;
 }
 
-/** `CScript::IsUnspendable`. */
-function isUnspendable(script: Uint8Array): boolean {
-  return (script.length > 0 && script[0] === OP_RETURN) || script.length > MAX_SCRIPT_SIZE;
+/** `CScript::IsUnspendable` of `script[start, end)`. */
+function isUnspendable(script: Uint8Array, start: number, end: number): boolean {
+  return (end > start && script[start] === OP_RETURN) || end - start > MAX_SCRIPT_SIZE;
 }
 
 /**

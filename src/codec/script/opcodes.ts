@@ -168,10 +168,9 @@ export function newScriptOp(): ScriptOp {
 /**
  * `CScript::GetOp`: reads the opcode at `pos` into `op` and returns the position after it,
  * or -1 when the push length or the pushed data runs past the end (zcashd's `false`).
- * `pos` must be < script.length.
+ * The script ends at `end` (a script inside a transaction's bytes); `pos` must be < end.
  */
-export function readScriptOp(script: Uint8Array, pos: number, op: ScriptOp): number {
-  const end = script.length;
+export function readScriptOp(script: Uint8Array, pos: number, op: ScriptOp, end = script.length): number {
   const opcode = script[pos++]!;
   op.opcode = opcode;
   if (opcode > OP_PUSHDATA4) {

@@ -25,13 +25,22 @@ export class WireTxIn implements TxIn {
   }
 
   get scriptSig(): Uint8Array {
-    const start = this.at + 36 + compactSizeLength(this.scriptLength);
+    const start = this.scriptSigStart;
     return viewOf(this.buf, start, start + this.scriptLength);
+  }
+
+  /** Offset of the scriptSig in `buf`. */
+  get scriptSigStart(): number {
+    return this.at + 36 + compactSizeLength(this.scriptLength);
+  }
+
+  get scriptSigLength(): number {
+    return this.scriptLength;
   }
 
   /** Read on access like the rest: a uint32 field above 2^31 (most are 0xffffffff) would box a number per input. */
   get sequence(): number {
-    return int32LE(this.buf, this.at + 36 + compactSizeLength(this.scriptLength) + this.scriptLength) >>> 0;
+    return int32LE(this.buf, this.scriptSigStart + this.scriptLength) >>> 0;
   }
 
   /** `prevout.index` without building the prevout object (getblock reads it for every input). */
