@@ -3,8 +3,10 @@
  *
  *   npx tsx bench/store-serve.ts [--seconds=0.5] [--rounds=3] [--quick]      (about 90 s)
  *
- * 1. CPU time of verbosity 2 in this process (decode + txids + JSON) for the two large blocks,
- *    written into a reused reply slab (the uncached serving path) and into fresh memory.
+ * 1. CPU time of verbosity 2 in this process (decode + txids + JSON) for the two large blocks
+ *    and for a 2 MB block made of 106598's transactions (the issue's 2 MB target on the most
+ *    input-heavy shape), written into a reused reply slab (the uncached serving path) and into
+ *    fresh memory.
  * 2. Over HTTP: zecrpc's server in child processes (bench/lib/zecrpc-server.ts; one per network
  *    and per cache setting: replies cached as served, or rebuilt from the store on every
  *    request), a ceiling in another child (bench/lib/ceiling-server.ts) replaying zecrpc's exact
@@ -29,7 +31,14 @@ import { startChildServer, startReplayCeiling, type ChildServer } from './lib/ch
 import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
 import { fmt, load, median, QUICK } from './lib/measure.js';
 import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js';
-import { networkParams, SERVED_BLOCKS, servedBlockBytes, type ServedBlock, type ServedNetwork } from './lib/served-blocks.js';
+import {
+  blockOf106598Shape,
+  networkParams,
+  SERVED_BLOCKS,
+  servedBlockBytes,
+  type ServedBlock,
+  type ServedNetwork,
+} from './lib/served-blocks.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.15 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
@@ -104,6 +113,13 @@ async function coldWarm(port: number, body: string): Promise<{ first: CapturedRe
 
 async function main(): Promise<void> {
   for (const p of prepared.filter((x) => x.bytes.length > MB)) verbosity2CpuTime(p);
+  const shaped = blockOf106598Shape(2 * MB);
+  verbosity2CpuTime({
+    block: { ...SERVED_BLOCKS[0]!, name: '106598-txs-2MB', content: "106598's transactions repeated to 2 MB" },
+    bytes: shaped,
+    hashHex: decodeBlock(shaped).hashHex,
+    txs: decodeBlock(shaped).transactions.length,
+  });
 
   const env = (network: ServedNetwork, cache: boolean): Record<string, string> => ({
     SERVE: 'store',

@@ -6,6 +6,7 @@
  * side blocks (test/support/memory-store.ts), which getblock serves like any other block.
  */
 import { MAINNET, TESTNET, type NetworkParams } from '../../src/chain/network.js';
+import { decodeBlock, encodeBlock, merkleRoot } from '../../src/codec/block.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side, type SideBlock } from '../../test/support/memory-store.js';
 import { testnetChain } from '../../test/support/store.js';
 import { readHexVector } from '../../test/support/vectors.js';
@@ -53,4 +54,27 @@ export function servedStore(network: ServedNetwork): MemoryChainStore {
       : { bytes: servedBlockBytes(b), height: b.height, chainWork: 1n },
   );
   return new MemoryChainStore(networkParams(network), network === 'mainnet' ? mainnetGenesisRun() : testnetChain(), side);
+}
+
+/**
+ * A block of at least `targetBytes` made of mainnet 106598's transactions: its coinbase, then
+ * its other transactions over and over (9,250 inputs in 1.39 MB, the most input-heavy shape the
+ * vectors hold), under 106598's header with the merkle root of that list. Its repeated txids
+ * make it invalid on any chain; it only measures decoding and rendering at full block size.
+ */
+export function blockOf106598Shape(targetBytes: number): Uint8Array {
+  const real = decodeBlock(servedBlockBytes(SERVED_BLOCKS[0]!));
+  const [coinbase, ...rest] = real.transactions;
+  const txs = [coinbase!];
+  let size = real.header.bytes.length + 3 + coinbase!.size;
+  for (let i = 0; size < targetBytes; i++) {
+    const tx = rest[i % rest.length]!;
+    txs.push(tx);
+    size += tx.size;
+  }
+  const header = { ...real.header, merkleRoot: merkleRoot(txs.map((t) => t.txid)) };
+  return encodeBlock(
+    header,
+    txs.map((t) => t.bytes),
+  );
 }
