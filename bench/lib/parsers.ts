@@ -34,12 +34,12 @@ function decode(out: string): Figure[] {
           value: alone,
         }),
       );
-      const l = /listed decode\+txid: ([\d,.]+) tx\/s/.exec(line);
+      const l = /listed decode\+txid: zecrpc ([\d,.]+) tx\/s, utxo-lib ([\d,.]+) tx\/s/.exec(line);
       if (l)
         figs.push(
           figure('decode', `decode+txid ${m[1]}, listed (decode all, then ids)`, num(l[1]!), 'tx/s', 'higher', {
-            name: '@bitgo/utxo-lib decode+txid',
-            value: num(m[3]!),
+            name: '@bitgo/utxo-lib decode+txid, listed',
+            value: num(l[2]!),
           }),
           figure('decode', `decode+txid ${m[1]}, listed, share of the txid hashing alone`, num(l[1]!), 'tx/s', 'higher', {
             name: 'zecrpc txid hashing alone',

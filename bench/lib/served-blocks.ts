@@ -57,18 +57,25 @@ export function servedStore(network: ServedNetwork): MemoryChainStore {
 }
 
 /**
- * A block of at least `targetBytes` made of mainnet 106598's transactions: its coinbase, then
- * its other transactions over and over (9,250 inputs in 1.39 MB, the most input-heavy shape the
- * vectors hold), under 106598's header with the merkle root of that list. Its repeated txids
- * make it invalid on any chain; it only measures decoding and rendering at full block size.
+ * A block of at most `targetBytes`, filled as far as its transactions allow, made of mainnet
+ * 106598's transactions: its coinbase, then its other transactions over and over, each taken
+ * while it fits (9,250 inputs in 1.39 MB, the most input-heavy shape the vectors hold), under
+ * 106598's header with the merkle root of that list. Its repeated txids make it invalid on any
+ * chain; it only measures decoding and rendering at full block size.
  */
 export function blockOf106598Shape(targetBytes: number): Uint8Array {
   const real = decodeBlock(servedBlockBytes(SERVED_BLOCKS[0]!));
   const [coinbase, ...rest] = real.transactions;
   const txs = [coinbase!];
+  // The transaction count's CompactSize is at most 3 bytes for any block this size.
   let size = real.header.bytes.length + 3 + coinbase!.size;
-  for (let i = 0; size < targetBytes; i++) {
+  for (let i = 0, misses = 0; misses < rest.length; i++) {
     const tx = rest[i % rest.length]!;
+    if (size + tx.size > targetBytes) {
+      misses++;
+      continue;
+    }
+    misses = 0;
     txs.push(tx);
     size += tx.size;
   }

@@ -68,7 +68,11 @@ export function wasmHexInto(bytes: Uint8Array, start: number, end: number, out: 
   const need = dst + 2 * n;
   if (need > w.mem.length) {
     const m = w.exports.memory;
-    m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
+    try {
+      m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
+    } catch {
+      return false; // no memory for it: the writer's JavaScript loop needs none
+    }
     w.mem = new Uint8Array(m.buffer);
   }
   w.mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, n), w.input);

@@ -268,7 +268,8 @@ export class JsonWriter {
 
   /**
    * Writes `,"k":` (comma as needed) straight from the key's characters when none needs escaping,
-   * checking them as they are copied; returns false, having written nothing, otherwise. This is
+   * checking them as they are copied; returns false otherwise, the output unchanged (bytes past
+   * the write position may have been overwritten, and the buffer grown). This is
    * cheaper than the cache lookup: getblock verbosity 2 of a large block writes ≈ 60,000 keys.
    */
   private plainKeyBytes(k: string): boolean {

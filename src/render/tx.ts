@@ -14,8 +14,8 @@ import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
 import { JsonWriter } from '../json/writer.js';
 
 /**
- * Puts a script's asm straight into the writer's open string; its pushes are views into the
- * transaction, whose hex the writer has already written, so they are copies of that output.
+ * Puts a script's asm straight into the writer's open string; its pushes lie in the bytes of
+ * the transaction, whose hex the writer has already written, so they are copies of that output.
  */
 class AsmIntoWriter implements ScriptAsmSink {
   constructor(private readonly w: JsonWriter) {}

@@ -55,6 +55,7 @@ describe('JsonWriter output', () => {
       const write = (w: JsonWriter) => w.beginObject().key('first').int(1).key(k).int(2).key(k).str(k).endObject();
       const text = write(new JsonWriter()).toString();
       expect(write(new JsonWriter(16)).toBuffer().toString('utf8')).toBe(text);
+      expect(write(new JsonWriter(16)).toString()).toBe(text);
       expect(JSON.parse(text)).toEqual({ first: 1, [k]: k });
     }
   });

@@ -8,7 +8,8 @@ import type { OutPoint, TxIn, TxOut } from './types.js';
  * mostly needs the bytes' boundaries (txids hash the whole transaction), and creating
  * `subarray` views for every prevout and script of a 2 MB block cost more than finding them.
  * `buf` may be a Buffer (a transaction decoded on its own from one); the views are plain
- * Uint8Arrays either way.
+ * Uint8Arrays either way, while readers of `buf` itself (rendering reads scripts in place)
+ * get it as it is.
  */
 export class WireTxIn implements TxIn {
   constructor(
