@@ -267,10 +267,10 @@ export class JsonWriter {
   }
 
   /**
-   * Writes `,"k":` (comma as needed) straight from the key's characters when none needs escaping,
-   * checking them as they are copied; returns false otherwise, the output unchanged (bytes past
-   * the write position may have been overwritten, and the buffer grown). This is
-   * cheaper than the cache lookup: getblock verbosity 2 of a large block writes ≈ 60,000 keys.
+   * Writes `,"k":` (comma as needed) straight from the key's characters when none needs
+   * escaping, checking them as they are copied; returns false otherwise, with the output
+   * unchanged (bytes past the write position may have been overwritten, the buffer grown).
+   * Cheaper than the cache lookup: getblock verbosity 2 of a 2 MB block writes six per input.
    */
   private plainKeyBytes(k: string): boolean {
     const n = k.length;
