@@ -3,7 +3,7 @@
  * a tenth of the BigInt time. One module instance per curve, each with its own field installed;
  * a check copies the 32 bytes into the instance's memory and makes one call.
  */
-import { loadWasmModule, montgomeryConstants } from './sapling/wasm-field.js';
+import { instantiateWasm, loadWasmModule, montgomeryConstants } from './sapling/wasm-field.js';
 
 interface PointsExports {
   memory: WebAssembly.Memory;
@@ -48,14 +48,7 @@ function le32(v: bigint): Uint8Array {
 
 /** One instance of points.wasm with the field of modulus `p` and the curve constant `c` (< p). */
 function instantiate(module: WebAssembly.Module, p: bigint, c: bigint): { x: PointsExports; input: Uint8Array } {
-  const instance = new WebAssembly.Instance(module, {
-    env: {
-      abort(): never {
-        throw new Error('points.wasm aborted');
-      },
-    },
-  });
-  const x = instance.exports as unknown as PointsExports;
+  const x = instantiateWasm('points', module) as unknown as PointsExports;
   const size = x.constantsBytes();
   const constants = x.alloc(size);
   const curveConstant = x.alloc(32);

@@ -7,7 +7,7 @@
  * or ZECRPC_PURE_TXID=1 is set, every function here returns null and callers use the
  * field-by-field TypeScript path, which gives the same digests.
  */
-import { loadWasmModule } from './sapling/wasm-field.js';
+import { instantiateWasm } from './sapling/wasm-field.js';
 
 interface Zip244Exports {
   memory: WebAssembly.Memory;
@@ -36,13 +36,7 @@ let instance: Instance | null | undefined;
 function load(): Instance | null {
   if (process.env.ZECRPC_PURE_TXID === '1' || typeof WebAssembly === 'undefined') return null;
   try {
-    const x = new WebAssembly.Instance(loadWasmModule('zip244'), {
-      env: {
-        abort(): never {
-          throw new Error('zip244.wasm aborted');
-        },
-      },
-    }).exports as unknown as Zip244Exports;
+    const x = instantiateWasm('zip244') as unknown as Zip244Exports;
     return {
       exports: x,
       input: x.inputPointer(),

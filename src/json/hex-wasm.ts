@@ -8,7 +8,7 @@
  * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
  * same output.
  */
-import { loadWasmModule } from '../crypto/sapling/wasm-field.js';
+import { instantiateWasm } from '../crypto/sapling/wasm-field.js';
 
 interface HexExports {
   memory: WebAssembly.Memory;
@@ -35,13 +35,7 @@ let instance: Instance | null | undefined;
 function load(): Instance | null {
   if (process.env.ZECRPC_PURE_HEX === '1' || typeof WebAssembly === 'undefined') return null;
   try {
-    const x = new WebAssembly.Instance(loadWasmModule('hex'), {
-      env: {
-        abort(): never {
-          throw new Error('hex.wasm aborted');
-        },
-      },
-    }).exports as unknown as HexExports;
+    const x = instantiateWasm('hex') as unknown as HexExports;
     return { exports: x, input: x.inputPointer(), mem: new Uint8Array(x.memory.buffer) };
   } catch {
     return null;

@@ -5,7 +5,7 @@
  * the rare hash the module reports as exceptional is recomputed by it.
  */
 import { bigintToLeBytes, PALLAS_P } from '../pallas.js';
-import { loadWasmModule, montgomeryConstants } from '../sapling/wasm-field.js';
+import { instantiateWasm, montgomeryConstants } from '../sapling/wasm-field.js';
 import { merkleCrhAtHeight } from './merkle-crh.js';
 import { CHUNK_VALUES, levelConstant, sinsemillaSAffine } from './merkle-tables.js';
 
@@ -36,14 +36,7 @@ export class WasmMerkleEngine {
 
   constructor() {
     const started = performance.now();
-    const instance = new WebAssembly.Instance(loadWasmModule('pallas'), {
-      env: {
-        abort(): never {
-          throw new Error('pallas.wasm aborted');
-        },
-      },
-    });
-    const x = instance.exports as unknown as PallasExports;
+    const x = instantiateWasm('pallas') as unknown as PallasExports;
     this.x = x;
     const size = x.constantsBytes();
     const constants = x.alloc(size);

@@ -3,7 +3,7 @@ import { JUBJUB_D, JUBJUB_Q, pedersenBase } from './generators.js';
 import { SAPLING_TREE_DEPTH, bigintToLe32 } from './merkle-crh.js';
 import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
 import { saplingUncommittedLeaf } from './pure-hasher.js';
-import { loadWasmModule, montgomeryConstants } from './wasm-field.js';
+import { instantiateWasm, montgomeryConstants } from './wasm-field.js';
 
 /**
  * Chunks per fixed-base window: 34 windows of 2^14 points (51 MB, built in ≈ 0.5 s). 4 chunks
@@ -37,14 +37,7 @@ class SaplingWasm {
 
   constructor(windowChunks: number) {
     const started = performance.now();
-    const instance = new WebAssembly.Instance(loadWasmModule('sapling'), {
-      env: {
-        abort(): never {
-          throw new Error('sapling.wasm aborted');
-        },
-      },
-    });
-    const x = instance.exports as unknown as SaplingExports;
+    const x = instantiateWasm('sapling') as unknown as SaplingExports;
     this.exports = x;
     const constantsBytes = x.CONSTANTS_BYTES.value as number;
     const constants = x.alloc(constantsBytes);

@@ -12,6 +12,20 @@ export function loadWasmModule(name: string): WebAssembly.Module {
   return new WebAssembly.Module(readFileSync(path));
 }
 
+/**
+ * An instance of `module` (by default `src/crypto/wasm/<name>.wasm`) with the one import every
+ * module of assembly/ has: AssemblyScript's `abort`, which throws naming the module.
+ */
+export function instantiateWasm(name: string, module: WebAssembly.Module = loadWasmModule(name)): WebAssembly.Exports {
+  return new WebAssembly.Instance(module, {
+    env: {
+      abort(): never {
+        throw new Error(`${name}.wasm aborted`);
+      },
+    },
+  }).exports;
+}
+
 const LIMB_BITS = 29n;
 const LIMBS = 9;
 const ELEMENT_BYTES = 36;
