@@ -61,24 +61,26 @@ function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinb
     }
     // A decoded input is read in place, with no view made for its prevout or script: getblock
     // of a large block renders thousands of inputs, and the views were 8 % of its time.
+    let script: Uint8Array;
+    let start: number;
+    let end: number;
     if (input instanceof WireTxIn) {
       w.key('txid').hexStrReversed(input.buf, input.at, 32);
       w.key('vout').int(input.prevoutIndex);
-      const start = input.scriptSigStart;
-      const end = start + input.scriptSigLength;
-      w.key('scriptSig').beginObject();
-      w.key('asm');
-      asm.write(input.buf, true, start, end);
-      w.key('hex').hexStr(input.buf, start, end);
+      script = input.buf;
+      start = input.scriptSigStart;
+      end = start + input.scriptLength;
     } else {
       w.key('txid').hexStrReversed(input.prevout.hash);
       w.key('vout').int(input.prevout.index);
-      const script = input.scriptSig;
-      w.key('scriptSig').beginObject();
-      w.key('asm');
-      asm.write(script, true);
-      w.key('hex').hexStr(script);
+      script = input.scriptSig;
+      start = 0;
+      end = script.length;
     }
+    w.key('scriptSig').beginObject();
+    w.key('asm');
+    asm.write(script, true, start, end);
+    w.key('hex').hexStr(script, start, end);
     w.endObject();
     w.key('sequence').int(input.sequence);
     w.endObject();

@@ -82,6 +82,11 @@ const INDEX_CACHE_SIZE = 20_000;
 /** Solution verdicts kept for blocks not yet added (an importer reads a few hundred ahead at most). */
 const MAX_PREFETCHED = 4096;
 
+/** A block hash as the key of the in-memory maps (record cache, invalid set): its bytes in hex. */
+function hashKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+}
+
 export interface ChainStoreOptions {
   /** Network data directory (e.g. ~/.zcash/testnet3); the store lives in `<datadir>/zecrpc`. */
   datadir: string;
@@ -293,7 +298,7 @@ export class ChainStore implements ChainStoreReader {
       await this.checkSchema();
       await this.data.open({ readOnly: this.fullDisk !== null });
       for await (const key of this.db.keys({ gte: Buffer.of(keys.invalidPrefix), lt: Buffer.of(keys.invalidPrefix + 1) })) {
-        this.invalidBlocks.add(key.subarray(1).toString('hex'));
+        this.invalidBlocks.add(hashKey(key.subarray(1)));
       }
       this.highestRecord = decodeHighestRecord(await this.db.get(keys.highestRecord()));
       const tip = await this.db.get(keys.tip());
@@ -798,7 +803,7 @@ export class ChainStore implements ChainStoreReader {
     if (invalid) ops.push({ type: 'put', key: keys.invalid(invalid.hash), value: Buffer.from(invalid.why, 'utf8') });
     if (tip) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
     if (ops.length) await this.write(ops, this.durable);
-    if (invalid) this.invalidBlocks.add(Buffer.from(invalid.hash).toString('hex'));
+    if (invalid) this.invalidBlocks.add(hashKey(invalid.hash));
     if (tip) this.best = { ...tip };
   }
 
@@ -1048,9 +1053,7 @@ export class ChainStore implements ChainStoreReader {
   }
 
   private isInvalid(hash: Uint8Array): boolean {
-    return (
-      this.invalidBlocks.size > 0 && this.invalidBlocks.has(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'))
-    );
+    return this.invalidBlocks.size > 0 && this.invalidBlocks.has(hashKey(hash));
   }
 
   /**
@@ -1077,7 +1080,7 @@ export class ChainStore implements ChainStoreReader {
   }
 
   private async record(hash: Uint8Array): Promise<IndexRecord | null> {
-    const k = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+    const k = hashKey(hash);
     const cached = this.cache.get(k);
     if (cached) return cached;
     const v = this.indexValue(keys.index(hash));
@@ -1088,7 +1091,7 @@ export class ChainStore implements ChainStoreReader {
   }
 
   private remember(hash: Uint8Array, rec: IndexRecord): void {
-    const k = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+    const k = hashKey(hash);
     if (this.cache.size >= INDEX_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(k, rec);
   }

@@ -16,7 +16,7 @@ export class WireTxIn implements TxIn {
     readonly buf: Uint8Array,
     /** Offset of the prevout in `buf`. */
     readonly at: number,
-    private readonly scriptLength: number,
+    readonly scriptLength: number,
   ) {}
 
   get prevout(): OutPoint {
@@ -33,10 +33,6 @@ export class WireTxIn implements TxIn {
   /** Offset of the scriptSig in `buf`. */
   get scriptSigStart(): number {
     return this.at + 36 + compactSizeLength(this.scriptLength);
-  }
-
-  get scriptSigLength(): number {
-    return this.scriptLength;
   }
 
   /** Read on access like the rest: a uint32 field above 2^31 (most are 0xffffffff) would box a number per input. */
