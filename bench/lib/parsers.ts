@@ -48,12 +48,13 @@ function decode(out: string): Figure[] {
         );
     }
   }
-  const alt = /^alternation cost, (.+?): decode ([\d,.]+) ns\/tx, 1-byte SHA-256 ([\d,.]+) ns, alternating ([\d,.]+) ns/m.exec(out);
-  if (alt)
+  for (const alt of out.matchAll(
+    /^alternation (?:cost|control), (.+?): (.+?) ([\d,.]+) ns\/tx, (.+?) ([\d,.]+) ns, alternating ([\d,.]+) ns/gm,
+  ))
     figs.push(
-      figure('decode', `decode alternating with a 1-byte SHA-256, ${alt[1]}, per tx`, num(alt[4]!), 'ns', 'lower', {
+      figure('decode', `${alt[2]} alternating with a ${alt[4]}, ${alt[1]}, per tx`, num(alt[6]!), 'ns', 'lower', {
         name: 'the two loops run apart, summed',
-        value: num(alt[2]!) + num(alt[3]!),
+        value: num(alt[3]!) + num(alt[5]!),
       }),
     );
   return figs;

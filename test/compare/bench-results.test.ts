@@ -45,7 +45,9 @@ const ADDRESS_OUT = [
 
 const DECODE_OUT =
   'v4   343 txs    391 kB | zecrpc decode+txid 503,702 tx/s 574.7 MB/s ±0% | utxo-lib parses 287/343 | on those, decode+txid: zecrpc 726,487 tx/s 718.5 MB/s, utxo-lib 139,658 tx/s 138.1 MB/s → 5.2× | decode only: 6,105,006 vs 626,386 tx/s → 9.7× | txid alone: 989,662 tx/s → ceiling 7.1× | listed decode+txid: zecrpc 851,101 tx/s, utxo-lib 141,200 tx/s → 6.0× (share of ceiling: one call each 73 %, listed 86 %)\n' +
-  'alternation cost, v4 transactions utxo-lib parses: decode 160 ns/tx, 1-byte SHA-256 266 ns, alternating 567 ns → 141 ns per transaction more than the two apart';
+  'alternation cost, v4 transactions utxo-lib parses: decode 160 ns/tx, 1-byte SHA-256 266 ns, alternating 567 ns → 141 ns per transaction more than the two apart\n' +
+  'alternation control, v4 transactions utxo-lib parses: decode 147 ns/tx, 1-byte Buffer.compare 47 ns, alternating 201 ns → 7 ns per transaction more than the two apart\n' +
+  'alternation control, v4 transactions utxo-lib parses: 64-byte JS sum 82 ns/tx, 1-byte SHA-256 214 ns, alternating 332 ns → 36 ns per transaction more than the two apart';
 
 const IMPORT_OUT = [
   'regtest + spends, (c) chain state off (TxIndex only)           6,796 blocks/s    6.11 MB/s  (1,201 blocks, 1.1 MB, median 177 ms, 1.00× (c), 34,021 tx/s; load 2.11)',
@@ -145,6 +147,8 @@ describe('bench results', () => {
       ['decode+txid v4, listed (decode all, then ids)', 851101, 141200],
       ['decode+txid v4, listed, share of the txid hashing alone', 851101, 989662],
       ['decode alternating with a 1-byte SHA-256, v4 transactions utxo-lib parses, per tx', 567, 426],
+      ['decode alternating with a 1-byte Buffer.compare, v4 transactions utxo-lib parses, per tx', 201, 194],
+      ['64-byte JS sum alternating with a 1-byte SHA-256, v4 transactions utxo-lib parses, per tx', 332, 296],
     ]);
   });
 
