@@ -2,11 +2,20 @@
 // long run (test/long/fuzz-long.ts):
 //   * any input either decodes or throws a DecodeError — nothing else escapes, nothing hangs;
 //   * a DecodeError carries one of zcashd's texts and an offset inside the input;
-//   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute.
+//   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute;
+//   * it renders (decoderawtransaction's JSON) to the same text through the text and the byte
+//     writer, that text parses, and its hex, txid, size and scripts agree with the decode (the
+//     scripts' asm as rendered from their byte range inside the transaction against the asm of
+//     each script on its own, so a range read past its end shows).
 import fc from 'fast-check';
+import { networkParams } from '../../src/chain/network.js';
 import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
 import { DecodeError } from '../../src/codec/errors.js';
-import { decodeTransaction, encodeTransaction } from '../../src/codec/tx/transaction.js';
+import { toHex } from '../../src/codec/hex.js';
+import { scriptToAsm } from '../../src/codec/script/asm.js';
+import { decodeTransaction, encodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
+import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
+import { txToJson, txToJsonBytes } from '../../src/render/tx.js';
 import { realTransactions } from './corpus.js';
 
 const S = ': unspecified iostream_category error';
@@ -62,7 +71,50 @@ export function checkTransaction(input: Uint8Array): Outcome {
   const consumed = input.subarray(0, tx.size);
   if (!sameBytes(encodeTransaction(tx.data), consumed)) throw new Error('re-encoding differs from the consumed bytes');
   if (tx.txid.length !== 32 || tx.authDigest.length !== 32) throw new Error('bad id length');
+  checkRendering(tx, consumed);
   return 'decoded';
+}
+
+const MAINNET = networkParams('mainnet');
+
+interface RenderedScript {
+  asm: string;
+  hex: string;
+}
+
+/** The rendering contract above; throws a plain Error on violation. */
+function checkRendering(tx: Transaction, consumed: Uint8Array): void {
+  const text = txToJson(tx, MAINNET);
+  if (txToJsonBytes(tx, MAINNET).toString('utf8') !== text) throw new Error('byte rendering differs from text rendering');
+  let json: {
+    hex: string;
+    txid: string;
+    size: number;
+    vin: { coinbase?: string; scriptSig?: RenderedScript }[];
+    vout: { scriptPubKey: RenderedScript }[];
+  };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch (e) {
+    throw new Error(`rendering is not JSON: ${String(e)}`);
+  }
+  if (json.hex !== toHex(consumed) || json.txid !== tx.txidHex || json.size !== consumed.length)
+    throw new Error('rendered hex, txid or size differs');
+  const { vin, vout } = tx.data;
+  if (json.vin.length !== vin.length || json.vout.length !== vout.length) throw new Error('rendered vin or vout count differs');
+  vin.forEach((input, i) => {
+    const rendered = json.vin[i]!;
+    const ok = tx.isCoinbase
+      ? rendered.coinbase === toHex(input.scriptSig)
+      : rendered.scriptSig?.hex === toHex(input.scriptSig) && rendered.scriptSig.asm === scriptToAsm(input.scriptSig, true);
+    if (!ok) throw new Error(`rendered input ${i} differs from its script`);
+  });
+  vout.forEach((output, i) => {
+    const rendered = json.vout[i]!.scriptPubKey;
+    if (rendered.hex !== toHex(output.scriptPubKey) || rendered.asm !== scriptToAsm(output.scriptPubKey, false)) {
+      throw new Error(`rendered output ${i} differs from its script`);
+    }
+  });
 }
 
 /** Same contract for blocks. */
@@ -79,6 +131,11 @@ export function checkBlock(input: Uint8Array): Outcome {
   );
   if (!sameBytes(again, input.subarray(0, block.size))) throw new Error('block re-encoding differs');
   if (block.computeMerkleRoot().length !== 32) throw new Error('bad merkle root');
+  // getblock verbosity 2 through both writers (a side-branch context: no chain state to print).
+  const ctx = { height: 1, confirmations: -1, chainWork: 1n, previousBlockHash: block.header.prevHash, nextBlockHash: null };
+  const text = blockToJson(block, 2, ctx, MAINNET);
+  if (blockToJsonBytes(block, 2, ctx, MAINNET).toString('utf8') !== text) throw new Error('block byte rendering differs from text');
+  JSON.parse(text);
   return 'decoded';
 }
 

@@ -1,6 +1,6 @@
 /**
- * Long fuzz run of the decoder contract in test/fuzz/properties.ts (the CI fuzz tests run the
- * same properties a few thousand times):
+ * Long fuzz run of the decoder and rendering contract in test/fuzz/properties.ts (the CI fuzz
+ * tests run the same properties a few thousand times):
  *
  *   npx tsx test/long/fuzz-long.ts [runs=1000000] [seed=random]
  *
