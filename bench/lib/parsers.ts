@@ -529,7 +529,23 @@ function zip244(out: string): Figure[] {
   return figs;
 }
 
+function addresses(out: string): Figure[] {
+  const m =
+    /^t-address encoding, fresh addresses \(([\d,]+) per round.*?\): zecrpc ([\d,]+) ns, bs58check ([\d,]+) ns.*known addresses \(([\d,]+) repeated\): zecrpc ([\d,]+) ns/m.exec(
+      out,
+    );
+  if (!m) return [];
+  return [
+    figure('addresses', `t-address encoding, fresh addresses (${m[1]} per round)`, num(m[2]!), 'ns', 'lower', {
+      name: 'bs58check, same rounds',
+      value: num(m[3]!),
+    }),
+    figure('addresses', `t-address encoding, known addresses (${m[4]} repeated, address table)`, num(m[5]!), 'ns', 'lower', null),
+  ];
+}
+
 export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
+  addresses,
   decode,
   decoderaw,
   rpc,

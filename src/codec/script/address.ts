@@ -2,23 +2,62 @@
  * Transparent (t-) addresses: Base58Check of a 2-byte network prefix and a 20-byte hash
  * (zcashd v6.12.2 `KeyIO::EncodeDestination` / `DecodeDestination`, src/key_io.cpp).
  */
-import { Buffer } from 'node:buffer';
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
+import { base58CheckEncode } from './base58.js';
 import type { DestinationKind } from './solver.js';
 
 const HASH_SIZE = 20;
 const PREFIX_SIZE = 2;
 
 /**
- * Encoded addresses by prefix+hash. Blocks repeat the same addresses (pool payouts, change,
- * founders' and funding-stream outputs), and Base58 is the most expensive part of rendering a
- * vout, so results are memoized. Bounded: cleared wholesale when full, which keeps memory flat
- * without LRU bookkeeping on the hot path.
+ * Encoded addresses, memoized: blocks and their neighbours repeat addresses (pool payouts,
+ * change, founders' and funding-stream outputs). One direct-mapped table per prefix: a hash's
+ * first two bytes (a hash160 is uniform) choose its slot and the slot keeps the 20 bytes to
+ * confirm a hit, so a lookup builds nothing and a miss stores the bytes and the text. A Map
+ * keyed by the hash as latin1 text cost ≈ 450 ns per miss (the key string, hashing, growth,
+ * wholesale clearing) plus the garbage collection of its surviving keys: on a block of fresh
+ * addresses, as much as encoding them. Hashes that share a slot evict each other; crafted ones
+ * can only make every lookup a miss, i.e. an encode.
  */
-const CACHE_LIMIT = 50_000;
-/** One cache per prefix array (i.e. per network and kind), keyed by the hash as latin1 text. */
-const caches = new WeakMap<Uint8Array, Map<string, string>>();
+/** One slot per value of a hash's first two bytes. */
+const SLOTS = 0x10000;
+
+class AddressTable {
+  /** Each slot's hash; its text is '' while the slot is empty (no address is ''). */
+  private readonly hashes = new Uint8Array(SLOTS * HASH_SIZE);
+  private readonly texts = new Array<string>(SLOTS).fill('');
+
+  constructor(private readonly prefix: Uint8Array) {}
+
+  encode(hash20: Uint8Array): string {
+    const slot = hash20[0]! | (hash20[1]! << 8);
+    const at = slot * HASH_SIZE;
+    const hashes = this.hashes;
+    const known = this.texts[slot]!;
+    if (known !== '') {
+      let same = true;
+      for (let i = 0; i < HASH_SIZE; i++) {
+        if (hashes[at + i] !== hash20[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    encodePayload.set(this.prefix, 0);
+    encodePayload.set(hash20, PREFIX_SIZE);
+    const text = base58CheckEncode(encodePayload);
+    hashes.set(hash20, at);
+    this.texts[slot] = text;
+    return text;
+  }
+}
+
+/** The prefix and hash being encoded (encoding copies it out before returning). */
+const encodePayload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
+/** One table per prefix array (i.e. per network and kind), made when first used. */
+const tables = new WeakMap<Uint8Array, AddressTable>();
 
 function prefixFor(kind: DestinationKind, network: NetworkParams): Uint8Array {
   return kind === 'p2pkh' ? network.p2pkhPrefix : network.p2shPrefix;
@@ -30,20 +69,9 @@ export function encodeTransparentAddress(kind: DestinationKind, hash20: Uint8Arr
     throw new RangeError(`transparent address hash must be ${HASH_SIZE} bytes, got ${hash20.length}`);
   }
   const prefix = prefixFor(kind, network);
-  let cache = caches.get(prefix);
-  if (cache === undefined) caches.set(prefix, (cache = new Map()));
-  // The hash as a latin1 string is a cheap exact key; no payload is built for a known address.
-  const key = Buffer.from(hash20.buffer, hash20.byteOffset, HASH_SIZE).toString('latin1');
-  let address = cache.get(key);
-  if (address === undefined) {
-    const payload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
-    payload.set(prefix, 0);
-    payload.set(hash20, PREFIX_SIZE);
-    address = bs58check.encode(payload);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, address);
-  }
-  return address;
+  let table = tables.get(prefix);
+  if (table === undefined) tables.set(prefix, (table = new AddressTable(prefix)));
+  return table.encode(hash20);
 }
 
 /** C `isspace` in the "C" locale: what zcashd's DecodeBase58 skips around the string. */

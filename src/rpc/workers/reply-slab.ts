@@ -9,7 +9,11 @@
  * view of it, and the slab is lent again only after that write has finished.
  */
 
-/** Capacity of one slab: a verbosity-2 rendering of the largest (2 MB) blocks fits. */
+/**
+ * Capacity of one slab: a verbosity-2 rendering of a 2 MB block of inputs or shielded data fits
+ * (≈ 12 MB); one of a 2 MB block of pool payouts (≈ 23 MB, an address per output) is
+ * transferred instead.
+ */
 export const SLAB_BYTES = 16 * 1024 * 1024;
 
 /** Slabs per render thread: its job in progress, one queued, one whose reply is being written. */

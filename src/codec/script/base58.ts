@@ -1,0 +1,115 @@
+/**
+ * Base58Check encoding (Bitcoin's alphabet), as zcashd's EncodeBase58Check writes t-addresses.
+ *
+ * Written by hand because it is on getblock verbosity 2's hot path: every transparent output
+ * prints its address, and an explorer asks for each block once, so a cache rarely holds it.
+ * bs58check took 4.7 µs per address (two pure-JS SHA-256 runs and a byte-at-a-time base
+ * conversion, measured); here the checksum is node:crypto's SHA-256d and the conversion a
+ * handful of multiply-adds (bench/addresses.ts). Decoding, which only parses request parameters,
+ * stays with bs58check.
+ */
+import { Buffer } from 'node:buffer';
+import { sha256d } from '../../crypto/hash.js';
+
+const ALPHABET_CODES = Uint8Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', (c) => c.charCodeAt(0));
+const CHECKSUM_SIZE = 4;
+
+/**
+ * The conversion, exact in float arithmetic: the input is read as base-2^24 limbs L_k, each
+ * limb's weight 2^(24·e) is known in base 58^4 (a table per input length), and
+ * Σ L_k · weight_k is accumulated per base-58^4 position, then carried once. Every product is
+ * below 2^24 · 58^4 < 2^47.5, so up to 32 limbs (96 bytes) sum below 2^53. Dividing the whole
+ * number by 58^4 pass after pass took about 1.5 times as long for an address: each pass is a
+ * chain of dependent divisions.
+ */
+const LIMB_BYTES = 3;
+const CHUNK = 58 * 58 * 58 * 58;
+const DIGITS_PER_CHUNK = 4;
+/** The longest input: 32 limbs. An address is 26 bytes (prefix, hash, checksum). */
+export const BASE58_MAX_INPUT = 96;
+
+interface Weights {
+  /** Limbs of the input. */
+  limbs: number;
+  /** Base-58^4 positions of the result. */
+  positions: number;
+  /** weight[k · positions + j]: position j of the weight of limb k (big-endian limb order). */
+  weight: Float64Array;
+  /** How many positions of limb k's weight are not zero. */
+  span: Uint8Array;
+}
+
+const weightsByLength: (Weights | undefined)[] = [];
+
+function weightsFor(n: number): Weights {
+  let w = weightsByLength[n];
+  if (w !== undefined) return w;
+  const limbs = Math.ceil(n / LIMB_BYTES);
+  // log58(256) < 1.3658; one spare position for the carry out of the top.
+  const positions = Math.ceil(Math.ceil(n * 1.3658) / DIGITS_PER_CHUNK) + 1;
+  const weight = new Float64Array(limbs * positions);
+  const span = new Uint8Array(limbs);
+  for (let k = 0; k < limbs; k++) {
+    let v = 1n << BigInt(24 * (limbs - 1 - k));
+    let j = 0;
+    for (; v > 0n; j++, v /= BigInt(CHUNK)) weight[k * positions + j] = Number(v % BigInt(CHUNK));
+    span[k] = j;
+  }
+  weightsByLength[n] = w = { limbs, positions, weight, span };
+  return w;
+}
+
+/** Scratch space; encoding is synchronous, so one set serves every call. */
+const bytes = new Uint8Array(BASE58_MAX_INPUT);
+const sums = new Float64Array(Math.ceil((BASE58_MAX_INPUT * 1.3658) / DIGITS_PER_CHUNK) + 1);
+const digits = new Uint8Array(sums.length * DIGITS_PER_CHUNK);
+/** The result's characters, made a string by one latin1 decode (concatenating 35 characters cost four times as much). */
+const text = Buffer.alloc(BASE58_MAX_INPUT * 2);
+
+/** Base58Check(payload): the payload followed by the first four bytes of its SHA-256d. */
+export function base58CheckEncode(payload: Uint8Array): string {
+  return base58Encode(payload, sha256d(payload), CHECKSUM_SIZE);
+}
+
+/** Base58 of `head` followed by the first `tailLength` bytes of `tail` (at most BASE58_MAX_INPUT in all). */
+export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLength = 0): string {
+  const n = head.length + tailLength;
+  if (n > BASE58_MAX_INPUT) throw new RangeError(`base58: at most ${BASE58_MAX_INPUT} bytes, got ${n}`);
+  bytes.set(head, 0);
+  for (let i = 0; i < tailLength; i++) bytes[head.length + i] = tail[i]!;
+
+  let zeros = 0;
+  while (zeros < n && bytes[zeros] === 0) zeros++;
+
+  const { limbs, positions, weight, span } = weightsFor(n);
+  for (let j = 0; j < positions; j++) sums[j] = 0;
+  // Big-endian limbs; the first holds the 1–3 bytes left over.
+  let at = 0;
+  for (let k = 0; k < limbs; k++) {
+    const take = k === 0 ? n - LIMB_BYTES * (limbs - 1) : LIMB_BYTES;
+    let limb = 0;
+    for (let j = 0; j < take; j++) limb = limb * 256 + bytes[at++]!;
+    if (limb === 0) continue;
+    const row = k * positions;
+    for (let j = 0, end = span[k]!; j < end; j++) sums[j] = sums[j]! + limb * weight[row + j]!;
+  }
+
+  let count = 0;
+  let carry = 0;
+  for (let j = 0; j < positions; j++) {
+    const x = sums[j]! + carry;
+    carry = Math.floor(x / CHUNK);
+    let r = (x - carry * CHUNK) | 0;
+    for (let d = 0; d < DIGITS_PER_CHUNK; d++) {
+      const q = (r / 58) | 0;
+      digits[count++] = r - q * 58;
+      r = q;
+    }
+  }
+  // Positions above the number's magnitude give zero digits.
+  while (count > 0 && digits[count - 1] === 0) count--;
+
+  for (let i = 0; i < zeros; i++) text[i] = ALPHABET_CODES[0]!;
+  for (let d = 0; d < count; d++) text[zeros + d] = ALPHABET_CODES[digits[count - 1 - d]!]!;
+  return text.toString('latin1', 0, zeros + count);
+}
