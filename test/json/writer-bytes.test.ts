@@ -6,7 +6,7 @@ import { toHex, toHexReversed } from '../../src/codec/hex.js';
 import { scriptToAsm } from '../../src/codec/script/asm.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { txToJson } from '../../src/render/tx.js';
-import { JsonWriter } from '../../src/json/writer.js';
+import { JsonFragment, JsonWriter } from '../../src/json/writer.js';
 import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 /** Objects mixing every kind of value, non-ASCII strings and escapes included. */
@@ -101,6 +101,63 @@ describe('JsonWriter output', () => {
     expect(() => new JsonWriter().beginArray().stringText('x')).toThrow(/outside openString/);
     expect(() => new JsonWriter().beginArray().closeString()).toThrow(/without openString/);
     expect(() => new JsonWriter().beginArray().openString().toString()).toThrow(/still open/);
+  });
+
+  it('a value written as pieces equals the same value written member by member, as an element and as a member', () => {
+    const byMembers = (w: JsonWriter, v: number, n: number, hex: Uint8Array) =>
+      w.beginObject().key('v').amount(v).key('z').int(v).key('n').int(n).key('h').hexStr(hex).key('a').plainStr('t1abc').endObject();
+    const parts = {
+      open: new JsonFragment('{"v":'),
+      z: new JsonFragment(',"z":'),
+      n: new JsonFragment(',"n":'),
+      h: new JsonFragment(',"h":"'),
+    };
+    const close = new JsonFragment('","a":"');
+    const byPieces = (w: JsonWriter, v: number, n: number, hex: Uint8Array) =>
+      w
+        .beginPieces()
+        .piece(parts.open)
+        .pieceAmount(v)
+        .piece(parts.z)
+        .pieceInt(v)
+        .piece(parts.n)
+        .pieceInt(n)
+        .piece(parts.h)
+        .pieceHex(hex, 0, hex.length)
+        .piece(close)
+        .pieceAscii('t1abc')
+        .piece(new JsonFragment('"}'))
+        .endPieces();
+    // Amounts and integers on both of their paths (digits written directly, and formatted).
+    const values = [0, 1, 99_999_999, 100_000_000, 4294967295, 4294967296, 21e14, 2 ** 52 + 2, -5];
+    const hex = Uint8Array.from({ length: 30 }, (_, i) => i * 9);
+    for (const memory of [16, 1 << 16]) {
+      const expected = new JsonWriter().beginArray();
+      const got = new JsonWriter(memory).beginArray();
+      values.forEach((v, i) => {
+        byMembers(expected, v, i, hex.subarray(0, i * 3));
+        byPieces(got, v, i, hex.subarray(0, i * 3));
+      });
+      expected.beginObject().key('last');
+      got.beginObject().key('last');
+      byMembers(expected, 7, 7, hex);
+      byPieces(got, 7, 7, hex);
+      expect(got.endObject().endArray().toBuffer().toString('latin1')).toBe(expected.endObject().endArray().toString());
+    }
+  });
+
+  it('fragments of every length up to 9 come out whole, and pieces are refused outside beginPieces', () => {
+    for (let n = 1; n <= 9; n++) {
+      const token = '123456789'.slice(0, n);
+      const w = new JsonWriter(16).beginArray().beginPieces().piece(new JsonFragment(token)).endPieces().int(0);
+      expect(w.endArray().toString()).toBe(`[${token},0]`);
+    }
+    expect(() => new JsonFragment('é')).toThrow(/ASCII/);
+    expect(() => new JsonWriter().beginPieces()).toThrow(/byte output/);
+    expect(() => new JsonWriter(64).beginArray().piece(new JsonFragment('1'))).toThrow(/outside beginPieces/);
+    expect(() => new JsonWriter(64).beginArray().beginPieces().int(1)).toThrow(/between beginPieces/);
+    expect(() => new JsonWriter(64).beginArray().beginPieces().endArray()).toThrow();
+    expect(() => new JsonWriter(64).beginArray().beginPieces().toString()).toThrow(/still open/);
   });
 
   it('integers take the digit path and the general path alike', () => {
