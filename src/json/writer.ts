@@ -539,10 +539,14 @@ export class JsonWriter {
     return this;
   }
 
-  /** ASCII text needing no escaping (a base58 address), as plainStr() writes it without its quotes. */
-  pieceAscii(s: string): this {
+  /** ASCII needing no escaping, as bytes (a base58 address): `text[start, end)`, as plainStr() writes it without its quotes. */
+  pieceAscii(text: Uint8Array, start: number, end: number): this {
     this.checkPieces();
-    this.put(s);
+    this.ensure(end - start);
+    const buf = this.buf!;
+    let p = this.pos;
+    for (let i = start; i < end; i++) buf[p++] = text[i]!;
+    this.pos = p;
     return this;
   }
 

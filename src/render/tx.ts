@@ -5,8 +5,8 @@
  */
 import type { NetworkParams } from '../chain/network.js';
 import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
-import { encodeTransparentAddress } from '../codec/script/address.js';
-import { solveScript, type SolvedScript } from '../codec/script/solver.js';
+import { addressTable, AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
+import { isPayToPubkeyHash, isPayToScriptHash, solveScript, type DestinationKind, type SolvedScript } from '../codec/script/solver.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
@@ -89,18 +89,30 @@ function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinb
 }
 
 function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], network: NetworkParams): void {
-  // Every output's script is solved and its addresses encoded before any output is written:
-  // on a 2 MB block of pool payouts this was 11 % faster with fresh addresses (each a
-  // node:crypto SHA-256d) and 18 % with known ones than solving and encoding output by output,
-  // the two kinds of work no longer taking turns (bench/store-serve.ts's payout lines).
+  // Every output's script is classified and its addresses encoded before any output is
+  // written: on a 2 MB block of pool payouts this was 11 % faster with fresh addresses (each a
+  // node:crypto SHA-256d) and 18 % with known ones than doing both output by output, the two
+  // kinds of work no longer taking turns (bench/store-serve.ts's payout lines).
   const n = vout.length;
+  const pieces = w.writesBytes;
   const scripts = new Array<Uint8Array>(n);
-  const solvedScripts = new Array<SolvedScript>(n);
+  /** Byte output's P2PKH and P2SH outputs: their shape; their addresses are in the table. */
+  const shapes = new Array<StandardOutputShape | null>(n);
+  /** The other outputs: the solved script and its addresses. */
+  const solvedScripts = new Array<SolvedScript | null>(n);
   const addresses = new Array<string[] | null>(n);
   for (let i = 0; i < n; i++) {
     const script = vout[i]!.scriptPubKey;
-    const solved = solveScript(script);
     scripts[i] = script;
+    const shape = pieces ? standardShapeOf(script) : null;
+    shapes[i] = shape;
+    if (shape !== null) {
+      addressTable(shape.kind, network).slotOf(script, shape.pushAt);
+      solvedScripts[i] = null;
+      addresses[i] = null;
+      continue;
+    }
+    const solved = solveScript(script);
     solvedScripts[i] = solved;
     addresses[i] =
       solved.reqSigs === undefined || !solved.destinations
@@ -108,13 +120,12 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
         : solved.destinations.map((d) => encodeTransparentAddress(d.kind, d.hash, network));
   }
   w.key('vout').beginArray();
-  const pieces = w.writesBytes;
   for (let i = 0; i < n; i++) {
     const value = vout[i]!.value;
-    const encoded = addresses[i];
-    const shape = pieces && encoded ? STANDARD_OUTPUTS[solvedScripts[i]!.type] : undefined;
-    if (shape !== undefined) {
-      writeStandardOutput(w, shape, value, i, scripts[i]!, encoded![0]!);
+    const script = scripts[i]!;
+    const shape = shapes[i];
+    if (shape) {
+      writeStandardOutput(w, shape, value, i, script, addressTable(shape.kind, network));
       continue;
     }
     w.beginObject();
@@ -123,11 +134,11 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
     w.key('valueSat').int(value);
     w.key('n').int(i);
     w.key('scriptPubKey').beginObject();
-    const script = scripts[i]!;
     w.key('asm');
     asm.write(script, false);
     w.key('hex').hexStr(script);
     const solved = solvedScripts[i]!;
+    const encoded = addresses[i];
     if (!encoded) {
       w.key('type').plainStr(solved.type);
     } else {
@@ -151,8 +162,8 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
  * the fuzz and vector tests compare the two.
  */
 interface StandardOutputShape {
-  /** The script's length and where its one 20-byte push starts. */
-  scriptLength: number;
+  kind: DestinationKind;
+  /** Where the script's one push, a 20-byte hash, starts. */
   pushAt: number;
   /** From after `"n":<n>` up to the push's hex in `asm`. */
   beforePush: JsonFragment;
@@ -168,23 +179,26 @@ const VALUE_SAT = new JsonFragment(',"valueSat":');
 const OUTPUT_N = new JsonFragment(',"n":');
 const OUTPUT_END = new JsonFragment('"]}}');
 
-/** By solveScript type; these two are exactly one script each (solver.ts). */
-const STANDARD_OUTPUTS: Readonly<Record<string, StandardOutputShape>> = {
-  pubkeyhash: {
-    scriptLength: 25,
-    pushAt: 3,
-    beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_DUP OP_HASH160 '),
-    afterPush: new JsonFragment(' OP_EQUALVERIFY OP_CHECKSIG","hex":"'),
-    beforeAddress: new JsonFragment('","reqSigs":1,"type":"pubkeyhash","addresses":["'),
-  },
-  scripthash: {
-    scriptLength: 23,
-    pushAt: 2,
-    beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_HASH160 '),
-    afterPush: new JsonFragment(' OP_EQUAL","hex":"'),
-    beforeAddress: new JsonFragment('","reqSigs":1,"type":"scripthash","addresses":["'),
-  },
+const PAY_TO_PUBKEY_HASH: StandardOutputShape = {
+  kind: 'p2pkh',
+  pushAt: 3,
+  beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_DUP OP_HASH160 '),
+  afterPush: new JsonFragment(' OP_EQUALVERIFY OP_CHECKSIG","hex":"'),
+  beforeAddress: new JsonFragment('","reqSigs":1,"type":"pubkeyhash","addresses":["'),
 };
+
+const PAY_TO_SCRIPT_HASH: StandardOutputShape = {
+  kind: 'p2sh',
+  pushAt: 2,
+  beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_HASH160 '),
+  afterPush: new JsonFragment(' OP_EQUAL","hex":"'),
+  beforeAddress: new JsonFragment('","reqSigs":1,"type":"scripthash","addresses":["'),
+};
+
+/** A script solveScript calls `pubkeyhash` or `scripthash`: each is exactly one byte pattern, matched by no earlier type. */
+function standardShapeOf(script: Uint8Array): StandardOutputShape | null {
+  return isPayToPubkeyHash(script) ? PAY_TO_PUBKEY_HASH : isPayToScriptHash(script) ? PAY_TO_SCRIPT_HASH : null;
+}
 
 function writeStandardOutput(
   w: JsonWriter,
@@ -192,9 +206,10 @@ function writeStandardOutput(
   value: number,
   n: number,
   script: Uint8Array,
-  address: string,
+  table: AddressTable,
 ): void {
-  if (script.length !== shape.scriptLength) throw new Error(`standard output script of ${script.length} bytes`);
+  // Found again, not remembered from before: another output of the transaction may have evicted it.
+  const text = table.slotOf(script, shape.pushAt) * AddressTable.TEXT_STRIDE;
   w.beginPieces()
     .piece(OUTPUT_START)
     .pieceAmount(value)
@@ -209,7 +224,7 @@ function writeStandardOutput(
     .piece(shape.afterPush)
     .pieceHex(script, 0, script.length)
     .piece(shape.beforeAddress)
-    .pieceAscii(address)
+    .pieceAscii(table.texts, text + 1, text + 1 + table.texts[text]!)
     .piece(OUTPUT_END)
     .endPieces();
 }

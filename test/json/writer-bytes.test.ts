@@ -113,6 +113,7 @@ describe('JsonWriter output', () => {
       h: new JsonFragment(',"h":"'),
     };
     const close = new JsonFragment('","a":"');
+    const ADDRESS_BYTES = Buffer.from('..t1abc..', 'latin1');
     const byPieces = (w: JsonWriter, v: number, n: number, hex: Uint8Array) =>
       w
         .beginPieces()
@@ -125,7 +126,7 @@ describe('JsonWriter output', () => {
         .piece(parts.h)
         .pieceHex(hex, 0, hex.length)
         .piece(close)
-        .pieceAscii('t1abc')
+        .pieceAscii(ADDRESS_BYTES, 2, 7)
         .piece(new JsonFragment('"}'))
         .endPieces();
     // Amounts and integers on both of their paths (digits written directly, and formatted).

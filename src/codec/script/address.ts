@@ -4,7 +4,8 @@
  */
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
-import { base58CheckEncode } from './base58.js';
+import { Buffer } from 'node:buffer';
+import { base58CheckEncodeInto } from './base58.js';
 import type { DestinationKind } from './solver.js';
 
 const HASH_SIZE = 20;
@@ -13,49 +14,58 @@ const PREFIX_SIZE = 2;
 /**
  * Encoded addresses, memoized: blocks and their neighbours repeat addresses (pool payouts,
  * change, founders' and funding-stream outputs). One direct-mapped table per prefix: a hash's
- * first two bytes (a hash160 is uniform) choose its slot and the slot keeps the 20 bytes to
- * confirm a hit, so a lookup builds nothing and a miss stores the bytes and the text. A Map
- * keyed by the hash as latin1 text cost ≈ 450 ns per miss (the key string, hashing, growth,
- * wholesale clearing) plus the garbage collection of its surviving keys: on a block of fresh
- * addresses, as much as encoding them. Hashes that share a slot evict each other; crafted ones
- * can only make every lookup a miss, i.e. an encode.
+ * first two bytes (a hash160 is uniform) choose its slot, and the slot keeps the 20 bytes, to
+ * confirm a hit, and the address as ASCII bytes, which byte output copies without a string.
+ * A lookup builds nothing and a miss encodes into the slot. A Map keyed by the hash as latin1
+ * text cost ≈ 450 ns per miss (the key string, hashing, growth, wholesale clearing) plus the
+ * garbage collection of its surviving keys and texts: on a block of fresh addresses, as much as
+ * encoding them. Hashes that share a slot evict each other; crafted ones can only make every
+ * lookup a miss, i.e. an encode.
  */
-/** One slot per value of a hash's first two bytes. */
-const SLOTS = 0x10000;
+export class AddressTable {
+  /** One slot per value of a hash's first two bytes. */
+  private static readonly SLOTS = 0x10000;
+  /** A slot's text: its length (0 while empty), then up to 36 characters (Base58Check of 22 bytes). */
+  static readonly TEXT_STRIDE = 40;
 
-class AddressTable {
-  /** Each slot's hash; its text is '' while the slot is empty (no address is ''). */
-  private readonly hashes = new Uint8Array(SLOTS * HASH_SIZE);
-  private readonly texts = new Array<string>(SLOTS).fill('');
+  private readonly hashes = new Uint8Array(AddressTable.SLOTS * HASH_SIZE);
+  /** Every slot's text (see TEXT_STRIDE). */
+  readonly texts = Buffer.alloc(AddressTable.SLOTS * AddressTable.TEXT_STRIDE);
+  private readonly payload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
 
-  constructor(private readonly prefix: Uint8Array) {}
+  constructor(prefix: Uint8Array) {
+    this.payload.set(prefix, 0);
+  }
 
-  encode(hash20: Uint8Array): string {
-    const slot = hash20[0]! | (hash20[1]! << 8);
-    const at = slot * HASH_SIZE;
+  /**
+   * The slot holding the address of the hash at `bytes[at, at + 20)` (an output script's push,
+   * read in place), encoded into it first when it is not there. Its text is at
+   * `texts[TEXT_STRIDE · slot + 1]`, `texts[TEXT_STRIDE · slot]` bytes long, until a later
+   * lookup evicts it.
+   */
+  slotOf(bytes: Uint8Array, at: number): number {
+    const slot = bytes[at]! | (bytes[at + 1]! << 8);
     const hashes = this.hashes;
-    const known = this.texts[slot]!;
-    if (known !== '') {
-      let same = true;
-      for (let i = 0; i < HASH_SIZE; i++) {
-        if (hashes[at + i] !== hash20[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return known;
+    const h = slot * HASH_SIZE;
+    const texts = this.texts;
+    const t = slot * AddressTable.TEXT_STRIDE;
+    if (texts[t] !== 0) {
+      let i = 0;
+      while (i < HASH_SIZE && hashes[h + i] === bytes[at + i]) i++;
+      if (i === HASH_SIZE) return slot;
     }
-    encodePayload.set(this.prefix, 0);
-    encodePayload.set(hash20, PREFIX_SIZE);
-    const text = base58CheckEncode(encodePayload);
-    hashes.set(hash20, at);
-    this.texts[slot] = text;
-    return text;
+    for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = hashes[h + i] = bytes[at + i]!;
+    texts[t] = base58CheckEncodeInto(this.payload, texts, t + 1);
+    return slot;
+  }
+
+  /** The text of a slot slotOf returned, as a string. */
+  textOf(slot: number): string {
+    const t = slot * AddressTable.TEXT_STRIDE;
+    return this.texts.toString('latin1', t + 1, t + 1 + this.texts[t]!);
   }
 }
 
-/** The prefix and hash being encoded (encoding copies it out before returning). */
-const encodePayload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
 /** One table per prefix array (i.e. per network and kind), made when first used. */
 const tables = new WeakMap<Uint8Array, AddressTable>();
 
@@ -63,15 +73,21 @@ function prefixFor(kind: DestinationKind, network: NetworkParams): Uint8Array {
   return kind === 'p2pkh' ? network.p2pkhPrefix : network.p2shPrefix;
 }
 
+/** The address table of the network's P2PKH or P2SH prefix. */
+export function addressTable(kind: DestinationKind, network: NetworkParams): AddressTable {
+  const prefix = prefixFor(kind, network);
+  let table = tables.get(prefix);
+  if (table === undefined) tables.set(prefix, (table = new AddressTable(prefix)));
+  return table;
+}
+
 /** Base58Check(prefix ‖ hash20) with the network's P2PKH or P2SH prefix. */
 export function encodeTransparentAddress(kind: DestinationKind, hash20: Uint8Array, network: NetworkParams): string {
   if (hash20.length !== HASH_SIZE) {
     throw new RangeError(`transparent address hash must be ${HASH_SIZE} bytes, got ${hash20.length}`);
   }
-  const prefix = prefixFor(kind, network);
-  let table = tables.get(prefix);
-  if (table === undefined) tables.set(prefix, (table = new AddressTable(prefix)));
-  return table.encode(hash20);
+  const table = addressTable(kind, network);
+  return table.textOf(table.slotOf(hash20, 0));
 }
 
 /** C `isspace` in the "C" locale: what zcashd's DecodeBase58 skips around the string. */

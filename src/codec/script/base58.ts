@@ -63,16 +63,31 @@ function weightsFor(n: number): Weights {
 const bytes = new Uint8Array(BASE58_MAX_INPUT);
 const sums = new Float64Array(Math.ceil((BASE58_MAX_INPUT * 1.3658) / DIGITS_PER_CHUNK) + 1);
 const digits = new Uint8Array(sums.length * DIGITS_PER_CHUNK);
-/** The result's characters, made a string by one latin1 decode (concatenating 35 characters cost four times as much). */
+/** The string forms' characters, made a string by one latin1 decode (concatenating 35 characters cost four times as much). */
 const text = Buffer.alloc(BASE58_MAX_INPUT * 2);
+
+/** The most characters the Base58 of `n` bytes can have. */
+export function base58MaxLength(n: number): number {
+  return Math.ceil(n * 1.3658);
+}
 
 /** Base58Check(payload): the payload followed by the first four bytes of its SHA-256d. */
 export function base58CheckEncode(payload: Uint8Array): string {
-  return base58Encode(payload, sha256d(payload), CHECKSUM_SIZE);
+  return text.toString('latin1', 0, base58CheckEncodeInto(payload, text, 0));
+}
+
+/** Base58Check(payload) as ASCII bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length. */
+export function base58CheckEncodeInto(payload: Uint8Array, out: Uint8Array, at: number): number {
+  return base58EncodeInto(payload, sha256d(payload), CHECKSUM_SIZE, out, at);
 }
 
 /** Base58 of `head` followed by the first `tailLength` bytes of `tail` (at most BASE58_MAX_INPUT in all). */
 export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLength = 0): string {
+  return text.toString('latin1', 0, base58EncodeInto(head, tail, tailLength, text, 0));
+}
+
+/** base58Encode's characters as ASCII bytes into `out` from `at`; returns their count. */
+export function base58EncodeInto(head: Uint8Array, tail: Uint8Array, tailLength: number, out: Uint8Array, at: number): number {
   const n = head.length + tailLength;
   if (n > BASE58_MAX_INPUT) throw new RangeError(`base58: at most ${BASE58_MAX_INPUT} bytes, got ${n}`);
   bytes.set(head, 0);
@@ -84,11 +99,11 @@ export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLeng
   const { limbs, positions, weight, span } = weightsFor(n);
   for (let j = 0; j < positions; j++) sums[j] = 0;
   // Big-endian limbs; the first holds the 1–3 bytes left over.
-  let at = 0;
+  let from = 0;
   for (let k = 0; k < limbs; k++) {
     const take = k === 0 ? n - LIMB_BYTES * (limbs - 1) : LIMB_BYTES;
     let limb = 0;
-    for (let j = 0; j < take; j++) limb = limb * 256 + bytes[at++]!;
+    for (let j = 0; j < take; j++) limb = limb * 256 + bytes[from++]!;
     if (limb === 0) continue;
     const row = k * positions;
     for (let j = 0, end = span[k]!; j < end; j++) sums[j] = sums[j]! + limb * weight[row + j]!;
@@ -109,7 +124,7 @@ export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLeng
   // Positions above the number's magnitude give zero digits.
   while (count > 0 && digits[count - 1] === 0) count--;
 
-  for (let i = 0; i < zeros; i++) text[i] = ALPHABET_CODES[0]!;
-  for (let d = 0; d < count; d++) text[zeros + d] = ALPHABET_CODES[digits[count - 1 - d]!]!;
-  return text.toString('latin1', 0, zeros + count);
+  for (let i = 0; i < zeros; i++) out[at + i] = ALPHABET_CODES[0]!;
+  for (let d = 0; d < count; d++) out[at + zeros + d] = ALPHABET_CODES[digits[count - 1 - d]!]!;
+  return zeros + count;
 }
