@@ -101,13 +101,16 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
   /** The other outputs: the solved script and its addresses. */
   const solvedScripts = new Array<SolvedScript | null>(n);
   const addresses = new Array<string[] | null>(n);
+  let p2pkh: AddressTable | undefined;
+  let p2sh: AddressTable | undefined;
   for (let i = 0; i < n; i++) {
     const script = vout[i]!.scriptPubKey;
     scripts[i] = script;
     const shape = pieces ? standardShapeOf(script) : null;
     shapes[i] = shape;
     if (shape !== null) {
-      addressTable(shape.kind, network).slotOf(script, shape.pushAt);
+      if (shape.kind === 'p2pkh') (p2pkh ??= addressTable('p2pkh', network)).request(script, shape.pushAt);
+      else (p2sh ??= addressTable('p2sh', network)).request(script, shape.pushAt);
       solvedScripts[i] = null;
       addresses[i] = null;
       continue;
@@ -119,13 +122,15 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
         ? null
         : solved.destinations.map((d) => encodeTransparentAddress(d.kind, d.hash, network));
   }
+  p2pkh?.flush();
+  p2sh?.flush();
   w.key('vout').beginArray();
   for (let i = 0; i < n; i++) {
     const value = vout[i]!.value;
     const script = scripts[i]!;
     const shape = shapes[i];
     if (shape) {
-      writeStandardOutput(w, shape, value, i, script, addressTable(shape.kind, network));
+      writeStandardOutput(w, shape, value, i, script, shape.kind === 'p2pkh' ? p2pkh! : p2sh!);
       continue;
     }
     w.beginObject();

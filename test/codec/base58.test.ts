@@ -5,7 +5,7 @@ import bs58check from 'bs58check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
-import { encodeTransparentAddress } from '../../src/codec/script/address.js';
+import { addressTable, encodeTransparentAddress } from '../../src/codec/script/address.js';
 import { BASE58_MAX_INPUT, base58CheckEncode, base58Encode } from '../../src/codec/script/base58.js';
 
 /** Bytes with runs of zeros (leading zeros become '1's) and extreme values. */
@@ -54,6 +54,41 @@ describe('transparent address table', () => {
         expect(encodeTransparentAddress('p2pkh', h, MAINNET)).toBe(expected(MAINNET.p2pkhPrefix, h));
       }
     }
+  });
+
+  it('requested addresses are encoded together at flush, duplicates and slot collisions included', () => {
+    const table = addressTable('p2pkh', TESTNET);
+    // 3,000 hashes (past one batch of 1,024, so one flush happens inside request), every
+    // tenth requested twice, and pairs sharing a slot (same first two bytes).
+    const hashes = Array.from({ length: 3000 }, (_, k) =>
+      Uint8Array.from({ length: 20 }, (_, i) => (i < 2 ? (k >> (8 * i)) & 0xff : (k * 31 + i * 7) & 0xff)),
+    );
+    for (let k = 0; k < 100; k++) hashes.push(Uint8Array.from(hashes[k]!.map((v, i) => (i === 19 ? v ^ 0x5a : v))));
+    const scripts = hashes.map((h) => Uint8Array.from([0x76, 0xa9, 0x14, ...h, 0x88, 0xac]));
+    scripts.forEach((s, k) => {
+      table.request(s, 3);
+      if (k % 10 === 0) table.request(s, 3);
+    });
+    table.flush();
+    for (const s of scripts) {
+      const slot = table.slotOf(s, 3);
+      expect(table.textOf(slot)).toBe(expected(TESTNET.p2pkhPrefix, s.subarray(3, 23)));
+    }
+    // A request not yet flushed is a miss to slotOf, which encodes it at once; the flush after agrees.
+    const late = Uint8Array.from({ length: 20 }, (_, i) => 200 - i);
+    table.request(late, 0);
+    expect(table.textOf(table.slotOf(late, 0))).toBe(expected(TESTNET.p2pkhPrefix, late));
+    table.flush();
+    expect(table.textOf(table.slotOf(late, 0))).toBe(expected(TESTNET.p2pkhPrefix, late));
+    // A hash encoded at once into the slot of a queued one keeps its text through the flush.
+    const queued = Uint8Array.from({ length: 20 }, (_, i) => (i < 2 ? 0xcd : i));
+    const other = Uint8Array.from({ length: 20 }, (_, i) => (i < 2 ? 0xcd : 255 - i));
+    table.request(queued, 0);
+    const slot = table.slotOf(other, 0);
+    table.flush();
+    expect(table.textOf(slot)).toBe(expected(TESTNET.p2pkhPrefix, other));
+    expect(table.textOf(table.slotOf(other, 0))).toBe(expected(TESTNET.p2pkhPrefix, other));
+    expect(table.textOf(table.slotOf(queued, 0))).toBe(expected(TESTNET.p2pkhPrefix, queued));
   });
 
   it('keeps networks and kinds apart for the same hash', () => {

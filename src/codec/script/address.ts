@@ -5,7 +5,8 @@
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
 import { Buffer } from 'node:buffer';
-import { base58CheckEncodeInto } from './base58.js';
+import { ADDRESS_PAYLOAD_BYTES, addressChecksums } from '../../crypto/address-checksums.js';
+import { base58CheckEncodeInto, base58EncodeInto } from './base58.js';
 import type { DestinationKind } from './solver.js';
 
 const HASH_SIZE = 20;
@@ -16,7 +17,8 @@ const PREFIX_SIZE = 2;
  * change, founders' and funding-stream outputs). One direct-mapped table per prefix: a hash's
  * first two bytes (a hash160 is uniform) choose its slot, and the slot keeps the 20 bytes, to
  * confirm a hit, and the address as ASCII bytes, which byte output copies without a string.
- * A lookup builds nothing and a miss encodes into the slot. A Map keyed by the hash as latin1
+ * A lookup builds nothing and a miss encodes into the slot, at once (slotOf) or with others
+ * (request, flush). A Map keyed by the hash as latin1
  * text cost ≈ 450 ns per miss (the key string, hashing, growth, wholesale clearing) plus the
  * garbage collection of its surviving keys and texts: on a block of fresh addresses, as much as
  * encoding them. Hashes that share a slot evict each other; crafted ones can only make every
@@ -25,16 +27,78 @@ const PREFIX_SIZE = 2;
 export class AddressTable {
   /** One slot per value of a hash's first two bytes. */
   private static readonly SLOTS = 0x10000;
-  /** A slot's text: its length (0 while empty), then up to 36 characters (Base58Check of 22 bytes). */
+  /** A slot's text: its length (0 while empty, QUEUED while requested), then up to 36 characters (Base58Check of 22 bytes). */
   static readonly TEXT_STRIDE = 40;
+
+  /** Misses requested and not yet encoded: at most this many, then they are encoded. */
+  private static readonly BATCH = 1024;
 
   private readonly hashes = new Uint8Array(AddressTable.SLOTS * HASH_SIZE);
   /** Every slot's text (see TEXT_STRIDE). */
   readonly texts = Buffer.alloc(AddressTable.SLOTS * AddressTable.TEXT_STRIDE);
   private readonly payload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
+  /** Requested misses: their payloads (22 bytes apart), slots and, once computed, checksums. */
+  private readonly pendingPayloads = new Uint8Array(AddressTable.BATCH * ADDRESS_PAYLOAD_BYTES);
+  private readonly pendingSlots = new Int32Array(AddressTable.BATCH);
+  private readonly checksums = new Uint8Array(4 * AddressTable.BATCH);
+  private pending = 0;
 
-  constructor(prefix: Uint8Array) {
+  constructor(private readonly prefix: Uint8Array) {
     this.payload.set(prefix, 0);
+  }
+
+  /**
+   * Asks for the address of the hash at `bytes[at, at + 20)` to be in the table by the next
+   * flush(): a miss is queued, so that many are encoded together (their checksums four at a
+   * time, crypto/address-checksums.ts). Until then slotOf treats it as a miss.
+   */
+  request(bytes: Uint8Array, at: number): void {
+    const slot = bytes[at]! | (bytes[at + 1]! << 8);
+    const length = this.texts[slot * AddressTable.TEXT_STRIDE]!;
+    // Known, or already queued (a transaction often pays one address twice).
+    if (length !== 0 && this.sameHash(slot, bytes, at)) return;
+    const h = slot * HASH_SIZE;
+    for (let i = 0; i < HASH_SIZE; i++) this.hashes[h + i] = bytes[at + i]!;
+    this.texts[slot * AddressTable.TEXT_STRIDE] = QUEUED;
+    const p = this.pending * ADDRESS_PAYLOAD_BYTES;
+    this.pendingPayloads.set(this.prefix, p);
+    for (let i = 0; i < HASH_SIZE; i++) this.pendingPayloads[p + PREFIX_SIZE + i] = bytes[at + i]!;
+    this.pendingSlots[this.pending++] = slot;
+    if (this.pending === AddressTable.BATCH) this.flush();
+  }
+
+  /** Encodes the queued misses into their slots (one a later request took over is skipped: slotOf encodes it then). */
+  flush(): void {
+    const count = this.pending;
+    if (count === 0) return;
+    this.pending = 0;
+    addressChecksums(this.pendingPayloads, count, this.checksums);
+    const hashes = this.hashes;
+    const payloads = this.pendingPayloads;
+    for (let k = 0; k < count; k++) {
+      const slot = this.pendingSlots[k]!;
+      const p = k * ADDRESS_PAYLOAD_BYTES + PREFIX_SIZE;
+      const h = slot * HASH_SIZE;
+      let i = 0;
+      while (i < HASH_SIZE && hashes[h + i] === payloads[p + i]) i++;
+      if (i < HASH_SIZE) continue;
+      const t = slot * AddressTable.TEXT_STRIDE;
+      this.texts[t] = base58EncodeInto(payloads, p - PREFIX_SIZE, ADDRESS_PAYLOAD_BYTES, this.checksums, 4 * k, 4, this.texts, t + 1);
+    }
+  }
+
+  /** Whether the slot's text is the address of the hash at `bytes[at, at + 20)`. */
+  private holds(slot: number, bytes: Uint8Array, at: number): boolean {
+    const length = this.texts[slot * AddressTable.TEXT_STRIDE]!;
+    return length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at);
+  }
+
+  private sameHash(slot: number, bytes: Uint8Array, at: number): boolean {
+    const hashes = this.hashes;
+    const h = slot * HASH_SIZE;
+    let i = 0;
+    while (i < HASH_SIZE && hashes[h + i] === bytes[at + i]) i++;
+    return i === HASH_SIZE;
   }
 
   /**
@@ -45,17 +109,12 @@ export class AddressTable {
    */
   slotOf(bytes: Uint8Array, at: number): number {
     const slot = bytes[at]! | (bytes[at + 1]! << 8);
+    if (this.holds(slot, bytes, at)) return slot;
     const hashes = this.hashes;
     const h = slot * HASH_SIZE;
-    const texts = this.texts;
-    const t = slot * AddressTable.TEXT_STRIDE;
-    if (texts[t] !== 0) {
-      let i = 0;
-      while (i < HASH_SIZE && hashes[h + i] === bytes[at + i]) i++;
-      if (i === HASH_SIZE) return slot;
-    }
     for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = hashes[h + i] = bytes[at + i]!;
-    texts[t] = base58CheckEncodeInto(this.payload, texts, t + 1);
+    const t = slot * AddressTable.TEXT_STRIDE;
+    this.texts[t] = base58CheckEncodeInto(this.payload, this.texts, t + 1);
     return slot;
   }
 
@@ -65,6 +124,9 @@ export class AddressTable {
     return this.texts.toString('latin1', t + 1, t + 1 + this.texts[t]!);
   }
 }
+
+/** A slot's text length while its address is queued (a real one is at most 36). */
+const QUEUED = 0xff;
 
 /** One table per prefix array (i.e. per network and kind), made when first used. */
 const tables = new WeakMap<Uint8Array, AddressTable>();

@@ -78,20 +78,32 @@ export function base58CheckEncode(payload: Uint8Array): string {
 
 /** Base58Check(payload) as ASCII bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length. */
 export function base58CheckEncodeInto(payload: Uint8Array, out: Uint8Array, at: number): number {
-  return base58EncodeInto(payload, sha256d(payload), CHECKSUM_SIZE, out, at);
+  return base58EncodeInto(payload, 0, payload.length, sha256d(payload), 0, CHECKSUM_SIZE, out, at);
 }
 
 /** Base58 of `head` followed by the first `tailLength` bytes of `tail` (at most BASE58_MAX_INPUT in all). */
 export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLength = 0): string {
-  return text.toString('latin1', 0, base58EncodeInto(head, tail, tailLength, text, 0));
+  return text.toString('latin1', 0, base58EncodeInto(head, 0, head.length, tail, 0, tailLength, text, 0));
 }
 
-/** base58Encode's characters as ASCII bytes into `out` from `at`; returns their count. */
-export function base58EncodeInto(head: Uint8Array, tail: Uint8Array, tailLength: number, out: Uint8Array, at: number): number {
-  const n = head.length + tailLength;
+/**
+ * The Base58 of `source[start, start + length)` followed by `tail[tailStart, tailStart +
+ * tailLength)` (a checksum), as ASCII bytes into `out` from `at`; returns their count.
+ */
+export function base58EncodeInto(
+  source: Uint8Array,
+  start: number,
+  length: number,
+  tail: Uint8Array,
+  tailStart: number,
+  tailLength: number,
+  out: Uint8Array,
+  at: number,
+): number {
+  const n = length + tailLength;
   if (n > BASE58_MAX_INPUT) throw new RangeError(`base58: at most ${BASE58_MAX_INPUT} bytes, got ${n}`);
-  bytes.set(head, 0);
-  for (let i = 0; i < tailLength; i++) bytes[head.length + i] = tail[i]!;
+  for (let i = 0; i < length; i++) bytes[i] = source[start + i]!;
+  for (let i = 0; i < tailLength; i++) bytes[length + i] = tail[tailStart + i]!;
 
   let zeros = 0;
   while (zeros < n && bytes[zeros] === 0) zeros++;
