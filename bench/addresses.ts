@@ -12,7 +12,7 @@
  */
 import bs58check from 'bs58check';
 import { MAINNET } from '../src/chain/network.js';
-import { addressTable, AddressTable, encodeTransparentAddress } from '../src/codec/script/address.js';
+import { addressTable, encodeTransparentAddress } from '../src/codec/script/address.js';
 import { wasmAddressChecksumsAvailable } from '../src/crypto/address-checksums.js';
 import { fmt, load, median, QUICK } from './lib/measure.js';
 
@@ -80,7 +80,7 @@ const batched = Array.from({ length: ROUNDS }, (_, r) => {
     const tx = list.slice(start, start + TX_OUTPUTS);
     for (const h of tx) table.request(h, 0);
     table.flush();
-    for (const h of tx) length += table.texts[AddressTable.TEXT_STRIDE * table.slotOf(h, 0)]!;
+    for (const h of tx) length += table.textLength(table.slotOf(h, 0));
   }
   const ns = Number(process.hrtime.bigint() - t0) / list.length;
   if (length < 34 * list.length) throw new Error('batched addresses too short');

@@ -90,9 +90,12 @@ function verbosity2CpuTime(p: Prepared, beforeEachRun?: () => void): void {
     }
   }
   const ms = (xs: number[]) => median(xs).toFixed(1);
+  // A reply larger than a slab moves on to fresh memory as it is written (and a render thread
+  // transfers it instead of lending a slab).
+  const slabNote = size > SLAB_BYTES ? `, outgrowing its ${SLAB_BYTES >> 20} MiB into fresh memory` : '';
   console.log(
     `in-process getblock verbosity 2, ${p.block.name} (${fmt(p.bytes.length)} bytes → ${fmt(size)} bytes of JSON): decode+txids+JSON median ` +
-      `${ms(runs.slab.total)} ms into a reply slab (JSON alone ${ms(runs.slab.json)} ms), ${ms(runs.fresh.total)} ms into fresh memory ` +
+      `${ms(runs.slab.total)} ms into a reply slab (JSON alone ${ms(runs.slab.json)} ms${slabNote}), ${ms(runs.fresh.total)} ms into fresh memory ` +
       `(JSON alone ${ms(runs.fresh.json)} ms); target ≤ 8 ms for 2 MB | ${load()}`,
   );
 }
@@ -123,20 +126,22 @@ async function main(): Promise<void> {
     hashHex: decodeBlock(shaped).hashHex,
     txs: decodeBlock(shaped).transactions.length,
   });
-  // Output-heavy: every output prints an address, encoded afresh in each run (an explorer reads
-  // each block once) and, in the second line, already known to the address table.
+  // Output-heavy: every output prints an address. First with every address new in each run
+  // (an explorer reads each block once; pseudo-random hashes), then the block as built, whose few
+  // hundred distinct addresses (419201's payees, repeated) the address table holds after one run.
   const payouts = blockOf419201Payouts(2 * MB);
+  const renewed = payouts.slice();
   const payoutBlock = { ...SERVED_BLOCKS[0]!, height: 419201, content: "419201's payout transactions repeated to 2 MB" };
-  const payoutPrepared = {
-    block: payoutBlock,
-    bytes: payouts,
-    hashHex: decodeBlock(payouts).hashHex,
-    txs: decodeBlock(payouts).transactions.length,
-  };
-  verbosity2CpuTime({ ...payoutPrepared, block: { ...payoutBlock, name: '419201-payouts-2MB-fresh-addresses' } }, () => {
-    if (renewPayToPubkeyHashes(payouts) < 50_000) throw new Error('payout block: fewer P2PKH outputs than expected');
+  const payoutPrepared = (bytes: Uint8Array, name: string): Prepared => ({
+    block: { ...payoutBlock, name },
+    bytes,
+    hashHex: decodeBlock(bytes).hashHex,
+    txs: decodeBlock(bytes).transactions.length,
   });
-  verbosity2CpuTime({ ...payoutPrepared, block: { ...payoutBlock, name: '419201-payouts-2MB-known-addresses' } });
+  verbosity2CpuTime(payoutPrepared(renewed, '419201-payouts-2MB-fresh-addresses'), () => {
+    if (renewPayToPubkeyHashes(renewed) < 50_000) throw new Error('payout block: fewer P2PKH outputs than expected');
+  });
+  verbosity2CpuTime(payoutPrepared(payouts, '419201-payouts-2MB-known-addresses'));
 
   const env = (network: ServedNetwork, cache: boolean): Record<string, string> => ({
     SERVE: 'store',

@@ -192,7 +192,17 @@ function storeServe(out: string): Figure[] {
     if (cpu) {
       const mb = (num(cpu[2]!) / 1e6).toFixed(2);
       const name = `getblock 2 in-process (decode+txids+JSON), ${cpu[1]} (${mb} MB), median`;
-      figs.push(figure('store-serve', `${name}, into a reply slab (uncached serving)`, num(cpu[3]!), 'ms', 'lower', null));
+      const outgrown = line.includes('outgrowing its');
+      figs.push(
+        figure(
+          'store-serve',
+          `${name}, into a reply slab${outgrown ? ' it outgrows' : ''} (uncached serving)`,
+          num(cpu[3]!),
+          'ms',
+          'lower',
+          null,
+        ),
+      );
       figs.push(figure('store-serve', `${name}, into fresh memory (first cached rendering)`, num(cpu[4]!), 'ms', 'lower', null));
       continue;
     }

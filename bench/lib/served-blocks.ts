@@ -103,8 +103,10 @@ function filledBlock(real: Block, pick: (tx: Transaction) => boolean, targetByte
 
 /**
  * Gives every P2PKH output of `block` (in place) a hash no earlier call gave, so that its
- * rendering encodes every address afresh, as an explorer reading each block once does. Returns
- * how many outputs it changed.
+ * rendering encodes every address afresh, as an explorer reading each block once does. The
+ * hashes are pseudo-random like real hash160s, so they spread over the address table as real
+ * ones do (a counter in their first bytes would give each its own slot, in order). Returns how
+ * many outputs it changed.
  */
 let renewed = 0;
 export function renewPayToPubkeyHashes(block: Uint8Array): number {
@@ -113,12 +115,14 @@ export function renewPayToPubkeyHashes(block: Uint8Array): number {
     for (const out of tx.data.vout) {
       const script = out.scriptPubKey;
       if (script.length !== 25 || script[0] !== 0x76 || script[1] !== 0xa9 || script[2] !== 0x14) continue;
-      renewed++;
-      // A view of `block`: bytes 3..6 of the hash take the counter (its first two choose the table slot).
-      script[3] = renewed & 0xff;
-      script[4] = (renewed >>> 8) & 0xff;
-      script[5] = (renewed >>> 16) & 0xff;
-      script[6] = (renewed >>> 24) & 0xff;
+      // A view of `block`: the hash's 20 bytes from an xorshift generator seeded by a counter.
+      let x = (++renewed * 0x9e3779b1) | 1;
+      for (let i = 3; i < 23; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        script[i] = x & 0xff;
+      }
       changed++;
     }
   }

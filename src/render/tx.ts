@@ -5,7 +5,7 @@
  */
 import type { NetworkParams } from '../chain/network.js';
 import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
-import { addressTable, AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
+import { addressTable, type AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
 import { isPayToPubkeyHash, isPayToScriptHash, solveScript, type DestinationKind, type SolvedScript } from '../codec/script/solver.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
@@ -214,7 +214,8 @@ function writeStandardOutput(
   table: AddressTable,
 ): void {
   // Found again, not remembered from before: another output of the transaction may have evicted it.
-  const text = table.slotOf(script, shape.pushAt) * AddressTable.TEXT_STRIDE;
+  const slot = table.slotOf(script, shape.pushAt);
+  const text = table.textStart(slot);
   w.beginPieces()
     .piece(OUTPUT_START)
     .pieceAmount(value)
@@ -229,7 +230,7 @@ function writeStandardOutput(
     .piece(shape.afterPush)
     .pieceHex(script, 0, script.length)
     .piece(shape.beforeAddress)
-    .pieceAscii(table.texts, text + 1, text + 1 + table.texts[text]!)
+    .pieceAscii(table.slots, text, text + table.textLength(slot))
     .piece(OUTPUT_END)
     .endPieces();
 }

@@ -46,8 +46,8 @@ const ADDRESS_OUT = [
 const DECODE_OUT =
   'v4   343 txs    391 kB | zecrpc decode+txid 503,702 tx/s 574.7 MB/s ±0% | utxo-lib parses 287/343 | on those, decode+txid: zecrpc 726,487 tx/s 718.5 MB/s, utxo-lib 139,658 tx/s 138.1 MB/s → 5.2× | decode only: 6,105,006 vs 626,386 tx/s → 9.7× | txid alone: 989,662 tx/s → ceiling 7.1× | listed decode+txid: zecrpc 851,101 tx/s, utxo-lib 141,200 tx/s → 6.0× (share of ceiling: one call each 73 %, listed 86 %)\n' +
   'alternation cost, v4 transactions utxo-lib parses: decode 160 ns/tx, 1-byte SHA-256 266 ns, alternating 567 ns → 141 ns per transaction more than the two apart\n' +
-  'alternation control, v4 transactions utxo-lib parses: decode 147 ns/tx, 1-byte Buffer.compare 47 ns, alternating 201 ns → 7 ns per transaction more than the two apart\n' +
-  'alternation control, v4 transactions utxo-lib parses: 64-byte JS sum 82 ns/tx, 1-byte SHA-256 214 ns, alternating 332 ns → 36 ns per transaction more than the two apart';
+  'alternation control, v4 transactions utxo-lib parses: decode 160 ns/tx, 1-byte Buffer.compare 47 ns, alternating 214 ns → 7 ns per transaction more than the two apart\n' +
+  'alternation control, v4 transactions utxo-lib parses: 64-byte JS sum 82 ns/tx, 1-byte SHA-256 266 ns, alternating 384 ns → 36 ns per transaction more than the two apart';
 
 const IMPORT_OUT = [
   'regtest + spends, (c) chain state off (TxIndex only)           6,796 blocks/s    6.11 MB/s  (1,201 blocks, 1.1 MB, median 177 ms, 1.00× (c), 34,021 tx/s; load 2.11)',
@@ -138,6 +138,24 @@ describe('bench results', () => {
       ratio: 1.42,
     });
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
+    const served = PARSERS['store-serve']!(
+      [
+        'in-process getblock verbosity 2, main-106598 (1,385,299 bytes → 8,174,145 bytes of JSON): decode+txids+JSON median 5.4 ms into a reply slab (JSON alone 4.3 ms), 8.7 ms into fresh memory (JSON alone 7.7 ms); target ≤ 8 ms for 2 MB | load 0.59',
+        'in-process getblock verbosity 2, 419201-payouts-2MB-fresh-addresses (1,998,785 bytes → 22,766,255 bytes of JSON): decode+txids+JSON median 60.1 ms into a reply slab (JSON alone 58.0 ms, outgrowing its 16 MiB into fresh memory), 59.5 ms into fresh memory (JSON alone 57.9 ms); target ≤ 8 ms for 2 MB | load 1.02',
+      ].join('\n'),
+    );
+    expect(served.map((f) => [f.name, f.value])).toEqual([
+      ['getblock 2 in-process (decode+txids+JSON), main-106598 (1.39 MB), median, into a reply slab (uncached serving)', 5.4],
+      ['getblock 2 in-process (decode+txids+JSON), main-106598 (1.39 MB), median, into fresh memory (first cached rendering)', 8.7],
+      [
+        'getblock 2 in-process (decode+txids+JSON), 419201-payouts-2MB-fresh-addresses (2.00 MB), median, into a reply slab it outgrows (uncached serving)',
+        60.1,
+      ],
+      [
+        'getblock 2 in-process (decode+txids+JSON), 419201-payouts-2MB-fresh-addresses (2.00 MB), median, into fresh memory (first cached rendering)',
+        59.5,
+      ],
+    ]);
     expect(
       PARSERS.addresses!(
         't-address encoding, fresh addresses (50,000 per round, 9 rounds): zecrpc 1,209 ns, bs58check 4,479 ns → 3.7× (min–max 3.2–3.9) | batched (500 requested, then one flush): zecrpc 612 ns | known addresses (1,000 repeated): zecrpc 38 ns | load 0.62',
@@ -156,8 +174,8 @@ describe('bench results', () => {
       ['decode+txid v4, listed (decode all, then ids)', 851101, 141200],
       ['decode+txid v4, listed, share of the txid hashing alone', 851101, 989662],
       ['decode alternating with a 1-byte SHA-256, v4 transactions utxo-lib parses, per tx', 567, 426],
-      ['decode alternating with a 1-byte Buffer.compare, v4 transactions utxo-lib parses, per tx', 201, 194],
-      ['64-byte JS sum alternating with a 1-byte SHA-256, v4 transactions utxo-lib parses, per tx', 332, 296],
+      ['decode alternating with a 1-byte Buffer.compare, v4 transactions utxo-lib parses, per tx', 214, 207],
+      ['64-byte JS sum alternating with a 1-byte SHA-256, v4 transactions utxo-lib parses, per tx', 384, 348],
     ]);
   });
 

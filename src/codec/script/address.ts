@@ -15,27 +15,27 @@ const PREFIX_SIZE = 2;
 /**
  * Encoded addresses, memoized: blocks and their neighbours repeat addresses (pool payouts,
  * change, founders' and funding-stream outputs). One direct-mapped table per prefix: a hash's
- * first two bytes (a hash160 is uniform) choose its slot, and the slot keeps the 20 bytes, to
- * confirm a hit, and the address as ASCII bytes, which byte output copies without a string.
- * A lookup builds nothing and a miss encodes into the slot, at once (slotOf) or with others
- * (request, flush). A Map keyed by the hash as latin1
- * text cost ≈ 450 ns per miss (the key string, hashing, growth, wholesale clearing) plus the
- * garbage collection of its surviving keys and texts: on a block of fresh addresses, as much as
+ * first two bytes (a hash160 is uniform) choose its slot, and the slot, one 64-byte cache line,
+ * keeps the 20 bytes, to confirm a hit, and the address as ASCII bytes, which byte output
+ * copies without a string. A lookup builds nothing and a miss encodes into the slot, at once
+ * (slotOf) or with others (request, flush). A Map keyed by the hash as latin1 text cost
+ * ≈ 450 ns per miss (the key string, hashing, growth, wholesale clearing) plus the garbage
+ * collection of its surviving keys and texts: on a block of fresh addresses, as much as
  * encoding them. Hashes that share a slot evict each other; crafted ones can only make every
  * lookup a miss, i.e. an encode.
  */
 export class AddressTable {
   /** One slot per value of a hash's first two bytes. */
   private static readonly SLOTS = 0x10000;
-  /** A slot's text: its length (0 while empty, QUEUED while requested), then up to 36 characters (Base58Check of 22 bytes). */
-  static readonly TEXT_STRIDE = 40;
-
+  /** A slot: the hash, the text's length (0 while empty, QUEUED while requested), the text (at most 36 characters: Base58Check of 22 bytes). */
+  private static readonly SLOT_BYTES = 64;
+  private static readonly LENGTH_AT = HASH_SIZE;
+  private static readonly TEXT_AT = HASH_SIZE + 1;
   /** Misses requested and not yet encoded: at most this many, then they are encoded. */
   private static readonly BATCH = 1024;
 
-  private readonly hashes = new Uint8Array(AddressTable.SLOTS * HASH_SIZE);
-  /** Every slot's text (see TEXT_STRIDE). */
-  readonly texts = Buffer.alloc(AddressTable.SLOTS * AddressTable.TEXT_STRIDE);
+  /** Every slot (SLOT_BYTES each); a slot's text is `slots[textStart(slot), + textLength(slot))`. */
+  readonly slots = Buffer.alloc(AddressTable.SLOTS * AddressTable.SLOT_BYTES);
   private readonly payload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
   /** Requested misses: their payloads (22 bytes apart), slots and, once computed, checksums. */
   private readonly pendingPayloads = new Uint8Array(AddressTable.BATCH * ADDRESS_PAYLOAD_BYTES);
@@ -47,6 +47,39 @@ export class AddressTable {
     this.payload.set(prefix, 0);
   }
 
+  textStart(slot: number): number {
+    return slot * AddressTable.SLOT_BYTES + AddressTable.TEXT_AT;
+  }
+
+  textLength(slot: number): number {
+    return this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT]!;
+  }
+
+  /** The text of a slot slotOf returned, as a string. */
+  textOf(slot: number): string {
+    const start = this.textStart(slot);
+    return this.slots.toString('latin1', start, start + this.textLength(slot));
+  }
+
+  /**
+   * The slot holding the address of the hash at `bytes[at, at + 20)` (an output script's push,
+   * read in place), encoded into it first when it is not there; valid until a later lookup
+   * evicts it.
+   */
+  slotOf(bytes: Uint8Array, at: number): number {
+    const slot = bytes[at]! | (bytes[at + 1]! << 8);
+    const length = this.textLength(slot);
+    if (length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at)) return slot;
+    this.takeSlot(slot, bytes, at);
+    for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = bytes[at + i]!;
+    this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = base58CheckEncodeInto(
+      this.payload,
+      this.slots,
+      this.textStart(slot),
+    );
+    return slot;
+  }
+
   /**
    * Asks for the address of the hash at `bytes[at, at + 20)` to be in the table by the next
    * flush(): a miss is queued, so that many are encoded together (their checksums four at a
@@ -54,12 +87,10 @@ export class AddressTable {
    */
   request(bytes: Uint8Array, at: number): void {
     const slot = bytes[at]! | (bytes[at + 1]! << 8);
-    const length = this.texts[slot * AddressTable.TEXT_STRIDE]!;
     // Known, or already queued (a transaction often pays one address twice).
-    if (length !== 0 && this.sameHash(slot, bytes, at)) return;
-    const h = slot * HASH_SIZE;
-    for (let i = 0; i < HASH_SIZE; i++) this.hashes[h + i] = bytes[at + i]!;
-    this.texts[slot * AddressTable.TEXT_STRIDE] = QUEUED;
+    if (this.textLength(slot) !== 0 && this.sameHash(slot, bytes, at)) return;
+    this.takeSlot(slot, bytes, at);
+    this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = QUEUED;
     const p = this.pending * ADDRESS_PAYLOAD_BYTES;
     this.pendingPayloads.set(this.prefix, p);
     for (let i = 0; i < HASH_SIZE; i++) this.pendingPayloads[p + PREFIX_SIZE + i] = bytes[at + i]!;
@@ -67,69 +98,51 @@ export class AddressTable {
     if (this.pending === AddressTable.BATCH) this.flush();
   }
 
-  /** Encodes the queued misses into their slots (one a later request took over is skipped: slotOf encodes it then). */
+  /** Encodes the queued misses into their slots (one a later lookup took over is skipped: slotOf encodes it then). */
   flush(): void {
     const count = this.pending;
     if (count === 0) return;
     this.pending = 0;
     addressChecksums(this.pendingPayloads, count, this.checksums);
-    const hashes = this.hashes;
     const payloads = this.pendingPayloads;
     for (let k = 0; k < count; k++) {
       const slot = this.pendingSlots[k]!;
-      const p = k * ADDRESS_PAYLOAD_BYTES + PREFIX_SIZE;
-      const h = slot * HASH_SIZE;
-      let i = 0;
-      while (i < HASH_SIZE && hashes[h + i] === payloads[p + i]) i++;
-      if (i < HASH_SIZE) continue;
-      const t = slot * AddressTable.TEXT_STRIDE;
-      this.texts[t] = base58EncodeInto(payloads, p - PREFIX_SIZE, ADDRESS_PAYLOAD_BYTES, this.checksums, 4 * k, 4, this.texts, t + 1);
+      const p = k * ADDRESS_PAYLOAD_BYTES;
+      if (!this.sameHash(slot, payloads, p + PREFIX_SIZE)) continue;
+      this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = base58EncodeInto(
+        payloads,
+        p,
+        ADDRESS_PAYLOAD_BYTES,
+        this.checksums,
+        4 * k,
+        4,
+        this.slots,
+        this.textStart(slot),
+      );
     }
   }
 
-  /** Whether the slot's text is the address of the hash at `bytes[at, at + 20)`. */
-  private holds(slot: number, bytes: Uint8Array, at: number): boolean {
-    const length = this.texts[slot * AddressTable.TEXT_STRIDE]!;
-    return length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at);
+  /** Puts the hash at `bytes[at, at + 20)` into the slot. */
+  private takeSlot(slot: number, bytes: Uint8Array, at: number): void {
+    const slots = this.slots;
+    const h = slot * AddressTable.SLOT_BYTES;
+    for (let i = 0; i < HASH_SIZE; i++) slots[h + i] = bytes[at + i]!;
   }
 
   private sameHash(slot: number, bytes: Uint8Array, at: number): boolean {
-    const hashes = this.hashes;
-    const h = slot * HASH_SIZE;
+    const slots = this.slots;
+    const h = slot * AddressTable.SLOT_BYTES;
     let i = 0;
-    while (i < HASH_SIZE && hashes[h + i] === bytes[at + i]) i++;
+    while (i < HASH_SIZE && slots[h + i] === bytes[at + i]) i++;
     return i === HASH_SIZE;
-  }
-
-  /**
-   * The slot holding the address of the hash at `bytes[at, at + 20)` (an output script's push,
-   * read in place), encoded into it first when it is not there. Its text is at
-   * `texts[TEXT_STRIDE · slot + 1]`, `texts[TEXT_STRIDE · slot]` bytes long, until a later
-   * lookup evicts it.
-   */
-  slotOf(bytes: Uint8Array, at: number): number {
-    const slot = bytes[at]! | (bytes[at + 1]! << 8);
-    if (this.holds(slot, bytes, at)) return slot;
-    const hashes = this.hashes;
-    const h = slot * HASH_SIZE;
-    for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = hashes[h + i] = bytes[at + i]!;
-    const t = slot * AddressTable.TEXT_STRIDE;
-    this.texts[t] = base58CheckEncodeInto(this.payload, this.texts, t + 1);
-    return slot;
-  }
-
-  /** The text of a slot slotOf returned, as a string. */
-  textOf(slot: number): string {
-    const t = slot * AddressTable.TEXT_STRIDE;
-    return this.texts.toString('latin1', t + 1, t + 1 + this.texts[t]!);
   }
 }
 
 /** A slot's text length while its address is queued (a real one is at most 36). */
 const QUEUED = 0xff;
 
-/** One table per prefix array (i.e. per network and kind), made when first used. */
-const tables = new WeakMap<Uint8Array, AddressTable>();
+/** One table per prefix (regtest shares testnet's), made when first used. */
+const tables = new Map<number, AddressTable>();
 
 function prefixFor(kind: DestinationKind, network: NetworkParams): Uint8Array {
   return kind === 'p2pkh' ? network.p2pkhPrefix : network.p2shPrefix;
@@ -138,8 +151,9 @@ function prefixFor(kind: DestinationKind, network: NetworkParams): Uint8Array {
 /** The address table of the network's P2PKH or P2SH prefix. */
 export function addressTable(kind: DestinationKind, network: NetworkParams): AddressTable {
   const prefix = prefixFor(kind, network);
-  let table = tables.get(prefix);
-  if (table === undefined) tables.set(prefix, (table = new AddressTable(prefix)));
+  const key = (prefix[0]! << 8) | prefix[1]!;
+  let table = tables.get(key);
+  if (table === undefined) tables.set(key, (table = new AddressTable(prefix)));
   return table;
 }
 
