@@ -2,9 +2,9 @@
  * Transparent (t-) addresses: Base58Check of a 2-byte network prefix and a 20-byte hash
  * (zcashd v6.12.2 `KeyIO::EncodeDestination` / `DecodeDestination`, src/key_io.cpp).
  */
+import { Buffer } from 'node:buffer';
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
-import { Buffer } from 'node:buffer';
 import { ADDRESS_PAYLOAD_BYTES, addressChecksums } from '../../crypto/address-checksums.js';
 import { base58CheckEncodeInto, base58EncodeInto } from './base58.js';
 import type { DestinationKind } from './solver.js';
