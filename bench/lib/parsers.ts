@@ -541,20 +541,22 @@ function zip244(out: string): Figure[] {
 
 function addresses(out: string): Figure[] {
   const m =
-    /^t-address encoding, fresh addresses \(([\d,]+) per round.*?\): zecrpc ([\d,]+) ns, bs58check ([\d,]+) ns.*batched \(([\d,]+) requested, then one flush\): zecrpc ([\d,]+) ns.*known addresses \(([\d,]+) repeated\): zecrpc ([\d,]+) ns/m.exec(
+    /^t-address encoding, fresh addresses \(([\d,]+) per round.*?\): zecrpc ([\d,]+) ns, bs58check ([\d,]+) ns.*batched \(([\d,]+) requested, then one flush(, no WebAssembly)?\): zecrpc ([\d,]+) ns.*known addresses \(([\d,]+) repeated\): zecrpc ([\d,]+) ns/m.exec(
       out,
     );
   if (!m) return [];
+  const baseline = { name: 'bs58check, same rounds', value: num(m[3]!) };
   return [
-    figure('addresses', `t-address encoding, fresh addresses (${m[1]} per round)`, num(m[2]!), 'ns', 'lower', {
-      name: 'bs58check, same rounds',
-      value: num(m[3]!),
-    }),
-    figure('addresses', `t-address encoding, fresh addresses batched as getblock 2 does (${m[4]} per flush)`, num(m[5]!), 'ns', 'lower', {
-      name: 'bs58check, same rounds',
-      value: num(m[3]!),
-    }),
-    figure('addresses', `t-address encoding, known addresses (${m[6]} repeated, address table)`, num(m[7]!), 'ns', 'lower', null),
+    figure('addresses', `t-address encoding, fresh addresses (${m[1]} per round)`, num(m[2]!), 'ns', 'lower', baseline),
+    figure(
+      'addresses',
+      `t-address encoding, fresh addresses batched as getblock 2 does (${m[4]} per flush${m[5] ? ', no WebAssembly' : ''})`,
+      num(m[6]!),
+      'ns',
+      'lower',
+      baseline,
+    ),
+    figure('addresses', `t-address encoding, known addresses (${m[7]} repeated, address table)`, num(m[8]!), 'ns', 'lower', null),
   ];
 }
 

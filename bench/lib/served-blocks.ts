@@ -7,6 +7,7 @@
  */
 import { MAINNET, TESTNET, type NetworkParams } from '../../src/chain/network.js';
 import { decodeBlock, encodeBlock, merkleRoot, type Block } from '../../src/codec/block.js';
+import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
 import type { Transaction } from '../../src/codec/tx/transaction.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side, type SideBlock } from '../../test/support/memory-store.js';
 import { testnetChain } from '../../test/support/store.js';
@@ -102,8 +103,8 @@ function filledBlock(real: Block, pick: (tx: Transaction) => boolean, targetByte
 }
 
 /**
- * Gives every P2PKH output of `block` (in place) a hash no earlier call gave, so that its
- * rendering encodes every address afresh, as an explorer reading each block once does. The
+ * Gives every P2PKH and P2SH output of `block` (in place) a hash no earlier call gave, so that
+ * its rendering encodes every address afresh, as an explorer reading each block once does. The
  * hashes are pseudo-random like real hash160s, so they spread over the address table as real
  * ones do (a counter in their first bytes would give each its own slot, in order). Returns how
  * many outputs it changed.
@@ -114,10 +115,11 @@ export function renewPayToPubkeyHashes(block: Uint8Array): number {
   for (const tx of decodeBlock(block).transactions) {
     for (const out of tx.data.vout) {
       const script = out.scriptPubKey;
-      if (script.length !== 25 || script[0] !== 0x76 || script[1] !== 0xa9 || script[2] !== 0x14) continue;
+      const pushAt = isPayToPubkeyHash(script) ? 3 : isPayToScriptHash(script) ? 2 : -1;
+      if (pushAt < 0) continue;
       // A view of `block`: the hash's 20 bytes from an xorshift generator seeded by a counter.
-      let x = (++renewed * 0x9e3779b1) | 1;
-      for (let i = 3; i < 23; i++) {
+      let x = Math.imul(++renewed, 0x9e3779b1) | 1;
+      for (let i = pushAt; i < pushAt + 20; i++) {
         x ^= x << 13;
         x ^= x >>> 17;
         x ^= x << 5;

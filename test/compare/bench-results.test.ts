@@ -158,13 +158,18 @@ describe('bench results', () => {
     ]);
     expect(
       PARSERS.addresses!(
-        't-address encoding, fresh addresses (50,000 per round, 9 rounds): zecrpc 1,209 ns, bs58check 4,479 ns → 3.7× (min–max 3.2–3.9) | batched (500 requested, then one flush): zecrpc 612 ns | known addresses (1,000 repeated): zecrpc 38 ns | load 0.62',
+        't-address encoding, fresh addresses (50,000 per round, 9 rounds): zecrpc 1,209 ns, bs58check 4,479 ns → 3.7× (min–max 3.2–3.9) | batched (500 requested, then one flush): zecrpc 612 ns → 7.3× (min–max 6.1–7.9) | known addresses (1,000 repeated): zecrpc 38 ns | load 0.62',
       ).map((f) => [f.name, f.value, f.baseline?.value, f.ratio?.toFixed(2)]),
     ).toEqual([
       ['t-address encoding, fresh addresses (50,000 per round)', 1209, 4479, '3.70'],
       ['t-address encoding, fresh addresses batched as getblock 2 does (500 per flush)', 612, 4479, '7.32'],
       ['t-address encoding, known addresses (1,000 repeated, address table)', 38, undefined, undefined],
     ]);
+    expect(
+      PARSERS.addresses!(
+        't-address encoding, fresh addresses (2,000 per round, 3 rounds): zecrpc 1,209 ns, bs58check 4,479 ns → 3.7× (min–max 3.2–3.9) | batched (500 requested, then one flush, no WebAssembly): zecrpc 1,100 ns → 4.1× (min–max 4.0–4.2) | known addresses (1,000 repeated): zecrpc 38 ns | load 0.62',
+      )[1]!.name,
+    ).toBe('t-address encoding, fresh addresses batched as getblock 2 does (500 per flush, no WebAssembly)');
     const decode = PARSERS.decode!(DECODE_OUT);
     expect(decode.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
       ['decode+txid v4', 726487, 139658],

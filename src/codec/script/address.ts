@@ -83,7 +83,8 @@ export class AddressTable {
   /**
    * Asks for the address of the hash at `bytes[at, at + 20)` to be in the table by the next
    * flush(): a miss is queued, so that many are encoded together (their checksums four at a
-   * time, crypto/address-checksums.ts). Until then slotOf treats it as a miss.
+   * time, crypto/address-checksums.ts). Until then slotOf treats it as a miss (and so it stays,
+   * correctly if more slowly, should the flush never come).
    */
   request(bytes: Uint8Array, at: number): void {
     const slot = bytes[at]! | (bytes[at + 1]! << 8);
