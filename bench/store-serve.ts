@@ -34,7 +34,7 @@ import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js'
 import {
   blockOf106598Shape,
   blockOf419201Payouts,
-  renewPayToPubkeyHashes,
+  renewAddressHashes,
   networkParams,
   SERVED_BLOCKS,
   servedBlockBytes,
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     txs: decodeBlock(bytes).transactions.length,
   });
   verbosity2CpuTime(payoutPrepared(renewed, '419201-payouts-2MB-fresh-addresses'), () => {
-    if (renewPayToPubkeyHashes(renewed) < 50_000) throw new Error('payout block: fewer P2PKH/P2SH outputs than expected');
+    if (renewAddressHashes(renewed) < 50_000) throw new Error('payout block: fewer P2PKH/P2SH outputs than expected');
   });
   verbosity2CpuTime(payoutPrepared(payouts, '419201-payouts-2MB-known-addresses'));
 

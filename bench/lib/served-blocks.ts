@@ -73,7 +73,7 @@ export function blockOf106598Shape(targetBytes: number): Uint8Array {
  * The output-heavy counterpart: mainnet 419201's coinbase, then its pool payout transactions
  * (those with 100 outputs or more; one pays 501 addresses) repeated the same way, ≈ 57,800
  * outputs in 2 MB. Every output prints an address, so rendering it is mostly address encoding
- * unless `renewPayToPubkeyHashes` runs before each rendering.
+ * unless `renewAddressHashes` runs before each rendering.
  */
 export function blockOf419201Payouts(targetBytes: number): Uint8Array {
   return filledBlock(decodeBlock(readHexVector('blocks', 'mainnet', '419201.hex')), (tx) => tx.data.vout.length >= 100, targetBytes);
@@ -110,7 +110,7 @@ function filledBlock(real: Block, pick: (tx: Transaction) => boolean, targetByte
  * many outputs it changed.
  */
 let renewed = 0;
-export function renewPayToPubkeyHashes(block: Uint8Array): number {
+export function renewAddressHashes(block: Uint8Array): number {
   let changed = 0;
   for (const tx of decodeBlock(block).transactions) {
     for (const out of tx.data.vout) {
