@@ -55,6 +55,10 @@ export class AddressTable {
     return this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT]!;
   }
 
+  private setTextLength(slot: number, length: number): void {
+    this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = length;
+  }
+
   /** The text of a slot slotOf returned, as a string. */
   textOf(slot: number): string {
     const start = this.textStart(slot);
@@ -67,16 +71,12 @@ export class AddressTable {
    * evicts it.
    */
   slotOf(bytes: Uint8Array, at: number): number {
-    const slot = bytes[at]! | (bytes[at + 1]! << 8);
+    const slot = slotFor(bytes, at);
     const length = this.textLength(slot);
     if (length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at)) return slot;
     this.takeSlot(slot, bytes, at);
     for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = bytes[at + i]!;
-    this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = base58CheckEncodeInto(
-      this.payload,
-      this.slots,
-      this.textStart(slot),
-    );
+    this.setTextLength(slot, base58CheckEncodeInto(this.payload, this.slots, this.textStart(slot)));
     return slot;
   }
 
@@ -87,11 +87,11 @@ export class AddressTable {
    * correctly if more slowly, should the flush never come).
    */
   request(bytes: Uint8Array, at: number): void {
-    const slot = bytes[at]! | (bytes[at + 1]! << 8);
+    const slot = slotFor(bytes, at);
     // Known, or already queued (a transaction often pays one address twice).
     if (this.textLength(slot) !== 0 && this.sameHash(slot, bytes, at)) return;
     this.takeSlot(slot, bytes, at);
-    this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = QUEUED;
+    this.setTextLength(slot, QUEUED);
     const p = this.pending * ADDRESS_PAYLOAD_BYTES;
     this.pendingPayloads.set(this.prefix, p);
     for (let i = 0; i < HASH_SIZE; i++) this.pendingPayloads[p + PREFIX_SIZE + i] = bytes[at + i]!;
@@ -110,16 +110,8 @@ export class AddressTable {
       const slot = this.pendingSlots[k]!;
       const p = k * ADDRESS_PAYLOAD_BYTES;
       if (!this.sameHash(slot, payloads, p + PREFIX_SIZE)) continue;
-      this.slots[slot * AddressTable.SLOT_BYTES + AddressTable.LENGTH_AT] = base58EncodeInto(
-        payloads,
-        p,
-        ADDRESS_PAYLOAD_BYTES,
-        this.checksums,
-        4 * k,
-        4,
-        this.slots,
-        this.textStart(slot),
-      );
+      const length = base58EncodeInto(payloads, p, ADDRESS_PAYLOAD_BYTES, this.checksums, 4 * k, 4, this.slots, this.textStart(slot));
+      this.setTextLength(slot, length);
     }
   }
 
@@ -137,6 +129,11 @@ export class AddressTable {
     while (i < HASH_SIZE && slots[h + i] === bytes[at + i]) i++;
     return i === HASH_SIZE;
   }
+}
+
+/** A hash's slot: its first two bytes. */
+function slotFor(bytes: Uint8Array, at: number): number {
+  return bytes[at]! | (bytes[at + 1]! << 8);
 }
 
 /** A slot's text length while its address is queued (a real one is at most 36). */

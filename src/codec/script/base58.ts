@@ -9,7 +9,6 @@
  * and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
  * parses request parameters, stays with bs58check.
  */
-import { Buffer } from 'node:buffer';
 import { sha256d } from '../../crypto/hash.js';
 
 const ALPHABET_CODES = Uint8Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', (c) => c.charCodeAt(0));
@@ -46,8 +45,8 @@ function weightsFor(n: number): Weights {
   let w = weightsByLength[n];
   if (w !== undefined) return w;
   const limbs = Math.ceil(n / LIMB_BYTES);
-  // log58(256) < 1.3658; one spare position for the carry out of the top.
-  const positions = Math.ceil(Math.ceil(n * 1.3658) / DIGITS_PER_CHUNK) + 1;
+  // One spare position for the carry out of the top.
+  const positions = Math.ceil(base58MaxLength(n) / DIGITS_PER_CHUNK) + 1;
   const weight = new Float64Array(limbs * positions);
   const span = new Uint8Array(limbs);
   for (let k = 0; k < limbs; k++) {
@@ -62,29 +61,20 @@ function weightsFor(n: number): Weights {
 
 /** Scratch space; encoding is synchronous, so one set serves every call. */
 const bytes = new Uint8Array(BASE58_MAX_INPUT);
-const sums = new Float64Array(Math.ceil((BASE58_MAX_INPUT * 1.3658) / DIGITS_PER_CHUNK) + 1);
+const sums = new Float64Array(Math.ceil(base58MaxLength(BASE58_MAX_INPUT) / DIGITS_PER_CHUNK) + 1);
 const digits = new Uint8Array(sums.length * DIGITS_PER_CHUNK);
-/** The string forms' characters, made a string by one latin1 decode (concatenating 35 characters cost four times as much). */
-const text = Buffer.alloc(BASE58_MAX_INPUT * 2);
 
-/** The most characters the Base58 of `n` bytes can have. */
-export function base58MaxLength(n: number): number {
+/** The most characters the Base58 of `n` bytes can have (log58(256) < 1.3658). */
+function base58MaxLength(n: number): number {
   return Math.ceil(n * 1.3658);
 }
 
-/** Base58Check(payload): the payload followed by the first four bytes of its SHA-256d. */
-export function base58CheckEncode(payload: Uint8Array): string {
-  return text.toString('latin1', 0, base58CheckEncodeInto(payload, text, 0));
-}
-
-/** Base58Check(payload) as ASCII bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length. */
+/**
+ * Base58Check(payload), the payload followed by the first four bytes of its SHA-256d, as ASCII
+ * bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length.
+ */
 export function base58CheckEncodeInto(payload: Uint8Array, out: Uint8Array, at: number): number {
   return base58EncodeInto(payload, 0, payload.length, sha256d(payload), 0, CHECKSUM_SIZE, out, at);
-}
-
-/** Base58 of `head` followed by the first `tailLength` bytes of `tail` (at most BASE58_MAX_INPUT in all). */
-export function base58Encode(head: Uint8Array, tail: Uint8Array = head, tailLength = 0): string {
-  return text.toString('latin1', 0, base58EncodeInto(head, 0, head.length, tail, 0, tailLength, text, 0));
 }
 
 /**
