@@ -18,13 +18,16 @@
  * set, then takes every txid, as decodeBlock and the merkle root do for a block's transactions.
  * utxo-lib is timed both ways too. The work is identical; alternating JS decoding with the hash
  * per transaction costs ≈ 100–200 ns more on this machine, which the listed order avoids. The
- * alternation lines at the end locate it: decoding alternating with a cheap native call, and a
- * small JS loop alternating with the hash, both cost little extra; decoding and OpenSSL's digest
- * path taking turns is what costs (code and data locality; no hardware counters here to say
- * which).
+ * alternation lines at the end locate it: decoding alternating with a cheap native call (one
+ * inside OpenSSL too), and a small JS loop alternating with the hash, all cost little extra;
+ * decoding alternating with a longer OpenSSL path (a 1-byte HMAC) costs at least as much as with
+ * the hash. So the extra comes with OpenSSL's digest path running between two decodes (code and
+ * data locality; no hardware counters here to say which), and no decoder calling node:crypto
+ * once per transaction avoids it.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { decodeBlock } from '../src/codec/block.js';
 import { setPointCheckCache } from '../src/crypto/curves.js';
 import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction.js';
@@ -209,15 +212,19 @@ function main(): void {
 
 /**
  * What alternating costs, apart from hashing: each transaction decoded, then a 1-byte SHA-256
- * (a native call that does almost no hashing), against the two loops run separately. Two
+ * (a native call that does almost no hashing), against the two loops run separately. The
  * controls say where the extra comes from: decoding alternating with a native call outside
- * OpenSSL (a 1-byte Buffer.compare), and a small JS loop (a 64-byte sum) alternating with the
- * 1-byte SHA-256. When both stay near zero, the extra is decoding's working set meeting
- * OpenSSL's digest path, which no decoder calling node:crypto once per transaction avoids.
+ * OpenSSL (a 1-byte Buffer.compare), with a short call into OpenSSL that skips its digest path
+ * (a 1-byte timingSafeEqual, CRYPTO_memcmp), and with a longer OpenSSL path than the hash (a
+ * 1-byte HMAC-SHA-256); and a small JS loop (a 64-byte sum) alternating with the 1-byte SHA-256.
+ * When the short calls and the JS loop stay near zero and the HMAC costs at least as much as
+ * the hash, the extra is decoding's working set meeting OpenSSL's digest path.
  */
 function alternationCost(s: TxSet): void {
   const oneByte = Buffer.alloc(1);
   const otherByte = Buffer.alloc(1);
+  const hmacKey = Buffer.alloc(16, 1);
+  const hmac = (): number => createHmac('sha256', hmacKey).update(oneByte).digest('binary').length;
   let sink = 0;
   const sum64 = (t: Uint8Array): number => {
     let x = 0;
@@ -239,6 +246,18 @@ function alternationCost(s: TxSet): void {
     },
     'decode with compare': () => {
       for (const t of s.txs) sink += decodeTransaction(t).size + Buffer.compare(oneByte, otherByte);
+    },
+    'timing-safe equal': () => {
+      for (let i = 0; i < s.txs.length; i++) sink += timingSafeEqual(oneByte, otherByte) ? 1 : 2;
+    },
+    'decode with timing-safe equal': () => {
+      for (const t of s.txs) sink += decodeTransaction(t).size + (timingSafeEqual(oneByte, otherByte) ? 1 : 2);
+    },
+    hmac: () => {
+      for (let i = 0; i < s.txs.length; i++) sink += hmac();
+    },
+    'decode with hmac': () => {
+      for (const t of s.txs) sink += decodeTransaction(t).size + hmac();
     },
     sum: () => {
       for (const t of s.txs) sink += sum64(t) + 1;
@@ -263,6 +282,17 @@ function alternationCost(s: TxSet): void {
   console.log(
     line(`alternation control, ${where}`, 'decode', t('decode'), '1-byte Buffer.compare', t('compare'), t('decode with compare')),
   );
+  console.log(
+    line(
+      `alternation control, ${where}`,
+      'decode',
+      t('decode'),
+      '1-byte timingSafeEqual (OpenSSL, no digest)',
+      t('timing-safe equal'),
+      t('decode with timing-safe equal'),
+    ),
+  );
+  console.log(line(`alternation control, ${where}`, 'decode', t('decode'), '1-byte HMAC-SHA-256', t('hmac'), t('decode with hmac')));
   console.log(line(`alternation control, ${where}`, '64-byte JS sum', t('sum'), '1-byte SHA-256', t('sha'), t('sum with sha')));
   if (sink === 0) throw new Error('alternation passes did no work');
 }
