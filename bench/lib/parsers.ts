@@ -48,6 +48,22 @@ function decode(out: string): Figure[] {
         );
     }
   }
+  // The same shares taken within interleaved rounds (median, spread): the ones READMEs quote.
+  for (const r of out.matchAll(
+    /^(\S+) shares of the txid hashing alone, \d+ interleaved rounds: txid alone ([\d,.]+) tx\/s, decode\+txid one call each ([\d,.]+) tx\/s, listed ([\d,.]+) tx\/s \| one call each ([\d.]+) %[^|]*?, listed ([\d.]+) %/gm,
+  )) {
+    const alone = { name: 'zecrpc txid hashing alone, same rounds', value: num(r[2]!) };
+    figs.push(
+      perRoundRatio(
+        figure('decode', `decode+txid ${r[1]}, share of the txid hashing alone, per round`, num(r[3]!), 'tx/s', 'higher', alone),
+        num(r[5]!),
+      ),
+      perRoundRatio(
+        figure('decode', `decode+txid ${r[1]}, listed, share of the txid hashing alone, per round`, num(r[4]!), 'tx/s', 'higher', alone),
+        num(r[6]!),
+      ),
+    );
+  }
   for (const alt of out.matchAll(
     /^alternation (?:cost|control), (.+?): (.+?) ([\d,.]+) ns\/tx, (.+?) ([\d,.]+) ns, alternating ([\d,.]+) ns/gm,
   ))

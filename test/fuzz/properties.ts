@@ -3,6 +3,7 @@
 //   * any input either decodes or throws a DecodeError — nothing else escapes, nothing hangs;
 //   * a DecodeError carries one of zcashd's texts and an offset inside the input;
 //   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute;
+//   * the quick transaction reader and the general, field-by-field one reach the same verdict;
 //   * it renders (decoderawtransaction's JSON) to the same text through the text and the byte
 //     writer, that text parses, and its hex, txid, size and scripts agree with the decode (the
 //     scripts' asm as rendered from their byte range inside the transaction against the asm of
@@ -16,7 +17,7 @@ import { DecodeError } from '../../src/codec/errors.js';
 import { toHex } from '../../src/codec/hex.js';
 import { scriptToAsm } from '../../src/codec/script/asm.js';
 import { solveScript } from '../../src/codec/script/solver.js';
-import { decodeTransaction, encodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
+import { decodeTransaction, decodeTransactionFieldByField, encodeTransaction, Transaction } from '../../src/codec/tx/transaction.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { txToJson, txToJsonBytes } from '../../src/render/tx.js';
 import { realTransactions } from './corpus.js';
@@ -69,13 +70,39 @@ export function checkTransaction(input: Uint8Array): Outcome {
   try {
     tx = decodeTransaction(input);
   } catch (e) {
+    sameVerdictFieldByField(input, e);
     return checkError(e, input);
   }
+  sameVerdictFieldByField(input, tx);
   const consumed = input.subarray(0, tx.size);
   if (!sameBytes(encodeTransaction(tx.data), consumed)) throw new Error('re-encoding differs from the consumed bytes');
   if (tx.txid.length !== 32 || tx.authDigest.length !== 32) throw new Error('bad id length');
   checkRendering(tx, consumed);
   return 'decoded';
+}
+
+/**
+ * decodeTransaction reads most v3–v5 transactions through a quick path; the general readers
+ * alone must reach the same verdict: the same error at the same offset, or the same bytes and ids.
+ */
+function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown): void {
+  let general: Transaction;
+  try {
+    general = decodeTransactionFieldByField(input);
+  } catch (e) {
+    if (quick instanceof Transaction) throw new Error(`only the general reader rejects: ${String(e)}`);
+    const q = quick as DecodeError;
+    if (!(e instanceof DecodeError) || e.reason !== q.reason || e.offset !== q.offset || e.what !== q.what)
+      throw new Error(`readers reject differently: ${String(quick)} / ${String(e)}`);
+    return;
+  }
+  if (!(quick instanceof Transaction)) throw new Error(`only the quick reader rejects: ${String(quick)}`);
+  if (
+    general.size !== quick.size ||
+    !sameBytes(general.txid, quick.txid) ||
+    !sameBytes(encodeTransaction(general.data), encodeTransaction(quick.data))
+  )
+    throw new Error('readers decode differently');
 }
 
 const MAINNET = networkParams('mainnet');

@@ -62,10 +62,19 @@ export interface JoinSplitSection {
   joinSplitSig: Uint8Array | null;
 }
 
+/**
+ * A new, empty JoinSplit list. Every decoded list comes from this one allocation site, so
+ * the lists of transactions without JoinSplits (./transaction.ts) get the same array map as
+ * the ones filled here.
+ */
+export function newJoinSplitList(): JoinSplit[] {
+  return [];
+}
+
 /** nJoinSplit, vJoinSplit, and joinSplitPubKey/joinSplitSig when there is at least one. */
 export function readJoinSplitSection(r: ByteReader, proofKind: SproutProofKind): JoinSplitSection {
   const n = r.compactSize();
-  const joinSplits: JoinSplit[] = [];
+  const joinSplits = newJoinSplitList();
   for (let i = 0; i < n; i++) joinSplits.push(readJoinSplit(r, proofKind));
   if (n === 0) return { joinSplits, joinSplitPubKey: null, joinSplitSig: null };
   const joinSplitPubKey = r.bytes(32);

@@ -2,13 +2,26 @@
  * Transaction decoding, encoding and ids, with zcashd v6.12.2's decode-time validation.
  */
 import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
-import { ByteReader, ByteWriter, viewOf } from '../bytes.js';
+import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
+import type { TransparentPart } from './formats/format.js';
 import { selectFormat, type TxCapabilities, type TxFormat } from './formats/index.js';
+import { v5Format } from './formats/nu5.js';
+import { v3Format } from './formats/overwinter.js';
+import { v4Format } from './formats/sapling.js';
 import { isMoneyRange } from './money.js';
-import { isCoinbase } from './transparent.js';
-import type { JoinSplit, TransactionData } from './types.js';
+import { newJoinSplitList } from './sprout.js';
+import { isCoinbase, MIN_INPUT_BYTES, MIN_OUTPUT_BYTES, WireTxIn, WireTxOut } from './transparent.js';
+import {
+  NU5_VERSION_GROUP_ID,
+  OVERWINTER_VERSION_GROUP_ID,
+  SAPLING_VERSION_GROUP_ID,
+  type JoinSplit,
+  type TransactionData,
+  type TxIn,
+  type TxOut,
+} from './types.js';
 
 const INVALID_FORMAT = `CTransaction::UpdateHash: Invalid transaction format${IOS_SUFFIX}`;
 
@@ -84,6 +97,14 @@ export class Transaction {
  * Throws DecodeError with zcashd's message on any failure.
  */
 export function readTransaction(r: ByteReader): Transaction {
+  const quick = readQuickly(r.buf, r.pos, r.end, r);
+  if (quick === null) return readFieldByField(r);
+  r.pos += quick.size;
+  return quick;
+}
+
+/** `readTransaction` through the general readers only. */
+function readFieldByField(r: ByteReader): Transaction {
   const start = r.pos;
   const rawHeader = r.u32();
   const overwintered = rawHeader >>> 31 === 1;
@@ -95,6 +116,147 @@ export function readTransaction(r: ByteReader): Transaction {
   const data = format.read(r, header);
   checkRustReparse(data, r.outputValueOutOfRange, start);
   return new Transaction(data, r.buf, start, r.pos, format);
+}
+
+/**
+ * Reads a v3, v4 or v5 transaction at `b[start]` in one function when its transparent part is
+ * the common case: every CompactSize one byte or a canonical three, every output value below
+ * 7·2^40 zatoshis (so inside MoneyRange), nothing short. Anything else returns null, and the
+ * caller reads the transaction field by field, with zcashd's errors. When shielded parts follow,
+ * the format's reader takes over after the transparent part (which is not read twice).
+ * `reader`, when given, is the caller's reader over `b`; its `pos` is left at `start`.
+ *
+ * Measured on the real transparent transactions (decodeTransaction, interleaved rounds): 84 → 59
+ * ns for v3, 148 → 110 ns for v4, 194 → 161 ns for v5, and less lost when decoding alternates
+ * with hashing (bench/decode.ts): one function, and no reader object for a transaction decoded
+ * on its own. Shielded transactions decode as fast as before.
+ */
+function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
+  if (end - start < 8) return null;
+  const rawHeader = int32LE(b, start) >>> 0;
+  const versionGroupId = int32LE(b, start + 4) >>> 0;
+  if (rawHeader >>> 31 !== 1) return null;
+  // Compared here rather than looked up in the format registry: a few ns of a 60 ns decode.
+  const version = rawHeader & 0x7fffffff;
+  const format =
+    version === 4 && versionGroupId === SAPLING_VERSION_GROUP_ID
+      ? v4Format
+      : version === 5 && versionGroupId === NU5_VERSION_GROUP_ID
+        ? v5Format
+        : version === 3 && versionGroupId === OVERWINTER_VERSION_GROUP_ID
+          ? v3Format
+          : null;
+  const layout = format?.transparentLayout;
+  if (!format || !layout) return null;
+  let pos = start + 8;
+  let consensusBranchId: number | null = null;
+  let lockTime = 0;
+  let expiryHeight = 0;
+  if (layout.branchIdFirst) {
+    if (end - pos < 12) return null;
+    consensusBranchId = int32LE(b, pos) >>> 0;
+    lockTime = int32LE(b, pos + 4) >>> 0;
+    expiryHeight = int32LE(b, pos + 8) >>> 0;
+    pos += 12;
+  }
+
+  let n = smallCompactSize(b, pos, end);
+  if (n < 0 || n > (end - pos) / MIN_INPUT_BYTES) return null;
+  pos += n < 0xfd ? 1 : 3;
+  const vin = new Array<TxIn>(n);
+  for (let i = 0; i < n; i++) {
+    const at = pos;
+    const scriptLength = smallCompactSize(b, pos + 36, end);
+    if (scriptLength < 0) return null;
+    pos += 36 + (scriptLength < 0xfd ? 1 : 3) + scriptLength + 4; // prevout, script, sequence
+    if (pos > end) return null;
+    vin[i] = new WireTxIn(b, at, scriptLength);
+  }
+
+  n = smallCompactSize(b, pos, end);
+  if (n < 0 || n > (end - pos) / MIN_OUTPUT_BYTES) return null;
+  pos += n < 0xfd ? 1 : 3;
+  const vout = new Array<TxOut>(n);
+  for (let i = 0; i < n; i++) {
+    const at = pos;
+    const scriptLength = smallCompactSize(b, pos + 8, end);
+    if (scriptLength < 0 || b[at + 7] !== 0 || b[at + 6] !== 0 || b[at + 5]! >= 7) return null;
+    pos += 8 + (scriptLength < 0xfd ? 1 : 3) + scriptLength; // value, script
+    if (pos > end) return null;
+    vout[i] = new WireTxOut(b, at, scriptLength);
+  }
+
+  if (!layout.branchIdFirst) {
+    if (end - pos < 8) return null;
+    lockTime = int32LE(b, pos) >>> 0;
+    expiryHeight = int32LE(b, pos + 4) >>> 0;
+    pos += 8;
+  }
+
+  if (isZero(b, pos, pos + layout.emptyShieldedBytes, end)) {
+    const data: TransactionData = {
+      format: format.name,
+      overwintered: true,
+      version,
+      versionGroupId,
+      consensusBranchId,
+      lockTime,
+      expiryHeight,
+      vin,
+      vout,
+      joinSplits: newJoinSplitList(),
+      joinSplitPubKey: null,
+      joinSplitSig: null,
+      sapling: null,
+      orchard: null,
+    };
+    // All checkRustReparse can find in a v3–v5 transaction without shielded parts.
+    if (consensusBranchId !== null && !isKnownBranchId(consensusBranchId))
+      throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
+    return new Transaction(data, b, start, pos + layout.emptyShieldedBytes, format);
+  }
+  // Shielded parts follow: the format's reader takes over after the transparent part.
+  const t: TransparentPart = { consensusBranchId, lockTime, expiryHeight, vin, vout };
+  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, version, versionGroupId, t);
+}
+
+/** The rest of `readQuickly`'s transaction from `pos`, after its transparent part `t`; leaves `r.pos` at `start`. */
+function readShieldedParts(
+  r: ByteReader,
+  start: number,
+  pos: number,
+  format: TxFormat,
+  version: number,
+  versionGroupId: number,
+  t: TransparentPart,
+): Transaction {
+  r.pos = pos;
+  r.outputValueOutOfRange = false;
+  const data = format.read(r, { overwintered: true, version, versionGroupId }, t);
+  checkRustReparse(data, false, start);
+  const tx = new Transaction(data, r.buf, start, r.pos, format);
+  r.pos = start; // the caller advances past the transaction, as on the other path
+  return tx;
+}
+
+/**
+ * The CompactSize at `at` when it lies before `end` and is one byte or a canonical three
+ * (0xfd and a uint16 of at least 0xfd); -1 for anything else.
+ */
+function smallCompactSize(b: Uint8Array, at: number, end: number): number {
+  if (at >= end) return -1;
+  const first = b[at]!;
+  if (first < 0xfd) return first;
+  if (first !== 0xfd || end - at < 3) return -1;
+  const value = b[at + 1]! | (b[at + 2]! << 8);
+  return value < 0xfd ? -1 : value;
+}
+
+/** `b[from, to)` all zero bytes, with `to` at most `end`. */
+function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
+  if (to > end) return false;
+  for (let i = from; i < to; i++) if (b[i] !== 0) return false;
+  return true;
 }
 
 /**
@@ -134,7 +296,16 @@ function vpubsInMoneyRange(joinSplits: readonly JoinSplit[]): boolean {
 
 /** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */
 export function decodeTransaction(bytes: Uint8Array): Transaction {
-  return readTransaction(new ByteReader(bytes, 0, bytes.length, true));
+  // No reader for the common case: making one per call was ≈ 10 % of decoding a small transaction.
+  return readQuickly(bytes, 0, bytes.length, null) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
+}
+
+/**
+ * `decodeTransaction` through the general, field-by-field readers only, never `readQuickly`.
+ * The two must agree on every input (test/codec/quick-read.test.ts holds them to it).
+ */
+export function decodeTransactionFieldByField(bytes: Uint8Array): Transaction {
+  return readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
 }
 
 /** zcashd's DecodeHexTx: hex validation then decode. */

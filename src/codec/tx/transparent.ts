@@ -1,5 +1,6 @@
 /** Transparent inputs and outputs (CTxIn / CTxOut), read by zcashd's C++ code. */
 import { compactSizeLength, int32LE, viewOf, type ByteReader, type ByteWriter } from '../bytes.js';
+import type { TransparentLayout, TransparentPart } from './formats/format.js';
 import { isMoneyRange } from './money.js';
 import type { OutPoint, TxIn, TxOut } from './types.js';
 
@@ -50,7 +51,7 @@ export class WireTxIn implements TxIn {
  * A decoded output: offsets only, the value and script read on access (a value above 2^31
  * zatoshis stored in a field would box a number per output).
  */
-class WireTxOut implements TxOut {
+export class WireTxOut implements TxOut {
   constructor(
     readonly buf: Uint8Array,
     /** Offset of the output (its value) in `buf`. */
@@ -115,8 +116,8 @@ export function gatherPrevoutsAndSequences(vin: readonly TxIn[], prevouts: Uint8
 }
 
 /** The smallest serialized input (prevout, empty script, sequence) and output (value, empty script). */
-const MIN_INPUT_BYTES = 41;
-const MIN_OUTPUT_BYTES = 9;
+export const MIN_INPUT_BYTES = 41;
+export const MIN_OUTPUT_BYTES = 9;
 
 /**
  * An array for `n` decoded elements: sized up front when the remaining bytes could hold them
@@ -173,7 +174,7 @@ export function readVout(r: ByteReader): TxOut[] {
   for (let i = 0; i < n; i++) {
     const at = r.pos;
     vout[i] = new WireTxOut(buf, at, stepOverScripted(r, 8, 0)); // value, script
-    // The value's 8 bytes are known to be there. Below 7·2^48 (< MAX_MONEY) the top three bytes
+    // The value's 8 bytes are known to be there. Below 7·2^40 (< MAX_MONEY) the top three bytes
     // settle it; otherwise the full value (beyond ±2^53 the sum is inexact but still negative
     // or far above MAX_MONEY, so the verdict is exact).
     if (buf[at + 7] !== 0 || buf[at + 6] !== 0 || buf[at + 5]! >= 7) {
@@ -182,6 +183,23 @@ export function readVout(r: ByteReader): TxOut[] {
   }
   if (outOfRange) r.outputValueOutOfRange = true;
   return vout;
+}
+
+/** The transparent part of a v3, v4 or v5 transaction, read field by field with zcashd's errors. */
+export function readTransparentPart(r: ByteReader, layout: TransparentLayout): TransparentPart {
+  if (layout.branchIdFirst) {
+    const consensusBranchId = r.u32();
+    const lockTime = r.u32();
+    const expiryHeight = r.u32();
+    const vin = readVin(r);
+    const vout = readVout(r);
+    return { consensusBranchId, lockTime, expiryHeight, vin, vout };
+  }
+  const vin = readVin(r);
+  const vout = readVout(r);
+  const lockTime = r.u32();
+  const expiryHeight = r.u32();
+  return { consensusBranchId: null, lockTime, expiryHeight, vin, vout };
 }
 
 export function writeVin(w: ByteWriter, vin: readonly TxIn[]): void {

@@ -4,7 +4,7 @@
  * its format. Adding v6 (NU6.3) means adding one module and one registry entry.
  */
 import type { ByteReader, ByteWriter } from '../../bytes.js';
-import type { TransactionData, TxFormatName } from '../types.js';
+import type { TransactionData, TxFormatName, TxIn, TxOut } from '../types.js';
 
 export interface TxHeader {
   overwintered: boolean;
@@ -28,11 +28,39 @@ export interface TxCapabilities {
   readonly joinSplits: boolean;
 }
 
+/**
+ * The fields a v3, v4 or v5 transaction has before its shielded parts: for v3 and v4 the
+ * inputs, outputs, lock time and expiry height; for v5 the branch id, lock time, expiry height,
+ * inputs and outputs.
+ */
+export interface TransparentPart {
+  readonly consensusBranchId: number | null;
+  readonly lockTime: number;
+  readonly expiryHeight: number;
+  readonly vin: TxIn[];
+  readonly vout: TxOut[];
+}
+
+/**
+ * Where a format's transparent part sits and how many bytes follow it when it has no shielded
+ * parts (all of them zero: v3's JoinSplit count; v4's value balance, Sapling spend and output
+ * counts and JoinSplit count; v5's Sapling spend and output counts and Orchard action count).
+ */
+export interface TransparentLayout {
+  readonly branchIdFirst: boolean;
+  readonly emptyShieldedBytes: number;
+}
+
 export interface TxFormat {
   readonly name: TxFormatName;
   readonly carries: TxCapabilities;
-  /** Reads everything after the header (and version group id). */
-  read(r: ByteReader, header: TxHeader): TransactionData;
+  /** Set for the formats whose transparent part `readTransaction` may read on its own (v3–v5). */
+  readonly transparentLayout: TransparentLayout | null;
+  /**
+   * Reads everything after the header (and version group id). With `transparent`, that part
+   * was already read and `r.pos` is just after it.
+   */
+  read(r: ByteReader, header: TxHeader, transparent?: TransparentPart): TransactionData;
   /** Writes everything after the header (and version group id). */
   write(w: ByteWriter, tx: TransactionData): void;
   /** Transaction id in internal byte order; `bytes` is the exact serialization. */

@@ -39,6 +39,7 @@ function legacyData(
 export const v1Format: TxFormat = {
   name: 'v1',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: false },
+  transparentLayout: null,
   read(r, header): TransactionData {
     const vin = readVin(r);
     const vout = readVout(r);
@@ -58,6 +59,7 @@ export const v1Format: TxFormat = {
 export const v2Format: TxFormat = {
   name: 'v2',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
+  transparentLayout: null,
   read(r, header): TransactionData {
     const vin = readVin(r);
     const vout = readVout(r);

@@ -1,20 +1,18 @@
 /** v5 NU5 (ZIP-225): explicit branch id, Sapling bundle with shared anchor, Orchard bundle; ZIP-244 ids. */
 import { readOrchardBundle, writeOrchardBundle } from '../orchard.js';
 import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
-import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import { requireBranchId, type TransactionData } from '../types.js';
 import { zip244AuthDigest, zip244TxId } from '../zip244.js';
-import type { TxFormat } from './format.js';
+import type { TransparentLayout, TxFormat } from './format.js';
+
+const layout: TransparentLayout = { branchIdFirst: true, emptyShieldedBytes: 3 };
 
 export const v5Format: TxFormat = {
   name: 'v5',
   carries: { branchId: true, sapling: true, orchard: true, joinSplits: false },
-  read(r, header): TransactionData {
-    const consensusBranchId = r.u32();
-    const lockTime = r.u32();
-    const expiryHeight = r.u32();
-    const vin = readVin(r);
-    const vout = readVout(r);
+  transparentLayout: layout,
+  read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const s = readSaplingV5Bundle(r);
     const orchard = readOrchardBundle(r);
     return {
@@ -22,11 +20,11 @@ export const v5Format: TxFormat = {
       overwintered: true,
       version: header.version,
       versionGroupId: header.versionGroupId,
-      consensusBranchId,
-      lockTime,
-      expiryHeight,
-      vin,
-      vout,
+      consensusBranchId: t.consensusBranchId,
+      lockTime: t.lockTime,
+      expiryHeight: t.expiryHeight,
+      vin: t.vin,
+      vout: t.vout,
       joinSplits: [],
       joinSplitPubKey: null,
       joinSplitSig: null,

@@ -1,18 +1,17 @@
 /** v3 Overwinter (ZIP-202): adds nExpiryHeight; JoinSplits still carry PHGR proofs. */
 import { sha256d } from '../../../crypto/hash.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
-import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
+import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
+
+const layout: TransparentLayout = { branchIdFirst: false, emptyShieldedBytes: 1 };
 
 export const v3Format: TxFormat = {
   name: 'v3',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
-  read(r, header): TransactionData {
-    const vin = readVin(r);
-    const vout = readVout(r);
-    const lockTime = r.u32();
-    const expiryHeight = r.u32();
+  transparentLayout: layout,
+  read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');
     return {
       format: 'v3',
@@ -20,10 +19,10 @@ export const v3Format: TxFormat = {
       version: header.version,
       versionGroupId: header.versionGroupId,
       consensusBranchId: null,
-      lockTime,
-      expiryHeight,
-      vin,
-      vout,
+      lockTime: t.lockTime,
+      expiryHeight: t.expiryHeight,
+      vin: t.vin,
+      vout: t.vout,
       // explicit fields, not `...js`: object spread is slow on this hot path
       joinSplits: js.joinSplits,
       joinSplitPubKey: js.joinSplitPubKey,

@@ -6,20 +6,20 @@
 import { sha256d } from '../../../crypto/hash.js';
 import { readSaplingV4Components, writeSaplingV4Components } from '../sapling.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
-import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
+import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TxFormatName } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
+import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
+
+const layout: TransparentLayout = { branchIdFirst: false, emptyShieldedBytes: 11 };
 
 function saplingLayout(name: TxFormatName): TxFormat {
   return {
     name,
     // zfuture shares v4's layout (and is refused when decoded, as zcashd refuses it).
     carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
-    read(r, header): TransactionData {
-      const vin = readVin(r);
-      const vout = readVout(r);
-      const lockTime = r.u32();
-      const expiryHeight = r.u32();
+    // zfuture is refused once read; it keeps to the general path that does it.
+    transparentLayout: name === 'v4' ? layout : null,
+    read(r, header, t = readTransparentPart(r, layout)): TransactionData {
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
       const bindingSig = c ? r.bytes(64) : null;
@@ -29,10 +29,10 @@ function saplingLayout(name: TxFormatName): TxFormat {
         version: header.version,
         versionGroupId: header.versionGroupId,
         consensusBranchId: null,
-        lockTime,
-        expiryHeight,
-        vin,
-        vout,
+        lockTime: t.lockTime,
+        expiryHeight: t.expiryHeight,
+        vin: t.vin,
+        vout: t.vout,
         // explicit fields, not `...js`: object spread is slow on this hot path
         joinSplits: js.joinSplits,
         joinSplitPubKey: js.joinSplitPubKey,

@@ -1,0 +1,222 @@
+// decodeTransaction reads most v3–v5 transactions in one quick function (readQuickly in
+// src/codec/tx/transaction.ts) and everything else through the general readers. Both must give
+// the same transaction, or the same zcashd error at the same offset, on every input: real
+// transactions on their own and inside blocks, every truncation, mutations, and the edges the
+// quick path leaves to the general one (long CompactSizes, large output values, unknown branch
+// ids, shielded parts after a transparent part read quickly).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ByteReader } from '../../src/codec/bytes.js';
+import { DecodeError } from '../../src/codec/errors.js';
+import { toHex } from '../../src/codec/hex.js';
+import { decodeTransaction, decodeTransactionFieldByField, readTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
+import { realTransactions } from '../fuzz/corpus.js';
+import { compactSizeBytes, mutatedTransaction } from '../fuzz/properties.js';
+
+/** Everything a decoded transaction exposes, as comparable values. */
+function summary(tx: Transaction): unknown {
+  const d = tx.data;
+  return {
+    format: d.format,
+    overwintered: d.overwintered,
+    version: d.version,
+    versionGroupId: d.versionGroupId,
+    consensusBranchId: d.consensusBranchId,
+    lockTime: d.lockTime,
+    expiryHeight: d.expiryHeight,
+    size: tx.size,
+    txid: tx.txidHex,
+    authDigest: toHex(tx.authDigest),
+    vin: d.vin.map((i) => [toHex(i.prevout.hash), i.prevout.index, toHex(i.scriptSig), i.sequence]),
+    vout: d.vout.map((o) => [o.value, toHex(o.scriptPubKey)]),
+    joinSplits: d.joinSplits.map((js) => [js.vpubOld, js.vpubNew, toHex(js.proof)]),
+    joinSplitPubKey: d.joinSplitPubKey && toHex(d.joinSplitPubKey),
+    joinSplitSig: d.joinSplitSig && toHex(d.joinSplitSig),
+    sapling: d.sapling && {
+      valueBalance: d.sapling.valueBalance,
+      spends: d.sapling.spends.map((s) => toHex(s.nullifier)),
+      outputs: d.sapling.outputs.map((o) => toHex(o.cmu)),
+      sharedAnchor: d.sapling.sharedAnchor && toHex(d.sapling.sharedAnchor),
+      bindingSig: d.sapling.bindingSig && toHex(d.sapling.bindingSig),
+    },
+    orchard: d.orchard && {
+      actions: d.orchard.actions.map((a) => toHex(a.cmx)),
+      flags: d.orchard.flags,
+      valueBalance: d.orchard.valueBalance,
+    },
+    serialized: toHex(tx.serialize()),
+    carries: tx.carries,
+  };
+}
+
+type Outcome = { ok: unknown } | { error: [string, number, string] };
+
+function outcome(decode: () => Transaction): Outcome {
+  try {
+    return { ok: summary(decode()) };
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    return { error: [e.reason, e.offset, e.what] };
+  }
+}
+
+/** The quick and general paths agree on `bytes`, on their own and read at an offset by a reader. */
+function agree(bytes: Uint8Array): Outcome {
+  const general = outcome(() => decodeTransactionFieldByField(bytes));
+  expect(outcome(() => decodeTransaction(bytes))).toEqual(general);
+  expect(outcome(() => decodeTransaction(Buffer.from(bytes)))).toEqual(general);
+  // Inside a larger buffer, as decodeBlock reads: the reader must end just after the transaction.
+  const framed = new Uint8Array(bytes.length + 7);
+  framed.set(bytes, 3);
+  const r = new ByteReader(framed, 3, 3 + bytes.length);
+  const inFrame = outcome(() => readTransaction(r));
+  if ('error' in general) expect(inFrame).toEqual({ error: [general.error[0], general.error[1] + 3, general.error[2]] });
+  else {
+    expect(inFrame).toEqual(general);
+    expect(r.pos).toBe(3 + (general.ok as { size: number }).size);
+  }
+  return general;
+}
+
+const real = realTransactions().map((t) => t.tx.bytes);
+const byFormat = (f: string) => real.filter((b) => decodeTransaction(b).data.format === f);
+
+/** Hex of a transaction assembled from parts. */
+function tx(...parts: (string | Uint8Array)[]): Uint8Array {
+  return Uint8Array.from(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'hex') : Buffer.from(p)))));
+}
+const V4 = '0400008085202f89';
+const V5 = '050000800a27a726';
+const NU5_BRANCH = 'b4d0d6c2';
+const IN = `${'11'.repeat(32)}01000000` + '0151' + 'feffffff'; // prevout, 1-byte script, sequence
+const OUT = (valueHex: string, script = '76a914' + '22'.repeat(20) + '88ac') =>
+  valueHex + (script.length / 2).toString(16).padStart(2, '0') + script;
+const LOCK_EXPIRY = '0000000000000000';
+const V4_EMPTY_TAIL = '0000000000000000' + '000000';
+
+describe('quick and general transaction readers agree', () => {
+  it('on every real transaction, and the quick path takes the transparent v3–v5 ones', () => {
+    let transparent = 0;
+    for (const b of real) {
+      agree(b);
+      const d = decodeTransaction(b).data;
+      if (d.overwintered && d.sapling === null && d.orchard === null && d.joinSplits.length === 0) transparent++;
+    }
+    expect(real.length).toBeGreaterThan(800);
+    expect(transparent).toBeGreaterThan(300);
+  });
+
+  it('on every truncation of transparent v3, v4 and v5 transactions', () => {
+    for (const f of ['v3', 'v4', 'v5']) {
+      const sample = byFormat(f)
+        .filter((b) => b.length < 2_000)
+        .slice(0, 4);
+      expect(sample.length).toBeGreaterThan(0);
+      for (const b of sample) for (let k = 0; k <= b.length; k++) agree(b.subarray(0, k));
+    }
+  });
+
+  it('on mutated real transactions (fast-check)', () => {
+    const small = real.filter((b) => b.length < 6_000);
+    const seen = { ok: 0, error: 0 };
+    fc.assert(
+      fc.property(mutatedTransaction(small), (b) => {
+        seen['ok' in agree(b) ? 'ok' : 'error']++;
+      }),
+      { seed: 0x91c4, numRuns: 2500 },
+    );
+    expect(seen.ok).toBeGreaterThan(100);
+    expect(seen.error).toBeGreaterThan(100);
+  });
+
+  it('on what the quick path leaves to the general one', () => {
+    const out = OUT('00e1f50500000000');
+    const cases: Record<string, Uint8Array> = {
+      plain: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
+      threeByteScriptLength: tx(
+        V4,
+        '01',
+        `${'11'.repeat(32)}01000000`,
+        'fdfd00',
+        '51'.repeat(0xfd),
+        'feffffff',
+        '01',
+        out,
+        LOCK_EXPIRY,
+        V4_EMPTY_TAIL,
+      ),
+      nonCanonicalScriptLength: tx(
+        V4,
+        '01',
+        `${'11'.repeat(32)}01000000`,
+        'fd0100',
+        '51',
+        'feffffff',
+        '01',
+        out,
+        LOCK_EXPIRY,
+        V4_EMPTY_TAIL,
+      ),
+      fiveByteInputCount: tx(V4, compactSizeBytes(0x10000n, 5), IN, '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
+      fiveByteCanonicalScript: tx(
+        V4,
+        '01',
+        `${'11'.repeat(32)}01000000`,
+        compactSizeBytes(0x10000n, 5),
+        new Uint8Array(0x10000),
+        'feffffff',
+        '00',
+        LOCK_EXPIRY,
+        V4_EMPTY_TAIL,
+      ),
+      countBeyondData: tx(V4, 'fdff00', IN),
+      valueAtMaxMoney: tx(V4, '01', IN, '01', OUT('0040075af0750700'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      valueAboveMaxMoney: tx(V4, '01', IN, '01', OUT('0140075af0750700'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      negativeValue: tx(V4, '01', IN, '01', OUT('ffffffffffffffff'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      valueBalanceNonZero: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, '0100000000000000', '000000'),
+      saplingCountNonZero: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, '0000000000000000', '010000'),
+      joinSplitCountNonZero: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, '0000000000000000', '000001'),
+      tailShort: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, '00000000000000'),
+      trailingBytes: tx(V4, '01', IN, '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL, 'deadbeef'),
+      noInputsNoOutputs: tx(V4, '00', '00', LOCK_EXPIRY, V4_EMPTY_TAIL),
+      v3: tx('030000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '00'),
+      v3WithJoinSplitCount: tx('030000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '01'),
+      v5: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '000000'),
+      v5UnknownBranch: tx(V5, '01020304', LOCK_EXPIRY, '01', IN, '01', out, '000000'),
+      v5OrchardCount: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '000001'),
+      v5SaplingSpendCount: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '010000'),
+      v5HeaderOnly: tx(V5, NU5_BRANCH, '00000000'),
+      zfuture: tx('ffff0080ffffffff', '01', IN, '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
+      wrongGroupId: tx('0400008070822c03', '00', '00', LOCK_EXPIRY, V4_EMPTY_TAIL),
+    };
+    const verdict = (o: Outcome) => ('ok' in o ? 'ok' : o.error[0]);
+    const verdicts = Object.fromEntries(Object.entries(cases).map(([name, b]) => [name, verdict(agree(b))]));
+    // What each case is, so the table above cannot quietly stop testing what it names.
+    expect(verdicts).toEqual({
+      plain: 'ok',
+      threeByteScriptLength: 'ok',
+      nonCanonicalScriptLength: 'non-canonical-compactsize',
+      fiveByteInputCount: 'end-of-data',
+      fiveByteCanonicalScript: 'ok',
+      countBeyondData: 'end-of-data',
+      valueAtMaxMoney: 'ok',
+      valueAboveMaxMoney: 'invalid-tx-format',
+      negativeValue: 'invalid-tx-format',
+      valueBalanceNonZero: 'invalid-sapling-v4',
+      saplingCountNonZero: 'end-of-data',
+      joinSplitCountNonZero: 'end-of-data',
+      tailShort: 'end-of-data',
+      trailingBytes: 'ok',
+      noInputsNoOutputs: 'ok',
+      v3: 'ok',
+      v3WithJoinSplitCount: 'end-of-data',
+      v5: 'ok',
+      v5UnknownBranch: 'invalid-tx-format',
+      v5OrchardCount: 'end-of-data',
+      v5SaplingSpendCount: 'end-of-data',
+      v5HeaderOnly: 'end-of-data',
+      zfuture: 'invalid-tx-format',
+      wrongGroupId: 'unknown-tx-format',
+    });
+  });
+});
