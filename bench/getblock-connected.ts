@@ -2,7 +2,7 @@
  * getblock of a large *connected* block from a real LevelDB store, served as `zecrpc serve`
  * serves it (verified reads), measured from outside:
  *
- *   npx tsx bench/getblock-connected.ts [--seconds=0.5] [--rounds=3] [--quick]      (about 60 s)
+ *   npx tsx bench/getblock-connected.ts [--seconds=0.5] [--rounds=5] [--quick]      (about 90 s)
  *
  * The block (bench/lib/connected-large-block.ts) has mainnet 106598's shape — 1.37 MB, 41
  * transactions, 9,250 transparent inputs — on a regtest chain the store connects, so it has the
@@ -23,7 +23,7 @@ import { fmt, load, QUICK } from './lib/measure.js';
 import { captureReply, replyParts } from './lib/raw-http.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.15 : 0.5);
-const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
+const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CONNECTIONS = [1, 10];
 
 async function main(): Promise<void> {
