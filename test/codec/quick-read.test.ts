@@ -60,14 +60,18 @@ function outcome(decode: () => Transaction): Outcome {
   }
 }
 
-/** The quick and general paths agree on `bytes`, on their own and read at an offset by a reader. */
-function agree(bytes: Uint8Array): Outcome {
+/**
+ * The quick and general paths agree on `bytes`, on their own and read at an offset by a reader
+ * over a larger buffer whose bytes past the reader's end are `after` (junk by default).
+ */
+function agree(bytes: Uint8Array, after: Uint8Array = JUNK): Outcome {
   const general = outcome(() => decodeTransactionFieldByField(bytes));
   expect(outcome(() => decodeTransaction(bytes))).toEqual(general);
   expect(outcome(() => decodeTransaction(Buffer.from(bytes)))).toEqual(general);
   // Inside a larger buffer, as decodeBlock reads: the reader must end just after the transaction.
-  const framed = new Uint8Array(bytes.length + 7);
+  const framed = new Uint8Array(3 + bytes.length + after.length).fill(0xa5);
   framed.set(bytes, 3);
+  framed.set(after, 3 + bytes.length);
   const r = new ByteReader(framed, 3, 3 + bytes.length);
   const inFrame = outcome(() => readTransaction(r));
   if ('error' in general) expect(inFrame).toEqual({ error: [general.error[0], general.error[1] + 3, general.error[2]] });
@@ -77,6 +81,8 @@ function agree(bytes: Uint8Array): Outcome {
   }
   return general;
 }
+
+const JUNK = new Uint8Array(16).fill(0xa5);
 
 const real = realTransactions().map((t) => t.tx.bytes);
 const byFormat = (f: string) => real.filter((b) => decodeTransaction(b).data.format === f);
@@ -112,7 +118,12 @@ describe('quick and general transaction readers agree', () => {
         .filter((b) => b.length < 2_000)
         .slice(0, 4);
       expect(sample.length).toBeGreaterThan(0);
-      for (const b of sample) for (let k = 0; k <= b.length; k++) agree(b.subarray(0, k));
+      for (const b of sample) {
+        for (let k = 0; k <= b.length; k++) {
+          agree(b.subarray(0, k));
+          agree(b.subarray(0, k), b.subarray(k)); // the reader's end cut inside the transaction
+        }
+      }
     }
   });
 
@@ -188,6 +199,17 @@ describe('quick and general transaction readers agree', () => {
       v5HeaderOnly: tx(V5, NU5_BRANCH, '00000000'),
       zfuture: tx('ffff0080ffffffff', '01', IN, '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
       wrongGroupId: tx('0400008070822c03', '00', '00', LOCK_EXPIRY, V4_EMPTY_TAIL),
+      v5UnknownBranchCutInInputs: tx(V5, '01020304', LOCK_EXPIRY, '01', IN),
+      v5UnknownBranchOrchardCount: tx(V5, '01020304', LOCK_EXPIRY, '01', IN, '01', out, '000001'),
+      v5UnknownBranchTailShort: tx(V5, '01020304', LOCK_EXPIRY, '01', IN, '01', out, '0000'),
+      valueJustBelow2To48: tx(V4, '01', IN, '01', OUT('ffffffffffff0000'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      valueAtSevenTimes2To40: tx(V4, '01', IN, '01', OUT('0000000000070000'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      valueNegativeTopByteOnly: tx(V4, '01', IN, '01', OUT('0000000000000080'), LOCK_EXPIRY, V4_EMPTY_TAIL),
+      threeByteInputCount: tx(V4, 'fdfd00', IN.repeat(0xfd), '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
+      nonCanonicalInputCount: tx(V4, 'fdfc00', IN.repeat(0xfc), '01', out, LOCK_EXPIRY, V4_EMPTY_TAIL),
+      inputCountCut: tx(V4, 'fdfd'),
+      v3TrailingBytes: tx('030000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '00', 'ffff'),
+      v5TrailingBytes: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '000000', 'ffff'),
     };
     const verdict = (o: Outcome) => ('ok' in o ? 'ok' : o.error[0]);
     const verdicts = Object.fromEntries(Object.entries(cases).map(([name, b]) => [name, verdict(agree(b))]));
@@ -217,6 +239,17 @@ describe('quick and general transaction readers agree', () => {
       v5HeaderOnly: 'end-of-data',
       zfuture: 'invalid-tx-format',
       wrongGroupId: 'unknown-tx-format',
+      v5UnknownBranchCutInInputs: 'end-of-data',
+      v5UnknownBranchOrchardCount: 'end-of-data',
+      v5UnknownBranchTailShort: 'end-of-data',
+      valueJustBelow2To48: 'ok',
+      valueAtSevenTimes2To40: 'ok',
+      valueNegativeTopByteOnly: 'invalid-tx-format',
+      threeByteInputCount: 'ok',
+      nonCanonicalInputCount: 'non-canonical-compactsize',
+      inputCountCut: 'end-of-data',
+      v3TrailingBytes: 'ok',
+      v5TrailingBytes: 'ok',
     });
   });
 });

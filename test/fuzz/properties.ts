@@ -3,7 +3,8 @@
 //   * any input either decodes or throws a DecodeError — nothing else escapes, nothing hangs;
 //   * a DecodeError carries one of zcashd's texts and an offset inside the input;
 //   * a successful decode re-encodes to exactly the bytes it consumed, and its ids compute;
-//   * the quick transaction reader and the general, field-by-field one reach the same verdict;
+//   * the quick transaction reader and the general, field-by-field one reach the same verdict, and
+//     so does a reader over a larger buffer (as a block's transactions are read);
 //   * it renders (decoderawtransaction's JSON) to the same text through the text and the byte
 //     writer, that text parses, and its hex, txid, size and scripts agree with the decode (the
 //     scripts' asm as rendered from their byte range inside the transaction against the asm of
@@ -13,11 +14,18 @@ import bs58check from 'bs58check';
 import fc from 'fast-check';
 import { networkParams } from '../../src/chain/network.js';
 import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
+import { ByteReader } from '../../src/codec/bytes.js';
 import { DecodeError } from '../../src/codec/errors.js';
 import { toHex } from '../../src/codec/hex.js';
 import { scriptToAsm } from '../../src/codec/script/asm.js';
 import { solveScript } from '../../src/codec/script/solver.js';
-import { decodeTransaction, decodeTransactionFieldByField, encodeTransaction, Transaction } from '../../src/codec/tx/transaction.js';
+import {
+  decodeTransaction,
+  decodeTransactionFieldByField,
+  encodeTransaction,
+  readTransaction,
+  Transaction,
+} from '../../src/codec/tx/transaction.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { txToJson, txToJsonBytes } from '../../src/render/tx.js';
 import { realTransactions } from './corpus.js';
@@ -71,9 +79,11 @@ export function checkTransaction(input: Uint8Array): Outcome {
     tx = decodeTransaction(input);
   } catch (e) {
     sameVerdictFieldByField(input, e);
+    sameVerdictInsideBuffer(input, e);
     return checkError(e, input);
   }
   sameVerdictFieldByField(input, tx);
+  sameVerdictInsideBuffer(input, tx);
   const consumed = input.subarray(0, tx.size);
   if (!sameBytes(encodeTransaction(tx.data), consumed)) throw new Error('re-encoding differs from the consumed bytes');
   if (tx.txid.length !== 32 || tx.authDigest.length !== 32) throw new Error('bad id length');
@@ -97,12 +107,51 @@ function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown
     return;
   }
   if (!(quick instanceof Transaction)) throw new Error(`only the quick reader rejects: ${String(quick)}`);
+  const g = general.data;
+  const q = quick.data;
+  const sameHeader =
+    g.format === q.format &&
+    g.overwintered === q.overwintered &&
+    g.version === q.version &&
+    g.versionGroupId === q.versionGroupId &&
+    g.consensusBranchId === q.consensusBranchId &&
+    g.lockTime === q.lockTime &&
+    g.expiryHeight === q.expiryHeight;
   if (
+    !sameHeader ||
     general.size !== quick.size ||
     !sameBytes(general.txid, quick.txid) ||
-    !sameBytes(encodeTransaction(general.data), encodeTransaction(quick.data))
+    !sameBytes(encodeTransaction(g), encodeTransaction(q))
   )
     throw new Error('readers decode differently');
+}
+
+/**
+ * The same transaction read as a block's transactions are, by a reader over a larger buffer
+ * whose bytes past the reader's end are not zero: the verdict must not change (an error's
+ * offset moves by where the reader starts), and the reader must end just after the transaction.
+ */
+function sameVerdictInsideBuffer(input: Uint8Array, alone: Transaction | unknown): void {
+  const framed = new Uint8Array(input.length + 4).fill(0xa5);
+  framed.set(input, 1);
+  const r = new ByteReader(framed, 1, 1 + input.length);
+  let tx: Transaction;
+  try {
+    tx = readTransaction(r);
+  } catch (e) {
+    const a = alone as DecodeError;
+    if (
+      alone instanceof Transaction ||
+      !(e instanceof DecodeError) ||
+      e.reason !== a.reason ||
+      e.offset !== a.offset + 1 ||
+      e.what !== a.what
+    )
+      throw new Error(`a reader inside a buffer rejects differently: ${String(e)} / ${String(alone)}`);
+    return;
+  }
+  if (!(alone instanceof Transaction) || tx.size !== alone.size || r.pos !== 1 + tx.size || !sameBytes(tx.txid, alone.txid))
+    throw new Error('a reader inside a buffer decodes differently');
 }
 
 const MAINNET = networkParams('mainnet');

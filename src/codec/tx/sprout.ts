@@ -63,9 +63,9 @@ export interface JoinSplitSection {
 }
 
 /**
- * A new, empty JoinSplit list. Every decoded list comes from this one allocation site, so
- * the lists of transactions without JoinSplits (./transaction.ts) get the same array map as
- * the ones filled here.
+ * A new, empty JoinSplit list. Every decoded list comes from this one allocation site (the
+ * formats and ./transaction.ts call it too), so all of them get the same array map as the ones
+ * filled here.
  */
 export function newJoinSplitList(): JoinSplit[] {
   return [];

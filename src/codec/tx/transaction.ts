@@ -121,7 +121,7 @@ function readFieldByField(r: ByteReader): Transaction {
 /**
  * Reads a v3, v4 or v5 transaction at `b[start]` in one function when its transparent part is
  * the common case: every CompactSize one byte or a canonical three, every output value below
- * 7·2^40 zatoshis (so inside MoneyRange), nothing short. Anything else returns null, and the
+ * 2^48 zatoshis (its top two bytes zero, so inside MoneyRange), nothing short. Anything else returns null, and the
  * caller reads the transaction field by field, with zcashd's errors. When shielded parts follow,
  * the format's reader takes over after the transparent part (which is not read twice).
  * `reader`, when given, is the caller's reader over `b`; its `pos` is left at `start`.
@@ -180,7 +180,7 @@ function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteRead
   for (let i = 0; i < n; i++) {
     const at = pos;
     const scriptLength = smallCompactSize(b, pos + 8, end);
-    if (scriptLength < 0 || b[at + 7] !== 0 || b[at + 6] !== 0 || b[at + 5]! >= 7) return null;
+    if (scriptLength < 0 || b[at + 7] !== 0 || b[at + 6] !== 0) return null;
     pos += 8 + (scriptLength < 0xfd ? 1 : 3) + scriptLength; // value, script
     if (pos > end) return null;
     vout[i] = new WireTxOut(b, at, scriptLength);

@@ -174,10 +174,10 @@ export function readVout(r: ByteReader): TxOut[] {
   for (let i = 0; i < n; i++) {
     const at = r.pos;
     vout[i] = new WireTxOut(buf, at, stepOverScripted(r, 8, 0)); // value, script
-    // The value's 8 bytes are known to be there. Below 7·2^40 (< MAX_MONEY) the top three bytes
-    // settle it; otherwise the full value (beyond ±2^53 the sum is inexact but still negative
-    // or far above MAX_MONEY, so the verdict is exact).
-    if (buf[at + 7] !== 0 || buf[at + 6] !== 0 || buf[at + 5]! >= 7) {
+    // The value's 8 bytes are known to be there. With its top two bytes zero it is below 2^48
+    // (< MAX_MONEY); otherwise the full value decides (beyond ±2^53 the sum is inexact but still
+    // negative or far above MAX_MONEY, so the verdict is exact).
+    if (buf[at + 7] !== 0 || buf[at + 6] !== 0) {
       if (!isMoneyRange(int32LE(buf, at + 4) * 0x100000000 + (int32LE(buf, at) >>> 0))) outOfRange = true;
     }
   }

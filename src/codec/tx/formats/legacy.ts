@@ -1,6 +1,6 @@
 /** Non-overwintered layouts: v1 (transparent only) and v2+ (Sprout JoinSplits, PHGR proofs). */
 import { sha256d } from '../../../crypto/hash.js';
-import { type JoinSplitSection, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
+import { type JoinSplitSection, newJoinSplitList, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';
 import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
@@ -44,7 +44,11 @@ export const v1Format: TxFormat = {
     const vin = readVin(r);
     const vout = readVout(r);
     const lockTime = r.u32();
-    return legacyData('v1', header.version, vin, vout, lockTime, { joinSplits: [], joinSplitPubKey: null, joinSplitSig: null });
+    return legacyData('v1', header.version, vin, vout, lockTime, {
+      joinSplits: newJoinSplitList(),
+      joinSplitPubKey: null,
+      joinSplitSig: null,
+    });
   },
   write(w, tx) {
     writeVin(w, tx.vin);

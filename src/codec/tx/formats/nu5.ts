@@ -1,6 +1,7 @@
 /** v5 NU5 (ZIP-225): explicit branch id, Sapling bundle with shared anchor, Orchard bundle; ZIP-244 ids. */
 import { readOrchardBundle, writeOrchardBundle } from '../orchard.js';
 import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
+import { newJoinSplitList } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import { requireBranchId, type TransactionData } from '../types.js';
 import { zip244AuthDigest, zip244TxId } from '../zip244.js';
@@ -25,7 +26,7 @@ export const v5Format: TxFormat = {
       expiryHeight: t.expiryHeight,
       vin: t.vin,
       vout: t.vout,
-      joinSplits: [],
+      joinSplits: newJoinSplitList(),
       joinSplitPubKey: null,
       joinSplitSig: null,
       sapling: s,
