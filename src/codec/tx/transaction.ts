@@ -5,7 +5,6 @@ import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
 import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
-import type { TransparentPart } from './formats/format.js';
 import { selectFormat, type TxCapabilities, type TxFormat } from './formats/index.js';
 import { v5Format } from './formats/nu5.js';
 import { v3Format } from './formats/overwinter.js';
@@ -19,6 +18,7 @@ import {
   SAPLING_VERSION_GROUP_ID,
   type JoinSplit,
   type TransactionData,
+  type TransparentPart,
   type TxIn,
   type TxOut,
 } from './types.js';
@@ -121,9 +121,10 @@ function readFieldByField(r: ByteReader): Transaction {
 /**
  * Reads a v3, v4 or v5 transaction at `b[start]` in one function when its transparent part is
  * the common case: every CompactSize one byte or a canonical three, every output value below
- * 2^48 zatoshis (its top two bytes zero, so inside MoneyRange), nothing short. Anything else returns null, and the
- * caller reads the transaction field by field, with zcashd's errors. When shielded parts follow,
- * the format's reader takes over after the transparent part (which is not read twice).
+ * 2^48 zatoshis (its top two bytes zero, so inside MoneyRange), nothing short. Anything else
+ * returns null, and the caller reads the transaction field by field, with zcashd's errors. When
+ * shielded parts follow, the format's reader takes over after the transparent part (which is
+ * not read twice).
  * `reader`, when given, is the caller's reader over `b`; its `pos` is left at `start`.
  *
  * Measured on the real transparent transactions (decodeTransaction, interleaved rounds): 84 → 59
@@ -231,9 +232,8 @@ function readShieldedParts(
   t: TransparentPart,
 ): Transaction {
   r.pos = pos;
-  r.outputValueOutOfRange = false;
   const data = format.read(r, { overwintered: true, version, versionGroupId }, t);
-  checkRustReparse(data, false, start);
+  checkRustReparse(data, false, start); // every output value was checked in range on the quick path
   const tx = new Transaction(data, r.buf, start, r.pos, format);
   r.pos = start; // the caller advances past the transaction, as on the other path
   return tx;

@@ -1,8 +1,7 @@
 /** Transparent inputs and outputs (CTxIn / CTxOut), read by zcashd's C++ code. */
 import { compactSizeLength, int32LE, viewOf, type ByteReader, type ByteWriter } from '../bytes.js';
-import type { TransparentLayout, TransparentPart } from './formats/format.js';
 import { isMoneyRange } from './money.js';
-import type { OutPoint, TxIn, TxOut } from './types.js';
+import type { OutPoint, TransparentPart, TxIn, TxOut } from './types.js';
 
 /**
  * A decoded input that keeps offsets and makes its byte views on access. Decoding a block
@@ -185,9 +184,12 @@ export function readVout(r: ByteReader): TxOut[] {
   return vout;
 }
 
-/** The transparent part of a v3, v4 or v5 transaction, read field by field with zcashd's errors. */
-export function readTransparentPart(r: ByteReader, layout: TransparentLayout): TransparentPart {
-  if (layout.branchIdFirst) {
+/**
+ * The transparent part of a v3, v4 or v5 transaction, read field by field with zcashd's errors;
+ * `branchIdFirst` for v5's layout.
+ */
+export function readTransparentPart(r: ByteReader, branchIdFirst: boolean): TransparentPart {
+  if (branchIdFirst) {
     const consensusBranchId = r.u32();
     const lockTime = r.u32();
     const expiryHeight = r.u32();

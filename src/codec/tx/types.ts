@@ -113,6 +113,19 @@ export function requireBranchId(tx: Pick<TransactionData, 'consensusBranchId' | 
   return tx.consensusBranchId;
 }
 
+/**
+ * The fields a v3, v4 or v5 transaction has before its shielded parts: for v3 and v4 the
+ * inputs, outputs, lock time and expiry height; for v5 the branch id, lock time, expiry height,
+ * inputs and outputs.
+ */
+export interface TransparentPart {
+  readonly consensusBranchId: number | null;
+  readonly lockTime: number;
+  readonly expiryHeight: number;
+  readonly vin: TxIn[];
+  readonly vout: TxOut[];
+}
+
 /** The wire layout a transaction was read with. One module per format under `formats/`. */
 export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'zfuture';
 

@@ -4,7 +4,7 @@
  * its format. Adding v6 (NU6.3) means adding one module and one registry entry.
  */
 import type { ByteReader, ByteWriter } from '../../bytes.js';
-import type { TransactionData, TxFormatName, TxIn, TxOut } from '../types.js';
+import type { TransactionData, TransparentPart, TxFormatName } from '../types.js';
 
 export interface TxHeader {
   overwintered: boolean;
@@ -26,19 +26,6 @@ export interface TxCapabilities {
   readonly orchard: boolean;
   /** A JoinSplit vector (v2–v4). */
   readonly joinSplits: boolean;
-}
-
-/**
- * The fields a v3, v4 or v5 transaction has before its shielded parts: for v3 and v4 the
- * inputs, outputs, lock time and expiry height; for v5 the branch id, lock time, expiry height,
- * inputs and outputs.
- */
-export interface TransparentPart {
-  readonly consensusBranchId: number | null;
-  readonly lockTime: number;
-  readonly expiryHeight: number;
-  readonly vin: TxIn[];
-  readonly vout: TxOut[];
 }
 
 /**

@@ -19,7 +19,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
     carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
     // zfuture is refused once read; it keeps to the general path that does it.
     transparentLayout: name === 'v4' ? layout : null,
-    read(r, header, t = readTransparentPart(r, layout)): TransactionData {
+    read(r, header, t = readTransparentPart(r, false)): TransactionData {
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
       const bindingSig = c ? r.bytes(64) : null;
