@@ -19,13 +19,14 @@
  * utxo-lib is timed both ways too. Both shares of the hashing alone are then taken again within
  * interleaved rounds (median and spread), the figures the README quotes. The work is identical;
  * alternating JS decoding with the hash per transaction costs ≈ 60–150 ns more on this machine,
- * which the listed order avoids. The
- * alternation lines at the end locate it: decoding alternating with a cheap native call (one
- * inside OpenSSL too), and a small JS loop alternating with the hash, all cost little extra;
- * decoding alternating with a longer OpenSSL path (a 1-byte HMAC) costs at least as much as with
- * the hash. So the extra comes with OpenSSL's digest path running between two decodes (code and
- * data locality; no hardware counters here to say which), and no decoder calling node:crypto
- * once per transaction avoids it.
+ * which the listed order avoids. The alternation lines at the end locate it: decoding
+ * alternating with a cheap native call (one inside OpenSSL too), and a small JS loop
+ * alternating with the hash, all cost little extra; decoding alternating with a longer OpenSSL
+ * path (a 1-byte HMAC) costs at least as much as with the hash. So the extra comes with
+ * OpenSSL's digest path running between two decodes (code and data locality; no hardware
+ * counters here to say which), and no decoder calling node:crypto once per transaction avoids
+ * it; a smaller decoder loses less to it (one function for transparent v3–v5 transactions
+ * halved it).
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
