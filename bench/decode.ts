@@ -37,7 +37,7 @@ import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { zip244TxId } from '../src/codec/tx/zip244.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/support/vectors.js';
-import { median } from './lib/measure.js';
+import { describePercent, median, spread } from './lib/measure.js';
 
 // The benchmark decodes the same transactions over and over; measure the cold path, where every
 // Sapling/Orchard point is validated, not the memoized verdicts a long-running server reuses.
@@ -231,8 +231,7 @@ function nsPerTx(pass: () => void, s: TxSet, ms: number): number {
   return elapsed / passes / s.txs.length;
 }
 
-const spreadPct = (xs: number[]) =>
-  `${(100 * median(xs)).toFixed(1)} % (${(100 * Math.min(...xs)).toFixed(1)}–${(100 * Math.max(...xs)).toFixed(1)})`;
+const spreadPct = (ratios: number[]) => describePercent(spread(ratios.map((x) => 100 * x)));
 
 /**
  * The shares of the txid hashing alone again, from interleaved rounds: each round times the

@@ -9,7 +9,7 @@
  * which would slow whatever is measured next.
  */
 import { timedRun } from './autocannon.js';
-import { median } from './measure.js';
+import { describePercent, median, spread, type Spread } from './measure.js';
 import { BENCH_HEADERS } from './raw-http.js';
 
 export interface Target {
@@ -23,16 +23,6 @@ export interface Run {
   p99: number;
   /** Non-2xx answers, socket errors, timeouts and replies whose size differs from the expected reply. */
   failures: number;
-}
-
-export interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
-
-export function spread(values: readonly number[]): Spread {
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 }
 
 export interface CellResult {
@@ -92,11 +82,6 @@ export async function interleavedRounds(
 /** "1234 req/s p99 5 ms": the medians over rounds. */
 export function describeRuns(runs: readonly Run[]): string {
   return `${median(runs.map((r) => r.rate)).toFixed(0)} req/s p99 ${median(runs.map((r) => r.p99))} ms`;
-}
-
-/** "88.1 % (80.2–90.0)": median and min–max of the per-round ratios. */
-export function describePercent(s: Spread): string {
-  return `${s.median.toFixed(1)} % (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 }
 
 /**

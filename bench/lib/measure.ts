@@ -18,6 +18,22 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** Median and min–max of per-round values. */
+export function spread(values: readonly number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** "88.1 % (80.2–90.0)": median and min–max of the per-round ratios, given in percent. */
+export function describePercent(s: Spread): string {
+  return `${s.median.toFixed(1)} % (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
+}
+
 /** "load 3.41" — the 1-minute load average when a figure was taken. */
 export const load = (): string => `load ${loadavg()[0]!.toFixed(2)}`;
 

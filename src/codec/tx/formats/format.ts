@@ -41,7 +41,7 @@ export interface TransparentLayout {
 export interface TxFormat {
   readonly name: TxFormatName;
   readonly carries: TxCapabilities;
-  /** Set for the formats whose transparent part `readTransaction` may read on its own (v3–v5). */
+  /** Where the transparent part sits, for the formats that have one before shielded parts (v3 on). */
   readonly transparentLayout: TransparentLayout | null;
   /**
    * Reads everything after the header (and version group id). With `transparent`, that part

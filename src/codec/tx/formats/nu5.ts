@@ -13,7 +13,7 @@ export const v5Format: TxFormat = {
   name: 'v5',
   carries: { branchId: true, sapling: true, orchard: true, joinSplits: false },
   transparentLayout: layout,
-  read(r, header, t = readTransparentPart(r, true)): TransactionData {
+  read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
     const s = readSaplingV5Bundle(r);
     const orchard = readOrchardBundle(r);
     return {

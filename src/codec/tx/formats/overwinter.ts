@@ -11,7 +11,7 @@ export const v3Format: TxFormat = {
   name: 'v3',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
   transparentLayout: layout,
-  read(r, header, t = readTransparentPart(r, false)): TransactionData {
+  read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');
     return {
       format: 'v3',

@@ -17,9 +17,8 @@ function saplingLayout(name: TxFormatName): TxFormat {
     name,
     // zfuture shares v4's layout (and is refused when decoded, as zcashd refuses it).
     carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
-    // zfuture is refused once read; it keeps to the general path that does it.
-    transparentLayout: name === 'v4' ? layout : null,
-    read(r, header, t = readTransparentPart(r, false)): TransactionData {
+    transparentLayout: layout,
+    read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
       const bindingSig = c ? r.bytes(64) : null;
