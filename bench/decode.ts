@@ -25,7 +25,7 @@
  * path (a 1-byte HMAC) costs at least as much as with the hash. So the extra comes with
  * OpenSSL's digest path running between two decodes (code and data locality; no hardware
  * counters here to say which), and no decoder calling node:crypto once per transaction avoids
- * it; a smaller decoder loses less to it (one function for transparent v3–v5 transactions
+ * it; a smaller decoder loses less to it (one function for transparent transactions
  * halved it).
  */
 import Benchmark from 'benchmark';

@@ -1,9 +1,10 @@
-// decodeTransaction reads most v3–v5 transactions in one quick function (readQuickly in
-// src/codec/tx/transaction.ts) and everything else through the general readers. Both must give
+// decodeTransaction reads most transactions without shielded parts in one quick function
+// (readQuickly in src/codec/tx/transaction.ts), v1 to v5, and everything else through the
+// general readers. Both must give
 // the same transaction, or the same zcashd error at the same offset, on every input: real
 // transactions on their own and inside blocks, every truncation, mutations, and the edges the
 // quick path leaves to the general one (long CompactSizes, large output values, unknown branch
-// ids, shielded parts after a transparent part read quickly).
+// ids, version 0, shielded parts after a transparent part read quickly).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../../src/codec/bytes.js';
@@ -84,12 +85,31 @@ function agree(bytes: Uint8Array, after: Uint8Array = JUNK): Outcome {
 
 const JUNK = new Uint8Array(16).fill(0xa5);
 
+function everyTruncation(b: Uint8Array): void {
+  for (let k = 0; k <= b.length; k++) {
+    agree(b.subarray(0, k));
+    agree(b.subarray(0, k), b.subarray(k)); // the reader's end cut inside the transaction
+  }
+}
+
 const real = realTransactions().map((t) => t.tx.bytes);
 const byFormat = (f: string) => real.filter((b) => decodeTransaction(b).data.format === f);
 
 /** Hex of a transaction assembled from parts. */
 function tx(...parts: (string | Uint8Array)[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'hex') : Buffer.from(p)))));
+}
+/**
+ * The smallest real v2 transaction with its first JoinSplit's vpub_old replaced: zcashd's Rust
+ * re-parse refuses a vpub outside MoneyRange after the transparent part was read quickly.
+ */
+function realV2WithVpubOld(valueHex: string): Uint8Array {
+  const b = Uint8Array.from([...byFormat('v2')].sort((x, y) => x.length - y.length)[0]!);
+  const joinSplits = decodeTransaction(b).data.joinSplits.length;
+  const vpubOld = b.length - joinSplits * 1802 - 32 - 64; // JoinSplits, then pubkey and signature
+  expect(b[vpubOld - 1]).toBe(joinSplits); // the one-byte JoinSplit count
+  b.set(Buffer.from(valueHex, 'hex'), vpubOld);
+  return b;
 }
 const V4 = '0400008085202f89';
 const V5 = '050000800a27a726';
@@ -98,33 +118,33 @@ const IN = `${'11'.repeat(32)}01000000` + '0151' + 'feffffff'; // prevout, 1-byt
 const OUT = (valueHex: string, script = '76a914' + '22'.repeat(20) + '88ac') =>
   valueHex + (script.length / 2).toString(16).padStart(2, '0') + script;
 const LOCK_EXPIRY = '0000000000000000';
+const LOCK = 'ff000000';
 const V4_EMPTY_TAIL = '0000000000000000' + '000000';
 
 describe('quick and general transaction readers agree', () => {
-  it('on every real transaction, and the quick path takes the transparent v3–v5 ones', () => {
-    let transparent = 0;
-    for (const b of real) {
-      agree(b);
-      const d = decodeTransaction(b).data;
-      if (d.overwintered && d.sapling === null && d.orchard === null && d.joinSplits.length === 0) transparent++;
-    }
+  it('on every real transaction', () => {
+    for (const b of real) agree(b);
     expect(real.length).toBeGreaterThan(800);
-    expect(transparent).toBeGreaterThan(300);
+    expect(byFormat('v1').length).toBeGreaterThan(300);
+    expect(byFormat('v2').length).toBeGreaterThan(50);
   });
 
-  it('on every truncation of transparent v3, v4 and v5 transactions', () => {
-    for (const f of ['v3', 'v4', 'v5']) {
-      const sample = byFormat(f)
-        .filter((b) => b.length < 2_000)
-        .slice(0, 4);
-      expect(sample.length).toBeGreaterThan(0);
-      for (const b of sample) {
-        for (let k = 0; k <= b.length; k++) {
-          agree(b.subarray(0, k));
-          agree(b.subarray(0, k), b.subarray(k)); // the reader's end cut inside the transaction
-        }
-      }
+  it('on every truncation of transactions of each format', () => {
+    const smallest = (f: string) => [...byFormat(f)].sort((a, b) => a.length - b.length)[0]!;
+    for (const f of ['v1', 'v3', 'v4', 'v5']) {
+      const sample = [
+        ...byFormat(f)
+          .filter((b) => b.length < 2_000)
+          .slice(0, 4),
+        smallest(f),
+      ];
+      for (const b of sample) everyTruncation(b);
     }
+    // v2 transactions carry JoinSplits (1,802 bytes each), so the quick path reads their
+    // transparent part and the JoinSplit reader takes over.
+    const v2 = smallest('v2');
+    expect(decodeTransaction(v2).data.joinSplits.length).toBeGreaterThan(0);
+    everyTruncation(v2);
   });
 
   it('on mutated real transactions (fast-check)', () => {
@@ -210,6 +230,21 @@ describe('quick and general transaction readers agree', () => {
       inputCountCut: tx(V4, 'fdfd'),
       v3TrailingBytes: tx('030000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '00', 'ffff'),
       v5TrailingBytes: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '000000', 'ffff'),
+      v1: tx('01000000', '01', IN, '01', out, LOCK),
+      v1Smallest: tx('01000000', '00', '00', LOCK),
+      v1LockTimeShort: tx('01000000', '01', IN, '01', out, 'ff0000'),
+      v1TrailingBytes: tx('01000000', '01', IN, '01', out, LOCK, 'ffff'),
+      v1ThreeByteOutputCount: tx('01000000', '01', IN, 'fdfd00', out.repeat(0xfd), LOCK),
+      v1ValueAboveMaxMoney: tx('01000000', '01', IN, '01', OUT('0140075af0750700'), LOCK),
+      version0: tx('00000000', '01', IN, '01', out, LOCK),
+      v2: tx('02000000', '01', IN, '01', out, LOCK, '00'),
+      v2JoinSplitCountMissing: tx('02000000', '01', IN, '01', out, LOCK),
+      v2JoinSplitCut: tx('02000000', '01', IN, '01', out, LOCK, '01', '00'.repeat(100)),
+      v2JoinSplitVpubOutOfRange: realV2WithVpubOld('ffffffffffffffff'),
+      v2JoinSplitVpubAtMaxMoney: realV2WithVpubOld('0040075af0750700'),
+      notOverwinteredVersion3: tx('03000000', '01', IN, '01', out, LOCK, '00'),
+      notOverwinteredVersion7fffffff: tx('ffffff7f', '01', IN, '01', out, LOCK, '00'),
+      overwinteredVersion1: tx('010000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '00'),
     };
     const verdict = (o: Outcome) => ('ok' in o ? 'ok' : o.error[0]);
     const verdicts = Object.fromEntries(Object.entries(cases).map(([name, b]) => [name, verdict(agree(b))]));
@@ -250,6 +285,21 @@ describe('quick and general transaction readers agree', () => {
       inputCountCut: 'end-of-data',
       v3TrailingBytes: 'ok',
       v5TrailingBytes: 'ok',
+      v1: 'ok',
+      v1Smallest: 'ok',
+      v1LockTimeShort: 'end-of-data',
+      v1TrailingBytes: 'ok',
+      v1ThreeByteOutputCount: 'ok',
+      v1ValueAboveMaxMoney: 'invalid-tx-format',
+      version0: 'invalid-tx-format',
+      v2: 'ok',
+      v2JoinSplitCountMissing: 'end-of-data',
+      v2JoinSplitCut: 'end-of-data',
+      v2JoinSplitVpubOutOfRange: 'invalid-tx-format',
+      v2JoinSplitVpubAtMaxMoney: 'ok',
+      notOverwinteredVersion3: 'ok',
+      notOverwinteredVersion7fffffff: 'ok',
+      overwinteredVersion1: 'unknown-tx-format',
     });
   });
 });

@@ -92,7 +92,7 @@ export function checkTransaction(input: Uint8Array): Outcome {
 }
 
 /**
- * decodeTransaction reads most v3–v5 transactions through a quick path; the general readers
+ * decodeTransaction reads most transactions through a quick path; the general readers
  * alone must reach the same verdict: the same error at the same offset, or the same bytes and ids.
  */
 function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown): void {

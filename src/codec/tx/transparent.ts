@@ -185,11 +185,14 @@ export function readVout(r: ByteReader): TxOut[] {
 }
 
 /**
- * The transparent part of a v3, v4 or v5 transaction, read field by field with zcashd's errors;
- * `branchIdFirst` for v5's layout.
+ * The transparent part of a transaction (after its header), read field by field with zcashd's
+ * errors, in its format's layout; the expiry height reads as 0 where the layout has none.
  */
-export function readTransparentPart(r: ByteReader, branchIdFirst: boolean): TransparentPart {
-  if (branchIdFirst) {
+export function readTransparentPart(
+  r: ByteReader,
+  layout: { readonly branchIdFirst: boolean; readonly expiryHeight: boolean },
+): TransparentPart {
+  if (layout.branchIdFirst) {
     const consensusBranchId = r.u32();
     const lockTime = r.u32();
     const expiryHeight = r.u32();
@@ -200,7 +203,7 @@ export function readTransparentPart(r: ByteReader, branchIdFirst: boolean): Tran
   const vin = readVin(r);
   const vout = readVout(r);
   const lockTime = r.u32();
-  const expiryHeight = r.u32();
+  const expiryHeight = layout.expiryHeight ? r.u32() : 0;
   return { consensusBranchId: null, lockTime, expiryHeight, vin, vout };
 }
 

@@ -30,19 +30,23 @@ export interface TxCapabilities {
 
 /**
  * Where a format's transparent part sits and how many bytes follow it when it has no shielded
- * parts (all of them zero: v3's JoinSplit count; v4's value balance, Sapling spend and output
- * counts and JoinSplit count; v5's Sapling spend and output counts and Orchard action count).
+ * parts (all of them zero: v2's and v3's JoinSplit count; v4's value balance, Sapling spend and
+ * output counts and JoinSplit count; v5's Sapling spend and output counts and Orchard action
+ * count; none in v1).
  */
 export interface TransparentLayout {
+  /** Branch id, lock time and expiry height come before the inputs (v5), not after the outputs. */
   readonly branchIdFirst: boolean;
+  /** An expiry height (v3 on); before Overwinter the lock time ends the transparent part. */
+  readonly expiryHeight: boolean;
   readonly emptyShieldedBytes: number;
 }
 
 export interface TxFormat {
   readonly name: TxFormatName;
   readonly carries: TxCapabilities;
-  /** Where the transparent part sits, for the formats that have one before shielded parts (v3 on). */
-  readonly transparentLayout: TransparentLayout | null;
+  /** Where the transparent part sits and what follows it when nothing shielded does. */
+  readonly transparentLayout: TransparentLayout;
   /**
    * Reads everything after the header (and version group id). With `transparent`, that part
    * was already read and `r.pos` is just after it.

@@ -1,32 +1,25 @@
 /** Non-overwintered layouts: v1 (transparent only) and v2+ (Sprout JoinSplits, PHGR proofs). */
 import { sha256d } from '../../../crypto/hash.js';
 import { type JoinSplitSection, newJoinSplitList, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
-import { readVin, readVout, writeVin, writeVout } from '../transparent.js';
-import type { TransactionData } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TxFormat } from './format.js';
+import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
+import type { TransactionData, TransparentPart } from '../types.js';
+import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
 
 /**
  * Builds the decoded object with every field in one literal: an object spread here (the
  * earlier `{ ...base(), ... }`) cost more than reading all the inputs of a typical v1 tx.
  */
-function legacyData(
-  format: 'v1' | 'v2',
-  version: number,
-  vin: TransactionData['vin'],
-  vout: TransactionData['vout'],
-  lockTime: number,
-  js: JoinSplitSection,
-): TransactionData {
+function legacyData(format: 'v1' | 'v2', version: number, t: TransparentPart, js: JoinSplitSection): TransactionData {
   return {
     format,
     overwintered: false,
     version,
     versionGroupId: 0,
     consensusBranchId: null,
-    lockTime,
+    lockTime: t.lockTime,
     expiryHeight: 0,
-    vin,
-    vout,
+    vin: t.vin,
+    vout: t.vout,
     joinSplits: js.joinSplits,
     joinSplitPubKey: js.joinSplitPubKey,
     joinSplitSig: js.joinSplitSig,
@@ -35,16 +28,16 @@ function legacyData(
   };
 }
 
+const v1Layout: TransparentLayout = { branchIdFirst: false, expiryHeight: false, emptyShieldedBytes: 0 };
+const v2Layout: TransparentLayout = { branchIdFirst: false, expiryHeight: false, emptyShieldedBytes: 1 };
+
 /** v1 (and the invalid version 0, which zcashd's C++ reads this way before rejecting it). */
 export const v1Format: TxFormat = {
   name: 'v1',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: false },
-  transparentLayout: null,
-  read(r, header): TransactionData {
-    const vin = readVin(r);
-    const vout = readVout(r);
-    const lockTime = r.u32();
-    return legacyData('v1', header.version, vin, vout, lockTime, {
+  transparentLayout: v1Layout,
+  read(r, header, t = readTransparentPart(r, v1Layout)): TransactionData {
+    return legacyData('v1', header.version, t, {
       joinSplits: newJoinSplitList(),
       joinSplitPubKey: null,
       joinSplitSig: null,
@@ -63,13 +56,10 @@ export const v1Format: TxFormat = {
 export const v2Format: TxFormat = {
   name: 'v2',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
-  transparentLayout: null,
-  read(r, header): TransactionData {
-    const vin = readVin(r);
-    const vout = readVout(r);
-    const lockTime = r.u32();
+  transparentLayout: v2Layout,
+  read(r, header, t = readTransparentPart(r, v2Layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');
-    return legacyData('v2', header.version, vin, vout, lockTime, js);
+    return legacyData('v2', header.version, t, js);
   },
   write(w, tx) {
     writeVin(w, tx.vin);

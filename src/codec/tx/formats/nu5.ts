@@ -7,13 +7,13 @@ import { requireBranchId, type TransactionData } from '../types.js';
 import { zip244AuthDigest, zip244TxId } from '../zip244.js';
 import type { TransparentLayout, TxFormat } from './format.js';
 
-const layout: TransparentLayout = { branchIdFirst: true, emptyShieldedBytes: 3 };
+const layout: TransparentLayout = { branchIdFirst: true, expiryHeight: true, emptyShieldedBytes: 3 };
 
 export const v5Format: TxFormat = {
   name: 'v5',
   carries: { branchId: true, sapling: true, orchard: true, joinSplits: false },
   transparentLayout: layout,
-  read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
+  read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const s = readSaplingV5Bundle(r);
     const orchard = readOrchardBundle(r);
     return {

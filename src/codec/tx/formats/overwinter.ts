@@ -5,13 +5,13 @@ import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';
 import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
 
-const layout: TransparentLayout = { branchIdFirst: false, emptyShieldedBytes: 1 };
+const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 1 };
 
 export const v3Format: TxFormat = {
   name: 'v3',
   carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
   transparentLayout: layout,
-  read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
+  read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');
     return {
       format: 'v3',

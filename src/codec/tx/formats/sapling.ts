@@ -10,7 +10,7 @@ import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TxFormatName } from '../types.js';
 import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
 
-const layout: TransparentLayout = { branchIdFirst: false, emptyShieldedBytes: 11 };
+const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 11 };
 
 function saplingLayout(name: TxFormatName): TxFormat {
   return {
@@ -18,7 +18,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
     // zfuture shares v4's layout (and is refused when decoded, as zcashd refuses it).
     carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
     transparentLayout: layout,
-    read(r, header, t = readTransparentPart(r, layout.branchIdFirst)): TransactionData {
+    read(r, header, t = readTransparentPart(r, layout)): TransactionData {
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
       const bindingSig = c ? r.bytes(64) : null;
