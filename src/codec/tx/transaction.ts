@@ -259,11 +259,17 @@ function smallCompactSize(b: Uint8Array, at: number, end: number): number {
   return value < 0xfd ? -1 : value;
 }
 
-/** `b[from, to)` all zero bytes, with `to` at most `end`. */
+/**
+ * `b[from, to)` all zero bytes, with `to` at most `end`. Four bytes at a time: v4's eleven
+ * empty-shielded bytes byte by byte were ≈ 5 ns of a 100 ns decode.
+ */
 function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
   if (to > end) return false;
-  for (let i = from; i < to; i++) if (b[i] !== 0) return false;
-  return true;
+  let bits = 0;
+  let i = from;
+  for (; i + 4 <= to; i += 4) bits |= int32LE(b, i);
+  for (; i < to; i++) bits |= b[i]!;
+  return bits === 0;
 }
 
 /**
