@@ -50,7 +50,7 @@ function decode(out: string): Figure[] {
   }
   // The same shares taken within interleaved rounds (median, spread): the ones READMEs quote.
   for (const r of out.matchAll(
-    /^(\S+) shares of the txid hashing alone, \d+ interleaved rounds: txid alone ([\d,.]+) tx\/s, decode\+txid one call each ([\d,.]+) tx\/s, listed ([\d,.]+) tx\/s \| one call each ([\d.]+) %[^|]*?, listed ([\d.]+) %/gm,
+    /^(\S+) shares of the txid hashing alone, \d+ interleaved rounds: txid alone ([\d,.]+) tx\/s, decode\+txid one call each ([\d,.]+) tx\/s, listed ([\d,.]+) tx\/s \| one call each ([\d.]+) %[^|]*?, listed ([\d.]+) %(.*)$/gm,
   )) {
     const alone = { name: 'zecrpc txid hashing alone, same rounds', value: num(r[2]!) };
     figs.push(
@@ -63,6 +63,23 @@ function decode(out: string): Figure[] {
         num(r[6]!),
       ),
     );
+    // The least any decoder does before hashing (finding where each transaction ends): what is
+    // left of the one-call share once that is all.
+    const w = /only finding each transaction's end, then its txid, one call each ([\d,.]+) tx\/s, ([\d.]+) %/.exec(r[7]!);
+    if (w)
+      figs.push(
+        perRoundRatio(
+          figure(
+            'decode',
+            `finding each transaction's end only, then its txid, ${r[1]}, share of the txid hashing alone, per round`,
+            num(w[1]!),
+            'tx/s',
+            'higher',
+            alone,
+          ),
+          num(w[2]!),
+        ),
+      );
   }
   for (const alt of out.matchAll(
     /^alternation (?:cost|control), (.+?): (.+?) ([\d,.]+) ns\/tx, (.+?) ([\d,.]+) ns, alternating ([\d,.]+) ns/gm,
