@@ -1,10 +1,9 @@
-// decodeTransaction reads most transactions without shielded parts in one quick function
-// (readQuickly in src/codec/tx/transaction.ts), v1 to v5, and everything else through the
-// general readers. Both must give
-// the same transaction, or the same zcashd error at the same offset, on every input: real
-// transactions on their own and inside blocks, every truncation, mutations, and the edges the
-// quick path leaves to the general one (long CompactSizes, large output values, unknown branch
-// ids, version 0, shielded parts after a transparent part read quickly).
+// decodeTransaction reads the transparent part of most transactions, v1 to v5, in one quick
+// function (readQuickly in src/codec/tx/transaction.ts), and everything else through the general
+// readers. Both must give the same transaction, or the same zcashd error at the same offset, on
+// every input: real transactions on their own and inside blocks, every truncation, mutations, and
+// the edges the quick path leaves to the general one (long CompactSizes, large output values,
+// unknown branch ids, version 0, shielded parts after a transparent part read quickly).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader } from '../../src/codec/bytes.js';
