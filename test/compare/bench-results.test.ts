@@ -144,9 +144,12 @@ describe('bench results', () => {
     const served = PARSERS['store-serve']!(
       [
         'in-process getblock verbosity 2, main-106598 (1,385,299 bytes → 8,174,145 bytes of JSON): decode+txids+JSON median 5.4 ms into a reply slab (JSON alone 4.3 ms), 8.7 ms into fresh memory (JSON alone 7.7 ms); target ≤ 8 ms for 2 MB | load 0.59',
-        'in-process getblock verbosity 2, 419201-payouts-2MB-fresh-addresses (1,998,785 bytes → 22,766,255 bytes of JSON): decode+txids+JSON median 60.1 ms into a reply slab (JSON alone 58.0 ms, outgrowing its 16 MiB into fresh memory), 59.5 ms into fresh memory (JSON alone 57.9 ms); target ≤ 8 ms for 2 MB | load 1.02',
+        'in-process getblock verbosity 2, 419201-payouts-2MB-fresh-addresses (1,998,785 bytes → 22,766,255 bytes of JSON): decode+txids+JSON median 60.1 ms into a reply slab (JSON alone 58.0 ms, outgrowing its 16 MiB into fresh memory), 59.5 ms into fresh memory (JSON alone 57.9 ms); Buffer.from(JSON.stringify(…)) of the same reply prebuilt as objects 62.7 ms (22,758,726 bytes); target ≤ 8 ms for 2 MB | load 1.02',
       ].join('\n'),
     );
+    // The line without a stringify baseline (older output) gives figures without one.
+    expect(served.map((f) => f.baseline?.value ?? null)).toEqual([null, null, 62.7, 62.7]);
+    expect(served[2]!.ratio?.toFixed(2)).toBe((62.7 / 60.1).toFixed(2));
     expect(served.map((f) => [f.name, f.value])).toEqual([
       ['getblock 2 in-process (decode+txids+JSON), main-106598 (1.39 MB), median, into a reply slab (uncached serving)', 5.4],
       ['getblock 2 in-process (decode+txids+JSON), main-106598 (1.39 MB), median, into fresh memory (first cached rendering)', 8.7],
