@@ -9,12 +9,14 @@
  * per transaction; each round times every variant once, in turn, and the ratio old ÷ new is taken
  * per round: the median and the spread (min–max) over rounds are printed. Decode + txid is
  * measured with the curve-point verdict cache off (every point validated, as on first sight)
- * and on (verdicts remembered, as a long-running server re-decoding the same transactions).
+ * and on (verdicts remembered, as a long-running server re-decoding the same transactions), and
+ * once more against the path issue 15 measured: BigInt point checks with the field-by-field
+ * digests.
  */
 import { decodeBlock } from '../src/codec/block.js';
 import { decodeTransaction } from '../src/codec/tx/transaction.js';
 import { zip244AuthDigestFromFields, zip244TxIdFromFields } from '../src/codec/tx/zip244.js';
-import { setPointCheckCache } from '../src/crypto/curves.js';
+import { setPointCheckBackend, setPointCheckCache } from '../src/crypto/curves.js';
 import { blake2b256Of, personalization } from '../src/crypto/hash.js';
 import {
   wasmPersonalBlake2b256,
@@ -45,17 +47,24 @@ interface Pair {
   units: number;
   before: () => void;
   after: () => void;
+  /** Run before each side is timed (and before its warm-up), outside the timing. */
+  beforeSetup?: () => void;
+  afterSetup?: () => void;
 }
 
 function report(pairs: Pair[], unit: string): void {
   const perPair = pairs.map(() => ({ before: [] as number[], after: [] as number[], ratio: [] as number[] }));
   for (const p of pairs) {
+    p.beforeSetup?.();
     p.before();
+    p.afterSetup?.();
     p.after();
   }
   for (let r = 0; r < ROUNDS; r++) {
     pairs.forEach((p, i) => {
+      p.beforeSetup?.();
       const b = time(p.before, p.units);
+      p.afterSetup?.();
       const a = time(p.after, p.units);
       perPair[i]!.before.push(b);
       perPair[i]!.after.push(a);
@@ -128,6 +137,27 @@ function main(): void {
     const decodeOnly = median(Array.from({ length: ROUNDS }, () => time(() => wires.forEach((w) => decodeTransaction(w)), n)));
     console.log(`${'  decode alone'.padEnd(34)} ${fmt(decodeOnly, 2).padStart(15)} µs/tx`);
   }
+  // Issue 15's target for v5 decode + txid is against the path it measured: BigInt point checks
+  // (the pure-TypeScript fallback today, itself faster than then) and the field-by-field digests.
+  setPointCheckCache(false);
+  report(
+    [
+      {
+        name: 'decode + txid, point cache off, against BigInt point checks and field-by-field digests',
+        units: n,
+        beforeSetup: () => setPointCheckBackend('bigint'),
+        before: () =>
+          wires.forEach((w) => {
+            const t = decodeTransaction(w);
+            zip244TxIdFromFields(t.data, t.bytes);
+          }),
+        afterSetup: () => setPointCheckBackend('wasm'),
+        after: () => wires.forEach((w) => void decodeTransaction(w).txid),
+      },
+    ],
+    'µs/tx',
+  );
+  setPointCheckBackend('wasm');
   setPointCheckCache(true);
 
   // The hash cores alone on one long input: blake2b-wasm's compression driven from JS against

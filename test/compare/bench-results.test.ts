@@ -141,6 +141,21 @@ describe('bench results', () => {
       ratio: 1.42,
     });
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
+    const zip = PARSERS.zip244!(
+      [
+        'txid                               before     4.23 µs/tx  after     1.92 µs/tx  → 2.20× (rounds 2.05–2.43×)',
+        'decode + txid, point cache off, against BigInt point checks and field-by-field digests before    33.71 µs/tx  after     4.78 µs/tx  → 7.05× (rounds 6.66–7.44×)',
+      ].join('\n'),
+    );
+    expect(zip.map((f) => [f.name, f.value, f.baseline?.name, f.baseline?.value])).toEqual([
+      ['txid (one WebAssembly call)', 1.92, 'field-by-field TypeScript, same run', 4.23],
+      [
+        'decode + txid, point cache off (WebAssembly point checks, one WebAssembly digest call)',
+        4.78,
+        'BigInt point checks and field-by-field digests, same run',
+        33.71,
+      ],
+    ]);
     const served = PARSERS['store-serve']!(
       [
         'in-process getblock verbosity 2, main-106598 (1,385,299 bytes → 8,174,145 bytes of JSON): decode+txids+JSON median 5.4 ms into a reply slab (JSON alone 4.3 ms), 8.7 ms into fresh memory (JSON alone 7.7 ms); target ≤ 8 ms for 2 MB | load 0.59',
