@@ -25,8 +25,8 @@
  * path (a 1-byte HMAC) costs at least as much as with the hash. So the extra comes with
  * OpenSSL's digest path running between two decodes (code and data locality; no hardware
  * counters here to say which), and no decoder calling node:crypto once per transaction avoids
- * it; a smaller decoder loses less to it (one function for transparent transactions
- * halved it). The interleaved rounds also hash each transaction after only finding where it
+ * it; a smaller decoder loses less to it (reading transparent v3–v5 transactions in one
+ * function halved it). The interleaved rounds also hash each transaction after only finding where it
  * ends (no objects built, nothing validated): that keeps 90–99 % of the hashing alone one call
  * each, so what a real decoder loses beyond it is the cost of building and checking what it
  * returns, doubled by the alternation.

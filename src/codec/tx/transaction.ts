@@ -227,7 +227,8 @@ function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteRead
       sapling: null,
       orchard: null,
     };
-    // All checkRustReparse can find in a v3–v5 transaction without shielded parts.
+    // All checkRustReparse can find in a v1–v5 transaction without shielded parts (version 0,
+    // the one non-overwintered version it refuses, never reaches this point).
     if (consensusBranchId !== null && !isKnownBranchId(consensusBranchId))
       throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
     return new Transaction(data, b, start, pos + layout.emptyShieldedBytes, format);

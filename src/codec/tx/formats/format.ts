@@ -37,7 +37,10 @@ export interface TxCapabilities {
 export interface TransparentLayout {
   /** Branch id, lock time and expiry height come before the inputs (v5), not after the outputs. */
   readonly branchIdFirst: boolean;
-  /** An expiry height (v3 on); before Overwinter the lock time ends the transparent part. */
+  /**
+   * After the outputs, an expiry height follows the lock time (v3, v4); before Overwinter the lock
+   * time ends the transparent part. Read only when `branchIdFirst` is false.
+   */
   readonly expiryHeight: boolean;
   readonly emptyShieldedBytes: number;
 }
