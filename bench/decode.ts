@@ -26,10 +26,10 @@
  * OpenSSL's digest path running between two decodes (code and data locality; no hardware
  * counters here to say which), and no decoder calling node:crypto once per transaction avoids
  * it; a smaller decoder loses less to it (reading transparent v3–v5 transactions in one
- * function halved it). The interleaved rounds also hash each transaction after only finding where it
- * ends (no objects built, nothing validated): that keeps 90–99 % of the hashing alone one call
- * each, so what a real decoder loses beyond it is the cost of building and checking what it
- * returns, doubled by the alternation.
+ * function halved it). The interleaved rounds also hash each transaction after only finding
+ * where it ends (no objects built, nothing validated): that keeps 90–99 % of the hashing alone
+ * one call each, so what a real decoder loses beyond it is the cost of building and checking
+ * what it returns, roughly doubled by the alternation.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
@@ -139,7 +139,7 @@ function transparentEnd(b: Uint8Array): number {
     p += 8 + compactSizeLength(script) + script;
   }
   // v1: lock time; v3: lock time, expiry, no JoinSplits; v4: the same, value balance and three
-  // empty counts; v5: three empty counts
+  // empty counts; v5: three empty counts (no v2 here: utxo-lib parses no JoinSplits)
   return p + [0, 4, 0, 9, 19, 3][version]!;
 }
 

@@ -73,8 +73,8 @@ const requestBody = (p: Prepared, verbosity: number): string =>
  * is V8's own serializer writing the same reply from objects built beforehand
  * (`Buffer.from(JSON.stringify(…))`, no decoding at all): what a JavaScript renderer that already
  * had the answer as objects would pay. It is timed after the renderings, and its objects are then
- * dropped: kept alive beside them, that object graph (hundreds of MB for the payout block) made
- * every garbage collection during the renderings slower.
+ * dropped: kept alive beside them, that large object graph changed the renderings' garbage
+ * collection and so their times.
  */
 function verbosity2CpuTime(p: Prepared, beforeEachRun?: () => void): void {
   const ctx = { height: p.block.height, confirmations: 1, chainWork: 1n, previousBlockHash: null, nextBlockHash: null };

@@ -226,7 +226,7 @@ function storeServe(out: string): Figure[] {
       const mb = (num(cpu[2]!) / 1e6).toFixed(2);
       const name = `getblock 2 in-process (decode+txids+JSON), ${cpu[1]} (${mb} MB), median`;
       const outgrown = line.includes('outgrowing its');
-      // V8's serializer writing the same reply from objects built beforehand, in the same rounds.
+      // V8's serializer writing the same reply from objects built beforehand, in the same run.
       const sj = /Buffer\.from\(JSON\.stringify\(…\)\) of the same reply prebuilt as objects ([\d.]+) ms/.exec(line);
       const stringify = sj ? { name: 'Buffer.from(JSON.stringify(…)) of the same reply prebuilt as objects', value: num(sj[1]!) } : null;
       figs.push(
