@@ -114,9 +114,9 @@ export function requireBranchId(tx: Pick<TransactionData, 'consensusBranchId' | 
 }
 
 /**
- * The fields a v3, v4 or v5 transaction has before its shielded parts: for v3 and v4 the
- * inputs, outputs, lock time and expiry height; for v5 the branch id, lock time, expiry height,
- * inputs and outputs.
+ * The fields a transaction has before its shielded parts: for v1 and v2 the inputs, outputs and
+ * lock time (expiry height 0); for v3 and v4 also the expiry height; for v5 the branch id, lock
+ * time, expiry height, inputs and outputs.
  */
 export interface TransparentPart {
   readonly consensusBranchId: number | null;
