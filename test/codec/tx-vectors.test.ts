@@ -82,6 +82,13 @@ describe('zcash-test-vectors zip_0243.json (v4) and zip_0143.json (v3)', () => {
       }
     });
   }
+
+  it('each pre-v5 transaction has its own auth digest bytes: changing one changes no other', () => {
+    const [a, b] = zipRows('zip', 'json', 'zip_0243.json').map((row) => decodeExactly(row.tx as string));
+    a!.authDigest.reverse().fill(0, 0, 16); // a caller printing it in place, then reusing the buffer
+    expect(toHex(b!.authDigest)).toBe('ff'.repeat(32));
+    expect(toHex(decodeExactly(zipRows('zip', 'json', 'zip_0143.json')[0]!.tx as string).authDigest)).toBe('ff'.repeat(32));
+  });
 });
 
 describe('zcashd sighash.json (500 transactions, v1-style legacy with random versions, v3, v4)', () => {

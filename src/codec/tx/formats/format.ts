@@ -63,4 +63,11 @@ export interface TxFormat {
   authDigest(tx: TransactionData, bytes: Uint8Array): Uint8Array;
 }
 
-export const LEGACY_AUTH_DIGEST: Uint8Array = new Uint8Array(32).fill(0xff);
+/**
+ * The auth digest of every format before v5: 32 bytes of 0xff, a fresh copy for each
+ * transaction, since the caller gets bytes it may change (a shared constant reversed in place
+ * would have changed every later transaction's).
+ */
+export function legacyAuthDigest(): Uint8Array {
+  return new Uint8Array(32).fill(0xff);
+}

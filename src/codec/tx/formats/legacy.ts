@@ -3,7 +3,7 @@ import { sha256d } from '../../../crypto/hash.js';
 import { type JoinSplitSection, newJoinSplitList, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TransparentPart } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
+import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
 /**
  * Builds the decoded object with every field in one literal: an object spread here (the
@@ -49,7 +49,7 @@ export const v1Format: TxFormat = {
     w.u32(tx.lockTime);
   },
   txid: (_tx, bytes) => sha256d(bytes),
-  authDigest: () => LEGACY_AUTH_DIGEST,
+  authDigest: legacyAuthDigest,
 };
 
 /** Any non-overwintered version ≥ 2: v1 fields plus BCTV14 JoinSplits. */
@@ -68,5 +68,5 @@ export const v2Format: TxFormat = {
     writeJoinSplitSection(w, tx);
   },
   txid: (_tx, bytes) => sha256d(bytes),
-  authDigest: () => LEGACY_AUTH_DIGEST,
+  authDigest: legacyAuthDigest,
 };

@@ -3,7 +3,7 @@ import { sha256d } from '../../../crypto/hash.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
+import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
 const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 1 };
 
@@ -38,5 +38,5 @@ export const v3Format: TxFormat = {
     writeJoinSplitSection(w, tx);
   },
   txid: (_tx, bytes) => sha256d(bytes),
-  authDigest: () => LEGACY_AUTH_DIGEST,
+  authDigest: legacyAuthDigest,
 };

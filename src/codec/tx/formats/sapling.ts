@@ -8,7 +8,7 @@ import { readSaplingV4Components, writeSaplingV4Components } from '../sapling.js
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TxFormatName } from '../types.js';
-import { LEGACY_AUTH_DIGEST, type TransparentLayout, type TxFormat } from './format.js';
+import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
 const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 11 };
 
@@ -50,7 +50,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
       if (s && s.bindingSig) w.bytes(s.bindingSig);
     },
     txid: (_tx, bytes) => sha256d(bytes),
-    authDigest: () => LEGACY_AUTH_DIGEST,
+    authDigest: legacyAuthDigest,
   };
 }
 
