@@ -1,10 +1,11 @@
 /**
  * zcashd-style configuration: `-name=value` / `-name` / `-noname` command-line options and a
- * zcash.conf-style file (`name=value` lines, `#` comments). As in zcashd, the command line wins
- * for single-valued options, while repeatable options (`-rpcauth`, `-rpcallowip`, `-rpcbind`)
- * collect values from both.
+ * zcash.conf-style file (`name=value` lines, `#` comments), read as zcashd's ArgsManager reads
+ * them: a single-valued option takes the command line's last value, else the file's first
+ * (mapArgs); a repeatable one (`-rpcauth`, `-rpcallowip`, `-rpcbind`, `-debug`, `-uacomment`,
+ * `-nuparams`) takes every value, the command line's then the file's (mapMultiArgs).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
 import { homedir } from 'node:os';
@@ -136,9 +137,6 @@ export function parseConfFile(text: string, path: string): OptionMap {
   return options;
 }
 
-/** Options zcashd lets the configuration file add to, rather than be overridden by, the command line. */
-const MULTI_VALUED = new Set(['rpcauth', 'rpcallowip', 'rpcbind', 'nuparams']);
-
 export interface NodeConfig {
   network: NetworkParams;
   /** The base data directory (`-datadir`, default `~/.zecrpc`). */
@@ -155,23 +153,22 @@ export interface NodeConfig {
   rpcAuth: string[];
   /** Absolute path of the cookie file (used when no -rpcpassword is set). */
   rpcCookieFile: string;
-  rpcThreads: number;
-  rpcWorkQueue: number;
-  /** Seconds. */
-  rpcServerTimeout: number;
-  upstream: string | undefined;
-  /** Every value of an option (command line first, then the file). */
+  /** Every value of an option, the command line's then the file's (zcashd's mapMultiArgs). */
   getArgs(name: string): string[];
-  /** The effective value of a single-valued option. */
+  /** A single-valued option: the command line's last value, else the file's first (zcashd's mapArgs). */
   getArg(name: string): string | undefined;
   /** zcashd's GetBoolArg: absent → fallback; otherwise InterpretBool ("" or a non-zero number → true). */
   getBoolArg(name: string, fallback: boolean): boolean;
 }
 
-function intOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+function integerOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`Error: Invalid value for -${name}: '${value}' (expected an integer)`);
-  const n = Number(value.trim());
+  return Number(value.trim());
+}
+
+function intOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  const n = integerOption(value, name, fallback);
   if (n < min || n > max) throw new ConfigError(`Error: Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
   return n;
 }
@@ -221,14 +218,35 @@ export const DEFAULT_DATADIR = join(homedir(), '.zecrpc');
  */
 export function assertDatadirExists(argv: readonly string[]): void {
   const given = parseZcashArgs(argv).options.get('datadir')?.at(-1);
-  if (given === undefined) return;
+  if (given !== undefined) existingDatadir(given);
+}
+
+/** The absolute path of a given data directory, which must exist (zcashd's message otherwise). */
+function existingDatadir(given: string): string {
+  const path = resolve(expandHome(given));
   let isDir = false;
   try {
-    isDir = given !== '' && statSync(resolve(expandHome(given))).isDirectory();
+    isDir = given !== '' && statSync(path).isDirectory();
   } catch {
     isDir = false;
   }
   if (!isDir) throw new ConfigError(`Error: Specified data directory "${given}" does not exist.`);
+  return path;
+}
+
+/**
+ * The configuration file's options. zcashd reads a directory named as the file (`-conf=` names
+ * the data directory itself) as an empty file: its stream opens, and yields no line.
+ */
+function readConfFile(confPath: string, named: boolean): OptionMap {
+  let isDir: boolean;
+  try {
+    isDir = statSync(confPath).isDirectory();
+  } catch {
+    if (named) throw new ConfigError(`Error: Configuration file ${confPath} does not exist`);
+    return new Map();
+  }
+  return isDir ? new Map() : parseConfFile(readFileSync(confPath, 'utf8'), confPath);
 }
 
 /**
@@ -237,21 +255,14 @@ export function assertDatadirExists(argv: readonly string[]): void {
  */
 export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const cli = parseZcashArgs(argv).options;
-  const first = (name: string) => cli.get(name)?.at(-1);
-  const baseDatadir = resolve(expandHome(first('datadir') ?? DEFAULT_DATADIR));
-  const confName = expandHome(first('conf') ?? 'zcash.conf');
-  const confPath = isAbsolute(confName) ? confName : join(baseDatadir, confName);
-  let file: OptionMap = new Map();
-  if (existsSync(confPath)) file = parseConfFile(readFileSync(confPath, 'utf8'), confPath);
-  else if (first('conf') !== undefined) throw new ConfigError(`Error: Configuration file ${confPath} does not exist`);
+  const fromCli = (name: string) => cli.get(name)?.at(-1);
+  const cliDatadir = resolve(expandHome(fromCli('datadir') ?? DEFAULT_DATADIR));
+  const confName = expandHome(fromCli('conf') ?? 'zcash.conf');
+  const confPath = isAbsolute(confName) ? confName : join(cliDatadir, confName);
+  const file = readConfFile(confPath, fromCli('conf') !== undefined);
 
-  const getArgs = (name: string): string[] => {
-    const fromCli = cli.get(name) ?? [];
-    const fromFile = file.get(name) ?? [];
-    if (MULTI_VALUED.has(name)) return [...fromCli, ...fromFile];
-    return fromCli.length > 0 ? fromCli : fromFile;
-  };
-  const getArg = (name: string): string | undefined => getArgs(name).at(-1);
+  const getArgs = (name: string): string[] => [...(cli.get(name) ?? []), ...(file.get(name) ?? [])];
+  const getArg = (name: string): string | undefined => fromCli(name) ?? file.get(name)?.[0];
   const getBoolArg = (name: string, fallback: boolean): boolean => {
     const v = getArg(name);
     return v === undefined ? fallback : interpretBool(v);
@@ -263,14 +274,14 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const network = regtest ? regtestNetwork(getArgs('nuparams')) : testnet ? TESTNET : MAINNET;
   if (!regtest && getArgs('nuparams').length > 0)
     throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
+  // As zcashd re-reads its data directory after the file: a `datadir=` there moves it (the file
+  // stays the one found in the command line's data directory).
+  const fileDatadir = fromCli('datadir') === undefined ? file.get('datadir')?.[0] : undefined;
+  const baseDatadir = fileDatadir === undefined ? cliDatadir : existingDatadir(fileDatadir);
   const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
   ensureDirSync(datadir);
 
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
-  const upstream = getArg('upstream');
-  if (upstream !== undefined && !/^https?:\/\//.test(upstream)) {
-    throw new ConfigError(`Error: Invalid value for -upstream: '${upstream}' (expected an http:// or https:// URL)`);
-  }
   const password = getArg('rpcpassword');
   return {
     network,
@@ -284,12 +295,45 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
     rpcPassword: password === '' ? undefined : password,
     rpcAuth: getArgs('rpcauth'),
     rpcCookieFile: isAbsolute(cookieName) ? cookieName : join(datadir, cookieName),
-    rpcThreads: intOption(getArg('rpcthreads'), 'rpcthreads', 4, 1, 1024),
-    rpcWorkQueue: intOption(getArg('rpcworkqueue'), 'rpcworkqueue', 16, 1, 1_000_000),
-    rpcServerTimeout: intOption(getArg('rpcservertimeout'), 'rpcservertimeout', 30, 1, 86_400),
-    upstream,
     getArgs,
     getArg,
     getBoolArg,
+  };
+}
+
+/**
+ * zcashd's umask 077 (init.cpp) for what the process creates from here on (store, block files),
+ * unless `-sysperms`. For the `zecrpc` commands only: a program embedding the server keeps its own.
+ */
+export function applyZcashdUmask(config: Pick<NodeConfig, 'getBoolArg'>): void {
+  if (process.platform !== 'win32' && !config.getBoolArg('sysperms', false)) process.umask(0o077);
+}
+
+/**
+ * What only the server reads: zcash-cli never looks at these, so a zcash.conf shared by zcashd,
+ * zecrpc and zecrpc-cli fails only the server over them, and only where zcashd would not start
+ * either or the value could not mean anything.
+ */
+export interface RpcServerSettings {
+  /** Requests run at once (`-rpcthreads`, default 4; zcashd raises anything below 1 to 1). */
+  threads: number;
+  /** Requests waiting beyond those (`-rpcworkqueue`, default 16; at least 1, as in zcashd). */
+  workQueue: number;
+  /** Seconds a connection may make no progress (`-rpcservertimeout`, default 30); 0 never times out, as libevent reads 0. */
+  serverTimeout: number;
+  /** `-upstream`: the node followed and relayed to. */
+  upstream: string | undefined;
+}
+
+export function rpcServerSettings(config: Pick<NodeConfig, 'getArg'>): RpcServerSettings {
+  const upstream = config.getArg('upstream');
+  if (upstream !== undefined && !/^https?:\/\//.test(upstream)) {
+    throw new ConfigError(`Error: Invalid value for -upstream: '${upstream}' (expected an http:// or https:// URL)`);
+  }
+  return {
+    threads: Math.max(1, integerOption(config.getArg('rpcthreads'), 'rpcthreads', 4)),
+    workQueue: Math.max(1, integerOption(config.getArg('rpcworkqueue'), 'rpcworkqueue', 16)),
+    serverTimeout: intOption(config.getArg('rpcservertimeout'), 'rpcservertimeout', 30, 0, 86_400 * 365),
+    upstream,
   };
 }

@@ -192,10 +192,11 @@ export async function runClient(argv: readonly string[], io: ClientIo = processI
   let config: NodeConfig;
   try {
     const { options } = parseZcashArgs(optionArgs);
-    if (options.has('rpcssl')) throw new ConfigError('Error: SSL mode for RPC (-rpcssl) is no longer supported.');
     checkOptions(options, 'cli');
     assertDatadirExists(optionArgs);
     config = loadNodeConfig(optionArgs);
+    // After the file is read, as zcash-cli's GetBoolArg: `rpcssl=1` there counts, `-norpcssl` is no error.
+    if (config.getBoolArg('rpcssl', false)) throw new ConfigError('Error: SSL mode for RPC (-rpcssl) is no longer supported.');
   } catch (e) {
     io.stderr(`${e instanceof ConfigError ? e.message : `Error: ${(e as Error).message}`}\n`);
     return 1;

@@ -26,6 +26,12 @@ interface DecodeOptions {
 }
 
 function emit(compact: string, pretty: boolean | undefined): void {
+  // Output that cannot be written ends the command with status 1: quietly when the reader went
+  // away (`| head`), as a C program's SIGPIPE ends it; with one line otherwise (a full disk).
+  process.stdout.once('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') process.stderr.write(`Error: writing the output: ${e.message}\n`);
+    process.exit(1);
+  });
   process.stdout.write((pretty ? prettyPrint(compact) : compact) + '\n');
 }
 

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
-import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
+import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import { importBlkFiles } from '../sync/blk.js';
 import type { ImportResult } from '../sync/hex.js';
@@ -108,6 +108,7 @@ export async function runImport(argv: string[]): Promise<void> {
 
   assertDatadirExists(node);
   const config = loadNodeConfig(node);
+  applyZcashdUmask(config);
   const store = await openStoreOrExplain(config, {
     durable: opts.durable,
     verifySolutions: opts.verifyEquihash,

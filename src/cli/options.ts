@@ -36,6 +36,11 @@ const NUPARAMS: OptionDoc = {
   help: 'Regtest only: activate a network upgrade at a height (earlier upgrades left unset activate with it). Repeatable',
 };
 
+const SYSPERMS: OptionDoc = {
+  name: 'sysperms',
+  help: 'Create new files with system default permissions, instead of umask 077',
+};
+
 export const SERVE_OPTIONS: readonly OptionDoc[] = [
   HELP,
   VERSION,
@@ -44,6 +49,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   TESTNET,
   REGTEST,
   NUPARAMS,
+  SYSPERMS,
   { name: 'rpcport', value: 'port', help: 'Listen for JSON-RPC connections on <port> (default: 8232 or testnet/regtest: 18232)' },
   {
     name: 'rpcbind',
@@ -103,7 +109,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
 ];
 
 /** The zcashd-style options of `zecrpc import`; its source options are `--long` ones. */
-export const IMPORT_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS];
+export const IMPORT_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS, SYSPERMS];
 
 export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   HELP,
@@ -123,6 +129,7 @@ export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   { name: 'rpcpassword', value: 'pw', help: 'Password for JSON-RPC connections' },
   { name: 'rpccookiefile', value: 'loc', help: 'Location of the auth cookie (default: data dir/.cookie)' },
   { name: 'rpcclienttimeout', value: 'n', help: 'Timeout in seconds during HTTP requests, or 0 for no timeout. (default: 900)' },
+  { name: 'rpcssl', help: 'Refused, as by zcash-cli: SSL mode for RPC is no longer supported (-norpcssl is accepted)' },
 ];
 
 /** `zecrpc verify` reads the same store options as import. */

@@ -7,10 +7,19 @@
 import { existsSync, rmSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
-import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type NodeConfig } from '../config.js';
+import {
+  applyZcashdUmask,
+  assertDatadirExists,
+  ConfigError,
+  loadNodeConfig,
+  parseZcashArgs,
+  rpcServerSettings,
+  type NodeConfig,
+} from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
 import { ExperimentalFeatureError, experimentalFeaturesFrom } from '../rpc/methods/control/experimental-features.js';
+import { zcashdSubversion } from '../rpc/methods/control/getinfo.js';
 import { storeMethods } from '../rpc/methods/index.js';
 import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
@@ -88,9 +97,29 @@ function experimentalFeatures(config: NodeConfig) {
   }
 }
 
+/** zcashd's MAX_SUBVERSION_LENGTH (net.h). */
+const MAX_SUBVERSION_LENGTH = 256;
+
+/** zcashd's checks of -uacomment (init.cpp): BIP 14's safe characters only, and a subversion of at most 256 characters. */
+function uaComments(config: NodeConfig): string[] {
+  const comments = config.getArgs('uacomment');
+  for (const comment of comments) {
+    if (!/^[A-Za-z0-9 .,;_?@]*$/.test(comment)) throw new ConfigError(`Error: User Agent comment (${comment}) contains unsafe characters.`);
+  }
+  const length = zcashdSubversion(comments).length;
+  if (length > MAX_SUBVERSION_LENGTH) {
+    throw new ConfigError(
+      `Error: Total length of network version string ${length} exceeds maximum of ${MAX_SUBVERSION_LENGTH} characters. Reduce the number and/or size of uacomments.`,
+    );
+  }
+  return comments;
+}
+
 export interface StartOptions {
   /** false: no log at all. */
   log?: boolean;
+  /** Set zcashd's umask 077 (unless -sysperms): what `zecrpc serve` does, not a program embedding the server. */
+  umask?: boolean;
   /** Where the log goes (default standard output). */
   logTo?: DestinationStream;
 }
@@ -98,7 +127,10 @@ export interface StartOptions {
 /** Starts the node; `runServe` adds signal handling and waits for shutdown. */
 export async function startNode(argv: readonly string[], opts: StartOptions = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
+  const { upstream } = rpcServerSettings(config); // checks the server's settings before anything opens
+  const comments = uaComments(config);
   const settings = logSettings(config);
+  if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const features = experimentalFeatures(config);
   const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
@@ -117,8 +149,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     await store.addBlock(genesisBlock(config.network.name));
     log?.info({ hash: config.network.genesisHash }, `new ${config.network.name} chain store: added the genesis block`);
   }
-  const upstreamRelay = config.upstream
-    ? new UpstreamRelay(config.upstream, {
+  const upstreamRelay = upstream
+    ? new UpstreamRelay(upstream, {
         user: config.getArg('upstreamuser'),
         password: config.getArg('upstreampassword'),
         cookieFile: config.getArg('upstreamcookie'),
@@ -130,7 +162,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     {
       features,
       upstream: upstreamRelay,
-      uaComments: config.getArgs('uacomment'),
+      uaComments: comments,
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
     },
   );
@@ -181,7 +213,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     },
     'zecrpc serving JSON-RPC',
   );
-  if (tip?.height === 0 && !config.upstream) {
+  if (tip?.height === 0 && !upstream) {
     const net = config.network.name === 'mainnet' ? '' : ` -${config.network.name}`;
     log?.info(
       'the store holds only the genesis block. Fill it with the server stopped: ' +
@@ -190,10 +222,10 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
         `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
     );
   }
-  if (config.upstream && readOnly) {
+  if (upstream && readOnly) {
     log?.warn('not following -upstream: the chain store is read-only (the disk is full, see above)');
-  } else if (config.upstream) {
-    follower = await followUpstream(store, config.upstream, {
+  } else if (upstream) {
+    follower = await followUpstream(store, upstream, {
       user: config.getArg('upstreamuser'),
       password: config.getArg('upstreampassword'),
       cookieFile: config.getArg('upstreamcookie'),
@@ -235,9 +267,12 @@ export function checkServeArgs(argv: readonly string[]): void {
 export async function runServe(argv: string[]): Promise<void> {
   const args = normalizeServeArgs(argv);
   checkServeArgs(args);
-  const node = await startNode(args);
+  const node = await startNode(args, { umask: true });
   const onSignal = () => void node.shutdown();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // zcashd reopens its debug.log on SIGHUP and carries on (logrotate set-ups send it); the log
+  // here is standard output, with nothing to reopen, so the signal must not end the process.
+  process.on('SIGHUP', () => undefined);
   await node.stopped;
 }

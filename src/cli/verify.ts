@@ -3,7 +3,7 @@
  * (store/scan.ts) and prints each damaged one, changing nothing. Exit status 0 when the store
  * is sound, 1 when anything is damaged. The server must be stopped first (LevelDB's lock).
  */
-import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
+import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
 import { checkOptions, formatOptions, VERIFY_OPTIONS } from './options.js';
 import { versionLine } from './version.js';
 import { scanStore, type ScanReport } from '../store/scan.js';
@@ -36,6 +36,7 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   checkOptions(options, 'verify');
   assertDatadirExists(argv);
   const config = loadNodeConfig(argv);
+  applyZcashdUmask(config);
   const report = await scanStore(config.datadir, config.network, {
     onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records checked`),
   });

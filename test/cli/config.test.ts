@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DATADIR, loadNodeConfig, parseConfFile, parseZcashArgs } from '../../src/config.js';
-import { bindAddresses, buildAllowList } from '../../src/rpc/http/server.js';
+import { mkdirSync } from 'node:fs';
+import { ConfigError, DEFAULT_DATADIR, loadNodeConfig, parseConfFile, parseZcashArgs, rpcServerSettings } from '../../src/config.js';
+import { parseAllowList, peerAllowed } from '../../src/rpc/http/allow-ip.js';
+import { bindAddresses } from '../../src/rpc/http/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,7 +44,7 @@ describe('zcashd-style options', () => {
     expect(c.rpcPort).toBe(19001);
     expect(c.rpcUser).toBe('conf-user');
     expect(c.rpcPassword).toBe('conf-pass');
-    expect(c.rpcThreads).toBe(8);
+    expect(rpcServerSettings(c).threads).toBe(8);
     expect(c.rpcAllowIp).toEqual(['192.168.1.0/255.255.255.0', '10.0.0.0/8']);
     expect(c.rpcCookieFile).toBe(join(base, 'testnet3', '.cookie'));
     expect(c.getBoolArg('testnet', false)).toBe(true);
@@ -51,7 +53,8 @@ describe('zcashd-style options', () => {
   it('uses zcashd defaults per network, and ~/.zecrpc as the data dir', () => {
     expect(DEFAULT_DATADIR).toBe(join(homedir(), '.zecrpc'));
     const m = loadNodeConfig([`-datadir=${join(dir, 'b')}`]);
-    expect([m.rpcPort, m.rpcThreads, m.rpcWorkQueue, m.rpcServerTimeout, m.rpcPassword]).toEqual([8232, 4, 16, 30, undefined]);
+    const s = rpcServerSettings(m);
+    expect([m.rpcPort, s.threads, s.workQueue, s.serverTimeout, m.rpcPassword]).toEqual([8232, 4, 16, 30, undefined]);
     expect(loadNodeConfig([`-datadir=${join(dir, 'b')}`, '-testnet']).rpcPort).toBe(18232);
     const r = loadNodeConfig([`-datadir=${join(dir, 'b')}`, '-regtest']);
     expect([r.rpcPort, r.datadir]).toEqual([18232, join(dir, 'b', 'regtest')]);
@@ -64,12 +67,78 @@ describe('zcashd-style options', () => {
     expect(() => loadNodeConfig([d, '-testnet', '-regtest'])).toThrow('Invalid combination of -regtest and -testnet.');
     expect(() => loadNodeConfig([d, '-rpcport=http'])).toThrow("Invalid value for -rpcport: 'http' (expected an integer)");
     expect(() => loadNodeConfig([d, '-rpcport=70000'])).toThrow('Invalid value for -rpcport: 70000 (must be between 0 and 65535)');
-    expect(() => loadNodeConfig([d, '-upstream=ftp://x'])).toThrow(ConfigError);
+    expect(() => rpcServerSettings(loadNodeConfig([d, '-upstream=ftp://x']))).toThrow(ConfigError);
     expect(() => loadNodeConfig([d, `-conf=${join(dir, 'missing.conf')}`])).toThrow(/does not exist/);
     // Section lines are accepted as zcashd reads them; a line that is not name=value is not.
     expect(() => parseConfFile('good=1\n[main]\n', 'zcash.conf')).not.toThrow();
     expect(() => parseConfFile('good=1\nbad line\n', 'zcash.conf')).toThrow(
       "Error reading configuration file zcash.conf: the options configuration file contains an invalid line 'bad line'",
+    );
+  });
+});
+
+describe('options as zcashd v6.12.2 reads them (util/system.cpp ParseParameters, ReadConfigFile)', () => {
+  const conf = (name: string, text: string): string => {
+    const base = join(dir, name);
+    mkdirSync(base, { recursive: true });
+    writeFileSync(join(base, 'zcash.conf'), text);
+    return `-datadir=${base}`;
+  };
+
+  it("takes a single-valued option's last value on the command line, and its first in the file", () => {
+    // `notestnet` and `testnet` are different names to the duplicate check, the same option after it.
+    expect(loadNodeConfig([conf('first-wins', 'notestnet=1\ntestnet=1\n')]).network.name).toBe('mainnet');
+    expect(loadNodeConfig([conf('first-wins-2', 'testnet=1\nnotestnet=1\n')]).network.name).toBe('testnet');
+    const d = conf('cli-last', 'rpcport=1000\n');
+    expect(loadNodeConfig([d, '-rpcport=2000', '-rpcport=3000']).rpcPort).toBe(3000);
+    expect(loadNodeConfig([d]).rpcPort).toBe(1000);
+  });
+
+  it('collects every repeatable value from both, the command line first (-debug, -uacomment as well)', () => {
+    const c = loadNodeConfig([conf('multi', 'uacomment=a\ndebug=rpc\n'), '-uacomment=b', '-debug=net']);
+    expect(c.getArgs('uacomment')).toEqual(['b', 'a']);
+    expect(c.getArgs('debug')).toEqual(['net', 'rpc']);
+  });
+
+  it('moves to a data directory the file names, as zcashd re-reads it after the file', () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    const confFile = join(dir, 'etc-zcash.conf');
+    writeFileSync(confFile, `datadir=${elsewhere}\nregtest=1\n`);
+    const c = loadNodeConfig([`-conf=${confFile}`]); // the usual `-conf=/etc/zcash.conf` set-up
+    expect([c.baseDatadir, c.datadir, c.rpcCookieFile, c.confPath]).toEqual([
+      elsewhere,
+      join(elsewhere, 'regtest'),
+      join(elsewhere, 'regtest', '.cookie'),
+      confFile,
+    ]);
+    // the command line's -datadir wins over the file's
+    const d = join(dir, 'moves');
+    mkdirSync(d, { recursive: true });
+    expect(loadNodeConfig([`-conf=${confFile}`, `-datadir=${d}`]).baseDatadir).toBe(d);
+    const missing = join(dir, 'no-such-dir');
+    writeFileSync(confFile, `datadir=${missing}\n`);
+    expect(() => loadNodeConfig([`-conf=${confFile}`])).toThrow(`Error: Specified data directory "${missing}" does not exist.`);
+  });
+
+  it('reads a directory named as the configuration file as an empty file, as zcashd does', () => {
+    const d = conf('conf-dir', 'testnet=1\n');
+    expect(loadNodeConfig([d, `-conf=${dir}`]).network.name).toBe('mainnet');
+    expect(loadNodeConfig([d, '-conf=']).network.name).toBe('mainnet'); // the data directory itself
+  });
+
+  it("leaves the server's settings to the server: a shared zcash.conf zcashd accepts loads for every command", () => {
+    const c = loadNodeConfig([conf('server-only', 'rpcthreads=0\nrpcworkqueue=0\nrpcservertimeout=0\n')]);
+    // zcashd raises the thread count and queue depth to 1 (httpserver.cpp) and libevent reads a 0 timeout as none
+    expect(rpcServerSettings(c)).toEqual({ threads: 1, workQueue: 1, serverTimeout: 0, upstream: undefined });
+    expect(rpcServerSettings(loadNodeConfig([conf('many-threads', 'rpcthreads=2000\n')])).threads).toBe(2000);
+    // a value that cannot mean anything still fails, but only where it is read
+    const bad = loadNodeConfig([conf('server-bad', 'rpcthreads=many\nupstream=localhost:8232\n')]);
+    expect(() => rpcServerSettings(bad)).toThrow(
+      "Error: Invalid value for -upstream: 'localhost:8232' (expected an http:// or https:// URL)",
+    );
+    expect(() => rpcServerSettings({ getArg: (n) => (n === 'rpcthreads' ? 'many' : undefined) })).toThrow(
+      "Error: Invalid value for -rpcthreads: 'many' (expected an integer)",
     );
   });
 });
@@ -125,17 +194,50 @@ describe('RPC bind addresses and allow-list (rpc-http-json.md §1.1)', () => {
   });
 
   it('always allows loopback, plus single IPs, CIDR and netmask subnets', () => {
-    const list = buildAllowList(['10.1.2.3', '192.168.0.0/16', '172.16.0.0/255.240.0.0', 'fd00::/8']);
-    expect(list.check('127.0.0.1', 'ipv4')).toBe(true);
-    expect(list.check('127.255.0.9', 'ipv4')).toBe(true);
-    expect(list.check('::1', 'ipv6')).toBe(true);
-    expect(list.check('10.1.2.3', 'ipv4')).toBe(true);
-    expect(list.check('10.1.2.4', 'ipv4')).toBe(false);
-    expect(list.check('192.168.44.1', 'ipv4')).toBe(true);
-    expect(list.check('172.31.255.255', 'ipv4')).toBe(true);
-    expect(list.check('172.32.0.0', 'ipv4')).toBe(false);
-    expect(list.check('fd12::1', 'ipv6')).toBe(true);
-    expect(() => buildAllowList(['not-an-ip'])).toThrow('Invalid -rpcallowip subnet specification: not-an-ip');
-    expect(() => buildAllowList(['10.0.0.0/255.0.255.0'])).toThrow(/Invalid -rpcallowip/);
+    const list = parseAllowList(['10.1.2.3', '192.168.0.0/16', '172.16.0.0/255.240.0.0', 'fd00::/8']);
+    const allowed = (peer: string) => peerAllowed(list, peer);
+    expect(['127.0.0.1', '127.255.0.9', '::1', '10.1.2.3', '192.168.44.1', '172.31.255.255', 'fd12::1'].filter(allowed)).toHaveLength(7);
+    expect(['10.1.2.4', '172.32.0.0', '::2', 'fe80::1', '8.8.8.8'].filter(allowed)).toEqual([]);
+    // a dual-stack socket reports IPv4 peers in their IPv4-mapped form, which zcashd stores them as
+    expect(allowed('::ffff:10.1.2.3')).toBe(true);
+    expect(allowed('::ffff:10.1.2.4')).toBe(false);
+  });
+
+  it("reads -rpcallowip forms as zcashd's CSubNet does, and refuses the rest with its message", () => {
+    const allows = (entry: string, peer: string) => peerAllowed(parseAllowList([entry]), peer);
+    // brackets around an IPv6 address (LookupHost strips them)
+    expect(allows('[fd00::5]', 'fd00::5')).toBe(true);
+    expect(allows('[fd00::]/16', 'fd00:1::9')).toBe(true);
+    // a netmask that is not contiguous is copied in as it is
+    expect(allows('10.0.0.0/255.0.255.0', '10.7.0.9')).toBe(true);
+    expect(allows('10.0.0.0/255.0.255.0', '10.7.1.9')).toBe(false);
+    // an IPv6 network with an IPv6 netmask
+    expect(allows('fe80::/ffff:ffff::', 'fe80::1234')).toBe(true);
+    expect(allows('fe80::/ffff:ffff::', 'fe81::1')).toBe(false);
+    // ParseInt32 takes a sign; the network is normalised under the mask
+    expect(allows('10.1.2.3/+24', '10.1.2.200')).toBe(true);
+    expect(allows('10.1.2.3/-0', '203.0.113.1')).toBe(true);
+    expect(allows('10.1.2.3/-0', 'fd00::1')).toBe(false); // an IPv4 /0 still wants the IPv4 prefix
+    // getaddrinfo's numeric IPv4 forms
+    expect(allows('10.1', '10.0.0.1')).toBe(true);
+    expect(allows('0x0a000001', '10.0.0.1')).toBe(true);
+    expect(allows('012.0.0.1', '10.0.0.1')).toBe(true); // octal, as inet_aton reads it
+    expect(allows('::ffff:10.0.0.1', '10.0.0.1')).toBe(true);
+    for (const bad of [
+      'not-an-ip',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.0/',
+      '1.2.3.4/24/8',
+      '256.1.1.1',
+      '1:2:3',
+      '10.0.0.0/ 8',
+      '[10.0.0.1',
+      '',
+    ]) {
+      expect(() => parseAllowList([bad])).toThrow(
+        `Invalid -rpcallowip subnet specification: ${bad}. Valid are a single IP (e.g. 1.2.3.4), a network/netmask (e.g. 1.2.3.4/255.255.255.0) or a network/CIDR (e.g. 1.2.3.4/24).`,
+      );
+    }
   });
 });

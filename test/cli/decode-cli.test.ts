@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,11 +13,12 @@ import { txToJson } from '../../src/render/tx.js';
 import { readHexVector, vectorPath } from '../support/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const run = (args: string[], input?: string) =>
+const run = (args: string[], input?: string, stdoutFile?: string) =>
   spawnSync(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), ...args], {
     cwd: root,
     input,
     encoding: 'utf8',
+    ...(stdoutFile ? { stdio: ['pipe', openSync(stdoutFile, 'w'), 'pipe'] } : {}),
   });
 
 const COINBASE =
@@ -33,6 +35,22 @@ describe('zecrpc decode-tx / decode-block (CLI)', () => {
     expect(p.stdout).toBe(prettyPrint(txToJson(decodeTransactionHex(COINBASE), TESTNET)) + '\n');
     expect(p.stdout).toContain('  "vin": [\n');
     expect(p.stdout).toContain('"tmBidiLV1ktpZhtnM4pvYYUWi1AS2tr2Ka9"');
+  });
+
+  it('ends with status 1 and no stack trace when its output cannot be written', () => {
+    const block = vectorPath('blocks', 'mainnet', '347499.hex');
+    // the reader goes away after one byte: quiet
+    const cut = spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx src/cli.ts decode-block --pretty @${block} | head -c 1 >/dev/null; echo "$?"`],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    expect(cut.stderr).toBe('');
+    const full = run(['decode-block', '--pretty', `@${block}`], undefined, '/dev/full');
+    expect([full.status, full.stderr]).toEqual([1, 'Error: writing the output: ENOSPC: no space left on device, write\n']);
   });
 
   it('reports zcashd’s error text on stderr and exits non-zero', () => {

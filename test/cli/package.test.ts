@@ -7,7 +7,18 @@
  * running server (success, RPC errors, connection refused, bad credentials).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -374,6 +385,30 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(log).toContain('`zecrpc import -regtest --hex FILE|DIR`');
   });
 
+  it('zecrpc-cli reads zcash.conf as zcash-cli does: its datadir= (for the cookie), -rpcssl after the file, no server settings', () => {
+    const confFile = join(newDir('shared-conf'), 'zcash.conf');
+    // As shared with a zcashd: server-only keys zcash-cli never reads, with values zcashd accepts or ignores.
+    writeFileSync(confFile, `datadir=${datadir}\nregtest=1\nrpcport=${port}\nrpcthreads=0\nrpcworkqueue=0\nupstream=localhost:8232\n`);
+    expect(cli(`-conf=${confFile}`, 'getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
+    expect(rc('-norpcssl', 'getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
+    expect(rc('-rpcssl=0', 'getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
+    const ssl = { code: 1, stdout: '', stderr: 'Error: SSL mode for RPC (-rpcssl) is no longer supported.\n' };
+    expect(rc('-rpcssl', 'getblockcount')).toEqual(ssl);
+    writeFileSync(confFile, `datadir=${datadir}\nregtest=1\nrpcport=${port}\nrpcssl=1\n`);
+    expect(cli(`-conf=${confFile}`, 'getblockcount')).toEqual(ssl);
+  });
+
+  it('keeps serving after SIGHUP (zcashd reopens its log and carries on), and creates its files with umask 077', async () => {
+    server.proc.kill('SIGHUP');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.proc.exitCode).toBeNull();
+    expect(rc('getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
+    const store = join(datadir, 'regtest', 'zecrpc');
+    for (const name of ['blocks', 'index', join('index', 'CURRENT')]) {
+      expect([name, statSync(join(store, name)).mode & 0o077]).toEqual([name, 0]);
+    }
+  });
+
   it('prints non-string results in zcash-cli’s indented form', () => {
     const r = rc('getblock', REGTEST_GENESIS, '1');
     expect([r.code, r.stderr]).toEqual([0, '']);
@@ -463,14 +498,14 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
 });
 
 describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
-  it('serves with [main]/[test] sections in zcash.conf, warns about -rpcbind, logs requests only with -debug=rpc', async () => {
+  it('serves with [main]/[test] sections in zcash.conf, warns about -rpcbind, logs requests only with -debug=rpc, -sysperms', async () => {
     const datadir = newDir('with-conf');
     const port = await freePort();
     writeFileSync(
       join(datadir, 'zcash.conf'),
       `# zecrpc test\nregtest=1\nrpcport=${port}\nrpcuser=u\nrpcpassword=p\n[main]\nrpcport=1\n[test]\nrpcport=2\n`,
     );
-    const server = await startServe([`-datadir=${datadir}`, '-debug=rpc', '-rpcbind=0.0.0.0'], join(datadir, 'regtest'));
+    const server = await startServe([`-datadir=${datadir}`, '-debug=rpc', '-rpcbind=0.0.0.0', '-sysperms'], join(datadir, 'regtest'));
     running.push(server);
     // zecrpc-cli reads the same conf: network, port and credentials
     expect(cli(`-datadir=${datadir}`, 'getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
@@ -481,6 +516,8 @@ describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
       'WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect',
     );
     expect(server.output()).toContain('incoming request');
+    // -sysperms: files as the process's own umask makes them, not zcashd's 077
+    expect(statSync(join(datadir, 'regtest', 'zecrpc', 'index', 'CURRENT')).mode & 0o077).toBe(0o066 & ~process.umask());
   });
 
   it('a line zcashd cannot parse is refused with its message', () => {

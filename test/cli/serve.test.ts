@@ -62,6 +62,25 @@ describe('zecrpc serve (the main job)', () => {
     expect(existsSync(cookieFile)).toBe(false);
   });
 
+  it("refuses -uacomment values zcashd refuses, with zcashd's messages, before opening anything", async () => {
+    const dir = tempDir('serve-uacomment');
+    cleanups.push(dir.remove);
+    const start = (...args: string[]) => startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0', ...args], { log: false });
+    await expect(start('-uacomment=a(b)')).rejects.toThrow('Error: User Agent comment (a(b)) contains unsafe characters.');
+    await expect(start('-uacomment=ok', '-uacomment=<script>')).rejects.toThrow(
+      'Error: User Agent comment (<script>) contains unsafe characters.',
+    );
+    // "/MagicBean:6.12.2(" + 238 characters + ")/" is 258 characters; 234 and an empty one ("; ") make the 256 zcashd allows
+    await expect(start(`-uacomment=${'x'.repeat(238)}`)).rejects.toThrow(
+      'Error: Total length of network version string 258 exceeds maximum of 256 characters. Reduce the number and/or size of uacomments.',
+    );
+    expect(existsSync(join(dir.path, 'regtest', 'blocks'))).toBe(false);
+    const node = await start(`-uacomment=${'x'.repeat(234)}`, '-uacomment=');
+    cleanups.push(() => node.shutdown());
+    const info = await rpc(node.server.port, readFileSync(join(dir.path, 'regtest', '.cookie'), 'utf8'), 'getinfo');
+    expect(info.text).toContain(`"subversion":"/MagicBean:6.12.2(${'x'.repeat(234)}; )/"`);
+  });
+
   it('follows an upstream node given with -upstream', async () => {
     const dir = tempDir('serve-upstream');
     cleanups.push(dir.remove);

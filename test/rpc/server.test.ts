@@ -15,6 +15,7 @@ import { quoteJsonString } from '../../src/json/writer.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
+import { createAuthenticator } from '../../src/rpc/http/auth.js';
 import { readHexVector } from '../support/vectors.js';
 
 /** Test-only methods: a fixed-count method for parameter errors, and a slow one for concurrency. */
@@ -297,6 +298,31 @@ describe('clients', () => {
   });
 });
 
+describe('-rpcauth compared as zcashd compares it: bytes (httprpc.cpp multiUserAuthorized)', () => {
+  const hmac = (salt: string, password: string) => createHmac('sha256', Buffer.from(salt, 'utf8')).update(password, 'utf8').digest('hex');
+  const basic = (userPass: string) => 'Basic ' + Buffer.from(userPass, 'utf8').toString('base64');
+  const auth = createAuthenticator({
+    rpcUser: 'alice',
+    rpcPassword: 'secret',
+    rpcAuth: [`jösé:c0ffee$${hmac('c0ffee', 'pässwort')}`, `bob:sälz$${hmac('sälz', 'secret')}`, `carol:s$${hmac('s', 'carol')}`],
+    cookieFile: '/nonexistent/.cookie', // not written: a password is set
+  });
+
+  it('accepts names, salts and passwords outside ASCII, as their UTF-8 bytes', () => {
+    expect(auth.check(basic('jösé:pässwort'))).toBe(true);
+    expect(auth.check(basic('bob:secret'))).toBe(true);
+    expect(auth.check(basic('jösé:passwort'))).toBe(false);
+    expect(auth.check(basic('jose:pässwort'))).toBe(false);
+    // the same characters as latin-1 bytes are other bytes
+    expect(auth.check('Basic ' + Buffer.from('jösé:pässwort', 'latin1').toString('base64'))).toBe(false);
+  });
+
+  it('takes a value without a colon as both name and password, as zcashd’s substr arithmetic does', () => {
+    expect(auth.check(basic('carol'))).toBe(true);
+    expect(auth.check(basic('bob'))).toBe(false);
+  });
+});
+
 describe('cookie authentication', () => {
   it('writes a 0600 __cookie__ file that authenticates, and removes it on shutdown', async () => {
     const d = mkdtempSync(join(tmpdir(), 'zecrpc-cookie-'));
@@ -486,5 +512,33 @@ describe('-rpcservertimeout', () => {
       expect(received.ms).toBeGreaterThanOrEqual(900);
       expect((await post(s.port, '{"id":1,"method":"echo","params":["after"]}')).body).toBe('{"result":"after","error":null,"id":1}\n');
     });
+  });
+
+  it('never times a connection out with -rpcservertimeout=0, as libevent reads a zero timeout', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-timeout-0-'));
+    const s = await startRpcServer({
+      config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-rpcuser=alice', '-rpcpassword=secret', '-rpcservertimeout=0']),
+      methods: [echo],
+    });
+    try {
+      // The head now, the body 300 ms later: a zero-length timer would have closed the connection at once.
+      const reply = await new Promise<string>((resolve) => {
+        const body = '{"id":1,"method":"echo","params":["late"]}';
+        let data = '';
+        const sock = connect(s.port, '127.0.0.1', () => {
+          sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n`);
+          setTimeout(() => sock.write(body), 300);
+        });
+        sock.on('data', (c: Buffer) => {
+          data += c.toString('latin1');
+          if (data.includes('"late"')) sock.end();
+        });
+        sock.on('close', () => resolve(data));
+      });
+      expect(reply).toContain('{"result":"late","error":null,"id":1}');
+    } finally {
+      await s.close();
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });

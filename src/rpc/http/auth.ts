@@ -2,7 +2,8 @@
  * RPC authentication as zcashd v6.12.2 does it (src/httprpc.cpp, rpc-http-json.md §2):
  * cookie mode when no -rpcpassword is set, otherwise the single `rpcuser:rpcpassword`
  * credential, plus any number of `-rpcauth=user:salt$hash` entries (HMAC-SHA256 keyed by
- * the salt's ASCII bytes).
+ * the salt's bytes). Names, salts and passwords are compared and hashed as bytes, as zcashd's
+ * strings are: the option's UTF-8 against the header's bytes.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -97,7 +98,11 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
   } else {
     credential = Buffer.from(`${opts.rpcUser ?? ''}:${opts.rpcPassword}`, 'utf8');
   }
-  const rpcAuth = parseRpcAuth(opts.rpcAuth);
+  const rpcAuth = parseRpcAuth(opts.rpcAuth).map((e) => ({
+    user: Buffer.from(e.user, 'utf8'),
+    salt: Buffer.from(e.salt, 'utf8'),
+    hash: e.hash,
+  }));
 
   return {
     cookieFile,
@@ -105,14 +110,13 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
       if (!authorization.startsWith('Basic ')) return false;
       const decoded = lenientBase64Decode(authorization.slice(6).replace(C_SPACE, ''));
       if (equalBytes(decoded, credential)) return true;
-      const text = decoded.toString('latin1');
-      const colon = text.indexOf(':');
-      if (colon < 0) return false;
-      const user = text.slice(0, colon);
+      // Without a colon zcashd's substr arithmetic makes the whole value both name and password.
+      const colon = decoded.indexOf(0x3a);
+      const user = colon < 0 ? decoded : decoded.subarray(0, colon);
       const password = decoded.subarray(colon + 1);
       for (const e of rpcAuth) {
-        if (e.user !== user) continue;
-        const mac = createHmac('sha256', Buffer.from(e.salt, 'latin1')).update(password).digest('hex');
+        if (!e.user.equals(user)) continue;
+        const mac = createHmac('sha256', e.salt).update(password).digest('hex');
         if (mac === e.hash) return true;
       }
       return false;

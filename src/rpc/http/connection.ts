@@ -98,9 +98,11 @@ export class Connection {
    * the event loop was busy (rendering other replies) with this client's bytes already waiting
    * in the kernel; the close is confirmed only after the loop's I/O phase has delivered them
    * (setImmediate runs after it), as libevent delivers a ready read before a timeout.
+   * `ms` 0 (`-rpcservertimeout=0`) arms nothing: libevent reads a zero timeout as none.
    */
   private arm(ms: number): void {
     this.clearTimer();
+    if (ms <= 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.expiry = setImmediate(() => this.socket.destroy());

@@ -13,9 +13,10 @@
  * - shutdown closes idle and half-sent connections at once, lets replies in progress finish
  *   for at most `shutdownGraceMs`, then closes everything.
  */
-import { createServer, BlockList, isIPv4, isIPv6, type Server, type Socket } from 'node:net';
+import { createServer, isIPv6, type Server, type Socket } from 'node:net';
 import { pino, type Logger } from 'pino';
-import type { NodeConfig } from '../../config.js';
+import { rpcServerSettings, type NodeConfig } from '../../config.js';
+import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { Connection, type ConnectionHost, type SimpleReply } from './connection.js';
 import { handleJsonRpcBody } from '../dispatch.js';
@@ -33,6 +34,12 @@ export { MAX_BODY_SIZE } from './request-body.js';
 export { MAX_HEADERS_SIZE } from './request-head.js';
 export { WRONG_CREDENTIALS_DELAY_MS } from './connection.js';
 
+/**
+ * At most this many render threads, whatever `-rpcthreads` says: zcashd accepts any thread
+ * count, and past a few per core a render thread only adds a heap.
+ */
+export const MAX_RENDER_THREADS = 64;
+
 /** How long replies in progress may take to finish once shutdown has begun. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
 
@@ -49,7 +56,7 @@ export interface RpcServerOptions {
   onStop?: () => void;
   /** Memory budgets in bytes; defaults from -rpcrequestmemory/-rpcmemory/-rpcbodymemory (MiB) or the machine's memory. */
   memory?: Partial<MemoryLimits>;
-  /** Render-thread count (default -rpcthreads); 0 renders on the event loop. */
+  /** Render-thread count (default -rpcthreads, at most MAX_RENDER_THREADS); 0 renders on the event loop. */
   renderThreads?: number;
   shutdownGraceMs?: number;
 }
@@ -66,50 +73,17 @@ export interface RunningRpcServer {
   close(): Promise<void>;
 }
 
-/** -rpcallowip entries → a BlockList of allowed peers (always 127.0.0.0/8 and ::1). */
-export function buildAllowList(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  list.addSubnet('127.0.0.0', 8, 'ipv4');
-  list.addAddress('::1', 'ipv6');
-  for (const entry of entries) {
-    const [ip, mask] = entry.split('/');
-    const type = isIPv4(ip ?? '') ? 'ipv4' : isIPv6(ip ?? '') ? 'ipv6' : null;
-    if (!ip || !type) throw new Error(`Invalid -rpcallowip subnet specification: ${entry}`);
-    if (mask === undefined) {
-      list.addAddress(ip, type);
-    } else if (/^\d+$/.test(mask)) {
-      const prefix = Number(mask);
-      if (prefix > (type === 'ipv4' ? 32 : 128)) throw new Error(`Invalid -rpcallowip subnet specification: ${entry}`);
-      list.addSubnet(ip, prefix, type);
-    } else if (type === 'ipv4' && isIPv4(mask)) {
-      const bits = mask.split('.').reduce((acc, o) => (acc << 8) | Number(o), 0) >>> 0;
-      const prefix = 32 - Math.log2((~bits >>> 0) + 1);
-      if (!Number.isInteger(prefix)) throw new Error(`Invalid -rpcallowip subnet specification: ${entry}`);
-      list.addSubnet(ip, prefix, type);
-    } else {
-      throw new Error(`Invalid -rpcallowip subnet specification: ${entry}`);
-    }
-  }
-  return list;
-}
-
-function checkAllowed(list: BlockList, address: string): boolean {
-  const v4mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (v4mapped) return list.check(v4mapped[1]!, 'ipv4');
-  return isIPv4(address) ? list.check(address, 'ipv4') : isIPv6(address) ? list.check(address, 'ipv6') : false;
-}
-
 /**
- * Allow-list verdicts per peer address. BlockList.check builds address objects on every call,
- * which showed up in profiles at thousands of requests per second; peers are few, so cache.
+ * Allow-list verdicts per peer address: peers are few, and a verdict parses the address and
+ * tries every subnet, at thousands of requests per second.
  */
-function allowChecker(list: BlockList): (address: string | undefined) => boolean {
+function allowChecker(list: readonly AllowSubnet[]): (address: string | undefined) => boolean {
   const verdicts = new Map<string, boolean>();
   return (address) => {
     if (!address) return false;
     let ok = verdicts.get(address);
     if (ok === undefined) {
-      ok = checkAllowed(list, address);
+      ok = peerAllowed(list, address);
       if (verdicts.size >= 4096) verdicts.clear();
       verdicts.set(address, ok);
     }
@@ -174,12 +148,13 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const { config } = opts;
   if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
   const log = makeLogger(opts.logger);
-  const isAllowed = allowChecker(buildAllowList(config.rpcAllowIp));
+  const isAllowed = allowChecker(parseAllowList(config.rpcAllowIp));
   const limits = memoryLimits(config, opts.memory);
   const replyBudget = new MemoryBudget(limits.replies);
   const bodyBudget = new MemoryBudget(limits.bodies);
-  const queue = new WorkQueue(config.rpcThreads, config.rpcWorkQueue);
-  const renderThreads = opts.renderThreads ?? config.rpcThreads;
+  const settings = rpcServerSettings(config);
+  const queue = new WorkQueue(settings.threads, settings.workQueue);
+  const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
   const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
@@ -196,7 +171,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),
   };
-  const timeoutMs = config.rpcServerTimeout * 1000;
+  const timeoutMs = settings.serverTimeout * 1000;
   const connections = new Set<Connection>();
   let closing = false;
 
