@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { ConfigError, DEFAULT_DATADIR, loadNodeConfig, parseConfFile, parseZcashArgs, rpcServerSettings } from '../../src/config.js';
 import { parseAllowList, peerAllowed } from '../../src/rpc/http/allow-ip.js';
-import { bindAddresses } from '../../src/rpc/http/server.js';
+import { bindAddresses, splitHostPort } from '../../src/rpc/http/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -201,6 +201,19 @@ describe('RPC bind addresses and allow-list (rpc-http-json.md §1.1)', () => {
     // a dual-stack socket reports IPv4 peers in their IPv4-mapped form, which zcashd stores them as
     expect(allowed('::ffff:10.1.2.3')).toBe(true);
     expect(allowed('::ffff:10.1.2.4')).toBe(false);
+  });
+
+  it("splits -rpcbind values as zcashd's SplitHostPort does", () => {
+    const split = (bind: string) => splitHostPort(bind, 8232);
+    expect(split('10.0.0.1:8000')).toEqual({ host: '10.0.0.1', port: 8000 });
+    expect(split('[fd00::1]:8000')).toEqual({ host: 'fd00::1', port: 8000 });
+    expect(split('[fd00::1]')).toEqual({ host: 'fd00::1', port: 8232 });
+    expect(split('fd00::1')).toEqual({ host: 'fd00::1', port: 8232 }); // several colons and no brackets: no port
+    expect(split('10.0.0.1:+80')).toEqual({ host: '10.0.0.1', port: 80 });
+    // not a port from 1 to 65535: all of it is the host, whose bind then fails
+    expect(split('127.0.0.3:0')).toEqual({ host: '127.0.0.3:0', port: 8232 });
+    expect(split('10.0.0.1:65536')).toEqual({ host: '10.0.0.1:65536', port: 8232 });
+    expect(split('10.0.0.1')).toEqual({ host: '10.0.0.1', port: 8232 });
   });
 
   it("reads -rpcallowip forms as zcashd's CSubNet does, and refuses the rest with its message", () => {

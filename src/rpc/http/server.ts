@@ -98,12 +98,27 @@ export function bindAddresses(config: NodeConfig): string[] {
   return ['0.0.0.0', '::'];
 }
 
-function splitHostPort(bind: string, defaultPort: number): { host: string; port: number } {
-  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(bind);
-  if (v6) return { host: v6[1]!, port: v6[2] ? Number(v6[2]) : defaultPort };
-  const hp = /^([^:]+):(\d+)$/.exec(bind);
-  if (hp) return { host: hp[1]!, port: Number(hp[2]) };
-  return { host: bind, port: defaultPort };
+/**
+ * zcashd's SplitHostPort (netbase.cpp): the text after the last colon is the port when that colon
+ * follows `[…]` or is the only one, and the text is a port from 1 to 65535; otherwise all of it is
+ * the host (`127.0.0.3:0` is a host, whose bind then fails, as in zcashd). Brackets are stripped.
+ */
+export function splitHostPort(bind: string, defaultPort: number): { host: string; port: number } {
+  let host = bind;
+  let port = defaultPort;
+  const colon = bind.lastIndexOf(':');
+  if (colon >= 0) {
+    const bracketed = bind.startsWith('[') && bind[colon - 1] === ']';
+    const onlyColon = bind.lastIndexOf(':', colon - 1) < 0 || colon === 0;
+    const text = bind.slice(colon + 1);
+    const n = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+    if ((colon === 0 || bracketed || onlyColon) && n > 0 && n < 0x10000) {
+      host = bind.slice(0, colon);
+      port = n;
+    }
+  }
+  if (host.length > 1 && host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return { host, port };
 }
 
 function makeLogger(setting: RpcServerOptions['logger']): Logger | null {
