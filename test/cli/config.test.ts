@@ -227,6 +227,7 @@ describe('RPC bind addresses and allow-list (rpc-http-json.md §1.1)', () => {
     // an IPv6 network with an IPv6 netmask
     expect(allows('fe80::/ffff:ffff::', 'fe80::1234')).toBe(true);
     expect(allows('fe80::/ffff:ffff::', 'fe81::1')).toBe(false);
+    expect(allows('fe80::/16', 'fe80::1%eth0')).toBe(true); // a link-local peer carries its zone
     // ParseInt32 takes a sign; the network is normalised under the mask
     expect(allows('10.1.2.3/+24', '10.1.2.200')).toBe(true);
     expect(allows('10.1.2.3/-0', '203.0.113.1')).toBe(true);

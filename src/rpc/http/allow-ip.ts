@@ -154,8 +154,9 @@ export function parseAllowList(entries: readonly string[]): AllowSubnet[] {
   });
 }
 
-/** Whether a peer (a socket's remote address) may connect. */
+/** Whether a peer (a socket's remote address, a link-local one with its `%zone`) may connect. */
 export function peerAllowed(list: readonly AllowSubnet[], peer: string): boolean {
-  const bytes = numericHostBytes(peer);
+  const zone = peer.indexOf('%');
+  const bytes = numericHostBytes(zone < 0 ? peer : peer.slice(0, zone));
   return bytes !== null && list.some((subnet) => subnetMatches(subnet, bytes));
 }
