@@ -5,7 +5,7 @@
 import { ByteReader, ByteWriter } from './bytes.js';
 import { DecodeError, IOS_SUFFIX } from './errors.js';
 import { blake2b256Of, personalization, sha256d, sha256dPair } from '../crypto/hash.js';
-import { hexToBytesStrict, toHexReversed } from './hex.js';
+import { bytesEqual, hexToBytesStrict, toHexReversed } from './hex.js';
 import { readTransaction, type Transaction } from './tx/transaction.js';
 
 /** Header size without the Equihash solution. */
@@ -58,6 +58,11 @@ export class Block {
   /** The merkle root recomputed from the transactions (internal order). */
   computeMerkleRoot(): Uint8Array {
     return merkleRoot(this.transactions.map((t) => t.txid));
+  }
+
+  /** The merkle root, and whether repeated transactions mutate the tree (`checkedMerkleRoot`). */
+  checkMerkleRoot(): { root: Uint8Array; mutated: boolean } {
+    return checkedMerkleRoot(this.transactions.map((t) => t.txid));
   }
 
   /** ZIP-244 auth data root over the transactions' auth digests (internal order). */
@@ -129,18 +134,30 @@ export function encodeBlock(header: Omit<BlockHeader, 'bytes'>, txBytes: readonl
  * The empty list gives 32 zero bytes (zcashd's ComputeMerkleRoot of no leaves).
  */
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
-  if (leaves.length === 0) return new Uint8Array(32);
+  return checkedMerkleRoot(leaves).root;
+}
+
+/**
+ * The merkle root, and whether the tree is mutated (CVE-2012-2459): two equal nodes paired on some
+ * level. Repeating transactions that way keeps the root, so such a list shares the header, and the
+ * hash, of the block without the repeats; zcashd's ComputeMerkleRoot flags it and CheckBlock
+ * refuses the block ("bad-txns-duplicate") without marking that hash invalid.
+ */
+export function checkedMerkleRoot(leaves: readonly Uint8Array[]): { root: Uint8Array; mutated: boolean } {
+  if (leaves.length === 0) return { root: new Uint8Array(32), mutated: false };
+  let mutated = false;
   let level = leaves.slice();
   while (level.length > 1) {
     const next: Uint8Array[] = [];
     for (let i = 0; i < level.length; i += 2) {
       const left = level[i]!;
       const right = i + 1 < level.length ? level[i + 1]! : left;
+      if (i + 1 < level.length && bytesEqual(left, right)) mutated = true;
       next.push(sha256dPair(left, right));
     }
     level = next;
   }
-  return level[0]!;
+  return { root: level[0]!, mutated };
 }
 
 const AUTH_DATA_PERSONAL = personalization('ZcashAuthDatHash');

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { NetworkParams } from '../chain/network.js';
 import { blockWork } from '../chain/pow.js';
-import { decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
+import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreNotWritableError, StoreOpenError, UnknownParentError, type DiskSpaceLowError } from './errors.js';
@@ -479,7 +479,16 @@ export class ChainStore implements ChainStoreReader {
       );
     }
     const txids = block.transactions.map((t) => t.txid);
-    const computedRoot = block.computeMerkleRoot();
+    const { root: computedRoot, mutated } = checkedMerkleRoot(txids);
+    // Refused before anything is stored, and the hash not marked invalid (zcashd's "corruption
+    // possible"): the block without the repeats has this same hash and may still arrive.
+    if (mutated) {
+      throw new BlockRejectedError(
+        'merkle-root',
+        `block ${hashHex} rejected: bad-txns-duplicate: its transaction list repeats transactions in a way that keeps the merkle root of the list without them (CVE-2012-2459)`,
+        hash,
+      );
+    }
     if (!bytesEqual(computedRoot, header.merkleRoot)) {
       throw new BlockRejectedError(
         'merkle-root',

@@ -18,7 +18,7 @@
  *   a block index record's header must hash to its key, and a best-chain height entry must
  *   point at a block recorded at that height.
  */
-import { decodeBlock, decodeBlockHeader, merkleRoot, type Block, type BlockHeader } from '../codec/block.js';
+import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import type { BlockIndexEntry, ChainStoreReader } from './types.js';
@@ -64,7 +64,9 @@ export function storedBlockProblem(hash: Uint8Array, bytes: Uint8Array, expected
 
 /** Why a decoded block's transactions do not belong to its header, or null when they do. */
 export function blockContentProblem(block: Block): string | null {
-  if (!bytesEqual(block.computeMerkleRoot(), block.header.merkleRoot)) return 'the transactions do not match the header merkle root';
+  const { root, mutated } = block.checkMerkleRoot();
+  if (mutated) return 'the transactions repeat in a way that mutates the merkle tree (CVE-2012-2459)';
+  if (!bytesEqual(root, block.header.merkleRoot)) return 'the transactions do not match the header merkle root';
   return null;
 }
 
@@ -75,7 +77,9 @@ export function blockContentProblem(block: Block): string | null {
 export function storedTxidsProblem(hash: Uint8Array, header: BlockHeader, txids: readonly Uint8Array[], txCount: number): string | null {
   if (!bytesEqual(sha256d(header.bytes), hash)) return 'the index record holds the header of another block';
   if (txids.length !== txCount) return `the txid list has ${txids.length} entries where the index records ${txCount}`;
-  if (!bytesEqual(merkleRoot(txids), header.merkleRoot)) return 'the stored txids do not match the header merkle root';
+  const { root, mutated } = checkedMerkleRoot(txids);
+  if (mutated) return 'the stored txids repeat in a way that mutates the merkle tree (CVE-2012-2459)';
+  if (!bytesEqual(root, header.merkleRoot)) return 'the stored txids do not match the header merkle root';
   return null;
 }
 

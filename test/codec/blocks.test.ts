@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBlock, encodeBlock } from '../../src/codec/block.js';
+import { checkedMerkleRoot, decodeBlock, encodeBlock, merkleRoot } from '../../src/codec/block.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
-import { readFacts, readHexVector, readJsonVector, zcashd2019Heights } from '../support/vectors.js';
+import { readFacts, readHexVector, readJsonVector, realBlockFiles, zcashd2019Heights } from '../support/vectors.js';
 
 const factsFile = readFacts();
 const facts = factsFile.blocks;
@@ -79,4 +79,23 @@ describe('zcashd-2019 blocks', () => {
       expect(Buffer.compare(Buffer.from(again), Buffer.from(bytes))).toBe(0);
     });
   }
+});
+
+describe('merkle tree mutation (CVE-2012-2459), as zcashd ComputeMerkleRoot flags it', () => {
+  const leaf = (n: number) => new Uint8Array(32).fill(n);
+  const [a, b, c] = [leaf(1), leaf(2), leaf(3)];
+  it('flags equal paired nodes on any level, never the duplicated last node of an odd level', () => {
+    const check = (leaves: Uint8Array[]) => checkedMerkleRoot(leaves);
+    expect(check([a, b, c]).mutated).toBe(false);
+    expect(check([a, b, c, c])).toEqual({ root: check([a, b, c]).root, mutated: true });
+    expect(check([a, a]).mutated).toBe(true);
+    expect(check([a, b, a, b]).mutated).toBe(true); // equal on the second level
+    expect(check([a, b, c, a]).mutated).toBe(false);
+    expect(check([a]).mutated).toBe(false);
+    expect(merkleRoot([a, b, c, c])).toEqual(merkleRoot([a, b, c]));
+  });
+
+  it('finds no mutation in any real block', () => {
+    for (const f of realBlockFiles()) expect(decodeBlock(readHexVector(f.file)).checkMerkleRoot().mutated).toBe(false);
+  });
 });

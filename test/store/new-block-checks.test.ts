@@ -3,12 +3,14 @@
 // exact through group commit, reopening, refused blocks and a branch that fails to connect.
 import { describe, expect, it } from 'vitest';
 import { REGTEST } from '../../src/chain/network.js';
+import { decodeBlock } from '../../src/codec/block.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
 import { keys } from '../../src/store/layout.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
-import { buildBlock, buildChain, regtestGenesis } from '../../test-vectors/regtest-builder.js';
+import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
 import { tempDir } from '../support/store.js';
+import { blockContentProblem } from '../../src/store/verify.js';
 
 describe('stored and invalid blocks, told without a read per new block', () => {
   it('knows a block again while its group is pending, once written, and after reopening', async () => {
@@ -108,6 +110,66 @@ describe('stored and invalid blocks, told without a read per new block', () => {
         store = await openChainStore(options);
         expect(store.database.getSync(keys.highestRecord())!.readUInt32LE(0)).toBe(4);
         expect((await store.addBlock(good.bytes)).status).toBe('duplicate');
+        expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+      } finally {
+        await store.close();
+        dir.remove();
+      }
+    }
+  });
+
+  it('refuses a mutated block (CVE-2012-2459) without marking its hash, so the block without the repeats is taken', async () => {
+    const genesis = regtestGenesis();
+    const chain = [genesis, ...buildChain(genesis, 4, 'mut')];
+    const spend = (of: BuiltBlock) =>
+      encodeV1Transaction(
+        [
+          {
+            prevout: { hash: decodeBlock(of.bytes).transactions[0]!.txid, index: 0 },
+            scriptSig: Uint8Array.of(0x51),
+            sequence: 0xffffffff,
+          },
+        ],
+        [{ value: 1, scriptPubKey: Uint8Array.of(0x51) }],
+      );
+    const t1 = spend(chain[1]!);
+    const t2 = spend(chain[2]!);
+    // [coinbase, t1, t2, t2] has the merkle root, so the header and hash, of [coinbase, t1, t2].
+    const repeatingLast = (b: BuiltBlock): Uint8Array => {
+      const headerBytes = decodeBlock(b.bytes).header.bytes.length;
+      expect(b.bytes[headerBytes]).toBe(3);
+      const out = new Uint8Array(b.bytes.length + t2.length);
+      out.set(b.bytes);
+      out[headerBytes] = 4;
+      out.set(t2, b.bytes.length);
+      return out;
+    };
+    const onTip = buildBlock({ parent: chain[4]!, tag: 'tip', extraTxs: [t1, t2] });
+    const onBranch = buildBlock({ parent: chain[3]!, tag: 'branch', extraTxs: [t1, t2] });
+    const branch = [onBranch, ...buildChain(onBranch, 2, 'branch')];
+    for (const [name, block, rest] of [
+      ['tip', onTip, []],
+      ['branch', onBranch, branch.slice(1)],
+    ] as const) {
+      const mutated = repeatingLast(block);
+      expect(decodeBlock(mutated).hash).toEqual(block.hash);
+      expect(blockContentProblem(decodeBlock(mutated))).toBe(
+        'the transactions repeat in a way that mutates the merkle tree (CVE-2012-2459)',
+      );
+      const dir = tempDir(`mutated-${name}`);
+      const store = await openChainStore({ datadir: dir.path, network: REGTEST });
+      try {
+        for (const b of chain) await store.addBlock(b.bytes);
+        const e = await store.addBlock(mutated).catch((x: unknown) => x);
+        expect([(e as BlockRejectedError).reason, (e as Error).message]).toEqual([
+          'merkle-root',
+          `block ${block.hashHex} rejected: bad-txns-duplicate: its transaction list repeats transactions in a way that keeps the merkle root of the list without them (CVE-2012-2459)`,
+        ]);
+        expect(store.database.getSync(keys.invalid(block.hash))).toBeUndefined();
+        expect((await store.tip())?.hash).toEqual(chain[4]!.hash);
+        for (const b of [block, ...rest]) expect((await store.addBlock(b.bytes)).status).not.toBe('duplicate');
+        const tip = [block, ...rest].at(-1)!;
+        expect((await store.tip())?.hash).toEqual(tip.hash);
         expect((await checkStoreIntegrity(store)).problems).toEqual([]);
       } finally {
         await store.close();
