@@ -4,10 +4,10 @@
  * pre-allocates), and the newest file possibly cut mid-record while zcashd is writing it.
  *
  * Resumable: a checkpoint (file, offset) is saved after each file and every ~64 MiB, never past a
- * block still waiting for its parent, so a restart re-reads at most a little and skips stored
- * blocks by hash. Records are read through a sliding window so memory stays ~16 MiB per file.
+ * block still waiting for its parent nor into a file's zero tail (zcashd fills it later), so a
+ * restart re-reads at most a little, skips stored blocks by hash, and reads what zcashd added. Records are read through a sliding window so memory stays ~16 MiB per file.
  */
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAINNET, REGTEST, TESTNET } from '../chain/network.js';
 import type { ChainStore } from '../store/chain.js';
@@ -24,6 +24,12 @@ const MIN_BLOCK_SIZE = 141;
 interface BlkCheckpoint {
   file: string;
   offset: number;
+  /**
+   * Set by the versions that stop at a file's zero tail. Older ones saved a checkpoint past it,
+   * where zcashd writes later blocks, so a checkpoint without it resumes at its file's start
+   * (stored blocks are skipped by hash).
+   */
+  beforeZeroTail?: true;
 }
 
 export interface BlkImportResult extends ImportResult {
@@ -53,6 +59,21 @@ const magicName = (m: Buffer): string | null => {
 /** Blocks whose solutions are handed to the store's solution threads ahead of the one being added. */
 const READ_AHEAD_BLOCKS = 256;
 
+/**
+ * Whether `[from, size)` of the file is all zero bytes, read a window at a time (a pre-allocated
+ * tail is up to 16 MiB, but a damaged or sparse file can hold gigabytes of zeros).
+ */
+async function zerosToEnd(handle: FileHandle, from: number, size: number): Promise<boolean> {
+  const chunk = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(0, size - from)));
+  for (let at = from; at < size; ) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - at), at);
+    if (bytesRead === 0) return true; // the file shrank under us: nothing more to read now
+    for (let i = 0; i < bytesRead; i++) if (chunk[i] !== 0) return false;
+    at += bytesRead;
+  }
+  return true;
+}
+
 export async function importBlkFiles(store: ChainStore, dir: string, opts: ImportOptions = {}): Promise<BlkImportResult> {
   const started = Date.now();
   const files = await listBlkFiles(dir);
@@ -65,7 +86,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
     const i = files.findIndex((f) => basename(f) === resume.file);
     if (i >= 0) {
       startIndex = i;
-      startOffset = resume.offset;
+      startOffset = resume.beforeZeroTail ? resume.offset : 0;
     }
   }
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
@@ -86,7 +107,8 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
         break;
       }
     }
-    await store.putImportCheckpoint(source, { file: basename(files[file]!), offset: off });
+    const saved: BlkCheckpoint = { file: basename(files[file]!), offset: off, beforeZeroTail: true };
+    await store.putImportCheckpoint(source, saved);
   };
 
   try {
@@ -138,10 +160,9 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           const frame = head!;
           if (frame.length < 8 || frame.subarray(0, 4).equals(Buffer.alloc(4))) {
             // zcashd's zero pre-allocation after the last record (or a header cut short at the end).
-            const rest = await ensure(offset, size - offset);
-            if (rest && rest.every((b) => b === 0)) {
+            // The resume point stays where the zeros start: zcashd writes its next blocks there.
+            if (await zerosToEnd(handle, offset, size)) {
               progress.advance(size - offset);
-              offset = size;
               break;
             }
             if (frame.length < 8) {

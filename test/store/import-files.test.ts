@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
@@ -149,6 +149,46 @@ describe('blk file importer', () => {
     const again = await importBlkFiles(store, blocksDir, quiet);
     expect(again.duplicates + again.added).toBe(1);
     expect(again.truncated).toBeNull();
+  });
+
+  it('resumes where the zero tail started, so blocks zcashd later writes into its pre-allocated space are read', async () => {
+    const file = join(blocksDir, 'blk00000.dat');
+    const chunk = 1 << 20; // zcashd pre-allocates 1 MiB at a time, and writes on into it
+    const filled = (blocks: Uint8Array[]) => {
+      const records = blkRecords(MAINNET.magic, blocks);
+      return Buffer.concat([records, Buffer.alloc(chunk - records.length)]);
+    };
+    writeFileSync(file, filled(chain.slice(0, 10)));
+    expect((await importBlkFiles(store, blocksDir, quiet)).added).toBe(10);
+    writeFileSync(file, filled(chain.slice(0, 16))); // same size, six more blocks
+    const more = await importBlkFiles(store, blocksDir, quiet);
+    expect([more.added, more.duplicates]).toEqual([6, 0]);
+    writeFileSync(join(blocksDir, 'blk00001.dat'), blkRecords(MAINNET.magic, chain.slice(16)));
+    expect((await importBlkFiles(store, blocksDir, quiet)).added).toBe(5);
+    expect((await store.tip())?.height).toBe(20);
+  });
+
+  it('re-reads the file of a checkpoint older versions saved past a zero tail', async () => {
+    const file = join(blocksDir, 'blk00000.dat');
+    const records = blkRecords(MAINNET.magic, chain.slice(0, 12));
+    writeFileSync(file, Buffer.concat([blkRecords(MAINNET.magic, chain.slice(0, 8)), Buffer.alloc(records.length)]));
+    await importBlkFiles(store, blocksDir, quiet);
+    // what an older version saved: the file's end, past the zeros, and no marker
+    const source = `blk:${realpathSync(blocksDir)}`;
+    await store.putImportCheckpoint(source, { file: 'blk00000.dat', offset: 2 * records.length });
+    writeFileSync(file, Buffer.concat([records, Buffer.alloc(records.length)]));
+    const r = await importBlkFiles(store, blocksDir, quiet);
+    expect([r.added, r.duplicates]).toEqual([4, 8]);
+  });
+
+  it('refuses bytes after a long zero run, naming where the zeros start', async () => {
+    const file = join(blocksDir, 'blk00000.dat');
+    const good = blkRecords(MAINNET.magic, chain.slice(0, 3));
+    const zeros = 40 << 20; // more than two 16 MiB windows
+    writeFileSync(file, Buffer.concat([good, Buffer.alloc(zeros), Buffer.of(1)]));
+    const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toBe(`${file} (offset ${good.length}): bad magic 00000000, expected 24e92764 for mainnet`);
+    expect((await store.tip())?.height).toBe(2);
   });
 
   it('names file and offset on bad magic, and keeps the blocks before it', async () => {
