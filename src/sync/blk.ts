@@ -65,7 +65,7 @@ const READ_AHEAD_BLOCKS = 256;
  */
 async function zerosToEnd(handle: FileHandle, from: number, size: number): Promise<boolean> {
   const chunk = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(0, size - from)));
-  for (let at = from; at < size; ) {
+  for (let at = from; at < size;) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - at), at);
     if (bytesRead === 0) return true; // the file shrank under us: nothing more to read now
     for (let i = 0; i < bytesRead; i++) if (chunk[i] !== 0) return false;
