@@ -118,7 +118,16 @@ export async function runImport(argv: string[]): Promise<void> {
     // The other cores check the solutions of blocks read ahead; this one validates and connects.
     solutionThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   });
-  const common = { progress: opts.progress, logger: stderrLogger };
+  // SIGINT or SIGTERM ends the import between blocks, and what was stored is written out; a
+  // second one ends the process at once (what a pending group holds is then lost, as with kill -9).
+  const stop = new AbortController();
+  const onSignal = () => {
+    process.stderr.write('stopping: writing out the blocks imported so far (again to quit at once)\n');
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal };
   try {
     if (opts.checkpoint) {
       const cp = /^https?:\/\//.test(opts.checkpoint)
@@ -137,10 +146,7 @@ export async function runImport(argv: string[]): Promise<void> {
       const rpcOpts = { ...common, user: opts.rpcUser, password: opts.rpcPassword, cookieFile: opts.rpcCookie };
       if (opts.follow) {
         const follower = await followUpstream(store, opts.rpc!, rpcOpts);
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
         await follower.stop();
         return;
       }
@@ -154,6 +160,8 @@ export async function runImport(argv: string[]): Promise<void> {
         `tip ${tip ? `${tip.height} ${toHexReversed(tip.hash)}` : 'none'}\n`,
     );
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await store.close();
   }
 }

@@ -37,7 +37,7 @@ import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithRes
 import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
-import { equihashParams } from '../chain/header-rules.js';
+import { checkBlockHeader, equihashParams } from '../chain/header-rules.js';
 import type { EquihashResult } from '../crypto/equihash.js';
 import { EquihashPool } from '../crypto/equihash-pool.js';
 import { validateBlockHeader } from './header-validation.js';
@@ -868,9 +868,32 @@ export class ChainStore implements ChainStoreReader {
       if (this.tipState || this.best) throw new Error('a checkpoint start needs an empty chain store');
       await this.flushGroup();
       if (cp.headers.length === 0) throw new Error('a checkpoint start needs at least the checkpoint block header');
-      const headers = cp.headers.map((h) => decodeBlockHeader(h));
+      const firstHeight = cp.height - cp.headers.length + 1;
+      if (!Number.isSafeInteger(cp.height) || firstHeight < 0)
+        throw new Error(`checkpoint: ${cp.headers.length} headers cannot end at height ${cp.height}`);
+      // Each header as a block's header is checked without its chain: it decodes, is of this
+      // network, carries a valid Equihash solution and meets the target it states.
+      const headers = cp.headers.map((bytes, i) => {
+        let h: BlockHeader;
+        try {
+          h = decodeBlockHeader(bytes);
+        } catch (e) {
+          throw new Error(`checkpoint header ${i} does not decode (${(e as Error).message})`);
+        }
+        if (h.bytes.length !== bytes.length) throw new Error(`checkpoint header ${i} has ${bytes.length - h.bytes.length} bytes after it`);
+        if (h.solution.length !== this.network.solutionSize) {
+          throw new Error(
+            `checkpoint header ${i} has a ${h.solution.length}-byte Equihash solution; ${this.network.name} headers have ${this.network.solutionSize}`,
+          );
+        }
+        const problem = checkBlockHeader(h, this.network, firstHeight + i, { verifySolution: this.verifySolutions });
+        if (problem) throw new Error(`checkpoint header ${i} (${problem.hash}) is refused (${problem.rule}): ${problem.message}`);
+        return h;
+      });
+      if (firstHeight === 0 && !bytesEqual(sha256d(headers[0]!.bytes), this.genesisHash)) {
+        throw new Error(`checkpoint header 0 is at height 0 but is not the ${this.network.name} genesis block ${this.network.genesisHash}`);
+      }
       const ops: BatchOp[] = [];
-      const firstHeight = cp.height - headers.length + 1;
       // Chain work of each earlier header: the checkpoint's minus the work of the ones after it.
       const works = headers.map((h) => blockWork(h.bits));
       let work = cp.chainWork;
@@ -886,6 +909,7 @@ export class ChainStore implements ChainStoreReader {
           rec: { haveData: false, height: firstHeight + i, chainWork: work, size: 0, txCount: 0, file: 0, offset: 0, header: h.bytes },
         });
         work -= works[i]!;
+        if (work < 0n) throw new Error('checkpoint: its chain work is less than the work of its own headers');
       }
       for (const { hash, rec } of records) {
         ops.push({ type: 'put', key: keys.index(hash), value: encodeIndexRecord(rec) });

@@ -120,7 +120,10 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         else if (rec.height !== height) problem(where, `names block ${toHexReversed(value)}, recorded at height ${rec.height}`);
         else if (height > 0 && prev && !bytesEqual(rec.header.subarray(4, 36), prev))
           problem(where, 'its block does not build on the entry below');
-        if (height !== top + 1) problem(where, `follows the entry at height ${top}`);
+        // A store started from a checkpoint begins its best chain at the first checkpoint header,
+        // a record without block data; any other store at the genesis block.
+        const startsFromCheckpoint = top === -1 && rec !== undefined && !rec.haveData;
+        if (height !== top + 1 && !startsFromCheckpoint) problem(where, `follows the entry at height ${top}`);
         top = height;
         prev = value;
       }

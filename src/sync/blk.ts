@@ -112,7 +112,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
   };
 
   try {
-    for (let fi = startIndex; fi < files.length; fi++) {
+    for (let fi = startIndex; fi < files.length && !opts.signal?.aborted; fi++) {
       const file = files[fi]!;
       const isLast = fi === files.length - 1;
       const handle = await open(file, 'r');
@@ -154,7 +154,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
             ahead++;
           }
         };
-        while (offset < size) {
+        while (offset < size && !opts.signal?.aborted) {
           const head = await ensure(offset, Math.min(8, size - offset));
           topUpPrefetch();
           const frame = head!;
@@ -229,7 +229,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
       (opts.logger ?? { warn: () => undefined }).warn(
         `${truncated.file} (offset ${truncated.offset}): last record is incomplete (file still being written?); stopped there`,
       );
-    sink.assertNoneUnresolved();
+    if (!opts.signal?.aborted) sink.assertNoneUnresolved();
   } finally {
     progress.stop();
   }

@@ -8,7 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { NEXT_WORK_WINDOW } from '../chain/difficulty.js';
-import { hexToBytesStrict } from '../codec/hex.js';
+import { hexToBytesStrict, toHexReversed } from '../codec/hex.js';
+import { sha256d } from '../crypto/hash.js';
 import type { CheckpointStart } from '../store/chain.js';
 import type { PoolTotals } from '../state/value-pools.js';
 import { ImportError } from './block-sink.js';
@@ -37,20 +38,37 @@ function bigintOf(text: string, what: string): bigint {
   }
 }
 
-/** Checks and converts the file form. */
+const POOLS: readonly (keyof PoolTotals)[] = ['chainSupply', 'transparent', 'sprout', 'sapling', 'orchard', 'lockbox'];
+
+/** Checks and converts the file form; anything of the wrong shape is named. */
 export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ImportError('checkpoint: expected a JSON object');
   if (!Number.isInteger(json.height) || json.height < 0) throw new ImportError('checkpoint: height must be a non-negative integer');
   if (!Array.isArray(json.headers) || json.headers.length === 0)
     throw new ImportError('checkpoint: headers must list at least the checkpoint block header');
+  if (json.headers.some((h) => typeof h !== 'string')) throw new ImportError('checkpoint: every header must be a hex string');
+  if (typeof json.chainWork !== 'string')
+    throw new ImportError('checkpoint: chainWork must be a string (decimal, 0x-hex or 64 hex digits)');
+  if (json.chainTx !== undefined && json.chainTx !== null && (!Number.isSafeInteger(json.chainTx) || json.chainTx < 0))
+    throw new ImportError('checkpoint: chainTx must be a non-negative integer or null');
+  const state = json.state as Partial<CheckpointFile['state']> | undefined;
+  if (typeof state !== 'object' || state === null) throw new ImportError('checkpoint: state must be an object of tree states');
+  for (const pool of ['sprout', 'sapling', 'orchard'] as const) {
+    if (typeof state[pool] !== 'string')
+      throw new ImportError(`checkpoint: state.${pool} must be a tree state in hex (z_gettreestate's finalState)`);
+  }
   const totals: Partial<PoolTotals> = {};
-  for (const [pool, v] of Object.entries(json.state?.totals ?? {}))
+  for (const [pool, v] of Object.entries(state.totals ?? {})) {
+    if (!POOLS.includes(pool as keyof PoolTotals)) throw new ImportError(`checkpoint: state.totals has no pool ${JSON.stringify(pool)}`);
+    if (v !== null && typeof v !== 'string') throw new ImportError(`checkpoint: the ${pool} total must be a string of zatoshis or null`);
     totals[pool as keyof PoolTotals] = v === null ? null : bigintOf(v, `${pool} total`);
+  }
   return {
     height: json.height,
     headers: json.headers.map((h, i) => hexBytes(h, `header ${i}`)),
     chainWork: bigintOf(json.chainWork, 'chainWork'),
     chainTx: json.chainTx ?? null,
-    state: { sprout: json.state.sprout, sapling: json.state.sapling, orchard: json.state.orchard, history: 'unknown', totals },
+    state: { sprout: state.sprout!, sapling: state.sapling!, orchard: state.orchard!, history: 'unknown', totals },
   };
 }
 
@@ -74,6 +92,15 @@ export async function fetchCheckpoint(client: JsonRpcClient, height: number): Pr
   const heights = Array.from({ length: height - first + 1 }, (_, i) => first + i);
   const hashes = await client.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
   const headers = await client.batch<string>(hashes.map((hash) => ({ method: 'getblockheader', params: [hash, false] })));
+  headers.forEach((header, i) => {
+    const bytes = typeof header === 'string' ? hexToBytesStrict(header) : null;
+    const got = bytes && bytes.length >= 140 ? toHexReversed(sha256d(bytes)) : null;
+    if (got !== hashes[i]) {
+      throw new ImportError(
+        `${client.displayUrl}: getblockheader ${hashes[i]} false returned ${got ? `the header of ${got}` : 'no header'}`,
+      );
+    }
+  });
   const block = await client.call<{ chainwork: string; valuePools?: { id: string; monitored: boolean; chainValueZat?: number }[] }>(
     'getblock',
     [hashes[hashes.length - 1], 1],

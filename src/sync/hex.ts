@@ -7,8 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { ChainStore } from '../store/chain.js';
+import { MAX_BLOCK_SIZE, type ChainStore } from '../store/chain.js';
 import { BlockSink, ImportError, type ImportStats } from './block-sink.js';
 import { ImportProgress, type ImportLogger, type ProgressMode } from './progress.js';
 
@@ -16,6 +15,8 @@ export interface ImportOptions {
   progress?: ProgressMode;
   logger?: ImportLogger;
   maxBufferedBytes?: number;
+  /** Stops the import between blocks (what was stored stays, and is written out). */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult extends ImportStats {
@@ -24,6 +25,45 @@ export interface ImportResult extends ImportStats {
 }
 
 const HEX_LINE = /^[0-9a-fA-F]*$/;
+
+/** The longest line a block in hex can need: every byte of the largest block, and room for spaces. */
+const MAX_LINE_BYTES = 2 * MAX_BLOCK_SIZE + 4096;
+
+/**
+ * A file's lines (without their `\n`), each refused once it outgrows `MAX_LINE_BYTES` instead of
+ * being gathered whole: a file with no line breaks (`/dev/zero`, a huge dump) costs one line's
+ * worth of memory, and read errors reach the caller.
+ */
+async function* fileLines(file: string): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineNo = 1;
+  const tooLong = () =>
+    new ImportError(`${file} (line ${lineNo}): longer than any block in hex (more than ${MAX_LINE_BYTES} bytes without a line break)`, {
+      source: file,
+      position: `line ${lineNo}`,
+      offset: lineNo,
+    });
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+      const part = chunk.subarray(from, nl);
+      if (pendingBytes + part.length > MAX_LINE_BYTES) throw tooLong();
+      yield pendingBytes > 0 ? Buffer.concat([...pending, part]) : part;
+      pending = [];
+      pendingBytes = 0;
+      lineNo++;
+      from = nl + 1;
+    }
+    const rest = chunk.subarray(from);
+    if (pendingBytes + rest.length > MAX_LINE_BYTES) throw tooLong();
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending);
+}
 
 /** Expands directories (recursively) into their files, in natural name order. */
 export async function listHexFiles(paths: readonly string[]): Promise<string[]> {
@@ -56,12 +96,12 @@ export async function importHex(store: ChainStore, paths: readonly string[], opt
   const progress = new ImportProgress({ label: 'import hex', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
   const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes });
   try {
-    for (const file of files) {
-      const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    files: for (const file of files) {
       let lineNo = 0;
-      for await (const raw of lines) {
+      for await (const raw of fileLines(file)) {
         lineNo++;
-        const line = raw.trim();
+        if (opts.signal?.aborted) break files;
+        const line = raw.toString('utf8').trim();
         if (line.length === 0) {
           progress.advance(raw.length + 1);
           continue;
@@ -78,7 +118,7 @@ export async function importHex(store: ChainStore, paths: readonly string[], opt
         progress.tick(bytes.length, raw.length + 1);
       }
     }
-    sink.assertNoneUnresolved();
+    if (!opts.signal?.aborted) sink.assertNoneUnresolved();
   } finally {
     progress.stop();
   }

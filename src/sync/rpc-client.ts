@@ -3,6 +3,7 @@
  * requests, a timeout on every request, and errors that name the URL and what went wrong.
  */
 import { readFile } from 'node:fs/promises';
+import { MAX_BLOCK_SIZE } from '../store/chain.js';
 import { ImportError } from './block-sink.js';
 
 export interface RpcClientOptions {
@@ -10,8 +11,20 @@ export interface RpcClientOptions {
   password?: string;
   /** zcashd's `.cookie` file (`__cookie__:<password>`), read once at connect time. */
   cookieFile?: string;
+  /** How long the server may stay silent: before the reply starts, and between its parts (default 30 s). */
   timeoutMs?: number;
+  /** Ends every request in flight, and refuses new ones, once aborted (a stopping follower). */
+  signal?: AbortSignal;
 }
+
+/** The request ended because the client's signal was aborted, not because anything failed. */
+export class RequestAbortedError extends ImportError {}
+
+/**
+ * The most a reply may hold: each call's answer as large as the largest block in hex, and room
+ * for the JSON around it. An endless or oversized reply is refused, not gathered.
+ */
+const replyLimit = (calls: number): number => 64 * 1024 + calls * (2 * MAX_BLOCK_SIZE + 1024);
 
 export interface RpcCall {
   method: string;
@@ -28,6 +41,7 @@ export class JsonRpcClient {
   private constructor(
     url: URL,
     private readonly timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
   ) {
     const clean = new URL(url.href);
     clean.username = '';
@@ -46,7 +60,7 @@ export class JsonRpcClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ImportError(`upstream URL ${rawUrl}: only http:// and https:// are supported`);
     }
-    const client = new JsonRpcClient(url, opts.timeoutMs ?? 30_000);
+    const client = new JsonRpcClient(url, opts.timeoutMs ?? 30_000, opts.signal);
     let user = opts.user ?? decodeURIComponent(url.username);
     let password = opts.password ?? decodeURIComponent(url.password);
     if (opts.cookieFile) {
@@ -65,7 +79,7 @@ export class JsonRpcClient {
   }
 
   async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-    const body = await this.post({ jsonrpc: '1.0', id: this.nextId++, method, params }, method);
+    const body = await this.post({ jsonrpc: '1.0', id: this.nextId++, method, params }, method, 1);
     return this.unwrap(body, method) as T;
   }
 
@@ -78,6 +92,7 @@ export class JsonRpcClient {
     const body = await this.post(
       calls.map((c, i) => ({ jsonrpc: '1.0', id: first + i, method: c.method, params: c.params })),
       what,
+      calls.length,
     );
     if (!Array.isArray(body)) throw this.error(`reply to a ${what} is not a JSON array`);
     const byId = new Map<unknown, unknown>();
@@ -97,45 +112,71 @@ export class JsonRpcClient {
     return result;
   }
 
-  private async post(payload: unknown, what: string): Promise<unknown> {
+  private async post(payload: unknown, what: string, calls: number): Promise<unknown> {
+    if (this.signal?.aborted) throw this.stopped(what);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.authHeader) headers.authorization = this.authHeader;
-    let res: Response | null = null;
-    // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
-    for (let attempt = 0; !res; attempt++) {
-      try {
-        res = await fetch(this.url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(payload),
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-      } catch (e) {
-        const err = e as Error & { cause?: { code?: string; message?: string } };
-        if (err.name === 'TimeoutError' || err.name === 'AbortError') throw this.error(`no reply to ${what} within ${this.timeoutMs} ms`);
-        const code = err.cause?.code;
-        if (attempt === 0 && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) continue;
-        throw this.error(`cannot reach the server (${code ?? err.cause?.message ?? err.message})`);
+    // The server may be silent for `timeoutMs` at a time, before the reply and between its parts:
+    // a large batch over a slow link takes as long as it needs while bytes keep arriving.
+    const silence = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const quietFor = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => silence.abort(), this.timeoutMs);
+    };
+    const signal = this.signal ? AbortSignal.any([silence.signal, this.signal]) : silence.signal;
+    try {
+      let res: Response | null = null;
+      // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
+      for (let attempt = 0; !res; attempt++) {
+        quietFor();
+        try {
+          res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(payload), signal });
+        } catch (e) {
+          const err = e as Error & { cause?: { code?: string; message?: string } };
+          if (this.signal?.aborted) throw this.stopped(what);
+          if (silence.signal.aborted) throw this.error(`no reply to ${what} within ${this.timeoutMs} ms`);
+          const code = err.cause?.code;
+          if (attempt === 0 && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) continue;
+          throw this.error(`cannot reach the server (${code ?? err.cause?.message ?? err.message})`);
+        }
       }
+      const limit = replyLimit(calls);
+      const parts: Uint8Array[] = [];
+      let received = 0;
+      try {
+        for await (const part of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+          quietFor();
+          received += part.length;
+          if (received > limit) {
+            silence.abort();
+            throw this.error(`reply to ${what} is larger than ${limit} bytes, more than its answers can need`);
+          }
+          parts.push(part);
+        }
+      } catch (e) {
+        if (e instanceof ImportError) throw e;
+        if (this.signal?.aborted) throw this.stopped(what);
+        if (silence.signal.aborted) throw this.error(`reply to ${what} stalled: nothing for ${this.timeoutMs} ms`);
+        throw this.error(`reply to ${what} broke off (${(e as Error).message})`);
+      }
+      const text = Buffer.concat(parts).toString('utf8');
+      if (res.status === 401 || res.status === 403) {
+        throw this.error(`authentication failed (HTTP ${res.status}); check --rpc-user/--rpc-password or --rpc-cookie`);
+      }
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        const snippet = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+        throw this.error(`reply to ${what} is not JSON (HTTP ${res.status}): ${JSON.stringify(snippet)}`);
+      }
+    } finally {
+      clearTimeout(timer);
     }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (e) {
-      const err = e as Error;
-      if (err.name === 'TimeoutError' || err.name === 'AbortError')
-        throw this.error(`no complete reply to ${what} within ${this.timeoutMs} ms`);
-      throw this.error(`reply to ${what} broke off (${err.message})`);
-    }
-    if (res.status === 401 || res.status === 403) {
-      throw this.error(`authentication failed (HTTP ${res.status}); check --rpc-user/--rpc-password or --rpc-cookie`);
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      const snippet = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-      throw this.error(`reply to ${what} is not JSON (HTTP ${res.status}): ${JSON.stringify(snippet)}`);
-    }
+  }
+
+  private stopped(what: string): RequestAbortedError {
+    return new RequestAbortedError(`upstream ${this.displayUrl}: ${what} stopped`, { source: this.displayUrl, position: 'rpc', offset: 0 });
   }
 
   private error(message: string): ImportError {

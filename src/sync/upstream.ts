@@ -16,7 +16,7 @@ import { BlockRejectedError, StoreNotWritableError, UnknownParentError } from '.
 import { ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
-import { JsonRpcClient, type RpcClientOptions } from './rpc-client.js';
+import { JsonRpcClient, RequestAbortedError, type RpcClientOptions } from './rpc-client.js';
 
 export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   /** Blocks per batch request (default 16). */
@@ -40,8 +40,9 @@ interface Fetched {
 
 const HASH_HEX = /^[0-9a-f]{64}$/;
 
+/** A block height: zcashd's nHeight is an int32, so anything above 2^31 - 1 is not one. */
 function heightReply(client: JsonRpcClient, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < -1) {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < -1 || v > 0x7fffffff) {
     throw new ImportError(`upstream ${client.displayUrl}: getblockcount returned ${JSON.stringify(v)}, expected a block height`);
   }
   return v;
@@ -104,78 +105,95 @@ async function findCommonHeight(store: ChainStore, client: JsonRpcClient, upstre
   );
 }
 
-/** One pass: fetch and store everything upstream has beyond the common point. */
+/**
+ * One pass: fetch and store everything upstream has beyond the common point. `opts.signal` ends
+ * it between blocks (what was stored is written out); the client should carry the same signal,
+ * so requests in flight end with it.
+ */
 export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient, opts: UpstreamOptions = {}): Promise<ImportResult> {
   const started = Date.now();
   const batch = Math.max(1, opts.batchSize ?? 16);
   const depth = Math.max(1, opts.pipeline ?? 4);
   const stats = { added: 0, duplicates: 0, sideChain: 0, reorganizations: 0, bytes: 0 };
-  for (let attempt = 0; ; attempt++) {
-    const upstreamHeight = heightReply(client, await client.call('getblockcount'));
-    const common = await findCommonHeight(store, client, upstreamHeight, batch);
-    const start = common + 1;
-    if (start > upstreamHeight) break;
-    const progress = new ImportProgress({
-      label: 'import rpc',
-      unit: 'blocks',
-      total: upstreamHeight - start + 1,
-      mode: opts.progress,
-      logger: opts.logger,
-    });
-    const windows: [number, number][] = [];
-    for (let h = start; h <= upstreamHeight; h += batch) windows.push([h, Math.min(h + batch - 1, upstreamHeight)]);
-    const inflight: Promise<Fetched[]>[] = [];
-    let next = 0;
-    const fill = (): void => {
-      while (inflight.length < depth && next < windows.length) {
-        const [a, b] = windows[next++]!;
-        const p = fetchBlocks(client, a, b);
-        p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
-        // Solutions are checked on the store's solution threads while earlier windows connect.
-        void p.then(
-          (blocks) => blocks.forEach((x) => store.prefetch(x.bytes)),
-          () => undefined,
-        );
-        inflight.push(p);
-      }
-    };
-    let restart = false;
-    try {
-      fill();
-      while (inflight.length) {
-        const blocks = await inflight.shift()!;
-        fill();
-        for (const b of blocks) {
-          try {
-            const r = await store.addBlock(b.bytes);
-            if (r.status === 'duplicate') stats.duplicates++;
-            else {
-              stats.added++;
-              stats.bytes += b.bytes.length;
-              if (r.status === 'side-chain') stats.sideChain++;
-              if (r.status === 'reorganized') stats.reorganizations++;
-            }
-          } catch (e) {
-            if (e instanceof UnknownParentError) {
-              restart = true; // upstream changed chains between our requests
-              break;
-            }
-            if (e instanceof BlockRejectedError) throw new ImportError(`upstream ${client.displayUrl} (height ${b.height}): ${e.message}`);
-            throw e;
-          }
-          progress.tick(b.bytes.length, 1);
-        }
-        if (restart) break;
-      }
-    } finally {
-      progress.stop();
-    }
-    if (!restart) break;
-    if (attempt >= 5) throw new ImportError(`upstream ${client.displayUrl}: its chain keeps changing while we fetch; giving up this pass`);
+  const stopped = () => opts.signal?.aborted === true;
+  try {
+    await syncPasses();
+  } catch (e) {
+    if (!(stopped() && e instanceof RequestAbortedError)) throw e;
   }
   // A pass ends with its blocks on disk (an importing store holds them in a group commit).
   await store.flush();
   return { ...stats, tipHeight: (await store.tip())?.height ?? -1, seconds: (Date.now() - started) / 1000 };
+
+  async function syncPasses(): Promise<void> {
+    for (let attempt = 0; !stopped(); attempt++) {
+      const upstreamHeight = heightReply(client, await client.call('getblockcount'));
+      const common = await findCommonHeight(store, client, upstreamHeight, batch);
+      const start = common + 1;
+      if (start > upstreamHeight) break;
+      const progress = new ImportProgress({
+        label: 'import rpc',
+        unit: 'blocks',
+        total: upstreamHeight - start + 1,
+        mode: opts.progress,
+        logger: opts.logger,
+      });
+      const inflight: Promise<Fetched[]>[] = [];
+      // Windows of `batch` heights, made as they are fetched (upstream's height is only a number).
+      let next = start;
+      const fill = (): void => {
+        while (inflight.length < depth && next <= upstreamHeight && !stopped()) {
+          const a = next;
+          const b = Math.min(a + batch - 1, upstreamHeight);
+          next = b + 1;
+          const p = fetchBlocks(client, a, b);
+          p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
+          // Solutions are checked on the store's solution threads while earlier windows connect.
+          void p.then(
+            (blocks) => blocks.forEach((x) => store.prefetch(x.bytes)),
+            () => undefined,
+          );
+          inflight.push(p);
+        }
+      };
+      let restart = false;
+      try {
+        fill();
+        while (inflight.length && !stopped()) {
+          const blocks = await inflight.shift()!;
+          fill();
+          for (const b of blocks) {
+            if (stopped()) break;
+            try {
+              const r = await store.addBlock(b.bytes);
+              if (r.status === 'duplicate') stats.duplicates++;
+              else {
+                stats.added++;
+                stats.bytes += b.bytes.length;
+                if (r.status === 'side-chain') stats.sideChain++;
+                if (r.status === 'reorganized') stats.reorganizations++;
+              }
+            } catch (e) {
+              if (e instanceof UnknownParentError) {
+                restart = true; // upstream changed chains between our requests
+                break;
+              }
+              if (e instanceof BlockRejectedError)
+                throw new ImportError(`upstream ${client.displayUrl} (height ${b.height}): ${e.message}`);
+              throw e;
+            }
+            progress.tick(b.bytes.length, 1);
+          }
+          if (restart) break;
+        }
+      } finally {
+        progress.stop();
+      }
+      if (!restart) break;
+      if (attempt >= 5)
+        throw new ImportError(`upstream ${client.displayUrl}: its chain keeps changing while we fetch; giving up this pass`);
+    }
+  }
 }
 
 /** Imports everything from `url` once (the `zecrpc import --rpc URL` command). */
@@ -184,7 +202,7 @@ export async function importFromUpstream(store: ChainStore, url: string, opts: U
 }
 
 export interface UpstreamFollower {
-  /** Stops polling; resolves once the current pass has finished. */
+  /** Stops polling and the pass in progress (between blocks); resolves once it has ended. */
   stop(): Promise<void>;
   /** Resolves when the follower stopped. */
   readonly done: Promise<void>;
@@ -200,11 +218,11 @@ export interface UpstreamFollower {
  * except a store that takes no more writes (a full disk): retrying cannot help, so it stops.
  */
 export async function followUpstream(store: ChainStore, url: string, opts: FollowOptions = {}): Promise<UpstreamFollower> {
-  const client = await JsonRpcClient.create(url, opts);
+  const abort = new AbortController();
+  const client = await JsonRpcClient.create(url, { ...opts, signal: abort.signal });
   const logger: ImportLogger = opts.logger ?? stderrLogger;
   const pollMs = opts.pollMs ?? 5000;
   const maxBackoff = opts.maxBackoffMs ?? 60_000;
-  const abort = new AbortController();
   let lastError: Error | null = null;
   let passes = 0;
   let failures = 0;
@@ -213,7 +231,7 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
     let first = true;
     while (!abort.signal.aborted) {
       try {
-        const r = await syncFromUpstream(store, client, { ...opts, progress: first ? opts.progress : 'silent' });
+        const r = await syncFromUpstream(store, client, { ...opts, signal: abort.signal, progress: first ? opts.progress : 'silent' });
         first = false;
         failures = 0;
         lastError = null;

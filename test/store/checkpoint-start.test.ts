@@ -10,6 +10,7 @@ import { type JsonNumber, type JsonObject, parseJson } from '../../src/json/inde
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
+import { scanStore } from '../../src/store/scan.js';
 import { errorOf, resultOf } from '../support/call.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 import { tempDir } from '../support/store.js';
@@ -88,5 +89,13 @@ describe('a store started from the 419201 checkpoint', () => {
 
   it('a header-only checkpoint block cannot be read, as zcashd answers for a block without data', async () => {
     expect(await errorOf(m.get('getblock')!, '["419201"]')).toEqual({ code: -32603, message: "Can't read block from disk" });
+  });
+
+  it('zecrpc verify finds nothing wrong: its best chain starts at the first checkpoint header, not at genesis', async () => {
+    await store.close();
+    const report = await scanStore(dir.path, MAINNET);
+    expect(report.problems).toEqual([]);
+    expect(report.heightsChecked).toBe(4);
+    store = await openChainStore({ datadir: dir.path, network: MAINNET });
   });
 });

@@ -87,6 +87,48 @@ describe('hex importer', () => {
     expect((await store.tip())?.height).toBe(2);
   });
 
+  it('holds a block that waits for its parent once, however often it is read', async () => {
+    const f = join(dir.path, 'repeats.hex');
+    const chain = mainnetChain();
+    writeFileSync(f, [0, 2, 2, 3, 2].map((h) => Buffer.from(chain[h]!).toString('hex')).join('\n'));
+    const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^2 block\(s\) could not be stored because their parent never appeared/);
+  });
+
+  it('refuses a line longer than any block in hex, without gathering it, and keeps the blocks before it', async () => {
+    const f = join(dir.path, 'no-line-breaks.hex');
+    const chain = mainnetChain();
+    const before = [0, 1, 2].map((h) => Buffer.from(chain[h]!).toString('hex')).join('\n') + '\n';
+    writeFileSync(f, before + 'ab'.repeat(2_100_000)); // 4.2 MB of hex without a line break
+    const err = await importHex(store, [f], quiet).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(`${f} (line 4): longer than any block in hex (more than 4004096 bytes without a line break)`);
+    expect((await store.tip())?.height).toBe(2);
+  });
+
+  it('stops between blocks when its signal is aborted, and says nothing of blocks left waiting', async () => {
+    const f = join(dir.path, 'stop.hex');
+    const chain = mainnetChain();
+    writeFileSync(f, [0, 1, 3, 2, 4].map((h) => Buffer.from(chain[h]!).toString('hex')).join('\n'));
+    const stop = new AbortController();
+    // The signal goes off once the second block is stored, as a Ctrl-C would between blocks.
+    let stored = 0;
+    const watched = new Proxy(store, {
+      get(target, name) {
+        if (name === 'addBlock')
+          return async (bytes: Uint8Array) => {
+            const r = await target.addBlock(bytes);
+            if (++stored === 2) stop.abort();
+            return r;
+          };
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const r = await importHex(watched, [f], { ...quiet, signal: stop.signal });
+    expect([r.added, r.tipHeight]).toEqual([2, 1]);
+  });
+
   it('imports the regtest reorg vectors (base then branch) into a regtest store', async () => {
     await store.close();
     store = await openChainStore({ datadir: join(dir.path, 'regtest'), network: REGTEST });
@@ -250,7 +292,7 @@ describe('blk file importer', () => {
     const err = await importBlkFiles(store, blocksDir, { ...quiet, maxBufferedBytes: 5000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toMatch(
-      /blk00000\.dat \(offset \d+\): 4 blocks \(0 MB\) are waiting for parents that have not appeared; the input is not a chain from genesis \(first missing parent: 00040fe8/,
+      /blk00000\.dat \(offset \d+\): 2 blocks \(0 MB\) are waiting for parents that have not appeared; the input is not a chain from genesis \(first missing parent: 00040fe8/,
     );
     expect(await store.tip()).toBeNull();
   });

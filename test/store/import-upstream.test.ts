@@ -94,6 +94,45 @@ describe('upstream JSON-RPC importer', () => {
     expect((await store.tip())?.height).toBe(20);
   });
 
+  it('takes no height beyond an int32 and fetches windows as it goes, so a huge getblockcount costs nothing', async () => {
+    const auth = { user: 'rpcuser', password: 'hunter2' };
+    server.countOverride = 2 ** 31;
+    const e1 = await importFromUpstream(store, url, { ...quiet, ...auth }).catch((e: unknown) => e);
+    expect((e1 as Error).message).toBe(`upstream ${url}: getblockcount returned 2147483648, expected a block height`);
+    // A height zcashd could print, far beyond the chain: the first window fails, nothing is planned ahead.
+    server.countOverride = 2 ** 31 - 1;
+    const e2 = await importFromUpstream(store, url, { ...quiet, ...auth }).catch((e: unknown) => e);
+    expect((e2 as Error).message).toBe(`upstream ${url}: getblockhash failed: code -8 Block height out of range`);
+    expect((await store.tip())?.height).toBe(15);
+  });
+
+  it('refuses a reply larger than its answers can need, and waits on a slow one while it keeps coming', async () => {
+    const auth = { user: 'rpcuser', password: 'hunter2' };
+    server.misbehave = 'endless';
+    const e = await importFromUpstream(store, url, { ...quiet, ...auth }).catch((x: unknown) => x);
+    expect((e as Error).message).toBe(
+      `upstream ${url}: reply to getblockcount is larger than 4066560 bytes, more than its answers can need`,
+    );
+    // Each reply in ten parts 60 ms apart takes longer than the 200 ms limit on silence, and arrives.
+    server.misbehave = 'drip';
+    server.dripMs = 60;
+    const r = await importFromUpstream(store, url, { ...quiet, ...auth, timeoutMs: 200, batchSize: 21 });
+    expect([r.added, r.tipHeight]).toEqual([21, 20]);
+  });
+
+  it('stops between blocks when its signal is aborted, with what it stored written out', async () => {
+    const auth = { user: 'rpcuser', password: 'hunter2' };
+    server.delayMs = 40; // a pass of 21 single-block windows takes a second and more
+    const stop = new AbortController();
+    const pass = importFromUpstream(store, url, { ...quiet, ...auth, batchSize: 1, pipeline: 1, signal: stop.signal });
+    await waitFor(async () => ((await store.tip())?.height ?? -1) >= 2, 'a few blocks');
+    stop.abort();
+    const r = await pass;
+    expect(r.added).toBeLessThan(21);
+    expect(r.tipHeight).toBe(r.added - 1);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+
   it('rejects a block that does not hash to what getblockhash said', async () => {
     server.misbehave = 'wrong-block';
     const e = await importFromUpstream(store, url, { ...quiet, user: 'rpcuser', password: 'hunter2' }).catch((x: unknown) => x);
@@ -157,5 +196,24 @@ describe('followUpstream', () => {
     expect(report.tipHeight).toBe(45);
     await store.close();
     dir.remove();
+  });
+
+  it('stops at once when asked, even with a request in flight that would wait two minutes', async () => {
+    const dir = tempDir('follow-stop');
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST });
+    const server = new UpstreamServer(null);
+    server.setChain(regtestReorg().base);
+    server.misbehave = 'hang';
+    const url = await server.start();
+    try {
+      const follower = await followUpstream(store, url, { ...quiet, timeoutMs: 120_000 });
+      await waitFor(async () => server.requests > 0, 'the first request');
+      await follower.stop(); // within the test's time limit only if the request ends with the stop
+      expect(follower.lastError).toBeNull();
+    } finally {
+      await server.stop();
+      await store.close();
+      dir.remove();
+    }
   });
 });

@@ -4,12 +4,21 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ChainStore } from '../../src/store/index.js';
 
-export type Misbehaviour = 'none' | 'garbage' | 'hang' | 'wrong-block' | 'bad-hash';
+/**
+ * 'endless' streams a reply that never ends; 'drip' sends each reply in ten parts `dripMs` apart;
+ * the others answer at once, wrongly.
+ */
+export type Misbehaviour = 'none' | 'garbage' | 'hang' | 'wrong-block' | 'bad-hash' | 'endless' | 'drip';
 
 export class UpstreamServer {
   chain: Uint8Array[] = [];
   private hashes: string[] = [];
   misbehave: Misbehaviour = 'none';
+  /** What getblockcount answers instead of the chain's height. */
+  countOverride: number | null = null;
+  /** Waited before every answer. */
+  delayMs = 0;
+  dripMs = 50;
   requests = 0;
   private server: Server | null = null;
   private readonly hanging = new Set<ServerResponse>();
@@ -34,7 +43,7 @@ export class UpstreamServer {
   }
 
   private answer(method: string, params: unknown[]): { result?: unknown; error?: { code: number; message: string } } {
-    if (method === 'getblockcount') return { result: this.chain.length - 1 };
+    if (method === 'getblockcount') return { result: this.countOverride ?? this.chain.length - 1 };
     if (method === 'getblockhash') {
       const h = params[0] as number;
       if (this.misbehave === 'bad-hash') return { result: 12345 };
@@ -65,6 +74,17 @@ export class UpstreamServer {
       this.hanging.add(res);
       return;
     }
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    if (this.misbehave === 'endless') {
+      this.hanging.add(res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[{"result":"');
+      const more = (): void => {
+        if (!res.destroyed) res.write('ab'.repeat(32 * 1024), () => setImmediate(more));
+      };
+      more();
+      return;
+    }
     if (this.misbehave === 'garbage') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>');
       return;
@@ -77,7 +97,18 @@ export class UpstreamServer {
       id: r.id,
     });
     const reply = Array.isArray(body) ? body.map(one) : one(body as { id: unknown; method: string });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply) + '\n');
+    const text = JSON.stringify(reply) + '\n';
+    if (this.misbehave === 'drip') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const part = Math.ceil(text.length / 10);
+      for (let at = 0; at < text.length; at += part) {
+        res.write(text.slice(at, at + part));
+        await new Promise((r) => setTimeout(r, this.dripMs));
+      }
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(text);
   }
 }
 

@@ -4,6 +4,7 @@
 // know, while transparent value and supply show as not monitored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
+import { decodeBlock } from '../../src/codec/block.js';
 import { startNode, type ServeHandle } from '../../src/cli/serve.js';
 import { parseJson, type JsonObject } from '../../src/json/index.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
@@ -87,5 +88,65 @@ describe('checkpoint start from a node', () => {
     expect(() =>
       checkpointFromJson({ height: 5, headers: ['zz'], chainWork: '1', state: { sprout: '000000', sapling: '000000', orchard: '000000' } }),
     ).toThrow('checkpoint: header 0 is not hex');
+    const state = { sprout: '000000', sapling: '000000', orchard: '000000' };
+    const shape = (json: unknown) => () => checkpointFromJson(json as Parameters<typeof checkpointFromJson>[0]);
+    expect(shape([])).toThrow('checkpoint: expected a JSON object');
+    expect(shape({ height: 5, headers: [5], chainWork: '1', state })).toThrow('checkpoint: every header must be a hex string');
+    expect(shape({ height: 5, headers: ['00'], chainWork: 1, state })).toThrow('checkpoint: chainWork must be a string');
+    expect(shape({ height: 5, headers: ['00'], chainWork: '1' })).toThrow('checkpoint: state must be an object of tree states');
+    expect(shape({ height: 5, headers: ['00'], chainWork: '1', state: { sprout: '00' } })).toThrow(
+      "checkpoint: state.sapling must be a tree state in hex (z_gettreestate's finalState)",
+    );
+    expect(shape({ height: 5, headers: ['00'], chainWork: '1', state: { ...state, totals: { shielded: '1' } } })).toThrow(
+      'checkpoint: state.totals has no pool "shielded"',
+    );
+    expect(shape({ height: 5, headers: ['00'], chainWork: '1', chainTx: -2, state })).toThrow(
+      'checkpoint: chainTx must be a non-negative integer or null',
+    );
+  });
+
+  it('checks every header as a block header before taking any: decoding, network, Equihash, target, genesis, work', async () => {
+    const chain = mainnetChain();
+    const headerHex = (h: number) => Buffer.from(decodeBlock(chain[h]!).header.bytes).toString('hex');
+    const state = { sprout: '000000', sapling: '000000', orchard: '000000' };
+    const start = async (headers: string[], height: number, chainWork = '0x10000000000') => {
+      const dir = tempDir('cp-refused');
+      const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+      try {
+        await store.startFromCheckpoint(checkpointFromJson({ height, headers, chainWork, state }));
+        return 'started';
+      } catch (e) {
+        expect(await store.tip()).toBeNull(); // nothing was taken
+        return (e as Error).message;
+      } finally {
+        await store.close();
+        dir.remove();
+      }
+    };
+    expect(await start(['00'.repeat(100)], 5)).toMatch(/^checkpoint header 0 does not decode/);
+    expect(await start(['00'.repeat(177)], 5)).toBe('checkpoint header 0 has 36 bytes after it'); // an empty solution, then bytes
+    expect(await start(['00'.repeat(140) + '00'], 5)).toBe('checkpoint header 0 has a 0-byte Equihash solution; mainnet headers have 1344');
+    const zeroSolution = headerHex(5).slice(0, 2 * 143) + '00'.repeat(1344);
+    expect(await start([zeroSolution], 5)).toMatch(/^checkpoint header 0 \([0-9a-f]{64}\) is refused \(invalid-solution\)/);
+    expect(await start([headerHex(5)], 4)).toBe('started'); // a header alone says nothing of its height
+    expect(await start([headerHex(4), headerHex(5)], 0)).toBe('checkpoint: 2 headers cannot end at height 0');
+    expect(await start([headerHex(1), headerHex(2)], 1)).toBe(
+      'checkpoint header 0 is at height 0 but is not the mainnet genesis block 00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08',
+    );
+    expect(await start([headerHex(4), headerHex(5)], 5, '1')).toBe('checkpoint: its chain work is less than the work of its own headers');
+    expect(await start([headerHex(3), headerHex(5)], 5)).toBe('checkpoint headers do not link: header 1 does not follow header 0');
+  });
+
+  it('refuses a node whose getblockheader answers with the header of another block', async () => {
+    const client = await JsonRpcClient.create(url);
+    const original = client.batch.bind(client);
+    // The node answers every getblockheader with the header of the block after the one asked for.
+    client.batch = (async (calls: { method: string; params: unknown[] }[]) => {
+      if (calls[0]?.method !== 'getblockheader') return original(calls);
+      const hashes = calls.map((c) => c.params[0] as string);
+      const next = await original(hashes.map((_, i) => ({ method: 'getblockhash', params: [i + 1] })));
+      return original(next.map((hash) => ({ method: 'getblockheader', params: [hash, false] })));
+    }) as typeof client.batch;
+    await expect(fetchCheckpoint(client, 3)).rejects.toThrow(/getblockheader [0-9a-f]{64} false returned the header of [0-9a-f]{64}$/);
   });
 });
