@@ -298,6 +298,42 @@ describe('clients', () => {
   });
 });
 
+describe('chunked request bodies, read as libevent reads them', () => {
+  /** Sends `parts` 50 ms apart on one connection; resolves with everything the server answered. */
+  const sendParts = (port: number, parts: string[]) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      const sock = connect(port, '127.0.0.1', async () => {
+        for (const part of parts) {
+          sock.write(part);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      });
+      sock.on('data', (c: Buffer) => {
+        data += c.toString('latin1');
+        if (data.includes('\n{') && data.endsWith('\n')) sock.end();
+      });
+      sock.on('close', () => resolve(data));
+    });
+  const body = '{"id":1,"method":"echo","params":["chunked"]}';
+  const head = `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  const chunk = `${body.length.toString(16)}\r\n${body}`;
+
+  it('takes a body whose line ends are split across packets, the CR in one and the LF in the next', async () => {
+    for (const parts of [
+      [head + chunk + '\r\n0\r\n\r\n'],
+      [head + chunk + '\r', '\n0\r\n\r\n'],
+      [head + chunk, '\r', '\n0\r', '\n\r', '\n'],
+    ]) {
+      const reply = await sendParts(port, parts);
+      expect([reply.split('\r\n')[0], reply.slice(reply.indexOf('\r\n\r\n') + 4)]).toEqual([
+        'HTTP/1.1 200 OK',
+        '{"result":"chunked","error":null,"id":1}\n',
+      ]);
+    }
+  });
+});
+
 describe('-rpcauth compared as zcashd compares it: bytes (httprpc.cpp multiUserAuthorized)', () => {
   const hmac = (salt: string, password: string) => createHmac('sha256', Buffer.from(salt, 'utf8')).update(password, 'utf8').digest('hex');
   const basic = (userPass: string) => 'Basic ' + Buffer.from(userPass, 'utf8').toString('base64');
@@ -511,6 +547,34 @@ describe('-rpcservertimeout', () => {
       expect(received.data).toBe('');
       expect(received.ms).toBeGreaterThanOrEqual(900);
       expect((await post(s.port, '{"id":1,"method":"echo","params":["after"]}')).body).toBe('{"result":"after","error":null,"id":1}\n');
+    });
+  });
+
+  it('closes a connection that stalls after an early reply or a 100 Continue, and one declaring a body it never sends holds no memory', async () => {
+    await withTimeoutServer([echo], async (s) => {
+      /** Sends `head`, then nothing; resolves with what came back and when the server closed. */
+      const stall = (head: string) =>
+        new Promise<{ data: string; ms: number }>((resolve) => {
+          const t0 = Date.now();
+          let data = '';
+          const sock = connect(s.port, '127.0.0.1', () => sock.write(head));
+          sock.on('data', (c: Buffer) => (data += c.toString('latin1')));
+          sock.on('error', () => undefined);
+          sock.on('close', () => resolve({ data, ms: Date.now() - t0 }));
+        });
+      const big = 32 * 1024 * 1024;
+      const results = await Promise.all([
+        stall('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n'), // 401 at once, then the body is awaited
+        stall('GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n'), // 404
+        stall(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: 100-continue\r\nContent-Length: ${big}\r\n\r\n`),
+        // While those wait, the declared 32 MiB is not held: a normal request is served at once.
+        post(s.port, '{"id":1,"method":"echo","params":["meanwhile"]}').then((r) => ({ data: r.body, ms: 0 })),
+      ]);
+      expect(results[0]!.data.startsWith('HTTP/1.1 401 Unauthorized\r\n')).toBe(true);
+      expect(results[1]!.data.startsWith('HTTP/1.1 404 Not Found\r\n')).toBe(true);
+      expect(results[2]!.data).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+      for (const r of results.slice(0, 3)) expect(r.ms).toBeGreaterThanOrEqual(900); // closed by the 1 s deadline, not before
+      expect(results[3]!.data).toBe('{"result":"meanwhile","error":null,"id":1}\n');
     });
   });
 

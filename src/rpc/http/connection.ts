@@ -239,8 +239,10 @@ export class Connection {
     const early = await this.answerFromHead(head, remote);
     if (early) {
       await this.reply(early, f);
-      // The body of a refused request is skipped, never stored, to keep the connection in step.
+      // The body of a refused request is skipped, never stored, to keep the connection in step,
+      // under the same deadline as any read (the reply's write cleared the request's).
       this.state = 'reading';
+      this.arm(this.host.timeoutMs);
       const skipped = await readBody(this.input, framing, null);
       this.host.logRequest(head, early.status, started, remote);
       if (!skipped.ok) return skipped.status === null ? false : this.fatal(skipped.status);
@@ -248,7 +250,10 @@ export class Connection {
     }
 
     this.state = 'reading';
-    if (expect !== undefined && !this.input.hasBuffered) await this.write([CONTINUE_REPLY]);
+    if (expect !== undefined && !this.input.hasBuffered) {
+      await this.write([CONTINUE_REPLY]);
+      this.arm(this.host.timeoutMs); // the body is awaited as long as a request, not forever
+    }
     const body = await readBody(this.input, framing, this.host.bodies);
     if (!body.ok) return body.status === null ? false : this.fatal(body.status);
     this.state = 'busy';

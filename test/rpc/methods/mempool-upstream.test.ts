@@ -156,6 +156,10 @@ describe('mempool and relay methods', () => {
     });
     expect(await call('sendrawtransaction', '[1]')).toEqual({ error: { code: -3, message: 'Expected type string, got number' } });
     expect(await call('sendrawtransaction', '["0g"]')).toMatchObject({ error: { code: -22 } });
+    // RPCTypeCheck without fAllowNull: null is a wrong type in either slot, checked before decoding.
+    expect(await call('sendrawtransaction', '[null]')).toEqual({ error: { code: -3, message: 'Expected type string, got null' } });
+    expect(await call('sendrawtransaction', '[null, "x"]')).toEqual({ error: { code: -3, message: 'Expected type string, got null' } });
+    expect(await call('sendrawtransaction', '["0g", null]')).toEqual({ error: { code: -3, message: 'Expected type bool, got null' } });
     // Block 1's coinbase is in the best chain.
     const block1 = Buffer.from(readHexVector('blocks', 'mainnet', '1.hex'));
     const { decodeBlock } = await import('../../../src/codec/block.js');

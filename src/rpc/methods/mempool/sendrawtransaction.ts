@@ -55,10 +55,10 @@ export function sendRawTransactionMethod(store: ChainStoreReader, upstream: Upst
     help: SENDRAWTRANSACTION_HELP,
     async call(params, ctx) {
       if (upstream) return upstream.call('sendrawtransaction', params);
-      // RPCTypeCheck(params, {VSTR, VBOOL}): a JSON null passes any slot.
+      // RPCTypeCheck(params, {VSTR, VBOOL}) with fAllowNull false: a JSON null is a wrong type too.
       const expected = ['string', 'bool'];
       params.forEach((p, i) => {
-        if (i < expected.length && p !== null && jsonTypeName(p) !== expected[i]) {
+        if (i < expected.length && jsonTypeName(p) !== expected[i]) {
           throw new RpcError(RPC.TYPE_ERROR, `Expected type ${expected[i]}, got ${jsonTypeName(p)}`);
         }
       });
