@@ -298,6 +298,23 @@ describe('clients', () => {
   });
 });
 
+describe('a client that half-closes after its request', () => {
+  it('still gets the reply, as from zcashd, which reads nothing more while the request runs', async () => {
+    const body = '{"id":1,"method":"slow"}';
+    const reply = await new Promise<string>((resolve) => {
+      let data = '';
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        sock.end(); // our FIN, while the 400 ms method runs
+      });
+      sock.on('data', (c: Buffer) => (data += c.toString('latin1')));
+      sock.on('close', () => resolve(data));
+    });
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(reply.endsWith('\r\n\r\n{"result":"done","error":null,"id":1}\n')).toBe(true);
+  });
+});
+
 describe('chunked request bodies, read as libevent reads them', () => {
   /** Sends `parts` 50 ms apart on one connection; resolves with everything the server answered. */
   const sendParts = (port: number, parts: string[]) =>

@@ -23,6 +23,9 @@ const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
 /** zcashd's penalty for wrong credentials (not for missing ones). */
 export const WRONG_CREDENTIALS_DELAY_MS = 250;
 
+/** zcashd's answer when its work queue is full (httpserver.cpp). */
+export const WORK_QUEUE_FULL: SimpleReply = { status: 500, body: 'Work queue depth exceeded', own: 'none' };
+
 export interface SimpleReply {
   status: number;
   body: string | Buffer[];
@@ -41,6 +44,12 @@ export interface ConnectionHost {
   readonly bodies: MemoryBudget;
   /** Runs an authenticated JSON-RPC body through the work queue. `done` is called once written. */
   execute(body: Buffer): Promise<{ reply: SimpleReply; done: () => void }>;
+  /**
+   * Holds a work-queue slot for `ms`, as zcashd's worker thread sleeps on wrong credentials: the
+   * penalty then limits how fast anyone can guess, not only each connection. False when the queue
+   * is full (the request then gets zcashd's "Work queue depth exceeded").
+   */
+  penalize(ms: number): Promise<boolean>;
   logIncoming(head: RequestHead, remote: string | undefined): void;
   logRequest(head: RequestHead, status: number, started: number, remote: string | undefined): void;
 }
@@ -281,7 +290,7 @@ export class Connection {
     if (head.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
     const verdict = this.host.checkAuth(headerValue(head, 'authorization'));
     if (verdict === true) return null;
-    if (verdict === false) await new Promise((r) => setTimeout(r, WRONG_CREDENTIALS_DELAY_MS));
+    if (verdict === false && !(await this.host.penalize(WRONG_CREDENTIALS_DELAY_MS))) return WORK_QUEUE_FULL;
     return { status: 401, body: '', own: 'www-authenticate' };
   }
 

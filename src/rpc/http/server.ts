@@ -18,7 +18,7 @@ import { pino, type Logger } from 'pino';
 import { rpcServerSettings, type NodeConfig } from '../../config.js';
 import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
-import { Connection, type ConnectionHost, type SimpleReply } from './connection.js';
+import { Connection, WORK_QUEUE_FULL, type ConnectionHost } from './connection.js';
 import { handleJsonRpcBody } from '../dispatch.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
@@ -39,6 +39,9 @@ export { WRONG_CREDENTIALS_DELAY_MS } from './connection.js';
  * count, and past a few per core a render thread only adds a heap.
  */
 export const MAX_RENDER_THREADS = 64;
+
+const WORK_QUEUE_FULL_WARNING =
+  'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
 
 /** How long replies in progress may take to finish once shutdown has begun. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
@@ -190,7 +193,6 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const connections = new Set<Connection>();
   let closing = false;
 
-  const workQueueFull: SimpleReply = { status: 500, body: 'Work queue depth exceeded', own: 'none' };
   const host: ConnectionHost = {
     timeoutMs,
     get closing() {
@@ -199,11 +201,22 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     isAllowed,
     checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
     bodies: bodyBudget,
+    async penalize(ms) {
+      const admitted = queue.enter();
+      if (!admitted) {
+        log?.warn(WORK_QUEUE_FULL_WARNING);
+        return false;
+      }
+      const slot = await admitted;
+      await new Promise((r) => setTimeout(r, ms));
+      slot.release();
+      return true;
+    },
     async execute(body) {
       const admitted = queue.enter();
       if (!admitted) {
-        log?.warn('WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting');
-        return { reply: workQueueFull, done: () => undefined };
+        log?.warn(WORK_QUEUE_FULL_WARNING);
+        return { reply: WORK_QUEUE_FULL, done: () => undefined };
       }
       const slot = await admitted;
       // Memory lent to this reply by the render threads, given back once the reply is written.
@@ -291,7 +304,9 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   for (const b of bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort))) {
     // A port of 0 means "any" for the first bind and "the same port" for the others.
     const port = b.port === 0 && boundPort !== 0 ? boundPort : b.port;
-    const server = createServer({ noDelay: true }, onSocket);
+    // Half-open: a client that sends its request and then its FIN still gets the reply, as from
+    // zcashd, which reads no more while a request runs; the connection ends after it.
+    const server = createServer({ noDelay: true, allowHalfOpen: true }, onSocket);
     try {
       await listen(server, port, b.host);
     } catch (e) {
