@@ -90,6 +90,28 @@ function isDigit(c: number): boolean {
   return c >= Ch.Zero && c <= Ch.Nine;
 }
 
+/**
+ * An upper estimate of the heap `parseJson(body)` takes, from the tokens that make values:
+ * measured, a batch of JSON-RPC calls takes ≈ 14 heap bytes per body byte (≈ 660 bytes a call)
+ * and a batch of empty objects ≈ 25 (≈ 75 bytes an object); the weights below cover both. Bodies
+ * under 64 KiB count as nothing: they cost little, and most requests are that small.
+ */
+export function parsedSizeEstimate(body: Uint8Array): number {
+  if (body.length < 64 * 1024) return 0;
+  let objects = 0;
+  let arrays = 0;
+  let commas = 0;
+  let quotes = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === Ch.OpenBrace) objects++;
+    else if (c === Ch.OpenBracket) arrays++;
+    else if (c === Ch.Comma) commas++;
+    else if (c === Ch.Quote) quotes++;
+  }
+  return body.length + 256 * objects + 64 * arrays + 32 * commas + 32 * quotes;
+}
+
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
 export function parseJson(input: string | Uint8Array): JsonValue {
   const bytes =

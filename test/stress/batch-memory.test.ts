@@ -93,3 +93,38 @@ describe('long batches share the server', () => {
     expect(latencies.length).toBeGreaterThan(1);
   });
 });
+
+describe('parsed requests count against the request memory (-rpcbodymemory)', () => {
+  it('runs batches whose parse fits, refuses one that never could without parsing it, and runs many at once one budget-full at a time', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-stress-parse-'));
+    const config = loadNodeConfig([`-datadir=${d}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
+    const s = await startRpcServer({ config, methods: storeMethods(store), memory: { bodies: 4 * MIB } });
+    try {
+      // ≈ 1.1 MB parsed: fits the 4 MiB.
+      const calls = JSON.stringify(Array.from({ length: 1600 }, (_, i) => ({ id: i, method: 'getblockcount', params: [] })));
+      const ok = await post(s.port, calls);
+      expect(ok.statusLine).toBe('HTTP/1.1 200 OK');
+      expect((JSON.parse(ok.body.toString('utf8')) as unknown[]).length).toBe(1600);
+      // 120 kB of empty objects would parse to ≈ 3 MB and is estimated at 11 MB: refused as a whole.
+      const objects = `[${Array(40_000).fill('{}').join(',')}]`;
+      const refused = await post(s.port, objects);
+      expect(refused.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+      expect(JSON.parse(refused.body.toString('utf8'))).toEqual({
+        result: null,
+        error: {
+          code: -7,
+          message:
+            "Request too large: parsing it would take more than the server's memory for requests (-rpcbodymemory); send fewer or smaller calls per request",
+        },
+        id: null,
+      });
+      // Eight of the fitting batches at once: each waits for the memory the ones before it hold.
+      const replies = await Promise.all(Array.from({ length: 8 }, () => post(s.port, calls)));
+      for (const r of replies) expect((JSON.parse(r.body.toString('utf8')) as unknown[]).length).toBe(1600);
+      expect(s.stats().bodyBytes).toBe(0);
+    } finally {
+      await s.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});

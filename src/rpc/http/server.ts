@@ -258,6 +258,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
             await slot.yield();
           },
           onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
+          parseMemory: bodyBudget,
         });
         const status = reply.status;
         return { reply: { status, body: reply.body, own: 'json' }, done };
