@@ -254,6 +254,48 @@ describe('transport details (rpc-http-json.md §1)', () => {
     });
     expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n')).toBe(true);
   });
+
+  /** Everything the server sends on one connection for `bytes`, until it closes (or 300 ms of quiet). */
+  const exchange = (bytes: string) =>
+    new Promise<{ text: string; closed: boolean }>((resolve) => {
+      let text = '';
+      let quiet: NodeJS.Timeout | undefined;
+      const sock = connect(s.port, '127.0.0.1', () => sock.write(bytes));
+      const settle = (closed: boolean) => {
+        clearTimeout(quiet);
+        sock.destroy();
+        resolve({ text, closed });
+      };
+      sock.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        clearTimeout(quiet);
+        quiet = setTimeout(() => settle(false), 300);
+      });
+      sock.on('close', () => settle(true));
+    });
+  const help = '{"id":1,"method":"help","params":["stop"]}';
+
+  it('reads the request line, Content-Length and Connection as libevent does', async () => {
+    // trailing spaces after the version are dropped; "+34" is a length, as strtoll reads it
+    const trailing = await exchange(
+      `POST / HTTP/1.1   \r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: +${help.length}\r\nConnection: close\r\n\r\n${help}`,
+    );
+    expect(trailing.text.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
+    // "close" only as the whole value closes; a list with it keeps the connection, as in libevent
+    for (const value of ['keep-alive, close', 'close, TE']) {
+      const r = await exchange(
+        `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${help.length}\r\nConnection: ${value}\r\n\r\n${help}`,
+      );
+      expect([r.text.startsWith('HTTP/1.1 200 OK\r\n'), r.text.includes('Connection: close'), r.closed]).toEqual([true, false, false]);
+    }
+  });
+
+  it('closes after refusing an Expect: 100-continue request from its head, so an unsent body cannot be taken for the next request', async () => {
+    const r = await exchange(`POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: ${help.length}\r\n\r\n`);
+    expect(r.text.startsWith('HTTP/1.1 401 Unauthorized\r\n')).toBe(true);
+    expect(r.text).toContain('Connection: close\r\n');
+    expect(r.closed).toBe(true);
+  });
 });
 
 describe('startup options', () => {

@@ -228,7 +228,8 @@ export class Connection {
     if (te !== undefined && te.toLowerCase() === 'chunked') framing = { kind: 'chunked' };
     else {
       const cl = headerValue(head, 'content-length');
-      if (cl !== undefined && !/^\d+$/.test(cl)) return this.fatal(400);
+      // libevent's strtoll: leading spaces and a sign are read ("+34"; "-0" is 0); no negative length.
+      if (cl !== undefined && (!/^[ \t\n\v\f\r]*[+-]?\d+$/.test(cl) || Number(cl) < 0)) return this.fatal(400);
       const length = cl === undefined ? 0 : Number(cl);
       if (length > MAX_BODY_SIZE) return this.fatal(413);
       framing = { kind: 'length', length };
@@ -236,17 +237,25 @@ export class Connection {
     const expect = head.minor === 1 ? headerValue(head, 'expect') : undefined;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') return this.fatal(417);
 
+    // libevent compares the whole value with "close" and its start with "keep-alive", case aside.
     const connection = headerValue(head, 'connection') ?? '';
     const f: ReplyFraming = {
       minor: head.minor,
-      wantsClose: /(?:^|,)\s*close\s*(?:,|$)/i.test(connection),
-      wantsKeepAlive: /(?:^|,)\s*keep-alive\s*(?:,|$)/i.test(connection),
+      wantsClose: /^close$/i.test(connection),
+      wantsKeepAlive: /^keep-alive/i.test(connection),
       head: head.method === 'HEAD',
     };
 
     this.state = 'busy';
     const early = await this.answerFromHead(head, remote);
     if (early) {
+      // A client told to wait for 100 Continue may send its body or not: the connection closes
+      // after the reply, so a body that never comes cannot be mistaken for the next request.
+      if (expect !== undefined) {
+        await this.reply(early, { ...f, wantsClose: true });
+        this.host.logRequest(head, early.status, started, remote);
+        return false;
+      }
       await this.reply(early, f);
       // The body of a refused request is skipped, never stored, to keep the connection in step,
       // under the same deadline as any read (the reply's write cleared the request's).

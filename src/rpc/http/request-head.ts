@@ -30,10 +30,19 @@ export function headerValue(head: RequestHead, name: string): string | undefined
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-function parseRequestLine(line: string): Omit<RequestHead, 'headers'> | null {
-  const parts = line.split(' ');
-  if (parts.length !== 3) return null;
-  const [method, target, version] = parts as [string, string, string];
+/**
+ * libevent's evhttp_parse_request_line: trailing spaces dropped, the method before the first
+ * space, the version after the last, the target all between (spaces included).
+ */
+function parseRequestLine(raw: string): Omit<RequestHead, 'headers'> | null {
+  const line = raw.replace(/ +$/, '');
+  if (line.length < 'GET / HTTP/1.0'.length) return null;
+  const first = line.indexOf(' ');
+  const last = line.lastIndexOf(' ');
+  if (first < 0 || last === first) return null;
+  const method = line.slice(0, first);
+  const target = line.slice(first + 1, last);
+  const version = line.slice(last + 1);
   if (!TOKEN.test(method) || target === '') return null;
   const v = /^HTTP\/(\d+)\.(\d+)$/.exec(version);
   if (!v || Number(v[1]) !== 1) return null;
