@@ -13,6 +13,14 @@ export function isStoreLockedError(e: unknown): boolean {
   return e instanceof StoreOpenError && /IO error: lock .*LOCK/.test(e.message);
 }
 
+/** zcashd's message for a data directory another process holds. */
+export function lockedStoreError(config: Pick<NodeConfig, 'datadir'>): ConfigError {
+  return new ConfigError(
+    `Error: Cannot obtain a lock on data directory ${config.datadir}. zecrpc is probably already running. ` +
+      '(One process at a time: stop the server before `zecrpc import`, or let the server follow a node with -upstream.)',
+  );
+}
+
 export interface StoreOpenOptions {
   durable?: boolean;
   /** Check Equihash solutions of imported headers (default true). */
@@ -41,12 +49,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       diskSpace: DISK_SPACE_POLICY,
     });
   } catch (e) {
-    if (isStoreLockedError(e)) {
-      throw new ConfigError(
-        `Error: Cannot obtain a lock on data directory ${config.datadir}. zecrpc is probably already running. ` +
-          '(One process at a time: stop the server before `zecrpc import`, or let the server follow a node with -upstream.)',
-      );
-    }
+    if (isStoreLockedError(e)) throw lockedStoreError(config);
     throw e;
   }
   const readOnly = store.notWritable;

@@ -7,6 +7,7 @@ import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, par
 import { checkOptions, formatOptions, VERIFY_OPTIONS } from './options.js';
 import { versionLine } from './version.js';
 import { scanStore, type ScanReport } from '../store/scan.js';
+import { isStoreLockedError, lockedStoreError } from './store-open.js';
 
 export function formatScanReport(r: ScanReport): string {
   const lines = r.problems.map((p) => `DAMAGED ${p.where}: ${p.problem}`);
@@ -39,6 +40,8 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   applyZcashdUmask(config);
   const report = await scanStore(config.datadir, config.network, {
     onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records checked`),
+  }).catch((e: unknown) => {
+    throw isStoreLockedError(e) ? lockedStoreError(config) : e;
   });
   if (process.stderr.isTTY) process.stderr.write('\r');
   out(formatScanReport(report));

@@ -48,6 +48,17 @@ describe('zecrpc verify', () => {
     expect(r.status).toBe(0);
   });
 
+  it("refuses a store another process holds with zcashd's lock message", async () => {
+    const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    try {
+      await expect(verify()).rejects.toThrow(
+        `Error: Cannot obtain a lock on data directory ${dir.path}. zecrpc is probably already running.`,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('lists every damaged record and changes nothing', async () => {
     const file = readFileSync(blockFile);
     const at = (h: number) => file.indexOf(Buffer.from(blocks[h]!));
