@@ -279,7 +279,8 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const fileDatadir = fromCli('datadir') === undefined ? file.get('datadir')?.[0] : undefined;
   const baseDatadir = fileDatadir === undefined ? cliDatadir : existingDatadir(fileDatadir);
   const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
-  ensureDirSync(datadir);
+  // Owner-only unless -sysperms, as under zcashd's umask 077, which it sets before creating these.
+  ensureDirSync(datadir, getBoolArg('sysperms', false) ? undefined : 0o700);
 
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
   const password = getArg('rpcpassword');
@@ -333,7 +334,8 @@ export function rpcServerSettings(config: Pick<NodeConfig, 'getArg'>): RpcServer
   return {
     threads: Math.max(1, integerOption(config.getArg('rpcthreads'), 'rpcthreads', 4)),
     workQueue: Math.max(1, integerOption(config.getArg('rpcworkqueue'), 'rpcworkqueue', 16)),
-    serverTimeout: intOption(config.getArg('rpcservertimeout'), 'rpcservertimeout', 30, 0, 86_400 * 365),
+    // A timer runs at most 2^31 - 1 ms (about 24.8 days): a longer wait would fire at once.
+    serverTimeout: intOption(config.getArg('rpcservertimeout'), 'rpcservertimeout', 30, 0, Math.floor(0x7fffffff / 1000)),
     upstream,
   };
 }

@@ -7,11 +7,11 @@
  * the pieces are kept as separate chunks (never joined into one string or buffer); a reply that
  * would outgrow its budget is dropped at once and answered with RPC_OUT_OF_MEMORY instead.
  */
-import { JsonParseError, parseJson, parsedSizeEstimate } from '../json/reader.js';
+import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
 import { BlockReadError } from '../store/verify.js';
-import type { MemoryBudget, RequestBudget } from './http/memory-budget.js';
+import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
 
@@ -31,11 +31,6 @@ export interface DispatchOptions {
   yieldTurn?: () => Promise<void>;
   /** Told about failures that operators must see (unreadable or corrupt blocks). */
   onServerError?: (e: Error) => void;
-  /**
-   * Holds the parsed request's memory (`parsedSizeEstimate`) from before the parse until the
-   * reply is built: many large batches then wait their turn instead of being parsed at once.
-   */
-  parseMemory?: Pick<MemoryBudget, 'reserve' | 'release'>;
 }
 
 /** zcashd's RPC_OUT_OF_MEMORY. */
@@ -50,7 +45,8 @@ function idText(id: JsonValue): string {
   return new JsonWriter().value(id).toString();
 }
 
-function errorReply(code: number, message: string, id: JsonValue): string {
+/** A JSON-RPC error reply's text, without its newline. */
+export function errorReply(code: number, message: string, id: JsonValue): string {
   return `{"result":null,"error":{"code":${code},"message":${quoteJsonString(message)}},"id":${idText(id)}}`;
 }
 
@@ -191,20 +187,6 @@ export async function handleJsonRpcBody(
   ctx: RpcContext,
   opts: DispatchOptions = {},
 ): Promise<RpcReply> {
-  const parseCost = opts.parseMemory ? parsedSizeEstimate(body) : 0;
-  if (parseCost > 0 && !(await opts.parseMemory!.reserve(parseCost))) {
-    const message =
-      "Request too large: parsing it would take more than the server's memory for requests (-rpcbodymemory); send fewer or smaller calls per request";
-    return { status: 500, body: errorReply(RPC_OUT_OF_MEMORY, message, null) + '\n' };
-  }
-  try {
-    return await parseAndRun(body, registry, ctx, opts);
-  } finally {
-    if (parseCost > 0) opts.parseMemory!.release(parseCost);
-  }
-}
-
-async function parseAndRun(body: Uint8Array, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): Promise<RpcReply> {
   let value: JsonValue;
   try {
     value = parseJson(body);

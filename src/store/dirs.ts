@@ -14,7 +14,7 @@ export class DirectoryError extends Error {
   }
 }
 
-export function ensureDirSync(path: string): void {
+export function ensureDirSync(path: string, mode?: number): void {
   const target = resolve(path);
   const missing: string[] = [];
   let cursor = target;
@@ -36,7 +36,7 @@ export function ensureDirSync(path: string): void {
   }
   for (const dir of missing.reverse()) {
     try {
-      mkdirSync(dir);
+      mkdirSync(dir, mode === undefined ? undefined : { mode });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;

@@ -124,7 +124,11 @@ export class JsonRpcClient {
       clearTimeout(timer);
       timer = setTimeout(() => silence.abort(), this.timeoutMs);
     };
-    const signal = this.signal ? AbortSignal.any([silence.signal, this.signal]) : silence.signal;
+    // The client's signal ends the request through a listener removed afterwards (AbortSignal.any
+    // of a long-lived signal keeps every request's signal in Node 20).
+    const stop = () => silence.abort();
+    this.signal?.addEventListener('abort', stop, { once: true });
+    const signal = silence.signal;
     try {
       let res: Response | null = null;
       // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
@@ -172,6 +176,7 @@ export class JsonRpcClient {
       }
     } finally {
       clearTimeout(timer);
+      this.signal?.removeEventListener('abort', stop);
     }
   }
 

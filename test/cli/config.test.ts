@@ -132,6 +132,10 @@ describe('options as zcashd v6.12.2 reads them (util/system.cpp ParseParameters,
     // zcashd raises the thread count and queue depth to 1 (httpserver.cpp) and libevent reads a 0 timeout as none
     expect(rpcServerSettings(c)).toEqual({ threads: 1, workQueue: 1, serverTimeout: 0, upstream: undefined });
     expect(rpcServerSettings(loadNodeConfig([conf('many-threads', 'rpcthreads=2000\n')])).threads).toBe(2000);
+    // a timer cannot wait longer than 2^31 - 1 ms
+    expect(() => rpcServerSettings(loadNodeConfig([conf('long-timeout', 'rpcservertimeout=3000000\n')]))).toThrow(
+      'Error: Invalid value for -rpcservertimeout: 3000000 (must be between 0 and 2147483)',
+    );
     // a value that cannot mean anything still fails, but only where it is read
     const bad = loadNodeConfig([conf('server-bad', 'rpcthreads=many\nupstream=localhost:8232\n')]);
     expect(() => rpcServerSettings(bad)).toThrow(
@@ -228,6 +232,15 @@ describe('RPC bind addresses and allow-list (rpc-http-json.md §1.1)', () => {
     expect(allows('fe80::/ffff:ffff::', 'fe80::1234')).toBe(true);
     expect(allows('fe80::/ffff:ffff::', 'fe81::1')).toBe(false);
     expect(allows('fe80::/16', 'fe80::1%eth0')).toBe(true); // a link-local peer carries its zone
+    expect(allows('fe80::1%eth0', 'fe80::1')).toBe(true); // and so may an entry (getaddrinfo takes it)
+    // a Tor entry is taken (CNetAddr::SetSpecial) and stands for its OnionCat address
+    expect(allows('expyuzz4wqqyqhjn.onion', '10.0.0.1')).toBe(false);
+    expect(allows('expyuzz4wqqyqhjn.onion', 'fd87:d87e:eb43:25df:8a67:3cb4:2188:1d2d')).toBe(true);
+    // peers zcashd's CNetAddr::IsValid refuses before any subnet is tried
+    expect(allows('2001:db8::/32', '2001:db8::1')).toBe(false);
+    expect(allows('0.0.0.0/0', '0.0.0.0')).toBe(false);
+    expect(allows('0.0.0.0/0', '255.255.255.255')).toBe(false);
+    expect(allows('0.0.0.0/0', '203.0.113.9')).toBe(true);
     // ParseInt32 takes a sign; the network is normalised under the mask
     expect(allows('10.1.2.3/+24', '10.1.2.200')).toBe(true);
     expect(allows('10.1.2.3/-0', '203.0.113.1')).toBe(true);

@@ -404,6 +404,7 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(server.proc.exitCode).toBeNull();
     expect(rc('getblockcount')).toEqual({ code: 0, stdout: '0\n', stderr: '' });
     const store = join(datadir, 'regtest', 'zecrpc');
+    expect(statSync(join(datadir, 'regtest')).mode & 0o077).toBe(0); // made before the umask, owner-only too
     for (const name of ['blocks', 'index', join('index', 'CURRENT')]) {
       expect([name, statSync(join(store, name)).mode & 0o077]).toEqual([name, 0]);
     }

@@ -74,7 +74,7 @@ describe('zecrpc serve (the main job)', () => {
     await expect(start(`-uacomment=${'x'.repeat(238)}`)).rejects.toThrow(
       'Error: Total length of network version string 258 exceeds maximum of 256 characters. Reduce the number and/or size of uacomments.',
     );
-    expect(existsSync(join(dir.path, 'regtest', 'blocks'))).toBe(false);
+    expect(existsSync(join(dir.path, 'regtest', 'zecrpc'))).toBe(false); // the store was never opened
     const node = await start(`-uacomment=${'x'.repeat(234)}`, '-uacomment=');
     cleanups.push(() => node.shutdown());
     const info = await rpc(node.server.port, readFileSync(join(dir.path, 'regtest', '.cookie'), 'utf8'), 'getinfo');

@@ -370,9 +370,9 @@ describe('-rpcauth compared as zcashd compares it: bytes (httprpc.cpp multiUserA
     expect(auth.check('Basic ' + Buffer.from('jösé:pässwort', 'latin1').toString('base64'))).toBe(false);
   });
 
-  it('takes a value without a colon as both name and password, as zcashd’s substr arithmetic does', () => {
-    expect(auth.check(basic('carol'))).toBe(true);
-    expect(auth.check(basic('bob'))).toBe(false);
+  it('refuses a value without a colon, as zcashd’s multiUserAuthorized does first', () => {
+    expect(auth.check(basic('carol'))).toBe(false); // its HMAC as the password would match: still refused
+    expect(auth.check(basic('carol:carol'))).toBe(true);
   });
 });
 
@@ -567,7 +567,7 @@ describe('-rpcservertimeout', () => {
     });
   });
 
-  it('closes a connection that stalls after an early reply or a 100 Continue, and one declaring a body it never sends holds no memory', async () => {
+  it('closes a connection that stalls after an early reply or a 100 Continue, and serves others meanwhile', async () => {
     await withTimeoutServer([echo], async (s) => {
       /** Sends `head`, then nothing; resolves with what came back and when the server closed. */
       const stall = (head: string) =>
@@ -584,7 +584,7 @@ describe('-rpcservertimeout', () => {
         stall('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n'), // 401 at once, then the body is awaited
         stall('GET /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n'), // 404
         stall(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: 100-continue\r\nContent-Length: ${big}\r\n\r\n`),
-        // While those wait, the declared 32 MiB is not held: a normal request is served at once.
+        // While those wait, a normal request is served at once.
         post(s.port, '{"id":1,"method":"echo","params":["meanwhile"]}').then((r) => ({ data: r.body, ms: 0 })),
       ]);
       expect(results[0]!.data.startsWith('HTTP/1.1 401 Unauthorized\r\n')).toBe(true);
@@ -592,6 +592,24 @@ describe('-rpcservertimeout', () => {
       expect(results[2]!.data).toBe('HTTP/1.1 100 Continue\r\n\r\n');
       for (const r of results.slice(0, 3)) expect(r.ms).toBeGreaterThanOrEqual(900); // closed by the 1 s deadline, not before
       expect(results[3]!.data).toBe('{"result":"meanwhile","error":null,"id":1}\n');
+    });
+  });
+
+  it('closes a connection it has ended whole, even when the client never sends its own FIN', async () => {
+    await withTimeoutServer([echo], async (s) => {
+      const sock = connect({ port: s.port, host: '127.0.0.1', allowHalfOpen: true }, () => sock.write('GET / HTTP/1.0\r\n\r\n'));
+      sock.on('error', () => undefined);
+      // The 405, then the server's FIN; ours never comes.
+      await new Promise<void>((resolve) => {
+        sock.on('data', () => undefined);
+        sock.on('end', () => resolve());
+      });
+      const t0 = Date.now();
+      expect(s.stats().connections).toBe(1);
+      while (s.stats().connections > 0 && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 20));
+      expect(s.stats().connections).toBe(0); // closed by the 1 s deadline
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+      sock.destroy();
     });
   });
 

@@ -127,4 +127,25 @@ describe('parsed requests count against the request memory (-rpcbodymemory)', ()
       rmSync(d, { recursive: true, force: true });
     }
   });
+
+  it('never waits for memory while holding what would free it: a body over half the budget, batches against two threads', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-stress-parse-wait-'));
+    const config = loadNodeConfig([`-datadir=${d}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcthreads=2']);
+    const s = await startRpcServer({ config, methods: storeMethods(store), memory: { bodies: 4 * MIB } });
+    try {
+      // A 2.2 MB body whose parsed form is estimated at 2.3 MB: body and parse together exceed 4 MiB.
+      const big = await post(s.port, JSON.stringify({ id: 1, method: 'getblockcount', params: ['x'.repeat(2_200_000)] }));
+      expect(JSON.parse(big.body.toString('utf8'))).toMatchObject({ error: { code: -32602 }, id: 1 }); // answered: too many parameters
+      // Four batches of 3,200 calls (each estimated at 2.3 MB, one at a time fits) on two threads:
+      // a batch yields its thread between calls, and a waiting batch must not take it.
+      const calls = JSON.stringify(Array.from({ length: 3200 }, (_, i) => ({ id: i, method: 'getblockcount', params: [] })));
+      const replies = await Promise.all(Array.from({ length: 4 }, () => post(s.port, calls)));
+      for (const r of replies) expect((JSON.parse(r.body.toString('utf8')) as unknown[]).length).toBe(3200);
+      expect((await post(s.port, '{"id":2,"method":"getblockcount"}')).statusLine).toBe('HTTP/1.1 200 OK');
+      expect(s.stats()).toMatchObject({ running: 0, waiting: 0, bodyBytes: 0 });
+    } finally {
+      await s.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });

@@ -102,14 +102,41 @@ function ipv6Bytes(text: string): Uint8Array | null {
   return out;
 }
 
-/** LookupHost with lookups off: `[…]` stripped, then IPv4, IPv6, then getaddrinfo's numeric IPv4 forms. */
+/** The prefix zcashd stores a Tor (v2) address under (OnionCat). */
+const ONION_CAT = [0xfd, 0x87, 0xd8, 0x7e, 0xeb, 0x43];
+
+/** CNetAddr::SetSpecial: `<16 base32 characters>.onion` as its 10 bytes under the OnionCat prefix. */
+function onionBytes(host: string): Uint8Array | null {
+  const m = /^([a-zA-Z2-7]{16})\.onion$/.exec(host);
+  if (!m) return null;
+  let bits = 0;
+  let acc = 0;
+  const out = [...ONION_CAT];
+  for (const c of m[1]!.toLowerCase()) {
+    acc = (acc << 5) | 'abcdefghijklmnopqrstuvwxyz234567'.indexOf(c);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/**
+ * LookupHost with lookups off: a Tor address, then `[…]` stripped, IPv4, IPv6 (a `%zone` after it
+ * dropped: addresses are matched without their zone), then getaddrinfo's numeric IPv4 forms.
+ */
 export function numericHostBytes(text: string): Uint8Array | null {
   let host = text;
   if (host === '') return null;
+  const onion = onionBytes(host);
+  if (onion) return onion;
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   const v4 = strictIpv4(host);
   if (v4 !== null) return ipv4Bytes(v4);
-  const v6 = ipv6Bytes(host);
+  const zone = host.indexOf('%');
+  const v6 = ipv6Bytes(zone > 0 && host.includes(':') ? host.slice(0, zone) : host);
   if (v6) return v6;
   const aton = atonIpv4(host);
   return aton === null ? null : ipv4Bytes(aton);
@@ -154,9 +181,24 @@ export function parseAllowList(entries: readonly string[]): AllowSubnet[] {
   });
 }
 
+/**
+ * CNetAddr::IsValid, which zcashd's ClientAllowed asks first: not ::, not the IPv4-mapped prefix
+ * shifted by three bytes, not the documentation range 2001:db8::/32, not 0.0.0.0 or
+ * 255.255.255.255.
+ */
+function isValidAddress(b: Uint8Array): boolean {
+  if (b.subarray(0, 9).every((x, i) => x === IPV4_PREFIX[i + 3])) return false;
+  if (b.every((x) => x === 0)) return false;
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return false;
+  if (isIpv4Mapped(b)) {
+    const v4 = b.subarray(12);
+    if (v4.every((x) => x === 0) || v4.every((x) => x === 0xff)) return false;
+  }
+  return true;
+}
+
 /** Whether a peer (a socket's remote address, a link-local one with its `%zone`) may connect. */
 export function peerAllowed(list: readonly AllowSubnet[], peer: string): boolean {
-  const zone = peer.indexOf('%');
-  const bytes = numericHostBytes(zone < 0 ? peer : peer.slice(0, zone));
-  return bytes !== null && list.some((subnet) => subnetMatches(subnet, bytes));
+  const bytes = numericHostBytes(peer);
+  return bytes !== null && isValidAddress(bytes) && list.some((subnet) => subnetMatches(subnet, bytes));
 }

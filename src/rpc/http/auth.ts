@@ -110,9 +110,10 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
       if (!authorization.startsWith('Basic ')) return false;
       const decoded = lenientBase64Decode(authorization.slice(6).replace(C_SPACE, ''));
       if (equalBytes(decoded, credential)) return true;
-      // Without a colon zcashd's substr arithmetic makes the whole value both name and password.
+      // zcashd's multiUserAuthorized refuses a value without a colon before anything else.
       const colon = decoded.indexOf(0x3a);
-      const user = colon < 0 ? decoded : decoded.subarray(0, colon);
+      if (colon < 0) return false;
+      const user = decoded.subarray(0, colon);
       const password = decoded.subarray(colon + 1);
       for (const e of rpcAuth) {
         if (!e.user.equals(user)) continue;

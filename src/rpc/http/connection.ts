@@ -133,7 +133,11 @@ export class Connection {
       }
     } finally {
       this.clearTimer();
-      if (!this.socket.destroyed) this.socket.end();
+      if (!this.socket.destroyed) {
+        this.socket.end();
+        // A client that never sends its own FIN must not keep the socket: libevent closes it whole.
+        this.arm(this.host.timeoutMs);
+      }
     }
   }
 

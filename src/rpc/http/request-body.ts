@@ -34,11 +34,11 @@ class FramedReader {
   }
 
   /** Hands `n` bytes to `sink` as they arrive. */
-  async bytes(n: number, sink: ((b: Buffer) => Promise<void>) | null): Promise<void> {
+  async bytes(n: number, sink: ((b: Buffer) => void) | null): Promise<void> {
     while (n > 0) {
       if (this.pending.length === 0) await this.fill();
       const take = Math.min(n, this.pending.length);
-      if (sink) await sink(this.pending.subarray(0, take));
+      sink?.(this.pending.subarray(0, take));
       this.pending = this.pending.subarray(take);
       n -= take;
     }
@@ -75,25 +75,21 @@ export async function readBody(input: SocketInput, framing: BodyFraming, budget:
   const reader = new FramedReader(input);
   const parts: Buffer[] = [];
   let reserved = 0;
+  const keep = budget ? (b: Buffer) => void parts.push(Buffer.from(b)) : null;
   const reserve = async (n: number) => {
     if (!budget || n === 0) return;
     if (!(await budget.reserve(n))) throw new BodyError(413);
     reserved += n;
   };
-  // Memory is reserved as bytes arrive, not for the length a head (or a chunk size) declares: a
-  // client that declares 32 MiB and sends nothing holds nothing, and only waits out the deadline.
-  const keep = budget
-    ? async (b: Buffer) => {
-        await reserve(b.length);
-        parts.push(Buffer.from(b));
-      }
-    : null;
   try {
     if (framing.kind === 'length') {
-      if (budget && framing.length > budget.limit) throw new BodyError(413); // could never be held whole
-      await reader.bytes(framing.length, keep);
+      await reserve(framing.length);
+      // Known length: received bytes are copied once, into the body's own buffer.
+      const body = budget ? Buffer.allocUnsafeSlow(framing.length) : null;
+      let at = 0;
+      await reader.bytes(framing.length, body ? (b) => void (at += b.copy(body, at)) : null);
       reader.finish();
-      return { ok: true, body: parts.length === 1 ? parts[0]! : Buffer.concat(parts, framing.length), reserved };
+      return { ok: true, body: body ?? Buffer.alloc(0), reserved };
     } else {
       let total = 0;
       for (;;) {
@@ -103,7 +99,8 @@ export async function readBody(input: SocketInput, framing: BodyFraming, budget:
         const size = parseInt(m[1]!, 16);
         if (size === 0) break;
         total += size;
-        if (total > MAX_BODY_SIZE || (budget && total > budget.limit)) throw new BodyError(413);
+        if (total > MAX_BODY_SIZE) throw new BodyError(413);
+        await reserve(size);
         await reader.bytes(size, keep);
         if ((await reader.line(0)) !== '') throw new BodyError(400);
       }

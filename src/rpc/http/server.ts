@@ -18,8 +18,9 @@ import { pino, type Logger } from 'pino';
 import { rpcServerSettings, type NodeConfig } from '../../config.js';
 import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
-import { Connection, WORK_QUEUE_FULL, type ConnectionHost } from './connection.js';
-import { handleJsonRpcBody } from '../dispatch.js';
+import { Connection, WORK_QUEUE_FULL, type ConnectionHost, type SimpleReply } from './connection.js';
+import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY } from '../dispatch.js';
+import { parsedSizeEstimate } from '../../json/reader.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RequestHead } from './request-head.js';
@@ -39,6 +40,18 @@ export { WRONG_CREDENTIALS_DELAY_MS } from './connection.js';
  * count, and past a few per core a render thread only adds a heap.
  */
 export const MAX_RENDER_THREADS = 64;
+
+/** The answer to a request whose parsed form could never fit the memory for requests. */
+const REQUEST_TOO_LARGE: SimpleReply = {
+  status: 500,
+  body:
+    errorReply(
+      RPC_OUT_OF_MEMORY,
+      "Request too large: parsing it would take more than the server's memory for requests (-rpcbodymemory); send fewer or smaller calls per request",
+      null,
+    ) + '\n',
+  own: 'json',
+};
 
 const WORK_QUEUE_FULL_WARNING =
   'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
@@ -170,6 +183,8 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const limits = memoryLimits(config, opts.memory);
   const replyBudget = new MemoryBudget(limits.replies);
   const bodyBudget = new MemoryBudget(limits.bodies);
+  // Large requests' parsed forms (estimated from the body), a pool of the same size as the bodies'.
+  const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
   const queue = new WorkQueue(settings.threads, settings.workQueue);
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
@@ -213,8 +228,14 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       return true;
     },
     async execute(body) {
+      // A large request's parsed form is reserved before it takes a work-queue slot, so a request
+      // waiting for that memory holds nothing other requests need to give it back.
+      const parseCost = parsedSizeEstimate(body);
+      if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, done: () => undefined };
+      const releaseParsed = () => parsedBudget.release(parseCost);
       const admitted = queue.enter();
       if (!admitted) {
+        releaseParsed();
         log?.warn(WORK_QUEUE_FULL_WARNING);
         return { reply: WORK_QUEUE_FULL, done: () => undefined };
       }
@@ -258,7 +279,6 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
             await slot.yield();
           },
           onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
-          parseMemory: bodyBudget,
         });
         const status = reply.status;
         return { reply: { status, body: reply.body, own: 'json' }, done };
@@ -266,6 +286,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
         done();
         throw e;
       } finally {
+        releaseParsed(); // the parsed request is garbage once its reply is built
         slot.release();
       }
     },
