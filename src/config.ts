@@ -246,7 +246,16 @@ function readConfFile(confPath: string, named: boolean): OptionMap {
     if (named) throw new ConfigError(`Error: Configuration file ${confPath} does not exist`);
     return new Map();
   }
-  return isDir ? new Map() : parseConfFile(readFileSync(confPath, 'utf8'), confPath);
+  if (isDir) return new Map();
+  let text: string;
+  try {
+    text = readFileSync(confPath, 'utf8');
+  } catch (e) {
+    throw new ConfigError(
+      `Error: Configuration file ${confPath} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  return parseConfFile(text, confPath);
 }
 
 /**

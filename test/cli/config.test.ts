@@ -121,6 +121,13 @@ describe('options as zcashd v6.12.2 reads them (util/system.cpp ParseParameters,
     expect(() => loadNodeConfig([`-conf=${confFile}`])).toThrow(`Error: Specified data directory "${missing}" does not exist.`);
   });
 
+  it('names a configuration file it cannot read', () => {
+    // /proc/self/mem is there, and reading it from its start fails (EIO), whoever runs the test
+    expect(() => loadNodeConfig([conf('unreadable', ''), '-conf=/proc/self/mem'])).toThrow(
+      'Error: Configuration file /proc/self/mem cannot be read (EIO)',
+    );
+  });
+
   it('reads a directory named as the configuration file as an empty file, as zcashd does', () => {
     const d = conf('conf-dir', 'testnet=1\n');
     expect(loadNodeConfig([d, `-conf=${dir}`]).network.name).toBe('mainnet');
