@@ -128,14 +128,13 @@ export class JsonRpcClient {
     // of a long-lived signal keeps every request's signal in Node 20).
     const stop = () => silence.abort();
     this.signal?.addEventListener('abort', stop, { once: true });
-    const signal = silence.signal;
     try {
       let res: Response | null = null;
       // Every call is a read, so one retry is safe; it covers a kept-alive socket the server closed.
       for (let attempt = 0; !res; attempt++) {
         quietFor();
         try {
-          res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(payload), signal });
+          res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(payload), signal: silence.signal });
         } catch (e) {
           const err = e as Error & { cause?: { code?: string; message?: string } };
           if (this.signal?.aborted) throw this.stopped(what);
