@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
+import { genesisBlock } from '../chain/genesis.js';
 import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import { importBlkFiles } from '../sync/blk.js';
@@ -129,6 +130,9 @@ export async function runImport(argv: string[]): Promise<void> {
   process.once('SIGTERM', onSignal);
   const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal };
   try {
+    // A fresh store holds its network's genesis block, as zcashd and `zecrpc serve` do, so blocks
+    // from height 1 on import by themselves; a checkpoint start needs the store empty.
+    if (!opts.checkpoint && (await store.tip()) === null) await store.addBlock(genesisBlock(config.network.name));
     if (opts.checkpoint) {
       const cp = /^https?:\/\//.test(opts.checkpoint)
         ? await fetchCheckpoint(

@@ -5,7 +5,7 @@ import { loadNodeConfig } from '../../src/config.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { REGTEST_REORG_DIR, blkRecords, hex, mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 import { MAINNET } from '../../src/chain/network.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
 import { regtestGenesis } from '../../test-vectors/regtest-builder.js';
@@ -43,13 +43,28 @@ describe('zecrpc import', () => {
     const tipHash = regtestReorg().manifest.branch.at(-1)!.hash;
     expect(out.join('')).toMatch(
       new RegExp(
-        `^imported 66 blocks \\(0 already stored, 20 side-chain, 1 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip 45 ${tipHash}\\n$`,
+        // a fresh store starts with the genesis block, as zcashd does: the file's first block is already there
+        `^imported 65 blocks \\(1 already stored, 20 side-chain, 1 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip 45 ${tipHash}\\n$`,
       ),
     );
     const config = await loadNodeConfig([`-datadir=${d.path}`, '-regtest']);
     const store = await openChainStore({ datadir: config.datadir, network: config.network });
     expect(hex((await store.tip())!.hash)).toBe(tipHash);
     expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+    await store.close();
+  });
+
+  it('imports blocks from height 1 into a fresh data dir, which holds the genesis block as zcashd does', async () => {
+    const d = tempDir('cli-from-1');
+    dirs.push(d);
+    const lines = readFileSync(join(REGTEST_REORG_DIR, 'base.hex'), 'utf8').trim().split('\n');
+    const file = join(d.path, 'from-1.hex');
+    writeFileSync(file, lines.slice(1).join('\n'));
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    await runImport([`-datadir=${d.path}`, '-regtest', '--hex', file, '--progress', 'silent']);
+    const config = loadNodeConfig([`-datadir=${d.path}`, '-regtest']);
+    const store = await openChainStore({ datadir: config.datadir, network: config.network });
+    expect((await store.tip())?.height).toBe(lines.length - 1);
     await store.close();
   });
 
