@@ -106,6 +106,11 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'developerencryptwallet', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures); zecrpc has no wallet' },
   { name: 'developersetpoolsizezero', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures)' },
   { name: 'paymentdisclosure', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures)' },
+  {
+    // Every zcashd v6.12.2 start needs it, so copied service definitions carry it.
+    name: 'i-am-aware-zcashd-will-be-replaced-by-zebrad-and-zallet-in-2025',
+    help: 'Accepted for zcashd compatibility (zcashd v6.12.2 refuses to start without it); no effect',
+  },
 ];
 
 /** The zcashd-style options of `zecrpc import`; its source options are `--long` ones. */

@@ -88,6 +88,8 @@ describe('options each command accepts', () => {
     expect(() =>
       checkOptions(opts('-datadir=/x', '-regtest', '-rpcport=1', '-debug=rpc', '-loglevel=warn', '-upstream=http://h/'), 'serve'),
     ).not.toThrow();
+    // zcashd v6.12.2's start-up acknowledgement, in every copied zcashd command line
+    expect(() => checkOptions(opts('-i-am-aware-zcashd-will-be-replaced-by-zebrad-and-zallet-in-2025=1'), 'serve')).not.toThrow();
     expect(() => checkOptions(opts('-datadir=/x', '-testnet', '-conf=c'), 'import')).not.toThrow();
     expect(() => checkOptions(opts('-rpcconnect=h', '-rpcwait', '-stdin', '-rpcclienttimeout=5'), 'cli')).not.toThrow();
   });
