@@ -336,6 +336,25 @@ describe('chunked request bodies, read as libevent reads them', () => {
   const head = `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n`;
   const chunk = `${body.length.toString(16)}\r\n${body}`;
 
+  it('reads chunk sizes as strtoll does, skips empty lines before them, and answers a malformed chunk 413 as libevent does', async () => {
+    const hex = body.length.toString(16);
+    const status = (reply: string) => reply.split('\r\n')[0];
+    // a 0x prefix, leading spaces, a sign, text after a space; the CRLF after the data left out
+    for (const size of [`0x${hex}`, `  ${hex}`, `+${hex}`, `${hex} ignored`]) {
+      expect(status(await sendParts(port, [`${head}${size}\r\n${body}0\r\n\r\n`]))).toBe('HTTP/1.1 200 OK');
+    }
+    for (const size of [`${hex};ext=1`, '-1', 'zz', '0x']) {
+      expect(status(await sendParts(port, [`${head}${size}\r\n${body}\r\n0\r\n\r\n`]))).toBe('HTTP/1.1 413 Request Entity Too Large');
+    }
+  });
+
+  it('sends one reply to a refused request whose chunked body is malformed: no second page', async () => {
+    const refused = `POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`;
+    const reply = await sendParts(port, [refused]);
+    expect(reply.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(reply.startsWith('HTTP/1.1 401 Unauthorized\r\n')).toBe(true);
+  });
+
   it('takes a body whose line ends are split across packets, the CR in one and the LF in the next', async () => {
     for (const parts of [
       [head + chunk + '\r\n0\r\n\r\n'],

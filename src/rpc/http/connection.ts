@@ -267,7 +267,9 @@ export class Connection {
       this.arm(this.host.timeoutMs);
       const skipped = await readBody(this.input, framing, null);
       this.host.logRequest(head, early.status, started, remote);
-      if (!skipped.ok) return skipped.status === null ? false : this.fatal(skipped.status);
+      // A reply has gone out already: a body that cannot be skipped ends the connection, with no
+      // second reply (zcashd, which reads the body first, sends only the 400 or 413).
+      if (!skipped.ok) return false;
       return keepsAlive(f) && !f.head && !this.host.closing;
     }
 

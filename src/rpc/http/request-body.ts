@@ -66,6 +66,28 @@ class FramedReader {
   }
 }
 
+/** A line of a chunked body; one longer than `max` is a malformed body (413, as libevent answers those). */
+async function readLine(reader: FramedReader, max: number): Promise<string> {
+  try {
+    return await reader.line(max);
+  } catch (e) {
+    if (e instanceof BodyError) throw new BodyError(413);
+    throw e;
+  }
+}
+
+/**
+ * A chunk size as libevent reads it, `strtoll(line, &end, 16)` with `*end` the line's end or a
+ * space: leading white space, a sign and `0x` allowed; null for anything else or a negative size.
+ */
+function chunkSize(line: string): number | null {
+  const m = /^[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-F]+)(?: .*)?$/s.exec(line);
+  if (!m) return null;
+  const size = parseInt(m[2]!, 16);
+  if (m[1] === '-' && size !== 0) return null;
+  return size;
+}
+
 /**
  * Reads one body. With `budget`, the body is kept and its bytes reserved (the caller releases
  * `reserved` when done); without, it is skipped. Fails with the status libevent would answer
@@ -91,21 +113,23 @@ export async function readBody(input: SocketInput, framing: BodyFraming, budget:
       reader.finish();
       return { ok: true, body: body ?? Buffer.alloc(0), reserved };
     } else {
+      // libevent's evhttp_handle_chunked_read: empty lines before a size line are skipped (so the
+      // CRLF after a chunk's data may be missing), and every malformed chunk or trailer is
+      // answered as one too long, 413.
       let total = 0;
       for (;;) {
-        const sizeLine = await reader.line(1024);
-        const m = /^([0-9A-Fa-f]+)(?:\s*;.*)?\s*$/.exec(sizeLine);
-        if (!m) throw new BodyError(400);
-        const size = parseInt(m[1]!, 16);
+        const sizeLine = await readLine(reader, 1024);
+        if (sizeLine === '') continue;
+        const size = chunkSize(sizeLine);
+        if (size === null) throw new BodyError(413);
         if (size === 0) break;
         total += size;
         if (total > MAX_BODY_SIZE) throw new BodyError(413);
         await reserve(size);
         await reader.bytes(size, keep);
-        if ((await reader.line(0)) !== '') throw new BodyError(400);
       }
       // Trailer fields, up to the empty line.
-      for (let n = 0; (await reader.line(8192)) !== ''; n++) if (n > 100) throw new BodyError(400);
+      for (let n = 0; (await readLine(reader, 8192)) !== ''; n++) if (n > 100) throw new BodyError(413);
     }
     reader.finish();
     return { ok: true, body: parts.length === 1 ? parts[0]! : Buffer.concat(parts), reserved };
