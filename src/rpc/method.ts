@@ -45,6 +45,11 @@ export interface RpcContext {
    * without one, methods render on the calling thread (`inlineBlockRenderer`).
    */
   readonly blockRenderer?: BlockRenderer;
+  /**
+   * Bytes one request may use building its reply (`-rpcrequestmemory`). Methods that gather
+   * index entries before writing anything stop there instead of reading without bound.
+   */
+  readonly requestMemory?: number;
 }
 
 /**

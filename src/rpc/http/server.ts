@@ -201,6 +201,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
   const ctx: RpcContext = {
     network: config.network,
+    requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),
   };

@@ -73,6 +73,9 @@ function deltaRange(type: number, hash: Uint8Array, start: number, end: number):
   return { gte, lt, highWaterMarkBytes: RANGE_BATCH_BYTES };
 }
 
+/** LevelDB's `limit` for a read of at most `limit` entries (none when undefined). */
+const limitOption = (limit: number | undefined): { limit?: number } => (limit === undefined ? {} : { limit });
+
 export class AddressIndexReader {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
@@ -80,11 +83,11 @@ export class AddressIndexReader {
    * ReadAddressIndex: from `start` when both bounds are positive (else from the first entry),
    * up to height `end` when it is positive.
    */
-  async deltas(type: number, hash: Uint8Array, start: number, end: number): Promise<AddressDelta[]> {
+  async deltas(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<AddressDelta[]> {
     const out: AddressDelta[] = [];
     // `all()` reads the range in a few native calls (up to 1,000 entries or RANGE_BATCH_BYTES
     // each): per-entry async iteration costs ~5 µs an entry.
-    for (const [k, v] of await this.db.iterator(deltaRange(type, hash, start, end)).all()) {
+    for (const [k, v] of await this.db.iterator({ ...deltaRange(type, hash, start, end), ...limitOption(limit) }).all()) {
       out.push({
         type,
         hash,
@@ -103,19 +106,20 @@ export class AddressIndexReader {
    * The transactions of `deltas` (same range), as block positions, without the amounts: reading
    * keys alone hands over one Buffer an entry instead of two (getaddresstxids).
    */
-  async deltaTransactions(type: number, hash: Uint8Array, start: number, end: number): Promise<DeltaTransaction[]> {
+  async deltaTransactions(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<DeltaTransaction[]> {
     const out: DeltaTransaction[] = [];
-    for (const k of await this.db.keys(deltaRange(type, hash, start, end)).all()) {
+    for (const k of await this.db.keys({ ...deltaRange(type, hash, start, end), ...limitOption(limit) }).all()) {
       out.push({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) });
     }
     return out;
   }
 
   /** ReadAddressUnspentIndex. */
-  async unspent(type: number, hash: Uint8Array): Promise<AddressUnspent[]> {
+  async unspent(type: number, hash: Uint8Array, limit?: number): Promise<AddressUnspent[]> {
     const from = keys.addressUnspentPrefix(type, hash);
     const out: AddressUnspent[] = [];
-    for (const [k, v] of await this.db.iterator({ gte: from, lt: prefixEnd(from), highWaterMarkBytes: RANGE_BATCH_BYTES }).all()) {
+    const range = { gte: from, lt: prefixEnd(from), highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
+    for (const [k, v] of await this.db.iterator(range).all()) {
       const u = decodeUnspentValue(v, type, hash);
       out.push({ type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script });
     }
@@ -142,11 +146,12 @@ export class AddressIndexReader {
   }
 
   /** ReadTimestampIndex: blocks with low ≤ logical time < high, in (time, hash) order. */
-  async timestamps(high: number, low: number): Promise<TimestampEntry[]> {
+  async timestamps(high: number, low: number, limit?: number): Promise<TimestampEntry[]> {
     const out: TimestampEntry[] = [];
     if (high <= low) return out;
     const upper = high > 0xffffffff ? prefixEnd(Buffer.of(keys.timestamp(0)[0]!)) : keys.timestamp(high);
-    for (const k of await this.db.keys({ gte: keys.timestamp(low), lt: upper, highWaterMarkBytes: RANGE_BATCH_BYTES }).all()) {
+    const range = { gte: keys.timestamp(low), lt: upper, highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
+    for (const k of await this.db.keys(range).all()) {
       out.push({ logicalTime: k.readUInt32BE(1), hash: k.subarray(5, 37) });
     }
     return out;

@@ -35,13 +35,13 @@ const VECTOR_BLOCKS = readJsonVector<{ blocks: (IndexedBlock & { where: string }
 
 type Outcome = { result: unknown; text: string } | { error: { code: number; message: string } };
 
-function caller(methods: RpcMethod[], network: NetworkParams) {
+function caller(methods: RpcMethod[], network: NetworkParams, requestMemory?: number) {
   const byName = new Map(methods.map((m) => [m.name, m]));
   return async (name: string, paramsJson: string): Promise<Outcome> => {
     const m = byName.get(name)!;
     const params = parseJson(paramsJson) as JsonValue[];
     try {
-      const raw = await m.call(params, { network, requestStop: () => {} });
+      const raw = await m.call(params, { network, requestStop: () => {}, ...(requestMemory === undefined ? {} : { requestMemory }) });
       const text = typeof raw === 'string' ? raw : raw.toString('utf8');
       return { result: JSON.parse(text), text };
     } catch (e) {
@@ -83,6 +83,30 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     // start past the tip is the tip; end 0 or past the tip is the tip.
     expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":100}]`)).toMatchObject({ result: want.slice(19) });
     expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":19,"end":900}]`)).toMatchObject({ result: want.slice(18) });
+  });
+
+  it("stops gathering index entries at the request memory, with the reply budget's -7, before reading on", async () => {
+    // 256 bytes an entry: the founders' address has 20 deltas, 20 unspent outputs; 21 blocks have timestamps.
+    const fits = caller(storeMethods(store, { features: INSIGHT }), MAINNET, 20 * 256);
+    const tooSmall = caller(storeMethods(store, { features: INSIGHT }), MAINNET, 19 * 256);
+    const one = `[{"addresses":["${FOUNDERS}"]}]`;
+    const twice = `[{"addresses":["${FOUNDERS}","${FOUNDERS}"]}]`;
+    const refused = {
+      error: {
+        code: -7,
+        message: 'Reply too large: it would exceed the per-request memory budget of 0 MiB (ask for fewer or smaller results per request)',
+      },
+    };
+    for (const method of ['getaddresstxids', 'getaddressbalance', 'getaddressdeltas', 'getaddressutxos']) {
+      expect(await fits(method, one)).toHaveProperty('result');
+      expect([method, await fits(method, twice)]).toEqual([method, refused]); // the allowance counts across addresses
+      expect([method, await tooSmall(method, one)]).toEqual([method, refused]);
+    }
+    const now = 2 ** 31 - 1; // every block time is below it
+    expect(await caller(storeMethods(store, { features: INSIGHT }), MAINNET, 21 * 256)('getblockhashes', `[${now}, 0]`)).toHaveProperty(
+      'result',
+    );
+    expect(await tooSmall('getblockhashes', `[${now}, 0]`)).toEqual(refused);
   });
 
   it("getaddressbalance: the founders' 20 % of the slow-start subsidy, 12,500 zatoshis × height", async () => {

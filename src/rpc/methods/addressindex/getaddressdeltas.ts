@@ -7,7 +7,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag, heightRange } from './params.js';
 
 const HEAD =
@@ -87,11 +87,14 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         const w = new JsonWriter();
         const chainInfo = chainInfoFlag(param);
         const withInfo = chainInfo && start > 0 && end > 0;
+        const allowance = new EntryAllowance(ctx);
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
         for (const a of addresses) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          for (const d of await c.index.deltas(a.type, a.hash, start, end)) {
+          const deltas = await c.index.deltas(a.type, a.hash, start, end, allowance.readLimit);
+          allowance.take(deltas.length);
+          for (const d of deltas) {
             w.beginObject();
             w.key('address').plainStr(address);
             w.key('blockindex').int(d.txIndex);

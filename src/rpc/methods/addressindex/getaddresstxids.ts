@@ -5,7 +5,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam, heightRange } from './params.js';
 
 const HEAD =
@@ -59,7 +59,12 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         // position holds one transaction, so (height, txindex) alone orders and deduplicates, and
         // one address's entries already come in that order from the index.
         const entries: DeltaTransaction[] = [];
-        for (const a of addresses) for (const t of await c.index.deltaTransactions(a.type, a.hash, start, end)) entries.push(t);
+        const allowance = new EntryAllowance(ctx);
+        for (const a of addresses) {
+          const found = await c.index.deltaTransactions(a.type, a.hash, start, end, allowance.readLimit);
+          allowance.take(found.length);
+          for (const t of found) entries.push(t);
+        }
         if (addresses.length > 1) entries.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
         const txids: string[] = [];
         let last: { height: number; txIndex: number } | null = null;

@@ -8,7 +8,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { requireTip } from '../blockchain/context.js';
-import { EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag } from './params.js';
 
 const HEAD =
@@ -70,9 +70,12 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
       async call(params, ctx) {
         const includeChainInfo = chainInfoFlag(params[0]!);
         const utxos: (AddressUnspent & { address: string })[] = [];
+        const allowance = new EntryAllowance(ctx);
         for (const a of addressesFromParam(params[0]!, ctx.network)) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          for (const u of await c.index.unspent(a.type, a.hash)) utxos.push({ ...u, address });
+          const found = await c.index.unspent(a.type, a.hash, allowance.readLimit);
+          allowance.take(found.length);
+          for (const u of found) utxos.push({ ...u, address });
         }
         // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
         // C++ library; here they keep the index order (address, then txid bytes, then output).

@@ -11,7 +11,7 @@ import { getBool, getInt, getObj } from '../../../json/getters.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
-import { insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, insightMethod, type InsightContext } from './insight-method.js';
 
 const HEAD =
   'getblockhashes high low ( {"noOrphans": true|false, "logicalTimes": true|false} )\n' +
@@ -53,7 +53,7 @@ export function getBlockHashesMethod(c: InsightContext, features: ExperimentalFe
       gate: 'insight-or-lightwalletd',
       helpHead: HEAD,
       helpTail: TAIL,
-      async call(params) {
+      async call(params, ctx) {
         // get_int into an unsigned int: negative values wrap.
         const high = getInt(params[0]!) >>> 0;
         const low = getInt(params[1]!) >>> 0;
@@ -66,7 +66,9 @@ export function getBlockHashesMethod(c: InsightContext, features: ExperimentalFe
           if (logicalTimes !== undefined && logicalTimes !== null) logical = getBool(logicalTimes);
         }
         if (!features.insightExplorer) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'No information available for block hashes');
-        const entries = await c.index.timestamps(high, low);
+        const allowance = new EntryAllowance(ctx);
+        const entries = await c.index.timestamps(high, low, allowance.readLimit);
+        allowance.take(entries.length);
         const items = entries.map((e) =>
           logical ? `{"blockhash":"${toHexReversed(e.hash)}","logicalts":${e.logicalTime | 0}}` : `"${toHexReversed(e.hash)}"`,
         );

@@ -16,6 +16,40 @@ import {
   type FeatureGate,
 } from '../control/experimental-features.js';
 
+/** Memory an index entry takes while a method holds it (objects, key bytes, its share of the reply text). */
+const INDEX_ENTRY_BYTES = 256;
+
+/**
+ * How many index entries a request may gather: its reply memory (`RpcContext.requestMemory`)
+ * over INDEX_ENTRY_BYTES. The entries are all read before any reply text is written, so the
+ * reply budget alone would see them only once it was too late; past the allowance the request
+ * gets the reply budget's -7 instead of reading on.
+ */
+export class EntryAllowance {
+  private remaining: number;
+
+  constructor(private readonly ctx: RpcContext) {
+    this.remaining = ctx.requestMemory === undefined ? Infinity : Math.floor(ctx.requestMemory / INDEX_ENTRY_BYTES);
+  }
+
+  /** The most entries the next read needs to return to tell whether the allowance is exceeded. */
+  get readLimit(): number | undefined {
+    return Number.isFinite(this.remaining) ? this.remaining + 1 : undefined;
+  }
+
+  /** Counts `entries` read; throws -7 once they are more than the request may hold. */
+  take(entries: number): void {
+    this.remaining -= entries;
+    if (this.remaining < 0) {
+      const mib = Math.round(this.ctx.requestMemory! / (1024 * 1024));
+      throw new RpcError(
+        -7, // RPC_OUT_OF_MEMORY, as the reply budget answers
+        `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
+      );
+    }
+  }
+}
+
 /** What the insight methods read: the chain, its address index, the node's flags. */
 export interface InsightContext {
   store: ChainStoreReader;
