@@ -91,7 +91,7 @@ function chunkSize(line: string): number | null {
 /**
  * Reads one body. With `budget`, the body is kept and its bytes reserved (the caller releases
  * `reserved` when done); without, it is skipped. Fails with the status libevent would answer
- * (400 malformed chunking, 413 too large) or null when the client went away.
+ * (413 for a body too large and for malformed chunking alike) or null when the client went away.
  */
 export async function readBody(input: SocketInput, framing: BodyFraming, budget: MemoryBudget | null): Promise<BodyResult> {
   const reader = new FramedReader(input);
