@@ -5,7 +5,8 @@
  *
  * Resumable: a checkpoint (file, offset) is saved after each file and every ~64 MiB, never past a
  * block still waiting for its parent nor into a file's zero tail (zcashd fills it later), so a
- * restart re-reads at most a little, skips stored blocks by hash, and reads what zcashd added. Records are read through a sliding window so memory stays ~16 MiB per file.
+ * restart re-reads at most a little, skips stored blocks by hash, and reads what zcashd added.
+ * Records are read through a sliding window so memory stays ~16 MiB per file.
  */
 import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -187,6 +187,12 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
   const queue = new WorkQueue(settings.threads, settings.workQueue);
+  /** A work-queue slot, or null with zcashd's warning when the queue is full. */
+  const enterQueue = () => {
+    const admitted = queue.enter();
+    if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
+    return admitted;
+  };
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
   const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
@@ -218,11 +224,8 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
     bodies: bodyBudget,
     async penalize(ms) {
-      const admitted = queue.enter();
-      if (!admitted) {
-        log?.warn(WORK_QUEUE_FULL_WARNING);
-        return false;
-      }
+      const admitted = enterQueue();
+      if (!admitted) return false;
       const slot = await admitted;
       await new Promise((r) => setTimeout(r, ms));
       slot.release();
@@ -234,10 +237,9 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       const parseCost = parsedSizeEstimate(body);
       if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, done: () => undefined };
       const releaseParsed = () => parsedBudget.release(parseCost);
-      const admitted = queue.enter();
+      const admitted = enterQueue();
       if (!admitted) {
         releaseParsed();
-        log?.warn(WORK_QUEUE_FULL_WARNING);
         return { reply: WORK_QUEUE_FULL, done: () => undefined };
       }
       const slot = await admitted;

@@ -46,9 +46,7 @@ export function getAddressBalanceMethod(c: InsightContext, features: Experimenta
         const allowance = new EntryAllowance(ctx);
         // Every delta of the whole chain (start = end = 0), each address as often as it is listed.
         for (const a of addressesFromParam(params[0]!, ctx.network)) {
-          const deltas = await c.index.deltas(a.type, a.hash, 0, 0, allowance.readLimit);
-          allowance.take(deltas.length);
-          for (const d of deltas) {
+          for (const d of await allowance.read((limit) => c.index.deltas(a.type, a.hash, 0, 0, limit))) {
             if (d.value > 0) received += d.value;
             balance += d.value;
           }

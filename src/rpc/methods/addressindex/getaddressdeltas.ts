@@ -92,9 +92,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         w.beginArray();
         for (const a of addresses) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          const deltas = await c.index.deltas(a.type, a.hash, start, end, allowance.readLimit);
-          allowance.take(deltas.length);
-          for (const d of deltas) {
+          for (const d of await allowance.read((limit) => c.index.deltas(a.type, a.hash, start, end, limit))) {
             w.beginObject();
             w.key('address').plainStr(address);
             w.key('blockindex').int(d.txIndex);

@@ -61,9 +61,7 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         const entries: DeltaTransaction[] = [];
         const allowance = new EntryAllowance(ctx);
         for (const a of addresses) {
-          const found = await c.index.deltaTransactions(a.type, a.hash, start, end, allowance.readLimit);
-          allowance.take(found.length);
-          for (const t of found) entries.push(t);
+          for (const t of await allowance.read((limit) => c.index.deltaTransactions(a.type, a.hash, start, end, limit))) entries.push(t);
         }
         if (addresses.length > 1) entries.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
         const txids: string[] = [];

@@ -73,9 +73,7 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
         const allowance = new EntryAllowance(ctx);
         for (const a of addressesFromParam(params[0]!, ctx.network)) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          const found = await c.index.unspent(a.type, a.hash, allowance.readLimit);
-          allowance.take(found.length);
-          for (const u of found) utxos.push({ ...u, address });
+          for (const u of await allowance.read((limit) => c.index.unspent(a.type, a.hash, limit))) utxos.push({ ...u, address });
         }
         // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
         // C++ library; here they keep the index order (address, then txid bytes, then output).

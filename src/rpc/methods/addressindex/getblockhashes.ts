@@ -67,8 +67,7 @@ export function getBlockHashesMethod(c: InsightContext, features: ExperimentalFe
         }
         if (!features.insightExplorer) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'No information available for block hashes');
         const allowance = new EntryAllowance(ctx);
-        const entries = await c.index.timestamps(high, low, allowance.readLimit);
-        allowance.take(entries.length);
+        const entries = await allowance.read((limit) => c.index.timestamps(high, low, limit));
         const items = entries.map((e) =>
           logical ? `{"blockhash":"${toHexReversed(e.hash)}","logicalts":${e.logicalTime | 0}}` : `"${toHexReversed(e.hash)}"`,
         );

@@ -32,14 +32,14 @@ export class EntryAllowance {
     this.remaining = ctx.requestMemory === undefined ? Infinity : Math.floor(ctx.requestMemory / INDEX_ENTRY_BYTES);
   }
 
-  /** The most entries the next read needs to return to tell whether the allowance is exceeded. */
-  get readLimit(): number | undefined {
-    return Number.isFinite(this.remaining) ? this.remaining + 1 : undefined;
-  }
-
-  /** Counts `entries` read; throws -7 once they are more than the request may hold. */
-  take(entries: number): void {
-    this.remaining -= entries;
+  /**
+   * Runs one index read with the most entries it needs to return to show the allowance exceeded
+   * (one more than is left; none when unbounded), counts what it returned, and throws -7 once
+   * the request holds more than it may.
+   */
+  async read<T>(readAtMost: (limit: number | undefined) => Promise<T[]>): Promise<T[]> {
+    const entries = await readAtMost(Number.isFinite(this.remaining) ? this.remaining + 1 : undefined);
+    this.remaining -= entries.length;
     if (this.remaining < 0) {
       const mib = Math.round(this.ctx.requestMemory! / (1024 * 1024));
       throw new RpcError(
@@ -47,6 +47,7 @@ export class EntryAllowance {
         `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
       );
     }
+    return entries;
   }
 }
 
