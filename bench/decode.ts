@@ -29,7 +29,10 @@
  * function halved it). The interleaved rounds also hash each transaction after only finding
  * where it ends (no objects built, nothing validated): that keeps 90–99 % of the hashing alone
  * one call each, so what a real decoder loses beyond it is the cost of building and checking
- * what it returns, roughly doubled by the alternation.
+ * what it returns, roughly doubled by the alternation. They also time bench/lib/least-decoder.ts:
+ * for v1, v3, v4 and v5, the least a decoder can do and still return this codec's objects with
+ * zcashd's checks, one function per version with nothing dispatched. Its share is the most any
+ * decoder returning `Transaction`s keeps one call each on this machine; ours is measured beside it.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
@@ -41,6 +44,7 @@ import { sha256, sha256d } from '../src/crypto/hash.js';
 import { compactSizeLength } from '../src/codec/bytes.js';
 import { zip244TxId } from '../src/codec/tx/zip244.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/support/vectors.js';
+import { leastDecoderFor } from './lib/least-decoder.js';
 import { describePercent, median, spread } from './lib/measure.js';
 
 // The benchmark decodes the same transactions over and over; measure the cold path, where every
@@ -292,37 +296,56 @@ const spreadPct = (ratios: number[]) => describePercent(spread(ratios.map((x) =>
  * rotating), and takes both shares within the round; the median and spread over the rounds are
  * printed. The suite's shares above compare runs seconds apart, which shared-machine noise moves
  * by several points. The same rounds time the hashing after only finding each transaction's end
- * (`transparentEnd`): how much of the one-call share any decoder loses before it builds anything.
+ * (`transparentEnd`): how much of the one-call share any decoder loses before it builds anything;
+ * and, for v1, v3, v4 and v5, the least conforming decoder of the version (least-decoder.ts).
  */
 function sharesPerRound(row: Row): string {
   const s = row.same;
+  const least = leastDecoderFor(row.version);
   const passes = [txidOnlyPass(s), zecrpcPass(s), zecrpcListedPass(s), walkThenTxidPass(s)];
-  const one: number[] = [];
-  const listed: number[] = [];
-  const walked: number[] = [];
-  const alone: number[] = [];
-  const oneNs: number[] = [];
-  const listedNs: number[] = [];
-  const walkedNs: number[] = [];
+  if (least) passes.push(leastDecoderPass(s, least));
+  const shares = passes.map(() => [] as number[]);
+  const nsOf = passes.map(() => [] as number[]);
   for (let round = 0; round < SHARE_ROUNDS; round++) {
     const ns = passes.map(() => 0);
     for (let k = 0; k < passes.length; k++) {
       const which = (k + round) % passes.length;
       ns[which] = nsPerTx(passes[which]!, s, SHARE_ROUND_MS);
     }
-    one.push(ns[0]! / ns[1]!);
-    listed.push(ns[0]! / ns[2]!);
-    walked.push(ns[0]! / ns[3]!);
-    alone.push(ns[0]!);
-    oneNs.push(ns[1]!);
-    listedNs.push(ns[2]!);
-    walkedNs.push(ns[3]!);
+    for (let k = 0; k < passes.length; k++) {
+      shares[k]!.push(ns[0]! / ns[k]!);
+      nsOf[k]!.push(ns[k]!);
+    }
   }
+  const rate = (k: number) => fmt(1e9 / median(nsOf[k]!));
   return (
-    `${row.version} shares of the txid hashing alone, ${SHARE_ROUNDS} interleaved rounds: txid alone ${fmt(1e9 / median(alone))} tx/s, ` +
-    `decode+txid one call each ${fmt(1e9 / median(oneNs))} tx/s, listed ${fmt(1e9 / median(listedNs))} tx/s | one call each ${spreadPct(one)}, listed ${spreadPct(listed)} | ` +
-    `only finding each transaction's end, then its txid, one call each ${fmt(1e9 / median(walkedNs))} tx/s, ${spreadPct(walked)}`
+    `${row.version} shares of the txid hashing alone, ${SHARE_ROUNDS} interleaved rounds: txid alone ${rate(0)} tx/s, ` +
+    `decode+txid one call each ${rate(1)} tx/s, listed ${rate(2)} tx/s | one call each ${spreadPct(shares[1]!)}, listed ${spreadPct(shares[2]!)} | ` +
+    `only finding each transaction's end, then its txid, one call each ${rate(3)} tx/s, ${spreadPct(shares[3]!)}` +
+    (least
+      ? ` | the least conforming ${row.version} decoder (bench/lib/least-decoder.ts), one call each ${rate(4)} tx/s, ${spreadPct(shares[4]!)}`
+      : '')
   );
+}
+
+/**
+ * bench/lib/least-decoder.ts's decoder for the set's version, then the txid, one call each;
+ * checked first to agree with the real decoder on every transaction of the set.
+ */
+function leastDecoderPass(s: TxSet, least: (b: Uint8Array) => Transaction): () => void {
+  for (const [i, t] of s.txs.entries()) {
+    const want = decodeTransaction(t);
+    const got = least(t);
+    const same =
+      got.size === want.size &&
+      Buffer.from(got.txid).equals(want.txid) &&
+      JSON.stringify({ ...got.data, vin: got.data.vin.length, vout: got.data.vout.length }) ===
+        JSON.stringify({ ...want.data, vin: want.data.vin.length, vout: want.data.vout.length });
+    if (!same) throw new Error(`the least decoder disagrees with the real one on transaction ${i}`);
+  }
+  return () => {
+    for (const t of s.txs) void least(t).txid;
+  };
 }
 
 /**

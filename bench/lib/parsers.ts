@@ -80,6 +80,23 @@ function decode(out: string): Figure[] {
           num(w[2]!),
         ),
       );
+    // The least a conforming decoder of the version does (bench/lib/least-decoder.ts): the share
+    // no decoder returning these objects keeps more of.
+    const least = /the least conforming \S+ decoder \([^)]*\), one call each ([\d,.]+) tx\/s, ([\d.]+) %/.exec(r[7]!);
+    if (least)
+      figs.push(
+        perRoundRatio(
+          figure(
+            'decode',
+            `the least conforming ${r[1]} decoder, then its txid, share of the txid hashing alone, per round`,
+            num(least[1]!),
+            'tx/s',
+            'higher',
+            alone,
+          ),
+          num(least[2]!),
+        ),
+      );
   }
   for (const alt of out.matchAll(
     /^alternation (?:cost|control), (.+?): (.+?) ([\d,.]+) ns\/tx, (.+?) ([\d,.]+) ns, alternating ([\d,.]+) ns/gm,
