@@ -621,6 +621,16 @@ function addresses(out: string): Figure[] {
   ];
 }
 
+/** Peak memory an insight method uses per index entry, against its allowance's charge (ratio ≥ 1: the charge covers it). */
+function insightMemory(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const m of out.matchAll(/^(\w+), ([\d,]+) entries, charged (?:(\d+) bytes an entry|nothing): peak ([\d,]+) bytes an entry/gm)) {
+    const charge = m[3] === undefined ? null : { name: "the allowance's charge per entry", value: num(m[3]) };
+    figs.push(figure('insight-memory', `${m[1]}, ${m[2]} entries, peak resident memory per entry`, num(m[4]!), 'B', 'lower', charge));
+  }
+  return figs;
+}
+
 export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   addresses,
   decode,
@@ -634,6 +644,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   equihash,
   'trees-append': treesAppend,
   'address-index': addressIndex,
+  'insight-memory': insightMemory,
   curves,
   zip244,
 };

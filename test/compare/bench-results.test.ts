@@ -191,6 +191,15 @@ describe('bench results', () => {
         't-address encoding, fresh addresses (2,000 per round, 3 rounds): zecrpc 1,209 ns, bs58check 4,479 ns → 3.7× (min–max 3.2–3.9) | batched (500 requested, then one flush, no WebAssembly): zecrpc 1,100 ns → 4.1× (min–max 4.0–4.2) | known addresses (1,000 repeated): zecrpc 38 ns | load 0.62',
       )[1]!.name,
     ).toBe('t-address encoding, fresh addresses batched as getblock 2 does (500 per flush, no WebAssembly)');
+    const insight = PARSERS['insight-memory']!(
+      'getaddressdeltas, 200,000 entries, charged 640 bytes an entry: peak 488 bytes an entry → charge ÷ peak 1.31× | held: reply 337 (its text 179), entries read 365\n' +
+        'getaddressbalance, 200,000 entries, charged nothing: peak 149 bytes an entry → not charged (read a batch at a time) | held: reply 0 (its text 0), entries read 366',
+    );
+    expect(insight.map((f) => [f.name, f.value, f.baseline?.value ?? null, f.better])).toEqual([
+      ['getaddressdeltas, 200,000 entries, peak resident memory per entry', 488, 640, 'lower'],
+      ['getaddressbalance, 200,000 entries, peak resident memory per entry', 149, null, 'lower'],
+    ]);
+    expect(insight[0]!.ratio).toBeCloseTo(640 / 488, 10); // ≥ 1: the charge covers the peak
     const decode = PARSERS.decode!(DECODE_OUT);
     expect(decode.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
       ['decode+txid v4', 726487, 139658],

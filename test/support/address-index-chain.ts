@@ -35,7 +35,7 @@ export function poolAddress(i: number): string {
   return encodeTransparentAddress(a.type === 1 ? 'p2pkh' : 'p2sh', a.hash, REGTEST);
 }
 
-function scriptFor(i: number): Uint8Array {
+export function scriptFor(i: number): Uint8Array {
   const a = POOL[i]!;
   return a.type === 1 ? Uint8Array.from([0x76, 0xa9, 0x14, ...a.hash, 0x88, 0xac]) : Uint8Array.from([0xa9, 0x14, ...a.hash, 0x87]);
 }
@@ -121,4 +121,63 @@ export function nextNode(parent: ChainNode, tag: string, random: () => number, m
 
 export function decodedBlocks(nodes: readonly ChainNode[]): Block[] {
   return nodes.map((n) => decodeBlock(n.block.bytes));
+}
+
+/** How `fanOutChain` pays two pool addresses. */
+export interface FanOutPlan {
+  /** Blocks after genesis. */
+  blocks: number;
+  /** Outputs paid to `fanned` in all, `fanOut` in one transaction a block. */
+  entries: number;
+  fanOut: number;
+  /** Transactions a paying block adds, each paying `spread` one output. */
+  spreadPerBlock: number;
+  fanned: number;
+  spread: number;
+}
+
+/** An output script no address stands for (the change of `fanOutChain`'s transactions). */
+const ANYONE = Uint8Array.of(0x51);
+
+/** A v1 transaction spending output `index` of `txid` into `outputs`, and its txid. */
+function spendTo(txid: Uint8Array, index: number, outputs: TxOut[]): { bytes: Uint8Array; txid: Uint8Array } {
+  const bytes = encodeV1Transaction([{ prevout: { hash: txid, index }, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }], outputs);
+  return { bytes, txid: decodeTransaction(bytes).txid };
+}
+
+/**
+ * Genesis and `plan.blocks` more: addresses with long histories in few blocks. While outputs
+ * remain to be paid, a block spends its parent's coinbase into `fanOut` outputs of 1,000
+ * zatoshis to pool address `fanned` and change, then spends the change in a chain of
+ * `spreadPerBlock` transactions, each paying pool address `spread` 1,000 zatoshis once.
+ */
+export function fanOutChain(plan: FanOutPlan): BuiltBlock[] {
+  const blocks: BuiltBlock[] = [regtestGenesis()];
+  let paid = 0;
+  while (blocks.length <= plan.blocks) {
+    const parent = blocks[blocks.length - 1]!;
+    const txs: Uint8Array[] = [];
+    // Genesis's coinbase cannot be spent: the payments start with block 1's.
+    if (parent.height > 0 && paid < plan.entries) {
+      const coinbase = decodeBlock(parent.bytes).transactions[0]!;
+      const outputs = Math.min(plan.fanOut, plan.entries - paid);
+      let change = coinbase.data.vout[0]!.value - outputs * 1000;
+      let last = spendTo(coinbase.txid, 0, [
+        ...Array.from({ length: outputs }, () => ({ value: 1000, scriptPubKey: scriptFor(plan.fanned) })),
+        { value: change, scriptPubKey: ANYONE },
+      ]);
+      txs.push(last.bytes);
+      for (let i = 0; i < plan.spreadPerBlock; i++) {
+        change -= 1000;
+        last = spendTo(last.txid, i === 0 ? outputs : 1, [
+          { value: 1000, scriptPubKey: scriptFor(plan.spread) },
+          { value: change, scriptPubKey: ANYONE },
+        ]);
+        txs.push(last.bytes);
+      }
+      paid += outputs;
+    }
+    blocks.push(buildBlock({ parent, tag: 'fan-out', extraTxs: txs }));
+  }
+  return blocks;
 }

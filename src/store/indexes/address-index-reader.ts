@@ -76,54 +76,91 @@ function deltaRange(type: number, hash: Uint8Array, start: number, end: number):
 /** LevelDB's `limit` for a read of at most `limit` entries (none when undefined). */
 const limitOption = (limit: number | undefined): { limit?: number } => (limit === undefined ? {} : { limit });
 
+/**
+ * Entries a batch read hands over at most. A method that writes its reply as it reads holds one
+ * batch of parsed entries at a time, whatever the range's length.
+ */
+export const BATCH_ENTRIES = 1000;
+
+/** What `batches` reads from: a classic-level iterator over keys or over entries. */
+interface BatchSource<R> {
+  nextv(size: number): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/** A range, `BATCH_ENTRIES` raw rows at a time, each batch parsed by `parse`; the iterator is closed however the caller stops. */
+async function* batches<R, T>(source: BatchSource<R>, parse: (row: R) => T): AsyncGenerator<T[]> {
+  try {
+    for (;;) {
+      const rows = await source.nextv(BATCH_ENTRIES);
+      if (rows.length === 0) return;
+      yield rows.map(parse);
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+/** Every batch of `source`, gathered into one array. */
+async function gather<T>(source: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of source) for (const entry of batch) out.push(entry);
+  return out;
+}
+
 export class AddressIndexReader {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
   /**
    * ReadAddressIndex: from `start` when both bounds are positive (else from the first entry),
-   * up to height `end` when it is positive.
+   * up to height `end` when it is positive; at most `limit` entries.
    */
-  async deltas(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<AddressDelta[]> {
-    const out: AddressDelta[] = [];
-    // `all()` reads the range in a few native calls (up to 1,000 entries or RANGE_BATCH_BYTES
-    // each): per-entry async iteration costs ~5 µs an entry.
-    for (const [k, v] of await this.db.iterator({ ...deltaRange(type, hash, start, end), ...limitOption(limit) }).all()) {
-      out.push({
-        type,
-        hash,
-        height: k.readUInt32BE(22),
-        txIndex: k.readUInt32BE(26),
-        txid: k.subarray(30, 62),
-        index: k.readUInt32LE(62),
-        spending: k[66] === 1,
-        value: readAmount(v, 0),
-      });
-    }
-    return out;
+  deltaBatches(type: number, hash: Uint8Array, start: number, end: number, limit?: number): AsyncGenerator<AddressDelta[]> {
+    const range = { ...deltaRange(type, hash, start, end), ...limitOption(limit) };
+    return batches(this.db.iterator(range), ([k, v]) => ({
+      type,
+      hash,
+      height: k.readUInt32BE(22),
+      txIndex: k.readUInt32BE(26),
+      txid: k.subarray(30, 62),
+      index: k.readUInt32LE(62),
+      spending: k[66] === 1,
+      value: readAmount(v, 0),
+    }));
+  }
+
+  /** `deltaBatches`, gathered. */
+  deltas(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<AddressDelta[]> {
+    return gather(this.deltaBatches(type, hash, start, end, limit));
   }
 
   /**
-   * The transactions of `deltas` (same range), as block positions, without the amounts: reading
-   * keys alone hands over one Buffer an entry instead of two (getaddresstxids).
+   * The transactions of `deltaBatches` (same range), as block positions, without the amounts:
+   * reading keys alone hands over one Buffer an entry instead of two (getaddresstxids).
    */
-  async deltaTransactions(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<DeltaTransaction[]> {
-    const out: DeltaTransaction[] = [];
-    for (const k of await this.db.keys({ ...deltaRange(type, hash, start, end), ...limitOption(limit) }).all()) {
-      out.push({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) });
-    }
-    return out;
+  deltaTransactionBatches(type: number, hash: Uint8Array, start: number, end: number, limit?: number): AsyncGenerator<DeltaTransaction[]> {
+    const range = { ...deltaRange(type, hash, start, end), ...limitOption(limit) };
+    return batches(this.db.keys(range), (k) => ({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) }));
   }
 
-  /** ReadAddressUnspentIndex. */
-  async unspent(type: number, hash: Uint8Array, limit?: number): Promise<AddressUnspent[]> {
+  /** `deltaTransactionBatches`, gathered. */
+  deltaTransactions(type: number, hash: Uint8Array, start: number, end: number, limit?: number): Promise<DeltaTransaction[]> {
+    return gather(this.deltaTransactionBatches(type, hash, start, end, limit));
+  }
+
+  /** ReadAddressUnspentIndex, at most `limit` entries. */
+  unspentBatches(type: number, hash: Uint8Array, limit?: number): AsyncGenerator<AddressUnspent[]> {
     const from = keys.addressUnspentPrefix(type, hash);
-    const out: AddressUnspent[] = [];
     const range = { gte: from, lt: prefixEnd(from), highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
-    for (const [k, v] of await this.db.iterator(range).all()) {
+    return batches(this.db.iterator(range), ([k, v]) => {
       const u = decodeUnspentValue(v, type, hash);
-      out.push({ type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script });
-    }
-    return out;
+      return { type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script };
+    });
+  }
+
+  /** `unspentBatches`, gathered. */
+  unspent(type: number, hash: Uint8Array, limit?: number): Promise<AddressUnspent[]> {
+    return gather(this.unspentBatches(type, hash, limit));
   }
 
   /** ReadSpentIndex: the input that spent an outpoint on the active chain, or null. */
@@ -145,15 +182,16 @@ export class AddressIndexReader {
     return txids && at + 32 <= txids.length ? txids.subarray(at, at + 32) : null;
   }
 
-  /** ReadTimestampIndex: blocks with low ≤ logical time < high, in (time, hash) order. */
-  async timestamps(high: number, low: number, limit?: number): Promise<TimestampEntry[]> {
-    const out: TimestampEntry[] = [];
-    if (high <= low) return out;
+  /** ReadTimestampIndex: blocks with low ≤ logical time < high, in (time, hash) order; at most `limit`. */
+  async *timestampBatches(high: number, low: number, limit?: number): AsyncGenerator<TimestampEntry[]> {
+    if (high <= low) return;
     const upper = high > 0xffffffff ? prefixEnd(Buffer.of(keys.timestamp(0)[0]!)) : keys.timestamp(high);
     const range = { gte: keys.timestamp(low), lt: upper, highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
-    for (const k of await this.db.keys(range).all()) {
-      out.push({ logicalTime: k.readUInt32BE(1), hash: k.subarray(5, 37) });
-    }
-    return out;
+    yield* batches(this.db.keys(range), (k) => ({ logicalTime: k.readUInt32BE(1), hash: k.subarray(5, 37) }));
+  }
+
+  /** `timestampBatches`, gathered. */
+  timestamps(high: number, low: number, limit?: number): Promise<TimestampEntry[]> {
+    return gather(this.timestampBatches(high, low, limit));
   }
 }

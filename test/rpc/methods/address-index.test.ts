@@ -9,9 +9,10 @@ import { toHexReversed } from '../../../src/codec/hex.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from '../../../src/rpc/methods/control/experimental-features.js';
+import { INDEX_ENTRY_BYTES } from '../../../src/rpc/methods/addressindex/insight-method.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
-import { genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../../support/address-index-chain.js';
+import { fanOutChain, genesisNode, nextNode, poolAddress, rng, scriptFor, type ChainNode } from '../../support/address-index-chain.js';
 import { mainnetChain, tempDir } from '../../support/store.js';
 import { readJsonVector } from '../../support/vectors.js';
 
@@ -85,10 +86,11 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
     expect(await call('getaddresstxids', `[{"addresses":["${FOUNDERS}"],"start":19,"end":900}]`)).toMatchObject({ result: want.slice(18) });
   });
 
-  it("stops gathering index entries at the request memory, with the reply budget's -7, before reading on", async () => {
-    // 256 bytes an entry: the founders' address has 20 deltas, 20 unspent outputs; 21 blocks have timestamps.
-    const fits = caller(storeMethods(store, { features: INSIGHT }), MAINNET, 20 * 256);
-    const tooSmall = caller(storeMethods(store, { features: INSIGHT }), MAINNET, 19 * 256);
+  it("stops reading index entries at the request memory, with the reply budget's -7, before reading on", async () => {
+    // Each method's charge per entry: the founders' address has 20 deltas and 20 unspent
+    // outputs; 20 blocks have timestamps (genesis has none, as in zcashd).
+    const withRoomFor = (method: keyof typeof INDEX_ENTRY_BYTES, entries: number) =>
+      caller(storeMethods(store, { features: INSIGHT }), MAINNET, entries * INDEX_ENTRY_BYTES[method]);
     const one = `[{"addresses":["${FOUNDERS}"]}]`;
     const twice = `[{"addresses":["${FOUNDERS}","${FOUNDERS}"]}]`;
     const refused = {
@@ -97,16 +99,22 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
         message: 'Reply too large: it would exceed the per-request memory budget of 0 MiB (ask for fewer or smaller results per request)',
       },
     };
-    for (const method of ['getaddresstxids', 'getaddressbalance', 'getaddressdeltas', 'getaddressutxos']) {
-      expect(await fits(method, one)).toHaveProperty('result');
-      expect([method, await fits(method, twice)]).toEqual([method, refused]); // the allowance counts across addresses
-      expect([method, await tooSmall(method, one)]).toEqual([method, refused]);
+    for (const method of ['getaddresstxids', 'getaddressdeltas', 'getaddressutxos'] as const) {
+      expect([method, await withRoomFor(method, 20)(method, one)]).toEqual([
+        method,
+        expect.objectContaining({ result: expect.anything() }),
+      ]);
+      expect([method, await withRoomFor(method, 20)(method, twice)]).toEqual([method, refused]); // the allowance counts across addresses
+      expect([method, await withRoomFor(method, 19)(method, one)]).toEqual([method, refused]);
     }
     const now = 2 ** 31 - 1; // every block time is below it
-    expect(await caller(storeMethods(store, { features: INSIGHT }), MAINNET, 21 * 256)('getblockhashes', `[${now}, 0]`)).toHaveProperty(
-      'result',
-    );
-    expect(await tooSmall('getblockhashes', `[${now}, 0]`)).toEqual(refused);
+    expect(await withRoomFor('getblockhashes', 20)('getblockhashes', `[${now}, 0]`)).toHaveProperty('result');
+    expect(await withRoomFor('getblockhashes', 19)('getblockhashes', `[${now}, 0]`)).toEqual(refused);
+    // getaddressbalance sums a batch at a time, whatever the history's length: no limit.
+    const total = 2 * Array.from({ length: 20 }, (_, i) => 12_500 * (i + 1)).reduce((a, b) => a + b, 0);
+    expect(await caller(storeMethods(store, { features: INSIGHT }), MAINNET, 1)('getaddressbalance', twice)).toMatchObject({
+      result: { balance: total, received: total },
+    });
   });
 
   it("getaddressbalance: the founders' 20 % of the slow-start subsidy, 12,500 zatoshis × height", async () => {
@@ -401,5 +409,61 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe('insight explorer methods over histories longer than a read batch (regtest)', () => {
+  // Block 2 pays pool address 0 2,500 outputs in one transaction, then 1,200 transactions each
+  // pay pool address 2 one output: reads of 1,000 entries at a time meet both.
+  const blocks = fanOutChain({ blocks: 3, entries: 2500, fanOut: 2500, spreadPerBlock: 1200, fanned: 0, spread: 2 });
+  const paying = decodeBlock(blocks[2]!.bytes);
+  let store: ChainStore;
+  let remove: () => void;
+  let call: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    ({ store, remove } = await indexedStore(
+      'rpc-addr-batches',
+      REGTEST,
+      blocks.map((b) => b.bytes),
+    ));
+    call = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
+  });
+  afterAll(async () => {
+    await store.close();
+    remove();
+  });
+
+  it('getaddressutxos and getaddressdeltas list every entry, in the index order, across batches', async () => {
+    const fanOut = paying.transactions[1]!;
+    const script = Buffer.from(scriptFor(0)).toString('hex');
+    const utxos = (await call('getaddressutxos', `["${poolAddress(0)}"]`)) as { result: Record<string, unknown>[] };
+    expect(utxos.result).toHaveLength(2500);
+    // The index orders an address's outputs by txid, then by output index as stored: little-endian bytes.
+    const le = (n: number) => Buffer.from(Uint32Array.of(n).buffer);
+    const indexOrder = Array.from({ length: 2500 }, (_, n) => n).sort((a, b) => Buffer.compare(le(a), le(b)));
+    expect(utxos.result).toEqual(
+      indexOrder.map((n) => ({ address: poolAddress(0), txid: fanOut.txidHex, outputIndex: n, script, satoshis: 1000, height: 2 })),
+    );
+    const deltas = (await call('getaddressdeltas', `[{"addresses":["${poolAddress(0)}"]}]`)) as { result: Record<string, unknown>[] };
+    expect(deltas.result).toEqual(
+      indexOrder.map((n) => ({ address: poolAddress(0), blockindex: 1, height: 2, index: n, satoshis: 1000, txid: fanOut.txidHex })),
+    );
+  });
+
+  it('getaddresstxids merges two addresses into block order, each transaction once', async () => {
+    const want = paying.transactions.slice(1).map((t) => t.txidHex);
+    expect(want).toHaveLength(1201);
+    const both = `[{"addresses":["${poolAddress(2)}","${poolAddress(0)}","${poolAddress(2)}"]}]`;
+    expect(await call('getaddresstxids', both)).toMatchObject({ result: want });
+    expect(await call('getaddresstxids', `["${poolAddress(2)}"]`)).toMatchObject({ result: want.slice(1) });
+  });
+
+  it('refuses a read that outgrows its allowance inside a batch, and the store reads on afterwards', async () => {
+    const room = (entries: number) =>
+      caller(storeMethods(store, { features: INSIGHT }), REGTEST, entries * INDEX_ENTRY_BYTES.getaddressdeltas);
+    const params = `[{"addresses":["${poolAddress(0)}"]}]`;
+    expect(await room(1500)('getaddressdeltas', params)).toMatchObject({ error: { code: -7 } });
+    expect(await room(2500)('getaddressdeltas', params)).toHaveProperty('result');
+    expect(await call('getaddressbalance', `["${poolAddress(0)}"]`)).toMatchObject({ result: { balance: 2_500_000, received: 2_500_000 } });
   });
 });

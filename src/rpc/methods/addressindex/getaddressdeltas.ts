@@ -7,7 +7,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag, heightRange } from './params.js';
 
 const HEAD =
@@ -84,27 +84,29 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         const param = params[0]!;
         const { start, end } = heightRange(param, await tipHeight(c.store));
         const addresses = addressesFromParam(param, ctx.network);
-        const w = new JsonWriter();
+        const w = new JsonWriter(REPLY_START_BYTES);
         const chainInfo = chainInfoFlag(param);
         const withInfo = chainInfo && start > 0 && end > 0;
-        const allowance = new EntryAllowance(ctx);
+        const allowance = new EntryAllowance(ctx, 'getaddressdeltas');
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
         for (const a of addresses) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          for (const d of await allowance.read((limit) => c.index.deltas(a.type, a.hash, start, end, limit))) {
-            w.beginObject();
-            w.key('address').plainStr(address);
-            w.key('blockindex').int(d.txIndex);
-            w.key('height').int(d.height);
-            w.key('index').int(d.index);
-            w.key('satoshis').int(d.value);
-            w.key('txid').plainStr(toHexReversed(d.txid));
-            w.endObject();
+          for await (const batch of allowance.batches((limit) => c.index.deltaBatches(a.type, a.hash, start, end, limit))) {
+            for (const d of batch) {
+              w.beginObject();
+              w.key('address').plainStr(address);
+              w.key('blockindex').int(d.txIndex);
+              w.key('height').int(d.height);
+              w.key('index').int(d.index);
+              w.key('satoshis').int(d.value);
+              w.key('txid').plainStr(toHexReversed(d.txid));
+              w.endObject();
+            }
           }
         }
         w.endArray();
-        if (!withInfo) return w.toString();
+        if (!withInfo) return w.toBuffer();
         const tip = await tipHeight(c.store);
         if (start > tip || end > tip) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
         const startHash = await c.store.hashAtHeight(start);
@@ -112,7 +114,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         if (!startHash || !endHash) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
         w.key('start').beginObject().key('hash').plainStr(toHexReversed(startHash)).key('height').int(start).endObject();
         w.key('end').beginObject().key('hash').plainStr(toHexReversed(endHash)).key('height').int(end).endObject();
-        return w.endObject().toString();
+        return w.endObject().toBuffer();
       },
     },
     features,

@@ -1,11 +1,11 @@
 /** `getaddresstxids` (zcashd v6.12.2 src/rpc/misc.cpp, insight explorer). */
-import { toHexReversed } from '../../../codec/hex.js';
+import { JsonWriter } from '../../../json/writer.js';
 import type { DeltaTransaction } from '../../../store/indexes/address-index-reader.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 import { addressesFromParam, heightRange } from './params.js';
 
 const HEAD =
@@ -41,6 +41,14 @@ const TAIL =
   exampleCli('getaddresstxids', `'{"addresses": ["${EXAMPLE_ADDRESS}"], "start": 1000, "end": 2000}'`) +
   exampleRpc('getaddresstxids', `{"addresses": ["${EXAMPLE_ADDRESS}"], "start": 1000, "end": 2000}`);
 
+/** A transaction kept until every address is read: its block position, its txid at `slab[at]`. */
+interface HeldTransaction {
+  height: number;
+  txIndex: number;
+  slab: Buffer;
+  at: number;
+}
+
 export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalFeatures): RpcMethod {
   return insightMethod(
     {
@@ -57,21 +65,34 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         // zcashd collects std::set<(height, txindex, txid hex)>: block order, a transaction once
         // however many of its inputs and outputs touch the addresses. On the active chain a block
         // position holds one transaction, so (height, txindex) alone orders and deduplicates, and
-        // one address's entries already come in that order from the index.
-        const entries: DeltaTransaction[] = [];
-        const allowance = new EntryAllowance(ctx);
+        // one address's entries already come in that order from the index: each transaction is
+        // kept once per address as its entries are read (its txid copied out of the batch).
+        const held: HeldTransaction[] = [];
+        const allowance = new EntryAllowance(ctx, 'getaddresstxids');
         for (const a of addresses) {
-          for (const t of await allowance.read((limit) => c.index.deltaTransactions(a.type, a.hash, start, end, limit))) entries.push(t);
+          let last: DeltaTransaction | null = null;
+          for await (const batch of allowance.batches((limit) => c.index.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {
+            const firsts = batch.filter((d) => {
+              const first = !last || d.height !== last.height || d.txIndex !== last.txIndex;
+              last = d;
+              return first;
+            });
+            const slab = Buffer.allocUnsafe(32 * firsts.length);
+            firsts.forEach((d, i) => {
+              slab.set(d.txid, 32 * i);
+              held.push({ height: d.height, txIndex: d.txIndex, slab, at: 32 * i });
+            });
+          }
         }
-        if (addresses.length > 1) entries.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
-        const txids: string[] = [];
-        let last: { height: number; txIndex: number } | null = null;
-        for (const d of entries) {
-          if (last && d.height === last.height && d.txIndex === last.txIndex) continue;
-          last = d;
-          txids.push(`"${toHexReversed(d.txid)}"`);
+        if (addresses.length > 1) held.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
+        const w = new JsonWriter(REPLY_START_BYTES).beginArray();
+        let previous: HeldTransaction | null = null;
+        for (const t of held) {
+          if (previous && t.height === previous.height && t.txIndex === previous.txIndex) continue;
+          previous = t;
+          w.hexStrReversed(t.slab, t.at, 32);
         }
-        return '[' + txids.join(',') + ']';
+        return w.endArray().toBuffer();
       },
     },
     features,

@@ -1,6 +1,6 @@
 /** `getaddressutxos` (zcashd v6.12.2 src/rpc/misc.cpp, insight explorer). */
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
-import { toHex, toHexReversed } from '../../../codec/hex.js';
+import { toHexReversed } from '../../../codec/hex.js';
 import { JsonWriter } from '../../../json/writer.js';
 import { SCRIPT_P2PKH } from '../../../store/indexes/address-index.js';
 import type { AddressUnspent } from '../../../store/indexes/address-index-reader.js';
@@ -8,7 +8,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { requireTip } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag } from './params.js';
 
 const HEAD =
@@ -57,6 +57,33 @@ const TAIL =
   exampleCli('getaddressutxos', `'{"addresses": ["${EXAMPLE_ADDRESS}"], "chainInfo": true}'`) +
   exampleRpc('getaddressutxos', `{"addresses": ["${EXAMPLE_ADDRESS}"], "chainInfo": true}`);
 
+/**
+ * An unspent output kept until every address is read and the outputs are sorted: its txid and
+ * script copied into its batch's `slab` at `at`, so the batch's read buffers can go.
+ */
+interface HeldUtxo {
+  address: string;
+  slab: Buffer;
+  at: number;
+  scriptLength: number;
+  index: number;
+  value: number;
+  height: number;
+}
+
+function hold(batch: readonly AddressUnspent[], address: string, into: HeldUtxo[]): void {
+  let size = 0;
+  for (const u of batch) size += 32 + u.script.length;
+  const slab = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const u of batch) {
+    slab.set(u.txid, at);
+    slab.set(u.script, at + 32);
+    into.push({ address, slab, at, scriptLength: u.script.length, index: u.index, value: u.value, height: u.height });
+    at += 32 + u.script.length;
+  }
+}
+
 export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalFeatures): RpcMethod {
   return insightMethod(
     {
@@ -69,33 +96,34 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
       helpTail: TAIL,
       async call(params, ctx) {
         const includeChainInfo = chainInfoFlag(params[0]!);
-        const utxos: (AddressUnspent & { address: string })[] = [];
-        const allowance = new EntryAllowance(ctx);
+        const utxos: HeldUtxo[] = [];
+        const allowance = new EntryAllowance(ctx, 'getaddressutxos');
         for (const a of addressesFromParam(params[0]!, ctx.network)) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          for (const u of await allowance.read((limit) => c.index.unspent(a.type, a.hash, limit))) utxos.push({ ...u, address });
+          for await (const batch of allowance.batches((limit) => c.index.unspentBatches(a.type, a.hash, limit)))
+            hold(batch, address, utxos);
         }
         // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
         // C++ library; here they keep the index order (address, then txid bytes, then output).
         utxos.sort((x, y) => x.height - y.height);
-        const w = new JsonWriter();
+        const w = new JsonWriter(REPLY_START_BYTES);
         if (includeChainInfo) w.beginObject().key('utxos');
         w.beginArray();
         for (const u of utxos) {
           w.beginObject();
           w.key('address').plainStr(u.address);
-          w.key('txid').plainStr(toHexReversed(u.txid));
+          w.key('txid').hexStrReversed(u.slab, u.at, 32);
           w.key('outputIndex').int(u.index);
-          w.key('script').plainStr(toHex(u.script));
+          w.key('script').hexStr(u.slab, u.at + 32, u.at + 32 + u.scriptLength);
           w.key('satoshis').int(u.value);
           w.key('height').int(u.height);
           w.endObject();
         }
         w.endArray();
-        if (!includeChainInfo) return w.toString();
+        if (!includeChainInfo) return w.toBuffer();
         const tip = await requireTip(c.store);
         w.key('hash').plainStr(toHexReversed(tip.hash)).key('height').int(tip.height);
-        return w.endObject().toString();
+        return w.endObject().toBuffer();
       },
     },
     features,

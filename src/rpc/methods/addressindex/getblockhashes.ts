@@ -6,12 +6,12 @@
  * `noOrphans` changes nothing here; in zcashd, without it, blocks of abandoned branches it once
  * connected are listed too.
  */
-import { toHexReversed } from '../../../codec/hex.js';
 import { getBool, getInt, getObj } from '../../../json/getters.js';
+import { JsonWriter } from '../../../json/writer.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
-import { EntryAllowance, insightMethod, type InsightContext } from './insight-method.js';
+import { EntryAllowance, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 
 const HEAD =
   'getblockhashes high low ( {"noOrphans": true|false, "logicalTimes": true|false} )\n' +
@@ -66,12 +66,21 @@ export function getBlockHashesMethod(c: InsightContext, features: ExperimentalFe
           if (logicalTimes !== undefined && logicalTimes !== null) logical = getBool(logicalTimes);
         }
         if (!features.insightExplorer) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'No information available for block hashes');
-        const allowance = new EntryAllowance(ctx);
-        const entries = await allowance.read((limit) => c.index.timestamps(high, low, limit));
-        const items = entries.map((e) =>
-          logical ? `{"blockhash":"${toHexReversed(e.hash)}","logicalts":${e.logicalTime | 0}}` : `"${toHexReversed(e.hash)}"`,
-        );
-        return '[' + items.join(',') + ']';
+        const allowance = new EntryAllowance(ctx, 'getblockhashes');
+        const w = new JsonWriter(REPLY_START_BYTES).beginArray();
+        for await (const batch of allowance.batches((limit) => c.index.timestampBatches(high, low, limit))) {
+          for (const e of batch) {
+            if (logical)
+              w.beginObject()
+                .key('blockhash')
+                .hexStrReversed(e.hash)
+                .key('logicalts')
+                .int(e.logicalTime | 0)
+                .endObject();
+            else w.hexStrReversed(e.hash);
+          }
+        }
+        return w.endArray().toBuffer();
       },
     },
     features,

@@ -16,38 +16,61 @@ import {
   type FeatureGate,
 } from '../control/experimental-features.js';
 
-/** Memory an index entry takes while a method holds it (objects, key bytes, its share of the reply text). */
-const INDEX_ENTRY_BYTES = 256;
+/**
+ * Memory a request may use per index entry it reads, in bytes, per method: the most resident
+ * memory each was measured to use per entry (bench/insight-memory.ts: what it keeps, its reply
+ * growing, and the garbage not yet collected), with about a third more for the collector's
+ * timing. getaddressdeltas and getblockhashes write their replies as they read, and hold only
+ * the reply; getaddresstxids keeps each transaction's txid (32 bytes) and block position until
+ * its addresses are merged; getaddressutxos keeps each output's txid, script and amount until
+ * they are sorted by height. getaddressbalance sums a batch at a time and is not limited.
+ */
+export const INDEX_ENTRY_BYTES = {
+  getaddressdeltas: 640,
+  getaddresstxids: 768,
+  getaddressutxos: 1024,
+  getblockhashes: 1024,
+} as const;
 
 /**
- * How many index entries a request may gather: its reply memory (`RpcContext.requestMemory`)
- * over INDEX_ENTRY_BYTES. The entries are all read before any reply text is written, so the
- * reply budget alone would see them only once it was too late; past the allowance the request
- * gets the reply budget's -7 instead of reading on.
+ * Bytes a reply written as its entries are read starts with; the writer doubles it as needed,
+ * so a short reply takes little and a long one grows in a few steps.
+ */
+export const REPLY_START_BYTES = 16 * 1024;
+
+/**
+ * How many index entries a request may read: its reply memory (`RpcContext.requestMemory`) over
+ * the method's INDEX_ENTRY_BYTES. The reply budget sees a reply only once it is built, too late
+ * for the memory used to build it; past the allowance the request gets the reply budget's -7
+ * instead of reading on.
  */
 export class EntryAllowance {
   private remaining: number;
 
-  constructor(private readonly ctx: RpcContext) {
-    this.remaining = ctx.requestMemory === undefined ? Infinity : Math.floor(ctx.requestMemory / INDEX_ENTRY_BYTES);
+  constructor(
+    private readonly ctx: RpcContext,
+    method: keyof typeof INDEX_ENTRY_BYTES,
+  ) {
+    this.remaining = ctx.requestMemory === undefined ? Infinity : Math.floor(ctx.requestMemory / INDEX_ENTRY_BYTES[method]);
   }
 
   /**
-   * Runs one index read with the most entries it needs to return to show the allowance exceeded
-   * (one more than is left; none when unbounded), counts what it returned, and throws -7 once
-   * the request holds more than it may.
+   * Runs one batched index read asking for the most entries it needs to show the allowance
+   * exceeded (one more than is left; no limit when unbounded), and hands its batches on as they
+   * come, counting them: -7 once the request has read more than it may.
    */
-  async read<T>(readAtMost: (limit: number | undefined) => Promise<T[]>): Promise<T[]> {
-    const entries = await readAtMost(Number.isFinite(this.remaining) ? this.remaining + 1 : undefined);
-    this.remaining -= entries.length;
-    if (this.remaining < 0) {
-      const mib = Math.round(this.ctx.requestMemory! / (1024 * 1024));
-      throw new RpcError(
-        -7, // RPC_OUT_OF_MEMORY, as the reply budget answers
-        `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
-      );
+  async *batches<T>(readAtMost: (limit: number | undefined) => AsyncIterable<T[]>): AsyncGenerator<T[]> {
+    for await (const batch of readAtMost(Number.isFinite(this.remaining) ? this.remaining + 1 : undefined)) {
+      this.remaining -= batch.length;
+      if (this.remaining < 0) {
+        const mib = Math.round(this.ctx.requestMemory! / (1024 * 1024));
+        throw new RpcError(
+          -7, // RPC_OUT_OF_MEMORY, as the reply budget answers
+          `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
+        );
+      }
+      yield batch;
     }
-    return entries;
   }
 }
 
