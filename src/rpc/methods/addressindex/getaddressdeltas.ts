@@ -100,7 +100,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
               w.key('height').int(d.height);
               w.key('index').int(d.index);
               w.key('satoshis').int(d.value);
-              w.key('txid').plainStr(toHexReversed(d.txid));
+              w.key('txid').hexStrReversed(d.txid);
               w.endObject();
             }
           }
