@@ -122,16 +122,19 @@ export class AddressIndexReader {
    */
   deltaBatches(type: number, hash: Uint8Array, start: number, end: number, limit?: number): AsyncGenerator<AddressDelta[]> {
     const range = { ...deltaRange(type, hash, start, end), ...limitOption(limit) };
-    return batches(() => this.db.iterator(range), ([k, v]) => ({
-      type,
-      hash,
-      height: k.readUInt32BE(22),
-      txIndex: k.readUInt32BE(26),
-      txid: k.subarray(30, 62),
-      index: k.readUInt32LE(62),
-      spending: k[66] === 1,
-      value: readAmount(v, 0),
-    }));
+    return batches(
+      () => this.db.iterator(range),
+      ([k, v]) => ({
+        type,
+        hash,
+        height: k.readUInt32BE(22),
+        txIndex: k.readUInt32BE(26),
+        txid: k.subarray(30, 62),
+        index: k.readUInt32LE(62),
+        spending: k[66] === 1,
+        value: readAmount(v, 0),
+      }),
+    );
   }
 
   /** `deltaBatches`, gathered. */
@@ -145,7 +148,10 @@ export class AddressIndexReader {
    */
   deltaTransactionBatches(type: number, hash: Uint8Array, start: number, end: number, limit?: number): AsyncGenerator<DeltaTransaction[]> {
     const range = { ...deltaRange(type, hash, start, end), ...limitOption(limit) };
-    return batches(() => this.db.keys(range), (k) => ({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) }));
+    return batches(
+      () => this.db.keys(range),
+      (k) => ({ height: k.readUInt32BE(22), txIndex: k.readUInt32BE(26), txid: k.subarray(30, 62) }),
+    );
   }
 
   /** `deltaTransactionBatches`, gathered. */
@@ -157,10 +163,13 @@ export class AddressIndexReader {
   unspentBatches(type: number, hash: Uint8Array, limit?: number): AsyncGenerator<AddressUnspent[]> {
     const from = keys.addressUnspentPrefix(type, hash);
     const range = { gte: from, lt: prefixEnd(from), highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
-    return batches(() => this.db.iterator(range), ([k, v]) => {
-      const u = decodeUnspentValue(v, type, hash);
-      return { type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script };
-    });
+    return batches(
+      () => this.db.iterator(range),
+      ([k, v]) => {
+        const u = decodeUnspentValue(v, type, hash);
+        return { type, hash, txid: k.subarray(22, 54), index: k.readUInt32LE(54), value: u.value, height: u.height, script: u.script };
+      },
+    );
   }
 
   /** `unspentBatches`, gathered. */
@@ -192,7 +201,10 @@ export class AddressIndexReader {
     if (high <= low) return;
     const upper = high > 0xffffffff ? prefixEnd(Buffer.of(keys.timestamp(0)[0]!)) : keys.timestamp(high);
     const range = { gte: keys.timestamp(low), lt: upper, highWaterMarkBytes: RANGE_BATCH_BYTES, ...limitOption(limit) };
-    yield* batches(() => this.db.keys(range), (k) => ({ logicalTime: k.readUInt32BE(1), hash: k.subarray(5, 37) }));
+    yield* batches(
+      () => this.db.keys(range),
+      (k) => ({ logicalTime: k.readUInt32BE(1), hash: k.subarray(5, 37) }),
+    );
   }
 
   /** `timestampBatches`, gathered. */
