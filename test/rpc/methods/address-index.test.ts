@@ -12,7 +12,17 @@ import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from '../../../sr
 import { INDEX_ENTRY_BYTES } from '../../../src/rpc/methods/addressindex/insight-method.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
-import { fanOutChain, genesisNode, nextNode, poolAddress, rng, scriptFor, type ChainNode } from '../../support/address-index-chain.js';
+import { AddressIndexReader } from '../../../src/store/indexes/address-index-reader.js';
+import {
+  fanOutChain,
+  genesisNode,
+  nextNode,
+  POOL,
+  poolAddress,
+  rng,
+  scriptFor,
+  type ChainNode,
+} from '../../support/address-index-chain.js';
 import { mainnetChain, tempDir } from '../../support/store.js';
 import { readJsonVector } from '../../support/vectors.js';
 
@@ -465,5 +475,80 @@ describe('insight explorer methods over histories longer than a read batch (regt
     expect(await room(1500)('getaddressdeltas', params)).toMatchObject({ error: { code: -7 } });
     expect(await room(2500)('getaddressdeltas', params)).toHaveProperty('result');
     expect(await call('getaddressbalance', `["${poolAddress(0)}"]`)).toMatchObject({ result: { balance: 2_500_000, received: 2_500_000 } });
+  });
+
+  it('hands on replies in memory of their own size, as the reply budget charges them', async () => {
+    const methods = new Map(storeMethods(store, { features: INSIGHT }).map((m) => [m.name, m]));
+    const ctx = { network: REGTEST, requestStop: () => {} };
+    const reply = async (name: string, params: string) => (await methods.get(name)!.call(parseJson(params) as JsonValue[], ctx)) as Buffer;
+    // An empty reply in a shared pool slab, not in its own 16 KiB writer buffer; a long one in at most an eighth more than its length.
+    const empty = await reply('getaddressdeltas', `["${poolAddress(1)}"]`);
+    expect([empty.toString(), empty.buffer.byteLength <= Buffer.poolSize]).toEqual(['[]', true]);
+    for (const [name, params] of [
+      ['getaddressdeltas', `["${poolAddress(0)}"]`],
+      ['getaddressutxos', `["${poolAddress(0)}"]`],
+      ['getaddresstxids', `["${poolAddress(2)}"]`],
+    ]) {
+      const long = await reply(name!, params!);
+      expect([name, long.length > 50_000, long.buffer.byteLength <= long.length * 1.125]).toEqual([name, true, true]);
+    }
+  });
+
+  it('closes every index iterator it opens: on a refusal mid-read, a reader that stops early, and a failing consumer', async () => {
+    const open = new Set<object>();
+    let opened = 0;
+    const tracked = <T extends { close(): Promise<void> }>(it: T): T => {
+      open.add(it);
+      opened++;
+      const close = it.close.bind(it);
+      it.close = async () => {
+        open.delete(it);
+        await close();
+      };
+      return it;
+    };
+    const db = store.database;
+    const watched = {
+      iterator: (o: object) => tracked(db.iterator(o)),
+      keys: (o: object) => tracked(db.keys(o)),
+      getSync: (k: Buffer) => db.getSync(k),
+    } as unknown as typeof db;
+    const reader = new AddressIndexReader(watched);
+    const small = caller(
+      storeMethods(store, { features: INSIGHT, addressIndex: reader }),
+      REGTEST,
+      1500 * INDEX_ENTRY_BYTES.getaddressutxos,
+    );
+    expect(await small('getaddressutxos', `["${poolAddress(0)}"]`)).toMatchObject({ error: { code: -7 } });
+    for await (const batch of reader.deltaBatches(POOL[0]!.type, POOL[0]!.hash, 0, 0)) if (batch.length > 0) break;
+    await expect(
+      (async () => {
+        for await (const batch of reader.unspentBatches(POOL[0]!.type, POOL[0]!.hash))
+          if (batch.length > 0) throw new Error('consumer failed');
+      })(),
+    ).rejects.toThrow('consumer failed');
+    reader.timestampBatches(2 ** 31 - 1, 0); // never iterated: nothing opened
+    expect([opened, open.size]).toEqual([3, 0]);
+
+    // getaddressbalance reads an address once however often it is listed, and counts it each time.
+    const balance = caller(storeMethods(store, { features: INSIGHT, addressIndex: reader }), REGTEST);
+    const listed = `[{"addresses":[${Array.from({ length: 2000 }, () => `"${poolAddress(0)}"`).join(',')}]}]`;
+    expect(await balance('getaddressbalance', listed)).toMatchObject({ text: '{"balance":5000000000,"received":5000000000}' });
+    expect([opened, open.size]).toEqual([4, 0]);
+  });
+
+  it("getaddressbalance sums exactly past 2^53, as zcashd's int64 sums do", async () => {
+    // No chain pays one address 84 M ZEC in the time of a test: an index reader yielding 4,000
+    // deltas of an odd amount just under MAX_MONEY (8.4e18 zatoshis in all, below 2^63 but far
+    // past 2^53, where adding such numbers stops being exact) stands in for the store's.
+    const value = 2_099_999_999_999_999;
+    const bigHistory = {
+      async *deltaBatches() {
+        for (let i = 0; i < 4; i++) yield Array.from({ length: 1000 }, () => ({ value }));
+      },
+    } as unknown as AddressIndexReader;
+    const call = caller(storeMethods(store, { features: INSIGHT, addressIndex: bigHistory }), REGTEST);
+    const want = (4000n * BigInt(value)).toString();
+    expect(await call('getaddressbalance', `["${poolAddress(0)}"]`)).toMatchObject({ text: `{"balance":${want},"received":${want}}` });
   });
 });

@@ -7,7 +7,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, replyOf, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag, heightRange } from './params.js';
 
 const HEAD =
@@ -106,7 +106,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
           }
         }
         w.endArray();
-        if (!withInfo) return w.toBuffer();
+        if (!withInfo) return replyOf(w);
         const tip = await tipHeight(c.store);
         if (start > tip || end > tip) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
         const startHash = await c.store.hashAtHeight(start);
@@ -114,7 +114,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         if (!startHash || !endHash) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
         w.key('start').beginObject().key('hash').plainStr(toHexReversed(startHash)).key('height').int(start).endObject();
         w.key('end').beginObject().key('hash').plainStr(toHexReversed(endHash)).key('height').int(end).endObject();
-        return w.endObject().toBuffer();
+        return replyOf(w.endObject());
       },
     },
     features,

@@ -5,7 +5,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, replyOf, type InsightContext } from './insight-method.js';
 import { addressesFromParam, heightRange } from './params.js';
 
 const HEAD =
@@ -40,6 +40,9 @@ const TAIL =
   '\nExamples:\n' +
   exampleCli('getaddresstxids', `'{"addresses": ["${EXAMPLE_ADDRESS}"], "start": 1000, "end": 2000}'`) +
   exampleRpc('getaddresstxids', `{"addresses": ["${EXAMPLE_ADDRESS}"], "start": 1000, "end": 2000}`);
+
+/** A txid's text in the reply: quoted hex and a comma. */
+const TXID_TEXT_BYTES = 67;
 
 /** A transaction kept until every address is read: its block position, its txid at `slab[at]`. */
 interface HeldTransaction {
@@ -85,14 +88,15 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
           }
         }
         if (addresses.length > 1) held.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
-        const w = new JsonWriter(REPLY_START_BYTES).beginArray();
+        // Room for every kept txid (the most the reply can hold), so it is written once.
+        const w = new JsonWriter(TXID_TEXT_BYTES * held.length + 2).beginArray();
         let previous: HeldTransaction | null = null;
         for (const t of held) {
           if (previous && t.height === previous.height && t.txIndex === previous.txIndex) continue;
           previous = t;
           w.hexStrReversed(t.slab, t.at, 32);
         }
-        return w.endArray().toBuffer();
+        return replyOf(w.endArray());
       },
     },
     features,

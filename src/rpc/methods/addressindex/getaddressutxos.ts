@@ -8,7 +8,7 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { requireTip } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, replyOf, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag } from './params.js';
 
 const HEAD =
@@ -71,6 +71,23 @@ interface HeldUtxo {
   height: number;
 }
 
+/** An output's text beyond its address, script and numbers: the keys, punctuation and txid. */
+const UTXO_FIXED_TEXT_BYTES = '{"address":"","txid":"","outputIndex":,"script":"","satoshis":,"height":},'.length + 64;
+/** The array's brackets and the chainInfo wrapper (tip hash and height), at most. */
+const CHAIN_INFO_MOST_BYTES = 256;
+
+/** Decimal digits of a non-negative integer. */
+function digits(n: number): number {
+  let count = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) count++;
+  return count;
+}
+
+/** The length of `u`'s text in the reply. */
+function utxoTextBytes(u: HeldUtxo): number {
+  return UTXO_FIXED_TEXT_BYTES + u.address.length + 2 * u.scriptLength + digits(u.index) + digits(u.value) + digits(u.height);
+}
+
 function hold(batch: readonly AddressUnspent[], address: string, into: HeldUtxo[]): void {
   let size = 0;
   for (const u of batch) size += 32 + u.script.length;
@@ -106,7 +123,11 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
         // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
         // C++ library; here they keep the index order (address, then txid bytes, then output).
         utxos.sort((x, y) => x.height - y.height);
-        const w = new JsonWriter(REPLY_START_BYTES);
+        // The outputs are all known now: room for exactly their text, so the reply is written
+        // once, without the doubling (and the copy to its own size) of a growing buffer.
+        let size = CHAIN_INFO_MOST_BYTES;
+        for (const u of utxos) size += utxoTextBytes(u);
+        const w = new JsonWriter(size);
         if (includeChainInfo) w.beginObject().key('utxos');
         w.beginArray();
         for (const u of utxos) {
@@ -120,10 +141,10 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
           w.endObject();
         }
         w.endArray();
-        if (!includeChainInfo) return w.toBuffer();
+        if (!includeChainInfo) return replyOf(w);
         const tip = await requireTip(c.store);
         w.key('hash').plainStr(toHexReversed(tip.hash)).key('height').int(tip.height);
-        return w.endObject().toBuffer();
+        return replyOf(w.endObject());
       },
     },
     features,

@@ -11,7 +11,7 @@ import { JsonWriter } from '../../../json/writer.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
-import { EntryAllowance, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
+import { EntryAllowance, insightMethod, REPLY_START_BYTES, replyOf, type InsightContext } from './insight-method.js';
 
 const HEAD =
   'getblockhashes high low ( {"noOrphans": true|false, "logicalTimes": true|false} )\n' +
@@ -80,7 +80,7 @@ export function getBlockHashesMethod(c: InsightContext, features: ExperimentalFe
             else w.hexStrReversed(e.hash);
           }
         }
-        return w.endArray().toBuffer();
+        return replyOf(w.endArray());
       },
     },
     features,

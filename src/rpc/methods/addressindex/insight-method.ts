@@ -4,6 +4,7 @@
  * disabled, and a call is answered with -1 "Error: <name> is disabled. …" after the usage check.
  */
 import type { JsonValue } from '../../../json/value.js';
+import type { JsonWriter } from '../../../json/writer.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
 import { RPC, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
@@ -19,16 +20,17 @@ import {
 /**
  * Memory a request may use per index entry it reads, in bytes, per method: the most resident
  * memory each was measured to use per entry (bench/insight-memory.ts: what it keeps, its reply
- * growing, and the garbage not yet collected), with about a third more for the collector's
+ * growing, and the garbage not yet collected), with a quarter or more added for the collector's
  * timing. getaddressdeltas and getblockhashes write their replies as they read, and hold only
  * the reply; getaddresstxids keeps each transaction's txid (32 bytes) and block position until
  * its addresses are merged; getaddressutxos keeps each output's txid, script and amount until
- * they are sorted by height. getaddressbalance sums a batch at a time and is not limited.
+ * they are sorted by height (both then write their replies into exactly the room they need).
+ * getaddressbalance sums a batch at a time and is not limited.
  */
 export const INDEX_ENTRY_BYTES = {
   getaddressdeltas: 640,
-  getaddresstxids: 768,
-  getaddressutxos: 1024,
+  getaddresstxids: 576,
+  getaddressutxos: 768,
   getblockhashes: 1024,
 } as const;
 
@@ -37,6 +39,17 @@ export const INDEX_ENTRY_BYTES = {
  * so a short reply takes little and a long one grows in a few steps.
  */
 export const REPLY_START_BYTES = 16 * 1024;
+
+/**
+ * The reply `w` wrote, in memory of its own size. The reply budget charges a reply by its
+ * length, while a byte writer grows its buffer by doubling from REPLY_START_BYTES: handing on a
+ * slice of it would keep up to twice a long reply's bytes, and 16 KiB for an empty one, that
+ * nothing charged (a batch of small insight calls could hold gigabytes).
+ */
+export function replyOf(w: JsonWriter): Buffer {
+  const bytes = w.toBuffer();
+  return bytes.buffer.byteLength > bytes.length + (bytes.length >> 3) ? Buffer.from(bytes) : bytes;
+}
 
 /**
  * How many index entries a request may read: its reply memory (`RpcContext.requestMemory`) over
