@@ -31,8 +31,9 @@
  * one call each, so what a real decoder loses beyond it is the cost of building and checking
  * what it returns, roughly doubled by the alternation. They also time bench/lib/least-decoder.ts:
  * for v1, v3, v4 and v5, the least a decoder can do and still return this codec's objects with
- * zcashd's checks, one function per version with nothing dispatched. Its share is the most any
- * decoder returning `Transaction`s keeps one call each on this machine; ours is measured beside it.
+ * zcashd's checks, one function per version with nothing dispatched. Its share is about the most
+ * a decoder returning `Transaction`s can keep one call each on this machine (round-to-round noise
+ * puts either a point or two ahead); ours is measured beside it.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';

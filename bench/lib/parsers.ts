@@ -80,8 +80,8 @@ function decode(out: string): Figure[] {
           num(w[2]!),
         ),
       );
-    // The least a conforming decoder of the version does (bench/lib/least-decoder.ts): the share
-    // no decoder returning these objects keeps more of.
+    // The least a conforming decoder of the version does (bench/lib/least-decoder.ts): about the
+    // most of the share a decoder returning these objects can keep.
     const least = /the least conforming \S+ decoder \([^)]*\), one call each ([\d,.]+) tx\/s, ([\d.]+) %/.exec(r[7]!);
     if (least)
       figs.push(
