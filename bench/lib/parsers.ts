@@ -631,6 +631,16 @@ function insightMemory(out: string): Figure[] {
   return figs;
 }
 
+/** What parsing a request keeps, against the estimate the request-memory pool reserves (ratio ≥ 1: enough). */
+function requestMemory(out: string): Figure[] {
+  return [...out.matchAll(/^(.+?): body ([\d.]+) MB, parse keeps ([\d.]+) MB, estimate ([\d.]+) MB/gm)].map((m) =>
+    figure('request-memory', `parsed request, ${m[1]} (${m[2]} MB body)`, num(m[3]!), 'MB', 'lower', {
+      name: 'parsedSizeEstimate, reserved before parsing',
+      value: num(m[4]!),
+    }),
+  );
+}
+
 export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   addresses,
   decode,
@@ -645,6 +655,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   'trees-append': treesAppend,
   'address-index': addressIndex,
   'insight-memory': insightMemory,
+  'request-memory': requestMemory,
   curves,
   zip244,
 };

@@ -91,10 +91,13 @@ function isDigit(c: number): boolean {
 }
 
 /**
- * An upper estimate of the heap `parseJson(body)` takes, from the tokens that make values:
- * measured, a batch of JSON-RPC calls takes ≈ 14 heap bytes per body byte (≈ 660 bytes a call)
- * and a batch of empty objects ≈ 25 (≈ 75 bytes an object); the weights below cover both. Bodies
- * under 64 KiB count as nothing: they cost little, and most requests are that small.
+ * An upper estimate of the heap `parseJson(body)` takes, from the bytes that make values and
+ * members. Weighed against what parsing keeps (bench/request-memory.ts, one shape of body per
+ * process): a number ≈ 44–68 bytes with its array slot, an array with one element ≈ 180 beyond
+ * it, an object member ≈ 64 for its key-value pair besides the key and value, a JSON-RPC call
+ * ≈ 700–950. The weights keep every measured shape 1.15× or more above what it holds (a batch of
+ * calls ≈ 1.7×, strings and empty containers more). Bodies under 64 KiB count as nothing: they
+ * cost little, and most requests are that small.
  */
 export function parsedSizeEstimate(body: Uint8Array): number {
   if (body.length < 64 * 1024) return 0;
@@ -102,14 +105,16 @@ export function parsedSizeEstimate(body: Uint8Array): number {
   let arrays = 0;
   let commas = 0;
   let quotes = 0;
+  let colons = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c === Ch.OpenBrace) objects++;
     else if (c === Ch.OpenBracket) arrays++;
     else if (c === Ch.Comma) commas++;
     else if (c === Ch.Quote) quotes++;
+    else if (c === Ch.Colon) colons++;
   }
-  return body.length + 256 * objects + 64 * arrays + 32 * commas + 32 * quotes;
+  return body.length + 256 * objects + 192 * arrays + 72 * commas + 32 * quotes + 32 * colons;
 }
 
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */

@@ -200,6 +200,11 @@ describe('bench results', () => {
       ['getaddressbalance, 200,000 entries, peak resident memory per entry', 149, null, 'lower'],
     ]);
     expect(insight[0]!.ratio).toBeCloseTo(640 / 488, 10); // ≥ 1: the charge covers the peak
+    expect(
+      PARSERS['request-memory']!('numbers, 8 digits: body 18.0 MB, parse keeps 135.7 MB, estimate 162.0 MB → estimate ÷ kept 1.19×').map(
+        (f) => [f.name, f.value, f.baseline?.value, f.better],
+      ),
+    ).toEqual([['parsed request, numbers, 8 digits (18.0 MB body)', 135.7, 162, 'lower']]);
     const decode = PARSERS.decode!(DECODE_OUT);
     expect(decode.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
       ['decode+txid v4', 726487, 139658],
