@@ -35,6 +35,9 @@ const SHAPES: Record<string, () => string> = {
       '{"alpha1":12345678,"alpha2":12345678,"alpha3":12345678,"alpha4":12345678,"alpha5":12345678,"alpha6":12345678,"alpha7":12345678,"alpha8":12345678}',
     ),
   'strings, 8 characters': () => list(VALUES, '"abcdefgh"'),
+  'one long string with a character above U+00FF': () => `["\u0101${'a'.repeat(10 * VALUES)}"]`,
+  'strings with an escaped newline': () => list(VALUES / 10, `"${'a'.repeat(30)}\\n"`),
+  'arrays nested 100 deep': () => list(VALUES / 100, '['.repeat(100) + '1' + ']'.repeat(100)),
   'getblockcount calls': () => list(VALUES / 10, '{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}'),
   'getblock calls': () =>
     list(

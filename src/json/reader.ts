@@ -93,7 +93,7 @@ function isDigit(c: number): boolean {
 /**
  * An upper estimate of the heap `parseJson(body)` takes, from the bytes that make values and
  * members. Weighed against what parsing keeps (bench/request-memory.ts, one shape of body per
- * process): a number ≈ 44–68 bytes with its array slot, an array with one element ≈ 180 beyond
+ * process): a number ≈ 44–68 bytes with its array slot, an array with one element ≈ 184 beyond
  * it, an object member ≈ 64 for its key-value pair besides the key and value, a JSON-RPC call
  * ≈ 700–950. The weights keep every measured shape 1.15× or more above what it holds (a batch of
  * calls ≈ 1.7×, strings and empty containers more). Bodies under 64 KiB count as nothing: they
@@ -106,15 +106,19 @@ export function parsedSizeEstimate(body: Uint8Array): number {
   let commas = 0;
   let quotes = 0;
   let colons = 0;
+  let wide = false;
   for (let i = 0; i < body.length; i++) {
-    const c = body[i];
+    const c = body[i]!;
     if (c === Ch.OpenBrace) objects++;
     else if (c === Ch.OpenBracket) arrays++;
     else if (c === Ch.Comma) commas++;
     else if (c === Ch.Quote) quotes++;
     else if (c === Ch.Colon) colons++;
+    else if (c >= 0x80 || c === Ch.Backslash) wide = true;
   }
-  return body.length + 256 * objects + 192 * arrays + 72 * commas + 32 * quotes + 32 * colons;
+  // A string holding one character above U+00FF (raw or escaped) is two bytes a character in
+  // V8, its ASCII too: with any such byte, the body's bytes count two and a half times.
+  return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 72 * commas + 32 * quotes + 32 * colons;
 }
 
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
@@ -379,7 +383,12 @@ function hexValue(c: number): number {
  * the end of the string or another code point does).
  */
 class Utf8Filter {
-  private readonly bytes: number[] = [];
+  /**
+   * The UTF-8 written so far, `out[0, length)`, grown by doubling: a number per byte (an array
+   * of them) took about 27 times a long string's size while it was read.
+   */
+  private out: Buffer;
+  private length = 0;
   private valid = true;
   private codePoint = 0;
   /** Bits still to be filled by continuation bytes (6, 12, 18), 0 between sequences. */
@@ -388,12 +397,23 @@ class Utf8Filter {
   private surrogate = 0;
 
   constructor(buf: Buffer, asciiStart: number, asciiEnd: number) {
-    for (let i = asciiStart; i < asciiEnd; i++) this.bytes.push(buf[i]!);
+    this.out = Buffer.allocUnsafe(Math.max(64, 2 * (asciiEnd - asciiStart)));
+    this.length = buf.copy(this.out, 0, asciiStart, asciiEnd);
+  }
+
+  /** Appends one byte of output. */
+  private put(b: number): void {
+    if (this.length === this.out.length) {
+      const grown = Buffer.allocUnsafe(2 * this.out.length);
+      this.out.copy(grown, 0, 0, this.length);
+      this.out = grown;
+    }
+    this.out[this.length++] = b;
   }
 
   pushByte(ch: number): void {
     if (this.state === 0) {
-      if (ch < 0x80) this.bytes.push(ch);
+      if (ch < 0x80) this.put(ch);
       else if (ch < 0xc0)
         this.valid = false; // continuation byte without a lead
       else if (ch < 0xe0) {
@@ -434,16 +454,28 @@ class Utf8Filter {
   /** The decoded string, or undefined when the filter saw invalid input. */
   finish(): string | undefined {
     if (!this.valid || this.state !== 0 || this.surrogate !== 0) return undefined;
-    return Buffer.from(this.bytes).toString('utf8');
+    return this.out.toString('utf8', 0, this.length);
   }
 
   private append(cp: number): void {
-    const b = this.bytes;
-    if (cp <= 0x7f) b.push(cp);
-    else if (cp <= 0x7ff) b.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
-    else if (cp <= 0xffff) b.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-    else if (cp <= 0x10ffff) {
-      b.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-    } else b.push(0xef, 0xbf, 0xbd); // beyond Unicode: see the module comment (U+FFFD)
+    if (cp <= 0x7f) this.put(cp);
+    else if (cp <= 0x7ff) {
+      this.put(0xc0 | (cp >> 6));
+      this.put(0x80 | (cp & 0x3f));
+    } else if (cp <= 0xffff) {
+      this.put(0xe0 | (cp >> 12));
+      this.put(0x80 | ((cp >> 6) & 0x3f));
+      this.put(0x80 | (cp & 0x3f));
+    } else if (cp <= 0x10ffff) {
+      this.put(0xf0 | (cp >> 18));
+      this.put(0x80 | ((cp >> 12) & 0x3f));
+      this.put(0x80 | ((cp >> 6) & 0x3f));
+      this.put(0x80 | (cp & 0x3f));
+    } else {
+      // beyond Unicode: see the module comment (U+FFFD)
+      this.put(0xef);
+      this.put(0xbf);
+      this.put(0xbd);
+    }
   }
 }

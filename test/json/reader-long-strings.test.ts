@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonParseError, parseJson } from '../../src/json/reader.js';
+import { JsonParseError, parseJson, parsedSizeEstimate } from '../../src/json/reader.js';
 
 describe('reader fast path for long strings', () => {
   const long = 'ab'.repeat(40);
@@ -15,5 +15,28 @@ describe('reader fast path for long strings', () => {
     expect(() => parseJson(`["${long}\u0001"]`)).toThrow(JsonParseError);
     expect(() => parseJson(`["${long}\t"]`)).toThrow(JsonParseError);
     expect(() => parseJson(Buffer.from([0x5b, 0x22, ...Buffer.from(long), 0x7f, 0x22, 0x5d]))).not.toThrow();
+  });
+});
+
+describe('reader slow path for long strings', () => {
+  it('decodes escapes, multi-byte UTF-8 and surrogate pairs across its buffer growing many times over', () => {
+    const body = `["\\n${'é'.repeat(5000)}${'\\ud83d\\ude00'.repeat(3000)}${'€'.repeat(5000)}x"]`;
+    expect(parseJson(Buffer.from(body, 'utf8'))).toEqual([`\n${'é'.repeat(5000)}${'😀'.repeat(3000)}${'€'.repeat(5000)}x`]);
+    // Starting after a plain ASCII run (copied in at once), then growing.
+    expect(parseJson(`["${'a'.repeat(100)}\\t${'ā'.repeat(200)}"]`)).toEqual([`${'a'.repeat(100)}\t${'ā'.repeat(200)}`]);
+  });
+});
+
+describe('parsedSizeEstimate', () => {
+  const big = (inner: string) => Buffer.from(`["${inner}"]`, 'utf8');
+  it('counts nothing under 64 KiB, and a wide body (raw non-ASCII or an escape) two and a half times', () => {
+    expect(parsedSizeEstimate(Buffer.from(`["${'a'.repeat(60_000)}"]`))).toBe(0);
+    const ascii = big('a'.repeat(100_000));
+    const structure = 224 + 2 * 32; // the array and the string's two quotes
+    expect(parsedSizeEstimate(ascii)).toBe(ascii.length + structure);
+    const escaped = big(`\\u0101${'a'.repeat(100_000)}`); // a UTF-16 string in V8: two bytes a character
+    expect(parsedSizeEstimate(escaped)).toBe(Math.ceil(2.5 * escaped.length) + structure);
+    const raw = big(`ā${'a'.repeat(100_000)}`);
+    expect(parsedSizeEstimate(raw)).toBe(Math.ceil(2.5 * raw.length) + structure);
   });
 });

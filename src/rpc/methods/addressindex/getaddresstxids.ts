@@ -88,14 +88,13 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
           }
         }
         if (addresses.length > 1) held.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
-        // Room for every kept txid (the most the reply can hold), so it is written once.
-        const w = new JsonWriter(TXID_TEXT_BYTES * held.length + 2).beginArray();
-        let previous: HeldTransaction | null = null;
-        for (const t of held) {
-          if (previous && t.height === previous.height && t.txIndex === previous.txIndex) continue;
-          previous = t;
-          w.hexStrReversed(t.slab, t.at, 32);
-        }
+        // A transaction two addresses share is kept once per address: written once, after its first.
+        const repeats = (t: HeldTransaction, i: number) => i > 0 && t.height === held[i - 1]!.height && t.txIndex === held[i - 1]!.txIndex;
+        let distinct = 0;
+        for (let i = 0; i < held.length; i++) if (!repeats(held[i]!, i)) distinct++;
+        // Room for exactly the reply, so it is written once.
+        const w = new JsonWriter(TXID_TEXT_BYTES * distinct + 2).beginArray();
+        for (let i = 0; i < held.length; i++) if (!repeats(held[i]!, i)) w.hexStrReversed(held[i]!.slab, held[i]!.at, 32);
         return replyOf(w.endArray());
       },
     },
