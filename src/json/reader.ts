@@ -95,8 +95,9 @@ function isDigit(c: number): boolean {
  * members. Weighed against what parsing keeps (bench/request-memory.ts, one shape of body per
  * process): a number ≈ 44–68 bytes with its array slot, an array with one element ≈ 184 beyond
  * it, an object member ≈ 64 for its key-value pair besides the key and value, a JSON-RPC call
- * ≈ 700–950. The weights keep every measured shape 1.15× or more above what it holds (a batch of
- * calls ≈ 1.7×, strings and empty containers more). Bodies under 64 KiB count as nothing: they
+ * ≈ 700–950. The weights keep every shape the bench measures 1.2× or more above what it holds
+ * (a batch of calls ≈ 1.7×, strings and empty containers more); numbers dozens to thousands of
+ * digits long come nearer, down to ≈ 1.01×, and a single token of megabytes to ≈ 1.0×. Bodies under 64 KiB count as nothing: they
  * cost little, and most requests are that small.
  */
 export function parsedSizeEstimate(body: Uint8Array): number {
@@ -118,7 +119,7 @@ export function parsedSizeEstimate(body: Uint8Array): number {
   }
   // A string holding one character above U+00FF (raw or escaped) is two bytes a character in
   // V8, its ASCII too: with any such byte, the body's bytes count two and a half times.
-  return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 72 * commas + 32 * quotes + 32 * colons;
+  return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 80 * commas + 32 * quotes + 32 * colons;
 }
 
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
@@ -397,7 +398,9 @@ class Utf8Filter {
   private surrogate = 0;
 
   constructor(buf: Buffer, asciiStart: number, asciiEnd: number) {
-    this.out = Buffer.allocUnsafe(Math.max(64, 2 * (asciiEnd - asciiStart)));
+    // The ASCII run and a little room: the string's output is never longer than its input, and
+    // the run may be nearly all of it.
+    this.out = Buffer.allocUnsafe(asciiEnd - asciiStart + 64);
     this.length = buf.copy(this.out, 0, asciiStart, asciiEnd);
   }
 

@@ -100,7 +100,7 @@ describe('parsed requests count against the request memory (-rpcbodymemory)', ()
     const config = loadNodeConfig([`-datadir=${d}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
     const s = await startRpcServer({ config, methods: storeMethods(store), memory: { bodies: 4 * MIB } });
     try {
-      // Estimated at ≈ 1.6 MB parsed: fits the 4 MiB.
+      // Estimated at ≈ 1.7 MB parsed: fits the 4 MiB.
       const calls = JSON.stringify(Array.from({ length: 1600 }, (_, i) => ({ id: i, method: 'getblockcount', params: [] })));
       const ok = await post(s.port, calls);
       expect(ok.statusLine).toBe('HTTP/1.1 200 OK');
@@ -136,7 +136,7 @@ describe('parsed requests count against the request memory (-rpcbodymemory)', ()
       // A 2.2 MB body whose parsed form is estimated at 2.3 MB: body and parse together exceed 4 MiB.
       const big = await post(s.port, JSON.stringify({ id: 1, method: 'getblockcount', params: ['x'.repeat(2_200_000)] }));
       expect(JSON.parse(big.body.toString('utf8'))).toMatchObject({ error: { code: -32602 }, id: 1 }); // answered: too many parameters
-      // Four batches of 3,200 calls (each estimated at 3.3 MB, one at a time fits) on two threads:
+      // Four batches of 3,200 calls (each estimated at 3.4 MB, one at a time fits) on two threads:
       // a batch yields its thread between calls, and a waiting batch must not take it.
       const calls = JSON.stringify(Array.from({ length: 3200 }, (_, i) => ({ id: i, method: 'getblockcount', params: [] })));
       const replies = await Promise.all(Array.from({ length: 4 }, () => post(s.port, calls)));
