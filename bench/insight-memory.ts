@@ -23,13 +23,10 @@
  *
  * Run: npx tsx bench/insight-memory.ts [entries=200000]
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { REGTEST } from '../src/chain/network.js';
 import { parseJson, type JsonValue } from '../src/json/index.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../src/rpc/methods/control/experimental-features.js';
@@ -43,6 +40,7 @@ import { ChainStateIndex } from '../src/store/indexes/chain-state-index.js';
 import { TxIndex } from '../src/store/indexes/tx-index.js';
 import { fanOutChain, POOL, poolAddress } from '../test/support/address-index-chain.js';
 import { load, QUICK, positional } from './lib/measure.js';
+import { measureInChild, peakResident, resetPeakResident, settledMemory } from './lib/memory.js';
 
 const ENTRIES = Number(positional()[0] ?? (QUICK ? 20_000 : 200_000));
 const FAN_OUT = 2000;
@@ -84,41 +82,6 @@ const CASES: Record<string, Case> = {
   },
 };
 
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-/**
- * Heap and buffer memory in use once everything unreferenced is collected: collections with
- * turns of the event loop between them, so buffers freed by one (released after it) are gone.
- */
-async function settled(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    collect();
-    await new Promise((r) => setImmediate(r));
-  }
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
-
-/** A line of /proc/self/status, in bytes (its values are in kB). */
-function procStatusBytes(field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
-  if (!m) throw new Error(`no ${field} in /proc/self/status`);
-  return Number(m[1]) * 1024;
-}
-
-/**
- * Sets the kernel's high-water mark of resident memory back to what is resident now (Linux ≥ 4.0:
- * "5" written to clear_refs), so the mark read after a call is that call's peak, not an earlier
- * one's; returns what is resident.
- */
-function resetPeakResident(): number {
-  writeFileSync('/proc/self/clear_refs', '5');
-  return procStatusBytes('VmRSS');
-}
-
-const peakResident = (): number => procStatusBytes('VmHWM');
-
 /** In a child: one method's peak and held memory, printed as a JSON line. */
 async function measure(datadir: string, name: string): Promise<void> {
   const c = CASES[name]!;
@@ -131,17 +94,17 @@ async function measure(datadir: string, name: string): Promise<void> {
   await method.call(parseJson(c.params(true)) as JsonValue[], ctx);
   const params = parseJson(c.params(false)) as JsonValue[];
 
-  const base = await settled();
+  const base = await settledMemory();
   const rss = resetPeakResident();
   let reply: string | Buffer | null = await method.call(params, ctx);
   const peak = peakResident() - rss;
-  const replyHeld = (await settled()) - base;
+  const replyHeld = (await settledMemory()) - base;
   const replyBytes = reply.length;
   reply = null;
 
-  const before = await settled();
+  const before = await settledMemory();
   const entries = await c.read(new AddressIndexReader(store.database));
-  const entriesHeld = (await settled()) - before;
+  const entriesHeld = (await settledMemory()) - before;
   if (entries.length !== c.entries) throw new Error(`${name}: the index returned ${entries.length} entries, not ${c.entries}`);
   await store.close();
   console.log(JSON.stringify({ peak, replyHeld, replyBytes, entriesHeld, n: entries.length }));
@@ -169,18 +132,12 @@ async function main(): Promise<void> {
         `each method in its own process; ${load()}`,
     );
     for (const name of Object.keys(CASES)) {
-      const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-        env: { ...process.env, INSIGHT_MEMORY_CHILD: name, INSIGHT_MEMORY_DATADIR: datadir },
-        encoding: 'utf8',
-      });
-      if (child.status !== 0) throw new Error(`${name}: the measuring process failed: ${child.stderr}`);
-      const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as {
-        peak: number;
-        replyHeld: number;
-        replyBytes: number;
-        entriesHeld: number;
-        n: number;
-      };
+      const r = measureInChild<{ peak: number; replyHeld: number; replyBytes: number; entriesHeld: number; n: number }>(
+        fileURLToPath(import.meta.url),
+        { INSIGHT_MEMORY_CHILD: name, INSIGHT_MEMORY_DATADIR: datadir },
+        process.argv.slice(2),
+        name,
+      );
       const charge = (INDEX_ENTRY_BYTES as Record<string, number>)[name];
       const per = (bytes: number) => (bytes / r.n).toFixed(0);
       const verdict =

@@ -10,12 +10,10 @@
  *
  * Run: npx tsx bench/request-memory.ts
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parseJson, parsedSizeEstimate } from '../src/json/reader.js';
 import { load, QUICK } from './lib/measure.js';
+import { measureInChild, settledMemory } from './lib/memory.js';
 
 const VALUES = QUICK ? 200_000 : 2_000_000;
 const list = (n: number, item: string) => '[' + Array<string>(n).fill(item).join(',') + ']';
@@ -48,20 +46,10 @@ const SHAPES: Record<string, () => string> = {
 
 /** In a child: one shape's body, what its parse keeps, and the estimate, as a JSON line. */
 async function measure(shape: string): Promise<void> {
-  setFlagsFromString('--expose-gc');
-  const collect = runInNewContext('gc') as () => void;
-  const settled = async (): Promise<number> => {
-    for (let i = 0; i < 3; i++) {
-      collect();
-      await new Promise((r) => setImmediate(r));
-    }
-    const m = process.memoryUsage();
-    return m.heapUsed + m.arrayBuffers;
-  };
   const body = Buffer.from(SHAPES[shape]!());
-  const before = await settled();
+  const before = await settledMemory();
   const value = parseJson(body);
-  const held = (await settled()) - before;
+  const held = (await settledMemory()) - before;
   if (value === undefined) throw new Error('nothing parsed');
   console.log(JSON.stringify({ body: body.length, held, estimate: parsedSizeEstimate(body) }));
 }
@@ -69,12 +57,12 @@ async function measure(shape: string): Promise<void> {
 function main(): void {
   console.log(`parsed-request estimate against the memory a parse keeps, one shape a process (${load()})`);
   for (const shape of Object.keys(SHAPES)) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, REQUEST_MEMORY_SHAPE: shape },
-      encoding: 'utf8',
-    });
-    if (child.status !== 0) throw new Error(`${shape}: the measuring process failed: ${child.stderr}`);
-    const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as { body: number; held: number; estimate: number };
+    const r = measureInChild<{ body: number; held: number; estimate: number }>(
+      fileURLToPath(import.meta.url),
+      { REQUEST_MEMORY_SHAPE: shape },
+      process.argv.slice(2), // --quick sizes the child's bodies too
+      shape,
+    );
     const mb = (n: number) => (n / 1e6).toFixed(1);
     console.log(
       `${shape}: body ${mb(r.body)} MB, parse keeps ${mb(r.held)} MB, estimate ${mb(r.estimate)} MB → estimate ÷ kept ${(r.estimate / r.held).toFixed(2)}×`,

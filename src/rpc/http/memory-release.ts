@@ -17,7 +17,8 @@ const MIN_INTERVAL_MS = 5000;
 /** How often a collection that found the server busy looks again. */
 const QUIET_CHECK_MS = 250;
 
-function exposeGc(): (() => void) | null {
+/** V8's full collection, exposed at run time; null where it cannot be. */
+export function exposeGc(): (() => void) | null {
   try {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as unknown;
