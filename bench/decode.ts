@@ -2,7 +2,7 @@
  * Decode + txid throughput on every real transaction in the test vectors (blocks/ and
  * zcashd-2019/), per transaction version, against @bitgo/utxo-lib's Zcash parser.
  *
- *   npx tsx bench/decode.ts            (ZECRPC_VECTORS overrides the vectors folder)
+ *   npx tsx bench/decode.ts [--share-rounds=N]   (ZECRPC_VECTORS overrides the vectors folder)
  *
  * One benchmark "op" is a pass over a whole set of transactions, so tx/s = hz × count and
  * MB/s = hz × bytes. utxo-lib only parses transparent-only transactions (it throws on any
@@ -33,7 +33,9 @@
  * for v1, v3, v4 and v5, the least a decoder can do and still return this codec's objects with
  * zcashd's checks, one function per version with nothing dispatched. Its share is about the most
  * a decoder returning `Transaction`s can keep one call each on this machine (round-to-round noise
- * puts either a point or two ahead); ours is measured beside it.
+ * puts either a point or two ahead); ours is measured beside it. So are the same four functions
+ * behind a switch on the header (`leastAnyVersion`, warm on all four versions): the least a
+ * decoder of every version does, since it must first choose the version's reader.
  */
 import Benchmark from 'benchmark';
 import * as utxolib from '@bitgo/utxo-lib';
@@ -45,8 +47,8 @@ import { sha256, sha256d } from '../src/crypto/hash.js';
 import { compactSizeLength } from '../src/codec/bytes.js';
 import { zip244TxId } from '../src/codec/tx/zip244.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../test/support/vectors.js';
-import { leastDecoderFor } from './lib/least-decoder.js';
-import { describePercent, median, spread } from './lib/measure.js';
+import { leastAnyVersion, leastDecoderFor } from './lib/least-decoder.js';
+import { describePercent, median, numberFlag, spread } from './lib/measure.js';
 
 // The benchmark decodes the same transactions over and over; measure the cold path, where every
 // Sapling/Orchard point is validated, not the memoized verdicts a long-running server reuses.
@@ -235,6 +237,9 @@ function main(): void {
     rows.push({ version, txs: txs.length, utxoTxs: same.length, all: set(txs), same: set(same), results: new Map() });
   }
   const sameAll = allTxs.filter(utxoCanParse);
+  // The dispatching least decoder is warm on every version before it is timed on any, as a
+  // decoder of all of them is in a server; ours meets them all in the suites below.
+  for (let pass = 0; pass < 100; pass++) for (const t of sameAll) void leastAnyVersion(t).txid;
   rows.push({ version: 'all', txs: allTxs.length, utxoTxs: sameAll.length, all: set(allTxs), same: set(sameAll), results: new Map() });
 
   console.log(`node ${process.version}, ${allTxs.length} real transactions, ${fmt(set(allTxs).bytes / 1e6, 2)} MB`);
@@ -273,7 +278,8 @@ function main(): void {
   if (v4 && v4.same.txs.length > 0) alternationCost(v4.same);
 }
 
-const SHARE_ROUNDS = 7;
+/** `--share-rounds=N` narrows the medians (41 rounds take about five minutes in all). */
+const SHARE_ROUNDS = numberFlag('share-rounds', 7);
 const SHARE_ROUND_MS = 150;
 
 /** ns per transaction of `pass` over `s`, run for about `ms` (after the suite above warmed it). */
@@ -298,13 +304,14 @@ const spreadPct = (ratios: number[]) => describePercent(spread(ratios.map((x) =>
  * printed. The suite's shares above compare runs seconds apart, which shared-machine noise moves
  * by several points. The same rounds time the hashing after only finding each transaction's end
  * (`transparentEnd`): how much of the one-call share any decoder loses before it builds anything;
- * and, for v1, v3, v4 and v5, the least conforming decoder of the version (least-decoder.ts).
+ * and, for v1, v3, v4 and v5, the least conforming decoder of the version (least-decoder.ts),
+ * alone and behind a version dispatch.
  */
 function sharesPerRound(row: Row): string {
   const s = row.same;
   const least = leastDecoderFor(row.version);
   const passes = [txidOnlyPass(s), zecrpcPass(s), zecrpcListedPass(s), walkThenTxidPass(s)];
-  if (least) passes.push(leastDecoderPass(s, least));
+  if (least) passes.push(leastDecoderPass(s, least), leastDecoderPass(s, leastAnyVersion));
   const shares = passes.map(() => [] as number[]);
   const nsOf = passes.map(() => [] as number[]);
   for (let round = 0; round < SHARE_ROUNDS; round++) {
@@ -324,7 +331,8 @@ function sharesPerRound(row: Row): string {
     `decode+txid one call each ${rate(1)} tx/s, listed ${rate(2)} tx/s | one call each ${spreadPct(shares[1]!)}, listed ${spreadPct(shares[2]!)} | ` +
     `only finding each transaction's end, then its txid, one call each ${rate(3)} tx/s, ${spreadPct(shares[3]!)}` +
     (least
-      ? ` | the least conforming ${row.version} decoder (bench/lib/least-decoder.ts), one call each ${rate(4)} tx/s, ${spreadPct(shares[4]!)}`
+      ? ` | the least conforming ${row.version} decoder (bench/lib/least-decoder.ts), one call each ${rate(4)} tx/s, ${spreadPct(shares[4]!)}` +
+        ` | the same behind a version dispatch, one call each ${rate(5)} tx/s, ${spreadPct(shares[5]!)}`
       : '')
   );
 }

@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { toHexReversed } from '../src/codec/hex.js';
 import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
 import { LARGE_BLOCK_INPUTS, LARGE_BLOCK_TXS, writeConnectedLargeBlockStore } from './lib/connected-large-block.js';
-import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
-import { fmt, load, QUICK, spread } from './lib/measure.js';
+import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
+import { fmt, load, numberFlag, QUICK, spread } from './lib/measure.js';
 import { captureReply, replyParts } from './lib/raw-http.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.15 : 0.5);

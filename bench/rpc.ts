@@ -21,8 +21,8 @@ import { toHex } from '../src/codec/hex.js';
 import { txToJson } from '../src/render/tx.js';
 import { readHexVector } from '../test/support/vectors.js';
 import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
-import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
-import { load, median, QUICK } from './lib/measure.js';
+import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
+import { load, median, numberFlag, QUICK } from './lib/measure.js';
 import { captureReply, replyParts } from './lib/raw-http.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 1);

@@ -28,8 +28,8 @@ import { decodeBlock } from '../src/codec/block.js';
 import { blockToJsonBytes } from '../src/render/block.js';
 import { SLAB_BYTES } from '../src/rpc/workers/reply-slab.js';
 import { startChildServer, startReplayCeiling, type ChildServer } from './lib/child-server.js';
-import { describeCell, failuresIn, interleavedRounds, numberFlag } from './lib/interleaved.js';
-import { fmt, load, median, QUICK } from './lib/measure.js';
+import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
+import { fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
 import { captureReply, replyParts, type CapturedReply } from './lib/raw-http.js';
 import {
   blockOf106598Shape,

@@ -97,14 +97,3 @@ export function describeCell(r: CellResult, labels: Readonly<Record<string, stri
 }
 
 export const failuresIn = (runs: readonly Run[]): number => runs.reduce((a, r) => a + r.failures, 0);
-
-/**
- * `--name=value` from the command line, else `fallback`. Named, not positional: bench/run-all.ts
- * passes suites positional arguments meant for their earlier, time-bounded runs.
- */
-export function numberFlag(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg === undefined ? fallback : Number(arg.slice(name.length + 3));
-  if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
-  return value;
-}

@@ -64,3 +64,14 @@ export function cpuMicrosPerUnit(op: () => void, unitsPerOp: number, rounds: num
   }
   return median(perRound);
 }
+
+/**
+ * `--name=value` from the command line, else `fallback`. Named, not positional: bench/run-all.ts
+ * passes suites positional arguments meant for their earlier, time-bounded runs.
+ */
+export function numberFlag(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg === undefined ? fallback : Number(arg.slice(name.length + 3));
+  if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
+  return value;
+}

@@ -97,6 +97,22 @@ function decode(out: string): Figure[] {
           num(least[2]!),
         ),
       );
+    // The same behind a version dispatch: the bound for a decoder of every version.
+    const dispatched = /the same behind a version dispatch, one call each ([\d,.]+) tx\/s, ([\d.]+) %/.exec(r[7]!);
+    if (dispatched)
+      figs.push(
+        perRoundRatio(
+          figure(
+            'decode',
+            `the least conforming ${r[1]} decoder behind a version dispatch, then its txid, share of the txid hashing alone, per round`,
+            num(dispatched[1]!),
+            'tx/s',
+            'higher',
+            alone,
+          ),
+          num(dispatched[2]!),
+        ),
+      );
   }
   for (const alt of out.matchAll(
     /^alternation (?:cost|control), (.+?): (.+?) ([\d,.]+) ns\/tx, (.+?) ([\d,.]+) ns, alternating ([\d,.]+) ns/gm,
