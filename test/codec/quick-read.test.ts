@@ -251,6 +251,12 @@ describe('quick and general transaction readers agree', () => {
       inputCountCut: tx(V4, 'fdfd'),
       v3TrailingBytes: tx('030000807082c403', '01', IN, '01', out, LOCK_EXPIRY, '00', 'ffff'),
       v5TrailingBytes: tx(V5, NU5_BRANCH, LOCK_EXPIRY, '01', IN, '01', out, '000000', 'ffff'),
+      // Lock time and expiry height at and above 2^31 (read as uint32, never negative), and
+      // three-byte input and output counts, in v5's own reader as in the one for v1–v4.
+      v5HighLockAndExpiry: tx(V5, NU5_BRANCH, 'ffffffff', '00000080', '01', IN, '01', out, '000000'),
+      v5ThreeByteCounts: tx(V5, NU5_BRANCH, LOCK_EXPIRY, 'fdfd00', IN.repeat(0xfd), 'fdfd00', out.repeat(0xfd), '000000'),
+      v3HighLockAndExpiry: tx('030000807082c403', '01', IN, '01', out, 'ffffffff', '00000080', '00'),
+      v3ThreeByteCounts: tx('030000807082c403', 'fdfd00', IN.repeat(0xfd), 'fdfd00', out.repeat(0xfd), LOCK_EXPIRY, '00'),
       v1: tx('01000000', '01', IN, '01', out, LOCK),
       v1Smallest: tx('01000000', '00', '00', LOCK),
       v1LockTimeShort: tx('01000000', '01', IN, '01', out, 'ff0000'),
@@ -336,6 +342,10 @@ describe('quick and general transaction readers agree', () => {
       inputCountCut: 'end-of-data',
       v3TrailingBytes: 'ok',
       v5TrailingBytes: 'ok',
+      v5HighLockAndExpiry: 'ok',
+      v5ThreeByteCounts: 'ok',
+      v3HighLockAndExpiry: 'ok',
+      v3ThreeByteCounts: 'ok',
       v1: 'ok',
       v1Smallest: 'ok',
       v1LockTimeShort: 'end-of-data',

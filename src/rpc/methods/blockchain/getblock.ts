@@ -34,10 +34,11 @@ import { TipScopedReplyCache } from './reply-cache.js';
  * a height (strict regex, stoi, negative = from the tip); anything longer is a hash, parsed
  * leniently with no validation at all. `heightToHash` resolves heights on the active chain.
  *
- * zecrpc's one documented deviation from zcashd: a JSON *number* is also accepted as a height
- * (zcashd only accepts strings and answers -1 "JSON value is not a string as expected"; its
- * zcash-cli converts numbers, so scripts written for the CLI work unchanged). The number goes
- * through the 32-bit integer getter, so 1.5 or 1e3 give -1 "JSON integer out of range".
+ * A deliberate deviation from zcashd, documented in the README: a JSON *number* is also
+ * accepted as a height, for clients whose JSON-RPC layer sends numbers (zcashd accepts only
+ * strings and answers -1 "JSON value is not a string as expected"; zcash-cli and zecrpc-cli send
+ * the height as a string, which both accept). The number goes through the 32-bit integer getter,
+ * so 1.5 or 1e3 give -1 "JSON integer out of range".
  */
 async function blockHashFromArg(
   arg: JsonValue,
