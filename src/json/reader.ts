@@ -97,8 +97,8 @@ function isDigit(c: number): boolean {
  * it, an object member ≈ 64 for its key-value pair besides the key and value, a JSON-RPC call
  * ≈ 700–950. The weights keep every shape the bench measures 1.2× or more above what it holds
  * (a batch of calls ≈ 1.7×, strings and empty containers more); numbers dozens to thousands of
- * digits long come nearer, down to ≈ 1.01×, and a single token of megabytes to ≈ 1.0×. Bodies under 64 KiB count as nothing: they
- * cost little, and most requests are that small.
+ * digits long come nearer, down to ≈ 1.01×, and a single token of megabytes to ≈ 1.0×. Bodies
+ * under 64 KiB count as nothing: they cost little, and most requests are that small.
  */
 export function parsedSizeEstimate(body: Uint8Array): number {
   if (body.length < 64 * 1024) return 0;
