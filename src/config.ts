@@ -5,7 +5,8 @@
  * (mapArgs); a repeatable one (`-rpcauth`, `-rpcallowip`, `-rpcbind`, `-debug`, `-uacomment`,
  * `-nuparams`) takes every value, the command line's then the file's (mapMultiArgs).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
 import { homedir } from 'node:os';
@@ -235,6 +236,12 @@ function existingDatadir(given: string): string {
 }
 
 /**
+ * zcash.conf's size ceiling: far beyond any real configuration, and it keeps `-conf=/dev/zero`
+ * (or a data file named by mistake) from reading until memory runs out.
+ */
+export const CONF_FILE_LIMIT: BoundedReadOptions = { maxBytes: 16 * 1024 * 1024, why: 'too large for a configuration file' };
+
+/**
  * The configuration file's options. zcashd reads a directory named as the file (`-conf=` names
  * the data directory itself) as an empty file: its stream opens, and yields no line.
  */
@@ -249,7 +256,7 @@ function readConfFile(confPath: string, named: boolean): OptionMap {
   if (isDir) return new Map();
   let text: string;
   try {
-    text = readFileSync(confPath, 'utf8');
+    text = readTextBounded(confPath, CONF_FILE_LIMIT);
   } catch (e) {
     throw new ConfigError(
       `Error: Configuration file ${confPath} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,

@@ -13,14 +13,15 @@
  * Deviation: zcash-cli refuses to run without a zcash.conf; like `zecrpc serve`, zecrpc-cli only
  * requires one when `-conf` names it.
  */
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
 import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type NodeConfig } from '../config.js';
 import { writePretty } from '../json/pretty.js';
 import { parseJson } from '../json/reader.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../json/value.js';
 import { checkOptions, formatOptions, CLIENT_OPTIONS, isHelpFlag, isVersionFlag } from './options.js';
 import { convertParams } from './rpc-params.js';
+import { MAX_BODY_SIZE } from '../rpc/http/request-body.js';
 import { versionLine } from './version.js';
 
 const DEFAULT_RPCCONNECT = '127.0.0.1';
@@ -38,7 +39,8 @@ export interface ClientIo {
 const processIo: ClientIo = {
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
-  readStdin: () => readFileSync(0, 'utf8'),
+  // More than a request body may carry could never be sent, so reading stops there.
+  readStdin: () => readTextBounded(0, { maxBytes: MAX_BODY_SIZE, why: 'the most a JSON-RPC request can carry' }),
 };
 
 export function clientUsage(): string {
@@ -144,7 +146,7 @@ function credentials(config: NodeConfig): string {
   if (config.rpcPassword !== undefined) return `${config.rpcUser ?? ''}:${config.rpcPassword}`;
   try {
     // GetAuthCookie: the file's first line.
-    return readFileSync(config.rpcCookieFile, 'utf8').split('\n')[0]!;
+    return readTextBounded(config.rpcCookieFile, { ...COOKIE_FILE_LIMIT, firstLine: true });
   } catch {
     throw new Error(
       'Could not locate RPC credentials. No authentication cookie could be found,\n' +

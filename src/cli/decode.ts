@@ -3,8 +3,8 @@
  * block-intrinsic members of getblock verbosity 2, printed from bytes given as a hex argument,
  * `@file`, or `-` (stdin).
  */
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { readTextBounded } from '../bounded-read.js';
 import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
 import { decodeBlockHex } from '../codec/block.js';
 import { DecodeError } from '../codec/errors.js';
@@ -12,11 +12,18 @@ import { decodeTransactionHex } from '../codec/tx/transaction.js';
 import { decodedBlockToJson } from '../render/block.js';
 import { prettyPrint } from '../json/pretty.js';
 import { txToJson } from '../render/tx.js';
+import { MAX_BODY_SIZE } from '../rpc/http/request-body.js';
+
+/**
+ * Hex longer than a JSON-RPC request body may be could never reach zcashd's decoderawtransaction
+ * or getblock, so reading stops there (`@/dev/zero` ends with an error, not out of memory).
+ */
+const HEX_TEXT_LIMIT = { maxBytes: MAX_BODY_SIZE, why: 'the most a JSON-RPC request to zcashd can carry' };
 
 /** The hex text an argument names: literal hex, `@path`, or `-` for stdin (surrounding whitespace trimmed for the last two). */
-export function readHexArgument(arg: string, stdin: () => string = () => readFileSync(0, 'utf8')): string {
-  if (arg === '-') return stdin().trim();
-  if (arg.startsWith('@')) return readFileSync(arg.slice(1), 'utf8').trim();
+export function readHexArgument(arg: string): string {
+  if (arg === '-') return readTextBounded(0, HEX_TEXT_LIMIT).trim();
+  if (arg.startsWith('@')) return readTextBounded(arg.slice(1), HEX_TEXT_LIMIT).trim();
   return arg;
 }
 

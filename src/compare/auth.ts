@@ -3,9 +3,10 @@
  * own `user:password@`, then a cookie file, then a zcash.conf (`rpcuser`/`rpcpassword`, or, when
  * it sets no password, the `.cookie` in that data directory for the network the file selects).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parseConfFile } from '../config.js';
+import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
+import { CONF_FILE_LIMIT, parseConfFile } from '../config.js';
 import { CompareError } from './errors.js';
 
 export interface NodeAuthOptions {
@@ -29,7 +30,7 @@ function basic(user: string, password: string): string {
 function readCookie(file: string, side: string): string {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8').trim();
+    text = readTextBounded(file, COOKIE_FILE_LIMIT).trim();
   } catch (e) {
     throw new CompareError(`${side}: cannot read the cookie file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
@@ -62,7 +63,7 @@ export function resolveNodeAuth(url: URL, opts: NodeAuthOptions, side: string): 
   if (opts.confFile) {
     let text: string;
     try {
-      text = readFileSync(opts.confFile, 'utf8');
+      text = readTextBounded(opts.confFile, CONF_FILE_LIMIT);
     } catch (e) {
       throw new CompareError(`${side}: cannot read ${opts.confFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }

@@ -12,7 +12,7 @@ import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
 import { BlockReadError } from '../store/verify.js';
 import type { RequestBudget } from './http/memory-budget.js';
-import { RPC, RpcError, type RawJson, type RpcContext } from './method.js';
+import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
 
 export interface RpcReply {
@@ -174,9 +174,8 @@ function addResult(out: ReplyBuilder, r: ExecResult): void {
 }
 
 function budgetMessage(e: BudgetExceeded, budget: RequestBudget): string {
-  const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
   return e.which === 'request'
-    ? `Reply too large: it would exceed the per-request memory budget of ${mib(budget.limit)} (ask for fewer or smaller results per request)`
+    ? requestMemoryExceeded(budget.limit).message
     : 'Server memory budget for replies is in use by other requests; retry later';
 }
 

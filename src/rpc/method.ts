@@ -20,6 +20,18 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * -7 (RPC_OUT_OF_MEMORY) for a request that would use more than its reply memory
+ * (`-rpcrequestmemory`): the reply budget's answer, and that of methods stopping earlier, while
+ * they gather what the reply is built from.
+ */
+export function requestMemoryExceeded(limitBytes: number): RpcError {
+  return new RpcError(
+    -7,
+    `Reply too large: it would exceed the per-request memory budget of ${Math.round(limitBytes / (1024 * 1024))} MiB (ask for fewer or smaller results per request)`,
+  );
+}
+
 /** zcashd's error codes (src/rpc/protocol.h) that zecrpc raises. */
 export const RPC = {
   INVALID_REQUEST: -32600,

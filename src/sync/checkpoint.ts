@@ -6,7 +6,7 @@
  * expose the ZIP-221 history tree or nChainTx: the history stays unknown until the next upgrade
  * starts a new tree (its commitments are reported, not checked), and nChainTx counts from 0.
  */
-import { readFile } from 'node:fs/promises';
+import { readTextBounded } from '../bounded-read.js';
 import { NEXT_WORK_WINDOW } from '../chain/difficulty.js';
 import { hexToBytesStrict, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
@@ -72,10 +72,16 @@ export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
   };
 }
 
+/**
+ * A checkpoint file holds about 30 headers and three tree states, well under 1 MB; the ceiling
+ * keeps a wrong path (`/dev/zero`, a block file) from reading until memory runs out.
+ */
+const CHECKPOINT_FILE_LIMIT = { maxBytes: 16 * 1024 * 1024, why: 'too large for a checkpoint file' };
+
 export async function readCheckpointFile(path: string): Promise<CheckpointStart> {
   let json: CheckpointFile;
   try {
-    json = JSON.parse(await readFile(path, 'utf8')) as CheckpointFile;
+    json = JSON.parse(readTextBounded(path, CHECKPOINT_FILE_LIMIT)) as CheckpointFile;
   } catch (e) {
     throw new ImportError(`cannot read checkpoint file ${path}: ${(e as Error).message}`);
   }

@@ -2,7 +2,7 @@
  * A small JSON-RPC 1.0 client for an upstream zcashd (or zecrpc): basic or cookie auth, batch
  * requests, a timeout on every request, and errors that name the URL and what went wrong.
  */
-import { readFile } from 'node:fs/promises';
+import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
 import { MAX_BLOCK_SIZE } from '../store/chain.js';
 import { ImportError } from './block-sink.js';
 
@@ -64,11 +64,12 @@ export class JsonRpcClient {
     let user = opts.user ?? decodeURIComponent(url.username);
     let password = opts.password ?? decodeURIComponent(url.password);
     if (opts.cookieFile) {
-      const cookie = (
-        await readFile(opts.cookieFile, 'utf8').catch((e: Error) => {
-          throw new ImportError(`cannot read RPC cookie file ${opts.cookieFile}: ${e.message}`);
-        })
-      ).trim();
+      let cookie: string;
+      try {
+        cookie = readTextBounded(opts.cookieFile, COOKIE_FILE_LIMIT).trim();
+      } catch (e) {
+        throw new ImportError(`cannot read RPC cookie file ${opts.cookieFile}: ${(e as Error).message}`);
+      }
       const colon = cookie.indexOf(':');
       if (colon < 0) throw new ImportError(`RPC cookie file ${opts.cookieFile} is not of the form user:password`);
       user = cookie.slice(0, colon);

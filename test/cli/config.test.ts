@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,14 @@ describe('options as zcashd v6.12.2 reads them (util/system.cpp ParseParameters,
     // /proc/self/mem is there, and reading it from its start fails (EIO), whoever runs the test
     expect(() => loadNodeConfig([conf('unreadable', ''), '-conf=/proc/self/mem'])).toThrow(
       'Error: Configuration file /proc/self/mem cannot be read (EIO)',
+    );
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('stops reading a configuration file at 16 MiB instead of running out of memory', () => {
+    expect(() => loadNodeConfig([conf('endless', ''), '-conf=/dev/zero'])).toThrow(
+      new ConfigError(
+        'Error: Configuration file /dev/zero cannot be read (/dev/zero is larger than 16777216 bytes, too large for a configuration file)',
+      ),
     );
   });
 

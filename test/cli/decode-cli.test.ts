@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { existsSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +73,18 @@ describe('zecrpc decode-tx / decode-block (CLI)', () => {
     expect(r.stdout).toBe(decodedBlockToJson(block, MAINNET) + '\n');
     expect(r.stdout.startsWith('{"hash":"' + block.hashHex + '","size":15957,')).toBe(true);
     expect(toHex(block.bytes)).toBe(toHex(readHexVector('blocks', 'mainnet', '1687107.hex')));
+  });
+
+  it.skipIf(!existsSync('/dev/zero'))('stops reading hex at 32 MiB, the largest JSON-RPC request, with a one-line error', () => {
+    const why = 'is larger than 33554432 bytes, the most a JSON-RPC request to zcashd can carry\n';
+    const file = run(['decode-tx', '@/dev/zero']);
+    expect([file.status, file.stdout, file.stderr]).toEqual([1, '', `Error: /dev/zero ${why}`]);
+    const stdin = spawnSync(process.execPath, ['--import', 'tsx', resolve(root, 'src/cli.ts'), 'decode-block', '-'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: [openSync('/dev/zero', 'r'), 'pipe', 'pipe'],
+    });
+    expect([stdin.status, stdin.stdout, stdin.stderr]).toEqual([1, '', `Error: standard input ${why}`]);
   });
 
   it('rejects a corrupt block with a decode message', () => {

@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -443,6 +444,20 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(
       run(bin('zecrpc-cli'), [`-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, '-stdin', 'getblockhash'], { input: '0\n' }).stdout,
     ).toBe(`${REGTEST_GENESIS}\n`);
+    if (existsSync('/dev/zero')) {
+      // Standard input that never ends is refused at the largest request body, not read until memory runs out.
+      const endless = spawnSync(bin('zecrpc-cli'), [`-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, '-stdin', 'getblockhash'], {
+        cwd: consumer,
+        encoding: 'utf8',
+        stdio: [openSync('/dev/zero', 'r'), 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      expect([endless.status, endless.stdout, endless.stderr]).toEqual([
+        1,
+        '',
+        'error: standard input is larger than 33554432 bytes, the most a JSON-RPC request can carry\n',
+      ]);
+    }
     expect(zecrpc('cli', `-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, 'getblockcount')).toEqual({
       code: 0,
       stdout: '0\n',

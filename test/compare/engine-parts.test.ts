@@ -1,4 +1,9 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveNodeAuth } from '../../src/compare/auth.js';
+import { CompareError } from '../../src/compare/errors.js';
 import { locateFirstDifference } from '../../src/compare/first-difference.js';
 import { selectHeights } from '../../src/compare/heights.js';
 import { diffJson } from '../../src/compare/json-diff.js';
@@ -74,5 +79,28 @@ describe('method selection, heights and percentiles', () => {
     const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99), percentile(sorted, 100)]).toEqual([50, 90, 99, 100]);
     expect(percentile([7], 99)).toBe(7);
+  });
+});
+
+describe('node credentials', () => {
+  const url = new URL('http://127.0.0.1:8232/');
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-compare-auth-'));
+
+  it('reads a cookie file, and refuses one that never ends after 64 KiB', () => {
+    const cookie = join(dir, '.cookie');
+    writeFileSync(cookie, '__cookie__:c00k1e');
+    expect(resolveNodeAuth(url, { cookieFile: cookie }, 'reference')).toEqual({
+      header: 'Basic ' + Buffer.from('__cookie__:c00k1e').toString('base64'),
+      source: `cookie ${cookie}`,
+    });
+    if (!existsSync('/dev/zero')) return;
+    expect(() => resolveNodeAuth(url, { cookieFile: '/dev/zero' }, 'reference')).toThrow(
+      new CompareError(
+        'reference: cannot read the cookie file /dev/zero (/dev/zero is larger than 65536 bytes, too large for an RPC cookie file)',
+      ),
+    );
+    expect(() => resolveNodeAuth(url, { confFile: '/dev/zero' }, 'target')).toThrow(
+      new CompareError('target: cannot read /dev/zero (/dev/zero is larger than 16777216 bytes, too large for a configuration file)'),
+    );
   });
 });

@@ -56,6 +56,11 @@ describe('upstream JSON-RPC importer', () => {
     writeFileSync(cookie, '__cookie__:c00k1e');
     const r = await importFromUpstream(store, url, { ...quiet, cookieFile: cookie });
     expect(r.tipHeight).toBe(4);
+    // A wrong path that never ends is refused after 64 KiB, not read until memory runs out.
+    const endless = await importFromUpstream(store, url, { ...quiet, cookieFile: '/dev/zero' }).catch((e: unknown) => e);
+    expect(endless).toEqual(
+      new ImportError('cannot read RPC cookie file /dev/zero: /dev/zero is larger than 65536 bytes, too large for an RPC cookie file'),
+    );
   });
 
   it('reports wrong credentials, garbage, wrong blocks and timeouts with the URL, losing nothing', async () => {

@@ -2,6 +2,8 @@
 // about height 10 as zcashd would be (headers, getblock, z_gettreestate); a fresh store starts
 // there, imports 11..20 from the same node, and then agrees with it on every member it can
 // know, while transparent value and supply show as not monitored.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
@@ -9,7 +11,8 @@ import { startNode, type ServeHandle } from '../../src/cli/serve.js';
 import { parseJson, type JsonObject } from '../../src/json/index.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { checkpointFromJson, fetchCheckpoint } from '../../src/sync/checkpoint.js';
+import { ImportError } from '../../src/sync/block-sink.js';
+import { checkpointFromJson, fetchCheckpoint, readCheckpointFile } from '../../src/sync/checkpoint.js';
 import { JsonRpcClient } from '../../src/sync/rpc-client.js';
 import { importFromUpstream } from '../../src/sync/upstream.js';
 import { resultOf } from '../support/call.js';
@@ -102,6 +105,24 @@ describe('checkpoint start from a node', () => {
     );
     expect(shape({ height: 5, headers: ['00'], chainWork: '1', chainTx: -2, state })).toThrow(
       'checkpoint: chainTx must be a non-negative integer or null',
+    );
+  });
+
+  it('reads a checkpoint file, and names one it cannot read or that never ends', async () => {
+    const json = {
+      height: 5,
+      headers: ['00'],
+      chainWork: '31',
+      chainTx: 7,
+      state: { sprout: '000000', sapling: '000000', orchard: '000000' },
+    };
+    const file = join(targetDir.path, 'checkpoint.json');
+    writeFileSync(file, JSON.stringify(json));
+    expect(await readCheckpointFile(file)).toEqual(checkpointFromJson(json));
+    await expect(readCheckpointFile(`${file}.gone`)).rejects.toThrow(`cannot read checkpoint file ${file}.gone: ENOENT`);
+    if (!existsSync('/dev/zero')) return;
+    await expect(readCheckpointFile('/dev/zero')).rejects.toThrow(
+      new ImportError('cannot read checkpoint file /dev/zero: /dev/zero is larger than 16777216 bytes, too large for a checkpoint file'),
     );
   });
 

@@ -1,7 +1,10 @@
 // Mempool and relay methods: forwarded to an -upstream node that answers, errors, stalls or
 // refuses, and answered as by a zcashd with an empty mempool and no peers without one.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST } from '../../../src/chain/network.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
@@ -50,6 +53,18 @@ function fakeUpstream(seen: Seen[]): Server {
           return reply(`{"result":"0400008085202f89","error":null,"id":${r.id}}\n`);
         case 'getaddressmempool':
           return reply(`{"result":[],"error":null,"id":${r.id}}\n`);
+        case 'bigmempool': {
+          // `params[0]` txids, in 1,000-entry pieces (chunked), or in one piece with its length declared
+          const count = r.params[0] as number;
+          const piece = Array.from({ length: 1000 }, () => `"${MEMPOOL_TXID}"`).join(',');
+          const pieces = Array.from({ length: count / 1000 }, () => piece);
+          const text = `{"result":[${pieces.join(',')}],"error":null,"id":${r.id}}\n`;
+          if (r.params[1] === 'declared') return reply(text);
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(`{"result":[`);
+          pieces.forEach((p, i) => res.write(i ? `,${p}` : p));
+          return res.end(`],"error":null,"id":${r.id}}\n`);
+        }
         case 'stall':
           return; // never answers
         default:
@@ -123,6 +138,44 @@ describe('mempool and relay methods', () => {
       'getaddressmempool',
       'getrawtransaction',
     ]);
+  });
+
+  it('read the upstream cookie file for each call, and name one they cannot read', async () => {
+    const cookie = join(mkdtempSync(join(tmpdir(), 'zecrpc-relay-cookie-')), '.cookie');
+    writeFileSync(cookie, '__cookie__:c00k1e\n');
+    const relay = new UpstreamRelay(url, { cookieFile: cookie, timeoutMs: 2000 });
+    await relay.call('getmempoolinfo', []);
+    expect(seen.at(-1)).toMatchObject({ method: 'getmempoolinfo', auth: 'Basic ' + Buffer.from('__cookie__:c00k1e').toString('base64') });
+    const shown = url.replace('alice:secret@', '');
+    const missing = new UpstreamRelay(url, { cookieFile: `${cookie}.gone`, timeoutMs: 2000 });
+    await expect(missing.call('getmempoolinfo', [])).rejects.toMatchObject({
+      code: -9,
+      message: `upstream node ${shown}: cannot read its cookie file ${cookie}.gone (ENOENT)`,
+    });
+    if (!existsSync('/dev/zero')) return;
+    const endless = new UpstreamRelay(url, { cookieFile: '/dev/zero', timeoutMs: 2000 });
+    await expect(endless.call('getmempoolinfo', [])).rejects.toMatchObject({
+      code: -9,
+      message: `upstream node ${shown}: cannot read its cookie file /dev/zero (/dev/zero is larger than 65536 bytes, too large for an RPC cookie file)`,
+    });
+  });
+
+  it("relay a reply only as far as the request's memory allows, -7 past it, chunked or with its length declared", async () => {
+    const relay = new UpstreamRelay(url, { timeoutMs: 5000 });
+    const txids = 20_000; // 1.36 MB of reply text
+    const ctx = (mib: number) => ({ requestMemory: mib * 1024 * 1024 });
+    for (const framing of ['chunked', 'declared']) {
+      const params = parseJson(`[${txids},"${framing}"]`) as JsonValue[];
+      const whole = await relay.call('bigmempool', params, ctx(64));
+      expect(whole.length).toBe(2 + txids * 67 - 1);
+      expect(await relay.call('bigmempool', params)).toEqual(whole); // no limit without a context
+      await expect(relay.call('bigmempool', params, ctx(8))).rejects.toEqual(
+        new RpcError(
+          -7,
+          'Reply too large: it would exceed the per-request memory budget of 8 MiB (ask for fewer or smaller results per request)',
+        ),
+      );
+    }
   });
 
   it('turn a stalled or refusing upstream into a prompt -9 error', async () => {

@@ -47,7 +47,7 @@ export function getAddressMempoolMethod(features: ExperimentalFeatures, upstream
       helpTail: TAIL,
       call(params, ctx) {
         addressesFromParam(params[0]!, ctx.network);
-        return upstream ? upstream.call('getaddressmempool', params) : '[]';
+        return upstream ? upstream.call('getaddressmempool', params, ctx) : '[]';
       },
     },
     features,

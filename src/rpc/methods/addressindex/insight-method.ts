@@ -7,7 +7,7 @@ import type { JsonValue } from '../../../json/value.js';
 import type { JsonWriter } from '../../../json/writer.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
-import { RPC, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
+import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
 import {
   disabledMessage,
   experimentalDisabledHelpMsg,
@@ -75,13 +75,7 @@ export class EntryAllowance {
   async *batches<T>(readAtMost: (limit: number | undefined) => AsyncIterable<T[]>): AsyncGenerator<T[]> {
     for await (const batch of readAtMost(Number.isFinite(this.remaining) ? this.remaining + 1 : undefined)) {
       this.remaining -= batch.length;
-      if (this.remaining < 0) {
-        const mib = Math.round(this.ctx.requestMemory! / (1024 * 1024));
-        throw new RpcError(
-          -7, // RPC_OUT_OF_MEMORY, as the reply budget answers
-          `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
-        );
-      }
+      if (this.remaining < 0) throw requestMemoryExceeded(this.ctx.requestMemory!);
       yield batch;
     }
   }

@@ -32,7 +32,7 @@ export function getMempoolInfoMethod(upstream: UpstreamRelay | null): RpcMethod 
     optional: 0,
     help: GETMEMPOOLINFO_HELP,
     call(params, ctx) {
-      if (upstream) return upstream.call('getmempoolinfo', params);
+      if (upstream) return upstream.call('getmempoolinfo', params, ctx);
       return ctx.network.name === 'regtest' ? '{"size":0,"bytes":0,"usage":0,"fullyNotified":true}' : '{"size":0,"bytes":0,"usage":0}';
     },
   };

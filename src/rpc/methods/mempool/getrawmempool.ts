@@ -44,8 +44,8 @@ export function getRawMempoolMethod(upstream: UpstreamRelay | null): RpcMethod {
     required: 0,
     optional: 1,
     help: GETRAWMEMPOOL_HELP,
-    call(params) {
-      if (upstream) return upstream.call('getrawmempool', params);
+    call(params, ctx) {
+      if (upstream) return upstream.call('getrawmempool', params, ctx);
       const verbose = params.length > 0 ? getBool(params[0]!) : false;
       return verbose ? '{}' : '[]';
     },

@@ -16,7 +16,7 @@ export function withUpstreamFallback(method: RpcMethod, upstream: UpstreamRelay)
       try {
         return await method.call(params, ctx);
       } catch (e) {
-        if (e instanceof RpcError && e.message === NOT_IN_STORE) return upstream.call(method.name, params);
+        if (e instanceof RpcError && e.message === NOT_IN_STORE) return upstream.call(method.name, params, ctx);
         throw e;
       }
     },

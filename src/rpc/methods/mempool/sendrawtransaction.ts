@@ -54,7 +54,7 @@ export function sendRawTransactionMethod(store: ChainStoreReader, upstream: Upst
     optional: 1,
     help: SENDRAWTRANSACTION_HELP,
     async call(params, ctx) {
-      if (upstream) return upstream.call('sendrawtransaction', params);
+      if (upstream) return upstream.call('sendrawtransaction', params, ctx);
       // RPCTypeCheck(params, {VSTR, VBOOL}) with fAllowNull false: a JSON null is a wrong type too.
       const expected = ['string', 'bool'];
       params.forEach((p, i) => {
