@@ -4,7 +4,7 @@
  *
  * `readFileSync` reads a source whose size it cannot know beforehand (`/dev/zero`, a pipe, a
  * character device, a multi-gigabyte dump named by mistake) until memory runs out or V8's string
- * limit throws after minutes. These stop one chunk past the ceiling, with an error naming the
+ * limit throws after minutes. These stop one byte past the ceiling, with an error naming the
  * source and the limit. Errors from the file system (ENOENT, EISDIR, EACCES…) pass through
  * unchanged, `code` included, so callers word them as before.
  */
@@ -24,13 +24,29 @@ export class TooLargeError extends Error {
 export interface BoundedReadOptions {
   /** The most bytes the source may hold (with `firstLine`, its first line). */
   maxBytes: number;
-  /** Stop at the first `\n` and return the text before it (the rest is never read). */
+  /** Stop at the first `\n` and return the text before it (nothing past the chunk holding it is read). */
   firstLine?: boolean;
   /** Why the ceiling is where it is, appended to the error ("the most a JSON-RPC request can carry"). */
   why?: string;
 }
 
 const CHUNK_BYTES = 1 << 16;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * readSync, waiting out EAGAIN: standard input may be a non-blocking pipe (one a parent process
+ * set so), whose read fails while its writer has nothing ready yet.
+ */
+function readWaiting(fd: number, into: Buffer): number {
+  for (;;) {
+    try {
+      return readSync(fd, into, 0, into.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
 
 /**
  * The UTF-8 text of a file (by path) or of an open descriptor (0 for standard input), refused
@@ -46,7 +62,7 @@ export function readTextBounded(source: string | number, options: BoundedReadOpt
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
+      const n = readWaiting(fd, chunk);
       if (n === 0) break;
       const got = chunk.subarray(0, n);
       const newline = options.firstLine ? got.indexOf(10) : -1;

@@ -33,7 +33,7 @@ describe('readTextBounded', () => {
     expect(() => readTextBounded(file('long-line', 'x'.repeat(65) + '\n'), { maxBytes: 64, firstLine: true })).toThrow(TooLargeError);
   });
 
-  it.skipIf(!existsSync('/dev/zero'))('stops a source with no end one chunk past the ceiling', () => {
+  it.skipIf(!existsSync('/dev/zero'))('stops a source with no end one byte past the ceiling', () => {
     expect(() => readTextBounded('/dev/zero', { maxBytes: 1 << 20 })).toThrow('/dev/zero is larger than 1048576 bytes');
     expect(() => readTextBounded('/dev/zero', { maxBytes: 1 << 20, firstLine: true })).toThrow(TooLargeError);
   });

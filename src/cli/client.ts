@@ -19,9 +19,9 @@ import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type 
 import { writePretty } from '../json/pretty.js';
 import { parseJson } from '../json/reader.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../json/value.js';
+import { REQUEST_TEXT_LIMIT } from '../rpc/http/request-body.js';
 import { checkOptions, formatOptions, CLIENT_OPTIONS, isHelpFlag, isVersionFlag } from './options.js';
 import { convertParams } from './rpc-params.js';
-import { MAX_BODY_SIZE } from '../rpc/http/request-body.js';
 import { versionLine } from './version.js';
 
 const DEFAULT_RPCCONNECT = '127.0.0.1';
@@ -39,8 +39,7 @@ export interface ClientIo {
 const processIo: ClientIo = {
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
-  // More than a request body may carry could never be sent, so reading stops there.
-  readStdin: () => readTextBounded(0, { maxBytes: MAX_BODY_SIZE, why: 'the most a JSON-RPC request can carry' }),
+  readStdin: () => readTextBounded(0, REQUEST_TEXT_LIMIT),
 };
 
 export function clientUsage(): string {

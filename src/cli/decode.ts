@@ -12,18 +12,12 @@ import { decodeTransactionHex } from '../codec/tx/transaction.js';
 import { decodedBlockToJson } from '../render/block.js';
 import { prettyPrint } from '../json/pretty.js';
 import { txToJson } from '../render/tx.js';
-import { MAX_BODY_SIZE } from '../rpc/http/request-body.js';
-
-/**
- * Hex longer than a JSON-RPC request body may be could never reach zcashd's decoderawtransaction
- * or getblock, so reading stops there (`@/dev/zero` ends with an error, not out of memory).
- */
-const HEX_TEXT_LIMIT = { maxBytes: MAX_BODY_SIZE, why: 'the most a JSON-RPC request to zcashd can carry' };
+import { REQUEST_TEXT_LIMIT } from '../rpc/http/request-body.js';
 
 /** The hex text an argument names: literal hex, `@path`, or `-` for stdin (surrounding whitespace trimmed for the last two). */
 export function readHexArgument(arg: string): string {
-  if (arg === '-') return readTextBounded(0, HEX_TEXT_LIMIT).trim();
-  if (arg.startsWith('@')) return readTextBounded(arg.slice(1), HEX_TEXT_LIMIT).trim();
+  if (arg === '-') return readTextBounded(0, REQUEST_TEXT_LIMIT).trim();
+  if (arg.startsWith('@')) return readTextBounded(arg.slice(1), REQUEST_TEXT_LIMIT).trim();
   return arg;
 }
 

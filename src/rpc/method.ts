@@ -5,6 +5,7 @@
  */
 import type { NetworkParams } from '../chain/network.js';
 import type { JsonValue } from '../json/value.js';
+import type { JsonWriter } from '../json/writer.js';
 import type { BlockRenderer } from './workers/block-renderer.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
@@ -30,6 +31,17 @@ export function requestMemoryExceeded(limitBytes: number): RpcError {
     -7,
     `Reply too large: it would exceed the per-request memory budget of ${Math.round(limitBytes / (1024 * 1024))} MiB (ask for fewer or smaller results per request)`,
   );
+}
+
+/**
+ * The reply a byte-mode `w` wrote, in memory of its own size. The reply budget charges a reply
+ * by its length, while a byte writer's buffer may be larger (it grows by doubling, or was sized
+ * for more): handing on a slice of it would keep bytes nothing charged (a batch of small calls
+ * could hold gigabytes).
+ */
+export function replyOf(w: JsonWriter): Buffer {
+  const bytes = w.toBuffer();
+  return bytes.buffer.byteLength > bytes.length + (bytes.length >> 3) ? Buffer.from(bytes) : bytes;
 }
 
 /** zcashd's error codes (src/rpc/protocol.h) that zecrpc raises. */

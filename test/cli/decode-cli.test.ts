@@ -18,6 +18,7 @@ const run = (args: string[], input?: string, stdoutFile?: string) =>
     cwd: root,
     input,
     encoding: 'utf8',
+    timeout: 60_000,
     ...(stdoutFile ? { stdio: ['pipe', openSync(stdoutFile, 'w'), 'pipe'] } : {}),
   });
 
@@ -83,8 +84,33 @@ describe('zecrpc decode-tx / decode-block (CLI)', () => {
       cwd: root,
       encoding: 'utf8',
       stdio: [openSync('/dev/zero', 'r'), 'pipe', 'pipe'],
+      timeout: 60_000,
     });
     expect([stdin.status, stdin.stdout, stdin.stderr]).toEqual([1, '', `Error: standard input ${why}`]);
+  });
+
+  // Python sets the flag Node cannot: a parent may hand a child a non-blocking pipe, whose read
+  // fails with EAGAIN while the writer has nothing ready yet.
+  const hasPython = spawnSync('python3', ['-c', 'import fcntl'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!hasPython)('reads standard input that is a non-blocking pipe, waiting for its slow writer', () => {
+    const script = [
+      'import fcntl, os, subprocess, sys, time',
+      'r, w = os.pipe()',
+      'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)',
+      "p = subprocess.Popen(sys.argv[1:4] + ['decode-tx', '-'], stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE)",
+      'os.close(r)',
+      'time.sleep(1)',
+      'os.write(w, sys.argv[4][:50].encode()); time.sleep(0.3); os.write(w, sys.argv[4][50:].encode()); os.close(w)',
+      'out, err = p.communicate(timeout=60)',
+      'sys.stdout.write(out.decode()); sys.stderr.write(err.decode()); sys.exit(p.returncode)',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', script, process.execPath, '--import=tsx', resolve(root, 'src/cli.ts'), COINBASE], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(txToJson(decodeTransactionHex(COINBASE), MAINNET) + '\n');
   });
 
   it('rejects a corrupt block with a decode message', () => {

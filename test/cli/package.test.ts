@@ -455,7 +455,7 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
       expect([endless.status, endless.stdout, endless.stderr]).toEqual([
         1,
         '',
-        'error: standard input is larger than 33554432 bytes, the most a JSON-RPC request can carry\n',
+        'error: standard input is larger than 33554432 bytes, the most a JSON-RPC request to zcashd can carry\n',
       ]);
     }
     expect(zecrpc('cli', `-datadir=${datadir}`, '-regtest', `-rpcport=${port}`, 'getblockcount')).toEqual({

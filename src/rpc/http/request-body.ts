@@ -5,11 +5,19 @@
  * bodies of all clients together stay bounded — or skipped without being stored (the request
  * was already answered from its headers).
  */
+import type { BoundedReadOptions } from '../../bounded-read.js';
 import type { MemoryBudget } from './memory-budget.js';
 import type { SocketInput } from './socket-input.js';
 
 /** zcashd's MAX_SIZE: the largest request body libevent accepts. */
 export const MAX_BODY_SIZE = 0x02000000;
+
+/**
+ * Text a command reads to send in one JSON-RPC request (`zecrpc-cli -stdin`), or to decode as
+ * if sent in one (`decode-tx`/`decode-block` with `@file` or `-`): nothing longer could reach
+ * zcashd, so reading stops there (`@/dev/zero` ends with an error, not out of memory).
+ */
+export const REQUEST_TEXT_LIMIT: BoundedReadOptions = { maxBytes: MAX_BODY_SIZE, why: 'the most a JSON-RPC request to zcashd can carry' };
 
 export type BodyFraming = { kind: 'length'; length: number } | { kind: 'chunked' };
 

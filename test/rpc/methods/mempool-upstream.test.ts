@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAINNET, REGTEST } from '../../../src/chain/network.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
@@ -64,6 +64,22 @@ function fakeUpstream(seen: Seen[]): Server {
           res.write(`{"result":[`);
           pieces.forEach((p, i) => res.write(i ? `,${p}` : p));
           return res.end(`],"error":null,"id":${r.id}}\n`);
+        }
+        case 'emptyobjects': // few bytes, many values: `params[0]` times `{}`
+          return reply(`{"result":[${Array.from({ length: r.params[0] as number }, () => '{}').join(',')}],"error":null,"id":${r.id}}\n`);
+        case 'hugedeclared': // a length no request could hold, then nothing
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': 999_999_999 });
+          res.flushHeaders();
+          return res.write('{"result":[');
+        case 'endless': {
+          // never ends, until the reader goes away
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"result":[0');
+          const more = () => {
+            if (!res.destroyed) res.write(',0'.repeat(32_768), () => setImmediate(more));
+          };
+          res.on('close', () => seen.push({ method: 'endless closed', params: [], auth: undefined, contentType: undefined }));
+          return more();
         }
         case 'stall':
           return; // never answers
@@ -160,22 +176,33 @@ describe('mempool and relay methods', () => {
     });
   });
 
-  it("relay a reply only as far as the request's memory allows, -7 past it, chunked or with its length declared", async () => {
+  it("relay a reply only as far as the request's memory allows, and -7 beyond it", async () => {
     const relay = new UpstreamRelay(url, { timeoutMs: 5000 });
-    const txids = 20_000; // 1.36 MB of reply text
     const ctx = (mib: number) => ({ requestMemory: mib * 1024 * 1024 });
-    for (const framing of ['chunked', 'declared']) {
-      const params = parseJson(`[${txids},"${framing}"]`) as JsonValue[];
-      const whole = await relay.call('bigmempool', params, ctx(64));
-      expect(whole.length).toBe(2 + txids * 67 - 1);
-      expect(await relay.call('bigmempool', params)).toEqual(whole); // no limit without a context
-      await expect(relay.call('bigmempool', params, ctx(8))).rejects.toEqual(
-        new RpcError(
-          -7,
-          'Reply too large: it would exceed the per-request memory budget of 8 MiB (ask for fewer or smaller results per request)',
-        ),
+    const tooLarge = (mib: number) =>
+      new RpcError(
+        -7,
+        `Reply too large: it would exceed the per-request memory budget of ${mib} MiB (ask for fewer or smaller results per request)`,
       );
+    // 20,000 txids, 1.34 MB of text: within 16 MiB (about 7 MB to relay), chunked or declared
+    for (const framing of ['chunked', 'declared']) {
+      const params = parseJson(`[20000,"${framing}"]`) as JsonValue[];
+      const whole = await relay.call('bigmempool', params, ctx(16));
+      expect(whole.length).toBe(2 + 20_000 * 67 - 1);
+      expect(await relay.call('bigmempool', params)).toEqual(whole); // no limit without a context
+      await expect(relay.call('bigmempool', params, ctx(4))).rejects.toEqual(tooLarge(4)); // past a third: not read on
     }
+    // 300 KB of `{},`: its parsed tree, not its length, is past 16 MiB
+    const objects = parseJson('[100000]') as JsonValue[];
+    await expect(relay.call('emptyobjects', objects, ctx(16))).rejects.toEqual(tooLarge(16));
+    expect((await relay.call('emptyobjects', objects, ctx(64))).length).toBe(2 + 100_000 * 3 - 1);
+    // a declared length past a third is refused before the body: -7 at once, not -9 at the timeout
+    const started = Date.now();
+    await expect(relay.call('hugedeclared', [], ctx(16))).rejects.toEqual(tooLarge(16));
+    expect(Date.now() - started).toBeLessThan(4000);
+    // a reply that never ends is read to a third and dropped: the upstream sees its reader go
+    await expect(relay.call('endless', [], ctx(16))).rejects.toEqual(tooLarge(16));
+    await vi.waitFor(() => expect(seen.at(-1)?.method).toBe('endless closed'));
   });
 
   it('turn a stalled or refusing upstream into a prompt -9 error', async () => {

@@ -4,10 +4,10 @@ import { toHexReversed } from '../../../codec/hex.js';
 import { JsonWriter } from '../../../json/writer.js';
 import { SCRIPT_P2PKH } from '../../../store/indexes/address-index.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
-import { RPC, RpcError, type RpcMethod } from '../../method.js';
+import { replyOf, RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { tipHeight } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, replyOf, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag, heightRange } from './params.js';
 
 const HEAD =

@@ -5,10 +5,10 @@ import { JsonWriter } from '../../../json/writer.js';
 import { SCRIPT_P2PKH } from '../../../store/indexes/address-index.js';
 import type { AddressUnspent } from '../../../store/indexes/address-index-reader.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
-import type { RpcMethod } from '../../method.js';
+import { replyOf, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
 import { requireTip } from '../blockchain/context.js';
-import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, replyOf, type InsightContext } from './insight-method.js';
+import { EntryAllowance, EXAMPLE_ADDRESS, insightMethod, type InsightContext } from './insight-method.js';
 import { addressesFromParam, chainInfoFlag } from './params.js';
 
 const HEAD =

@@ -9,9 +9,9 @@
 import { getBool, getInt, getObj } from '../../../json/getters.js';
 import { JsonWriter } from '../../../json/writer.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
-import { RPC, RpcError, type RpcMethod } from '../../method.js';
+import { replyOf, RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
-import { EntryAllowance, insightMethod, REPLY_START_BYTES, replyOf, type InsightContext } from './insight-method.js';
+import { EntryAllowance, insightMethod, REPLY_START_BYTES, type InsightContext } from './insight-method.js';
 
 const HEAD =
   'getblockhashes high low ( {"noOrphans": true|false, "logicalTimes": true|false} )\n' +

@@ -4,7 +4,6 @@
  * disabled, and a call is answered with -1 "Error: <name> is disabled. …" after the usage check.
  */
 import type { JsonValue } from '../../../json/value.js';
-import type { JsonWriter } from '../../../json/writer.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
@@ -39,17 +38,6 @@ export const INDEX_ENTRY_BYTES = {
  * so a short reply takes little and a long one grows in a few steps.
  */
 export const REPLY_START_BYTES = 16 * 1024;
-
-/**
- * The reply `w` wrote, in memory of its own size. The reply budget charges a reply by its
- * length, while a byte writer grows its buffer by doubling from REPLY_START_BYTES: handing on a
- * slice of it would keep up to twice a long reply's bytes, and 16 KiB for an empty one, that
- * nothing charged (a batch of small insight calls could hold gigabytes).
- */
-export function replyOf(w: JsonWriter): Buffer {
-  const bytes = w.toBuffer();
-  return bytes.buffer.byteLength > bytes.length + (bytes.length >> 3) ? Buffer.from(bytes) : bytes;
-}
 
 /**
  * How many index entries a request may read: its reply memory (`RpcContext.requestMemory`) over

@@ -6,10 +6,10 @@
  * message saying so, never a hang.
  */
 import { COOKIE_FILE_LIMIT, readTextBounded } from '../../../bounded-read.js';
-import { parseJson } from '../../../json/reader.js';
+import { parsedSizeEstimate, parseJson } from '../../../json/reader.js';
 import { JsonObject, JsonNumber, type JsonValue } from '../../../json/value.js';
 import { JsonWriter } from '../../../json/writer.js';
-import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from '../../method.js';
+import { replyOf, RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from '../../method.js';
 
 /** RPC_CLIENT_NOT_CONNECTED: the node cannot reach the network it would relay to. */
 export const UPSTREAM_UNAVAILABLE = -9;
@@ -24,19 +24,12 @@ export interface UpstreamRelayOptions {
 }
 
 /**
- * Memory a relayed reply takes per byte of its text while it is checked and re-written: the
- * text, its parsed tree and the written result. Measured 10.6 on a verbose getrawmempool reply
- * (6.5 for the tree, 4.1 for the result text) and 8.0 on getaddressmempool's; rounded up.
+ * The reply's bytes, refused with -7 once they pass `maxBytes`: an upstream's answer (a large
+ * mempool, or a node answering garbage) is read only as far as the request's memory allows,
+ * not whole before anything is counted. A declared length beyond it is refused unread.
  */
-const RELAY_BYTES_PER_TEXT_BYTE = 12;
-
-/**
- * The reply's text, refused with -7 once it passes `maxBytes`, as a reply built here would be: an
- * upstream's answer (a large mempool, or a node answering garbage) is read only as far as the
- * request's memory allows, not whole before anything is counted.
- */
-async function replyText(res: Response, maxBytes: number, requestMemory: number): Promise<string> {
-  if (!res.body) return '';
+async function replyBytes(res: Response, maxBytes: number, requestMemory: number): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) {
     await res.body.cancel().catch(() => undefined);
@@ -55,7 +48,19 @@ async function replyText(res: Response, maxBytes: number, requestMemory: number)
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * What relaying `bytes` holds at once: the bytes, their parsed tree (the estimate the server
+ * charges a large request body before parsing it; its shape, not its length, decides: a reply
+ * of `[{},{},…]` costs dozens of bytes a byte, a verbose mempool about nine) and the re-written
+ * result, never longer than the reply. It was 1.4–10× what the relay held, on six shapes of
+ * reply (verbose and plain mempool, address deltas, empty objects, arrays, zeros). As with the
+ * insight methods' allowance, the bound is per call: a batch's calls run one after another.
+ */
+function relayCost(bytes: Uint8Array): number {
+  return 2 * bytes.length + parsedSizeEstimate(bytes);
 }
 
 export class UpstreamRelay {
@@ -114,13 +119,15 @@ export class UpstreamRelay {
     for (const p of params) body.value(p);
     body.endArray().endObject();
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    let text: string;
+    let bytes: Buffer;
     try {
       const auth = this.authorization();
       if (auth) headers.authorization = auth;
       const res = await fetch(this.url, { method: 'POST', headers, body: body.toString(), signal: AbortSignal.timeout(this.timeoutMs) });
       if (res.status === 401 || res.status === 403) throw this.unavailable(`authentication failed (HTTP ${res.status})`);
-      text = await replyText(res, Math.floor(requestMemory / RELAY_BYTES_PER_TEXT_BYTE), requestMemory);
+      // Before the exact cost can be taken, the bytes alone must fit three times: themselves,
+      // a tree at least their size, the result.
+      bytes = await replyBytes(res, Math.floor(requestMemory / 3), requestMemory);
     } catch (e) {
       if (e instanceof RpcError) throw e;
       const err = e as Error & { cause?: { code?: string; message?: string } };
@@ -128,9 +135,10 @@ export class UpstreamRelay {
         throw this.unavailable(`no reply to ${method} within ${this.timeoutMs} ms`);
       throw this.unavailable(`cannot reach it (${err.cause?.code ?? err.cause?.message ?? err.message})`);
     }
+    if (relayCost(bytes) > requestMemory) throw requestMemoryExceeded(requestMemory);
     let reply: JsonValue;
     try {
-      reply = parseJson(text);
+      reply = parseJson(bytes);
     } catch {
       throw this.unavailable(`its reply to ${method} is not JSON`);
     }
@@ -145,6 +153,7 @@ export class UpstreamRelay {
     if (error !== null && error !== undefined) throw this.unavailable(`its reply to ${method} has a malformed error`);
     const result = reply.get('result');
     if (result === undefined) throw this.unavailable(`its reply to ${method} has no result`);
-    return new JsonWriter().value(result).toString();
+    // Written as bytes: a large result charged to the reply budget is then exactly what it holds.
+    return replyOf(new JsonWriter(bytes.length).value(result));
   }
 }
