@@ -8,6 +8,7 @@
  * restart re-reads at most a little, skips stored blocks by hash, and reads what zcashd added.
  * Records are read through a sliding window so memory stays ~16 MiB per file.
  */
+import type { Stats } from 'node:fs';
 import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAINNET, REGTEST, TESTNET } from '../chain/network.js';
@@ -16,6 +17,7 @@ import { MAX_BLOCK_SIZE } from '../store/chain.js';
 import { BlockSink, ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress } from './progress.js';
+import { specialKind, statSource } from './source-files.js';
 
 const WINDOW = 16 * 1024 * 1024;
 const CHECKPOINT_EVERY = 64 * 1024 * 1024;
@@ -39,17 +41,25 @@ export interface BlkImportResult extends ImportResult {
 }
 
 export async function listBlkFiles(dir: string): Promise<string[]> {
-  const st = await stat(dir).catch(() => null);
-  if (!st) throw new ImportError(`${dir}: no such directory`);
+  const st = await statSource(dir);
   // Accept the data dir itself (…/blocks inside it) as well as the blocks dir.
   if (st.isDirectory()) {
     const names = await readdir(dir);
     if (!names.some((n) => /^blk\d{5}\.dat$/.test(n)) && names.includes('blocks')) return listBlkFiles(join(dir, 'blocks'));
     const blk = names.filter((n) => /^blk\d{5}\.dat$/.test(n)).sort();
     if (blk.length === 0) throw new ImportError(`${dir}: no blk?????.dat files`);
-    return blk.map((n) => join(dir, n));
+    const files = blk.map((n) => join(dir, n));
+    for (const f of files) await regularBlkFile(f);
+    return files;
   }
+  await regularBlkFile(dir, st);
   return [dir];
+}
+
+/** blk files are read by position and size: a pipe or device (`/dev/zero`) is refused, not read as empty or forever. */
+async function regularBlkFile(path: string, st?: Stats): Promise<void> {
+  const s = st ?? (await statSource(path));
+  if (!s.isFile()) throw new ImportError(`${path}: ${specialKind(s)}, not a blk file (blk files are read by position)`);
 }
 
 const magicName = (m: Buffer): string | null => {

@@ -5,11 +5,12 @@
  * is harmless: stored blocks are recognised by hash before any full decode.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MAX_BLOCK_SIZE, type ChainStore } from '../store/chain.js';
 import { BlockSink, ImportError, type ImportStats } from './block-sink.js';
 import { ImportProgress, type ImportLogger, type ProgressMode } from './progress.js';
+import { specialKind, statSource } from './source-files.js';
 
 export interface ImportOptions {
   progress?: ProgressMode;
@@ -65,21 +66,33 @@ async function* fileLines(file: string): AsyncGenerator<Buffer> {
   if (pendingBytes > 0) yield Buffer.concat(pending);
 }
 
-/** Expands directories (recursively) into their files, in natural name order. */
-export async function listHexFiles(paths: readonly string[]): Promise<string[]> {
+/**
+ * Expands directories (recursively) into their files, in natural name order. A path named on
+ * its own may be a pipe (`<(zcash-cli …)`, /dev/stdin); inside a directory only regular files
+ * are taken, so a FIFO there cannot stall the import before its first block, and a directory
+ * reached again through a symbolic link is refused instead of expanded without end.
+ */
+export async function listHexFiles(paths: readonly string[], ancestors: ReadonlySet<string> = new Set()): Promise<string[]> {
   const out: string[] = [];
   const collator = new Intl.Collator('en', { numeric: true });
   for (const p of paths) {
     const abs = resolve(p);
-    const st = await stat(abs).catch(() => {
-      throw new ImportError(`${abs}: no such file or directory`);
-    });
+    const st = await statSource(abs);
     if (st.isDirectory()) {
+      const real = await realpath(abs);
+      if (ancestors.has(real)) throw new ImportError(`${abs}: a symbolic link loop (it leads back to ${real})`);
       // A directory's *.hex files if it has any (so a README or manifest beside them is skipped),
       // otherwise every visible file (lightwalletd-style extensionless block files).
       const visible = (await readdir(abs)).filter((n) => !n.startsWith('.')).sort(collator.compare);
       const hex = visible.filter((n) => n.endsWith('.hex'));
-      out.push(...(await listHexFiles((hex.length ? hex : visible).map((n) => join(abs, n)))));
+      out.push(
+        ...(await listHexFiles(
+          (hex.length ? hex : visible).map((n) => join(abs, n)),
+          new Set([...ancestors, real]),
+        )),
+      );
+    } else if (ancestors.size > 0 && !st.isFile()) {
+      throw new ImportError(`${abs}: ${specialKind(st)} in a directory being imported; name it on its own to read it`);
     } else {
       out.push(abs);
     }

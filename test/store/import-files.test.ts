@@ -1,4 +1,5 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
@@ -43,6 +44,45 @@ describe('hex importer', () => {
     expect(r.tipHeight).toBe(10);
     expect(hex(await store.hashAtHeight(10))).toBe(hex(mainnetChain()[10] && (await store.tip())!.hash));
     expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+
+  it('refuses a FIFO inside a directory before reading anything, and names symbolic link loops and missing paths', async () => {
+    const src = join(dir.path, 'with-fifo');
+    mkdirSync(src);
+    writeFileSync(join(src, 'a.hex'), Buffer.from(mainnetChain()[0]!).toString('hex') + '\n');
+    execFileSync('mkfifo', [join(src, 'b.hex')]); // nothing ever writes it: opening it would wait for ever
+    await expect(importHex(store, [src], quiet)).rejects.toThrow(
+      new ImportError(`${join(src, 'b.hex')}: a FIFO in a directory being imported; name it on its own to read it`),
+    );
+    expect(await store.tip()).toBeNull();
+    const loop = join(dir.path, 'loop');
+    mkdirSync(loop);
+    symlinkSync('.', join(loop, 'self'));
+    await expect(importHex(store, [loop], quiet)).rejects.toThrow(
+      new ImportError(`${join(loop, 'self')}: a symbolic link loop (it leads back to ${realpathSync(loop)})`),
+    );
+    symlinkSync('l2', join(dir.path, 'l1'));
+    symlinkSync('l1', join(dir.path, 'l2'));
+    await expect(importHex(store, [join(dir.path, 'l1')], quiet)).rejects.toThrow(
+      new ImportError(`${join(dir.path, 'l1')}: a symbolic link loop (too many levels of symbolic links)`),
+    );
+    await expect(importHex(store, [join(dir.path, 'missing')], quiet)).rejects.toThrow(
+      new ImportError(`${join(dir.path, 'missing')}: no such file or directory`),
+    );
+  });
+
+  it('reads a pipe named on its own', async () => {
+    const fifo = join(dir.path, 'named.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `cat > "${fifo}"`], { stdio: ['pipe', 'ignore', 'inherit'] });
+    writer.stdin.end(
+      mainnetChain()
+        .slice(0, 3)
+        .map((b) => Buffer.from(b).toString('hex') + '\n')
+        .join(''),
+    );
+    const r = await importHex(store, [fifo], quiet);
+    expect([r.added, r.tipHeight]).toEqual([3, 2]);
   });
 
   it('names the file and line of a non-hex line and keeps what was stored', async () => {
@@ -231,6 +271,21 @@ describe('blk file importer', () => {
     const err = await importBlkFiles(store, blocksDir, quiet).catch((e: unknown) => e);
     expect((err as Error).message).toBe(`${file} (offset ${good.length}): bad magic 00000000, expected 24e92764 for mainnet`);
     expect((await store.tip())?.height).toBe(2);
+  });
+
+  it('refuses what cannot be read by position (a FIFO, a device) and names a missing directory', async () => {
+    writeFileSync(join(blocksDir, 'blk00000.dat'), blkRecords(MAINNET.magic, chain.slice(0, 2)));
+    execFileSync('mkfifo', [join(blocksDir, 'blk00001.dat')]);
+    await expect(importBlkFiles(store, blocksDir, quiet)).rejects.toThrow(
+      new ImportError(`${join(blocksDir, 'blk00001.dat')}: a FIFO, not a blk file (blk files are read by position)`),
+    );
+    expect(await store.tip()).toBeNull();
+    await expect(importBlkFiles(store, '/dev/zero', quiet)).rejects.toThrow(
+      new ImportError('/dev/zero: a character device, not a blk file (blk files are read by position)'),
+    );
+    await expect(importBlkFiles(store, join(dir.path, 'missing'), quiet)).rejects.toThrow(
+      new ImportError(`${join(dir.path, 'missing')}: no such file or directory`),
+    );
   });
 
   it('names file and offset on bad magic, and keeps the blocks before it', async () => {
