@@ -41,10 +41,13 @@ export interface ServeHandle {
 /** `-upstreampoll=SECONDS` (default 5, fractions allowed): how often the upstream tip is polled. */
 function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds > 0)`);
-  return Math.round(seconds * 1000);
+  // A timer waits 1 to 2^31 − 1 ms: Node runs a longer or shorter one after 1 ms, which would
+  // poll the upstream hundreds of times a second.
+  const ms = Math.round(Number(value) * 1000);
+  if (!(ms >= 1 && ms <= 0x7fffffff)) {
+    throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds from 0.001 to 2147483)`);
+  }
+  return ms;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -81,6 +81,21 @@ describe('zecrpc serve (the main job)', () => {
     expect(info.text).toContain(`"subversion":"/MagicBean:6.12.2(${'x'.repeat(234)}; )/"`);
   });
 
+  it('refuses an -upstreampoll no timer can wait (1 ms to 2^31 − 1 ms) before opening anything', async () => {
+    const dir = tempDir('serve-upstreampoll');
+    cleanups.push(dir.remove);
+    const start = (poll: string) =>
+      startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0', '-upstream=http://127.0.0.1:1/', `-upstreampoll=${poll}`], {
+        log: false,
+      });
+    for (const poll of ['3000000', '1e308', '0.0001', '0', '-1', 'soon', '']) {
+      await expect(start(poll)).rejects.toThrow(
+        `Error: Invalid value for -upstreampoll: '${poll}' (expected seconds from 0.001 to 2147483)`,
+      );
+    }
+    expect(existsSync(join(dir.path, 'regtest', 'zecrpc'))).toBe(false); // the store was never opened
+  });
+
   it('follows an upstream node given with -upstream', async () => {
     const dir = tempDir('serve-upstream');
     cleanups.push(dir.remove);
