@@ -33,6 +33,7 @@ import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type Blo
 import { sha256d } from '../crypto/hash.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { BlockRejectedError, StoreNotWritableError, StoreOpenError, UnknownParentError, type DiskSpaceLowError } from './errors.js';
+import { assertIndexOpenable } from './index-dir.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
 import { defaultPoolHashers } from '../state/hashers.js';
 import { StateTransitionError } from '../state/apply-block.js';
@@ -70,6 +71,7 @@ import {
   encodeTip,
   keys,
   splitTxids,
+  storeDirectory,
   type IndexRecord,
 } from './layout.js';
 import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './types.js';
@@ -246,7 +248,7 @@ export class ChainStore implements ChainStoreReader {
 
   private constructor(opts: ChainStoreOptions) {
     this.network = opts.network;
-    this.dir = join(opts.datadir, 'zecrpc');
+    this.dir = storeDirectory(opts.datadir);
     this.durable = opts.durable ?? false;
     this.genesisHash = reversedHexToBytes(opts.network.genesisHash);
     this.log = opts.log ?? (() => undefined);
@@ -273,6 +275,7 @@ export class ChainStore implements ChainStoreReader {
     }
     this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
     this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
+    assertIndexOpenable(join(this.dir, 'index'), this.dir); // before classic-level opens it
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',

@@ -64,8 +64,14 @@
  * readable at every step and records written by older code never change meaning. Indexers
  * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
  */
+import { join } from 'node:path';
 
 export const SCHEMA_VERSION = 5;
+
+/** The chain store's directory in a (network's) data directory. */
+export function storeDirectory(datadir: string): string {
+  return join(datadir, 'zecrpc');
+}
 
 const PREFIX = {
   version: 0x56, // V

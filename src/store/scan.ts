@@ -20,7 +20,8 @@ import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import { blockFileName } from './block-data.js';
 import { DiskReserve, openWithReserve } from './disk-reserve.js';
-import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, type IndexRecord } from './layout.js';
+import { assertIndexOpenable } from './index-dir.js';
+import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, storeDirectory, type IndexRecord } from './layout.js';
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
@@ -51,9 +52,10 @@ function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
 
 /** Scans the store in `<datadir>/zecrpc`; the store must not be open elsewhere (LevelDB's lock). */
 export async function scanStore(datadir: string, network: NetworkParams, opts: ScanOptions = {}): Promise<ScanReport> {
-  const dir = join(datadir, 'zecrpc');
+  const dir = storeDirectory(datadir);
   // Before LevelDB opens the store: opening replays the log, and drops a damaged record unseen.
   const levelDb = existsSync(join(dir, 'index')) ? checkLevelDbFiles(join(dir, 'index')) : { checked: 0, problems: [] };
+  assertIndexOpenable(join(dir, 'index'), dir);
   const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), {
     keyEncoding: 'buffer',
     valueEncoding: 'buffer',

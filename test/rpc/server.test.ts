@@ -1,6 +1,6 @@
 import { exec } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -408,6 +408,39 @@ describe('cookie authentication', () => {
     expect(r.body).toBe('{"result":"c","error":null,"id":1}\n');
     await s.close();
     expect(existsSync(file)).toBe(false);
+    rmSync(d, { recursive: true, force: true });
+  });
+});
+
+describe('cookie file path', () => {
+  it('replaces only a stale cookie: never a file of another kind, nor anything in the chain store', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-cookie-path-'));
+    const net = join(d, 'regtest');
+    const start = (cookie: string) =>
+      startRpcServer({ config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-regtest', `-rpccookiefile=${cookie}`]), methods: [echo] });
+    mkdirSync(join(net, 'zecrpc', 'index'), { recursive: true });
+    writeFileSync(join(net, 'zecrpc', 'index', 'CURRENT'), 'MANIFEST-000004\n');
+    writeFileSync(join(net, 'zcash.conf'), 'rpcuser=alice\n');
+    const refused = (path: string, why: string) => `Refusing to write the RPC cookie file ${path}: ${why} (choose another -rpccookiefile)`;
+    await expect(start('zecrpc/index/CURRENT')).rejects.toThrow(
+      refused(join(net, 'zecrpc/index/CURRENT'), `it lies in the chain store (${join(net, 'zecrpc')})`),
+    );
+    await expect(start('zecrpc/new-file')).rejects.toThrow(
+      refused(join(net, 'zecrpc/new-file'), `it lies in the chain store (${join(net, 'zecrpc')})`),
+    );
+    await expect(start('zcash.conf')).rejects.toThrow(refused(join(net, 'zcash.conf'), 'a file that is not an RPC cookie is there'));
+    await expect(start(d)).rejects.toThrow(refused(d, 'something other than a regular file is there'));
+    expect(readFileSync(join(net, 'zecrpc', 'index', 'CURRENT'), 'utf8')).toBe('MANIFEST-000004\n');
+    expect(readFileSync(join(net, 'zcash.conf'), 'utf8')).toBe('rpcuser=alice\n');
+    await expect(start(join(d, 'missing', 'c'))).rejects.toThrow(
+      `Unable to open cookie authentication file ${join(d, 'missing', 'c')}.tmp for writing (ENOENT)`,
+    );
+    // a cookie left by a server that did not stop cleanly is replaced, and removed at shutdown
+    writeFileSync(join(net, 'old.cookie'), '__cookie__:stale');
+    const s = await start('old.cookie');
+    expect(readFileSync(join(net, 'old.cookie'), 'utf8')).toMatch(/^__cookie__:[A-Za-z0-9+/]{43}=$/);
+    await s.close();
+    expect(existsSync(join(net, 'old.cookie'))).toBe(false);
     rmSync(d, { recursive: true, force: true });
   });
 });

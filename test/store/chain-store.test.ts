@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET } from '../../src/chain/network.js';
@@ -207,6 +207,33 @@ describe('chain store networks', () => {
       expect((err as Error).message).toMatch(/cannot open the chain store at .*zecrpc/);
     } finally {
       await store.close();
+      dir.remove();
+    }
+  });
+
+  it('refuses an index whose CURRENT file is gone instead of starting it empty, which would delete its tables', async () => {
+    const dir = tempDir('no-current');
+    try {
+      const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+      for (const b of mainnetChain().slice(0, 5)) await store.addBlock(b);
+      await store.close();
+      const index = join(dir.path, 'zecrpc', 'index');
+      const current = readFileSync(join(index, 'CURRENT'), 'utf8');
+      rmSync(join(index, 'CURRENT'));
+      const before = readdirSync(index).sort();
+      const err = await openChainStore({ datadir: dir.path, network: MAINNET }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreOpenError);
+      expect((err as Error).message).toMatch(
+        new RegExp(
+          `^cannot open the chain store at .*zecrpc: its index .*index has no CURRENT file but holds \\d+ LevelDB files .*Restore CURRENT .*"${current.trim()}"`,
+        ),
+      );
+      expect(readdirSync(index).sort()).toEqual(before); // nothing deleted
+      writeFileSync(join(index, 'CURRENT'), current);
+      const again = await openChainStore({ datadir: dir.path, network: MAINNET });
+      expect((await again.tip())?.height).toBe(4);
+      await again.close();
+    } finally {
       dir.remove();
     }
   });

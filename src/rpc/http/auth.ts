@@ -6,7 +6,20 @@
  * strings are: the option's UTF-8 against the header's bytes.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 
 export const COOKIE_USER = '__cookie__';
 
@@ -73,6 +86,39 @@ export interface AuthOptions {
   rpcPassword: string | undefined;
   rpcAuth: readonly string[];
   cookieFile: string;
+  /** Directories the cookie must not be written into (the chain store's). */
+  protectedDirs?: readonly string[];
+}
+
+/** Why a cookie must not be written at `path`, or null. */
+function cookiePathRefusal(path: string, protectedDirs: readonly string[]): string | null {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const dir = real(dirname(path));
+  for (const p of protectedDirs) {
+    const guarded = real(p);
+    if (dir === guarded || dir.startsWith(guarded + sep)) return `it lies in the chain store (${p})`;
+  }
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return null; // nothing there yet
+  }
+  if (!st.isFile()) return 'something other than a regular file is there';
+  const head = Buffer.alloc(COOKIE_USER.length + 1);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return head.toString('latin1') === `${COOKIE_USER}:` ? null : 'a file that is not an RPC cookie is there';
 }
 
 /**
@@ -84,15 +130,26 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
   let credential: Buffer;
   let cookieFile: string | null = null;
   if (opts.rpcPassword === undefined || opts.rpcPassword === '') {
+    // zcashd renames its cookie over whatever the path names and deletes it at shutdown: pointed
+    // at LevelDB's CURRENT or zcash.conf (or, as root, a device), that destroys it. zecrpc
+    // replaces only a stale cookie, and never writes into the chain store.
+    const refusal = cookiePathRefusal(opts.cookieFile, opts.protectedDirs ?? []);
+    if (refusal) throw new Error(`Refusing to write the RPC cookie file ${opts.cookieFile}: ${refusal} (choose another -rpccookiefile)`);
     const secret = `${COOKIE_USER}:${randomBytes(32).toString('base64')}`;
     const tmp = `${opts.cookieFile}.tmp`;
     // Never write through whatever sits at the temporary name (a planted symlink would make us
     // overwrite its target): remove it, then create the file exclusively, which fails rather
     // than follow a link that reappears in between. The rename replaces `.cookie` itself.
-    rmSync(tmp, { force: true });
-    writeFileSync(tmp, secret, { mode: 0o600, flag: 'wx' });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, opts.cookieFile);
+    try {
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, secret, { mode: 0o600, flag: 'wx' });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, opts.cookieFile);
+    } catch (e) {
+      // zcashd's words (GenerateAuthCookie's log line), with the reason
+      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new Error(`Unable to open cookie authentication file ${tmp} for writing (${reason})`);
+    }
     cookieFile = opts.cookieFile;
     credential = Buffer.from(secret, 'utf8');
   } else {

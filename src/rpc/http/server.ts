@@ -16,6 +16,7 @@
 import { createServer, isIPv6, type Server, type Socket } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { rpcServerSettings, type NodeConfig } from '../../config.js';
+import { storeDirectory } from '../../store/layout.js';
 import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { Connection, WORK_QUEUE_FULL, type ConnectionHost, type SimpleReply } from './connection.js';
@@ -193,16 +194,18 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
     return admitted;
   };
-  const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
-  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
-  const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
-  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  // Before the render threads start, so a cookie path refused leaves nothing running.
   const auth: Authenticator = createAuthenticator({
     rpcUser: config.rpcUser,
     rpcPassword: config.rpcPassword,
     rpcAuth: config.rpcAuth,
     cookieFile: config.rpcCookieFile,
+    protectedDirs: [storeDirectory(config.datadir)],
   });
+  const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
+  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
+  const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
+  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   // `help` lists the registry it belongs to, hence the late-bound reference.
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
   const ctx: RpcContext = {
