@@ -19,10 +19,13 @@
  *   alive, each measured on its own between full collections, per entry.
  *
  * Each figure is reported beside the method's charge; a ratio of at least 1× means a request is
- * refused before it can use more memory than it was given.
+ * refused before it can use more memory than it was given. Then each method taking a list of
+ * addresses is asked about LISTED never-paid ones, against ADDRESS_WORK_BYTES (params.ts), the
+ * charge per address listed.
  *
  * Run: npx tsx bench/insight-memory.ts [entries=200000]
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +34,8 @@ import { REGTEST } from '../src/chain/network.js';
 import { parseJson, type JsonValue } from '../src/json/index.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../src/rpc/methods/control/experimental-features.js';
 import { INDEX_ENTRY_BYTES } from '../src/rpc/methods/addressindex/insight-method.js';
+import { ADDRESS_WORK_BYTES } from '../src/rpc/methods/addressindex/params.js';
+import { encodeTransparentAddress } from '../src/codec/script/address.js';
 import { storeMethods } from '../src/rpc/methods/index.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
 import { openChainStore } from '../src/store/index.js';
@@ -81,6 +86,30 @@ const CASES: Record<string, Case> = {
     entries: BLOCKS, // not genesis, which zcashd connects without writing its indexes
   },
 };
+
+/** Never-paid addresses listed in one request, for the per-address charge (ADDRESS_WORK_BYTES). */
+const LISTED = QUICK ? 20_000 : 200_000;
+const LIST_METHODS = ['getaddresstxids', 'getaddressdeltas', 'getaddressutxos', 'getaddressbalance', 'getaddressmempool'];
+
+/** In a child: the peak resident memory of one method asked about LISTED never-paid addresses. */
+async function measureList(datadir: string, name: string): Promise<void> {
+  const store = await openChainStore({ datadir, network: REGTEST, indexers: indexers() });
+  const methods = new Map(
+    storeMethods(store, { features: { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: true } }).map((m) => [m.name, m]),
+  );
+  const method = methods.get(name)!;
+  const ctx = { network: REGTEST, requestStop: () => {} };
+  const list = (n: number) =>
+    JSON.stringify([{ addresses: Array.from({ length: n }, () => encodeTransparentAddress('p2pkh', randomBytes(20), REGTEST)) }]);
+  await method.call(parseJson(list(1000)) as JsonValue[], ctx);
+  const body = list(LISTED); // the request's text, as the server holds it before parsing
+  await settledMemory();
+  const rss = resetPeakResident();
+  await method.call(parseJson(body) as JsonValue[], ctx);
+  const peak = peakResident() - rss;
+  await store.close();
+  console.log(JSON.stringify({ peak, n: LISTED }));
+}
 
 /** In a child: one method's peak and held memory, printed as a JSON line. */
 async function measure(datadir: string, name: string): Promise<void> {
@@ -147,6 +176,19 @@ async function main(): Promise<void> {
           `peak ${per(r.peak)} bytes an entry → ${verdict} | held: reply ${per(r.replyHeld)} (its text ${per(r.replyBytes)}), entries read ${per(r.entriesHeld)}`,
       );
     }
+    console.log(
+      `lists of ${LISTED.toLocaleString('en-US')} never-paid addresses, charged ${ADDRESS_WORK_BYTES} bytes an address (parsing included):`,
+    );
+    for (const name of LIST_METHODS) {
+      const r = measureInChild<{ peak: number; n: number }>(
+        fileURLToPath(import.meta.url),
+        { INSIGHT_MEMORY_LIST: name, INSIGHT_MEMORY_DATADIR: datadir },
+        process.argv.slice(2),
+        `${name} (list)`,
+      );
+      const per = r.peak / r.n;
+      console.log(`${name}: peak ${per.toFixed(0)} bytes an address → charge ÷ peak ${(ADDRESS_WORK_BYTES / per).toFixed(2)}×`);
+    }
   } finally {
     if (!process.env.KEEP) rmSync(datadir, { recursive: true, force: true });
     else console.log(datadir);
@@ -154,5 +196,7 @@ async function main(): Promise<void> {
 }
 
 const childMethod = process.env.INSIGHT_MEMORY_CHILD;
+const listMethod = process.env.INSIGHT_MEMORY_LIST;
 if (childMethod) await measure(process.env.INSIGHT_MEMORY_DATADIR!, childMethod);
+else if (listMethod) await measureList(process.env.INSIGHT_MEMORY_DATADIR!, listMethod);
 else await main();

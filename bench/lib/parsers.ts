@@ -644,6 +644,22 @@ function insightMemory(out: string): Figure[] {
     const charge = m[3] === undefined ? null : { name: "the allowance's charge per entry", value: num(m[3]) };
     figs.push(figure('insight-memory', `${m[1]}, ${m[2]} entries, peak resident memory per entry`, num(m[4]!), 'B', 'lower', charge));
   }
+  const listed = /^lists of ([\d,]+) never-paid addresses, charged (\d+) bytes an address/m.exec(out);
+  if (listed) {
+    const charge = { name: 'the charge per address listed', value: num(listed[2]!) };
+    for (const m of out.matchAll(/^(\w+): peak ([\d,]+) bytes an address/gm)) {
+      figs.push(
+        figure(
+          'insight-memory',
+          `${m[1]}, ${listed[1]} addresses listed, peak resident memory per address`,
+          num(m[2]!),
+          'B',
+          'lower',
+          charge,
+        ),
+      );
+    }
+  }
   return figs;
 }
 

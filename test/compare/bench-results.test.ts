@@ -193,11 +193,14 @@ describe('bench results', () => {
     ).toBe('t-address encoding, fresh addresses batched as getblock 2 does (500 per flush, no WebAssembly)');
     const insight = PARSERS['insight-memory']!(
       'getaddressdeltas, 200,000 entries, charged 640 bytes an entry: peak 488 bytes an entry → charge ÷ peak 1.31× | held: reply 337 (its text 179), entries read 365\n' +
-        'getaddressbalance, 200,000 entries, charged nothing: peak 149 bytes an entry → not charged (read a batch at a time) | held: reply 0 (its text 0), entries read 366',
+        'getaddressbalance, 200,000 entries, charged nothing: peak 149 bytes an entry → not charged (read a batch at a time) | held: reply 0 (its text 0), entries read 366\n' +
+        'lists of 200,000 never-paid addresses, charged 1280 bytes an address (parsing included):\n' +
+        'getaddresstxids: peak 703 bytes an address → charge ÷ peak 1.82×',
     );
     expect(insight.map((f) => [f.name, f.value, f.baseline?.value ?? null, f.better])).toEqual([
       ['getaddressdeltas, 200,000 entries, peak resident memory per entry', 488, 640, 'lower'],
       ['getaddressbalance, 200,000 entries, peak resident memory per entry', 149, null, 'lower'],
+      ['getaddresstxids, 200,000 addresses listed, peak resident memory per address', 703, 1280, 'lower'],
     ]);
     expect(insight[0]!.ratio).toBeCloseTo(640 / 488, 10); // ≥ 1: the charge covers the peak
     expect(

@@ -395,6 +395,28 @@ describe('-rpcauth compared as zcashd compares it: bytes (httprpc.cpp multiUserA
   });
 });
 
+describe('memory options', () => {
+  it('take MiB from 1 to 2^31 − 1, and name a value outside', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'zecrpc-memory-options-'));
+    const start = (...args: string[]) =>
+      startRpcServer({ config: loadNodeConfig([`-datadir=${d}`, '-rpcport=0', '-regtest', ...args]), methods: [echo] });
+    for (const name of ['rpcrequestmemory', 'rpcmemory', 'rpcbodymemory']) {
+      for (const v of ['2147483648', '99999999999999999999', '0']) {
+        await expect(start(`-${name}=${v}`)).rejects.toThrow(`Invalid value for -${name}: '${v}' (expected MiB from 1 to 2147483647)`);
+      }
+    }
+    const s = await start('-rpcrequestmemory=2147483647', '-rpcmemory=2147483647', '-rpcbodymemory=2147483647');
+    const r = await post(
+      s.port,
+      '{"id":1,"method":"echo","params":["m"]}',
+      'Basic ' + Buffer.from(readFileSync(s.cookieFile!, 'utf8')).toString('base64'),
+    );
+    expect(r.body).toBe('{"result":"m","error":null,"id":1}\n');
+    await s.close();
+    rmSync(d, { recursive: true, force: true });
+  });
+});
+
 describe('cookie authentication', () => {
   it('writes a 0600 __cookie__ file that authenticates, and removes it on shutdown', async () => {
     const d = mkdtempSync(join(tmpdir(), 'zecrpc-cookie-'));

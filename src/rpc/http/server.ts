@@ -155,7 +155,11 @@ function memoryLimits(config: NodeConfig, explicit: Partial<MemoryLimits> | unde
   const mib = (name: string): number | undefined => {
     const v = config.getArg(name);
     if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new Error(`Invalid value for -${name}: '${v}' (expected MiB ≥ 1)`);
+    // At most 2^31 − 1 MiB (2 PiB): more than any machine has, and budgets in bytes stay exact
+    // integers (below 2^53).
+    if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 0x7fffffff) {
+      throw new Error(`Invalid value for -${name}: '${v}' (expected MiB from 1 to 2147483647)`);
+    }
     return Number(v) * MIB;
   };
   return {

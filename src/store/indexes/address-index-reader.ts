@@ -73,8 +73,12 @@ function deltaRange(type: number, hash: Uint8Array, start: number, end: number):
   return { gte, lt, highWaterMarkBytes: RANGE_BATCH_BYTES };
 }
 
-/** LevelDB's `limit` for a read of at most `limit` entries (none when undefined). */
-const limitOption = (limit: number | undefined): { limit?: number } => (limit === undefined ? {} : { limit });
+/**
+ * LevelDB's `limit` for a read of at most `limit` entries (none when undefined). classic-level
+ * reads it as a 32-bit integer: a larger one would wrap (2^32 + 1 reads one entry, silently), so
+ * it is held at 2^31 − 1, more entries than a process could hold anyway.
+ */
+const limitOption = (limit: number | undefined): { limit?: number } => (limit === undefined ? {} : { limit: Math.min(limit, 0x7fffffff) });
 
 /**
  * Entries a batch read hands over at most. A method that writes its reply as it reads holds one

@@ -10,6 +10,7 @@ import { parseJson, type JsonValue } from '../../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from '../../../src/rpc/methods/control/experimental-features.js';
 import { INDEX_ENTRY_BYTES } from '../../../src/rpc/methods/addressindex/insight-method.js';
+import { ADDRESS_WORK_BYTES } from '../../../src/rpc/methods/addressindex/params.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
 import { AddressIndexReader } from '../../../src/store/indexes/address-index-reader.js';
@@ -99,8 +100,13 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
   it("stops reading index entries at the request memory, with the reply budget's -7, before reading on", async () => {
     // Each method's charge per entry: the founders' address has 20 deltas and 20 unspent
     // outputs; 20 blocks have timestamps (genesis has none, as in zcashd).
-    const withRoomFor = (method: keyof typeof INDEX_ENTRY_BYTES, entries: number) =>
-      caller(storeMethods(store, { features: INSIGHT }), MAINNET, entries * INDEX_ENTRY_BYTES[method]);
+    // The memory of `entries` entries, besides what the listed addresses take (ADDRESS_WORK_BYTES each).
+    const withRoomFor = (method: keyof typeof INDEX_ENTRY_BYTES, entries: number, addresses = 1) =>
+      caller(
+        storeMethods(store, { features: INSIGHT }),
+        MAINNET,
+        entries * INDEX_ENTRY_BYTES[method] + (method === 'getblockhashes' ? 0 : addresses * ADDRESS_WORK_BYTES),
+      );
     const one = `[{"addresses":["${FOUNDERS}"]}]`;
     const twice = `[{"addresses":["${FOUNDERS}","${FOUNDERS}"]}]`;
     const refused = {
@@ -114,15 +120,42 @@ describe('insight explorer methods on the real mainnet blocks 0..20', () => {
         method,
         expect.objectContaining({ result: expect.anything() }),
       ]);
-      expect([method, await withRoomFor(method, 20)(method, twice)]).toEqual([method, refused]); // the allowance counts across addresses
+      expect([method, await withRoomFor(method, 20, 2)(method, twice)]).toEqual([method, refused]); // the allowance counts across addresses
+      expect([method, await withRoomFor(method, 40, 1)(method, twice)]).toEqual([method, refused]); // and the second address takes its share
       expect([method, await withRoomFor(method, 19)(method, one)]).toEqual([method, refused]);
     }
+    // Room for 2^32 entries (a 2.5 TiB -rpcrequestmemory) reads them all: LevelDB takes its read
+    // limit as a 32-bit integer, where 2^32 + 1 would be 1.
+    const unbounded = caller(storeMethods(store, { features: INSIGHT }), MAINNET);
+    for (const method of ['getaddresstxids', 'getaddressdeltas', 'getaddressutxos'] as const) {
+      expect([method, await withRoomFor(method, 2 ** 32)(method, one)]).toEqual([method, await unbounded(method, one)]);
+    }
     const now = 2 ** 31 - 1; // every block time is below it
+    expect(await withRoomFor('getblockhashes', 2 ** 32)('getblockhashes', `[${now}, 0]`)).toEqual(
+      await unbounded('getblockhashes', `[${now}, 0]`),
+    );
     expect(await withRoomFor('getblockhashes', 20)('getblockhashes', `[${now}, 0]`)).toHaveProperty('result');
     expect(await withRoomFor('getblockhashes', 19)('getblockhashes', `[${now}, 0]`)).toEqual(refused);
-    // getaddressbalance sums a batch at a time, whatever the history's length: no limit.
+    // A list longer than the request's memory allows is refused before it is decoded, by every
+    // method taking one: 205 addresses need 205 × 1,280 bytes (here all the same, valid, never paid).
+    const unpaid = encodeTransparentAddress('p2pkh', new Uint8Array(20), MAINNET);
+    const list = (n: number) => `[{"addresses":[${Array.from({ length: n }, () => `"${unpaid}"`).join(',')}]}]`;
+    const room = 205 * ADDRESS_WORK_BYTES;
+    const refusedAt = (bytes: number) => ({
+      error: { ...refused.error, message: refused.error.message.replace('0 MiB', `${Math.round(bytes / 2 ** 20)} MiB`) },
+    });
+    for (const method of ['getaddresstxids', 'getaddressdeltas', 'getaddressutxos', 'getaddressbalance', 'getaddressmempool']) {
+      const within = caller(storeMethods(store, { features: INSIGHT }), MAINNET, room + 20 * 1024);
+      const short = caller(storeMethods(store, { features: INSIGHT }), MAINNET, room - 1);
+      expect([method, await within(method, list(205))]).toEqual([method, expect.objectContaining({ result: expect.anything() })]);
+      expect([method, await short(method, list(205))]).toEqual([method, refusedAt(room - 1)]);
+      expect([method, await short(method, list(204))]).toEqual([method, expect.objectContaining({ result: expect.anything() })]);
+    }
+    // getaddressbalance sums a batch at a time, whatever the history's length: no entry limit, only its addresses' share.
     const total = 2 * Array.from({ length: 20 }, (_, i) => 12_500 * (i + 1)).reduce((a, b) => a + b, 0);
-    expect(await caller(storeMethods(store, { features: INSIGHT }), MAINNET, 1)('getaddressbalance', twice)).toMatchObject({
+    expect(
+      await caller(storeMethods(store, { features: INSIGHT }), MAINNET, 2 * ADDRESS_WORK_BYTES)('getaddressbalance', twice),
+    ).toMatchObject({
       result: { balance: total, received: total },
     });
   });
@@ -470,7 +503,7 @@ describe('insight explorer methods over histories longer than a read batch (regt
 
   it('refuses a read that outgrows its allowance inside a batch, and the store reads on afterwards', async () => {
     const room = (entries: number) =>
-      caller(storeMethods(store, { features: INSIGHT }), REGTEST, entries * INDEX_ENTRY_BYTES.getaddressdeltas);
+      caller(storeMethods(store, { features: INSIGHT }), REGTEST, entries * INDEX_ENTRY_BYTES.getaddressdeltas + ADDRESS_WORK_BYTES);
     const params = `[{"addresses":["${poolAddress(0)}"]}]`;
     expect(await room(1500)('getaddressdeltas', params)).toMatchObject({ error: { code: -7 } });
     expect(await room(2500)('getaddressdeltas', params)).toHaveProperty('result');

@@ -71,7 +71,7 @@ export function getAddressBalanceMethod(c: InsightContext, features: Experimenta
         // sums counted as often as it is listed: neither a long history nor a long list of
         // repeats costs memory, nor more than one read of each history.
         const listed = new Map<string, { type: number; hash: Uint8Array; times: bigint }>();
-        for (const a of addressesFromParam(params[0]!, ctx.network)) {
+        for (const a of addressesFromParam(params[0]!, ctx)) {
           const key = `${a.type}:${toHex(a.hash)}`;
           const seen = listed.get(key);
           if (seen) seen.times++;

@@ -83,11 +83,11 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
       async call(params, ctx) {
         const param = params[0]!;
         const { start, end } = heightRange(param, await tipHeight(c.store));
-        const addresses = addressesFromParam(param, ctx.network);
+        const addresses = addressesFromParam(param, ctx);
         const w = new JsonWriter(REPLY_START_BYTES);
         const chainInfo = chainInfoFlag(param);
         const withInfo = chainInfo && start > 0 && end > 0;
-        const allowance = new EntryAllowance(ctx, 'getaddressdeltas');
+        const allowance = new EntryAllowance(ctx, 'getaddressdeltas', addresses.length);
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
         for (const a of addresses) {

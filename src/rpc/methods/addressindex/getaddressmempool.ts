@@ -46,7 +46,7 @@ export function getAddressMempoolMethod(features: ExperimentalFeatures, upstream
       helpHead: HEAD,
       helpTail: TAIL,
       call(params, ctx) {
-        addressesFromParam(params[0]!, ctx.network);
+        addressesFromParam(params[0]!, ctx);
         return upstream ? upstream.call('getaddressmempool', params, ctx) : '[]';
       },
     },

@@ -64,14 +64,14 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
       helpTail: TAIL,
       async call(params, ctx) {
         const { start, end } = heightRange(params[0]!, await tipHeight(c.store));
-        const addresses = addressesFromParam(params[0]!, ctx.network);
+        const addresses = addressesFromParam(params[0]!, ctx);
         // zcashd collects std::set<(height, txindex, txid hex)>: block order, a transaction once
         // however many of its inputs and outputs touch the addresses. On the active chain a block
         // position holds one transaction, so (height, txindex) alone orders and deduplicates, and
         // one address's entries already come in that order from the index: each transaction is
         // kept once per address as its entries are read (its txid copied out of the batch).
         const held: HeldTransaction[] = [];
-        const allowance = new EntryAllowance(ctx, 'getaddresstxids');
+        const allowance = new EntryAllowance(ctx, 'getaddresstxids', addresses.length);
         for (const a of addresses) {
           let last: DeltaTransaction | null = null;
           for await (const batch of allowance.batches((limit) => c.index.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {

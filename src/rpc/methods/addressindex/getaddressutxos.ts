@@ -114,8 +114,9 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
       async call(params, ctx) {
         const includeChainInfo = chainInfoFlag(params[0]!);
         const utxos: HeldUtxo[] = [];
-        const allowance = new EntryAllowance(ctx, 'getaddressutxos');
-        for (const a of addressesFromParam(params[0]!, ctx.network)) {
+        const addresses = addressesFromParam(params[0]!, ctx);
+        const allowance = new EntryAllowance(ctx, 'getaddressutxos', addresses.length);
+        for (const a of addresses) {
           const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
           for await (const batch of allowance.batches((limit) => c.index.unspentBatches(a.type, a.hash, limit)))
             hold(batch, address, utxos);

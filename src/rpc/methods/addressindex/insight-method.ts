@@ -6,6 +6,7 @@
 import type { JsonValue } from '../../../json/value.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
+import { ADDRESS_WORK_BYTES } from './params.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext, type RpcMethod } from '../../method.js';
 import {
   disabledMessage,
@@ -48,11 +49,16 @@ export const REPLY_START_BYTES = 16 * 1024;
 export class EntryAllowance {
   private remaining: number;
 
+  /** `addresses`: how many the request lists; their ADDRESS_WORK_BYTES each are not left for entries. */
   constructor(
     private readonly ctx: RpcContext,
     method: keyof typeof INDEX_ENTRY_BYTES,
+    addresses = 0,
   ) {
-    this.remaining = ctx.requestMemory === undefined ? Infinity : Math.floor(ctx.requestMemory / INDEX_ENTRY_BYTES[method]);
+    this.remaining =
+      ctx.requestMemory === undefined
+        ? Infinity
+        : Math.max(0, Math.floor((ctx.requestMemory - addresses * ADDRESS_WORK_BYTES) / INDEX_ENTRY_BYTES[method]));
   }
 
   /**

@@ -2,12 +2,11 @@
  * The address-index methods' argument parsing (zcashd v6.12.2 src/rpc/misc.cpp
  * getAddressesFromParams, getHeightRange), with zcashd's checks in zcashd's order.
  */
-import type { NetworkParams } from '../../../chain/network.js';
 import { decodeTransparentAddress } from '../../../codec/script/address.js';
 import { getBool, getInt, getStr } from '../../../json/getters.js';
 import { JsonObject, type JsonValue } from '../../../json/value.js';
 import { SCRIPT_P2PKH, SCRIPT_P2SH } from '../../../store/indexes/address-index.js';
-import { RPC, RpcError } from '../../method.js';
+import { RPC, requestMemoryExceeded, RpcError, type RpcContext } from '../../method.js';
 
 export interface IndexAddress {
   /** CScript::P2PKH (1) or P2SH (2). */
@@ -15,13 +14,33 @@ export interface IndexAddress {
   hash: Uint8Array;
 }
 
-/** A single address string, or {"addresses": [...]}; every entry must be a t-address of this network. */
-export function addressesFromParam(param: JsonValue, network: NetworkParams): IndexAddress[] {
+/**
+ * Memory a request uses per address it lists, in bytes, before reading any index entry: the
+ * peak resident memory the address methods were measured to use per address of a list of
+ * 200,000 with no history, parsing the request included (bench/insight-memory.ts: 703–905 for
+ * the methods that read the index, 338 for getaddressmempool; up to 1,079 measured in one
+ * process with the store's blocks), with a sixth and more added for the collector's timing.
+ * Charged against the request's memory (`RpcContext.requestMemory`) before the list is
+ * decoded, and what is charged is not left for entries: at 256 MiB a request may list about
+ * 209,000 addresses, where zcashd takes any number (a 32 MiB body holds about 900,000, which
+ * took 1 GB and 30–40 s a request).
+ */
+export const ADDRESS_WORK_BYTES = 1280;
+
+/**
+ * A single address string, or {"addresses": [...]}; every entry must be a t-address of this
+ * network. A list longer than the request's memory allows is refused with -7 first.
+ */
+export function addressesFromParam(param: JsonValue, ctx: Pick<RpcContext, 'network' | 'requestMemory'>): IndexAddress[] {
+  const { network } = ctx;
   let strings: string[];
   if (typeof param === 'string') strings = [param];
   else if (param instanceof JsonObject) {
     const list = param.get('addresses');
     if (!Array.isArray(list)) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Addresses is expected to be an array');
+    if (ctx.requestMemory !== undefined && list.length * ADDRESS_WORK_BYTES > ctx.requestMemory) {
+      throw requestMemoryExceeded(ctx.requestMemory);
+    }
     // zcashd takes every string first (a non-string is get_str's -1), then decodes them.
     strings = list.map((v) => getStr(v));
   } else throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Invalid address');
