@@ -4,7 +4,6 @@
  * SIGINT/SIGTERM or the `stop` method: in-flight requests finish, the cookie file is removed
  * and the store is closed.
  */
-import { existsSync, rmSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
 import {
@@ -193,9 +192,9 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       onStop: () => void shutdown(),
     });
   } catch (e) {
+    // A server that never listened has removed the cookie it wrote (and only that: a path it
+    // refused to write keeps what is there).
     await store.close();
-    // The cookie is written before binding; a server that never listened must not leave one.
-    if (config.rpcPassword === undefined && existsSync(config.rpcCookieFile)) rmSync(config.rpcCookieFile, { force: true });
     if (isAddressInUse(e)) {
       const where = (e as { address?: string; port?: number }).port ?? config.rpcPort;
       throw new ConfigError(

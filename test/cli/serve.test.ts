@@ -1,5 +1,5 @@
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toHexReversed } from '../../src/codec/hex.js';
 import { normalizeServeArgs, startNode, type ServeHandle } from '../../src/cli/serve.js';
@@ -94,6 +94,20 @@ describe('zecrpc serve (the main job)', () => {
       );
     }
     expect(existsSync(join(dir.path, 'regtest', 'zecrpc'))).toBe(false); // the store was never opened
+  });
+
+  it('keeps the file an -rpccookiefile it refuses names, and the store it opened', async () => {
+    const dir = tempDir('serve-cookie-refused');
+    cleanups.push(dir.remove);
+    const keep = join(dir.path, 'regtest', 'keep.conf');
+    mkdirSync(dirname(keep), { recursive: true });
+    writeFileSync(keep, 'rpcallowip=127.0.0.1\n');
+    await expect(startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0', '-rpccookiefile=keep.conf'], { log: false })).rejects.toThrow(
+      `Refusing to write the RPC cookie file ${keep}: a file that is not an RPC cookie is there (choose another -rpccookiefile)`,
+    );
+    expect(readFileSync(keep, 'utf8')).toBe('rpcallowip=127.0.0.1\n');
+    const node = await startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0'], { log: false }); // the store was closed
+    cleanups.push(() => node.shutdown());
   });
 
   it('follows an upstream node given with -upstream', async () => {

@@ -198,7 +198,12 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
     return admitted;
   };
-  // Before the render threads start, so a cookie path refused leaves nothing running.
+  // `help` lists the registry it belongs to, hence the late-bound reference.
+  const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
+  const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
+  // After every check of the settings and before the render threads start: the cookie is the
+  // first thing written, and what fails after it removes it (auth.removeCookie removes only a
+  // cookie this server wrote).
   const auth: Authenticator = createAuthenticator({
     rpcUser: config.rpcUser,
     rpcPassword: config.rpcPassword,
@@ -207,11 +212,15 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     protectedDirs: [storeDirectory(config.datadir)],
   });
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
-  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
+  let pool: RenderPool | null;
+  try {
+    pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
+  } catch (e) {
+    auth.removeCookie();
+    throw e;
+  }
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
-  // `help` lists the registry it belongs to, hence the late-bound reference.
-  const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
   const ctx: RpcContext = {
     network: config.network,
     requestMemory: limits.perRequest,
@@ -333,7 +342,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const addresses: string[] = [];
   let boundPort = 0;
   let firstError: Error | null = null;
-  for (const b of bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort))) {
+  for (const b of binds) {
     // A port of 0 means "any" for the first bind and "the same port" for the others.
     const port = b.port === 0 && boundPort !== 0 ? boundPort : b.port;
     // Half-open: a client that sends its request and then its FIN still gets the reply, as from
