@@ -1,6 +1,6 @@
 /** `getaddressbalance` (zcashd v6.12.2 src/rpc/misc.cpp, insight explorer). */
 import { toHex } from '../../../codec/hex.js';
-import type { AddressIndexReader } from '../../../store/indexes/address-index-reader.js';
+import type { AddressRanges } from '../../../store/indexes/address-index-reader.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 import type { ExperimentalFeatures } from '../control/experimental-features.js';
@@ -33,7 +33,7 @@ const EXACT_SUM = 2 ** 52;
  * int64 sums: added as numbers, and moved into BigInts whenever one nears the end of the
  * range where numbers are exact.
  */
-async function addressSums(index: AddressIndexReader, type: number, hash: Uint8Array): Promise<{ balance: bigint; received: bigint }> {
+async function addressSums(index: AddressRanges, type: number, hash: Uint8Array): Promise<{ balance: bigint; received: bigint }> {
   let balance = 0n;
   let received = 0n;
   let b = 0;
@@ -79,10 +79,15 @@ export function getAddressBalanceMethod(c: InsightContext, features: Experimenta
         }
         let balance = 0n;
         let received = 0n;
-        for (const { type, hash, times } of listed.values()) {
-          const sums = await addressSums(c.index, type, hash);
-          balance += sums.balance * times;
-          received += sums.received * times;
+        const cursor = c.index.cursor();
+        try {
+          for (const { type, hash, times } of listed.values()) {
+            const sums = await addressSums(cursor, type, hash);
+            balance += sums.balance * times;
+            received += sums.received * times;
+          }
+        } finally {
+          await cursor.close();
         }
         return `{"balance":${balance},"received":${received}}`;
       },

@@ -90,20 +90,25 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         const allowance = new EntryAllowance(ctx, 'getaddressdeltas', addresses.length);
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
-        for (const a of addresses) {
-          const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-          for await (const batch of allowance.batches((limit) => c.index.deltaBatches(a.type, a.hash, start, end, limit))) {
-            for (const d of batch) {
-              w.beginObject();
-              w.key('address').plainStr(address);
-              w.key('blockindex').int(d.txIndex);
-              w.key('height').int(d.height);
-              w.key('index').int(d.index);
-              w.key('satoshis').int(d.value);
-              w.key('txid').hexStrReversed(d.txid);
-              w.endObject();
+        const cursor = c.index.cursor();
+        try {
+          for (const a of addresses) {
+            const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
+            for await (const batch of allowance.batches((limit) => cursor.deltaBatches(a.type, a.hash, start, end, limit))) {
+              for (const d of batch) {
+                w.beginObject();
+                w.key('address').plainStr(address);
+                w.key('blockindex').int(d.txIndex);
+                w.key('height').int(d.height);
+                w.key('index').int(d.index);
+                w.key('satoshis').int(d.value);
+                w.key('txid').hexStrReversed(d.txid);
+                w.endObject();
+              }
             }
           }
+        } finally {
+          await cursor.close();
         }
         w.endArray();
         if (!withInfo) return replyOf(w);

@@ -72,20 +72,25 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         // kept once per address as its entries are read (its txid copied out of the batch).
         const held: HeldTransaction[] = [];
         const allowance = new EntryAllowance(ctx, 'getaddresstxids', addresses.length);
-        for (const a of addresses) {
-          let last: DeltaTransaction | null = null;
-          for await (const batch of allowance.batches((limit) => c.index.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {
-            const firsts = batch.filter((d) => {
-              const first = !last || d.height !== last.height || d.txIndex !== last.txIndex;
-              last = d;
-              return first;
-            });
-            const slab = Buffer.allocUnsafe(32 * firsts.length);
-            firsts.forEach((d, i) => {
-              slab.set(d.txid, 32 * i);
-              held.push({ height: d.height, txIndex: d.txIndex, slab, at: 32 * i });
-            });
+        const cursor = c.index.cursor();
+        try {
+          for (const a of addresses) {
+            let last: DeltaTransaction | null = null;
+            for await (const batch of allowance.batches((limit) => cursor.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {
+              const firsts = batch.filter((d) => {
+                const first = !last || d.height !== last.height || d.txIndex !== last.txIndex;
+                last = d;
+                return first;
+              });
+              const slab = Buffer.allocUnsafe(32 * firsts.length);
+              firsts.forEach((d, i) => {
+                slab.set(d.txid, 32 * i);
+                held.push({ height: d.height, txIndex: d.txIndex, slab, at: 32 * i });
+              });
+            }
           }
+        } finally {
+          await cursor.close();
         }
         if (addresses.length > 1) held.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
         // A transaction two addresses share is kept once per address: written once, after its first.

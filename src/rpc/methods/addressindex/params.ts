@@ -15,15 +15,13 @@ export interface IndexAddress {
 }
 
 /**
- * Memory a request uses per address it lists, in bytes, before reading any index entry: the
- * peak resident memory the address methods were measured to use per address of a list of
- * 200,000 with no history, parsing the request included (bench/insight-memory.ts: 703–905 for
- * the methods that read the index, 338 for getaddressmempool; up to 1,079 measured in one
- * process with the store's blocks), with a sixth and more added for the collector's timing.
- * Charged against the request's memory (`RpcContext.requestMemory`) before the list is
+ * Memory a request uses per address it lists, in bytes, before reading any index entry. The
+ * peak resident memory per address of a list of 200,000 with no history, parsing the request
+ * included, was measured at 344–584 bytes alone (bench/insight-memory.ts) and about 520 for
+ * eight such requests at once; the charge leaves twice that for the collector's timing under
+ * load. Charged against the request's memory (`RpcContext.requestMemory`) before the list is
  * decoded, and what is charged is not left for entries: at 256 MiB a request may list about
- * 209,000 addresses, where zcashd takes any number (a 32 MiB body holds about 900,000, which
- * took 1 GB and 30–40 s a request).
+ * 209,000 addresses, where zcashd takes any number (a 32 MiB body holds about 900,000).
  */
 export const ADDRESS_WORK_BYTES = 1280;
 
