@@ -23,8 +23,9 @@ export async function statSource(path: string): Promise<Stats> {
   }
 }
 
-/** What a non-regular, non-directory file is, for messages. */
+/** What a file that is not a regular file is, for messages. */
 export function specialKind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice()) return 'a character device';

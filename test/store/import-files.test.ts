@@ -280,6 +280,11 @@ describe('blk file importer', () => {
       new ImportError(`${join(blocksDir, 'blk00001.dat')}: a FIFO, not a blk file (blk files are read by position)`),
     );
     expect(await store.tip()).toBeNull();
+    const withDir = join(dir.path, 'with-dir');
+    mkdirSync(join(withDir, 'blk00000.dat'), { recursive: true });
+    await expect(importBlkFiles(store, withDir, quiet)).rejects.toThrow(
+      new ImportError(`${join(withDir, 'blk00000.dat')}: a directory, not a blk file (blk files are read by position)`),
+    );
     await expect(importBlkFiles(store, '/dev/zero', quiet)).rejects.toThrow(
       new ImportError('/dev/zero: a character device, not a blk file (blk files are read by position)'),
     );
