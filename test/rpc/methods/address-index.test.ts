@@ -13,7 +13,7 @@ import { INDEX_ENTRY_BYTES } from '../../../src/rpc/methods/addressindex/insight
 import { ADDRESS_WORK_BYTES } from '../../../src/rpc/methods/addressindex/params.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
-import { AddressIndexReader } from '../../../src/store/indexes/address-index-reader.js';
+import { AddressIndexReader, PER_ADDRESS_ITERATORS_UP_TO } from '../../../src/store/indexes/address-index-reader.js';
 import {
   fanOutChain,
   genesisNode,
@@ -470,6 +470,28 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
     expect(compared).toBeGreaterThan(1000);
   });
 
+  it('answers a list longer than PER_ADDRESS_ITERATORS_UP_TO (read through a cursor) as its addresses one by one', async () => {
+    const order = [0, 1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 0, 2, 2, 3, 1, 0, 4];
+    expect(order.length).toBeGreaterThan(PER_ADDRESS_ITERATORS_UP_TO);
+    const list = (indexes: number[]) => `[{"addresses":[${indexes.map((i) => `"${poolAddress(i)}"`).join(',')}]}]`;
+    type Deltas = { result: unknown[] };
+    const one = await Promise.all(order.map(async (i) => ((await call('getaddressdeltas', list([i]))) as Deltas).result));
+    const many = (await call('getaddressdeltas', list(order))) as Deltas;
+    expect(many.result).toEqual(one.flat());
+    expect(many.result.length).toBeGreaterThan(100);
+    type Balance = { result: { balance: number; received: number } };
+    const sums = await Promise.all(order.map(async (i) => ((await call('getaddressbalance', list([i]))) as Balance).result));
+    expect(((await call('getaddressbalance', list(order))) as Balance).result).toEqual({
+      balance: sums.reduce((a, b) => a + b.balance, 0),
+      received: sums.reduce((a, b) => a + b.received, 0),
+    });
+    const distinct = [...new Set(order)];
+    type Txids = { result: string[] };
+    expect(((await call('getaddresstxids', list(order))) as Txids).result).toEqual(
+      ((await call('getaddresstxids', list(distinct))) as Txids).result,
+    );
+  });
+
   it('getspentinfo and getblockdeltas name the spending input of every spent output', async () => {
     let checked = 0;
     for (const node of nodes.slice(1)) {
@@ -616,7 +638,7 @@ describe('insight explorer methods over histories longer than a read batch (regt
     // past 2^53, where adding such numbers stops being exact) stands in for the store's.
     const value = 2_099_999_999_999_999;
     const bigHistory = {
-      cursor: () => ({
+      ranges: () => ({
         async *deltaBatches() {
           for (let i = 0; i < 4; i++) yield Array.from({ length: 1000 }, () => ({ value }));
         },

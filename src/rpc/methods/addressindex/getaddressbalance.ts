@@ -79,7 +79,7 @@ export function getAddressBalanceMethod(c: InsightContext, features: Experimenta
         }
         let balance = 0n;
         let received = 0n;
-        const cursor = c.index.cursor();
+        const cursor = c.index.ranges(listed.size);
         try {
           for (const { type, hash, times } of listed.values()) {
             const sums = await addressSums(cursor, type, hash);

@@ -90,7 +90,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         const allowance = new EntryAllowance(ctx, 'getaddressdeltas', addresses.length);
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
-        const cursor = c.index.cursor();
+        const cursor = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);

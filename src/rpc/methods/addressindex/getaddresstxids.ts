@@ -72,7 +72,7 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         // kept once per address as its entries are read (its txid copied out of the batch).
         const held: HeldTransaction[] = [];
         const allowance = new EntryAllowance(ctx, 'getaddresstxids', addresses.length);
-        const cursor = c.index.cursor();
+        const cursor = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             let last: DeltaTransaction | null = null;

@@ -116,7 +116,7 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
         const utxos: HeldUtxo[] = [];
         const addresses = addressesFromParam(params[0]!, ctx);
         const allowance = new EntryAllowance(ctx, 'getaddressutxos', addresses.length);
-        const cursor = c.index.cursor();
+        const cursor = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
