@@ -42,11 +42,11 @@ function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   // A timer waits 1 to 2^31 − 1 ms: Node runs a longer or shorter one after 1 ms, which would
   // poll the upstream hundreds of times a second.
-  const ms = Math.round(Number(value) * 1000);
-  if (!(ms >= 1 && ms <= 0x7fffffff)) {
+  const seconds = Number(value);
+  if (!(seconds >= 0.001 && seconds <= 2147483.647)) {
     throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds from 0.001 to 2147483)`);
   }
-  return ms;
+  return Math.round(seconds * 1000);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -192,8 +192,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       onStop: () => void shutdown(),
     });
   } catch (e) {
-    // A server that never listened has removed the cookie it wrote (and only that: a path it
-    // refused to write keeps what is there).
+    // A server that failed to start wrote no cookie, or removed the one it wrote (a path it
+    // refused keeps what is there).
     await store.close();
     if (isAddressInUse(e)) {
       const where = (e as { address?: string; port?: number }).port ?? config.rpcPort;
@@ -204,41 +204,53 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     }
     throw e;
   }
-  const tip = await store.tip();
-  log?.info(
-    {
-      network: config.network.name,
-      datadir: config.datadir,
-      listen: server.addresses,
-      auth: server.cookieFile ? `cookie ${server.cookieFile}` : 'rpcuser/rpcpassword',
-      tip: tip ? { height: tip.height, hash: toHexReversed(tip.hash) } : null,
-    },
-    'zecrpc serving JSON-RPC',
-  );
-  if (tip?.height === 0 && !upstream) {
-    const net = config.network.name === 'mainnet' ? '' : ` -${config.network.name}`;
-    log?.info(
-      'the store holds only the genesis block. Fill it with the server stopped: ' +
-        `\`zecrpc import${net} --blocks-dir ~/.zcash/blocks\` (zcashd's blk files), ` +
-        `\`zecrpc import${net} --hex FILE|DIR\` (raw block hex) or \`zecrpc import${net} --rpc URL\` (a running node); ` +
-        `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
-    );
-  }
-  if (upstream && readOnly) {
-    log?.warn('not following -upstream: the chain store is read-only (the disk is full, see above)');
-  } else if (upstream) {
-    follower = await followUpstream(store, upstream, {
-      user: config.getArg('upstreamuser'),
-      password: config.getArg('upstreampassword'),
-      cookieFile: config.getArg('upstreamcookie'),
-      pollMs,
-      logger: log
-        ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
-        : { info: () => undefined, warn: () => undefined },
-      progress: 'silent',
-    });
+  try {
+    await announceAndFollow();
+  } catch (e) {
+    // Start-up failed while listening (the follower's credentials, the store): stop as on
+    // shutdown, so neither the listener nor the cookie outlives the error.
+    await shutdown();
+    throw e;
   }
   return { config, server, store, stopped, shutdown };
+
+  /** Says where the server listens and what its store holds, and starts following -upstream. */
+  async function announceAndFollow(): Promise<void> {
+    const tip = await store.tip();
+    log?.info(
+      {
+        network: config.network.name,
+        datadir: config.datadir,
+        listen: server.addresses,
+        auth: server.cookieFile ? `cookie ${server.cookieFile}` : 'rpcuser/rpcpassword',
+        tip: tip ? { height: tip.height, hash: toHexReversed(tip.hash) } : null,
+      },
+      'zecrpc serving JSON-RPC',
+    );
+    if (tip?.height === 0 && !upstream) {
+      const net = config.network.name === 'mainnet' ? '' : ` -${config.network.name}`;
+      log?.info(
+        'the store holds only the genesis block. Fill it with the server stopped: ' +
+          `\`zecrpc import${net} --blocks-dir ~/.zcash/blocks\` (zcashd's blk files), ` +
+          `\`zecrpc import${net} --hex FILE|DIR\` (raw block hex) or \`zecrpc import${net} --rpc URL\` (a running node); ` +
+          `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
+      );
+    }
+    if (upstream && readOnly) {
+      log?.warn('not following -upstream: the chain store is read-only (the disk is full, see above)');
+    } else if (upstream) {
+      follower = await followUpstream(store, upstream, {
+        user: config.getArg('upstreamuser'),
+        password: config.getArg('upstreampassword'),
+        cookieFile: config.getArg('upstreamcookie'),
+        pollMs,
+        logger: log
+          ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
+          : { info: () => undefined, warn: () => undefined },
+        progress: 'silent',
+      });
+    }
+  }
 }
 
 /**

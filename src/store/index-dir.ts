@@ -31,6 +31,6 @@ export function assertIndexOpenable(indexDir: string, storeDir: string): void {
   throw new StoreOpenError(
     `cannot open the chain store at ${storeDir}: its index ${indexDir} has no CURRENT file but holds ${orphaned.length} ` +
       `LevelDB files (${orphaned.slice(0, 3).join(', ')}${orphaned.length > 3 ? ', …' : ''}); opening it would start it empty ` +
-      `and delete them. Restore CURRENT (one line naming the newest MANIFEST file, e.g. "${newestManifest}") or move the directory away.`,
+      `and delete them. Restore CURRENT (one line naming the newest MANIFEST file and ending in a newline, e.g. "${newestManifest}") or move the directory away.`,
   );
 }

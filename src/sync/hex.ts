@@ -69,8 +69,8 @@ async function* fileLines(file: string): AsyncGenerator<Buffer> {
 /**
  * Expands directories (recursively) into their files, in natural name order. A path named on
  * its own may be a pipe (`<(zcash-cli …)`, /dev/stdin); inside a directory only regular files
- * are taken, so a FIFO there cannot stall the import before its first block, and a directory
- * reached again through a symbolic link is refused instead of expanded without end.
+ * are taken, so a FIFO there cannot stall the import before its first block, and a symbolic
+ * link back to a directory being read is refused instead of expanded without end.
  */
 export async function listHexFiles(paths: readonly string[], ancestors: ReadonlySet<string> = new Set()): Promise<string[]> {
   const out: string[] = [];

@@ -110,6 +110,41 @@ describe('zecrpc serve (the main job)', () => {
     cleanups.push(() => node.shutdown());
   });
 
+  it("never replaces a running node's cookie when its port is taken, and removes its own when start-up fails later", async () => {
+    const dir = tempDir('serve-cookie-order');
+    cleanups.push(dir.remove);
+    const shared = join(dir.path, 'shared.cookie');
+    const first = await startNode([`-datadir=${join(dir.path, 'a')}`, '-regtest', '-rpcport=0', `-rpccookiefile=${shared}`], {
+      log: false,
+    });
+    cleanups.push(() => first.shutdown());
+    const cookie = readFileSync(shared, 'utf8');
+    // a second node on the same port and cookie path: it cannot bind, so it never writes
+    await expect(
+      startNode([`-datadir=${join(dir.path, 'b')}`, '-regtest', `-rpcport=${first.server.port}`, `-rpccookiefile=${shared}`], {
+        log: false,
+      }),
+    ).rejects.toThrow(`port ${first.server.port} is already in use`);
+    expect(readFileSync(shared, 'utf8')).toBe(cookie);
+    expect((await rpc(first.server.port, cookie, 'getblockcount')).text).toContain('"result":0');
+    // a node that listened, then failed to start following its upstream: its cookie goes with it
+    const late = join(dir.path, 'late.cookie');
+    await expect(
+      startNode(
+        [
+          `-datadir=${join(dir.path, 'c')}`,
+          '-regtest',
+          '-rpcport=0',
+          `-rpccookiefile=${late}`,
+          '-upstream=http://127.0.0.1:1/',
+          `-upstreamcookie=${join(dir.path, 'missing')}`,
+        ],
+        { log: false },
+      ),
+    ).rejects.toThrow('cannot read RPC cookie file');
+    expect(existsSync(late)).toBe(false);
+  });
+
   it('follows an upstream node given with -upstream', async () => {
     const dir = tempDir('serve-upstream');
     cleanups.push(dir.remove);

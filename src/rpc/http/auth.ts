@@ -9,9 +9,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
-  existsSync,
   lstatSync,
   openSync,
+  readFileSync,
   readSync,
   realpathSync,
   renameSync,
@@ -71,9 +71,15 @@ const C_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 export interface Authenticator {
   /** True iff the Authorization header value grants access. */
   check(authorization: string): boolean;
-  /** The cookie file written at start-up, if in cookie mode. */
+  /** The cookie file, in cookie mode. */
   readonly cookieFile: string | null;
-  /** Removes the cookie file (clean shutdown). */
+  /**
+   * Writes the cookie file (cookie mode; nothing otherwise). Called once the server listens, as
+   * zcashd binds before it writes its cookie: a server that cannot bind (another node holds the
+   * port) must not replace that node's cookie.
+   */
+  writeCookie(): void;
+  /** Removes the cookie file if it still holds this server's cookie (clean shutdown, failed start). */
   removeCookie(): void;
 }
 
@@ -112,49 +118,66 @@ function cookiePathRefusal(path: string, protectedDirs: readonly string[]): stri
   }
   if (!st.isFile()) return 'something other than a regular file is there';
   const head = Buffer.alloc(COOKIE_USER.length + 1);
-  const fd = openSync(path, 'r');
   try {
-    readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return `the file there cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
   return head.toString('latin1') === `${COOKIE_USER}:` ? null : 'a file that is not an RPC cookie is there';
 }
 
 /**
- * Builds the credential check. In cookie mode this writes a fresh cookie
- * (`__cookie__:<base64 of 32 random bytes>`, no newline) via a temporary file and a rename,
- * readable by the owner only.
+ * Builds the credential check. In cookie mode the path is checked and a fresh secret made now
+ * (`__cookie__:<base64 of 32 random bytes>`, no newline); `writeCookie` writes it, via a
+ * temporary file and a rename, readable by the owner only.
  */
 export function createAuthenticator(opts: AuthOptions): Authenticator {
   let credential: Buffer;
   let cookieFile: string | null = null;
+  let written = false;
   if (opts.rpcPassword === undefined || opts.rpcPassword === '') {
     // zcashd renames its cookie over whatever the path names and deletes it at shutdown: pointed
     // at LevelDB's CURRENT or zcash.conf (or, as root, a device), that destroys it. zecrpc
-    // replaces only a stale cookie, and never writes into the chain store.
+    // replaces only a cookie (a stale one, or that of a node it will fail to bind beside, which
+    // it then never writes over), and never writes into the chain store.
     const refusal = cookiePathRefusal(opts.cookieFile, opts.protectedDirs ?? []);
     if (refusal) throw new Error(`Refusing to write the RPC cookie file ${opts.cookieFile}: ${refusal} (choose another -rpccookiefile)`);
-    const secret = `${COOKIE_USER}:${randomBytes(32).toString('base64')}`;
-    const tmp = `${opts.cookieFile}.tmp`;
+    cookieFile = opts.cookieFile;
+    credential = Buffer.from(`${COOKIE_USER}:${randomBytes(32).toString('base64')}`, 'utf8');
+  } else {
+    credential = Buffer.from(`${opts.rpcUser ?? ''}:${opts.rpcPassword}`, 'utf8');
+  }
+  const writeCookie = (): void => {
+    if (cookieFile === null || written) return;
+    const tmp = `${cookieFile}.tmp`;
     // Never write through whatever sits at the temporary name (a planted symlink would make us
     // overwrite its target): remove it, then create the file exclusively, which fails rather
     // than follow a link that reappears in between. The rename replaces `.cookie` itself.
     try {
       rmSync(tmp, { force: true });
-      writeFileSync(tmp, secret, { mode: 0o600, flag: 'wx' });
+      writeFileSync(tmp, credential, { mode: 0o600, flag: 'wx' });
       chmodSync(tmp, 0o600);
-      renameSync(tmp, opts.cookieFile);
+      renameSync(tmp, cookieFile);
     } catch (e) {
       // zcashd's words (GenerateAuthCookie's log line), with the reason
       const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       throw new Error(`Unable to open cookie authentication file ${tmp} for writing (${reason})`);
     }
-    cookieFile = opts.cookieFile;
-    credential = Buffer.from(secret, 'utf8');
-  } else {
-    credential = Buffer.from(`${opts.rpcUser ?? ''}:${opts.rpcPassword}`, 'utf8');
-  }
+    written = true;
+  };
+  /** Whether the cookie file still holds this server's secret (another node may have replaced it since). */
+  const stillOurs = (path: string): boolean => {
+    try {
+      return equalBytes(readFileSync(path), credential);
+    } catch {
+      return false;
+    }
+  };
   const rpcAuth = parseRpcAuth(opts.rpcAuth).map((e) => ({
     user: Buffer.from(e.user, 'utf8'),
     salt: Buffer.from(e.salt, 'utf8'),
@@ -179,8 +202,9 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
       }
       return false;
     },
+    writeCookie,
     removeCookie() {
-      if (cookieFile && existsSync(cookieFile)) rmSync(cookieFile, { force: true });
+      if (cookieFile && written && stillOurs(cookieFile)) rmSync(cookieFile, { force: true });
     },
   };
 }

@@ -201,9 +201,8 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   // `help` lists the registry it belongs to, hence the late-bound reference.
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
-  // After every check of the settings and before the render threads start: the cookie is the
-  // first thing written, and what fails after it removes it (auth.removeCookie removes only a
-  // cookie this server wrote).
+  // The cookie path is checked here, before the render threads start; the cookie is written
+  // once a listener is bound (below).
   const auth: Authenticator = createAuthenticator({
     rpcUser: config.rpcUser,
     rpcPassword: config.rpcPassword,
@@ -212,13 +211,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     protectedDirs: [storeDirectory(config.datadir)],
   });
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
-  let pool: RenderPool | null;
-  try {
-    pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
-  } catch (e) {
-    auth.removeCookie();
-    throw e;
-  }
+  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const ctx: RpcContext = {
@@ -362,8 +355,14 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   }
   if (servers.length === 0) {
     await pool?.close();
-    auth.removeCookie();
     throw firstError ?? new Error('Unable to bind any endpoint for RPC server');
+  }
+  try {
+    auth.writeCookie();
+  } catch (e) {
+    await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+    await pool?.close();
+    throw e;
   }
 
   let closed: Promise<void> | null = null;

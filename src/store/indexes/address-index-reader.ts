@@ -170,7 +170,7 @@ const FIRST_SEEK_READ = 1;
  * 35 s; through one iterator, 0.33 GB and 19 s (and every address is read from one snapshot).
  * A read past an address's range goes on into the next address's keys: reads start at one row
  * and grow sixteenfold, so what is read past is at most one row for an address without entries,
- * and under sixteen times what was read for one with some. Close it when done.
+ * and at most sixteen times what was read for one with some. Close it when done.
  */
 export class AddressCursor implements AddressRanges {
   private deltaEntries: SeekSource<[Buffer, Buffer]> | null = null;
