@@ -34,7 +34,7 @@ export interface DispatchOptions {
 }
 
 /** zcashd's RPC_OUT_OF_MEMORY. */
-export const RPC_OUT_OF_MEMORY = -7;
+export const RPC_OUT_OF_MEMORY = RPC.OUT_OF_MEMORY;
 
 /** How long a batch runs before it lets other requests and I/O in. */
 const BATCH_SLICE_MS = 2;

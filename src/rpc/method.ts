@@ -28,7 +28,7 @@ export class RpcError extends Error {
  */
 export function requestMemoryExceeded(limitBytes: number): RpcError {
   return new RpcError(
-    -7,
+    RPC.OUT_OF_MEMORY,
     `Reply too large: it would exceed the per-request memory budget of ${Math.round(limitBytes / (1024 * 1024))} MiB (ask for fewer or smaller results per request)`,
   );
 }
@@ -58,6 +58,7 @@ export const RPC = {
   DATABASE_ERROR: -20,
   DESERIALIZATION_ERROR: -22,
   IN_WARMUP: -28,
+  OUT_OF_MEMORY: -7,
 } as const;
 
 export interface RpcContext {

@@ -79,15 +79,15 @@ export function getAddressBalanceMethod(c: InsightContext, features: Experimenta
         }
         let balance = 0n;
         let received = 0n;
-        const cursor = c.index.ranges(listed.size);
+        const reads = c.index.ranges(listed.size);
         try {
           for (const { type, hash, times } of listed.values()) {
-            const sums = await addressSums(cursor, type, hash);
+            const sums = await addressSums(reads, type, hash);
             balance += sums.balance * times;
             received += sums.received * times;
           }
         } finally {
-          await cursor.close();
+          await reads.close();
         }
         return `{"balance":${balance},"received":${received}}`;
       },

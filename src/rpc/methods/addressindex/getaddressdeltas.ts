@@ -90,11 +90,11 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
         const allowance = new EntryAllowance(ctx, 'getaddressdeltas', addresses.length);
         if (withInfo) w.beginObject().key('deltas');
         w.beginArray();
-        const cursor = c.index.ranges(addresses.length);
+        const reads = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-            for await (const batch of allowance.batches((limit) => cursor.deltaBatches(a.type, a.hash, start, end, limit))) {
+            for await (const batch of allowance.batches((limit) => reads.deltaBatches(a.type, a.hash, start, end, limit))) {
               for (const d of batch) {
                 w.beginObject();
                 w.key('address').plainStr(address);
@@ -108,7 +108,7 @@ export function getAddressDeltasMethod(c: InsightContext, features: Experimental
             }
           }
         } finally {
-          await cursor.close();
+          await reads.close();
         }
         w.endArray();
         if (!withInfo) return replyOf(w);

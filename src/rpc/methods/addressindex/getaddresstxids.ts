@@ -72,11 +72,11 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
         // kept once per address as its entries are read (its txid copied out of the batch).
         const held: HeldTransaction[] = [];
         const allowance = new EntryAllowance(ctx, 'getaddresstxids', addresses.length);
-        const cursor = c.index.ranges(addresses.length);
+        const reads = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             let last: DeltaTransaction | null = null;
-            for await (const batch of allowance.batches((limit) => cursor.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {
+            for await (const batch of allowance.batches((limit) => reads.deltaTransactionBatches(a.type, a.hash, start, end, limit))) {
               const firsts = batch.filter((d) => {
                 const first = !last || d.height !== last.height || d.txIndex !== last.txIndex;
                 last = d;
@@ -90,7 +90,7 @@ export function getAddressTxidsMethod(c: InsightContext, features: ExperimentalF
             }
           }
         } finally {
-          await cursor.close();
+          await reads.close();
         }
         if (addresses.length > 1) held.sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
         // A transaction two addresses share is kept once per address: written once, after its first.

@@ -116,15 +116,15 @@ export function getAddressUtxosMethod(c: InsightContext, features: ExperimentalF
         const utxos: HeldUtxo[] = [];
         const addresses = addressesFromParam(params[0]!, ctx);
         const allowance = new EntryAllowance(ctx, 'getaddressutxos', addresses.length);
-        const cursor = c.index.ranges(addresses.length);
+        const reads = c.index.ranges(addresses.length);
         try {
           for (const a of addresses) {
             const address = encodeTransparentAddress(a.type === SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', a.hash, ctx.network);
-            for await (const batch of allowance.batches((limit) => cursor.unspentBatches(a.type, a.hash, limit)))
+            for await (const batch of allowance.batches((limit) => reads.unspentBatches(a.type, a.hash, limit)))
               hold(batch, address, utxos);
           }
         } finally {
-          await cursor.close();
+          await reads.close();
         }
         // zcashd sorts by height with std::sort, which leaves the order of equal heights to the
         // C++ library; here they keep the index order (address, then txid bytes, then output).
