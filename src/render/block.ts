@@ -15,7 +15,7 @@ import type { Transaction } from '../codec/tx/transaction.js';
 import type { BlockStateView } from '../state/block-view.js';
 import type { ValuePoolView } from '../state/value-pools.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
-import { writeTxJson } from './tx.js';
+import { writeTxJson, type TxSpentFields } from './tx.js';
 import { JsonWriter } from '../json/writer.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -33,6 +33,8 @@ export interface BlockChainContext {
   state?: BlockStateView | null;
   /** `-legacyorchardroot`: print finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 did. */
   legacyOrchardRoot?: boolean;
+  /** Verbosity 2 on a node keeping the spent index (-insightexplorer): each transaction's, in block order. */
+  spent?: readonly TxSpentFields[];
 }
 
 /** Header-derived roots per era (block-and-chain-state.md §2.4), for a block at `height`. */
@@ -55,10 +57,17 @@ function eraRoots(header: BlockHeader, height: number, network: NetworkParams): 
   return { finalSaplingRoot: null, chainHistoryRoot: null, nu5 };
 }
 
-function writeTxs(w: JsonWriter, txs: readonly Transaction[], verbosity: 1 | 2, network: NetworkParams): void {
+function writeTxs(
+  w: JsonWriter,
+  txs: readonly Transaction[],
+  verbosity: 1 | 2,
+  network: NetworkParams,
+  spent: readonly TxSpentFields[] | undefined,
+): void {
   w.key('tx').beginArray();
-  for (const tx of txs) {
-    if (verbosity === 2) writeTxJson(w, tx, network);
+  for (let i = 0; i < txs.length; i++) {
+    const tx = txs[i]!;
+    if (verbosity === 2) writeTxJson(w, tx, network, spent ? { spent: spent[i] } : undefined);
     else w.hexStrReversed(tx.txid);
   }
   w.endArray();
@@ -85,12 +94,12 @@ interface VerboseBlock {
   authDataRoot(): Uint8Array;
 }
 
-function decodedVerboseBlock(block: Block, verbosity: 1 | 2, network: NetworkParams): VerboseBlock {
+function decodedVerboseBlock(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): VerboseBlock {
   return {
     header: block.header,
     hashHex: block.hashHex,
     size: block.size,
-    writeTxs: (w) => writeTxs(w, block.transactions, verbosity, network),
+    writeTxs: (w) => writeTxs(w, block.transactions, verbosity, network, ctx.spent),
     authDataRoot: () => block.computeAuthDataRoot(),
   };
 }
@@ -98,7 +107,7 @@ function decodedVerboseBlock(block: Block, verbosity: 1 | 2, network: NetworkPar
 /** `getblock <hash> 1|2` for a stored block. */
 export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams): string {
   const w = new JsonWriter();
-  writeBlockJson(w, decodedVerboseBlock(block, verbosity, network), ctx, network);
+  writeBlockJson(w, decodedVerboseBlock(block, verbosity, ctx, network), ctx, network);
   return w.toString();
 }
 
@@ -109,7 +118,7 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
  */
 export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams, output?: Buffer): Buffer {
   const w = new JsonWriter(output ?? Math.max(1 << 16, block.size * 8));
-  writeBlockJson(w, decodedVerboseBlock(block, verbosity, network), ctx, network);
+  writeBlockJson(w, decodedVerboseBlock(block, verbosity, ctx, network), ctx, network);
   return w.toBuffer();
 }
 
@@ -266,7 +275,7 @@ export function decodedBlockToJson(block: Block, network: NetworkParams): string
   w.key('blockcommitments').hexStrReversed(h.commitments);
   if (roots) w.key('authdataroot').hexStrReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32);
   if (roots?.finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(roots.finalSaplingRoot);
-  writeTxs(w, block.transactions, 2, network);
+  writeTxs(w, block.transactions, 2, network, undefined);
   writeHeaderTail(w, h, network);
   w.endObject();
   return w.toString();

@@ -36,6 +36,32 @@ class AsmIntoWriter implements ScriptAsmSink {
   }
 }
 
+/** What an input spent, from -insightexplorer's spent index (CSpentIndexValue). */
+export interface SpentInput {
+  /** Zatoshis. */
+  value: number;
+  /** The spent script's P2PKH or P2SH address; null for any other script (zcashd then prints none). */
+  address: string | null;
+}
+
+/** Which input spent an output, from -insightexplorer's spent index (CSpentIndexValue). */
+export interface OutputSpender {
+  /** The spending transaction's txid, internal byte order. */
+  txid: Uint8Array;
+  inputIndex: number;
+  height: number;
+}
+
+/**
+ * The members TxToJSON adds when zcashd keeps the spent index (-insightexplorer): an input's
+ * `value`, `valueSat` and `address`, an output's `spentTxId`, `spentIndex` and `spentHeight`.
+ * In input and output order; null where the index has no entry, and the member is then absent.
+ */
+export interface TxSpentFields {
+  inputs: readonly (SpentInput | null)[];
+  outputs: readonly (OutputSpender | null)[];
+}
+
 /** Members getrawtransaction adds around TxToJSON (rpc-http-json.md §7.7). */
 export interface TxJsonExtras {
   /** getrawtransaction adds `hex` first; TxToJSON's later `hex` then replaces it in place. */
@@ -47,11 +73,20 @@ export interface TxJsonExtras {
    * chain (zcashd then prints `height` -1 and `confirmations` 0).
    */
   block?: { hash: Uint8Array; height: number; confirmations: number; time: number } | { hash: Uint8Array; notIndexed: true };
+  /** The spent index's members, when the node keeps it (-insightexplorer). */
+  spent?: TxSpentFields;
 }
 
-function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinbase: boolean): void {
+function writeVin(
+  w: JsonWriter,
+  asm: AsmIntoWriter,
+  vin: readonly TxIn[],
+  coinbase: boolean,
+  spent: readonly (SpentInput | null)[] | undefined,
+): void {
   w.key('vin').beginArray();
-  for (const input of vin) {
+  for (let i = 0; i < vin.length; i++) {
+    const input = vin[i]!;
     w.beginObject();
     if (coinbase) {
       w.key('coinbase').hexStr(input.scriptSig);
@@ -82,13 +117,25 @@ function writeVin(w: JsonWriter, asm: AsmIntoWriter, vin: readonly TxIn[], coinb
     asm.write(script, true, start, end);
     w.key('hex').hexStr(script, start, end);
     w.endObject();
+    const from = spent?.[i];
+    if (from) {
+      w.key('value').amount(from.value);
+      w.key('valueSat').int(from.value);
+      if (from.address !== null) w.key('address').plainStr(from.address);
+    }
     w.key('sequence').int(input.sequence);
     w.endObject();
   }
   w.endArray();
 }
 
-function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], network: NetworkParams): void {
+function writeVout(
+  w: JsonWriter,
+  asm: AsmIntoWriter,
+  vout: readonly TxOut[],
+  network: NetworkParams,
+  spenders: readonly (OutputSpender | null)[] | undefined,
+): void {
   // Every output's script is classified and its addresses looked up before any output is
   // written, so that a transaction's new addresses are encoded together (their checksums four
   // at a time, crypto/address-checksums.ts); with known addresses too, the two loops measured
@@ -107,7 +154,8 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
   for (let i = 0; i < n; i++) {
     const script = vout[i]!.scriptPubKey;
     scripts[i] = script;
-    const shape = pieces ? standardShapeOf(script) : null;
+    // A spent output's members follow its scriptPubKey, so it is written member by member.
+    const shape = pieces && !spenders?.[i] ? standardShapeOf(script) : null;
     shapes[i] = shape;
     if (shape !== null) {
       if (shape.kind === 'p2pkh') (p2pkh ??= addressTable('p2pkh', network)).request(script, shape.pushAt);
@@ -155,6 +203,12 @@ function writeVout(w: JsonWriter, asm: AsmIntoWriter, vout: readonly TxOut[], ne
       w.endArray();
     }
     w.endObject();
+    const spender = spenders?.[i];
+    if (spender) {
+      w.key('spentTxId').hexStrReversed(spender.txid);
+      w.key('spentIndex').int(spender.inputIndex);
+      w.key('spentHeight').int(spender.height);
+    }
     w.endObject();
   }
   w.endArray();
@@ -339,8 +393,8 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
   if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
-  writeVin(w, asm, d.vin, isCoinbase(d.vin));
-  writeVout(w, asm, d.vout, network);
+  writeVin(w, asm, d.vin, isCoinbase(d.vin), extras.spent?.inputs);
+  writeVout(w, asm, d.vout, network, extras.spent?.outputs);
   writeJoinSplits(w, d.joinSplits);
   if (tx.carries.sapling) writeSapling(w, d.sapling);
   if (tx.carries.orchard) writeOrchard(w, d.orchard);

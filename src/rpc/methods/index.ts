@@ -14,6 +14,7 @@ import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures
 import { getInfoMethod } from './control/getinfo.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
+import { SpentIndexFields } from './spent-index-fields.js';
 
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
@@ -34,16 +35,18 @@ function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | nu
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
   const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
   const upstream = options.upstream ?? null;
-  const raw = rawTransactionMethods(store);
+  const db = ownDatabase(store);
+  const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
+  // zcashd's fSpentIndex: -insightexplorer, not -lightwalletd, adds them to transaction objects.
+  const spentIndexFields = features.insightExplorer && index ? new SpentIndexFields(index, store.network) : null;
+  const raw = rawTransactionMethods(store, spentIndexFields);
   const methods: RpcMethod[] = [
-    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd }),
+    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexFields }),
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream),
   ];
-  const db = ownDatabase(store);
-  const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;
 }

@@ -309,6 +309,13 @@ export class AddressIndexReader {
     return v ? decodeSpent(v) : null;
   }
 
+  /** `spent` of many outpoints in one native read (`getblock` verbosity 2 under -insightexplorer). */
+  async spentMany(outpoints: readonly { hash: Uint8Array; index: number }[]): Promise<(SpentInfo | null)[]> {
+    if (outpoints.length === 0) return [];
+    const values = await this.db.getMany(outpoints.map((o) => keys.spent(o.hash, o.index)));
+    return values.map((v) => (v ? decodeSpent(v) : null));
+  }
+
   /**
    * The txid of the transaction that made a spend: kept in version-4 values, otherwise the entry at
    * `txIndex` of the txid list of the best-chain block at `height` (null if a reorganization has

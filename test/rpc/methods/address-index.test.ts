@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
+import type { Transaction } from '../../../src/codec/tx/transaction.js';
 import { encodeTransparentAddress } from '../../../src/codec/script/address.js';
 import { toHexReversed } from '../../../src/codec/hex.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
@@ -14,6 +15,7 @@ import { ADDRESS_WORK_BYTES } from '../../../src/rpc/methods/addressindex/params
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
 import { AddressIndexReader, PER_ADDRESS_ITERATORS_UP_TO } from '../../../src/store/indexes/address-index-reader.js';
+import { RenderPool } from '../../../src/rpc/workers/render-pool.js';
 import {
   fanOutChain,
   genesisNode,
@@ -512,6 +514,153 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
           checked++;
         }
       }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe("-insightexplorer's spent index in transaction objects (regtest)", () => {
+  // zcashd's TxToJSON (rawtransaction.cpp) with fSpentIndex: each input that is not a coinbase's
+  // gets the spent output's value, valueSat and address before `sequence`; each spent output
+  // gets spentTxId, spentIndex and spentHeight after `scriptPubKey`. Expected values come from
+  // the chain's own blocks, not from the index.
+  let store: ChainStore;
+  let remove: () => void;
+  let insight: ReturnType<typeof caller>;
+  let plain: ReturnType<typeof caller>;
+  let lightwalletd: ReturnType<typeof caller>;
+  const pool = new RenderPool({ threads: 1, inlineMaxBytes: 0 });
+  const nodes: ChainNode[] = [genesisNode()];
+  /** txid hex → its block height, transaction and the plain TxToJSON of its outputs. */
+  type FundingTx = { vout: { value: number; valueSat: number; scriptPubKey: { type: string; addresses?: string[] } }[] };
+  const funding = new Map<string, FundingTx>();
+  /** Inputs checked whose spent script has an address, and those whose has none. */
+  let addressed = 0;
+  let unaddressed = 0;
+  /** "txid:n" → the input that spent it. */
+  const spenders = new Map<string, { txid: string; index: number; height: number }>();
+  beforeAll(async () => {
+    const random = rng(91);
+    for (let h = 1; h <= 12; h++) nodes.push(nextNode(nodes[h - 1]!, 'rpc', random, 4));
+    ({ store, remove } = await indexedStore(
+      'rpc-spent-fields',
+      REGTEST,
+      nodes.map((n) => n.block.bytes),
+    ));
+    insight = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
+    plain = caller(storeMethods(store, { features: NO_EXPERIMENTAL_FEATURES }), REGTEST);
+    lightwalletd = caller(storeMethods(store, { features: LIGHTWALLETD }), REGTEST);
+    for (const node of nodes.slice(1)) {
+      for (const tx of decodeBlock(node.block.bytes).transactions) {
+        const json = (await plain('decoderawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}"]`)) as { result: unknown };
+        funding.set(tx.txidHex, json.result as FundingTx);
+        if (tx.isCoinbase) continue;
+        for (const [j, input] of tx.data.vin.entries()) {
+          spenders.set(`${toHexReversed(input.prevout.hash)}:${input.prevout.index}`, {
+            txid: tx.txidHex,
+            index: j,
+            height: node.block.height,
+          });
+        }
+      }
+    }
+  });
+  afterAll(async () => {
+    await pool.close();
+    await store.close();
+    remove();
+  });
+
+  type TxObject = { txid: string; vin: Record<string, unknown>[]; vout: Record<string, unknown>[] };
+  const INPUT_FIELDS = ['value', 'valueSat', 'address'];
+  const OUTPUT_FIELDS = ['spentTxId', 'spentIndex', 'spentHeight'];
+
+  /** Checks one transaction object against the chain; returns how many members it checked. */
+  function expectSpentFields(tx: TxObject): number {
+    let checked = 0;
+    for (const input of tx.vin) {
+      if ('coinbase' in input) {
+        expect(Object.keys(input)).toEqual(['coinbase', 'sequence']);
+        continue;
+      }
+      const spent = funding.get(input.txid as string)!.vout[input.vout as number]!;
+      // DestFromAddressHash: the index's P2PKH and P2SH types have an address, other scripts none.
+      const { type, addresses } = spent.scriptPubKey;
+      if (type === 'pubkeyhash' || type === 'scripthash') {
+        expect(Object.keys(input)).toEqual(['txid', 'vout', 'scriptSig', 'value', 'valueSat', 'address', 'sequence']);
+        expect(input.address).toBe(addresses![0]);
+        addressed++;
+      } else {
+        expect(Object.keys(input)).toEqual(['txid', 'vout', 'scriptSig', 'value', 'valueSat', 'sequence']);
+        unaddressed++;
+      }
+      expect([input.value, input.valueSat]).toEqual([spent.value, spent.valueSat]);
+      checked++;
+    }
+    for (const [n, output] of tx.vout.entries()) {
+      const spender = spenders.get(`${tx.txid}:${n}`);
+      if (!spender) {
+        expect(Object.keys(output)).toEqual(['value', 'valueZat', 'valueSat', 'n', 'scriptPubKey']);
+        continue;
+      }
+      expect(Object.keys(output)).toEqual(['value', 'valueZat', 'valueSat', 'n', 'scriptPubKey', ...OUTPUT_FIELDS]);
+      expect([output.spentTxId, output.spentIndex, output.spentHeight]).toEqual([spender.txid, spender.index, spender.height]);
+      checked++;
+    }
+    return checked;
+  }
+
+  /** The object without the spent index's members: it must then be exactly the plain one. */
+  function withoutSpentFields(text: string): string {
+    const tx = JSON.parse(text) as TxObject;
+    for (const input of tx.vin) for (const k of INPUT_FIELDS) delete input[k];
+    for (const output of tx.vout) for (const k of OUTPUT_FIELDS) delete output[k];
+    return JSON.stringify(tx);
+  }
+
+  it('getrawtransaction verbose and decoderawtransaction carry them, in zcashd order, with zcashd amounts', async () => {
+    let checked = 0;
+    for (const node of nodes.slice(1)) {
+      for (const tx of decodeBlock(node.block.bytes).transactions) {
+        for (const [name, params] of [
+          ['getrawtransaction', `["${tx.txidHex}", 1]`],
+          ['decoderawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}"]`],
+        ] as const) {
+          const got = (await insight(name, params)) as { text: string };
+          checked += expectSpentFields(JSON.parse(got.text) as TxObject);
+          const without = (await plain(name, params)) as { text: string };
+          expect(withoutSpentFields(got.text)).toBe(JSON.stringify(JSON.parse(without.text)));
+          // zcashd's fSpentIndex is -insightexplorer's alone.
+          expect(((await lightwalletd(name, params)) as { text: string }).text).toBe(without.text);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect([addressed, unaddressed].every((n) => n > 0)).toBe(true);
+    // The members as bytes: an amount with eight decimals, then the same in zatoshis.
+    const spentOf = (t: Transaction) => funding.get(toHexReversed(t.data.vin[0]!.prevout.hash))!.vout[t.data.vin[0]!.prevout.index]!;
+    const spending = nodes
+      .slice(1)
+      .flatMap((n) => decodeBlock(n.block.bytes).transactions)
+      .find((t) => !t.isCoinbase && spentOf(t).scriptPubKey.type === 'pubkeyhash')!;
+    const text = ((await insight('getrawtransaction', `["${spending.txidHex}", 1]`)) as { text: string }).text;
+    const spent = spentOf(spending);
+    const amount = `${Math.floor(spent.valueSat / 1e8)}.${String(spent.valueSat % 1e8).padStart(8, '0')}`;
+    expect(text).toContain(`"},"value":${amount},"valueSat":${spent.valueSat},"address":"${spent.scriptPubKey.addresses![0]}","sequence":`);
+  });
+
+  it('getblock verbosity 2 carries them, rendered inline and in a render thread alike', async () => {
+    let checked = 0;
+    for (const node of nodes.slice(1)) {
+      const hash = decodeBlock(node.block.bytes).hashHex;
+      const got = (await insight('getblock', `["${hash}", 2]`)) as { text: string; result: { tx: TxObject[] } };
+      for (const tx of got.result.tx) checked += expectSpentFields(tx);
+      const threaded = await storeMethods(store, { features: INSIGHT, cacheReplies: false })
+        .find((m) => m.name === 'getblock')!
+        .call(parseJson(`["${hash}", 2]`) as JsonValue[], { network: REGTEST, requestStop: () => {}, blockRenderer: pool });
+      expect(Buffer.from(threaded).toString('utf8')).toBe(got.text);
+      const without = (await plain('getblock', `["${hash}", 2]`)) as { result: { tx: TxObject[] } };
+      expect(got.result.tx.map((t) => withoutSpentFields(JSON.stringify(t)))).toEqual(without.result.tx.map((t) => JSON.stringify(t)));
     }
     expect(checked).toBeGreaterThan(20);
   });

@@ -21,10 +21,11 @@ import {
 } from '../../params.js';
 import { decodeBlockHeader } from '../../../codec/block.js';
 import { toHexReversed } from '../../../codec/hex.js';
-import { storedBlockToJson } from '../../../render/block.js';
+import { storedBlockToJson, type BlockChainContext } from '../../../render/block.js';
 import type { BlockIndexEntry } from '../../../store/types.js';
-import { BlockReadError, storedTxidsProblem } from '../../../store/verify.js';
-import { asReadBlockFailure, inlineBlockRenderer } from '../../workers/block-renderer.js';
+import { BlockReadError, decodeVerifiedBlock, storedTxidsProblem } from '../../../store/verify.js';
+import { asReadBlockFailure, inlineBlockRenderer, unreadableBlock } from '../../workers/block-renderer.js';
+import type { SpentIndexFields } from '../spent-index-fields.js';
 import { blockStateView, connectedBlockStateView } from './block-state.js';
 import { activeHashAt, chainContext, requireBlockBytes, requireBlockIndex } from './context.js';
 import { TipScopedReplyCache } from './reply-cache.js';
@@ -197,6 +198,18 @@ export interface GetBlockOptions {
   summaryReplies?: boolean;
   /** `-legacyorchardroot`: finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 printed it. */
   legacyOrchardRoot?: boolean;
+  /** The spent index's members of every transaction at verbosity 2 (-insightexplorer). */
+  spentIndexFields?: SpentIndexFields | null;
+}
+
+/**
+ * The spent index's members of a block's transactions, read before the block goes to the renderer
+ * (which may be another thread, away from the index): the block is decoded here to list them.
+ */
+async function blockSpentFields(fields: SpentIndexFields, hash: Uint8Array, bytes: Uint8Array): Promise<BlockChainContext['spent']> {
+  const block = decodeVerifiedBlock(bytes);
+  if (typeof block === 'string') throw unreadableBlock(hash, block);
+  return fields.ofBlock(block.transactions);
 }
 
 export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions = {}): RpcMethod {
@@ -241,6 +254,7 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
         if (context) {
           context.state = await blockStateView(store, entry, bytes);
           context.legacyOrchardRoot = options.legacyOrchardRoot ?? false;
+          if (verbosity === 2 && options.spentIndexFields) context.spent = await blockSpentFields(options.spentIndexFields, hash, bytes);
         }
         // Uncached, the reply is its result's only holder, so the renderer may lend it memory.
         const req = { hash, bytes, verbosity, context, network: store.network, transient: !cacheReplies };

@@ -2,6 +2,7 @@
 import { DecodeError } from '../../../codec/errors.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
 import { txToJsonBytes } from '../../../render/tx.js';
+import type { SpentIndexFields } from '../spent-index-fields.js';
 import { jsonTypeName } from '../../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
@@ -121,10 +122,16 @@ class DecodeCache {
 export interface DecodeRawTransactionOptions {
   /** Bytes of hex + results kept for repeated requests; 0 disables the cache. Default 32 MB. */
   cacheBytes?: number;
+  /**
+   * The spent index's members (-insightexplorer). They change as the chain does, so results are
+   * then not cached.
+   */
+  spentIndexFields?: SpentIndexFields | null;
 }
 
 export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {}): RpcMethod {
-  const maxBytes = opts.cacheBytes ?? 32 * 1024 * 1024;
+  const spentIndexFields = opts.spentIndexFields ?? null;
+  const maxBytes = spentIndexFields ? 0 : (opts.cacheBytes ?? 32 * 1024 * 1024);
   const cache = maxBytes > 0 ? new DecodeCache(maxBytes) : null;
   return {
     name: 'decoderawtransaction',
@@ -141,7 +148,8 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (hit) return hit;
       let json: Buffer;
       try {
-        json = txToJsonBytes(decodeTransactionHex(hex), ctx.network);
+        const tx = decodeTransactionHex(hex);
+        json = txToJsonBytes(tx, ctx.network, spentIndexFields ? { spent: spentIndexFields.ofTransaction(tx) } : {});
       } catch (e) {
         if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
         throw e;

@@ -4,9 +4,12 @@
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
-import { decodeRawTransaction } from './decoderawtransaction.js';
+import type { SpentIndexFields } from '../spent-index-fields.js';
+import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtransaction.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 
-export function rawTransactionMethods(store: ChainStoreReader): RpcMethod[] {
-  return [decodeRawTransaction, getRawTransactionMethod(store)];
+/** With `spentIndexFields` (-insightexplorer), transaction objects carry the spent index's members. */
+export function rawTransactionMethods(store: ChainStoreReader, spentIndexFields: SpentIndexFields | null = null): RpcMethod[] {
+  const decode = spentIndexFields ? createDecodeRawTransaction({ spentIndexFields }) : decodeRawTransaction;
+  return [decode, getRawTransactionMethod(store, spentIndexFields)];
 }
