@@ -97,6 +97,16 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'rpcssl', help: 'Refused, as by zcashd: SSL mode for RPC is no longer supported' },
   { name: 'uacomment', value: 'cmt', help: "Append a comment to getinfo's subversion. Repeatable" },
   {
+    name: 'minrelaytxfee',
+    value: 'amt',
+    help: "getinfo's relayfee, in ZEC per 1000 bytes; checked as zcashd checks it (default: 0.000001). zecrpc relays nothing itself",
+  },
+  {
+    name: 'paytxfee',
+    value: 'amt',
+    help: "getinfo's paytxfee, in ZEC per 1000 bytes; checked as zcashd checks it, at least -minrelaytxfee (default: 0). zecrpc has no wallet",
+  },
+  {
     name: 'legacyorchardroot',
     help: 'Print getblock finalorchardroot and z_gettreestate orchard finalRoot byte-reversed, as zcashd v4.5.0-v5.2.0 did (default: v6.12.2 order)',
   },

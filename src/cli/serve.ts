@@ -24,6 +24,7 @@ import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
 import type { ChainStore } from '../store/chain.js';
 import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
+import { feeRates } from './fee-options.js';
 import { checkOptions } from './options.js';
 import { verifiedStoreReader } from '../store/verify.js';
 import { openStoreOrExplain } from './store-open.js';
@@ -131,12 +132,14 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   const config = loadNodeConfig(argv);
   const { upstream } = rpcServerSettings(config); // checks the server's settings before anything opens
   const comments = uaComments(config);
+  const fees = feeRates(config);
   const settings = logSettings(config);
   if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const features = experimentalFeatures(config);
   const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
   const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
+  for (const warning of fees.warnings) log?.warn(`Warning: ${warning}`);
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
     log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
   }
@@ -165,6 +168,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       features,
       upstream: upstreamRelay,
       uaComments: comments,
+      feeRates: fees,
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
     },
   );

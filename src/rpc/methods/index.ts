@@ -25,6 +25,8 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   upstream?: UpstreamRelay | null;
   /** -uacomment values for getinfo's subversion. */
   uaComments?: readonly string[];
+  /** -paytxfee's and -minrelaytxfee's rates for getinfo (default zcashd's: 0 and 100 zatoshis per 1000 bytes). */
+  feeRates?: { payTxFee: bigint; minRelayTxFee: bigint };
 }
 
 function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
@@ -37,13 +39,14 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   const upstream = options.upstream ?? null;
   const db = ownDatabase(store);
   const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
-  // zcashd's fSpentIndex: -insightexplorer, not -lightwalletd, adds them to transaction objects.
+  // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
+  // -insightexplorer alone (not -lightwalletd).
   const spentIndexFields = features.insightExplorer && index ? new SpentIndexFields(index, store.network) : null;
   const raw = rawTransactionMethods(store, spentIndexFields);
   const methods: RpcMethod[] = [
     ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexFields }),
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
-    getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments }),
+    getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream),
   ];

@@ -390,7 +390,7 @@ describe('insight explorer methods without their flags', () => {
     expect(info).toMatchObject({
       text:
         '{"version":6120250,"build":"v6.12.2","subversion":"/MagicBean:6.12.2/","protocolversion":170140,"blocks":2,"timeoffset":0,' +
-        '"connections":0,"proxy":"","difficulty":1,"testnet":false,"relayfee":0.00000100,"errors":"","errorstimestamp":1700000000}',
+        '"connections":0,"proxy":"","difficulty":1,"testnet":false,"paytxfee":0.00000000,"relayfee":0.00000100,"errors":"","errorstimestamp":1700000000}',
     });
     const testnet = await caller(storeMethods(store, { uaComments: ['a', 'b'] }), TESTNET)('getinfo', '[]');
     expect(testnet).toMatchObject({ result: { testnet: true, subversion: '/MagicBean:6.12.2(a; b)/' } });

@@ -1,15 +1,17 @@
 /**
- * `getinfo` (zcashd v6.12.2 src/rpc/misc.cpp) as a zcashd built without the wallet answers it:
- * no wallet members (walletversion, balance, keypool*, unlocked_until, paytxfee).
+ * `getinfo` (zcashd v6.12.2 src/rpc/misc.cpp) as an official zcashd build (wallet compiled in)
+ * answers it with -disablewallet: none of the wallet's own members (walletversion, balance,
+ * keypool*, unlocked_until), but `paytxfee`, which zcashd prints whenever the wallet is compiled
+ * in (rpc-http-json.md §7.8): -paytxfee's rate, 0 by default.
  *
  * version/build/subversion/protocolversion are zcashd v6.12.2's own, because clients gate on
  * them (lightwalletd logs and checks the `/MagicBean:` subversion) and zecrpc serves exactly
  * v6.12.2's RPC. Honest where it can be: `connections` is 0 (zecrpc has no peer-to-peer network;
- * a -upstream node is not a peer), `proxy` is "" (no -proxy), `relayfee` is zcashd's default
- * minimum relay fee, `blocks` and `difficulty` come from the store's tip. `errors` is "" and
- * `errorstimestamp` the current time, as zcashd reports when it has no warning: zcashd's
- * end-of-support warning (deprecation.cpp, set once the chain nears v6.12.2's deprecation height)
- * is not reproduced.
+ * a -upstream node is not a peer), `proxy` is "" (no -proxy), `relayfee` is -minrelaytxfee's rate
+ * (zcashd's default minimum relay fee unless set), `blocks` and `difficulty` come from the
+ * store's tip. `errors` is "" and `errorstimestamp` the current time, as zcashd reports when it
+ * has no warning: zcashd's end-of-support warning (deprecation.cpp, set once the chain nears
+ * v6.12.2's deprecation height) is not reproduced.
  */
 import { difficultyFromBits } from '../../../chain/pow.js';
 import { JsonWriter } from '../../../json/writer.js';
@@ -20,8 +22,8 @@ import type { RpcMethod } from '../../method.js';
 export const ZCASHD_CLIENT_VERSION = 6_120_250;
 export const ZCASHD_BUILD = 'v6.12.2';
 export const ZCASHD_PROTOCOL_VERSION = 170_140;
-/** DEFAULT_MIN_RELAY_TX_FEE (zatoshis per 1000 bytes). */
-const MIN_RELAY_TX_FEE = 100;
+/** DEFAULT_MIN_RELAY_TX_FEE (main.h), zatoshis per 1000 bytes. */
+const DEFAULT_MIN_RELAY_TX_FEE = 100n;
 
 /** FormatSubVersion("MagicBean", …, -uacomment values). */
 export function zcashdSubversion(uaComments: readonly string[] = []): string {
@@ -62,11 +64,15 @@ export interface GetInfoOptions {
   clock?: () => number;
   /** -uacomment values. */
   uaComments?: readonly string[];
+  /** -paytxfee's and -minrelaytxfee's rates (zatoshis per 1000 bytes; default 0 and 100). */
+  feeRates?: { payTxFee: bigint; minRelayTxFee: bigint };
 }
 
 export function getInfoMethod(store: ChainStoreReader, options: GetInfoOptions = {}): RpcMethod {
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   const subversion = zcashdSubversion(options.uaComments);
+  const payTxFee = options.feeRates?.payTxFee ?? 0n;
+  const relayFee = options.feeRates?.minRelayTxFee ?? DEFAULT_MIN_RELAY_TX_FEE;
   return {
     name: 'getinfo',
     category: 'control',
@@ -89,7 +95,8 @@ export function getInfoMethod(store: ChainStoreReader, options: GetInfoOptions =
       w.key('proxy').plainStr('');
       w.key('difficulty').double(difficulty);
       w.key('testnet').bool(ctx.network.name === 'testnet');
-      w.key('relayfee').amount(MIN_RELAY_TX_FEE);
+      w.key('paytxfee').amount(payTxFee);
+      w.key('relayfee').amount(relayFee);
       w.key('errors').plainStr('');
       w.key('errorstimestamp').int(clock());
       return w.endObject().toString();

@@ -1,0 +1,95 @@
+/**
+ * -minrelaytxfee and -paytxfee, read and checked as zcashd v6.12.2 reads them at start-up
+ * (init.cpp, then CWallet::ParameterInteraction, which runs even with -disablewallet). zecrpc
+ * relays and pays nothing, but getinfo prints both rates (`relayfee`, `paytxfee`), so a
+ * zcash.conf shared with zcashd must give the same reply and refuse the same values.
+ */
+import { ConfigError, type NodeConfig } from '../config.js';
+
+const COIN = 100_000_000n;
+/** DEFAULT_MIN_RELAY_TX_FEE (main.h), zatoshis per 1000 bytes. */
+export const DEFAULT_MIN_RELAY_TX_FEE = 100n;
+/** DEFAULT_TRANSACTION_FEE (wallet.h): -paytxfee unset. */
+export const DEFAULT_PAY_TX_FEE = 0n;
+/** HIGH_TX_FEE_PER_KB (main.h): above it, -paytxfee draws a warning. */
+const HIGH_TX_FEE_PER_KB = COIN / 100n;
+/** (uint64_t)INT64_MAX / MAX_BLOCK_SIZE: CFeeRate(fee, size)'s cap. */
+const FEE_RATE_CAP = (2n ** 63n - 1n) / 2_000_000n;
+
+/** C's isspace in the "C" locale. */
+const isSpace = (c: string | undefined): boolean => c !== undefined && ' \t\n\v\f\r'.includes(c);
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/**
+ * zcashd's ParseMoney (util/moneystr.cpp): optional leading spaces, up to 10 whole digits, a
+ * point and up to 8 decimals, then only spaces; an empty value is 0. Null where it fails. The
+ * value is read as C reads the string, up to a NUL.
+ */
+export function parseMoney(text: string): bigint | null {
+  const s = text.includes('\0') ? text.slice(0, text.indexOf('\0')) : text;
+  let p = 0;
+  while (isSpace(s[p])) p++;
+  let whole = '';
+  let units = 0n;
+  for (; p < s.length; p++) {
+    if (s[p] === '.') {
+      p++;
+      for (let mult = COIN / 10n; isDigit(s[p]) && mult > 0n; mult /= 10n) units += mult * BigInt(s[p++]!);
+      break;
+    }
+    if (isSpace(s[p])) break;
+    if (!isDigit(s[p])) return null;
+    whole += s[p];
+  }
+  for (; p < s.length; p++) if (!isSpace(s[p])) return null;
+  if (whole.length > 10) return null; // zcashd's guard against 63-bit overflow
+  return (whole === '' ? 0n : BigInt(whole)) * COIN + units;
+}
+
+/** CFeeRate(fee, 1000)'s rate: fee × 1000 in int64 (wrapping), ÷ 1000 unsigned, capped. */
+function feeRatePerK(fee: bigint): bigint {
+  const perK = BigInt.asUintN(64, BigInt.asIntN(64, fee * 1000n)) / 1000n;
+  return perK < FEE_RATE_CAP ? perK : FEE_RATE_CAP;
+}
+
+/** CFeeRate::ToString. */
+function feeRateText(perK: bigint): string {
+  return `${perK / COIN}.${String(perK % COIN).padStart(8, '0')} ZEC per 1000 bytes`;
+}
+
+export interface FeeRates {
+  /** Zatoshis per 1000 bytes: getinfo's `paytxfee`. */
+  payTxFee: bigint;
+  /** Zatoshis per 1000 bytes: getinfo's `relayfee`. */
+  minRelayTxFee: bigint;
+  /** zcashd's start-up warnings about them, without "Warning: ". */
+  warnings: string[];
+}
+
+/** The two rates, or zcashd's start-up error for a value it refuses. */
+export function feeRates(config: Pick<NodeConfig, 'getArg'>): FeeRates {
+  const warnings: string[] = [];
+  let minRelayTxFee = DEFAULT_MIN_RELAY_TX_FEE;
+  const relayText = config.getArg('minrelaytxfee');
+  if (relayText !== undefined) {
+    const n = parseMoney(relayText);
+    if (n === null) throw new ConfigError(`Error: Invalid amount for -minrelaytxfee=<amount>: '${relayText}'`);
+    minRelayTxFee = n;
+  }
+  let payTxFee = DEFAULT_PAY_TX_FEE;
+  const payText = config.getArg('paytxfee');
+  if (payText !== undefined) {
+    const n = parseMoney(payText);
+    if (n === null) throw new ConfigError(`Error: Invalid amount for -paytxfee=<amount>: '${payText}'`);
+    if (n > HIGH_TX_FEE_PER_KB) {
+      warnings.push('-paytxfee is set to a very high fee rate! This is the fee rate you will pay if you send a transaction.');
+    }
+    payTxFee = feeRatePerK(n);
+    if (payTxFee < minRelayTxFee) {
+      throw new ConfigError(
+        `Error: Invalid amount for -paytxfee=<amount>: '${payText}' (must be at least the minimum relay fee rate ${feeRateText(minRelayTxFee)})`,
+      );
+    }
+  }
+  return { payTxFee, minRelayTxFee, warnings };
+}
