@@ -8,5 +8,12 @@ export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } f
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
 export { genesisBlock } from './chain/genesis.js';
 export { txToJson, writeTxJson, type TxJsonExtras } from './render/tx.js';
+export {
+  packSpentRecords,
+  type SpenderRecord,
+  type SpentOutputRecord,
+  type TxSpentFields,
+  type TxSpentRecords,
+} from './render/spent-fields.js';
 export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './render/block.js';
 export { SaplingTree, OrchardTree, saplingMerkleHash, orchardMerkleHash } from './state/trees/pool-trees.js';

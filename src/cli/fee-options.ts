@@ -5,12 +5,9 @@
  * zcash.conf shared with zcashd must give the same reply and refuse the same values.
  */
 import { ConfigError, type NodeConfig } from '../config.js';
+import { DEFAULT_FEE_RATES, type FeeRates } from '../rpc/methods/control/getinfo.js';
 
 const COIN = 100_000_000n;
-/** DEFAULT_MIN_RELAY_TX_FEE (main.h), zatoshis per 1000 bytes. */
-export const DEFAULT_MIN_RELAY_TX_FEE = 100n;
-/** DEFAULT_TRANSACTION_FEE (wallet.h): -paytxfee unset. */
-export const DEFAULT_PAY_TX_FEE = 0n;
 /** HIGH_TX_FEE_PER_KB (main.h): above it, -paytxfee draws a warning. */
 const HIGH_TX_FEE_PER_KB = COIN / 100n;
 /** (uint64_t)INT64_MAX / MAX_BLOCK_SIZE: CFeeRate(fee, size)'s cap. */
@@ -57,37 +54,30 @@ function feeRateText(perK: bigint): string {
   return `${perK / COIN}.${String(perK % COIN).padStart(8, '0')} ZEC per 1000 bytes`;
 }
 
-export interface FeeRates {
-  /** Zatoshis per 1000 bytes: getinfo's `paytxfee`. */
-  payTxFee: bigint;
-  /** Zatoshis per 1000 bytes: getinfo's `relayfee`. */
-  minRelayTxFee: bigint;
-  /** zcashd's start-up warnings about them, without "Warning: ". */
-  warnings: string[];
-}
-
-/** The two rates, or zcashd's start-up error for a value it refuses. */
-export function feeRates(config: Pick<NodeConfig, 'getArg'>): FeeRates {
+/**
+ * The two rates, or zcashd's start-up error for a value it refuses. zcashd's warnings about them
+ * are returned without "Warning: "; one given before an error leads the error's message, as
+ * zcashd prints it first.
+ */
+export function feeRates(config: Pick<NodeConfig, 'getArg'>): FeeRates & { warnings: string[] } {
   const warnings: string[] = [];
-  let minRelayTxFee = DEFAULT_MIN_RELAY_TX_FEE;
+  const refuse = (message: string): never => {
+    throw new ConfigError([...warnings.map((w) => `Warning: ${w}`), `Error: ${message}`].join('\n'));
+  };
+  let { minRelayTxFee, payTxFee } = DEFAULT_FEE_RATES;
   const relayText = config.getArg('minrelaytxfee');
-  if (relayText !== undefined) {
-    const n = parseMoney(relayText);
-    if (n === null) throw new ConfigError(`Error: Invalid amount for -minrelaytxfee=<amount>: '${relayText}'`);
-    minRelayTxFee = n;
-  }
-  let payTxFee = DEFAULT_PAY_TX_FEE;
+  if (relayText !== undefined)
+    minRelayTxFee = parseMoney(relayText) ?? refuse(`Invalid amount for -minrelaytxfee=<amount>: '${relayText}'`);
   const payText = config.getArg('paytxfee');
   if (payText !== undefined) {
-    const n = parseMoney(payText);
-    if (n === null) throw new ConfigError(`Error: Invalid amount for -paytxfee=<amount>: '${payText}'`);
+    const n = parseMoney(payText) ?? refuse(`Invalid amount for -paytxfee=<amount>: '${payText}'`);
     if (n > HIGH_TX_FEE_PER_KB) {
       warnings.push('-paytxfee is set to a very high fee rate! This is the fee rate you will pay if you send a transaction.');
     }
     payTxFee = feeRatePerK(n);
     if (payTxFee < minRelayTxFee) {
-      throw new ConfigError(
-        `Error: Invalid amount for -paytxfee=<amount>: '${payText}' (must be at least the minimum relay fee rate ${feeRateText(minRelayTxFee)})`,
+      refuse(
+        `Invalid amount for -paytxfee=<amount>: '${payText}' (must be at least the minimum relay fee rate ${feeRateText(minRelayTxFee)})`,
       );
     }
   }

@@ -131,12 +131,13 @@ export interface StartOptions {
 export async function startNode(argv: readonly string[], opts: StartOptions = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
   const { upstream } = rpcServerSettings(config); // checks the server's settings before anything opens
-  const comments = uaComments(config);
+  // zcashd's order (init.cpp): experimental features, then the fee rates, then -uacomment.
+  const features = experimentalFeatures(config);
   const fees = feeRates(config);
+  const comments = uaComments(config);
   const settings = logSettings(config);
   if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
-  const features = experimentalFeatures(config);
   const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
   const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
   for (const warning of fees.warnings) log?.warn(`Warning: ${warning}`);

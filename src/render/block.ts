@@ -15,7 +15,8 @@ import type { Transaction } from '../codec/tx/transaction.js';
 import type { BlockStateView } from '../state/block-view.js';
 import type { ValuePoolView } from '../state/value-pools.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
-import { writeTxJson, type TxSpentFields } from './tx.js';
+import { spentRecordsBytes } from './spent-fields.js';
+import { writeTxJson } from './tx.js';
 import { JsonWriter } from '../json/writer.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -33,8 +34,11 @@ export interface BlockChainContext {
   state?: BlockStateView | null;
   /** `-legacyorchardroot`: print finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 did. */
   legacyOrchardRoot?: boolean;
-  /** Verbosity 2 on a node keeping the spent index (-insightexplorer): each transaction's, in block order. */
-  spent?: readonly TxSpentFields[];
+  /**
+   * Verbosity 2 on a node keeping the spent index (-insightexplorer): the records of every
+   * transaction, in block order (render/spent-fields.ts).
+   */
+  spent?: Uint8Array;
 }
 
 /** Header-derived roots per era (block-and-chain-state.md §2.4), for a block at `height`. */
@@ -62,13 +66,15 @@ function writeTxs(
   txs: readonly Transaction[],
   verbosity: 1 | 2,
   network: NetworkParams,
-  spent: readonly TxSpentFields[] | undefined,
+  spent: Uint8Array | undefined,
 ): void {
   w.key('tx').beginArray();
-  for (let i = 0; i < txs.length; i++) {
-    const tx = txs[i]!;
-    if (verbosity === 2) writeTxJson(w, tx, network, spent ? { spent: spent[i] } : undefined);
-    else w.hexStrReversed(tx.txid);
+  let at = 0;
+  for (const tx of txs) {
+    if (verbosity === 2) {
+      writeTxJson(w, tx, network, spent ? { spent: { bytes: spent, at } } : undefined);
+      at += spentRecordsBytes(tx.data.vin.length, tx.data.vout.length);
+    } else w.hexStrReversed(tx.txid);
   }
   w.endArray();
 }

@@ -12,6 +12,7 @@ import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
 import { JsonFragment, JsonWriter } from '../json/writer.js';
+import { SPENT_SCRIPT_P2PKH, SPENT_SCRIPT_P2SH, spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
 
 /**
  * Puts a script's asm straight into the writer's open string; its pushes lie in the bytes of
@@ -36,32 +37,6 @@ class AsmIntoWriter implements ScriptAsmSink {
   }
 }
 
-/** What an input spent, from -insightexplorer's spent index (CSpentIndexValue). */
-export interface SpentInput {
-  /** Zatoshis. */
-  value: number;
-  /** The spent script's P2PKH or P2SH address; null for any other script (zcashd then prints none). */
-  address: string | null;
-}
-
-/** Which input spent an output, from -insightexplorer's spent index (CSpentIndexValue). */
-export interface OutputSpender {
-  /** The spending transaction's txid, internal byte order. */
-  txid: Uint8Array;
-  inputIndex: number;
-  height: number;
-}
-
-/**
- * The members TxToJSON adds when zcashd keeps the spent index (-insightexplorer): an input's
- * `value`, `valueSat` and `address`, an output's `spentTxId`, `spentIndex` and `spentHeight`.
- * In input and output order; null where the index has no entry, and the member is then absent.
- */
-export interface TxSpentFields {
-  inputs: readonly (SpentInput | null)[];
-  outputs: readonly (OutputSpender | null)[];
-}
-
 /** Members getrawtransaction adds around TxToJSON (rpc-http-json.md §7.7). */
 export interface TxJsonExtras {
   /** getrawtransaction adds `hex` first; TxToJSON's later `hex` then replaces it in place. */
@@ -73,7 +48,11 @@ export interface TxJsonExtras {
    * chain (zcashd then prints `height` -1 and `confirmations` 0).
    */
   block?: { hash: Uint8Array; height: number; confirmations: number; time: number } | { hash: Uint8Array; notIndexed: true };
-  /** The spent index's members, when the node keeps it (-insightexplorer). */
+  /**
+   * The spent index's records, when the node keeps it (-insightexplorer): zcashd then adds an
+   * input's `value`, `valueSat` and `address`, and an output's `spentTxId`, `spentIndex` and
+   * `spentHeight`, where the index has an entry.
+   */
   spent?: TxSpentFields;
 }
 
@@ -82,7 +61,8 @@ function writeVin(
   asm: AsmIntoWriter,
   vin: readonly TxIn[],
   coinbase: boolean,
-  spent: readonly (SpentInput | null)[] | undefined,
+  network: NetworkParams,
+  spent?: TxSpentFields,
 ): void {
   w.key('vin').beginArray();
   for (let i = 0; i < vin.length; i++) {
@@ -117,16 +97,23 @@ function writeVin(
     asm.write(script, true, start, end);
     w.key('hex').hexStr(script, start, end);
     w.endObject();
-    const from = spent?.[i];
-    if (from) {
-      w.key('value').amount(from.value);
-      w.key('valueSat').int(from.value);
-      if (from.address !== null) w.key('address').plainStr(from.address);
-    }
+    const at = spent ? spentInputAt(spent, i) : -1;
+    if (at >= 0) writeSpentInput(w, spent!.bytes, at, network);
     w.key('sequence').int(input.sequence);
     w.endObject();
   }
   w.endArray();
+}
+
+/** An input's spent-index members; DestFromAddressHash gives an address to P2PKH and P2SH only. */
+function writeSpentInput(w: JsonWriter, bytes: Uint8Array, at: number, network: NetworkParams): void {
+  const value = spentValue(bytes, at);
+  w.key('value').amount(value);
+  w.key('valueSat').int(value);
+  const type = bytes[at + 9];
+  if (type !== SPENT_SCRIPT_P2PKH && type !== SPENT_SCRIPT_P2SH) return;
+  const table = addressTable(type === SPENT_SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', network);
+  w.key('address').plainStr(table.textOf(table.slotOf(bytes, at + 10)));
 }
 
 function writeVout(
@@ -134,7 +121,8 @@ function writeVout(
   asm: AsmIntoWriter,
   vout: readonly TxOut[],
   network: NetworkParams,
-  spenders: readonly (OutputSpender | null)[] | undefined,
+  inputs: number,
+  spent?: TxSpentFields,
 ): void {
   // Every output's script is classified and its addresses looked up before any output is
   // written, so that a transaction's new addresses are encoded together (their checksums four
@@ -155,7 +143,7 @@ function writeVout(
     const script = vout[i]!.scriptPubKey;
     scripts[i] = script;
     // A spent output's members follow its scriptPubKey, so it is written member by member.
-    const shape = pieces && !spenders?.[i] ? standardShapeOf(script) : null;
+    const shape = pieces && !(spent && spenderAt(spent, inputs, i) >= 0) ? standardShapeOf(script) : null;
     shapes[i] = shape;
     if (shape !== null) {
       if (shape.kind === 'p2pkh') (p2pkh ??= addressTable('p2pkh', network)).request(script, shape.pushAt);
@@ -203,11 +191,12 @@ function writeVout(
       w.endArray();
     }
     w.endObject();
-    const spender = spenders?.[i];
-    if (spender) {
-      w.key('spentTxId').hexStrReversed(spender.txid);
-      w.key('spentIndex').int(spender.inputIndex);
-      w.key('spentHeight').int(spender.height);
+    const at = spent ? spenderAt(spent, inputs, i) : -1;
+    if (at >= 0) {
+      const b = spent!.bytes;
+      w.key('spentTxId').hexStrReversed(b, at + 1, 32);
+      w.key('spentIndex').int((b[at + 33]! | (b[at + 34]! << 8) | (b[at + 35]! << 16) | (b[at + 36]! << 24)) >>> 0);
+      w.key('spentHeight').int((b[at + 37]! | (b[at + 38]! << 8) | (b[at + 39]! << 16) | (b[at + 40]! << 24)) >>> 0);
     }
     w.endObject();
   }
@@ -393,8 +382,8 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
   if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
-  writeVin(w, asm, d.vin, isCoinbase(d.vin), extras.spent?.inputs);
-  writeVout(w, asm, d.vout, network, extras.spent?.outputs);
+  writeVin(w, asm, d.vin, isCoinbase(d.vin), network, extras.spent);
+  writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);
   if (tx.carries.sapling) writeSapling(w, d.sapling);
   if (tx.carries.orchard) writeOrchard(w, d.orchard);

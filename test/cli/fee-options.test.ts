@@ -61,6 +61,13 @@ describe('feeRates', () => {
     );
   });
 
+  it('prints a warning zcashd gives before its error, as zcashd does', () => {
+    expect(() => feeRates(args({ paytxfee: '0.5', minrelaytxfee: '1' }))).toThrow(
+      'Warning: -paytxfee is set to a very high fee rate! This is the fee rate you will pay if you send a transaction.\n' +
+        "Error: Invalid amount for -paytxfee=<amount>: '0.5' (must be at least the minimum relay fee rate 1.00000000 ZEC per 1000 bytes)",
+    );
+  });
+
   it('takes the rates given, warns of a very high paytxfee, and caps it as CFeeRate does', () => {
     expect(feeRates(args({ paytxfee: '0.0001', minrelaytxfee: '0.00005' }))).toEqual({
       payTxFee: 10_000n,

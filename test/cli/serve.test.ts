@@ -81,6 +81,20 @@ describe('zecrpc serve (the main job)', () => {
     expect(info.text).toContain(`"subversion":"/MagicBean:6.12.2(${'x'.repeat(234)}; )/"`);
   });
 
+  it("prints -paytxfee and -minrelaytxfee in getinfo, and refuses in zcashd's order before opening anything", async () => {
+    const dir = tempDir('serve-fees');
+    cleanups.push(dir.remove);
+    const start = (...args: string[]) => startNode([`-datadir=${dir.path}`, '-regtest', '-rpcport=0', ...args], { log: false });
+    // init.cpp: experimental features, then -minrelaytxfee and -paytxfee, then -uacomment.
+    await expect(start('-insightexplorer', '-paytxfee=abc')).rejects.toThrow(/experimentalfeatures/);
+    await expect(start('-uacomment=a(b)', '-paytxfee=abc')).rejects.toThrow("Error: Invalid amount for -paytxfee=<amount>: 'abc'");
+    expect(existsSync(join(dir.path, 'regtest', 'zecrpc'))).toBe(false); // the store was never opened
+    const node = await start('-paytxfee=0.0001', '-minrelaytxfee=0.00002');
+    cleanups.push(() => node.shutdown());
+    const info = await rpc(node.server.port, readFileSync(join(dir.path, 'regtest', '.cookie'), 'utf8'), 'getinfo');
+    expect(info.text).toContain('"paytxfee":0.00010000,"relayfee":0.00002000,');
+  });
+
   it('refuses an -upstreampoll no timer can wait (1 ms to 2^31 − 1 ms) before opening anything', async () => {
     const dir = tempDir('serve-upstreampoll');
     cleanups.push(dir.remove);

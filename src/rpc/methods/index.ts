@@ -11,10 +11,10 @@ import { insightMethods } from './addressindex/index.js';
 import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/index.js';
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
-import { getInfoMethod } from './control/getinfo.js';
+import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
-import { SpentIndexFields } from './spent-index-fields.js';
+import { SpentIndexLookup } from './spent-index-lookup.js';
 
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
@@ -25,8 +25,8 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   upstream?: UpstreamRelay | null;
   /** -uacomment values for getinfo's subversion. */
   uaComments?: readonly string[];
-  /** -paytxfee's and -minrelaytxfee's rates for getinfo (default zcashd's: 0 and 100 zatoshis per 1000 bytes). */
-  feeRates?: { payTxFee: bigint; minRelayTxFee: bigint };
+  /** -paytxfee's and -minrelaytxfee's rates for getinfo (default zcashd's). */
+  feeRates?: FeeRates;
 }
 
 function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
@@ -41,10 +41,10 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
-  const spentIndexFields = features.insightExplorer && index ? new SpentIndexFields(index, store.network) : null;
-  const raw = rawTransactionMethods(store, spentIndexFields);
+  const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
+  const raw = rawTransactionMethods(store, spentIndexLookup);
   const methods: RpcMethod[] = [
-    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexFields }),
+    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexLookup }),
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),

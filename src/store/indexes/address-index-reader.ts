@@ -238,6 +238,9 @@ async function* seekBatches<R, T>(
   }
 }
 
+/** Spent-index keys read in one native call by `spentResolved`. */
+const SPENT_READ_BATCH = 16_384;
+
 export class AddressIndexReader {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
 
@@ -309,11 +312,53 @@ export class AddressIndexReader {
     return v ? decodeSpent(v) : null;
   }
 
-  /** `spent` of many outpoints in one native read (`getblock` verbosity 2 under -insightexplorer). */
-  async spentMany(outpoints: readonly { hash: Uint8Array; index: number }[]): Promise<(SpentInfo | null)[]> {
+  /**
+   * `spent` of many outpoints, each with its spending txid (`SpentInfo.txid`, resolved for values
+   * that name the spend by block position; left null where it cannot be), all read from one snapshot
+   * so that a reorganization in between cannot pair a spend with another block's txid. Reads
+   * SPENT_READ_BATCH keys a native call, off the event loop; each block's txid list once.
+   */
+  async spentResolved(outpoints: readonly { hash: Uint8Array; index: number }[]): Promise<(SpentInfo | null)[]> {
     if (outpoints.length === 0) return [];
-    const values = await this.db.getMany(outpoints.map((o) => keys.spent(o.hash, o.index)));
-    return values.map((v) => (v ? decodeSpent(v) : null));
+    const snapshot = this.db.snapshot();
+    try {
+      const found: (SpentInfo | null)[] = [];
+      for (let from = 0; from < outpoints.length; from += SPENT_READ_BATCH) {
+        const slice = outpoints.slice(from, from + SPENT_READ_BATCH);
+        const values = await this.db.getMany(
+          slice.map((o) => keys.spent(o.hash, o.index)),
+          { snapshot },
+        );
+        for (const v of values) found.push(v ? decodeSpent(v) : null);
+      }
+      const heights = [...new Set(found.filter((f) => f !== null && f.txid === null).map((f) => f!.height))];
+      if (heights.length === 0) return found;
+      const hashes = await this.db.getMany(
+        heights.map((h) => keys.height(h)),
+        { snapshot },
+      );
+      const lists = await this.db.getMany(
+        hashes.filter((h) => h !== undefined).map((h) => keys.txids(h!)),
+        { snapshot },
+      );
+      const txidsAt = new Map<number, Buffer>();
+      let listAt = 0;
+      heights.forEach((height, i) => {
+        if (hashes[i] === undefined) return;
+        const list = lists[listAt++];
+        if (list) txidsAt.set(height, list);
+      });
+      for (const info of found) {
+        if (info === null || info.txid !== null) continue;
+        const list = txidsAt.get(info.height);
+        const at = info.txIndex * 32;
+        // Each SpentInfo is this call's own (decodeSpent makes one per value read).
+        if (list && at + 32 <= list.length) info.txid = list.subarray(at, at + 32);
+      }
+      return found;
+    } finally {
+      await snapshot.close();
+    }
   }
 
   /**

@@ -521,49 +521,42 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
 
 describe("-insightexplorer's spent index in transaction objects (regtest)", () => {
   // zcashd's TxToJSON (rawtransaction.cpp) with fSpentIndex: each input that is not a coinbase's
-  // gets the spent output's value, valueSat and address before `sequence`; each spent output
-  // gets spentTxId, spentIndex and spentHeight after `scriptPubKey`. Expected values come from
-  // the chain's own blocks, not from the index.
+  // gets the spent output's value, valueSat and (P2PKH/P2SH) address before `sequence`; each
+  // spent output gets spentTxId, spentIndex and spentHeight after `scriptPubKey`. Expected values
+  // come from the active chain's own blocks, not from the index. The tests run in order: the
+  // store starts with blocks 1..10 of the main branch, the first test connects 11 and 12, the
+  // last one reorganizes to a longer branch forking after block 9.
   let store: ChainStore;
   let remove: () => void;
   let insight: ReturnType<typeof caller>;
   let plain: ReturnType<typeof caller>;
   let lightwalletd: ReturnType<typeof caller>;
   const pool = new RenderPool({ threads: 1, inlineMaxBytes: 0 });
-  const nodes: ChainNode[] = [genesisNode()];
-  /** txid hex → its block height, transaction and the plain TxToJSON of its outputs. */
+  const main: ChainNode[] = [genesisNode()];
+  const branch: ChainNode[] = [];
   type FundingTx = { vout: { value: number; valueSat: number; scriptPubKey: { type: string; addresses?: string[] } }[] };
-  const funding = new Map<string, FundingTx>();
+  /** What the active chain says: each transaction's outputs, and the input that spent each outpoint ("txid:n"). */
+  interface ChainFacts {
+    funding: Map<string, FundingTx>;
+    spenders: Map<string, { txid: string; index: number; height: number }>;
+  }
   /** Inputs checked whose spent script has an address, and those whose has none. */
   let addressed = 0;
   let unaddressed = 0;
-  /** "txid:n" → the input that spent it. */
-  const spenders = new Map<string, { txid: string; index: number; height: number }>();
   beforeAll(async () => {
     const random = rng(91);
-    for (let h = 1; h <= 12; h++) nodes.push(nextNode(nodes[h - 1]!, 'rpc', random, 4));
+    for (let h = 1; h <= 12; h++) main.push(nextNode(main[h - 1]!, 'rpc', random, 4));
+    const other = rng(92);
+    let parent = main[9]!;
+    for (let h = 10; h <= 13; h++) branch.push((parent = nextNode(parent, 'fork', other, 4)));
     ({ store, remove } = await indexedStore(
       'rpc-spent-fields',
       REGTEST,
-      nodes.map((n) => n.block.bytes),
+      main.slice(0, 11).map((n) => n.block.bytes),
     ));
     insight = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
     plain = caller(storeMethods(store, { features: NO_EXPERIMENTAL_FEATURES }), REGTEST);
     lightwalletd = caller(storeMethods(store, { features: LIGHTWALLETD }), REGTEST);
-    for (const node of nodes.slice(1)) {
-      for (const tx of decodeBlock(node.block.bytes).transactions) {
-        const json = (await plain('decoderawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}"]`)) as { result: unknown };
-        funding.set(tx.txidHex, json.result as FundingTx);
-        if (tx.isCoinbase) continue;
-        for (const [j, input] of tx.data.vin.entries()) {
-          spenders.set(`${toHexReversed(input.prevout.hash)}:${input.prevout.index}`, {
-            txid: tx.txidHex,
-            index: j,
-            height: node.block.height,
-          });
-        }
-      }
-    }
   });
   afterAll(async () => {
     await pool.close();
@@ -571,19 +564,41 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
     remove();
   });
 
+  const hexOf = (tx: Transaction) => Buffer.from(tx.bytes).toString('hex');
+
+  async function factsOf(active: readonly ChainNode[]): Promise<ChainFacts> {
+    const facts: ChainFacts = { funding: new Map(), spenders: new Map() };
+    for (const node of active.slice(1)) {
+      for (const tx of decodeBlock(node.block.bytes).transactions) {
+        const json = (await plain('decoderawtransaction', `["${hexOf(tx)}"]`)) as { result: unknown };
+        facts.funding.set(tx.txidHex, json.result as FundingTx);
+        if (tx.isCoinbase) continue;
+        for (const [j, input] of tx.data.vin.entries()) {
+          const spender = { txid: tx.txidHex, index: j, height: node.block.height };
+          facts.spenders.set(`${toHexReversed(input.prevout.hash)}:${input.prevout.index}`, spender);
+        }
+      }
+    }
+    return facts;
+  }
+
   type TxObject = { txid: string; vin: Record<string, unknown>[]; vout: Record<string, unknown>[] };
-  const INPUT_FIELDS = ['value', 'valueSat', 'address'];
-  const OUTPUT_FIELDS = ['spentTxId', 'spentIndex', 'spentHeight'];
 
   /** Checks one transaction object against the chain; returns how many members it checked. */
-  function expectSpentFields(tx: TxObject): number {
+  function expectSpentFields(tx: TxObject, facts: ChainFacts): number {
     let checked = 0;
     for (const input of tx.vin) {
       if ('coinbase' in input) {
         expect(Object.keys(input)).toEqual(['coinbase', 'sequence']);
         continue;
       }
-      const spent = funding.get(input.txid as string)!.vout[input.vout as number]!;
+      const outpoint = `${input.txid as string}:${input.vout as number}`;
+      if (!facts.spenders.has(outpoint)) {
+        // Not spent on the active chain (an input of a block off it): the index has nothing.
+        expect(Object.keys(input)).toEqual(['txid', 'vout', 'scriptSig', 'sequence']);
+        continue;
+      }
+      const spent = facts.funding.get(input.txid as string)!.vout[input.vout as number]!;
       // DestFromAddressHash: the index's P2PKH and P2SH types have an address, other scripts none.
       const { type, addresses } = spent.scriptPubKey;
       if (type === 'pubkeyhash' || type === 'scripthash') {
@@ -598,48 +613,91 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
       checked++;
     }
     for (const [n, output] of tx.vout.entries()) {
-      const spender = spenders.get(`${tx.txid}:${n}`);
+      const spender = facts.spenders.get(`${tx.txid}:${n}`);
       if (!spender) {
         expect(Object.keys(output)).toEqual(['value', 'valueZat', 'valueSat', 'n', 'scriptPubKey']);
         continue;
       }
-      expect(Object.keys(output)).toEqual(['value', 'valueZat', 'valueSat', 'n', 'scriptPubKey', ...OUTPUT_FIELDS]);
+      expect(Object.keys(output)).toEqual(['value', 'valueZat', 'valueSat', 'n', 'scriptPubKey', 'spentTxId', 'spentIndex', 'spentHeight']);
       expect([output.spentTxId, output.spentIndex, output.spentHeight]).toEqual([spender.txid, spender.index, spender.height]);
       checked++;
     }
     return checked;
   }
 
-  /** The object without the spent index's members: it must then be exactly the plain one. */
-  function withoutSpentFields(text: string): string {
-    const tx = JSON.parse(text) as TxObject;
-    for (const input of tx.vin) for (const k of INPUT_FIELDS) delete input[k];
-    for (const output of tx.vout) for (const k of OUTPUT_FIELDS) delete output[k];
-    return JSON.stringify(tx);
-  }
+  /**
+   * The reply with the spent index's members cut out of its text: it must then be the plain
+   * reply byte for byte (so a spent P2PKH output, written member by member, prints exactly what
+   * the fragment writer prints for an unspent one).
+   */
+  const withoutSpentFields = (text: string): string =>
+    text
+      .replace(/,"value":\d+\.\d{8},"valueSat":\d+(,"address":"[1-9A-HJ-NP-Za-km-z]+")?(?=,"sequence":)/g, '')
+      .replace(/,"spentTxId":"[0-9a-f]{64}","spentIndex":\d+,"spentHeight":\d+(?=})/g, '');
 
-  it('getrawtransaction verbose and decoderawtransaction carry them, in zcashd order, with zcashd amounts', async () => {
+  /** Every transaction of `active` through getrawtransaction and decoderawtransaction. */
+  async function expectTransactions(active: readonly ChainNode[]): Promise<number> {
+    const facts = await factsOf(active);
     let checked = 0;
-    for (const node of nodes.slice(1)) {
+    for (const node of active.slice(1)) {
       for (const tx of decodeBlock(node.block.bytes).transactions) {
         for (const [name, params] of [
           ['getrawtransaction', `["${tx.txidHex}", 1]`],
-          ['decoderawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}"]`],
+          ['decoderawtransaction', `["${hexOf(tx)}"]`],
         ] as const) {
           const got = (await insight(name, params)) as { text: string };
-          checked += expectSpentFields(JSON.parse(got.text) as TxObject);
-          const without = (await plain(name, params)) as { text: string };
-          expect(withoutSpentFields(got.text)).toBe(JSON.stringify(JSON.parse(without.text)));
+          checked += expectSpentFields(JSON.parse(got.text) as TxObject, facts);
+          const without = ((await plain(name, params)) as { text: string }).text;
+          expect(withoutSpentFields(got.text)).toBe(without);
           // zcashd's fSpentIndex is -insightexplorer's alone.
-          expect(((await lightwalletd(name, params)) as { text: string }).text).toBe(without.text);
+          expect(((await lightwalletd(name, params)) as { text: string }).text).toBe(without);
         }
       }
     }
-    expect(checked).toBeGreaterThan(40);
+    return checked;
+  }
+
+  /** getblock 2 of each block, inline and in a render thread, against `facts`. */
+  async function expectBlocks(blocks: readonly ChainNode[], facts: ChainFacts): Promise<number> {
+    const uncached = storeMethods(store, { features: INSIGHT, cacheReplies: false }).find((m) => m.name === 'getblock')!;
+    let checked = 0;
+    for (const node of blocks) {
+      const hash = decodeBlock(node.block.bytes).hashHex;
+      const got = (await insight('getblock', `["${hash}", 2]`)) as { text: string; result: { tx: TxObject[] } };
+      for (const tx of got.result.tx) checked += expectSpentFields(tx, facts);
+      const params = parseJson(`["${hash}", 2]`) as JsonValue[];
+      const threaded = await uncached.call(params, { network: REGTEST, requestStop: () => {}, blockRenderer: pool });
+      expect(Buffer.from(threaded).toString('utf8')).toBe(got.text);
+      const without = ((await plain('getblock', `["${hash}", 2]`)) as { text: string }).text;
+      expect(withoutSpentFields(got.text)).toBe(without);
+    }
+    return checked;
+  }
+
+  it('follow the chain: decoderawtransaction is not answered from a cache once outputs are spent', async () => {
+    const facts = await factsOf(main);
+    const spentAt = (tx: Transaction, n: number) => facts.spenders.get(`${tx.txidHex}:${n}`)?.height ?? 0;
+    // A transaction of the stored blocks with an output that block 11 or 12 spends.
+    const tx = main
+      .slice(1, 11)
+      .flatMap((n) => decodeBlock(n.block.bytes).transactions)
+      .find((t) => t.data.vout.some((_, n) => spentAt(t, n) > 10))!;
+    const n = tx.data.vout.findIndex((_, i) => spentAt(tx, i) > 10);
+    const before = JSON.parse(((await insight('decoderawtransaction', `["${hexOf(tx)}"]`)) as { text: string }).text) as TxObject;
+    expect(before.vout[n]).not.toHaveProperty('spentTxId');
+    for (const node of main.slice(11)) await store.addBlock(node.block.bytes);
+    const after = JSON.parse(((await insight('decoderawtransaction', `["${hexOf(tx)}"]`)) as { text: string }).text) as TxObject;
+    expect(after.vout[n]).toHaveProperty('spentHeight', spentAt(tx, n));
+    expect(expectSpentFields(after, facts)).toBeGreaterThan(0);
+  });
+
+  it('getrawtransaction verbose and decoderawtransaction carry them, in zcashd order, with zcashd amounts', async () => {
+    expect(await expectTransactions(main)).toBeGreaterThan(40);
     expect([addressed, unaddressed].every((n) => n > 0)).toBe(true);
     // The members as bytes: an amount with eight decimals, then the same in zatoshis.
-    const spentOf = (t: Transaction) => funding.get(toHexReversed(t.data.vin[0]!.prevout.hash))!.vout[t.data.vin[0]!.prevout.index]!;
-    const spending = nodes
+    const facts = await factsOf(main);
+    const spentOf = (t: Transaction) => facts.funding.get(toHexReversed(t.data.vin[0]!.prevout.hash))!.vout[t.data.vin[0]!.prevout.index]!;
+    const spending = main
       .slice(1)
       .flatMap((n) => decodeBlock(n.block.bytes).transactions)
       .find((t) => !t.isCoinbase && spentOf(t).scriptPubKey.type === 'pubkeyhash')!;
@@ -650,19 +708,19 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
   });
 
   it('getblock verbosity 2 carries them, rendered inline and in a render thread alike', async () => {
-    let checked = 0;
-    for (const node of nodes.slice(1)) {
-      const hash = decodeBlock(node.block.bytes).hashHex;
-      const got = (await insight('getblock', `["${hash}", 2]`)) as { text: string; result: { tx: TxObject[] } };
-      for (const tx of got.result.tx) checked += expectSpentFields(tx);
-      const threaded = await storeMethods(store, { features: INSIGHT, cacheReplies: false })
-        .find((m) => m.name === 'getblock')!
-        .call(parseJson(`["${hash}", 2]`) as JsonValue[], { network: REGTEST, requestStop: () => {}, blockRenderer: pool });
-      expect(Buffer.from(threaded).toString('utf8')).toBe(got.text);
-      const without = (await plain('getblock', `["${hash}", 2]`)) as { result: { tx: TxObject[] } };
-      expect(got.result.tx.map((t) => withoutSpentFields(JSON.stringify(t)))).toEqual(without.result.tx.map((t) => JSON.stringify(t)));
-    }
-    expect(checked).toBeGreaterThan(20);
+    expect(await expectBlocks(main.slice(1), await factsOf(main))).toBeGreaterThan(20);
+  });
+
+  it('after a reorganization, show what the new active chain spent, on its blocks and on the abandoned ones', async () => {
+    for (const node of branch) await store.addBlock(node.block.bytes);
+    const active = [...main.slice(0, 10), ...branch];
+    expect(await store.tip()).toMatchObject({ height: 13 });
+    expect(await expectTransactions(active)).toBeGreaterThan(40);
+    const facts = await factsOf(active);
+    expect(await expectBlocks(active.slice(1), facts)).toBeGreaterThan(20);
+    // The abandoned blocks: their inputs show what the active chain spent of the same outputs
+    // (GetSpentIndex is by outpoint), their own outputs nothing.
+    await expectBlocks(main.slice(10), facts);
   });
 });
 

@@ -19,13 +19,13 @@ import {
   stringByteLength,
   uint256FromHexLenient,
 } from '../../params.js';
-import { decodeBlockHeader } from '../../../codec/block.js';
+import { decodeBlock, decodeBlockHeader, type Block } from '../../../codec/block.js';
 import { toHexReversed } from '../../../codec/hex.js';
-import { storedBlockToJson, type BlockChainContext } from '../../../render/block.js';
+import { storedBlockToJson } from '../../../render/block.js';
 import type { BlockIndexEntry } from '../../../store/types.js';
-import { BlockReadError, decodeVerifiedBlock, storedTxidsProblem } from '../../../store/verify.js';
-import { asReadBlockFailure, inlineBlockRenderer, unreadableBlock } from '../../workers/block-renderer.js';
-import type { SpentIndexFields } from '../spent-index-fields.js';
+import { BlockReadError, storedTxidsProblem } from '../../../store/verify.js';
+import { asReadBlockFailure, inlineBlockRenderer } from '../../workers/block-renderer.js';
+import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { blockStateView, connectedBlockStateView } from './block-state.js';
 import { activeHashAt, chainContext, requireBlockBytes, requireBlockIndex } from './context.js';
 import { TipScopedReplyCache } from './reply-cache.js';
@@ -199,17 +199,29 @@ export interface GetBlockOptions {
   /** `-legacyorchardroot`: finalorchardroot byte-reversed, as zcashd v4.5.0–v5.2.0 printed it. */
   legacyOrchardRoot?: boolean;
   /** The spent index's members of every transaction at verbosity 2 (-insightexplorer). */
-  spentIndexFields?: SpentIndexFields | null;
+  spentIndexLookup?: SpentIndexLookup | null;
 }
 
 /**
- * The spent index's members of a block's transactions, read before the block goes to the renderer
- * (which may be another thread, away from the index): the block is decoded here to list them.
+ * The spent index's records of a block's transactions (-insightexplorer), read before the block
+ * goes to the renderer, which may be another thread, away from the index. The block is decoded
+ * here to list its outpoints, with the stored txids where the store keeps them (no hashing); an
+ * unsound block gets none, since the renderer refuses it anyway.
  */
-async function blockSpentFields(fields: SpentIndexFields, hash: Uint8Array, bytes: Uint8Array): Promise<BlockChainContext['spent']> {
-  const block = decodeVerifiedBlock(bytes);
-  if (typeof block === 'string') throw unreadableBlock(hash, block);
-  return fields.ofBlock(block.transactions);
+async function blockSpentRecords(
+  lookup: SpentIndexLookup,
+  store: ChainStoreReader,
+  entry: BlockIndexEntry,
+  bytes: Uint8Array,
+): Promise<Uint8Array | undefined> {
+  let block: Block;
+  try {
+    block = decodeBlock(bytes);
+  } catch {
+    return undefined;
+  }
+  const stored = await store.blockTxids(entry.hash);
+  return lookup.records(block.transactions, stored && stored.length === block.transactions.length ? stored : undefined);
 }
 
 export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions = {}): RpcMethod {
@@ -254,7 +266,8 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
         if (context) {
           context.state = await blockStateView(store, entry, bytes);
           context.legacyOrchardRoot = options.legacyOrchardRoot ?? false;
-          if (verbosity === 2 && options.spentIndexFields) context.spent = await blockSpentFields(options.spentIndexFields, hash, bytes);
+          if (verbosity === 2 && options.spentIndexLookup)
+            context.spent = await blockSpentRecords(options.spentIndexLookup, store, entry, bytes);
         }
         // Uncached, the reply is its result's only holder, so the renderer may lend it memory.
         const req = { hash, bytes, verbosity, context, network: store.network, transient: !cacheReplies };

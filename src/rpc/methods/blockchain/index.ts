@@ -4,7 +4,7 @@
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
-import type { SpentIndexFields } from '../spent-index-fields.js';
+import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { getBestBlockHashMethod } from './getbestblockhash.js';
 import { getBlockMethod } from './getblock.js';
 import { getBlockchainInfoMethod, systemClock, type Clock } from './getblockchaininfo.js';
@@ -30,7 +30,7 @@ export interface BlockchainMethodOptions {
   /** `-lightwalletd` (with -experimentalfeatures): enables z_getsubtreesbyindex. */
   lightwalletd?: boolean;
   /** The spent index's members for getblock verbosity 2 (-insightexplorer); none by default. */
-  spentIndexFields?: SpentIndexFields | null;
+  spentIndexLookup?: SpentIndexLookup | null;
 }
 
 export function blockchainMethods(store: ChainStoreReader, options: BlockchainMethodOptions = {}): RpcMethod[] {
@@ -40,7 +40,7 @@ export function blockchainMethods(store: ChainStoreReader, options: BlockchainMe
       cacheReplies: options.cacheReplies ?? true,
       summaryReplies: options.summaryReplies ?? true,
       legacyOrchardRoot: options.legacyOrchardRoot ?? false,
-      spentIndexFields: options.spentIndexFields ?? null,
+      spentIndexLookup: options.spentIndexLookup ?? null,
     }),
     getBlockchainInfoMethod(store, options.clock ?? systemClock),
     getBlockCountMethod(store),

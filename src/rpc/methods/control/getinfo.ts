@@ -22,8 +22,16 @@ import type { RpcMethod } from '../../method.js';
 export const ZCASHD_CLIENT_VERSION = 6_120_250;
 export const ZCASHD_BUILD = 'v6.12.2';
 export const ZCASHD_PROTOCOL_VERSION = 170_140;
-/** DEFAULT_MIN_RELAY_TX_FEE (main.h), zatoshis per 1000 bytes. */
-const DEFAULT_MIN_RELAY_TX_FEE = 100n;
+/** The fee rates getinfo prints, in zatoshis per 1000 bytes. */
+export interface FeeRates {
+  /** `paytxfee`: -paytxfee's rate. */
+  payTxFee: bigint;
+  /** `relayfee`: -minrelaytxfee's rate. */
+  minRelayTxFee: bigint;
+}
+
+/** zcashd's defaults: DEFAULT_TRANSACTION_FEE (wallet.h) and DEFAULT_MIN_RELAY_TX_FEE (main.h). */
+export const DEFAULT_FEE_RATES: FeeRates = { payTxFee: 0n, minRelayTxFee: 100n };
 
 /** FormatSubVersion("MagicBean", …, -uacomment values). */
 export function zcashdSubversion(uaComments: readonly string[] = []): string {
@@ -64,15 +72,14 @@ export interface GetInfoOptions {
   clock?: () => number;
   /** -uacomment values. */
   uaComments?: readonly string[];
-  /** -paytxfee's and -minrelaytxfee's rates (zatoshis per 1000 bytes; default 0 and 100). */
-  feeRates?: { payTxFee: bigint; minRelayTxFee: bigint };
+  /** -paytxfee's and -minrelaytxfee's rates (default DEFAULT_FEE_RATES). */
+  feeRates?: FeeRates;
 }
 
 export function getInfoMethod(store: ChainStoreReader, options: GetInfoOptions = {}): RpcMethod {
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   const subversion = zcashdSubversion(options.uaComments);
-  const payTxFee = options.feeRates?.payTxFee ?? 0n;
-  const relayFee = options.feeRates?.minRelayTxFee ?? DEFAULT_MIN_RELAY_TX_FEE;
+  const { payTxFee, minRelayTxFee } = options.feeRates ?? DEFAULT_FEE_RATES;
   return {
     name: 'getinfo',
     category: 'control',
@@ -96,7 +103,7 @@ export function getInfoMethod(store: ChainStoreReader, options: GetInfoOptions =
       w.key('difficulty').double(difficulty);
       w.key('testnet').bool(ctx.network.name === 'testnet');
       w.key('paytxfee').amount(payTxFee);
-      w.key('relayfee').amount(relayFee);
+      w.key('relayfee').amount(minRelayTxFee);
       w.key('errors').plainStr('');
       w.key('errorstimestamp').int(clock());
       return w.endObject().toString();

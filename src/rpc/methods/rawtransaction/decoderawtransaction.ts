@@ -1,8 +1,9 @@
 /** `decoderawtransaction "hexstring"` (zcashd v6.12.2 src/rpc/rawtransaction.cpp). */
 import { DecodeError } from '../../../codec/errors.js';
-import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import type { NetworkParams } from '../../../chain/network.js';
+import { decodeTransactionHex, type Transaction } from '../../../codec/tx/transaction.js';
 import { txToJsonBytes } from '../../../render/tx.js';
-import type { SpentIndexFields } from '../spent-index-fields.js';
+import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { jsonTypeName } from '../../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
@@ -126,12 +127,12 @@ export interface DecodeRawTransactionOptions {
    * The spent index's members (-insightexplorer). They change as the chain does, so results are
    * then not cached.
    */
-  spentIndexFields?: SpentIndexFields | null;
+  spentIndexLookup?: SpentIndexLookup | null;
 }
 
 export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {}): RpcMethod {
-  const spentIndexFields = opts.spentIndexFields ?? null;
-  const maxBytes = spentIndexFields ? 0 : (opts.cacheBytes ?? 32 * 1024 * 1024);
+  const spentIndexLookup = opts.spentIndexLookup ?? null;
+  const maxBytes = spentIndexLookup ? 0 : (opts.cacheBytes ?? 32 * 1024 * 1024);
   const cache = maxBytes > 0 ? new DecodeCache(maxBytes) : null;
   return {
     name: 'decoderawtransaction',
@@ -146,18 +147,24 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       }
       const hit = cache?.get(ctx.network.name, hex);
       if (hit) return hit;
-      let json: Buffer;
+      let tx: Transaction;
       try {
-        const tx = decodeTransactionHex(hex);
-        json = txToJsonBytes(tx, ctx.network, spentIndexFields ? { spent: spentIndexFields.ofTransaction(tx) } : {});
+        tx = decodeTransactionHex(hex);
       } catch (e) {
         if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
         throw e;
       }
+      if (spentIndexLookup) return withSpentRecords(tx, ctx.network, spentIndexLookup);
+      const json = txToJsonBytes(tx, ctx.network);
       cache?.set(ctx.network.name, hex, json);
       return json;
     },
   };
+}
+
+/** The reply with the spent index's members, read off the event loop in batches. */
+async function withSpentRecords(tx: Transaction, network: NetworkParams, lookup: SpentIndexLookup): Promise<Buffer> {
+  return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 
 /** The served method (with the result cache). */

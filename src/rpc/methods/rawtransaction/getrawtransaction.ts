@@ -11,7 +11,7 @@ import { bytesEqual } from '../../../codec/hex.js';
 import { readTransaction, type Transaction } from '../../../codec/tx/transaction.js';
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
-import type { SpentIndexFields } from '../spent-index-fields.js';
+import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { isZeroHash, parseHashV } from '../../params.js';
@@ -256,8 +256,8 @@ async function blockExtras(store: ChainStoreReader, found: FoundTx): Promise<TxJ
   return { hash: found.blockHash, notIndexed: true };
 }
 
-/** With `spentIndexFields` (-insightexplorer), the verbose object carries the spent index's members. */
-export function getRawTransactionMethod(store: ChainStoreReader, spentIndexFields: SpentIndexFields | null = null): RpcMethod {
+/** With `spentIndexLookup` (-insightexplorer), the verbose object carries the spent index's members. */
+export function getRawTransactionMethod(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod {
   return {
     name: 'getrawtransaction',
     category: 'rawtransactions',
@@ -283,7 +283,7 @@ export function getRawTransactionMethod(store: ChainStoreReader, spentIndexField
       if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
 
       const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
-      if (spentIndexFields) extras.spent = spentIndexFields.ofTransaction(found.tx);
+      if (spentIndexLookup) extras.spent = { bytes: await spentIndexLookup.records([found.tx]), at: 0 };
       if (blockEntry) {
         const tip = await store.tip();
         extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;

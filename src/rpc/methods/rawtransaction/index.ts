@@ -4,12 +4,12 @@
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
-import type { SpentIndexFields } from '../spent-index-fields.js';
+import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtransaction.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 
-/** With `spentIndexFields` (-insightexplorer), transaction objects carry the spent index's members. */
-export function rawTransactionMethods(store: ChainStoreReader, spentIndexFields: SpentIndexFields | null = null): RpcMethod[] {
-  const decode = spentIndexFields ? createDecodeRawTransaction({ spentIndexFields }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexFields)];
+/** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
+export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
+  const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
+  return [decode, getRawTransactionMethod(store, spentIndexLookup)];
 }
