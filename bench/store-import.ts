@@ -412,8 +412,8 @@ console.log(
     const txH = hours((transactions - blocks) * tx);
     console.log(
       `projection, store import with everything on, ${label}, trees excluded (see bench/trees.ts): ` +
-        `${fmt(blocks / 1e6, 1)} M blocks × ${block.toFixed(0)} µs (${how}) = ${blockH.toFixed(1)} h, ` +
-        `+ ${fmt((transactions - blocks) / 1e6, 1)} M non-coinbase transactions × ${tx.toFixed(0)} µs = ${txH.toFixed(1)} h; total ≈ ${(blockH + txH).toFixed(1)} h`,
+        `${fmt(blocks / 1e6, 1)} M blocks × ${block.toFixed(0)} µs (${how}) = ${blockH.toFixed(2)} h, ` +
+        `+ ${fmt((transactions - blocks) / 1e6, 1)} M non-coinbase transactions × ${tx.toFixed(0)} µs = ${txH.toFixed(2)} h; total ≈ ${(blockH + txH).toFixed(2)} h`,
     );
   }
 }
