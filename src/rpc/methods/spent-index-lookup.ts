@@ -22,20 +22,26 @@ interface Outpoint {
 export class SpentIndexLookup {
   constructor(private readonly index: AddressIndexReader) {}
 
-  /**
-   * The records of `txs` in order, packed. `txids` may give the transactions' txids (a block's
-   * stored list), which saves hashing them here.
-   */
-  async records(txs: readonly Transaction[], txids?: readonly Uint8Array[]): Promise<Uint8Array> {
+  /** The records of `txs` in order, packed. */
+  async records(txs: readonly Transaction[]): Promise<Uint8Array> {
     const outpoints: Outpoint[] = [];
-    txs.forEach((tx, i) => {
+    const spender: number[] = [];
+    for (const tx of txs) {
       const { vin, vout } = tx.data;
       // A coinbase's input spends nothing, and zcashd does not look it up: its record stays empty.
-      if (!isCoinbase(vin)) for (const input of vin) outpoints.push({ hash: input.prevout.hash, index: input.prevout.index });
-      const txid = txids?.[i] ?? tx.txid;
-      for (let n = 0; n < vout.length; n++) outpoints.push({ hash: txid, index: n });
-    });
-    const found = await this.index.spentResolved(outpoints);
+      if (!isCoinbase(vin)) {
+        for (const input of vin) {
+          outpoints.push({ hash: input.prevout.hash, index: input.prevout.index });
+          spender.push(0); // an input's record needs what it spent, not who spent that
+        }
+      }
+      const txid = tx.txid;
+      for (let n = 0; n < vout.length; n++) {
+        outpoints.push({ hash: txid, index: n });
+        spender.push(1);
+      }
+    }
+    const found = await this.index.spentResolved(outpoints, Uint8Array.from(spender));
     let at = 0;
     const perTx: TxSpentRecords[] = txs.map((tx) => {
       const { vin, vout } = tx.data;

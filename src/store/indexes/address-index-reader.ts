@@ -240,6 +240,8 @@ async function* seekBatches<R, T>(
 
 /** Spent-index keys read in one native call by `spentResolved`. */
 const SPENT_READ_BATCH = 16_384;
+/** Block txid lists `spentResolved` holds at once: 64 of 2 MB blocks' are ≈ 20 MB at most. */
+const SPENDER_LISTS_BATCH = 64;
 
 export class AddressIndexReader {
   constructor(private readonly db: ClassicLevel<Buffer, Buffer>) {}
@@ -313,12 +315,13 @@ export class AddressIndexReader {
   }
 
   /**
-   * `spent` of many outpoints, each with its spending txid (`SpentInfo.txid`, resolved for values
-   * that name the spend by block position; left null where it cannot be), all read from one snapshot
-   * so that a reorganization in between cannot pair a spend with another block's txid. Reads
-   * SPENT_READ_BATCH keys a native call, off the event loop; each block's txid list once.
+   * `spent` of many outpoints, all read from one snapshot so that a reorganization in between
+   * cannot pair a spend with another block's txid; SPENT_READ_BATCH keys a native call, off the
+   * event loop. Where `spender[i]` is set, entry i's spending txid (`SpentInfo.txid`) is resolved
+   * for values that name it by block position (left null where it cannot be): each such block's
+   * txid list is read once, SPENDER_LISTS_BATCH lists at a time, and the txid copied out of it.
    */
-  async spentResolved(outpoints: readonly { hash: Uint8Array; index: number }[]): Promise<(SpentInfo | null)[]> {
+  async spentResolved(outpoints: readonly { hash: Uint8Array; index: number }[], spender: Uint8Array): Promise<(SpentInfo | null)[]> {
     if (outpoints.length === 0) return [];
     const snapshot = this.db.snapshot();
     try {
@@ -331,29 +334,33 @@ export class AddressIndexReader {
         );
         for (const v of values) found.push(v ? decodeSpent(v) : null);
       }
-      const heights = [...new Set(found.filter((f) => f !== null && f.txid === null).map((f) => f!.height))];
-      if (heights.length === 0) return found;
-      const hashes = await this.db.getMany(
-        heights.map((h) => keys.height(h)),
-        { snapshot },
-      );
-      const lists = await this.db.getMany(
-        hashes.filter((h) => h !== undefined).map((h) => keys.txids(h!)),
-        { snapshot },
-      );
-      const txidsAt = new Map<number, Buffer>();
-      let listAt = 0;
-      heights.forEach((height, i) => {
-        if (hashes[i] === undefined) return;
-        const list = lists[listAt++];
-        if (list) txidsAt.set(height, list);
+      const byHeight = new Map<number, SpentInfo[]>();
+      found.forEach((info, i) => {
+        if (info === null || info.txid !== null || spender[i] !== 1) return;
+        const same = byHeight.get(info.height);
+        if (same) same.push(info);
+        else byHeight.set(info.height, [info]);
       });
-      for (const info of found) {
-        if (info === null || info.txid !== null) continue;
-        const list = txidsAt.get(info.height);
-        const at = info.txIndex * 32;
-        // Each SpentInfo is this call's own (decodeSpent makes one per value read).
-        if (list && at + 32 <= list.length) info.txid = list.subarray(at, at + 32);
+      const heights = [...byHeight.keys()];
+      for (let from = 0; from < heights.length; from += SPENDER_LISTS_BATCH) {
+        const some = heights.slice(from, from + SPENDER_LISTS_BATCH);
+        const hashes = await this.db.getMany(
+          some.map((h) => keys.height(h)),
+          { snapshot },
+        );
+        const lists = await this.db.getMany(
+          hashes.map((h) => keys.txids(h ?? Buffer.alloc(32))),
+          { snapshot },
+        );
+        some.forEach((height, i) => {
+          const list = hashes[i] === undefined ? undefined : lists[i];
+          if (!list) return;
+          for (const info of byHeight.get(height)!) {
+            const at = info.txIndex * 32;
+            // Copied, so that the list is not kept alive by the txids taken from it.
+            if (at + 32 <= list.length) info.txid = new Uint8Array(list.subarray(at, at + 32));
+          }
+        });
       }
       return found;
     } finally {

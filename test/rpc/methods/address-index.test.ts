@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
-import type { Transaction } from '../../../src/codec/tx/transaction.js';
+import { decodeTransaction, type Transaction } from '../../../src/codec/tx/transaction.js';
 import { encodeTransparentAddress } from '../../../src/codec/script/address.js';
 import { toHexReversed } from '../../../src/codec/hex.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
@@ -16,7 +16,10 @@ import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
 import { AddressIndexReader, PER_ADDRESS_ITERATORS_UP_TO } from '../../../src/store/indexes/address-index-reader.js';
 import { RenderPool } from '../../../src/rpc/workers/render-pool.js';
+import { SpentIndexLookup } from '../../../src/rpc/methods/spent-index-lookup.js';
+import { SPENT_INPUT_RECORD_BYTES } from '../../../src/render/spent-fields.js';
 import {
+  encodeV1Transaction,
   fanOutChain,
   genesisNode,
   nextNode,
@@ -721,6 +724,37 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
     // The abandoned blocks: their inputs show what the active chain spent of the same outputs
     // (GetSpentIndex is by outpoint), their own outputs nothing.
     await expectBlocks(main.slice(10), facts);
+  });
+
+  it("reads a spending block's txid list only to name an output's spender, never for an input", async () => {
+    let listsRead = 0;
+    const db = store.database;
+    const counting = new Proxy(db, {
+      get(target, key) {
+        if (key === 'getMany') {
+          return (ks: Buffer[], options: unknown) => {
+            listsRead += ks.filter((k) => k[0] === 0x75).length; // `u`: a block's txid list
+            return target.getMany(ks, options as never);
+          };
+        }
+        const v = Reflect.get(target, key) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const lookup = new SpentIndexLookup(new AddressIndexReader(counting));
+    const active = [...main.slice(0, 10), ...branch];
+    const facts = await factsOf(active);
+    const spending = active.flatMap((n) => decodeBlock(n.block.bytes).transactions).filter((t) => !t.isCoinbase);
+    // Inputs only: an unmined transaction spending what the chain's transactions spent.
+    const vin = spending.flatMap((t) => t.data.vin).slice(0, 20);
+    const inputsOnly = decodeTransaction(encodeV1Transaction(vin, []));
+    const records = await lookup.records([inputsOnly]);
+    expect(vin.every((_, i) => records[i * SPENT_INPUT_RECORD_BYTES] === 1)).toBe(true);
+    expect(listsRead).toBe(0);
+    // Outputs: a transaction whose outputs the chain spent, each spender named.
+    const spent = spending.find((t) => t.data.vout.some((_, n) => facts.spenders.has(`${t.txidHex}:${n}`)))!;
+    await lookup.records([spent]);
+    expect(listsRead).toBeGreaterThan(0);
   });
 });
 

@@ -205,23 +205,18 @@ export interface GetBlockOptions {
 /**
  * The spent index's records of a block's transactions (-insightexplorer), read before the block
  * goes to the renderer, which may be another thread, away from the index. The block is decoded
- * here to list its outpoints, with the stored txids where the store keeps them (no hashing); an
- * unsound block gets none, since the renderer refuses it anyway.
+ * here to list its outpoints, its txids hashed from these bytes (a stored txid list could differ
+ * from them unnoticed: the renderer verifies the bytes only); an unsound block gets no records,
+ * since the renderer refuses it anyway.
  */
-async function blockSpentRecords(
-  lookup: SpentIndexLookup,
-  store: ChainStoreReader,
-  entry: BlockIndexEntry,
-  bytes: Uint8Array,
-): Promise<Uint8Array | undefined> {
+async function blockSpentRecords(lookup: SpentIndexLookup, bytes: Uint8Array): Promise<Uint8Array | undefined> {
   let block: Block;
   try {
     block = decodeBlock(bytes);
   } catch {
     return undefined;
   }
-  const stored = await store.blockTxids(entry.hash);
-  return lookup.records(block.transactions, stored && stored.length === block.transactions.length ? stored : undefined);
+  return lookup.records(block.transactions);
 }
 
 export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions = {}): RpcMethod {
@@ -266,8 +261,7 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
         if (context) {
           context.state = await blockStateView(store, entry, bytes);
           context.legacyOrchardRoot = options.legacyOrchardRoot ?? false;
-          if (verbosity === 2 && options.spentIndexLookup)
-            context.spent = await blockSpentRecords(options.spentIndexLookup, store, entry, bytes);
+          if (verbosity === 2 && options.spentIndexLookup) context.spent = await blockSpentRecords(options.spentIndexLookup, bytes);
         }
         // Uncached, the reply is its result's only holder, so the renderer may lend it memory.
         const req = { hash, bytes, verbosity, context, network: store.network, transient: !cacheReplies };
