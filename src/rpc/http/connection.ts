@@ -229,7 +229,9 @@ export class Connection {
 
     const te = headerValue(head, 'transfer-encoding');
     let framing: BodyFraming;
-    if (te !== undefined && te.toLowerCase() === 'chunked') framing = { kind: 'chunked' };
+    // evhttp_get_body reads no body for HEAD, and looks at none of the body's headers.
+    if (head.method === 'HEAD') framing = { kind: 'length', length: 0 };
+    else if (te !== undefined && te.toLowerCase() === 'chunked') framing = { kind: 'chunked' };
     else {
       const cl = headerValue(head, 'content-length');
       // libevent's strtoll: leading spaces and a sign are read ("+34"; "-0" is 0); no negative length.
@@ -238,7 +240,9 @@ export class Connection {
       if (length > MAX_BODY_SIZE) return this.fatal(413);
       framing = { kind: 'length', length };
     }
-    const expect = head.minor === 1 ? headerValue(head, 'expect') : undefined;
+    // Expect is looked at only when a body is to be read: chunked, or a Content-Length above 0.
+    const bodyComing = framing.kind === 'chunked' || framing.length > 0;
+    const expect = head.minor === 1 && bodyComing ? headerValue(head, 'expect') : undefined;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') return this.fatal(417);
 
     // libevent compares the whole value with "close" and its start with "keep-alive", case aside.

@@ -67,25 +67,43 @@ export function parseRequestHead(buf: Buffer): HeadParse {
     const end = lf > pos && buf[lf - 1] === 13 ? lf - 1 : lf;
     counted += end - pos;
     if (counted > MAX_HEADERS_SIZE) return { state: 'error', status: 400 };
-    const line = buf.toString('latin1', pos, end);
+    // libevent works on C strings: a line ends at its first NUL.
+    const raw = buf.toString('latin1', pos, end);
+    const nul = raw.indexOf('\0');
+    const line = nul < 0 ? raw : raw.slice(0, nul);
     pos = lf + 1;
     if (first === null) {
-      // libevent skips empty lines before a request line.
-      if (line === '') continue;
+      // libevent 2.1.12 skips nothing before the request line: an empty line is a bad request.
       first = parseRequestLine(line);
       if (!first) return { state: 'error', status: 400 };
       continue;
     }
     if (line === '') return { state: 'done', head: { ...first, headers }, consumed: pos };
     if (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) {
-      // A continuation line folds into the previous header's value.
+      // A continuation line folds into the previous header's value (evhttp_append_to_last_header).
       const last = headers[headers.length - 1];
       if (!last) return { state: 'error', status: 400 };
-      last[1] = `${last[1]} ${line.trim()}`;
+      last[1] = `${last[1]} ${trimTrailingLws(line.replace(/^[ \t]+/, ''))}`;
       continue;
     }
+    // evhttp_parse_headers_: the name up to the first colon (an empty one too), the value after
+    // it without its leading spaces (tabs stay) or trailing spaces and tabs; evhttp_add_header
+    // then refuses a CR or LF in the name, and one in the value not followed by a space or tab.
     const colon = line.indexOf(':');
-    if (colon <= 0) return { state: 'error', status: 400 };
-    headers.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+    if (colon < 0) return { state: 'error', status: 400 };
+    const name = line.slice(0, colon);
+    const value = trimTrailingLws(line.slice(colon + 1).replace(/^ +/, ''));
+    if (name.includes('\r') || !validHeaderValue(value)) return { state: 'error', status: 400 };
+    headers.push([name, value]);
   }
+}
+
+/** evutil_rtrim_lws_: trailing spaces and tabs. */
+function trimTrailingLws(s: string): string {
+  return s.replace(/[ \t]+$/, '');
+}
+
+/** evhttp_header_is_valid_value: every run of CR/LF is followed by a space or tab. */
+function validHeaderValue(value: string): boolean {
+  return !/[\r\n]+(?![ \t])/.test(value);
 }
