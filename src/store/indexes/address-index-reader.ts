@@ -348,12 +348,14 @@ export class AddressIndexReader {
           some.map((h) => keys.height(h)),
           { snapshot },
         );
+        // Heights the active chain no longer reaches (an inconsistent index) have no list to read.
+        const reached = some.filter((_, i) => hashes[i] !== undefined);
         const lists = await this.db.getMany(
-          hashes.map((h) => keys.txids(h ?? Buffer.alloc(32))),
+          hashes.filter((h) => h !== undefined).map((h) => keys.txids(h!)),
           { snapshot },
         );
-        some.forEach((height, i) => {
-          const list = hashes[i] === undefined ? undefined : lists[i];
+        reached.forEach((height, i) => {
+          const list = lists[i];
           if (!list) return;
           for (const info of byHeight.get(height)!) {
             const at = info.txIndex * 32;

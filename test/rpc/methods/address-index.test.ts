@@ -710,6 +710,14 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
     expect(text).toContain(`"},"value":${amount},"valueSat":${spent.valueSat},"address":"${spent.scriptPubKey.addresses![0]}","sequence":`);
   });
 
+  it("refuse a transaction that does not decode with zcashd's -22, as without them", async () => {
+    for (const hex of ['00', '0400008085202f89', 'zz']) {
+      const plainError = await plain('decoderawtransaction', `["${hex}"]`);
+      expect(plainError).toMatchObject({ error: { code: -22 } });
+      expect(await insight('decoderawtransaction', `["${hex}"]`)).toEqual(plainError);
+    }
+  });
+
   it('getblock verbosity 2 carries them, rendered inline and in a render thread alike', async () => {
     expect(await expectBlocks(main.slice(1), await factsOf(main))).toBeGreaterThan(20);
   });

@@ -1,7 +1,7 @@
 /** `decoderawtransaction "hexstring"` (zcashd v6.12.2 src/rpc/rawtransaction.cpp). */
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
-import { decodeTransactionHex, type Transaction } from '../../../codec/tx/transaction.js';
+import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { jsonTypeName } from '../../../json/value.js';
@@ -147,23 +147,33 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       }
       const hit = cache?.get(ctx.network.name, hex);
       if (hit) return hit;
-      let tx: Transaction;
-      try {
-        tx = decodeTransactionHex(hex);
-      } catch (e) {
-        if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
-        throw e;
-      }
-      if (spentIndexLookup) return withSpentRecords(tx, ctx.network, spentIndexLookup);
-      const json = txToJsonBytes(tx, ctx.network);
+      if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, spentIndexLookup));
+      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex), ctx.network));
       cache?.set(ctx.network.name, hex, json);
       return json;
     },
   };
 }
 
+/** zcashd's -22 for a transaction that does not decode, whenever the decoder finds out. */
+function asDeserializationError<T>(work: () => T): T;
+function asDeserializationError<T>(work: Promise<T>): Promise<T>;
+function asDeserializationError<T>(work: (() => T) | Promise<T>): T | Promise<T> {
+  const refuse = (e: unknown): never => {
+    if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
+    throw e;
+  };
+  if (work instanceof Promise) return work.catch(refuse);
+  try {
+    return work();
+  } catch (e) {
+    return refuse(e);
+  }
+}
+
 /** The reply with the spent index's members, read off the event loop in batches. */
-async function withSpentRecords(tx: Transaction, network: NetworkParams, lookup: SpentIndexLookup): Promise<Buffer> {
+async function withSpentRecords(hex: string, network: NetworkParams, lookup: SpentIndexLookup): Promise<Buffer> {
+  const tx = decodeTransactionHex(hex);
   return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 
