@@ -74,6 +74,8 @@ function postOnce(ep: Endpoint, body: string): Promise<HttpReply> {
   const authorization = `Basic ${Buffer.from(ep.credentials(), 'utf8').toString('base64')}`;
   return new Promise((resolve, reject) => {
     let timedOut = false;
+    let connected = false;
+    const failed = () => reject(new ConnectionFailed(connectFailure(timedOut, connected)));
     const req = request(
       {
         host: ep.host,
@@ -92,26 +94,28 @@ function postOnce(ep: Endpoint, body: string): Promise<HttpReply> {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', () => reject(new ConnectionFailed(connectFailure(timedOut))));
+        res.on('error', failed);
       },
     );
+    req.on('socket', (socket) => socket.once('connect', () => (connected = true)));
     if (ep.timeoutSeconds > 0) {
       req.setTimeout(ep.timeoutSeconds * 1000, () => {
         timedOut = true;
         req.destroy();
       });
     }
-    req.on('error', () => reject(new ConnectionFailed(connectFailure(timedOut))));
+    req.on('error', failed);
     req.end(body);
   });
 }
 
 /**
- * libevent reports a refused or dropped connection without an error code (zcash-cli prints
- * "unknown (code -1)") and a timeout as EVREQ_HTTP_TIMEOUT (0).
+ * libevent reports a connection that could not be made without an error code (zcash-cli prints
+ * "unknown (code -1)"), a timeout as EVREQ_HTTP_TIMEOUT (0), and a connection the server closed
+ * or reset before its reply was whole as EVREQ_HTTP_EOF (1).
  */
-function connectFailure(timedOut: boolean): string {
-  const what = timedOut ? 'timeout reached (code 0)' : 'unknown (code -1)';
+function connectFailure(timedOut: boolean, connected: boolean): string {
+  const what = timedOut ? 'timeout reached (code 0)' : connected ? 'EOF reached (code 1)' : 'unknown (code -1)';
   return `couldn't connect to server: ${what}\n(make sure server is running and you are connecting to the correct RPC port)`;
 }
 
