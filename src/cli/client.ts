@@ -231,13 +231,14 @@ export async function runClient(argv: readonly string[], io: ClientIo = processI
     if ('failure' in converted) {
       let message = converted.failure.message;
       if (converted.failure.kind !== 'unknown-method') {
-        // zcash-cli appends the server's help for the method.
+        // zcash-cli appends the server's help for the method, or the help call's error, each read
+        // with get_str(): anything but a string (an error object, as zcashd answers `help` while
+        // warming up) replaces the whole message with UniValue's type error.
         const help = await callRpc(ep, 'help', [method]);
+        const text = help.ok ? help.result : help.error;
+        if (typeof text !== 'string') throw new Error('JSON value is not a string as expected');
         message +=
-          '\n\n' +
-          (help.ok
-            ? `Usage: ${typeof help.result === 'string' ? help.result : writePretty(help.result, 0)}`
-            : `An error occurred while attempting to retrieve the help text for ${method}: ${writePretty(help.error, 0)}`);
+          '\n\n' + (help.ok ? `Usage: ${text}` : `An error occurred while attempting to retrieve the help text for ${method}: ${text}`);
       }
       throw new Error(message);
     }
