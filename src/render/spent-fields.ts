@@ -7,14 +7,10 @@
  * transaction block's objects took ≈ 45 ms to clone there, on the event loop.
  */
 
-/** Tag ‖ value (int64 LE) ‖ script type ‖ hash160. */
+/** Tag ‖ value (int64 LE) ‖ script type (CScript::ScriptType) ‖ hash160. */
 export const SPENT_INPUT_RECORD_BYTES = 1 + 8 + 1 + 20;
 /** Tag ‖ spending txid (internal order) ‖ input index (u32 LE) ‖ height (u32 LE). */
 export const SPENDER_RECORD_BYTES = 1 + 32 + 4 + 4;
-
-/** The spent index's script types (CScript::ScriptType): only these two have an address. */
-export const SPENT_SCRIPT_P2PKH = 1;
-export const SPENT_SCRIPT_P2SH = 2;
 
 /** What an input spent (CSpentIndexValue's satoshis, addressType, addressHash). */
 export interface SpentOutputRecord {

@@ -6,13 +6,20 @@
 import type { NetworkParams } from '../chain/network.js';
 import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
 import { addressTable, type AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
-import { isPayToPubkeyHash, isPayToScriptHash, solveScript, type DestinationKind, type SolvedScript } from '../codec/script/solver.js';
+import {
+  destinationKindOf,
+  isPayToPubkeyHash,
+  isPayToScriptHash,
+  solveScript,
+  type DestinationKind,
+  type SolvedScript,
+} from '../codec/script/solver.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
 import { JsonFragment, JsonWriter } from '../json/writer.js';
-import { SPENT_SCRIPT_P2PKH, SPENT_SCRIPT_P2SH, spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
+import { spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
 
 /**
  * Puts a script's asm straight into the writer's open string; its pushes lie in the bytes of
@@ -110,9 +117,9 @@ function writeSpentInput(w: JsonWriter, bytes: Uint8Array, at: number, network: 
   const value = spentValue(bytes, at);
   w.key('value').amount(value);
   w.key('valueSat').int(value);
-  const type = bytes[at + 9];
-  if (type !== SPENT_SCRIPT_P2PKH && type !== SPENT_SCRIPT_P2SH) return;
-  const table = addressTable(type === SPENT_SCRIPT_P2PKH ? 'p2pkh' : 'p2sh', network);
+  const kind = destinationKindOf(bytes[at + 9]!);
+  if (kind === null) return;
+  const table = addressTable(kind, network);
   w.key('address').plainStr(table.textOf(table.slotOf(bytes, at + 10)));
 }
 

@@ -24,6 +24,16 @@ export type TxOutType = 'nonstandard' | 'pubkey' | 'pubkeyhash' | 'scripthash' |
 
 export type DestinationKind = 'p2pkh' | 'p2sh';
 
+/** zcashd's CScript::ScriptType, the script kinds its address and spent indexes store. */
+export const SCRIPT_UNKNOWN = 0;
+export const SCRIPT_P2PKH = 1;
+export const SCRIPT_P2SH = 2;
+
+/** DestFromAddressHash: the destination an index's script type names, or null for none. */
+export function destinationKindOf(scriptType: number): DestinationKind | null {
+  return scriptType === SCRIPT_P2PKH ? 'p2pkh' : scriptType === SCRIPT_P2SH ? 'p2sh' : null;
+}
+
 export interface Destination {
   kind: DestinationKind;
   /** 20-byte key hash or script hash. */

@@ -25,6 +25,7 @@
  */
 import type { Block } from '../../codec/block.js';
 import { bytesEqual, toHexReversed } from '../../codec/hex.js';
+import { SCRIPT_P2PKH, SCRIPT_P2SH, SCRIPT_UNKNOWN } from '../../codec/script/solver.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
 import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, copyHash160, keyWriters, keys } from '../layout.js';
@@ -33,10 +34,7 @@ import { CHAIN_STATE_UNDO_TAG, chainStateKeys, chainStateUndoSpent, decodeCoin }
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import { inputCoinsOf } from './input-coins.js';
 
-/** CScript::ScriptType. */
-export const SCRIPT_UNKNOWN = 0;
-export const SCRIPT_P2PKH = 1;
-export const SCRIPT_P2SH = 2;
+export { SCRIPT_P2PKH, SCRIPT_P2SH, SCRIPT_UNKNOWN };
 
 const ZERO_HASH160 = new Uint8Array(20);
 /** zcashd's MAX_SCRIPT_SIZE: longer scripts are unspendable. */

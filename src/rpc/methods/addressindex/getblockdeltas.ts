@@ -7,10 +7,11 @@
 import { difficultyFromBits } from '../../../chain/pow.js';
 import { decodeBlock } from '../../../codec/block.js';
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
+import { destinationKindOf } from '../../../codec/script/solver.js';
 import { hexInt, toHexReversed } from '../../../codec/hex.js';
 import { getStr } from '../../../json/getters.js';
 import { JsonWriter } from '../../../json/writer.js';
-import { SCRIPT_P2PKH, SCRIPT_P2SH, addressHash, scriptType } from '../../../store/indexes/address-index.js';
+import { addressHash, scriptType } from '../../../store/indexes/address-index.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
@@ -87,9 +88,8 @@ async function medianTimePast(store: ChainStoreReader, header: Uint8Array, heigh
 }
 
 function addressOf(type: number, hash: Uint8Array, network: Parameters<typeof encodeTransparentAddress>[2]): string | null {
-  if (type === SCRIPT_P2PKH) return encodeTransparentAddress('p2pkh', hash, network);
-  if (type === SCRIPT_P2SH) return encodeTransparentAddress('p2sh', hash, network);
-  return null;
+  const kind = destinationKindOf(type);
+  return kind && encodeTransparentAddress(kind, hash, network);
 }
 
 export function getBlockDeltasMethod(c: InsightContext, features: ExperimentalFeatures): RpcMethod {
