@@ -4,14 +4,16 @@
  * outside is a lookup of unspent outputs that existed before the block.
  *
  * It is zcashd's ConnectBlock for the parts zecrpc keeps (src/main.cpp): the transparent coins
- * view, value pools and the §3.1 supply identity, the three note-commitment trees, the ZIP-221
- * history tree, and every root the header commits to, checked against the header.
+ * view, signature ops and fees (connect-checks.ts), value pools and the §3.1 supply
+ * identity, the three note-commitment trees, the ZIP-221 history tree, and every root the
+ * header commits to, checked against the header.
  */
 import { branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rules.js';
 import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import type { OutPoint } from '../codec/tx/types.js';
+import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
@@ -84,6 +86,7 @@ export type StateRule =
   | 'bad-txns-shielded-requirements-not-met'
   /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
   | 'bad-chain-supply-checkpoint'
+  | ConnectRule
   | HeaderRuleError['rule'];
 
 /** A block that cannot be connected: the height, the field, both values. */
@@ -125,8 +128,14 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const spent: SpentCoin[] = [];
   const spentHere = new Set<string>();
   const inputCoins: (Coin | null)[][] = [];
+  // The genesis block is not connected through these checks in zcashd either.
+  const checks = height > 0 ? new ConnectChecks(block, height) : null;
+  const failWith = (v: ConnectViolation | null): void => {
+    if (v) fail(v.rule, v.message);
+  };
   block.transactions.forEach((tx, t) => {
     const coins: (Coin | null)[] = [];
+    failWith(checks?.beginTransaction(t) ?? null);
     if (!(t === 0 && tx.isCoinbase)) {
       tx.data.vin.forEach((txIn, i) => {
         const key = outpointKey(txIn.prevout.hash, txIn.prevout.index);
@@ -151,6 +160,8 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         }
         coins.push(coin!);
       });
+      // A spent output a store started from a checkpoint does not know leaves the fee unknown.
+      if (checks && !coins.includes(null)) failWith(checks.spends(t, coins as Coin[]));
     }
     inputCoins.push(coins);
     // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).

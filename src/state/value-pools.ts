@@ -92,7 +92,7 @@ function checked(v: number, what: string, height: number, range: (v: number) => 
 }
 
 /** `CTransaction::GetValueOut`: outputs + value moved into the shielded pools. */
-function valueOut(tx: PoolTransaction, height: number): number {
+export function valueOut(tx: PoolTransaction, height: number): number {
   const d = tx.data;
   let out = 0;
   for (const o of d.vout) out = checked(out + o.value, 'transaction output value', height, inMoneyRange);
@@ -105,7 +105,7 @@ function valueOut(tx: PoolTransaction, height: number): number {
 }
 
 /** `CTransaction::GetShieldedValueIn`: value released from the shielded pools. */
-function shieldedValueIn(tx: PoolTransaction): number {
+export function shieldedValueIn(tx: PoolTransaction): number {
   const d = tx.data;
   let v = 0;
   const vbSapling = d.sapling?.valueBalance ?? 0;

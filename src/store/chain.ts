@@ -536,10 +536,18 @@ export class ChainStore implements ChainStoreReader {
       unverified: (line) => this.log(`not verified: ${line}`),
       lastCheckpoint: this.best ? lastCheckpointReached(this.network.name, this.best.height) : undefined,
     });
-    if (headerProblem) {
+    if (headerProblem && 'field' in headerProblem) {
       throw new BlockRejectedError(
         'header',
         `block ${hashHex} at height ${height} rejected (${headerProblem.rule}): ${headerProblem.message}; ${headerProblem.field}: expected ${headerProblem.expected}, found ${headerProblem.computed}`,
+        hash,
+      );
+    }
+    if (headerProblem) {
+      const where = headerProblem.tx ? ` in transaction ${headerProblem.tx.txid} (position ${headerProblem.tx.index})` : '';
+      throw new BlockRejectedError(
+        'transactions',
+        `block ${hashHex} at height ${height} rejected (${headerProblem.rule})${where}: ${headerProblem.message}`,
         hash,
       );
     }

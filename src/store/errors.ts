@@ -10,6 +10,8 @@ export type RejectReason =
   | 'too-large'
   /** A header rule (Equihash, proof of work, difficulty, time, checkpoint, coinbase height). */
   | 'header'
+  /** A transaction rule checked before connecting (CheckBlock, ContextualCheckBlock, founders' reward). */
+  | 'transactions'
   /** Connecting it fails: a spent output is missing, a pool goes wrong, a committed root differs. */
   | 'state'
   /** An ancestor was found invalid. */

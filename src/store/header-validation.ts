@@ -1,12 +1,14 @@
 /**
- * Everything a header commits to that can be checked before its block is connected (zcashd's
- * CheckBlockHeader, ContextualCheckBlockHeader and ContextualCheckBlock's coinbase height), with
- * the ancestors' timings read from the block index. The chain state checks the rest (the
- * 32-byte commitment field) when the block is connected.
+ * Everything about a block that can be checked before it is connected, in zcashd's order:
+ * CheckBlockHeader, ContextualCheckBlockHeader (with the ancestors' timings read from the block
+ * index), CheckBlock's and ContextualCheckBlock's transaction rules, and the coinbase height.
+ * The chain state checks the rest (the 32-byte commitment field, inputs, signature ops of P2SH
+ * spends and fees) when the block is connected.
  */
 import type { NetworkParams } from '../chain/network.js';
 import { NEXT_WORK_WINDOW, type HeaderTiming } from '../chain/difficulty.js';
 import { checkBlockHeader, checkCoinbaseHeight, contextualCheckBlockHeader, type HeaderRuleError } from '../chain/header-rules.js';
+import { checkBlockTransactions, contextualCheckBlockTransactions, type BlockTxRuleError } from '../chain/block-rules.js';
 import type { Block } from '../codec/block.js';
 import { int32LE } from '../codec/bytes.js';
 import type { EquihashResult } from '../crypto/equihash.js';
@@ -46,7 +48,7 @@ export async function validateBlockHeader(
   network: NetworkParams,
   ancestors: (count: number) => Promise<StoredHeader[]>,
   options: HeaderValidationOptions,
-): Promise<HeaderRuleError | null> {
+): Promise<HeaderRuleError | BlockTxRuleError | null> {
   const context = checkBlockHeader(block.header, network, height, {
     verifySolution: options.verifySolutions,
     ...(options.solutionResult ? { solutionResult: options.solutionResult } : {}),
@@ -70,5 +72,9 @@ export async function validateBlockHeader(
       if (contextual) return contextual;
     }
   }
-  return checkCoinbaseHeight(block, height, network);
+  return (
+    checkBlockTransactions(block, height) ??
+    contextualCheckBlockTransactions(block, height, network) ??
+    checkCoinbaseHeight(block, height, network)
+  );
 }

@@ -178,3 +178,48 @@ describe('stored and invalid blocks, told without a read per new block', () => {
     }
   });
 });
+
+describe("a block breaking zcashd's transaction rules", () => {
+  it('is refused by name: a transaction rule before connecting, a fee rule when connecting', async () => {
+    const dir = tempDir('tx-rules');
+    const genesis = regtestGenesis();
+    const chain = [genesis, ...buildChain(genesis, 2, 'rules')];
+    const coinbase = decodeBlock(chain[1]!.bytes).transactions[0]!;
+    const paid = coinbase.data.vout[0]!.value;
+    const spend = (value: number, inputs = 1) =>
+      encodeV1Transaction(
+        Array.from({ length: inputs }, () => ({
+          prevout: { hash: coinbase.txid, index: 0 },
+          scriptSig: Uint8Array.of(0x51),
+          sequence: 0xffffffff,
+        })),
+        [{ value, scriptPubKey: Uint8Array.of(0x51) }],
+      );
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST });
+    const refusal = async (bytes: Uint8Array): Promise<[string, string]> => {
+      const e = await store.addBlock(bytes).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(BlockRejectedError);
+      return [(e as BlockRejectedError).reason, (e as Error).message];
+    };
+    try {
+      for (const b of chain) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      const twice = buildBlock({ parent: chain[2]!, tag: 'twice', extraTxs: [spend(paid, 2)] });
+      const [reason, message] = await refusal(twice.bytes);
+      expect(reason).toBe('transactions');
+      const txid = decodeBlock(twice.bytes).transactions[1]!.txidHex;
+      expect(message).toBe(
+        `block ${twice.hashHex} at height 3 rejected (bad-txns-inputs-duplicate) in transaction ${txid} (position 1): input 1 spends ${coinbase.txidHex}:0 again`,
+      );
+      const overpaid = buildBlock({ parent: chain[2]!, tag: 'overpaid', extraTxs: [spend(paid + 1)] });
+      const [stateReason, stateMessage] = await refusal(overpaid.bytes);
+      expect(stateReason).toBe('state');
+      expect(stateMessage).toContain('rejected (bad-txns-fee-out-of-range)');
+      expect(stateMessage).toContain('fee -1');
+      const exact = buildBlock({ parent: chain[2]!, tag: 'exact', extraTxs: [spend(paid)] });
+      expect((await store.addBlock(exact.bytes)).status).toBe('connected');
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+});

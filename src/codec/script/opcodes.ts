@@ -20,7 +20,9 @@ export const OP_EQUAL = 0x87;
 export const OP_EQUALVERIFY = 0x88;
 export const OP_HASH160 = 0xa9;
 export const OP_CHECKSIG = 0xac;
+export const OP_CHECKSIGVERIFY = 0xad;
 export const OP_CHECKMULTISIG = 0xae;
+export const OP_CHECKMULTISIGVERIFY = 0xaf;
 export const OP_INVALIDOPCODE = 0xff;
 
 /** `MAX_SCRIPT_SIZE`: scripts longer than this are "unspendable" (`CScript::IsUnspendable`). */

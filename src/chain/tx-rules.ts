@@ -1,0 +1,312 @@
+/**
+ * The transaction rules zcashd v6.12.2 applies without proofs, signatures, scripts or a coins
+ * view (src/main.cpp), as pure functions returning zcashd's reject code and reason, or null:
+ *
+ *  - CheckTransactionWithoutProofVerification: context-free structure and value ranges;
+ *  - ContextualCheckTransaction: the rules of the epoch at a height (versions, expiry, the
+ *    coinbase's funding-stream and lockbox-disbursement outputs);
+ *  - IsFinalTx and IsExpiredTx.
+ *
+ * Not checked here, because each needs what zecrpc does not verify: Sprout proofs (CheckTransaction),
+ * and in ContextualCheckTransaction the trial decryption of a coinbase's Sapling outputs (from
+ * Heartwood: "bad-cb-output-desc-invalid-ct" and the ZIP 212 plaintext version) and Orchard
+ * actions ("bad-cb-action-invalid-ciphertext"). zcashd's ZFUTURE epoch is never active here.
+ */
+import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
+import type { Transaction } from '../codec/tx/transaction.js';
+import {
+  MAX_MONEY,
+  NU5_VERSION_GROUP_ID,
+  OVERWINTER_VERSION_GROUP_ID,
+  SAPLING_VERSION_GROUP_ID,
+  ZFUTURE_VERSION_GROUP_ID,
+  type TransactionData,
+} from '../codec/tx/types.js';
+import { isValidPallasPoint } from '../crypto/curves.js';
+import { addressScript, fundingStreamElements, lockboxDisbursementsAt } from './funding-streams.js';
+import { branchIdAt, isUpgradeActive, type NetworkParams } from './network.js';
+
+/** zcashd's reject codes (src/consensus/validation.h). */
+export const REJECT_INVALID = 0x10;
+export const REJECT_DUPLICATE = 0x12;
+export const REJECT_NONSTANDARD = 0x40;
+
+/** A rule a transaction breaks: zcashd's reject code and reason, and what was found. */
+export interface TxRuleViolation {
+  code: number;
+  reason: string;
+  /** What zecrpc found, for logs (zcashd's reason alone is what its RPC replies carry). */
+  detail: string;
+}
+
+const violation = (reason: string, detail: string, code = REJECT_INVALID): TxRuleViolation => ({ code, reason, detail });
+
+/** MAX_TX_SIZE_AFTER_SAPLING (= MAX_BLOCK_SIZE) and MAX_TX_SIZE_BEFORE_SAPLING. */
+export const MAX_TX_SIZE_AFTER_SAPLING = 2_000_000;
+export const MAX_TX_SIZE_BEFORE_SAPLING = 100_000;
+/** TX_EXPIRY_HEIGHT_THRESHOLD: expiry heights at or above it are refused. */
+export const TX_EXPIRY_HEIGHT_THRESHOLD = 500_000_000;
+/** LOCKTIME_THRESHOLD: lock times below it are heights, from it on Unix times. */
+export const LOCKTIME_THRESHOLD = 500_000_000;
+/** 2^16 − 1: the most Sapling spends, Sapling outputs or Orchard actions one transaction may have. */
+const MAX_SHIELDED_ELEMENTS = 0xffff;
+const ORCHARD_SPENDS_ENABLED = 1;
+const ORCHARD_OUTPUTS_ENABLED = 2;
+
+const isMoneyRange = (v: number): boolean => v >= 0 && v <= MAX_MONEY;
+const allZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
+
+function orchardFlags(tx: TransactionData): { spends: boolean; outputs: boolean } {
+  const flags = tx.orchard?.flags ?? 0;
+  return { spends: (flags & ORCHARD_SPENDS_ENABLED) !== 0, outputs: (flags & ORCHARD_OUTPUTS_ENABLED) !== 0 };
+}
+
+/** The first value listed twice, as RPC hex, or null: zcashd's std::set duplicate checks. */
+function firstDuplicate(values: Iterable<Uint8Array>): string | null {
+  const seen = new Set<string>();
+  for (const v of values) {
+    const key = toHex(v);
+    if (seen.has(key)) return toHexReversed(v);
+    seen.add(key);
+  }
+  return null;
+}
+
+function* joinSplitNullifiers(tx: TransactionData): Iterable<Uint8Array> {
+  for (const js of tx.joinSplits) yield* js.nullifiers;
+}
+
+/** `CheckTransactionWithoutProofVerification`, in zcashd's order. */
+export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation | null {
+  const d = tx.data;
+  if (!d.overwintered && d.version < 1) return violation('bad-txns-version-too-low', `version ${d.version}`);
+  if (d.overwintered) {
+    if (d.version < 3) return violation('bad-tx-overwinter-version-too-low', `version ${d.version}`);
+    const g = d.versionGroupId >>> 0;
+    if (g !== OVERWINTER_VERSION_GROUP_ID && g !== SAPLING_VERSION_GROUP_ID && g !== NU5_VERSION_GROUP_ID && g !== ZFUTURE_VERSION_GROUP_ID)
+      return violation('bad-tx-version-group-id', `version group id ${g.toString(16)}`);
+  }
+  const actions = d.orchard?.actions ?? [];
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i]!;
+    if (allZero(a.rk)) return violation('bad-orchard-action-identity-point', `Orchard action ${i}: rk is the identity`);
+    if (allZero(a.ephemeralKey) || !isValidPallasPoint(a.ephemeralKey))
+      return violation('bad-orchard-action-identity-point', `Orchard action ${i}: ephemeralKey is not a non-identity Pallas point`);
+  }
+  const spends = d.sapling?.spends.length ?? 0;
+  const outputs = d.sapling?.outputs.length ?? 0;
+  const orchard = orchardFlags(d);
+  if (d.vin.length === 0 && d.joinSplits.length === 0 && spends === 0 && !orchard.spends)
+    return violation('bad-txns-no-source-of-funds', 'no inputs, JoinSplits, Sapling spends or enabled Orchard spends');
+  if (d.vout.length === 0 && d.joinSplits.length === 0 && outputs === 0 && !orchard.outputs)
+    return violation('bad-txns-no-sink-of-funds', 'no outputs, JoinSplits, Sapling outputs or enabled Orchard outputs');
+  if (tx.size > MAX_TX_SIZE_AFTER_SAPLING) return violation('bad-txns-oversize', `${tx.size} bytes`);
+
+  let valueOut = 0;
+  for (let i = 0; i < d.vout.length; i++) {
+    const v = d.vout[i]!.value;
+    if (v < 0) return violation('bad-txns-vout-negative', `output ${i} value ${v}`);
+    if (v > MAX_MONEY) return violation('bad-txns-vout-toolarge', `output ${i} value ${v}`);
+    valueOut += v;
+    if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} after output ${i}`);
+  }
+  const saplingBalance = d.sapling?.valueBalance ?? 0;
+  if (spends === 0 && outputs === 0 && saplingBalance !== 0)
+    return violation('bad-txns-valuebalance-nonzero', `valueBalanceSapling ${saplingBalance} without spends or outputs`);
+  if (saplingBalance > MAX_MONEY || saplingBalance < -MAX_MONEY)
+    return violation('bad-txns-valuebalance-toolarge', `valueBalanceSapling ${saplingBalance}`);
+  if (saplingBalance <= 0) {
+    valueOut += -saplingBalance;
+    if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} with valueBalanceSapling`);
+  }
+  if (spends > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-sapling-spends', `${spends} Sapling spends`);
+  if (outputs > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-sapling-outputs', `${outputs} Sapling outputs`);
+  if (actions.length > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-orchard-actions', `${actions.length} Orchard actions`);
+  if (actions.length > 0 && !orchard.outputs && !orchard.spends)
+    return violation('bad-tx-orchard-flags-disable-actions', `${actions.length} Orchard actions with spends and outputs disabled`);
+  const orchardBalance = d.orchard?.valueBalance ?? 0;
+  if (orchardBalance > MAX_MONEY || orchardBalance < -MAX_MONEY)
+    return violation('bad-txns-valuebalance-toolarge', `valueBalanceOrchard ${orchardBalance}`);
+  if (orchardBalance <= 0) {
+    valueOut += -orchardBalance;
+    if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} with valueBalanceOrchard`);
+  }
+  for (let j = 0; j < d.joinSplits.length; j++) {
+    const { vpubOld, vpubNew } = d.joinSplits[j]!;
+    if (vpubOld < 0) return violation('bad-txns-vpub_old-negative', `JoinSplit ${j} vpub_old ${vpubOld}`);
+    if (vpubNew < 0) return violation('bad-txns-vpub_new-negative', `JoinSplit ${j} vpub_new ${vpubNew}`);
+    if (vpubOld > MAX_MONEY) return violation('bad-txns-vpub_old-toolarge', `JoinSplit ${j} vpub_old ${vpubOld}`);
+    if (vpubNew > MAX_MONEY) return violation('bad-txns-vpub_new-toolarge', `JoinSplit ${j} vpub_new ${vpubNew}`);
+    if (vpubNew !== 0 && vpubOld !== 0)
+      return violation('bad-txns-vpubs-both-nonzero', `JoinSplit ${j} vpub_old ${vpubOld}, vpub_new ${vpubNew}`);
+    valueOut += vpubOld;
+    if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} after JoinSplit ${j}`);
+  }
+  let valueIn = 0;
+  for (let j = 0; j < d.joinSplits.length; j++) {
+    const vpubNew = d.joinSplits[j]!.vpubNew;
+    valueIn += vpubNew;
+    if (!isMoneyRange(vpubNew) || !isMoneyRange(valueIn))
+      return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} after JoinSplit ${j}`);
+  }
+  if (saplingBalance >= 0) {
+    valueIn += saplingBalance;
+    if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with valueBalanceSapling`);
+  }
+  if (orchardBalance >= 0) {
+    valueIn += orchardBalance;
+    if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with valueBalanceOrchard`);
+  }
+
+  if (d.vin.length > 1) {
+    const seen = new Set<string>();
+    for (let i = 0; i < d.vin.length; i++) {
+      const p = d.vin[i]!.prevout;
+      const key = `${toHex(p.hash)}:${p.index}`;
+      if (seen.has(key)) return violation('bad-txns-inputs-duplicate', `input ${i} spends ${toHexReversed(p.hash)}:${p.index} again`);
+      seen.add(key);
+    }
+  }
+  const jsDuplicate = d.joinSplits.length > 0 ? firstDuplicate(joinSplitNullifiers(d)) : null;
+  if (jsDuplicate) return violation('bad-joinsplits-nullifiers-duplicate', `nullifier ${jsDuplicate}`);
+  const saplingDuplicate = spends > 1 ? firstDuplicate(d.sapling!.spends.map((s) => s.nullifier)) : null;
+  if (saplingDuplicate) return violation('bad-spend-description-nullifiers-duplicate', `nullifier ${saplingDuplicate}`);
+  const orchardDuplicate = actions.length > 1 ? firstDuplicate(actions.map((a) => a.nullifier)) : null;
+  if (orchardDuplicate) return violation('bad-orchard-nullifiers-duplicate', `nullifier ${orchardDuplicate}`);
+
+  if (tx.isCoinbase) {
+    if (d.joinSplits.length > 0) return violation('bad-cb-has-joinsplits', `${d.joinSplits.length} JoinSplits`);
+    if (spends > 0) return violation('bad-cb-has-spend-description', `${spends} Sapling spends`);
+    if (orchard.spends) return violation('bad-cb-has-orchard-spend', 'enableSpendsOrchard is set');
+    const scriptSigLength = d.vin[0]!.scriptSig.length;
+    if (scriptSigLength < 2 || scriptSigLength > 100) return violation('bad-cb-length', `coinbase scriptSig of ${scriptSigLength} bytes`);
+  } else {
+    for (let i = 0; i < d.vin.length; i++) {
+      const p = d.vin[i]!.prevout;
+      if (p.index === 0xffffffff && allZero(p.hash)) return violation('bad-txns-prevout-null', `input ${i} spends the null outpoint`);
+    }
+  }
+  return null;
+}
+
+/** `IsExpiredTx`: a non-coinbase transaction whose non-zero expiry height is below `height`. */
+export function isExpiredTx(tx: Transaction, height: number): boolean {
+  const expiry = tx.data.expiryHeight;
+  if (expiry === 0 || tx.isCoinbase) return false;
+  return height >>> 0 > expiry >>> 0;
+}
+
+/** `IsFinalTx` at `height`, with `blockTime` deciding lock times at or above LOCKTIME_THRESHOLD. */
+export function isFinalTx(tx: Transaction, height: number, blockTime: number): boolean {
+  const lockTime = tx.data.lockTime;
+  if (lockTime === 0) return true;
+  if (lockTime < (lockTime < LOCKTIME_THRESHOLD ? height : blockTime)) return true;
+  for (const i of tx.data.vin) if (i.sequence !== 0xffffffff) return false;
+  return true;
+}
+
+/**
+ * What a coinbase owes, matched as zcashd matches it: each output settles at most one expected
+ * (script, amount) pair, the first equal one. Returns how many pairs stay unpaid.
+ */
+function unpaid(tx: TransactionData, owed: { script: Uint8Array; amount: bigint }[]): number {
+  const left = [...owed];
+  for (const out of tx.vout) {
+    const value = BigInt(out.value);
+    const k = left.findIndex((e) => e.amount === value && bytesEqual(e.script, out.scriptPubKey));
+    if (k >= 0) left.splice(k, 1);
+  }
+  return left.length;
+}
+
+/**
+ * `ContextualCheckTransaction` at `height` (the block the transaction is in, or the next block
+ * for a loose transaction), in zcashd's order. `isMined` only changes zcashd's ban score, so it
+ * is not taken.
+ */
+export function contextualCheckTransaction(tx: Transaction, network: NetworkParams, height: number): TxRuleViolation | null {
+  const d = tx.data;
+  const active = (u: Parameters<typeof isUpgradeActive>[1]) => isUpgradeActive(network, u, height);
+  const overwinter = active('Overwinter');
+  const sapling = active('Sapling');
+  const heartwood = active('Heartwood');
+  const canopy = active('Canopy');
+  const nu5 = active('NU5');
+  const nu6 = active('NU6');
+  const nu6point1 = active('NU6.1');
+  const group = d.versionGroupId >>> 0;
+  const coinbase = tx.isCoinbase;
+
+  if (!overwinter && d.overwintered) return violation('tx-overwinter-not-active', `a v${d.version} transaction at height ${height}`);
+  if (overwinter) {
+    if (!d.overwintered) return violation('tx-overwintered-flag-not-set', `a v${d.version} transaction at height ${height}`);
+    if (isExpiredTx(tx, height)) return violation('tx-overwinter-expired', `expiry height ${d.expiryHeight} is below ${height}`);
+    if (!sapling) {
+      if (d.version > 3) return violation('bad-tx-overwinter-version-too-high', `version ${d.version}`);
+      if (group !== OVERWINTER_VERSION_GROUP_ID)
+        return violation('bad-overwinter-tx-version-group-id', `version group id ${group.toString(16)}`);
+    }
+  }
+  if (sapling) {
+    if (group === SAPLING_VERSION_GROUP_ID) {
+      if (d.version < 4) return violation('bad-tx-sapling-version-too-low', `version ${d.version}`);
+      if (d.version > 4) return violation('bad-tx-sapling-version-too-high', `version ${d.version}`);
+    }
+    if (!nu5 && group !== SAPLING_VERSION_GROUP_ID)
+      return violation('bad-sapling-tx-version-group-id', `version group id ${group.toString(16)}`);
+  } else if (tx.size > MAX_TX_SIZE_BEFORE_SAPLING) {
+    return violation('bad-txns-oversize', `${tx.size} bytes before Sapling`);
+  }
+  if (!heartwood && coinbase && (d.sapling?.outputs.length ?? 0) > 0)
+    return violation('bad-cb-has-output-description', `${d.sapling!.outputs.length} Sapling outputs in a coinbase before Heartwood`);
+  if (canopy) {
+    for (let j = 0; j < d.joinSplits.length; j++) {
+      if (d.joinSplits[j]!.vpubOld > 0)
+        return violation('bad-txns-vpub_old-nonzero', `JoinSplit ${j} vpub_old ${d.joinSplits[j]!.vpubOld}`);
+    }
+    if (coinbase) {
+      const elements = fundingStreamElements(height, network);
+      const owed = elements
+        .filter((e) => e.recipient.kind === 'address')
+        .map((e) => ({ script: addressScript((e.recipient as { address: string }).address, network), amount: e.amount }));
+      // zcashd settles one lockbox element without an output from NU6 on.
+      let lockboxes = elements.filter((e) => e.recipient.kind === 'lockbox').length;
+      if (nu6 && lockboxes > 0) lockboxes--;
+      const missing = unpaid(d, owed) + lockboxes;
+      if (missing > 0) return violation('cb-funding-stream-missing', `${missing} funding stream output(s) missing at height ${height}`);
+    }
+  }
+  if (nu5) {
+    if (group !== SAPLING_VERSION_GROUP_ID && group !== NU5_VERSION_GROUP_ID)
+      return violation('bad-nu5-tx-version-group-id', `version group id ${group.toString(16)}`);
+    if (group === SAPLING_VERSION_GROUP_ID && d.consensusBranchId !== null)
+      return violation('bad-tx-has-consensus-branch-id', 'a v4 transaction with a consensus branch id');
+    if (group === NU5_VERSION_GROUP_ID) {
+      if (d.version < 5) return violation('bad-tx-zip225-version-too-low', `version ${d.version}`);
+      if (d.version > 5) return violation('bad-tx-zip225-version-too-high', `version ${d.version}`);
+      if (d.consensusBranchId === null) return violation('bad-tx-consensus-branch-id-missing', 'no consensus branch id');
+      const expected = branchIdAt(network, height) >>> 0;
+      if (d.consensusBranchId >>> 0 !== expected) {
+        return violation(
+          'bad-tx-consensus-branch-id-mismatch',
+          `consensus branch id ${(d.consensusBranchId >>> 0).toString(16).padStart(8, '0')}, the epoch's is ${expected.toString(16).padStart(8, '0')}`,
+        );
+      }
+      if (d.joinSplits.length > 0) return violation('bad-tx-has-joinsplits', `${d.joinSplits.length} JoinSplits in a v5 transaction`);
+    }
+    if (!coinbase && d.expiryHeight >>> 0 >= TX_EXPIRY_HEIGHT_THRESHOLD)
+      return violation('bad-tx-expiry-height-too-high', `expiry height ${d.expiryHeight}`);
+  } else {
+    if (d.expiryHeight >>> 0 >= TX_EXPIRY_HEIGHT_THRESHOLD)
+      return violation('bad-tx-expiry-height-too-high', `expiry height ${d.expiryHeight}`);
+    if (d.orchard) return violation('bad-tx-has-orchard-actions', 'Orchard actions before NU5');
+    if (d.consensusBranchId !== null) return violation('bad-tx-has-consensus-branch-id', 'a consensus branch id before NU5');
+  }
+  if (nu6point1 && coinbase) {
+    const owed = lockboxDisbursementsAt(height, network).map((x) => ({ script: addressScript(x.address, network), amount: x.amount }));
+    const missing = owed.length > 0 ? unpaid(d, owed) : 0;
+    if (missing > 0)
+      return violation('cb-lockbox-disbursement-missing', `${missing} lockbox disbursement output(s) missing at height ${height}`);
+  }
+  return null;
+}
