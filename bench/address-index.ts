@@ -45,7 +45,7 @@ import { keys } from '../src/store/layout.js';
 import { encodeVersionRecord, migrate } from '../src/store/migrations/index.js';
 import { openChainStore } from '../src/store/index.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
-import { POOL, genesisNode, nextNode, poolAddress, rng, type ChainNode } from '../test/support/address-index-chain.js';
+import { POOL, matureStart, nextNode, poolAddress, rng, type ChainNode } from '../test/support/address-index-chain.js';
 import { mainnetChain } from '../test/support/store.js';
 import { startChildServer, startReplayCeiling, type ChildServer, type RecordedReply } from './lib/child-server.js';
 import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
@@ -64,7 +64,10 @@ const random = rng(4242);
 // Only the bytes are kept: each node holds its chain position's whole UTXO model, and 20,000 of
 // them (≈ 2 GB) would make every collection during the imports slower than the imports.
 const chain: Uint8Array[] = [];
-for (let node: ChainNode = genesisNode(), h = 0; h <= BLOCKS; h++) {
+// Genesis and 100 coinbase-only blocks, then BLOCKS that spend (coinbases once 100 blocks deep).
+const prefix = matureStart('bench');
+for (const n of prefix.slice(0, -1)) chain.push(n.block.bytes);
+for (let node: ChainNode = prefix.at(-1)!, h = 0; h <= BLOCKS; h++) {
   chain.push(node.block.bytes);
   if (h < BLOCKS) node = nextNode(node, 'bench', random, 6);
 }

@@ -39,7 +39,7 @@ import { ChainStateIndex, chainStateKeys, encodeCoin } from '../src/store/indexe
 import type { Indexer } from '../src/store/indexes/indexer.js';
 import { TxIndex } from '../src/store/indexes/tx-index.js';
 import { importBlkFiles, openChainStore, type ChainStoreOptions } from '../src/store/index.js';
-import { genesisNode, nextNode, rng, type ChainNode } from '../test/support/address-index-chain.js';
+import { matureStart, nextNode, rng, type ChainNode } from '../test/support/address-index-chain.js';
 import { mainnetChain } from '../test/support/store.js';
 import { buildChain, regtestGenesis } from '../test-vectors/regtest-builder.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
@@ -141,13 +141,14 @@ async function importInto(opts: ChainStoreOptions, blocks: readonly Uint8Array[]
 // ---- 2. Mined regtest chains: transactions spending real earlier outputs, and coinbase-only.
 const buildStart = performance.now();
 const random = rng(20261123);
-const nodes: ChainNode[] = [genesisNode()];
-for (let h = 1; h <= BLOCKS; h++) nodes.push(nextNode(nodes[h - 1]!, 'bench', random, MAX_TXS_PER_BLOCK));
+// Genesis and 100 coinbase-only blocks, then BLOCKS that spend (coinbases once 100 blocks deep).
+const nodes: ChainNode[] = matureStart('bench');
+for (let h = 1; h <= BLOCKS; h++) nodes.push(nextNode(nodes.at(-1)!, 'bench', random, MAX_TXS_PER_BLOCK));
 const chain = nodes.map((n) => n.block.bytes);
 const chainBytes = chain.reduce((s, b) => s + b.length, 0);
 const txCount = chain.reduce((s, b) => s + decodeBlock(b).transactions.length, 0);
 const genesis = regtestGenesis();
-const emptyChain = [genesis.bytes, ...buildChain(genesis, BLOCKS, 'bench-empty').map((b) => b.bytes)];
+const emptyChain = [genesis.bytes, ...buildChain(genesis, nodes.length - 1, 'bench-empty').map((b) => b.bytes)];
 const emptyBytes = emptyChain.reduce((s, b) => s + b.length, 0);
 console.log(
   `regtest chain: ${fmt(chain.length)} mined blocks, ${fmt(txCount)} transactions (${fmt(txCount - chain.length)} spending earlier outputs), ` +

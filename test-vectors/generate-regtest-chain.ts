@@ -32,9 +32,10 @@ writeFileSync(
       description:
         'Synthetic regtest chain for reorg tests, made by test-vectors/generate-regtest-chain.ts with the project encoder. ' +
         'base.hex: one block hex per line, heights 0..30 (line n = height n; height 0 is the real regtest genesis). ' +
-        'branch.hex: heights 11..45, forking from base height 10. Coinbase-only blocks with the BIP34 height, valid merkle roots, ' +
+        'branch.hex: heights 11..45, forking from base height 10. Coinbase-only blocks with the BIP34 height, paying the miner 6.25 ZEC ' +
+        "and regtest's founders' reward (2.5 ZEC to t2FwcEhFdNXuFMv1tcYwaBJtYVtMj8b1uTg), valid merkle roots, " +
         'bits 200f0f0f, times 150 s apart, and mined: a real Equihash (48,5) solution (test-vectors/equihash-solver.ts) whose ' +
-        "block hash meets the target, so every block passes zcashd's CheckBlockHeader and ContextualCheckBlockHeader.",
+        "block hash meets the target, so every block passes zcashd's header rules and its transaction and coinbase rules.",
       network: 'regtest',
       forkHeight: FORK_HEIGHT,
       base: summary(base),

@@ -7,19 +7,24 @@
  * values (CreateGenesisBlock: the shared genesis coinbase, nTime 1296688602, nBits 0x200f0f0f, nonce 9,
  * the 36-byte Equihash solution); `regtestGenesis()` checks its hash against REGTEST.genesisHash, so the
  * store's genesis check stays strict for regtest too. Later blocks are coinbase-only (optionally with
- * extra transaction bytes) and pass zcashd's header rules: valid merkle roots, the BIP34 height
+ * extra transaction bytes). Each coinbase pays the miner 6.25 ZEC (less where the subsidy left to the
+ * miner is smaller) and every output the consensus rules require at its height on its network (the
+ * founders' reward on regtest before Canopy), so it stays within zcashd's coinbase amount: blocks
+ * carrying fees pay less than they could, which zcashd accepts before NU6 (from NU6 it wants the
+ * exact amount, and these builders make no NU6 chain). They pass zcashd's header rules: valid merkle roots, the BIP34 height
  * first in the coinbase, bits 0x200f0f0f (regtest never retargets, so every block repeats the
  * genesis bits), times 150 s apart (strictly increasing, so always above the median time past and
  * far below its 90-minute limit), and a real Equihash (48, 5) solution whose block hash meets the
  * target: each block is mined (see `mine`).
  */
-import { REGTEST } from '../src/chain/network.js';
+import { blockRewardSplit, addressScript } from '../src/chain/funding-streams.js';
+import { REGTEST, type NetworkParams } from '../src/chain/network.js';
 import { compactToTarget } from '../src/chain/pow.js';
 import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type BlockHeader } from '../src/codec/block.js';
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
-import { SAPLING_VERSION_GROUP_ID, type TransactionData } from '../src/codec/tx/types.js';
+import { SAPLING_VERSION_GROUP_ID, type TransactionData, type TxOut } from '../src/codec/tx/types.js';
 import { solveEquihash } from './equihash-solver.js';
 
 export const REGTEST_BITS = 0x200f0f0f;
@@ -74,7 +79,7 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts));
 }
 
-function coinbaseTx(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Array, format: 'v1' | 'v4' = 'v1'): Uint8Array {
+function coinbaseTx(scriptSig: Uint8Array, vout: TxOut[], format: 'v1' | 'v4' = 'v1'): Uint8Array {
   const tx: TransactionData = {
     format,
     overwintered: format === 'v4',
@@ -84,7 +89,7 @@ function coinbaseTx(scriptSig: Uint8Array, value: number, scriptPubKey: Uint8Arr
     lockTime: 0,
     expiryHeight: 0,
     vin: [{ prevout: { hash: new Uint8Array(32), index: 0xffffffff }, scriptSig, sequence: 0xffffffff }],
-    vout: [{ value, scriptPubKey }],
+    vout,
     joinSplits: [],
     joinSplitPubKey: null,
     joinSplitSig: null,
@@ -158,7 +163,7 @@ function mine(fields: Omit<BlockHeader, 'bytes'>): { nonce: Uint8Array; solution
 export function regtestGenesis(): BuiltBlock {
   const scriptSig = concat(push(scriptNum(520617983)), push(scriptNum(4)), push(Buffer.from(GENESIS_TIMESTAMP, 'ascii')));
   const scriptPubKey = concat(Uint8Array.of(0x41), hexToBytes(GENESIS_PUBKEY), Uint8Array.of(0xac));
-  const coinbase = coinbaseTx(scriptSig, 0, scriptPubKey);
+  const coinbase = coinbaseTx(scriptSig, [{ value: 0, scriptPubKey }]);
   const nonce = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
   const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, nonce, hexToBytes(REGTEST_GENESIS_SOLUTION)), [coinbase]);
   const built = finish(0, bytes);
@@ -184,12 +189,27 @@ export interface BlockSpec {
   saplingCoinbase?: boolean;
   /** The header's 32-byte commitment field (zeros unless given). */
   commitments?: Uint8Array;
+  /** Whose reward rules the coinbase follows (regtest unless given). */
+  network?: NetworkParams;
 }
 
-export function buildBlock({ parent, tag, extraTxs = [], saplingCoinbase = false, commitments }: BlockSpec): BuiltBlock {
+/** What the builders' coinbases pay their miner at most. */
+export const MINER_PAYOUT = 625_000_000;
+
+/** The coinbase outputs at `height`: the miner's, then every payment the consensus rules require. */
+function coinbaseOutputs(height: number, network: NetworkParams): TxOut[] {
+  const split = blockRewardSplit(height, network);
+  const miner = Math.min(MINER_PAYOUT, Number(split.minerSubsidy));
+  return [
+    { value: miner, scriptPubKey: PAYOUT_SCRIPT },
+    ...split.requiredPayments.map((p) => ({ value: Number(p.amount), scriptPubKey: addressScript(p.address, network) })),
+  ];
+}
+
+export function buildBlock({ parent, tag, extraTxs = [], saplingCoinbase = false, commitments, network = REGTEST }: BlockSpec): BuiltBlock {
   const height = parent.height + 1;
   const scriptSig = concat(pushNumber(height), push(Buffer.from(tag, 'utf8')));
-  const coinbase = coinbaseTx(scriptSig, 625_000_000, PAYOUT_SCRIPT, saplingCoinbase ? 'v4' : 'v1');
+  const coinbase = coinbaseTx(scriptSig, coinbaseOutputs(height, network), saplingCoinbase ? 'v4' : 'v1');
   const txs = [coinbase, ...extraTxs];
   const seed = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);

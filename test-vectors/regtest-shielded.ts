@@ -31,7 +31,6 @@ export const SHIELDED_REGTEST: NetworkParams = regtestWithActivations({ Overwint
 
 /** Regtest's COINBASE_MATURITY. */
 const COINBASE_MATURITY = 100;
-const COINBASE_VALUE = 625_000_000;
 
 /** The first y = 2, 3, … whose encoding is a canonical Jubjub point outside the small-order subgroup. */
 const JUBJUB_POINT = ((): Uint8Array => {
@@ -128,8 +127,8 @@ export class ShieldedChainBuilder {
     const extraTxs: Uint8Array[] = [];
     if (outputs > 0) {
       const source = this.ancestor(parent, height - COINBASE_MATURITY);
-      const coinbaseTxid = decodeBlock(source.bytes).transactions[0]!.txid;
-      extraTxs.push(shieldingTx({ hash: coinbaseTxid, index: 0 }, COINBASE_VALUE, tag, height, outputs));
+      const coinbase = decodeBlock(source.bytes).transactions[0]!;
+      extraTxs.push(shieldingTx({ hash: coinbase.txid, index: 0 }, coinbase.data.vout[0]!.value, tag, height, outputs));
     }
     const sapling = parentTip.trees.sapling.clone();
     sapling.appendMany(extraTxs.flatMap((tx) => decodeTransaction(tx).data.sapling?.outputs.map((o) => o.cmu) ?? []));
@@ -137,7 +136,14 @@ export class ShieldedChainBuilder {
       saplingRoot: sapling.root(),
       prevHistoryRoot: prevHistoryRoot(this.network, parentTip.history === 'unknown' ? null : parentTip.history, height),
     });
-    const block = buildBlock({ parent, tag, extraTxs, saplingCoinbase: true, ...(commitments ? { commitments } : {}) });
+    const block = buildBlock({
+      parent,
+      tag,
+      extraTxs,
+      saplingCoinbase: true,
+      network: this.network,
+      ...(commitments ? { commitments } : {}),
+    });
     this.record(block, parent);
     return block;
   }

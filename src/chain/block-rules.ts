@@ -5,15 +5,18 @@
  *  - CheckBlock: a first transaction that is the only coinbase, every transaction's
  *    CheckTransaction (without Sprout proofs), at most MAX_BLOCK_SIGOPS legacy signature ops;
  *  - ContextualCheckBlock: every transaction's ContextualCheckTransaction and IsFinalTx at the
- *    block's height and time.
+ *    block's height and time; before Canopy, the founders' reward output.
  *
- * ContextualCheckBlock's coinbase height is header-rules.ts's checkCoinbaseHeight; what needs the
- * coins view (signature ops of P2SH spends, fees) is the state transition's. Not checked: the
- * founders' reward output (ContextualCheckBlock, before Canopy).
+ * ContextualCheckBlock's coinbase height is header-rules.ts's checkCoinbaseHeight, which zcashd
+ * checks between the transaction rules and the founders' reward. What needs the coins view
+ * (signature ops of P2SH spends, fees, the coinbase amount) is the state transition's.
  */
 import type { Block } from '../codec/block.js';
 import { sigOpCount } from '../codec/script/sigops.js';
+import { bytesEqual } from '../codec/hex.js';
+import { addressScript, foundersRewardAddress } from './funding-streams.js';
 import type { NetworkParams } from './network.js';
+import { foundersRewardAmount, hasFoundersReward } from './subsidy.js';
 import { checkTransactionWithoutProofs, contextualCheckTransaction, isFinalTx, type TxRuleViolation } from './tx-rules.js';
 
 /** MAX_BLOCK_SIGOPS: MAX_BLOCK_SIZE / 50. */
@@ -81,4 +84,15 @@ export function contextualCheckBlockTransactions(block: Block, height: number, n
     }
   }
   return null;
+}
+
+/** ContextualCheckBlock's founders' reward (heights 1 to the last founders' reward block, before Canopy). */
+export function checkFoundersReward(block: Block, height: number, network: NetworkParams): BlockTxRuleError | null {
+  if (!hasFoundersReward(height, network)) return null;
+  const script = addressScript(foundersRewardAddress(height, network), network);
+  const amount = foundersRewardAmount(height, network);
+  for (const out of block.transactions[0]!.data.vout) {
+    if (BigInt(out.value) === amount && bytesEqual(out.scriptPubKey, script)) return null;
+  }
+  return blockError(block, height, 'cb-no-founders-reward', `no coinbase output pays ${amount} zatoshis to the founders' reward script`);
 }

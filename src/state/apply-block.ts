@@ -4,7 +4,7 @@
  * outside is a lookup of unspent outputs that existed before the block.
  *
  * It is zcashd's ConnectBlock for the parts zecrpc keeps (src/main.cpp): the transparent coins
- * view, signature ops and fees (connect-checks.ts), value pools and the §3.1 supply
+ * view, signature ops, fees and the coinbase amount (connect-checks.ts), value pools and the §3.1 supply
  * identity, the three note-commitment trees, the ZIP-221 history tree, and every root the
  * header commits to, checked against the header.
  */
@@ -129,7 +129,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const spentHere = new Set<string>();
   const inputCoins: (Coin | null)[][] = [];
   // The genesis block is not connected through these checks in zcashd either.
-  const checks = height > 0 ? new ConnectChecks(block, height) : null;
+  const checks = height > 0 ? new ConnectChecks(block, height, network) : null;
   const failWith = (v: ConnectViolation | null): void => {
     if (v) fail(v.rule, v.message);
   };
@@ -161,7 +161,8 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         coins.push(coin!);
       });
       // A spent output a store started from a checkpoint does not know leaves the fee unknown.
-      if (checks && !coins.includes(null)) failWith(checks.spends(t, coins as Coin[]));
+      if (checks && coins.includes(null)) checks.inputUnknown();
+      else if (checks) failWith(checks.spends(t, coins as Coin[]));
     }
     inputCoins.push(coins);
     // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).
@@ -221,6 +222,14 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   } catch (e) {
     if (e instanceof PoolValueError) fail('bad-txns-value-pool', e.message);
     throw e;
+  }
+  if (checks) {
+    failWith(checks.coinbaseAmount(deltas.lockbox));
+    if (!checks.feesComplete) {
+      unverified.push(
+        `the coinbase amount of block ${hashHex} at ${height}: an output the block spends predates the checkpoint this store started from`,
+      );
+    }
   }
   const identity = poolDeltaIdentityError(deltas);
   if (identity) fail('value-pool-identity', identity);

@@ -1,14 +1,19 @@
 /**
  * Everything about a block that can be checked before it is connected, in zcashd's order:
  * CheckBlockHeader, ContextualCheckBlockHeader (with the ancestors' timings read from the block
- * index), CheckBlock's and ContextualCheckBlock's transaction rules, and the coinbase height.
- * The chain state checks the rest (the 32-byte commitment field, inputs, signature ops of P2SH
- * spends and fees) when the block is connected.
+ * index), CheckBlock's and ContextualCheckBlock's transaction rules, the coinbase height and the
+ * founders' reward. The chain state checks the rest (the 32-byte commitment field, inputs,
+ * signature ops of P2SH spends, fees, the coinbase amount) when the block is connected.
  */
 import type { NetworkParams } from '../chain/network.js';
 import { NEXT_WORK_WINDOW, type HeaderTiming } from '../chain/difficulty.js';
 import { checkBlockHeader, checkCoinbaseHeight, contextualCheckBlockHeader, type HeaderRuleError } from '../chain/header-rules.js';
-import { checkBlockTransactions, contextualCheckBlockTransactions, type BlockTxRuleError } from '../chain/block-rules.js';
+import {
+  checkBlockTransactions,
+  checkFoundersReward,
+  contextualCheckBlockTransactions,
+  type BlockTxRuleError,
+} from '../chain/block-rules.js';
 import type { Block } from '../codec/block.js';
 import { int32LE } from '../codec/bytes.js';
 import type { EquihashResult } from '../crypto/equihash.js';
@@ -75,6 +80,7 @@ export async function validateBlockHeader(
   return (
     checkBlockTransactions(block, height) ??
     contextualCheckBlockTransactions(block, height, network) ??
-    checkCoinbaseHeight(block, height, network)
+    checkCoinbaseHeight(block, height, network) ??
+    checkFoundersReward(block, height, network)
   );
 }

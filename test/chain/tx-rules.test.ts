@@ -5,10 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkBlockTransactions,
+  checkFoundersReward,
   contextualCheckBlockTransactions,
   legacySigOpCount,
   MAX_BLOCK_SIGOPS,
 } from '../../src/chain/block-rules.js';
+import { addressScript, blockRewardSplit, lockboxDelta } from '../../src/chain/funding-streams.js';
 import { MAINNET, networkParams, type NetworkParams } from '../../src/chain/network.js';
 import { checkTransactionWithoutProofs, contextualCheckTransaction, isFinalTx } from '../../src/chain/tx-rules.js';
 import { Block, decodeBlock } from '../../src/codec/block.js';
@@ -55,6 +57,7 @@ describe('every real block passes the rules at its height', () => {
     for (const { network, height, block } of realBlocks) {
       expect(checkBlockTransactions(block, height), `${network.name} ${height}`).toBeNull();
       expect(contextualCheckBlockTransactions(block, height, network), `${network.name} ${height}`).toBeNull();
+      expect(checkFoundersReward(block, height, network), `${network.name} ${height}`).toBeNull();
       txs += block.transactions.length;
     }
     expect(realBlocks.length).toBeGreaterThan(40);
@@ -244,12 +247,13 @@ describe("ConnectBlock's fee and P2SH signature-op checks", () => {
   })!;
   const spender = block.transactions[1]!;
   const out = spender.data.vout.reduce((n, o) => n + o.value, 0);
-  const coins = (first: number) => spender.data.vin.map((_, i) => ({ value: i === 0 ? first : 0, scriptPubKey: Uint8Array.of(0x51) }));
+  const coins = (first: number) =>
+    spender.data.vin.map((_, i) => ({ value: i === 0 ? first : 0, scriptPubKey: Uint8Array.of(0x51), height: 0, coinbase: false }));
 
   it('refuses a transaction paying out more than it spends, and accepts a zero fee', () => {
     expect(out).toBeGreaterThan(0);
-    expect(new ConnectChecks(block, 1).spends(1, coins(out))).toBeNull();
-    expect(new ConnectChecks(block, 1).spends(1, coins(out - 1))?.rule).toBe('bad-txns-fee-out-of-range');
+    expect(new ConnectChecks(block, 1, MAINNET).spends(1, coins(out))).toBeNull();
+    expect(new ConnectChecks(block, 1, MAINNET).spends(1, coins(out - 1))?.rule).toBe('bad-txns-fee-out-of-range');
   });
 
   it('adds P2SH redeem scripts to the legacy count, from the first P2SH spend on', () => {
@@ -264,7 +268,7 @@ describe("ConnectBlock's fee and P2SH signature-op checks", () => {
       }));
     });
     const b = new Block(block.header, [block.transactions[0]!, heavy], block.bytes);
-    const checks = new ConnectChecks(b, 1);
+    const checks = new ConnectChecks(b, 1, MAINNET);
     expect(checks.beginTransaction(0)).toBeNull();
     expect(checks.beginTransaction(1)).toBeNull();
     const verdict = checks.spends(
@@ -272,5 +276,71 @@ describe("ConnectBlock's fee and P2SH signature-op checks", () => {
       heavy.data.vin.map(() => ({ value: (21_000_000 * 100_000_000) / 100, scriptPubKey: p2sh })),
     );
     expect(verdict?.rule).toBe('bad-blk-sigops'); // 41 × 500 = 20,500
+  });
+});
+
+describe('the coinbase amount, on real blocks whose fees are known without the coins view', () => {
+  // Blocks whose transactions other than the coinbase spend no transparent output: their fees
+  // come from the value balances alone, so subsidy + fees is known exactly.
+  const shieldedOnly = realBlocks.filter(
+    (b) => b.network === MAINNET && b.height > 0 && b.block.transactions.slice(1).every((t) => t.data.vin.length === 0),
+  );
+  const verdict = (b: RealBlock, coinbase = b.block.transactions[0]!) => {
+    const block = new Block(b.block.header, [coinbase, ...b.block.transactions.slice(1)], b.block.bytes);
+    const checks = new ConnectChecks(block, b.height, MAINNET);
+    for (let t = 1; t < block.transactions.length; t++) expect(checks.spends(t, [])).toBeNull();
+    return checks.coinbaseAmount(lockboxDelta(b.height, MAINNET))?.rule ?? null;
+  };
+  const paying = (b: RealBlock, change: number) => changed(b.block.transactions[0]!, (d) => (d.vout[0]!.value += change));
+  /** A real v5-era block whose transactions are shielded-only (1687106: v5 Sapling transactions). */
+  const before0 = () => shieldedOnly.find((b) => b.block.transactions[0]!.data.format === 'v5' && b.block.transactions.length > 1)!;
+
+  it('pays at most subsidy + fees before NU6: real blocks, and their coinbase one zatoshi over', () => {
+    const before = shieldedOnly.filter((b) => b.block.transactions.length > 1);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    for (const b of before) {
+      expect(verdict(b), String(b.height)).toBeNull();
+      expect(verdict(b, paying(b, 1))).toBe('bad-cb-amount');
+      expect(verdict(b, paying(b, -1))).toBeNull();
+    }
+  });
+
+  it("pays exactly subsidy + fees from NU6, lockbox included, at mainnet's NU6 and NU6.1 heights", () => {
+    // No block of the vectors is past NU6: a real coinbase and a real shielded transaction, paid
+    // as mainnet's reward split says at those heights.
+    const shielded = before0().block.transactions.find((t, i) => i > 0 && t.data.vin.length === 0)!;
+    const fee =
+      (shielded.data.sapling?.valueBalance ?? 0) +
+      (shielded.data.orchard?.valueBalance ?? 0) -
+      shielded.data.vout.reduce((n, o) => n + o.value, 0);
+    expect(fee).toBeGreaterThan(0);
+    const realCoinbase = before0().block.transactions[0]!;
+    for (const height of [MAINNET.activationHeights.NU6!, MAINNET.activationHeights.NU6! + 1000, MAINNET.activationHeights['NU6.1']!]) {
+      const split = blockRewardSplit(height, MAINNET);
+      const coinbase = (miner: number) =>
+        changed(realCoinbase, (d) => {
+          d.vout = [
+            { value: miner, scriptPubKey: d.vout[0]!.scriptPubKey },
+            ...split.requiredPayments.map((p) => ({ value: Number(p.amount), scriptPubKey: addressScript(p.address, MAINNET) })),
+          ];
+        });
+      const amount = (miner: number) => {
+        const block = new Block(before0().block.header, [coinbase(miner), shielded], before0().block.bytes);
+        const checks = new ConnectChecks(block, height, MAINNET);
+        expect(checks.spends(1, [])).toBeNull();
+        return checks.coinbaseAmount(lockboxDelta(height, MAINNET))?.rule ?? null;
+      };
+      const exact = Number(split.minerSubsidy) + fee;
+      expect([amount(exact), amount(exact + 1), amount(exact - 1)], String(height)).toEqual([null, 'bad-cb-amount', 'bad-cb-not-exact']);
+    }
+  });
+
+  it("wants the founders' reward output while it is due", () => {
+    const early = realBlocks.find((b) => b.network === MAINNET && b.height > 0 && b.height < 100_000)!;
+    const coinbase = early.block.transactions[0]!;
+    expect(coinbase.data.vout.length).toBeGreaterThan(1);
+    const withoutReward = changed(coinbase, (d) => (d.vout = d.vout.slice(0, 1)));
+    const block = new Block(early.block.header, [withoutReward], early.block.bytes);
+    expect(checkFoundersReward(block, early.height, MAINNET)?.rule).toBe('cb-no-founders-reward');
   });
 });

@@ -151,6 +151,7 @@ describe('JoinSplit anchors (HaveShieldedRequirements)', () => {
       });
       expect(r.unverified).toEqual([
         `JoinSplit 0 of transaction ${block.transactions[1]!.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`,
+        `the coinbase amount of block ${block.hashHex} at 396: an output the block spends predates the checkpoint this store started from`,
       ]);
     } finally {
       js.anchor[0]! ^= 1;
@@ -174,7 +175,10 @@ describe('note-commitment trees on real blocks', () => {
     expect(toHex(r.record.saplingRoot)).toBe(root(419201, 'sapling'));
     expect(r.record.saplingSize).toBe(5);
     expect(r.newRoots.map((x) => x.pool)).toEqual(['sprout', 'sapling']);
-    expect(r.unverified).toEqual([]);
+    // Its inputs are outside the coins view, so the fees, and the coinbase amount, are unknown.
+    expect(r.unverified).toEqual([
+      `the coinbase amount of block ${block.hashHex} at 419201: an output the block spends predates the checkpoint this store started from`,
+    ]);
   });
 
   it("419202: from zcashd's 419201 tree state, two more outputs reproduce 419202's header root", () => {
@@ -217,8 +221,9 @@ describe('note-commitment trees on real blocks', () => {
     expect(toHexReversed(r.record.authDataRoot)).not.toBe('0'.repeat(64));
     // Without the NU5 epoch's history tree, prevRoot(h) is unknown: printed as zeros, reported.
     expect(toHex(r.record.chainHistoryRoot)).toBe('0'.repeat(64));
-    expect(r.unverified).toHaveLength(1);
-    expect(r.unverified[0]).toContain('history tree before it is unknown');
+    expect(r.unverified).toHaveLength(2);
+    expect(r.unverified[0]).toContain('the coinbase amount of block');
+    expect(r.unverified[1]).toContain('history tree before it is unknown');
   });
 });
 

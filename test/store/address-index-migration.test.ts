@@ -13,7 +13,7 @@ import { SCHEMA_VERSION, keys } from '../../src/store/layout.js';
 import { encodeVersionRecord, migrate } from '../../src/store/migrations/index.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { decodeUndoRecord } from '../../src/store/undo.js';
-import { genesisNode, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
+import { COINBASE_MATURITY, matureStart, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
 import { tempDir } from '../support/store.js';
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -44,13 +44,19 @@ async function dumpDb(db: ClassicLevel<Buffer, Buffer>): Promise<Map<string, str
   return out;
 }
 
-/** base 0..40 with spends, and a branch from 30 that is 3 blocks longer (reorganizes 10 blocks). */
+/** The height before the first that may spend a coinbase: the spending starts after it. */
+const M = COINBASE_MATURITY;
+/** The heights where a migration of blocks 1..`last` in chunks of 7 reports a full chunk, up to `upTo`. */
+const chunkEnds = (last: number, upTo = last): number[] =>
+  Array.from({ length: Math.floor(last / 7) }, (_, i) => 7 * (i + 1)).filter((p) => p - 7 < upTo);
+
+/** base 0..M + 40 with spends after M, and a branch from M + 30 that is 3 blocks longer (reorganizes 10 blocks). */
 function chains(): { base: ChainNode[]; branch: ChainNode[] } {
   const random = rng(20240601);
-  const base = [genesisNode()];
-  for (let h = 1; h <= 40; h++) base.push(nextNode(base[h - 1]!, 'base', random, 4));
+  const base = matureStart();
+  for (let h = 1; h <= 40; h++) base.push(nextNode(base.at(-1)!, 'base', random, 4));
   const branch: ChainNode[] = [];
-  let node = base[30]!;
+  let node = base[M + 30]!;
   for (let i = 0; i < 13; i++) branch.push((node = nextNode(node, 'branch', random, 4)));
   return { base, branch };
 }
@@ -107,20 +113,22 @@ describe('schema version 4: building the address index of an existing store', ()
         'upgrading the chain store to schema version 4: build the address, spent and timestamp indexes (insight explorer) for the active chain',
       ),
     ).toBeGreaterThan(0);
-    expect(lines.some((l) => /^address index: 41 blocks replayed in \d+\.\d s$/.test(l))).toBe(true);
+    expect(lines.some((l) => new RegExp(`^address index: ${M + 41} blocks replayed in \\d+\\.\\d s$`).test(l))).toBe(true);
     expect((await upgraded.database.get(keys.version()))!.readUInt32LE(0)).toBe(SCHEMA_VERSION);
     expect(await dumpDb(upgraded.database)).toEqual(await dumpDb(reference.database));
     expect((await checkStoreIntegrity(upgraded)).problems).toEqual([]);
 
     // The replayed blocks' undo blobs work: a 10-block reorganization ends where the reference does.
     const expectedAfter = track(await openChainStore({ datadir: dir('mig-ref2'), network: REGTEST, indexers: INDEXED() }));
-    for (const n of [...base.slice(0, 31), ...branch]) await expectedAfter.addBlock(n.block.bytes);
+    for (const n of [...base.slice(0, M + 31), ...branch]) await expectedAfter.addBlock(n.block.bytes);
     for (const n of branch) await upgraded.addBlock(n.block.bytes);
-    expect((await upgraded.tip())!.height).toBe(43);
+    expect((await upgraded.tip())!.height).toBe(M + 43);
     expect(await dumpDb(upgraded.database)).toEqual(await dumpDb(expectedAfter.database));
   });
 
   it('resumes from its last committed chunk after a crash', async () => {
+    /** Past the first spends (block M + 1), so the scratch space has spent outputs to hold. */
+    const CRASH_AT = M + 21;
     const datadir = dir('mig-crash');
     await versionTwoStore(datadir, base);
     const db = rawDb(datadir);
@@ -132,24 +140,27 @@ describe('schema version 4: building the address index of an existing store', ()
         afterChunk: (p) => {
           const building = db.getSync(keys.migrationProgress(4)) ? 4 : 3;
           positions.push(`v${building}:${p}`);
-          if (building === 4 && p >= 21) throw new Error('simulated crash');
+          if (building === 4 && p >= CRASH_AT) throw new Error('simulated crash');
         },
       }),
     ).rejects.toThrow('simulated crash');
-    expect(positions).toEqual(['v3:7', 'v3:14', 'v3:21', 'v3:28', 'v3:35', 'v4:7', 'v4:14', 'v4:21']);
+    // Each full chunk of 7 blocks is reported; the crash comes after the first address-index
+    // chunk ending at CRASH_AT or above (`stop`).
+    const stop = chunkEnds(M + 40).find((p) => p >= CRASH_AT)!;
+    expect(positions).toEqual([...chunkEnds(M + 40).map((p) => `v3:${p}`), ...chunkEnds(M + 40, stop).map((p) => `v4:${p}`)]);
     expect(db.getSync(keys.version())!.readUInt32LE(0)).toBe(3);
-    expect(db.getSync(keys.migrationProgress(4))!.readUInt32LE(0)).toBe(21);
-    // The partial index holds blocks 1..20 and nothing after: no timestamp entry past height 20.
+    expect(db.getSync(keys.migrationProgress(4))!.readUInt32LE(0)).toBe(stop);
+    // The partial index holds blocks 1..stop − 1 and nothing after: no timestamp entry past them.
     const times: string[] = [];
     for await (const k of db.keys({ gte: Buffer.of(0x73), lt: Buffer.of(0x74) })) times.push(hexOf(k.subarray(5)));
-    expect(times).toEqual(base.slice(1, 21).map((n) => hexOf(n.block.hash)));
-    // Mid-build, the scratch space holds the outputs of blocks 1..20 that a later block spends.
+    expect(times).toEqual(base.slice(1, stop).map((n) => hexOf(n.block.hash)));
+    // Mid-build, the scratch space holds the outputs of blocks 1..stop − 1 that a later block spends.
     const scratch = await db.keys({ gt: keys.migrationProgress(4), lt: keys.migrationProgress(5) }).all();
     expect(scratch.length).toBeGreaterThan(0);
 
     const lines: string[] = [];
     await migrate(db, 3, REGTEST.name, (l) => lines.push(l), { chunkBlocks: 7 });
-    expect(lines).toContain('address index: resuming at height 21 of 40');
+    expect(lines).toContain(`address index: resuming at height ${stop} of ${M + 40}`);
     expect(await db.keys({ gte: keys.migrationProgress(4), lt: keys.migrationProgress(5) }).all()).toEqual([]);
     expect(await dumpDb(db)).toEqual(await dumpDb(reference.database));
     await db.close();
@@ -180,7 +191,7 @@ describe('schema version 4: building the address index of an existing store', ()
     expect(db.getSync(keys.version())!.readUInt32LE(0)).toBe(3);
     const resumeAt = db.getSync(keys.migrationProgress(4))!.readUInt32LE(0);
     expect(resumeAt).toBeGreaterThanOrEqual(6);
-    expect(resumeAt).toBeLessThan(41);
+    expect(resumeAt).toBeLessThan(M + 41);
     await db.close();
 
     const reopened = track(await openChainStore({ datadir, network: REGTEST, indexers: INDEXED() }));

@@ -14,7 +14,7 @@ import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { keys } from '../../src/store/layout.js';
 import { expandOps } from '../../src/store/block-data.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
-import { POOL, genesisNode, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
+import { POOL, matureStart, nextNode, rng, type ChainNode } from '../support/address-index-chain.js';
 import { mainnetChain, regtestReorg, tempDir } from '../support/store.js';
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -104,6 +104,8 @@ async function expectAddressesMatch(reader: AddressIndexReader, node: ChainNode)
 
 describe('address index under reorganizations', () => {
   const cleanup: (() => Promise<void>)[] = [];
+  /** Genesis and the 100 blocks before the first coinbase can be spent, shared by the cases. */
+  const prefix = matureStart();
   afterAll(async () => {
     for (const c of cleanup) await c();
   });
@@ -133,9 +135,12 @@ describe('address index under reorganizations', () => {
             expect(await dump(store)).toEqual(await replay(chain.map((n) => n.block.bytes)));
             await expectAddressesMatch(new AddressIndexReader(store.database), chain[chain.length - 1]!);
           };
-          const genesis = genesisNode();
-          await add(genesis);
-          let tip = genesis;
+          // The prefix goes in unchecked (it only has coinbases); everything after it is checked.
+          for (const node of prefix) {
+            byHash.set(hexOf(node.block.hash), node);
+            await store.addBlock(node.block.bytes);
+          }
+          let tip = prefix.at(-1)!;
           for (let i = 0; i < 6; i++) await add((tip = nextNode(tip, 'base', random)));
           for (const [s, { depth, length }] of steps.entries()) {
             const chain = await activeChain(store, byHash);
@@ -192,8 +197,8 @@ describe('address index under reorganizations', () => {
 
   it("disconnects a block from the chain state's undo blob alone, with the spent outputs gone from the coins view", async () => {
     const random = rng(424242);
-    const nodes = [genesisNode()];
-    for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes[h - 1]!, 'undo', random, 4));
+    const nodes = [...prefix];
+    for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes.at(-1)!, 'undo', random, 4));
     const all = nodes.map((n) => n.block.bytes);
     const full = await replayState(all);
     // The highest block that spends outputs of earlier blocks.
@@ -259,8 +264,8 @@ describe('address index under reorganizations', () => {
 
   it('reads the value forms stores of the previous release wrote: spending txids in `p`, scripts in `a`', async () => {
     const random = rng(9090);
-    const nodes = [genesisNode()];
-    for (let h = 1; h <= 25; h++) nodes.push(nextNode(nodes[h - 1]!, 'legacy', random, 4));
+    const nodes = [...prefix];
+    for (let h = 1; h <= 25; h++) nodes.push(nextNode(nodes.at(-1)!, 'legacy', random, 4));
     const dir = tempDir('addr-legacy');
     const store = await openChainStore({ datadir: dir.path, network: REGTEST });
     cleanup.push(async () => {

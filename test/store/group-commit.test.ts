@@ -12,7 +12,7 @@ import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
-import { buildBlock, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
 import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
 import { tempDir } from '../support/store.js';
@@ -142,8 +142,9 @@ describe('group commit reads', () => {
   it('a coin spent in the pending group stays spent while the group that created it is still being written', async () => {
     const dir = tempDir('group-double-spend');
     const genesis = regtestGenesis();
-    const b1 = buildBlock({ parent: genesis, tag: 'ds' });
-    const coinbase = decodeBlock(b1.bytes).transactions[0]!;
+    // Blocks 1..100 first: block 101 is the first that may spend a coinbase (block 1's).
+    const prefix = [genesis, ...buildChain(genesis, 100, 'ds')];
+    const coinbase = decodeBlock(prefix[1]!.bytes).transactions[0]!;
     const value = coinbase.data.vout[0]!.value;
     const script = coinbase.data.vout[0]!.scriptPubKey;
     const spend = (txid: Uint8Array, tag: number) =>
@@ -152,22 +153,24 @@ describe('group commit reads', () => {
         [{ value, scriptPubKey: script }],
       );
     const tx1 = spend(coinbase.txid, 1);
-    const b2 = buildBlock({ parent: b1, tag: 'ds', extraTxs: [tx1] });
+    const b101 = buildBlock({ parent: prefix[100]!, tag: 'ds', extraTxs: [tx1] });
     const tx1id = decodeTransaction(tx1).txid;
-    const b3 = buildBlock({ parent: b2, tag: 'ds', extraTxs: [spend(tx1id, 2)] });
-    const b4 = buildBlock({ parent: b3, tag: 'ds', extraTxs: [spend(tx1id, 3)] }); // spends tx1:0 again
+    const b102 = buildBlock({ parent: b101, tag: 'ds', extraTxs: [spend(tx1id, 2)] });
+    const b103 = buildBlock({ parent: b102, tag: 'ds', extraTxs: [spend(tx1id, 3)] }); // spends tx1:0 again
     const store = await openChainStore({ datadir: dir.path, network: REGTEST, groupCommit: { maxBlocks: 3, maxBytes: 1 << 30 } });
     try {
-      // Slow writes keep the first group (genesis, b1, b2: it creates tx1:0) in flight while b3 and b4 arrive.
+      // 101 blocks in groups of 3: blocks 99 and 100 are pending when block 101 arrives.
+      for (const b of prefix) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      // Slow writes keep that group (99, 100, 101: it creates tx1:0) in flight while 102 and 103 arrive.
       const restore = interceptWrites(
         store.database,
         (real) => new Promise<void>((done, fail) => setTimeout(() => real().then(done, fail), 300)),
       );
-      for (const b of [genesis, b1, b2, b3]) expect((await store.addBlock(b.bytes)).status).toBe('connected');
-      const e = await store.addBlock(b4.bytes).catch((x: unknown) => x);
+      for (const b of [b101, b102]) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      const e = await store.addBlock(b103.bytes).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(BlockRejectedError);
       expect((e as BlockRejectedError).reason).toBe('state');
-      expect((await store.tip())?.height).toBe(3);
+      expect((await store.tip())?.height).toBe(102);
       restore();
     } finally {
       await store.close();

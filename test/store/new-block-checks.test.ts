@@ -119,8 +119,9 @@ describe('stored and invalid blocks, told without a read per new block', () => {
   });
 
   it('refuses a mutated block (CVE-2012-2459) without marking its hash, so the block without the repeats is taken', async () => {
+    // Blocks 103 and 104 may spend the coinbases of blocks 1 and 2 (100 blocks deep, as zcashd wants).
     const genesis = regtestGenesis();
-    const chain = [genesis, ...buildChain(genesis, 4, 'mut')];
+    const chain = [genesis, ...buildChain(genesis, 102, 'mut')];
     const spend = (of: BuiltBlock) =>
       encodeV1Transaction(
         [
@@ -144,8 +145,8 @@ describe('stored and invalid blocks, told without a read per new block', () => {
       out.set(t2, b.bytes.length);
       return out;
     };
-    const onTip = buildBlock({ parent: chain[4]!, tag: 'tip', extraTxs: [t1, t2] });
-    const onBranch = buildBlock({ parent: chain[3]!, tag: 'branch', extraTxs: [t1, t2] });
+    const onTip = buildBlock({ parent: chain[102]!, tag: 'tip', extraTxs: [t1, t2] });
+    const onBranch = buildBlock({ parent: chain[101]!, tag: 'branch', extraTxs: [t1, t2] });
     const branch = [onBranch, ...buildChain(onBranch, 2, 'branch')];
     for (const [name, block, rest] of [
       ['tip', onTip, []],
@@ -166,7 +167,7 @@ describe('stored and invalid blocks, told without a read per new block', () => {
           `block ${block.hashHex} rejected: bad-txns-duplicate: its transaction list repeats transactions in a way that keeps the merkle root of the list without them (CVE-2012-2459)`,
         ]);
         expect(store.database.getSync(keys.invalid(block.hash))).toBeUndefined();
-        expect((await store.tip())?.hash).toEqual(chain[4]!.hash);
+        expect((await store.tip())?.hash).toEqual(chain[102]!.hash);
         for (const b of [block, ...rest]) expect((await store.addBlock(b.bytes)).status).not.toBe('duplicate');
         const tip = [block, ...rest].at(-1)!;
         expect((await store.tip())?.hash).toEqual(tip.hash);
@@ -183,7 +184,8 @@ describe("a block breaking zcashd's transaction rules", () => {
   it('is refused by name: a transaction rule before connecting, a fee rule when connecting', async () => {
     const dir = tempDir('tx-rules');
     const genesis = regtestGenesis();
-    const chain = [genesis, ...buildChain(genesis, 2, 'rules')];
+    // Block 1's coinbase is spendable from block 101 on.
+    const chain = [genesis, ...buildChain(genesis, 100, 'rules')];
     const coinbase = decodeBlock(chain[1]!.bytes).transactions[0]!;
     const paid = coinbase.data.vout[0]!.value;
     const spend = (value: number, inputs = 1) =>
@@ -203,19 +205,28 @@ describe("a block breaking zcashd's transaction rules", () => {
     };
     try {
       for (const b of chain) expect((await store.addBlock(b.bytes)).status).toBe('connected');
-      const twice = buildBlock({ parent: chain[2]!, tag: 'twice', extraTxs: [spend(paid, 2)] });
+      const twice = buildBlock({ parent: chain[100]!, tag: 'twice', extraTxs: [spend(paid, 2)] });
       const [reason, message] = await refusal(twice.bytes);
       expect(reason).toBe('transactions');
       const txid = decodeBlock(twice.bytes).transactions[1]!.txidHex;
       expect(message).toBe(
-        `block ${twice.hashHex} at height 3 rejected (bad-txns-inputs-duplicate) in transaction ${txid} (position 1): input 1 spends ${coinbase.txidHex}:0 again`,
+        `block ${twice.hashHex} at height 101 rejected (bad-txns-inputs-duplicate) in transaction ${txid} (position 1): input 1 spends ${coinbase.txidHex}:0 again`,
       );
-      const overpaid = buildBlock({ parent: chain[2]!, tag: 'overpaid', extraTxs: [spend(paid + 1)] });
+      const overpaid = buildBlock({ parent: chain[100]!, tag: 'overpaid', extraTxs: [spend(paid + 1)] });
       const [stateReason, stateMessage] = await refusal(overpaid.bytes);
       expect(stateReason).toBe('state');
       expect(stateMessage).toContain('rejected (bad-txns-fee-out-of-range)');
       expect(stateMessage).toContain('fee -1');
-      const exact = buildBlock({ parent: chain[2]!, tag: 'exact', extraTxs: [spend(paid)] });
+      // Block 2's coinbase is 99 blocks deep at height 101: not yet spendable.
+      const second = decodeBlock(chain[2]!.bytes).transactions[0]!;
+      const early = encodeV1Transaction(
+        [{ prevout: { hash: second.txid, index: 0 }, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
+        [{ value: 1, scriptPubKey: Uint8Array.of(0x51) }],
+      );
+      const [earlyReason, earlyMessage] = await refusal(buildBlock({ parent: chain[100]!, tag: 'early', extraTxs: [early] }).bytes);
+      expect([earlyReason, earlyMessage.split(': ').slice(-1)[0]]).toEqual(['state', 'input 0 spends a coinbase at depth 99']);
+      expect(earlyMessage).toContain('rejected (bad-txns-premature-spend-of-coinbase)');
+      const exact = buildBlock({ parent: chain[100]!, tag: 'exact', extraTxs: [spend(paid)] });
       expect((await store.addBlock(exact.bytes)).status).toBe('connected');
     } finally {
       await store.close();

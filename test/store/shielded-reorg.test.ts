@@ -48,6 +48,8 @@ async function chainStateDump(store: ChainStore): Promise<Map<string, string>> {
   return out;
 }
 
+/** What each shielding moves: a coinbase of the 6.25 ZEC subsidy less its 1.25 ZEC founders' reward. */
+const SHIELDED_COINBASE = 500_000_000n;
 describe('a reorganization across shielded blocks', () => {
   let chains: ReturnType<typeof buildChains>;
   const cleanup: (() => Promise<void>)[] = [];
@@ -76,7 +78,7 @@ describe('a reorganization across shielded blocks', () => {
     const { builder, base, branch, baseMore } = chains;
     const store = await open('shielded-reorg', base);
     const onBase = tipState(store);
-    expect([onBase.height, onBase.trees.sapling.size, onBase.totals.sapling]).toEqual([112, 8, 4n * 625_000_000n]);
+    expect([onBase.height, onBase.trees.sapling.size, onBase.totals.sapling]).toEqual([112, 8, 4n * SHIELDED_COINBASE]);
 
     // The branch takes over: 105, 108 and the blocks around them are disconnected, 104 and 110 connected.
     for (const b of branch) await store.addBlock(b.bytes);
@@ -88,7 +90,7 @@ describe('a reorganization across shielded blocks', () => {
     const expected = builder.stateAfter(branchTip);
     expect([onBranch.trees.sapling.size, onBranch.totals.sapling, onBranch.totals.transparent]).toEqual([
       2 + 4 + 1,
-      3n * 625_000_000n,
+      3n * SHIELDED_COINBASE,
       expected.totals.transparent,
     ]);
     expect(Buffer.from(onBranch.trees.sapling.root()).toString('hex')).toBe(Buffer.from(expected.trees.sapling.root()).toString('hex'));
@@ -103,7 +105,7 @@ describe('a reorganization across shielded blocks', () => {
     const freshBase = await open('shielded-fresh-base', [...base, ...baseMore]);
     expect(await chainStateDump(store)).toEqual(await chainStateDump(freshBase));
     const back = tipState(store);
-    expect([back.trees.sapling.size, back.totals.sapling]).toEqual([10, 5n * 625_000_000n]);
+    expect([back.trees.sapling.size, back.totals.sapling]).toEqual([10, 5n * SHIELDED_COINBASE]);
     expect(history(back)).toBe(history(builder.stateAfter(baseTip)));
     expect((await checkStoreIntegrity(store)).problems).toEqual([]);
   });

@@ -1,7 +1,9 @@
 // Regtest chains with transparent spending for the address-index tests: every block's coinbase
-// pays a fixed P2PKH script, and later blocks carry v1 transactions that spend earlier outputs
-// (also outputs created earlier in the same block) to a small pool of P2PKH and P2SH addresses,
-// with now and then an output no address stands for (P2PK, OP_RETURN).
+// pays a fixed P2PKH script (and the founders' reward while it is due), and later blocks carry v1
+// transactions that spend earlier outputs (also outputs created earlier in the same block) to a
+// small pool of P2PKH and P2SH addresses, with now and then an output no address stands for (P2PK,
+// OP_RETURN). Coinbase outputs are spent only once mature, 100 blocks on, as zcashd requires: the
+// chains start with `matureStart()`, genesis and 100 coinbase-only blocks.
 import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock, type Block } from '../../src/codec/block.js';
 import { encodeTransparentAddress } from '../../src/codec/script/address.js';
@@ -15,7 +17,12 @@ export interface Utxo {
   n: number;
   value: number;
   script: Uint8Array;
+  /** The first height whose block may spend it: a coinbase output's 100 blocks on, any other's at once. */
+  spendableFrom: number;
 }
+
+/** COINBASE_MATURITY: a coinbase output is spendable by the block 100 above its own. */
+export const COINBASE_MATURITY = 100;
 
 /** A chain position: its block and the transparent outputs unspent after it. */
 export interface ChainNode {
@@ -80,18 +87,50 @@ export function genesisNode(): ChainNode {
   return { block: regtestGenesis(), utxos: [] };
 }
 
+/** The coinbase outputs of `block` as unspent outputs, spendable once mature. */
+function coinbaseUtxos(block: BuiltBlock): Utxo[] {
+  const coinbase = decodeBlock(block.bytes).transactions[0]!;
+  return coinbase.data.vout.map((o, n) => ({
+    txid: coinbase.txid,
+    n,
+    value: o.value,
+    script: o.scriptPubKey,
+    spendableFrom: block.height + COINBASE_MATURITY,
+  }));
+}
+
+/**
+ * Genesis and the `COINBASE_MATURITY` coinbase-only blocks after it, so the block after the last
+ * may spend block 1's coinbase, and each block after that one more.
+ */
+export function matureStart(tag = 'mature'): ChainNode[] {
+  const nodes: ChainNode[] = [genesisNode()];
+  for (let h = 1; h <= COINBASE_MATURITY; h++) {
+    const parent = nodes[h - 1]!;
+    const block = buildBlock({ parent: parent.block, tag });
+    nodes.push({ block, utxos: [...parent.utxos, ...coinbaseUtxos(block)] });
+  }
+  return nodes;
+}
+
 /**
  * One block on `parent`: up to `maxTxs` spending transactions, each taking 1–3 unspent outputs
  * (outputs of earlier transactions in the block included) and paying 1–3 outputs.
  */
 export function nextNode(parent: ChainNode, tag: string, random: () => number, maxTxs = 3): ChainNode {
+  const height = parent.block.height + 1;
   const utxos = [...parent.utxos];
+  const spendable = (): number[] => utxos.flatMap((u, i) => (u.spendableFrom <= height ? [i] : []));
   const txs: Uint8Array[] = [];
   const count = Math.floor(random() * (maxTxs + 1));
-  for (let t = 0; t < count && utxos.length > 0; t++) {
+  for (let t = 0; t < count && spendable().length > 0; t++) {
     const spend: Utxo[] = [];
     const nIn = 1 + Math.floor(random() * 3);
-    for (let i = 0; i < nIn && utxos.length > 0; i++) spend.push(utxos.splice(Math.floor(random() * utxos.length), 1)[0]!);
+    for (let i = 0; i < nIn; i++) {
+      const candidates = spendable();
+      if (candidates.length === 0) break;
+      spend.push(utxos.splice(candidates[Math.floor(random() * candidates.length)]!, 1)[0]!);
+    }
     const total = spend.reduce((s, u) => s + u.value, 0);
     const nOut = 1 + Math.floor(random() * 3);
     const vout: TxOut[] = [];
@@ -109,14 +148,12 @@ export function nextNode(parent: ChainNode, tag: string, random: () => number, m
     );
     const txid = decodeTransaction(bytes).txid;
     vout.forEach((o, n) => {
-      if (o.scriptPubKey[0] !== 0x6a) utxos.push({ txid, n, value: o.value, script: o.scriptPubKey });
+      if (o.scriptPubKey[0] !== 0x6a) utxos.push({ txid, n, value: o.value, script: o.scriptPubKey, spendableFrom: height });
     });
     txs.push(bytes);
   }
   const block = buildBlock({ parent: parent.block, tag, extraTxs: txs });
-  const coinbase = decodeBlock(block.bytes).transactions[0]!;
-  coinbase.data.vout.forEach((o, n) => utxos.push({ txid: coinbase.txid, n, value: o.value, script: o.scriptPubKey }));
-  return { block, utxos };
+  return { block, utxos: [...utxos, ...coinbaseUtxos(block)] };
 }
 
 export function decodedBlocks(nodes: readonly ChainNode[]): Block[] {
@@ -125,7 +162,7 @@ export function decodedBlocks(nodes: readonly ChainNode[]): Block[] {
 
 /** How `fanOutChain` pays two pool addresses. */
 export interface FanOutPlan {
-  /** Blocks after genesis. */
+  /** Blocks after `matureStart()`'s. */
   blocks: number;
   /** Outputs paid to `fanned` in all, `fanOut` in one transaction a block. */
   entries: number;
@@ -146,34 +183,35 @@ function spendTo(txid: Uint8Array, index: number, outputs: TxOut[]): { bytes: Ui
 }
 
 /**
- * Genesis and `plan.blocks` more: addresses with long histories in few blocks. While outputs
- * remain to be paid, a block spends its parent's coinbase into `fanOut` outputs of 1,000
- * zatoshis to pool address `fanned` and change, then spends the change in a chain of
- * `spreadPerBlock` transactions, each paying pool address `spread` 1,000 zatoshis once.
+ * `matureStart()`'s blocks and `plan.blocks` more: addresses with long histories in few blocks.
+ * While outputs remain to be paid, a block spends the coinbase that just matured into `fanOut`
+ * outputs of 1,000 zatoshis to pool address `fanned` and change, then spends the change in a
+ * chain of `spreadPerBlock` transactions, each paying pool address `spread` 1,000 zatoshis once.
  */
 export function fanOutChain(plan: FanOutPlan): BuiltBlock[] {
-  const blocks: BuiltBlock[] = [regtestGenesis()];
+  const blocks: BuiltBlock[] = matureStart('fan-out').map((n) => n.block);
+  const last = COINBASE_MATURITY + plan.blocks;
   let paid = 0;
-  while (blocks.length <= plan.blocks) {
+  while (blocks.length <= last) {
     const parent = blocks[blocks.length - 1]!;
+    const height = parent.height + 1;
     const txs: Uint8Array[] = [];
-    // Genesis's coinbase cannot be spent: the payments start with block 1's.
-    if (parent.height > 0 && paid < plan.entries) {
-      const coinbase = decodeBlock(parent.bytes).transactions[0]!;
+    if (paid < plan.entries) {
+      const coinbase = decodeBlock(blocks[height - COINBASE_MATURITY]!.bytes).transactions[0]!;
       const outputs = Math.min(plan.fanOut, plan.entries - paid);
       let change = coinbase.data.vout[0]!.value - outputs * 1000;
-      let last = spendTo(coinbase.txid, 0, [
+      let tx = spendTo(coinbase.txid, 0, [
         ...Array.from({ length: outputs }, () => ({ value: 1000, scriptPubKey: scriptFor(plan.fanned) })),
         { value: change, scriptPubKey: ANYONE },
       ]);
-      txs.push(last.bytes);
+      txs.push(tx.bytes);
       for (let i = 0; i < plan.spreadPerBlock; i++) {
         change -= 1000;
-        last = spendTo(last.txid, i === 0 ? outputs : 1, [
+        tx = spendTo(tx.txid, i === 0 ? outputs : 1, [
           { value: 1000, scriptPubKey: scriptFor(plan.spread) },
           { value: change, scriptPubKey: ANYONE },
         ]);
-        txs.push(last.bytes);
+        txs.push(tx.bytes);
       }
       paid += outputs;
     }

@@ -21,7 +21,8 @@ import { SPENT_INPUT_RECORD_BYTES } from '../../../src/render/spent-fields.js';
 import {
   encodeV1Transaction,
   fanOutChain,
-  genesisNode,
+  COINBASE_MATURITY,
+  matureStart,
   nextNode,
   POOL,
   poolAddress,
@@ -79,6 +80,8 @@ async function indexedStore(
   return { store, remove: dir.remove };
 }
 
+/** The first height whose block may spend a coinbase (block 1's): the spending chains start there. */
+const M = COINBASE_MATURITY;
 describe('insight explorer methods on the real mainnet blocks 0..20', () => {
   let store: ChainStore;
   let remove: () => void;
@@ -404,10 +407,10 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
   let store: ChainStore;
   let remove: () => void;
   let call: ReturnType<typeof caller>;
-  const nodes: ChainNode[] = [genesisNode()];
+  const nodes: ChainNode[] = matureStart();
   beforeAll(async () => {
     const random = rng(77);
-    for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes[h - 1]!, 'rpc', random, 4));
+    for (let h = 1; h <= 30; h++) nodes.push(nextNode(nodes.at(-1)!, 'rpc', random, 4));
     ({ store, remove } = await indexedStore(
       'rpc-addr-regtest',
       REGTEST,
@@ -421,7 +424,7 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
   });
 
   it('getaddressutxos and getaddressbalance agree with the chain model for every pool address', async () => {
-    const tip = nodes[30]!;
+    const tip = nodes.at(-1)!;
     for (let i = 0; i < 6; i++) {
       const address = poolAddress(i);
       const r = (await call('getaddressutxos', `["${address}"]`)) as { result: { txid: string; outputIndex: number; satoshis: number }[] };
@@ -446,9 +449,9 @@ describe('insight explorer methods over transparent spending (regtest)', () => {
     const orders = [forward, [...forward].reverse(), [3, 3, 0, 5, 0, 2, 4, 1]];
     const ranges = [
       [0, 0],
-      [5, 20],
-      [12, 12],
-      [29, 0],
+      [M + 5, M + 20],
+      [M + 12, M + 12],
+      [M + 29, 0],
     ];
     let compared = 0;
     for (const order of orders) {
@@ -527,15 +530,15 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
   // gets the spent output's value, valueSat and (P2PKH/P2SH) address before `sequence`; each
   // spent output gets spentTxId, spentIndex and spentHeight after `scriptPubKey`. Expected values
   // come from the active chain's own blocks, not from the index. The tests run in order: the
-  // store starts with blocks 1..10 of the main branch, the first test connects 11 and 12, the
-  // last one reorganizes to a longer branch forking after block 9.
+  // store starts with blocks 1..M + 10 of the main branch, the first test connects M + 11 and
+  // M + 12, the last one reorganizes to a longer branch forking after block M + 9.
   let store: ChainStore;
   let remove: () => void;
   let insight: ReturnType<typeof caller>;
   let plain: ReturnType<typeof caller>;
   let lightwalletd: ReturnType<typeof caller>;
   const pool = new RenderPool({ threads: 1, inlineMaxBytes: 0 });
-  const main: ChainNode[] = [genesisNode()];
+  const main: ChainNode[] = matureStart();
   const branch: ChainNode[] = [];
   type FundingTx = { vout: { value: number; valueSat: number; scriptPubKey: { type: string; addresses?: string[] } }[] };
   /** What the active chain says: each transaction's outputs, and the input that spent each outpoint ("txid:n"). */
@@ -548,14 +551,14 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
   let unaddressed = 0;
   beforeAll(async () => {
     const random = rng(91);
-    for (let h = 1; h <= 12; h++) main.push(nextNode(main[h - 1]!, 'rpc', random, 4));
+    for (let h = 1; h <= 12; h++) main.push(nextNode(main.at(-1)!, 'rpc', random, 4));
     const other = rng(92);
-    let parent = main[9]!;
+    let parent = main[M + 9]!;
     for (let h = 10; h <= 13; h++) branch.push((parent = nextNode(parent, 'fork', other, 4)));
     ({ store, remove } = await indexedStore(
       'rpc-spent-fields',
       REGTEST,
-      main.slice(0, 11).map((n) => n.block.bytes),
+      main.slice(0, M + 11).map((n) => n.block.bytes),
     ));
     insight = caller(storeMethods(store, { features: INSIGHT }), REGTEST);
     plain = caller(storeMethods(store, { features: NO_EXPERIMENTAL_FEATURES }), REGTEST);
@@ -680,15 +683,15 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
   it('follow the chain: decoderawtransaction is not answered from a cache once outputs are spent', async () => {
     const facts = await factsOf(main);
     const spentAt = (tx: Transaction, n: number) => facts.spenders.get(`${tx.txidHex}:${n}`)?.height ?? 0;
-    // A transaction of the stored blocks with an output that block 11 or 12 spends.
+    // A transaction of the stored blocks with an output that block M + 11 or M + 12 spends.
     const tx = main
-      .slice(1, 11)
+      .slice(1, M + 11)
       .flatMap((n) => decodeBlock(n.block.bytes).transactions)
-      .find((t) => t.data.vout.some((_, n) => spentAt(t, n) > 10))!;
-    const n = tx.data.vout.findIndex((_, i) => spentAt(tx, i) > 10);
+      .find((t) => t.data.vout.some((_, n) => spentAt(t, n) > M + 10))!;
+    const n = tx.data.vout.findIndex((_, i) => spentAt(tx, i) > M + 10);
     const before = JSON.parse(((await insight('decoderawtransaction', `["${hexOf(tx)}"]`)) as { text: string }).text) as TxObject;
     expect(before.vout[n]).not.toHaveProperty('spentTxId');
-    for (const node of main.slice(11)) await store.addBlock(node.block.bytes);
+    for (const node of main.slice(M + 11)) await store.addBlock(node.block.bytes);
     const after = JSON.parse(((await insight('decoderawtransaction', `["${hexOf(tx)}"]`)) as { text: string }).text) as TxObject;
     expect(after.vout[n]).toHaveProperty('spentHeight', spentAt(tx, n));
     expect(expectSpentFields(after, facts)).toBeGreaterThan(0);
@@ -724,14 +727,14 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
 
   it('after a reorganization, show what the new active chain spent, on its blocks and on the abandoned ones', async () => {
     for (const node of branch) await store.addBlock(node.block.bytes);
-    const active = [...main.slice(0, 10), ...branch];
-    expect(await store.tip()).toMatchObject({ height: 13 });
+    const active = [...main.slice(0, M + 10), ...branch];
+    expect(await store.tip()).toMatchObject({ height: M + 13 });
     expect(await expectTransactions(active)).toBeGreaterThan(40);
     const facts = await factsOf(active);
     expect(await expectBlocks(active.slice(1), facts)).toBeGreaterThan(20);
     // The abandoned blocks: their inputs show what the active chain spent of the same outputs
     // (GetSpentIndex is by outpoint), their own outputs nothing.
-    await expectBlocks(main.slice(10), facts);
+    await expectBlocks(main.slice(M + 10), facts);
   });
 
   it("reads a spending block's txid list only to name an output's spender, never for an input", async () => {
@@ -750,7 +753,7 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
       },
     });
     const lookup = new SpentIndexLookup(new AddressIndexReader(counting));
-    const active = [...main.slice(0, 10), ...branch];
+    const active = [...main.slice(0, M + 10), ...branch];
     const facts = await factsOf(active);
     const spending = active.flatMap((n) => decodeBlock(n.block.bytes).transactions).filter((t) => !t.isCoinbase);
     // Inputs only: an unmined transaction spending what the chain's transactions spent.
@@ -767,10 +770,11 @@ describe("-insightexplorer's spent index in transaction objects (regtest)", () =
 });
 
 describe('insight explorer methods over histories longer than a read batch (regtest)', () => {
-  // Block 2 pays pool address 0 2,500 outputs in one transaction, then 1,200 transactions each
-  // pay pool address 2 one output: reads of 1,000 entries at a time meet both.
+  // Block M + 1 (the first that may spend a coinbase) pays pool address 0 2,500 outputs in one
+  // transaction, then 1,200 transactions each pay pool address 2 one output: reads of 1,000
+  // entries at a time meet both.
   const blocks = fanOutChain({ blocks: 3, entries: 2500, fanOut: 2500, spreadPerBlock: 1200, fanned: 0, spread: 2 });
-  const paying = decodeBlock(blocks[2]!.bytes);
+  const paying = decodeBlock(blocks[M + 1]!.bytes);
   let store: ChainStore;
   let remove: () => void;
   let call: ReturnType<typeof caller>;
@@ -796,11 +800,11 @@ describe('insight explorer methods over histories longer than a read batch (regt
     const le = (n: number) => Buffer.from(Uint32Array.of(n).buffer);
     const indexOrder = Array.from({ length: 2500 }, (_, n) => n).sort((a, b) => Buffer.compare(le(a), le(b)));
     expect(utxos.result).toEqual(
-      indexOrder.map((n) => ({ address: poolAddress(0), txid: fanOut.txidHex, outputIndex: n, script, satoshis: 1000, height: 2 })),
+      indexOrder.map((n) => ({ address: poolAddress(0), txid: fanOut.txidHex, outputIndex: n, script, satoshis: 1000, height: M + 1 })),
     );
     const deltas = (await call('getaddressdeltas', `[{"addresses":["${poolAddress(0)}"]}]`)) as { result: Record<string, unknown>[] };
     expect(deltas.result).toEqual(
-      indexOrder.map((n) => ({ address: poolAddress(0), blockindex: 1, height: 2, index: n, satoshis: 1000, txid: fanOut.txidHex })),
+      indexOrder.map((n) => ({ address: poolAddress(0), blockindex: 1, height: M + 1, index: n, satoshis: 1000, txid: fanOut.txidHex })),
     );
   });
 
