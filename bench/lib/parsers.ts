@@ -595,6 +595,20 @@ function curves(out: string): Figure[] {
   return figs;
 }
 
+function txRules(out: string): Figure[] {
+  const m =
+    /transaction rules before connecting, \d+ interleaved rounds: ([\d,]+) µs a pass, [\d.]+ µs a transaction \| decode \+ txids ([\d,]+) µs a pass/.exec(
+      out,
+    );
+  if (!m) return [];
+  return [
+    figure('tx-rules', 'CheckBlock + ContextualCheckBlock transaction rules, every real block', num(m[1]!), 'µs/pass', 'lower', {
+      name: 'decoding the same blocks and hashing their txids',
+      value: num(m[2]!),
+    }),
+  ];
+}
+
 function zip244(out: string): Figure[] {
   const figs: Figure[] = [];
   for (const m of out.matchAll(/^(.+?)\s+before\s+([\d.]+) (µs\/\w+)\s+after\s+([\d.]+) µs\/\w+\s+→/gm)) {
@@ -689,5 +703,6 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   'insight-memory': insightMemory,
   'request-memory': requestMemory,
   curves,
+  'tx-rules': txRules,
   zip244,
 };

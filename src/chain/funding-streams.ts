@@ -650,3 +650,17 @@ export function addressScript(address: string, network: NetworkRef): Uint8Array 
   if (decoded.kind === 'p2sh') return Uint8Array.of(0xa9, 0x14, ...decoded.hash, 0x87);
   return Uint8Array.of(0x76, 0xa9, 0x14, ...decoded.hash, 0x88, 0xac);
 }
+
+const recipientScripts = new Map<string, Uint8Array>();
+
+/**
+ * `addressScript` for the consensus rules' recipients (founders' reward, funding streams,
+ * lockbox disbursements), decoded once per address: the rules compare a block's coinbase with
+ * them on every block. The returned bytes are shared; callers only read them.
+ */
+export function recipientScript(address: string, network: NetworkRef): Readonly<Uint8Array> {
+  const key = `${resolveNetwork(network).name}:${address}`;
+  let script = recipientScripts.get(key);
+  if (!script) recipientScripts.set(key, (script = addressScript(address, network)));
+  return script;
+}

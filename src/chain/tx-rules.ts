@@ -14,6 +14,7 @@
  */
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
+import { firstDuplicateInput, spendsNullPrevout } from '../codec/tx/transparent.js';
 import {
   MAX_MONEY,
   NU5_VERSION_GROUP_ID,
@@ -23,7 +24,7 @@ import {
   type TransactionData,
 } from '../codec/tx/types.js';
 import { isValidPallasPoint } from '../crypto/curves.js';
-import { addressScript, fundingStreamElements, lockboxDisbursementsAt } from './funding-streams.js';
+import { fundingStreamElements, lockboxDisbursementsAt, recipientScript } from './funding-streams.js';
 import { branchIdAt, isUpgradeActive, type NetworkParams } from './network.js';
 
 /** zcashd's reject codes (src/consensus/validation.h). */
@@ -158,14 +159,10 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
     if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with valueBalanceOrchard`);
   }
 
-  if (d.vin.length > 1) {
-    const seen = new Set<string>();
-    for (let i = 0; i < d.vin.length; i++) {
-      const p = d.vin[i]!.prevout;
-      const key = `${toHex(p.hash)}:${p.index}`;
-      if (seen.has(key)) return violation('bad-txns-inputs-duplicate', `input ${i} spends ${toHexReversed(p.hash)}:${p.index} again`);
-      seen.add(key);
-    }
+  const duplicate = firstDuplicateInput(d.vin);
+  if (duplicate >= 0) {
+    const p = d.vin[duplicate]!.prevout;
+    return violation('bad-txns-inputs-duplicate', `input ${duplicate} spends ${toHexReversed(p.hash)}:${p.index} again`);
   }
   const jsDuplicate = d.joinSplits.length > 0 ? firstDuplicate(joinSplitNullifiers(d)) : null;
   if (jsDuplicate) return violation('bad-joinsplits-nullifiers-duplicate', `nullifier ${jsDuplicate}`);
@@ -182,8 +179,7 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
     if (scriptSigLength < 2 || scriptSigLength > 100) return violation('bad-cb-length', `coinbase scriptSig of ${scriptSigLength} bytes`);
   } else {
     for (let i = 0; i < d.vin.length; i++) {
-      const p = d.vin[i]!.prevout;
-      if (p.index === 0xffffffff && allZero(p.hash)) return violation('bad-txns-prevout-null', `input ${i} spends the null outpoint`);
+      if (spendsNullPrevout(d.vin[i]!)) return violation('bad-txns-prevout-null', `input ${i} spends the null outpoint`);
     }
   }
   return null;
@@ -268,7 +264,7 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
       const elements = fundingStreamElements(height, network);
       const owed = elements
         .filter((e) => e.recipient.kind === 'address')
-        .map((e) => ({ script: addressScript((e.recipient as { address: string }).address, network), amount: e.amount }));
+        .map((e) => ({ script: recipientScript((e.recipient as { address: string }).address, network), amount: e.amount }));
       // zcashd settles one lockbox element without an output from NU6 on.
       let lockboxes = elements.filter((e) => e.recipient.kind === 'lockbox').length;
       if (nu6 && lockboxes > 0) lockboxes--;
@@ -303,7 +299,7 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
     if (d.consensusBranchId !== null) return violation('bad-tx-has-consensus-branch-id', 'a consensus branch id before NU5');
   }
   if (nu6point1 && coinbase) {
-    const owed = lockboxDisbursementsAt(height, network).map((x) => ({ script: addressScript(x.address, network), amount: x.amount }));
+    const owed = lockboxDisbursementsAt(height, network).map((x) => ({ script: recipientScript(x.address, network), amount: x.amount }));
     const missing = owed.length > 0 ? unpaid(d, owed) : 0;
     if (missing > 0)
       return violation('cb-lockbox-disbursement-missing', `${missing} lockbox disbursement output(s) missing at height ${height}`);

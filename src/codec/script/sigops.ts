@@ -24,11 +24,18 @@ const MAX_PUBKEYS_PER_MULTISIG = 20;
  * before it when `accurate`, 20 otherwise. Counting stops at the first op that runs past the end.
  */
 export function sigOpCount(script: Uint8Array, accurate: boolean): number {
-  const op = newScriptOp();
+  return sigOpCountIn(script, 0, script.length, accurate);
+}
+
+const scratchOp = newScriptOp();
+
+/** `sigOpCount` of the script `bytes[start, end)`, read in place (a transaction's own bytes). */
+export function sigOpCountIn(bytes: Uint8Array, start: number, end: number, accurate: boolean): number {
+  const op = scratchOp;
   let n = 0;
   let last = OP_INVALIDOPCODE;
-  for (let pos = 0; pos < script.length;) {
-    pos = readScriptOp(script, pos, op);
+  for (let pos = start; pos < end;) {
+    pos = readScriptOp(bytes, pos, op, end);
     if (pos < 0) break;
     const c = op.opcode;
     if (c === OP_CHECKSIG || c === OP_CHECKSIGVERIFY) n++;

@@ -68,8 +68,13 @@ export class WireTxOut implements TxOut {
   }
 
   get scriptPubKey(): Uint8Array {
-    const start = this.at + 8 + compactSizeLength(this.scriptLength);
+    const start = this.scriptPubKeyStart;
     return viewOf(this.buf, start, start + this.scriptLength);
+  }
+
+  /** Offset of the scriptPubKey in `buf`. */
+  get scriptPubKeyStart(): number {
+    return this.at + 8 + compactSizeLength(this.scriptLength);
   }
 }
 
@@ -228,4 +233,66 @@ export function isCoinbase(vin: readonly TxIn[]): boolean {
   if (p.index !== 0xffffffff) return false;
   for (let i = 0; i < NULL_HASH_BYTES; i++) if (p.hash[i] !== 0) return false;
   return true;
+}
+
+/** Inputs `a` and `b` spend the same prevout (txid and index). */
+function samePrevout(a: TxIn, b: TxIn): boolean {
+  if (a instanceof WireTxIn && b instanceof WireTxIn) {
+    for (let k = 0; k < 36; k++) if (a.buf[a.at + k] !== b.buf[b.at + k]) return false;
+    return true;
+  }
+  const pa = a.prevout;
+  const pb = b.prevout;
+  if (pa.index !== pb.index) return false;
+  for (let k = 0; k < 32; k++) if (pa.hash[k] !== pb.hash[k]) return false;
+  return true;
+}
+
+/** A number equal prevouts share: the txid's first four bytes (uniform) mixed with the index. */
+function prevoutKey(i: TxIn): number {
+  if (i instanceof WireTxIn) return (int32LE(i.buf, i.at) ^ Math.imul(int32LE(i.buf, i.at + 32), 0x9e3779b1)) | 0;
+  const p = i.prevout;
+  return (int32LE(p.hash, 0) ^ Math.imul(p.index | 0, 0x9e3779b1)) | 0;
+}
+
+/** Open-addressing table for firstDuplicateInput: input index + 1 per slot, 0 for empty. */
+let slots = new Int32Array(1024);
+
+/**
+ * The first input that spends the same prevout as an earlier one (zcashd's std::set check in
+ * CheckTransaction), or -1. A hash table of input indexes keyed by four txid bytes and the index,
+ * probed linearly and compared in full: hex keys in a Set were most of the transaction rules'
+ * cost on input-heavy blocks, and a Map of numbers still half.
+ */
+export function firstDuplicateInput(vin: readonly TxIn[]): number {
+  const n = vin.length;
+  if (n < 2) return -1;
+  let size = 1024;
+  while (size < 2 * n) size *= 2;
+  if (slots.length < size) slots = new Int32Array(size);
+  const table = slots;
+  table.fill(0, 0, size);
+  const mask = size - 1;
+  for (let i = 0; i < n; i++) {
+    for (let at = prevoutKey(vin[i]!) & mask; ; at = (at + 1) & mask) {
+      const j = table[at]!;
+      if (j === 0) {
+        table[at] = i + 1;
+        break;
+      }
+      if (samePrevout(vin[i]!, vin[j - 1]!)) return i;
+    }
+  }
+  return -1;
+}
+
+/** `COutPoint::IsNull`: a zero txid and index 0xffffffff (read in place for decoded inputs). */
+export function spendsNullPrevout(i: TxIn): boolean {
+  if (i instanceof WireTxIn) {
+    if (int32LE(i.buf, i.at + 32) !== -1) return false;
+    for (let k = 0; k < 32; k++) if (i.buf[i.at + k] !== 0) return false;
+    return true;
+  }
+  const p = i.prevout;
+  return p.index === 0xffffffff && p.hash.every((b) => b === 0);
 }
