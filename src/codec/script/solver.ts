@@ -123,7 +123,7 @@ function matchPayToPubkey(script: Uint8Array): Uint8Array | null {
 }
 
 /** `CScript::IsPushOnly(pc)`: every remaining opcode tokenizes and is ≤ OP_16. */
-function isPushOnlyFrom(script: Uint8Array, pos: number): boolean {
+export function isPushOnlyFrom(script: Uint8Array, pos: number): boolean {
   const op = newScriptOp();
   while (pos < script.length) {
     pos = readScriptOp(script, pos, op);

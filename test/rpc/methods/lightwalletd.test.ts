@@ -20,7 +20,7 @@ import { encodeTransparentAddress } from '../../../src/codec/script/address.js';
 import { JsonNumber, JsonObject, parseJson, type JsonValue } from '../../../src/json/index.js';
 import { openChainStore } from '../../../src/store/index.js';
 import { mainnetChain, tempDir, testnetChain } from '../../support/store.js';
-import { readFacts } from '../../support/vectors.js';
+import { readFacts, readHexVector } from '../../support/vectors.js';
 
 // ---- encoding/json, as far as lightwalletd's structs need it ----------------------------------
 
@@ -483,9 +483,12 @@ describe('lightwalletd against zecrpc (mainnet blocks 0..20)', () => {
       ErrorMessage: 'transaction already in block chain',
     });
     // A well-formed transaction the chain lacks: zecrpc cannot relay it without an upstream node.
+    const loose = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[1]!;
+    expect(await sendResponse(loose.bytes)).toEqual({ ErrorCode: -9, ErrorMessage: 'Zcash is not connected!' });
+    // A coinbase the chain lacks: zcashd's mempool refuses it, code and reason after the RPC code.
     expect(await sendResponse(decodeBlock(testnetChain()[1]!).transactions[0]!.bytes)).toEqual({
-      ErrorCode: -9,
-      ErrorMessage: 'Zcash is not connected!',
+      ErrorCode: -26,
+      ErrorMessage: '16: coinbase',
     });
     // Bytes that are no transaction: RPC_DESERIALIZATION_ERROR with zcashd's decode failure text.
     const garbage = await sendResponse(Uint8Array.of(0));

@@ -250,11 +250,84 @@ describe('mempool and relay methods', () => {
     expect(await call('sendrawtransaction', `["${Buffer.from(tx.bytes).toString('hex')}", "yes"]`)).toEqual({
       error: { code: -3, message: 'Expected type bool, got string' },
     });
-    // A v5 transaction the store does not have: zcashd's checks pass (the tip is below
-    // Overwinter, so no expiry rule), then -9, since it could go nowhere.
+    // A v5 transaction at the next height of a chain below Overwinter: ContextualCheckTransaction.
     const v5 = decodeBlock(readHexVector('blocks', 'mainnet', '1687108.hex')).transactions[1]!;
     expect(await call('sendrawtransaction', `["${Buffer.from(v5.bytes).toString('hex')}"]`)).toEqual({
-      error: { code: -9, message: 'Zcash is not connected!' },
+      error: { code: -26, message: '16: tx-overwinter-not-active' },
     });
+  });
+
+  it("without an upstream: AcceptToMemoryPool's checks before the coins view, in zcashd's order and words", async () => {
+    const { decodeBlock } = await import('../../../src/codec/block.js');
+    const { decodeTransaction, encodeTransaction } = await import('../../../src/codec/tx/transaction.js');
+    type Data = import('../../../src/codec/tx/types.js').TransactionData;
+    const send = async (network: typeof MAINNET, tx: Uint8Array) =>
+      caller(storeMethods(store), network)('sendrawtransaction', `["${Buffer.from(tx).toString('hex')}"]`);
+    // A real v1 transaction (two P2PKH inputs) the 21-block store does not have: every check passes.
+    const real = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[1]!;
+    const changed = (f: (d: Data) => void): Uint8Array => {
+      const d: Data = {
+        ...real.data,
+        vin: real.data.vin.map((i) => ({ prevout: { ...i.prevout }, scriptSig: i.scriptSig, sequence: i.sequence })),
+        vout: real.data.vout.map((o) => ({ value: o.value, scriptPubKey: o.scriptPubKey })),
+      };
+      f(d);
+      return encodeTransaction(d);
+    };
+    const notConnected = { error: { code: -9, message: 'Zcash is not connected!' } };
+    const rejected = (message: string) => ({ error: { code: -26, message } });
+    expect(await send(MAINNET, real.bytes)).toEqual(notConnected);
+    // CheckTransaction, then ContextualCheckTransaction, then the coinbase rule.
+    expect(
+      await send(
+        MAINNET,
+        changed((d) => (d.vout = [])),
+      ),
+    ).toEqual(rejected('16: bad-txns-no-sink-of-funds'));
+    expect(
+      await send(
+        MAINNET,
+        changed((d) => d.vin.push(d.vin[0]!)),
+      ),
+    ).toEqual(rejected('16: bad-txns-inputs-duplicate'));
+    const coinbase = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[0]!;
+    expect(await send(MAINNET, coinbase.bytes)).toEqual(rejected('16: coinbase'));
+    // IsStandardTx on mainnet and testnet; regtest takes non-standard transactions.
+    const p2pkh = real.data.vout[0]!.scriptPubKey;
+    const opReturn = (n: number) => Uint8Array.of(0x6a, 0x4c, n - 3, ...new Uint8Array(n - 3));
+    const cases: [string, Uint8Array][] = [
+      ['64: scriptsig-not-pushonly', changed((d) => (d.vin[0]!.scriptSig = Uint8Array.of(0x76)))],
+      ['64: scriptsig-size', changed((d) => (d.vin[0]!.scriptSig = Uint8Array.of(0x4d, 0x71, 0x06, ...new Uint8Array(0x671))))],
+      ['64: scriptpubkey', changed((d) => d.vout.push({ value: 0, scriptPubKey: opReturn(84) }))],
+      ['64: scriptpubkey', changed((d) => d.vout.push({ value: 100_000, scriptPubKey: Uint8Array.of(0x51) }))],
+      ['64: dust', changed((d) => d.vout.push({ value: 53, scriptPubKey: p2pkh }))],
+      [
+        '64: multi-op-return',
+        changed((d) => d.vout.push({ value: 0, scriptPubKey: opReturn(83) }, { value: 0, scriptPubKey: opReturn(10) })),
+      ],
+    ];
+    for (const [message, tx] of cases) {
+      expect(await send(MAINNET, tx), message).toEqual(rejected(message));
+      expect(await send(REGTEST, tx), message).toEqual(notConnected);
+    }
+    // The 54-zatoshi P2PKH output is dust no more (3 × ⌊100 × (34 + 148) / 1000⌋), one OP_RETURN of 83 bytes is standard.
+    expect(
+      await send(
+        MAINNET,
+        changed((d) => d.vout.push({ value: 54, scriptPubKey: p2pkh }, { value: 0, scriptPubKey: opReturn(83) })),
+      ),
+    ).toEqual(notConnected);
+    // A lock time the next block cannot meet: non-final (the tip is block 20).
+    const locked = changed((d) => {
+      d.lockTime = 21;
+      d.vin[0]!.sequence = 0;
+    });
+    expect(await send(MAINNET, locked)).toEqual(rejected('64: non-final'));
+    expect(decodeTransaction(locked).data.lockTime).toBe(21);
+    const unlocked = changed((d) => {
+      d.lockTime = 20;
+      d.vin[0]!.sequence = 0;
+    });
+    expect(await send(MAINNET, unlocked)).toEqual(notConnected);
   });
 });

@@ -4,13 +4,28 @@
  * With -upstream the transaction goes to the upstream node, whose answer (txid or rejection) is
  * relayed verbatim: that node validates it against its UTXO set and relays it to the network.
  *
- * Without an upstream, zecrpc runs zcashd's checks that need no mempool (parameter types, the
- * decode, the expiring-soon rule, already in the best chain) with zcashd's errors, and then
- * answers -9 "Zcash is not connected!" (zcashd's text for a node without peers). A zcashd with no
- * peers would put the transaction in its mempool and return the txid, but zecrpc cannot validate
- * the spend and has nowhere to send it, so a txid would claim a submission that never happens.
+ * Without an upstream, zecrpc runs zcashd's checks in zcashd's order as far as they need no
+ * coins view, mempool, proofs or signatures, with zcashd's errors: parameter types, the decode,
+ * the expiring-soon rule, already in the best chain, then AcceptToMemoryPool's
+ * CheckTransaction (stopping before a JoinSplit's proof), ContextualCheckTransaction at the next
+ * height, no loose coinbase, IsStandardTx (mainnet and testnet) and finality at the tip's median
+ * time past; each refusal is -26 "<reject code>: <reason>". Then it answers -9 "Zcash is not
+ * connected!" (zcashd's text for a node without peers). A zcashd with no peers would go on to its
+ * coins view and scripts, put the transaction in its mempool and return the txid, but zecrpc
+ * cannot validate the spend and has nowhere to send it, so a txid would claim a submission that
+ * never happens.
  */
-import { isUpgradeActive } from '../../../chain/network.js';
+import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
+import { nonStandardReason } from '../../../chain/tx-policy.js';
+import {
+  checkTransactionWithoutProofs,
+  contextualCheckTransaction,
+  isFinalTx,
+  REJECT_INVALID,
+  REJECT_NONSTANDARD,
+  type TxRuleViolation,
+} from '../../../chain/tx-rules.js';
+import type { Transaction } from '../../../codec/tx/transaction.js';
 import { DecodeError } from '../../../codec/errors.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
 import { getBool } from '../../../json/getters.js';
@@ -19,6 +34,7 @@ import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { tipHeight } from '../blockchain/context.js';
+import { medianTimePastOf } from '../blockchain/network-difficulty.js';
 import type { UpstreamRelay } from './upstream-relay.js';
 
 /** TX_EXPIRING_SOON_THRESHOLD (src/consensus/consensus.h). */
@@ -82,7 +98,34 @@ export function sendRawTransactionMethod(store: ChainStoreReader, upstream: Upst
       }
       if (params.length > 1) getBool(params[1]!);
       if (await store.txLocation(tx.txid)) throw new RpcError(RPC_TRANSACTION_ALREADY_IN_CHAIN, 'transaction already in block chain');
+      const rejected = await mempoolRejection(store, ctx.network, tx);
+      if (rejected) throw new RpcError(RPC_TRANSACTION_REJECTED, `${rejected.code}: ${rejected.reason}`);
       throw new RpcError(-9, NOT_CONNECTED_MESSAGE);
     },
   };
+}
+
+/**
+ * AcceptToMemoryPool's checks before it reads the coins view, in its order, at the height of the
+ * next block; null when they pass or when the next one needs what zecrpc does not verify (the
+ * proofs of a transaction's JoinSplits).
+ */
+async function mempoolRejection(store: ChainStoreReader, network: NetworkParams, tx: Transaction): Promise<TxRuleViolation | null> {
+  const next = (await tipHeight(store)) + 1;
+  const structural = checkTransactionWithoutProofs(tx);
+  if (structural) return structural;
+  // CheckTransaction verifies JoinSplit proofs next, which zecrpc cannot.
+  if (tx.data.joinSplits.length > 0) return null;
+  const contextual = contextualCheckTransaction(tx, network, next);
+  if (contextual) return contextual;
+  if (tx.isCoinbase) return { code: REJECT_INVALID, reason: 'coinbase', detail: 'a coinbase outside a block' };
+  // fRequireStandard: mainnet and testnet.
+  const nonStandard = network.name === 'regtest' ? null : nonStandardReason(tx, network, next);
+  if (nonStandard) return { code: REJECT_NONSTANDARD, reason: nonStandard, detail: nonStandard };
+  // CheckFinalTx with LOCKTIME_MEDIAN_TIME_PAST: lock times against the tip's median time past.
+  const tip = await store.tip();
+  const tipEntry = tip ? await store.blockIndex(tip.hash) : null;
+  const cutoff = tipEntry ? await medianTimePastOf(store, tipEntry) : 0;
+  if (!isFinalTx(tx, next, cutoff)) return { code: REJECT_NONSTANDARD, reason: 'non-final', detail: 'non-final' };
+  return null;
 }
