@@ -210,6 +210,24 @@ function regtestNetwork(values: readonly string[]): NetworkParams {
   }
 }
 
+/**
+ * `-fundingstream` and `-onetimelockboxdisbursement` (zcash.conf, shared with a zcashd regtest
+ * node): zcashd refuses them off regtest with these words. On regtest they change what every
+ * coinbase must pay, which zecrpc does not model, so it refuses them too rather than check (and
+ * print) a different chain than the zcashd it stands beside.
+ */
+function refuseRegtestRewardOverrides(regtest: boolean, getArgs: (name: string) => string[]): void {
+  const overrides = [
+    ['fundingstream', 'Funding stream parameters may only be overridden on regtest.'],
+    ['onetimelockboxdisbursement', 'One-time lockbox disbursement parameters may only be overridden on regtest.'],
+  ] as const;
+  for (const [name, offRegtest] of overrides) {
+    if (getArgs(name).length === 0) continue;
+    if (!regtest) throw new ConfigError(`Error: ${offRegtest}`);
+    throw new ConfigError(`Error: -${name} is not supported by zecrpc: it cannot check or print a regtest chain whose coinbases follow it`);
+  }
+}
+
 export const DEFAULT_DATADIR = join(homedir(), '.zecrpc');
 
 /**
@@ -287,9 +305,12 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const testnet = getBoolArg('testnet', false);
   const regtest = getBoolArg('regtest', false);
   if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
-  const network = regtest ? regtestNetwork(getArgs('nuparams')) : testnet ? TESTNET : MAINNET;
+  const scheduled = regtest ? regtestNetwork(getArgs('nuparams')) : testnet ? TESTNET : MAINNET;
   if (!regtest && getArgs('nuparams').length > 0)
     throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
+  refuseRegtestRewardOverrides(regtest, getArgs);
+  // zcashd's SelectParams turns the rule on when the argument is present at all, whatever its value.
+  const network = regtest && getArgs('regtestshieldcoinbase').length > 0 ? { ...scheduled, coinbaseMustBeShielded: true } : scheduled;
   // As zcashd re-reads its data directory after the file: a `datadir=` there moves it (the file
   // stays the one found in the command line's data directory).
   const fileDatadir = fromCli('datadir') === undefined ? file.get('datadir')?.[0] : undefined;

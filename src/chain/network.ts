@@ -41,6 +41,11 @@ export interface NetworkParams {
   activationHeights: ActivationHeights;
   /** The same schedule as a list, Overwinter onward in activation order (for iteration). */
   upgrades: readonly UpgradeActivation[];
+  /**
+   * fCoinbaseMustBeShielded: a transparent coinbase output may be spent only to shielded outputs.
+   * Set on mainnet and testnet; on regtest only with `-regtestshieldcoinbase`.
+   */
+  coinbaseMustBeShielded: boolean;
 }
 
 function schedule(heights: ActivationHeights): Pick<NetworkParams, 'activationHeights' | 'upgrades'> {
@@ -63,6 +68,7 @@ export const MAINNET: NetworkParams = {
   powLimitBits: 0x1f07ffff,
   genesisHash: '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08',
   solutionSize: 1344,
+  coinbaseMustBeShielded: true,
   ...schedule({
     Overwinter: 347500,
     Sapling: 419200,
@@ -86,6 +92,7 @@ export const TESTNET: NetworkParams = {
   powLimitBits: 0x2007ffff,
   genesisHash: '05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38',
   solutionSize: 1344,
+  coinbaseMustBeShielded: true,
   ...schedule({
     Overwinter: 207500,
     Sapling: 280000,
@@ -109,6 +116,7 @@ export const REGTEST: NetworkParams = {
   powLimitBits: 0x200f0f0f,
   genesisHash: '029f11d80ef9765602235e1bc9727e3eb6ba20839319f761fee920d63401e327',
   solutionSize: 36,
+  coinbaseMustBeShielded: false,
   ...schedule(NEVER),
 };
 

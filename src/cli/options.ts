@@ -36,20 +36,21 @@ const NUPARAMS: OptionDoc = {
   help: 'Regtest only: activate a network upgrade at a height (earlier upgrades left unset activate with it). Repeatable',
 };
 
+const REGTESTSHIELDCOINBASE: OptionDoc = {
+  name: 'regtestshieldcoinbase',
+  help: 'Regtest only: enforce that transparent coinbase outputs are spent only to shielded outputs (on whenever given)',
+};
+
 const SYSPERMS: OptionDoc = {
   name: 'sysperms',
   help: 'Create new files with system default permissions, instead of umask 077',
 };
 
+/** What every command that opens a chain store reads first: help, version, where, which network. */
+const STORE_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS, REGTESTSHIELDCOINBASE, SYSPERMS];
+
 export const SERVE_OPTIONS: readonly OptionDoc[] = [
-  HELP,
-  VERSION,
-  CONF,
-  DATADIR,
-  TESTNET,
-  REGTEST,
-  NUPARAMS,
-  SYSPERMS,
+  ...STORE_OPTIONS,
   { name: 'rpcport', value: 'port', help: 'Listen for JSON-RPC connections on <port> (default: 8232 or testnet/regtest: 18232)' },
   {
     name: 'rpcbind',
@@ -124,7 +125,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
 ];
 
 /** The zcashd-style options of `zecrpc import`; its source options are `--long` ones. */
-export const IMPORT_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS, SYSPERMS];
+export const IMPORT_OPTIONS: readonly OptionDoc[] = STORE_OPTIONS;
 
 export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   HELP,

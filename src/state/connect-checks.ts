@@ -54,16 +54,11 @@ export class ConnectChecks {
   private sigOps = 0;
   private counting = false;
 
-  private readonly coinbaseMustBeShielded: boolean;
-
   constructor(
     private readonly block: Block,
     private readonly height: number,
     private readonly network: NetworkParams,
-  ) {
-    // fCoinbaseMustBeShielded: set on mainnet and testnet, not on regtest.
-    this.coinbaseMustBeShielded = network.name !== 'regtest';
-  }
+  ) {}
 
   /** Transaction `t` begins: zcashd adds its legacy signature ops first. */
   beginTransaction(t: number): ConnectViolation | null {
@@ -112,7 +107,7 @@ export class ConnectChecks {
           'bad-txns-premature-spend-of-coinbase',
           `input ${i} spends a coinbase at depth ${this.height - c.height}`,
         );
-      if (this.coinbaseMustBeShielded && tx.data.vout.length > 0)
+      if (this.network.coinbaseMustBeShielded && tx.data.vout.length > 0)
         return this.txViolation(t, 'bad-txns-coinbase-spend-has-transparent-outputs', `input ${i} spends a coinbase output`);
     }
     return null;

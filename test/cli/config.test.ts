@@ -162,6 +162,36 @@ describe('options as zcashd v6.12.2 reads them (util/system.cpp ParseParameters,
   });
 });
 
+describe("regtest's coinbase reward overrides", () => {
+  it('-regtestshieldcoinbase turns on coinbase shielding on regtest whenever it is given, as zcashd reads it', () => {
+    const d = `-datadir=${join(dir, 'shield')}`;
+    expect(loadNodeConfig([d, '-regtest']).network.coinbaseMustBeShielded).toBe(false);
+    expect(loadNodeConfig([d, '-regtest', '-regtestshieldcoinbase']).network.coinbaseMustBeShielded).toBe(true);
+    expect(loadNodeConfig([d, '-regtest', '-regtestshieldcoinbase=0']).network.coinbaseMustBeShielded).toBe(true);
+    expect(loadNodeConfig([d]).network.coinbaseMustBeShielded).toBe(true);
+    expect(loadNodeConfig([d, '-testnet']).network.coinbaseMustBeShielded).toBe(true);
+  });
+
+  it('refuses -fundingstream and -onetimelockboxdisbursement from zcash.conf: off regtest in zcashd words, on regtest as unsupported', () => {
+    for (const [line, offRegtest] of [
+      ['fundingstream=0:1:100:t2UNzUUx8mWBCRYPRezvA363EYXyEpHokyi', 'Error: Funding stream parameters may only be overridden on regtest.'],
+      [
+        'onetimelockboxdisbursement=0:4dec4df0:100:t2RnBRiqrN1nW4ecZs1Fj3WWjNdnSs4kiX8',
+        'Error: One-time lockbox disbursement parameters may only be overridden on regtest.',
+      ],
+    ] as const) {
+      const base = join(dir, `override-${line.slice(0, 4)}`);
+      loadNodeConfig([`-datadir=${base}`]);
+      writeFileSync(join(base, 'zcash.conf'), `${line}\n`);
+      expect(() => loadNodeConfig([`-datadir=${base}`])).toThrow(offRegtest);
+      const name = line.slice(0, line.indexOf('='));
+      expect(() => loadNodeConfig([`-datadir=${base}`, '-regtest'])).toThrow(
+        `Error: -${name} is not supported by zecrpc: it cannot check or print a regtest chain whose coinbases follow it`,
+      );
+    }
+  });
+});
+
 describe('-nuparams (regtest upgrade schedule)', () => {
   const d = `-datadir=${join(dir, 'nu')}`;
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
 import { keys } from '../../src/store/layout.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
@@ -228,6 +229,30 @@ describe("a block breaking zcashd's transaction rules", () => {
       expect(earlyMessage).toContain('rejected (bad-txns-premature-spend-of-coinbase)');
       const exact = buildBlock({ parent: chain[100]!, tag: 'exact', extraTxs: [spend(paid)] });
       expect((await store.addBlock(exact.bytes)).status).toBe('connected');
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+
+  it('with -regtestshieldcoinbase, refuses a coinbase spent to a transparent output', async () => {
+    const dir = tempDir('shield-coinbase');
+    const genesis = regtestGenesis();
+    const chain = [genesis, ...buildChain(genesis, 100, 'shield')];
+    const coinbase = decodeBlock(chain[1]!.bytes).transactions[0]!;
+    const spend = encodeV1Transaction(
+      [{ prevout: { hash: coinbase.txid, index: 0 }, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
+      [{ value: coinbase.data.vout[0]!.value, scriptPubKey: Uint8Array.of(0x51) }],
+    );
+    const block = buildBlock({ parent: chain[100]!, tag: 'shield', extraTxs: [spend] });
+    const store = await openChainStore({ datadir: dir.path, network: { ...REGTEST, coinbaseMustBeShielded: true } });
+    try {
+      for (const b of chain) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      const e = await store.addBlock(block.bytes).catch((x: unknown) => x);
+      expect((e as BlockRejectedError).reason).toBe('state');
+      expect((e as Error).message).toContain(
+        `rejected (bad-txns-coinbase-spend-has-transparent-outputs): transaction ${decodeTransaction(spend).txidHex}: input 0 spends a coinbase output`,
+      );
     } finally {
       await store.close();
       dir.remove();

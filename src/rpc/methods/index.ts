@@ -13,6 +13,7 @@ import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/e
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
+import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 
@@ -49,6 +50,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream),
+    getBlockSubsidyMethod(store),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;

@@ -43,6 +43,7 @@ describe('registration', () => {
       ['getmempoolinfo', 'blockchain', 0, 0],
       ['getrawmempool', 'blockchain', 0, 1],
       ['sendrawtransaction', 'rawtransactions', 1, 1],
+      ['getblocksubsidy', 'mining', 0, 1],
     ]);
   });
 
@@ -64,6 +65,7 @@ describe('registration', () => {
       'getmempoolinfo',
       'getrawmempool ( verbose )',
       'sendrawtransaction "hexstring" ( allowhighfees )',
+      'getblocksubsidy height',
     ]);
     for (const x of methods.values()) expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, true, true]);
     expect(m('getblockcount').help).toBe(

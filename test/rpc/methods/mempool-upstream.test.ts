@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAINNET, REGTEST } from '../../../src/chain/network.js';
+import type { TransactionData } from '../../../src/codec/tx/types.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../../src/rpc/methods/control/experimental-features.js';
@@ -260,13 +261,12 @@ describe('mempool and relay methods', () => {
   it("without an upstream: AcceptToMemoryPool's checks before the coins view, in zcashd's order and words", async () => {
     const { decodeBlock } = await import('../../../src/codec/block.js');
     const { decodeTransaction, encodeTransaction } = await import('../../../src/codec/tx/transaction.js');
-    type Data = import('../../../src/codec/tx/types.js').TransactionData;
     const send = async (network: typeof MAINNET, tx: Uint8Array) =>
       caller(storeMethods(store), network)('sendrawtransaction', `["${Buffer.from(tx).toString('hex')}"]`);
     // A real v1 transaction (two P2PKH inputs) the 21-block store does not have: every check passes.
     const real = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[1]!;
-    const changed = (f: (d: Data) => void): Uint8Array => {
-      const d: Data = {
+    const changed = (f: (d: TransactionData) => void): Uint8Array => {
+      const d: TransactionData = {
         ...real.data,
         vin: real.data.vin.map((i) => ({ prevout: { ...i.prevout }, scriptSig: i.scriptSig, sequence: i.sequence })),
         vout: real.data.vout.map((o) => ({ value: o.value, scriptPubKey: o.scriptPubKey })),
