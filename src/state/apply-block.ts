@@ -14,6 +14,7 @@ import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
+import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
@@ -57,6 +58,14 @@ export interface ApplyBlockInput {
    * GetSproutAnchorAt), or null. Without it, JoinSplit anchors are not checked.
    */
   sproutTreeAt?(root: Uint8Array): IncrementalMerkleTree | null;
+  /**
+   * Whether `root` is a Sapling or Orchard root the chain had before this block, the empty
+   * tree's included (GetSaplingAnchorAt, GetOrchardAnchorAt). Without it, those anchors are not
+   * checked.
+   */
+  anchorKnown?(pool: 'sapling' | 'orchard', root: Uint8Array): boolean;
+  /** Whether a block before this one revealed the nullifier (GetNullifier). Without it, nullifiers are not checked. */
+  nullifierSpent?(pool: ShieldedPool, nullifier: Uint8Array): boolean;
 }
 
 export interface ApplyBlockResult {
@@ -74,6 +83,8 @@ export interface ApplyBlockResult {
   /** Roots this block gave a tree (one per pool whose root changed). */
   newRoots: { pool: ShieldedPool; root: Uint8Array }[];
   completedSubtrees: { pool: 'sapling' | 'orchard'; index: number; root: Uint8Array }[];
+  /** The nullifiers the block reveals, to record (zcashd's nullifier sets). */
+  nullifiers: RevealedNullifier[];
   /** What could not be verified because the state before it is unknown (checkpoint starts). */
   unverified: string[];
 }
@@ -82,8 +93,13 @@ export type StateRule =
   | 'bad-txns-inputs-missingorspent'
   | 'bad-txns-value-pool'
   | 'value-pool-identity'
-  /** zcashd's HaveShieldedRequirements: a JoinSplit anchor that is not a known Sprout root. */
-  | 'bad-txns-shielded-requirements-not-met'
+  /** zcashd's CheckShieldedRequirements: a nullifier revealed before, or an anchor the chain never had. */
+  | 'bad-txns-sprout-duplicate-nullifier'
+  | 'bad-txns-sprout-unknown-anchor'
+  | 'bad-txns-sapling-duplicate-nullifier'
+  | 'bad-txns-sapling-unknown-anchor'
+  | 'bad-txns-orchard-duplicate-nullifier'
+  | 'bad-txns-orchard-unknown-anchor'
   /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
   | 'bad-chain-supply-checkpoint'
   | ConnectRule
@@ -185,34 +201,66 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     return input.coin(prevout);
   }
 
-  // ---- JoinSplit anchors (HaveShieldedRequirements): each must be a Sprout root the chain had
-  // before this block, or a root reached by the transaction's own earlier JoinSplits.
+  // ---- shielded requirements (CheckShieldedRequirements), transaction by transaction: no
+  // nullifier revealed before (by an earlier block or transaction), and every anchor a root the
+  // chain had before this block (for JoinSplits, also a root the transaction's own earlier
+  // JoinSplits reached). A store started from a checkpoint lacks the roots and nullifiers before
+  // it: an unknown anchor is then reported, and only nullifiers it has seen are caught.
   const unverified: string[] = [];
-  if (input.sproutTreeAt) {
-    for (const tx of block.transactions) {
-      if (tx.data.joinSplits.length === 0) continue;
-      const intermediates = new Map<string, IncrementalMerkleTree>();
-      tx.data.joinSplits.forEach((js, j) => {
-        const anchorHex = toHex(js.anchor);
-        let tree = intermediates.get(anchorHex)?.clone() ?? input.sproutTreeAt!(js.anchor)?.clone() ?? null;
-        if (!tree) {
-          if (!coinsComplete) {
-            unverified.push(
-              `JoinSplit ${j} of transaction ${tx.txidHex}: its anchor ${toHexReversed(js.anchor)} predates the checkpoint this store started from`,
-            );
-            return;
-          }
+  const revealed = new Set<string>();
+  const spentBefore = (pool: ShieldedPool, nf: Uint8Array): boolean =>
+    revealed.has(pool + toHex(nf)) || (input.nullifierSpent?.(pool, nf) ?? false);
+  const unknownAnchor = (rule: StateRule, what: string, anchor: Uint8Array, kind: string): void => {
+    if (!coinsComplete) {
+      unverified.push(`${what}: its anchor ${toHexReversed(anchor)} predates the checkpoint this store started from`);
+      return;
+    }
+    fail(rule, `${what} uses anchor ${toHexReversed(anchor)}, which is not a known ${kind} root`);
+  };
+  for (const tx of block.transactions) {
+    const d = tx.data;
+    const intermediates = new Map<string, IncrementalMerkleTree>();
+    d.joinSplits.forEach((js, j) => {
+      for (const nf of js.nullifiers) {
+        if (spentBefore('sprout', nf))
           fail(
-            'bad-txns-shielded-requirements-not-met',
-            `JoinSplit ${j} of transaction ${tx.txidHex} uses anchor ${toHexReversed(js.anchor)}, which is not a known Sprout root`,
+            'bad-txns-sprout-duplicate-nullifier',
+            `JoinSplit ${j} of transaction ${tx.txidHex} reveals nullifier ${toHexReversed(nf)} again`,
+          );
+      }
+      if (!input.sproutTreeAt) return;
+      const tree = intermediates.get(toHex(js.anchor))?.clone() ?? input.sproutTreeAt(js.anchor)?.clone() ?? null;
+      if (!tree) return unknownAnchor('bad-txns-sprout-unknown-anchor', `JoinSplit ${j} of transaction ${tx.txidHex}`, js.anchor, 'Sprout');
+      tree.append(js.commitments[0]);
+      tree.append(js.commitments[1]);
+      intermediates.set(toHex(tree.root()), tree);
+    });
+    (d.sapling?.spends ?? []).forEach((spend, i) => {
+      if (spentBefore('sapling', spend.nullifier)) {
+        fail(
+          'bad-txns-sapling-duplicate-nullifier',
+          `Sapling spend ${i} of transaction ${tx.txidHex} reveals nullifier ${toHexReversed(spend.nullifier)} again`,
+        );
+      }
+      if (input.anchorKnown && !input.anchorKnown('sapling', spend.anchor))
+        unknownAnchor('bad-txns-sapling-unknown-anchor', `Sapling spend ${i} of transaction ${tx.txidHex}`, spend.anchor, 'Sapling');
+    });
+    if (d.orchard) {
+      d.orchard.actions.forEach((action, i) => {
+        if (spentBefore('orchard', action.nullifier)) {
+          fail(
+            'bad-txns-orchard-duplicate-nullifier',
+            `Orchard action ${i} of transaction ${tx.txidHex} reveals nullifier ${toHexReversed(action.nullifier)} again`,
           );
         }
-        tree = tree!;
-        tree.append(js.commitments[0]);
-        tree.append(js.commitments[1]);
-        intermediates.set(toHex(tree.root()), tree);
       });
+      if (input.anchorKnown && !input.anchorKnown('orchard', d.orchard.anchor))
+        unknownAnchor('bad-txns-orchard-unknown-anchor', `the Orchard bundle of transaction ${tx.txidHex}`, d.orchard.anchor, 'Orchard');
     }
+    // SetNullifiers after the transaction: a later transaction of the block may not reveal them again.
+    for (const js of d.joinSplits) for (const nf of js.nullifiers) revealed.add('sprout' + toHex(nf));
+    for (const spend of d.sapling?.spends ?? []) revealed.add('sapling' + toHex(spend.nullifier));
+    for (const action of d.orchard?.actions ?? []) revealed.add('orchard' + toHex(action.nullifier));
   }
 
   // ---- value pools (§3.1, §3.2)
@@ -351,6 +399,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     created: [...createdHere.values()],
     newRoots,
     completedSubtrees,
+    nullifiers: blockNullifiers(block),
     unverified,
   };
 }

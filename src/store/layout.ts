@@ -27,6 +27,7 @@
  * | `c` ‖ txid ‖ n(u32 LE)       | unspent transparent output: i64 LE value ‖ height(u32 LE) ‖ flags(u8) ‖ scriptPubKey | connect / disconnect (ChainStateIndex) |
  * | `A` ‖ pool(u8) ‖ root(32)   | the tree frontier at that root (zcashd's anchors; padded finalState bytes) | connect / disconnect (ChainStateIndex) |
  * | `Q` ‖ pool(u8) ‖ index(u32 BE) | completed 2^16-leaf subtree: root(32) ‖ end height(u32 LE) | connect / disconnect (ChainStateIndex) |
+ * | `N` ‖ pool(u8) ‖ nullifier(32) | 0x01: the active chain revealed it (zcashd's nullifier sets) | connect / disconnect (ChainStateIndex, v6) |
  * | `d` ‖ type ‖ hash160 ‖ height(u32 BE) ‖ txindex(u32 BE) ‖ txid ‖ n(u32 LE) ‖ spending(u8) | i64 LE zatoshis (negative for spends) | connect / disconnect (AddressIndex, v4) |
  * | `a` ‖ type ‖ hash160 ‖ txid ‖ n(u32 LE) | unspent output: i64 LE value ‖ height(u32 LE) (older v4 values also hold the scriptPubKey) | connect / disconnect (AddressIndex, v4) |
  * | `p` ‖ txid ‖ n(u32 LE)       | spender: index in block(u32 LE) ‖ vin(u32 LE) ‖ height(u32 LE) ‖ i64 LE value ‖ type(u8) ‖ hash160 (older v4 values: the spending txid in place of the index) | connect / disconnect (AddressIndex, v4) |
@@ -66,7 +67,7 @@
  */
 import { join } from 'node:path';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The chain store's directory in a (network's) data directory. */
 export function storeDirectory(datadir: string): string {

@@ -11,7 +11,7 @@ import { REGTEST } from '../../src/chain/network.js';
 import { DISK_RESERVE_BYTES, DISK_RESERVE_FILE, DISK_SPACE_POLICY, freeBytes, MIN_FREE_BYTES } from '../../src/store/disk-reserve.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
-import { keys } from '../../src/store/layout.js';
+import { keys, SCHEMA_VERSION } from '../../src/store/layout.js';
 import { mainnetChain, REGTEST_REORG_DIR, regtestReorg } from '../support/store.js';
 import { UpstreamServer, waitFor } from '../support/upstream-server.js';
 import { canMountTmpfs, fillDisk, withTmpfs } from '../support/tmpfs.js';
@@ -137,7 +137,7 @@ describe.runIf(canMountTmpfs)('a full disk (needs to mount a tmpfs: root on Linu
       expect(allocated(reserve)).toBe(DISK_RESERVE_BYTES);
       fillDisk(filler);
       await expect(serveReads(mnt)).rejects.toThrow(
-        `Disk space is low! The chain store at ${storeDir} needs an upgrade from schema version 3 to 5, which writes to it, ` +
+        `Disk space is low! The chain store at ${storeDir} needs an upgrade from schema version 3 to ${SCHEMA_VERSION}, which writes to it, ` +
           'and its file system is full (the store opened only with the space set aside for that); ' +
           'this zecrpc cannot serve it un-upgraded, not even read-only. Free space on that file system and start again.',
       );

@@ -8,12 +8,15 @@
  * - `A` ‖ pool ‖ root: the tree frontier of every root a block of the active chain produced
  *   (zcashd's anchors: `trees` presence and z_gettreestate);
  * - `Q` ‖ pool ‖ index: completed 2^16-leaf subtrees (z_getsubtreesbyindex);
+ * - `N` ‖ pool ‖ nullifier: every nullifier the active chain revealed (zcashd's nullifier sets;
+ *   removed again when the block is disconnected, so they need no undo);
  * and returns as undo the state before the block and the coins it spent.
  */
 import type { NetworkParams } from '../../chain/network.js';
 import { ByteReader, ByteWriter } from '../../codec/bytes.js';
 import { bytesEqual, toHexReversed } from '../../codec/hex.js';
 import { applyBlock, type Coin } from '../../state/apply-block.js';
+import { blockNullifiers, type RevealedNullifier } from '../../state/nullifiers.js';
 import type { HistoryTree } from '../../state/history-tree.js';
 import { IncrementalMerkleTree } from '../../state/trees/incremental.js';
 import { UNKNOWN_POOL_TOTALS, type PoolTotals } from '../../state/value-pools.js';
@@ -32,7 +35,7 @@ import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import { rememberInputCoins } from './input-coins.js';
 
-const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51 } as const; // B C c A Q
+const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
 
 const POOL_BYTE: Record<ShieldedPool, number> = { sprout: 0, sapling: 1, orchard: 2 };
 
@@ -55,7 +58,26 @@ export const chainStateKeys = {
     return k;
   },
   subtreePrefix: (pool: 'sapling' | 'orchard'): Buffer => Buffer.of(PREFIX.subtree, POOL_BYTE[pool]),
+  nullifier: (pool: ShieldedPool, nullifier: Uint8Array): Buffer => {
+    const k = Buffer.allocUnsafe(34);
+    k[0] = PREFIX.nullifier;
+    k[1] = POOL_BYTE[pool];
+    k.set(nullifier, 2);
+    return k;
+  },
 };
+
+/** A nullifier record's value: its presence is the fact (zcashd stores `true`). */
+const REVEALED = Buffer.of(1);
+
+/** The record writes of a block's nullifiers (connect: put; disconnect: del). */
+export function nullifierOps(nullifiers: readonly RevealedNullifier[], type: 'put' | 'del'): BatchOp[] {
+  return nullifiers.map(({ pool, nullifier }) =>
+    type === 'put'
+      ? { type, key: chainStateKeys.nullifier(pool, nullifier), value: REVEALED }
+      : { type, key: chainStateKeys.nullifier(pool, nullifier) },
+  );
+}
 
 /** Coin record: value(i64 LE) ‖ height(u32 LE) ‖ flags(u8, bit 0 = coinbase) ‖ scriptPubKey. */
 export function encodeCoin(c: Coin): Buffer {
@@ -228,6 +250,11 @@ export class ChainStateIndex implements Indexer {
         return v ? decodeCoin(v) : null;
       },
       sproutTreeAt: (root) => treeAtAnchor(this.hashers.sprout, root, view.get(chainStateKeys.anchor('sprout', root)) ?? null, 'sprout'),
+      anchorKnown: (pool, root) => {
+        const hasher = this.hashers[pool];
+        return bytesEqual(root, hasher.emptyRoots[hasher.depth]!) || view.get(chainStateKeys.anchor(pool, root)) !== undefined;
+      },
+      nullifierSpent: (pool, nullifier) => view.get(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
     rememberInputCoins(block, result.inputCoins);
@@ -247,6 +274,7 @@ export class ChainStateIndex implements Indexer {
         value: Buffer.from(result.tip.trees[r.pool].toTreeStateBytes('padded')),
       });
     }
+    ops.push(...nullifierOps(result.nullifiers, 'put'));
     for (const s of result.completedSubtrees) {
       const v = Buffer.allocUnsafe(36);
       v.set(s.root, 0);
@@ -280,6 +308,7 @@ export class ChainStateIndex implements Indexer {
     for (const s of undo.spent) ops.push({ type: 'put', key: chainStateKeys.coin(s.txid, s.n), value: Buffer.from(s.coin) });
     for (const r of undo.roots) ops.push({ type: 'del', key: chainStateKeys.anchor(r.pool, r.root) });
     for (const s of undo.subtrees) ops.push({ type: 'del', key: chainStateKeys.subtree(s.pool, s.index) });
+    if (chainBlock.height > 0) ops.push(...nullifierOps(blockNullifiers(block), 'del'));
     ops.push(
       undo.before.length
         ? { type: 'put', key: chainStateKeys.tip(), value: Buffer.from(undo.before) }

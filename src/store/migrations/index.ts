@@ -21,6 +21,7 @@ import { chainTxMigration } from './v2-chain-tx.js';
 import { chainStateMigration } from './v3-chain-state.js';
 import { addressIndexMigration } from './v4-address-index.js';
 import { highestRecordMigration } from './v5-highest-record.js';
+import { nullifierMigration } from './v6-nullifiers.js';
 
 export interface MigrationContext {
   /** Progress lines for the operator. */
@@ -45,7 +46,13 @@ export interface Migration {
 }
 
 /** Every migration, by the version it produces. Version 1 is the first layout (no migration). */
-export const MIGRATIONS: readonly Migration[] = [chainTxMigration, chainStateMigration, addressIndexMigration, highestRecordMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  chainTxMigration,
+  chainStateMigration,
+  addressIndexMigration,
+  highestRecordMigration,
+  nullifierMigration,
+];
 
 export function encodeVersionRecord(version: number, network: string): Buffer {
   const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(network, 'utf8')]);

@@ -98,6 +98,8 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
           const recValue = db.getSync(keys.index(hash));
           if (!recValue) throw new Error(`chain store is inconsistent: block at height ${next} has no index record`);
           const rec = decodeIndexRecord(recValue);
+          // A store started from a checkpoint holds headers alone below it: no block to replay.
+          if (!rec.haveData) continue;
           const txidList = db.getSync(keys.txids(hash));
           if (!txidList) throw new Error(`chain store is inconsistent: block at height ${next} has no txid list`);
           const bytes = reader.read(hash, rec);
