@@ -4,9 +4,10 @@
  * outside is a lookup of unspent outputs that existed before the block.
  *
  * It is zcashd's ConnectBlock for the parts zecrpc keeps (src/main.cpp): the transparent coins
- * view, signature ops, fees and the coinbase amount (connect-checks.ts), value pools and the §3.1 supply
+ * view, the shielded requirements (nullifiers against the nullifier sets, anchors), signature
+ * ops, fees and the coinbase amount (connect-checks.ts), value pools and the §3.1 supply
  * identity, the three note-commitment trees, the ZIP-221 history tree, and every root the
- * header commits to, checked against the header.
+ * header commits to, checked against the header. Proofs, signatures and scripts are not run.
  */
 import { branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rules.js';
