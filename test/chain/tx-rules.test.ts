@@ -273,7 +273,7 @@ describe("ConnectBlock's fee and P2SH signature-op checks", () => {
     expect(checks.beginTransaction(1)).toBeNull();
     const verdict = checks.spends(
       1,
-      heavy.data.vin.map(() => ({ value: (21_000_000 * 100_000_000) / 100, scriptPubKey: p2sh })),
+      heavy.data.vin.map(() => ({ value: (21_000_000 * 100_000_000) / 100, scriptPubKey: p2sh, height: 0, coinbase: false })),
     );
     expect(verdict?.rule).toBe('bad-blk-sigops'); // 41 × 500 = 20,500
   });
