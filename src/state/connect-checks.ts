@@ -84,9 +84,14 @@ export class ConnectChecks {
       const exceeded = this.sigOpsExceeded();
       if (exceeded) return exceeded;
     }
+    // GetValueIn refuses a running total outside MoneyRange (ConnectBlock: "bad-txns-value-out-of-range").
     let valueIn = 0;
-    for (const c of coins) valueIn += c.value;
+    for (let i = 0; i < coins.length; i++) {
+      valueIn += coins[i]!.value;
+      if (!isMoneyRange(valueIn)) return this.txViolation(t, 'bad-txns-value-out-of-range', `inputs total ${valueIn} after input ${i}`);
+    }
     valueIn += shieldedValueIn(tx);
+    if (!isMoneyRange(valueIn)) return this.txViolation(t, 'bad-txns-value-out-of-range', `inputs total ${valueIn} with shielded value`);
     let out: number;
     try {
       out = valueOut(tx, this.height);

@@ -256,6 +256,21 @@ describe("ConnectBlock's fee and P2SH signature-op checks", () => {
     expect(new ConnectChecks(block, 1, MAINNET).spends(1, coins(out - 1))?.rule).toBe('bad-txns-fee-out-of-range');
   });
 
+  it('refuses inputs whose running total leaves MoneyRange, as GetValueIn does', () => {
+    const two = changed(spender, (d) => {
+      d.vin = [0, 1].map((i) => ({
+        prevout: { hash: new Uint8Array(32).fill(2), index: i },
+        scriptSig: Uint8Array.of(0x51),
+        sequence: 0xffffffff,
+      }));
+    });
+    const b = new Block(block.header, [block.transactions[0]!, two], block.bytes);
+    const max = 21_000_000 * 100_000_000;
+    const coin = (value: number) => ({ value, scriptPubKey: Uint8Array.of(0x51), height: 0, coinbase: false });
+    expect(new ConnectChecks(b, 1, MAINNET).spends(1, [coin(max), coin(1)])?.rule).toBe('bad-txns-value-out-of-range');
+    expect(new ConnectChecks(b, 1, MAINNET).spends(1, [coin(max - out), coin(out)])).toBeNull();
+  });
+
   it('adds P2SH redeem scripts to the legacy count, from the first P2SH spend on', () => {
     const p2sh = hexToBytes('a914' + '11'.repeat(20) + '87');
     const redeem = new Uint8Array(500).fill(0xac); // 500 CHECKSIGs
