@@ -13,7 +13,7 @@ import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { scanStore } from '../../src/store/scan.js';
 import { errorOf, resultOf } from '../support/call.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
-import { tempDir } from '../support/store.js';
+import { startAtSaplingCheckpoint, tempDir } from '../support/store.js';
 
 interface Roots {
   roots: { network: string; height: number; pool: string; rpc_hex: string; internal_hex: string }[];
@@ -23,7 +23,6 @@ const ROOTS = readJsonVector<Roots>('roots.json');
 const saplingRoot = (h: number): (typeof ROOTS.roots)[number] =>
   ROOTS.roots.find((r) => r.network === 'mainnet' && r.height === h && r.pool === 'sapling')!;
 const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
-const header = (h: number): Uint8Array => decodeBlock(block(h)).header.bytes;
 
 describe('a store started from the 419201 checkpoint', () => {
   const dir = tempDir('checkpoint');
@@ -33,22 +32,7 @@ describe('a store started from the 419201 checkpoint', () => {
 
   beforeAll(async () => {
     store = await openChainStore({ datadir: dir.path, network: MAINNET, log: (l) => log.push(l) });
-    await store.startFromCheckpoint({
-      height: 419201,
-      headers: [header(419199), header(419200), header(419201)],
-      // Operator-supplied: only printed as `chainwork`, never checked against anything here.
-      chainWork: 1n << 60n,
-      chainTx: null,
-      state: {
-        sprout: '000000',
-        sapling: ROOTS.sapling_treestates[0]!.final_state_hex,
-        orchard: '000000',
-        history: null,
-        totals: { sapling: null },
-      },
-    });
-    const r = await store.addBlock(block(419202));
-    expect(r.status).toBe('connected');
+    await startAtSaplingCheckpoint(store);
     m = new Map(storeMethods(store).map((x) => [x.name, x]));
   });
   afterAll(async () => {

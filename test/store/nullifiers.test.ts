@@ -10,13 +10,16 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { chainStateKeys } from '../../src/store/indexes/chain-state-index.js';
+import { blockNullifiers } from '../../src/state/nullifiers.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
 import { keys, SCHEMA_VERSION } from '../../src/store/layout.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { JUBJUB_POINT, saplingTransaction, SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
-import { tempDir } from '../support/store.js';
+import { startAtSaplingCheckpoint, tempDir } from '../support/store.js';
+import { readHexVector } from '../support/vectors.js';
+import { MAINNET } from '../../src/chain/network.js';
 
 /** A v4 transaction spending one Sapling note (`nullifier`, `anchor`) of `value` into a transparent output. */
 function saplingSpend(nullifier: Uint8Array, anchor: Uint8Array, value = 1000): Uint8Array {
@@ -136,6 +139,35 @@ describe('nullifier sets and Sapling anchors', () => {
       );
       const again = builder.chain(spent!, 1, 'mig-again', undefined, () => [saplingSpend(nf(7), root, 5)]);
       expect(await refusal(reopened, again[0]!)).toContain('rejected (bad-txns-sapling-duplicate-nullifier)');
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('are built for a version-5 store started from a checkpoint, from its first stored block on', async () => {
+    const dir = tempDir('nullifier-checkpoint');
+    cleanup.push(async () => dir.remove());
+    const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    await startAtSaplingCheckpoint(store);
+    const db = store.database;
+    const nullifierKeys = async () => (await db.keys({ gte: Buffer.of(0x4e), lt: Buffer.of(0x4f) }).all()).map((k) => k.toString('hex'));
+    const written = await nullifierKeys();
+    // 419202 reveals two Sprout nullifiers (a JoinSplit) and one Sapling nullifier.
+    const revealed = blockNullifiers(decodeBlock(readHexVector('blocks', 'mainnet', '419202.hex')));
+    expect(revealed.map((r) => r.pool)).toEqual(['sprout', 'sprout', 'sapling']);
+    expect(written).toEqual(revealed.map((r) => chainStateKeys.nullifier(r.pool, r.nullifier).toString('hex')).sort());
+
+    await db.batch(written.map((k) => ({ type: 'del' as const, key: Buffer.from(k, 'hex') })));
+    await db.put(keys.version(), encodeVersionRecord(5, 'mainnet'));
+    await store.close();
+    const lines: string[] = [];
+    const reopened = await openChainStore({ datadir: dir.path, network: MAINNET, log: (l) => lines.push(l) });
+    try {
+      expect(lines.some((l) => l.includes('resuming'))).toBe(false);
+      expect(reopened.database.getSync(keys.version())!.readUInt32LE(0)).toBe(SCHEMA_VERSION);
+      expect((await reopened.database.keys({ gte: Buffer.of(0x4e), lt: Buffer.of(0x4f) }).all()).map((k) => k.toString('hex'))).toEqual(
+        written,
+      );
     } finally {
       await reopened.close();
     }

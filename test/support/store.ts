@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { vectorPath } from './vectors.js';
+import { decodeBlock } from '../../src/codec/block.js';
+import type { ChainStore } from '../../src/store/index.js';
+import { readHexVector, readJsonVector, vectorPath } from './vectors.js';
 
 export function tempDir(label: string): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), `zecrpc-${label}-`));
@@ -58,4 +60,29 @@ export function blkRecords(magic: Uint8Array, blocks: readonly Uint8Array[]): Bu
       return [head, Buffer.from(b)];
     }),
   );
+}
+
+/**
+ * Starts an empty mainnet store at the Sapling checkpoint 419201 (headers 419199–419201, zcashd's
+ * tree state there) and connects block 419202, as `zecrpc import` from that checkpoint would.
+ * The chain work is the operator's to give: only printed, never checked.
+ */
+export async function startAtSaplingCheckpoint(store: ChainStore): Promise<void> {
+  const roots = readJsonVector<{ sapling_treestates: { final_state_hex: string }[] }>('roots.json');
+  const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
+  await store.startFromCheckpoint({
+    height: 419201,
+    headers: [419199, 419200, 419201].map((h) => decodeBlock(block(h)).header.bytes),
+    chainWork: 1n << 60n,
+    chainTx: null,
+    state: {
+      sprout: '000000',
+      sapling: roots.sapling_treestates[0]!.final_state_hex,
+      orchard: '000000',
+      history: null,
+      totals: { sapling: null },
+    },
+  });
+  const r = await store.addBlock(block(419202));
+  if (r.status !== 'connected') throw new Error(`block 419202 was not connected (${r.status})`);
 }

@@ -69,6 +69,15 @@ function storeNetwork(db: ClassicLevel<Buffer, Buffer>): string {
   return v.subarray(4).toString('utf8');
 }
 
+/**
+ * The height of the lowest best-chain block record: 0 for a store built from genesis, the first
+ * header's for one started from a checkpoint (which holds nothing below it).
+ */
+async function lowestActiveHeight(db: ClassicLevel<Buffer, Buffer>): Promise<number> {
+  const first = await db.keys({ gte: keys.height(0), lte: keys.height(0xffffffff), limit: 1 }).all();
+  return first.length === 0 ? 0 : first[0]!.readUInt32BE(1);
+}
+
 export function replayMigration(spec: ReplayMigrationSpec): Migration {
   return {
     version: spec.version,
@@ -81,8 +90,8 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
       if (!tipValue) return done();
       const tip = decodeTip(tipValue);
       const resumeValue = db.getSync(progressKey);
-      let next = resumeValue ? resumeValue.readUInt32LE(0) : 0;
-      if (next > 0) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
+      let next = resumeValue ? resumeValue.readUInt32LE(0) : await lowestActiveHeight(db);
+      if (resumeValue) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
 
       const indexer = spec.indexer(ctx?.network ?? networkParams(storeNetwork(db) as NetworkName));
       const overlay = new WriteOverlay(db);
