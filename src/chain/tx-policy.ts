@@ -1,8 +1,8 @@
 /**
  * zcashd v6.12.2's relay policy for a loose transaction (src/policy/policy.cpp IsStandardTx,
  * src/primitives/transaction.cpp GetDustThreshold): not consensus, but what its mempool refuses
- * as non-standard on mainnet and testnet (regtest accepts non-standard transactions). zcashd's
- * defaults apply: -datacarrier on, -datacarriersize 83, -permitbaremultisig on.
+ * as non-standard on mainnet and testnet (regtest accepts non-standard transactions), under
+ * `-datacarrier`, `-datacarriersize` and `-permitbaremultisig` (RelayPolicy).
  */
 import { MAX_SCRIPT_SIZE } from '../codec/script/opcodes.js';
 import { isPushOnlyFrom, solveScript } from '../codec/script/solver.js';
@@ -13,6 +13,22 @@ import { isUpgradeActive, type NetworkParams } from './network.js';
 
 /** MAX_OP_RETURN_RELAY: the largest OP_RETURN output script relayed (-datacarriersize). */
 export const MAX_OP_RETURN_RELAY = 83;
+
+/** The options zcashd's IsStandard reads (init.cpp; script/standard.cpp). */
+export interface RelayPolicy {
+  /** `-datacarrier` (default on): OP_RETURN outputs are standard at all. */
+  dataCarrier: boolean;
+  /** `-datacarriersize` (default 83): the largest standard OP_RETURN script. */
+  maxDataCarrierBytes: number;
+  /** `-permitbaremultisig` (default on): bare multisig outputs are standard. */
+  permitBareMultisig: boolean;
+}
+
+export const DEFAULT_RELAY_POLICY: RelayPolicy = Object.freeze({
+  dataCarrier: true,
+  maxDataCarrierBytes: MAX_OP_RETURN_RELAY,
+  permitBareMultisig: true,
+});
 /** The largest standard scriptSig: a 15-of-15 P2SH multisig spend, rounded up. */
 export const MAX_STANDARD_SCRIPTSIG_SIZE = 1650;
 /** ONE_THIRD_DUST_THRESHOLD_RATE, zatoshis per 1000 bytes. */
@@ -40,7 +56,12 @@ export function dustThreshold(out: TxOut): number {
  * `IsStandardTx` at `height` (the next block's): the reason zcashd gives, or null. Its order:
  * the version, each input's scriptSig, each output's script and value, then OP_RETURN outputs.
  */
-export function nonStandardReason(tx: Transaction, network: NetworkParams, height: number): string | null {
+export function nonStandardReason(
+  tx: Transaction,
+  network: NetworkParams,
+  height: number,
+  policy: RelayPolicy = DEFAULT_RELAY_POLICY,
+): string | null {
   const d = tx.data;
   const versions = currentVersions(network, height);
   if (d.version > versions.max || d.version < versions.min) return versions.reason;
@@ -59,8 +80,10 @@ export function nonStandardReason(tx: Transaction, network: NetworkParams, heigh
       if (n < 1 || n > 3 || m < 1 || m > n) return 'scriptpubkey';
     }
     if (solved.type === 'nulldata') {
-      if (out.scriptPubKey.length > MAX_OP_RETURN_RELAY) return 'scriptpubkey';
+      if (!policy.dataCarrier || out.scriptPubKey.length > policy.maxDataCarrierBytes) return 'scriptpubkey';
       dataOutputs++;
+    } else if (solved.type === 'multisig' && !policy.permitBareMultisig) {
+      return 'bare-multisig';
     } else if (out.value < dustThreshold(out)) {
       return 'dust';
     }

@@ -117,6 +117,9 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'developerencryptwallet', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures); zecrpc has no wallet' },
   { name: 'developersetpoolsizezero', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures)' },
   { name: 'paymentdisclosure', help: 'Accepted for zcashd compatibility (needs -experimentalfeatures)' },
+  { name: 'datacarrier', help: 'sendrawtransaction: OP_RETURN outputs are standard (default: 1)' },
+  { name: 'datacarriersize', value: 'n', help: 'sendrawtransaction: largest standard OP_RETURN script, in bytes (default: 83)' },
+  { name: 'permitbaremultisig', help: 'sendrawtransaction: bare multisig outputs are standard (default: 1)' },
   {
     // Every zcashd v6.12.2 start needs it, so copied service definitions carry it.
     name: 'i-am-aware-zcashd-will-be-replaced-by-zebrad-and-zallet-in-2025',

@@ -25,6 +25,7 @@ import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
 import type { ChainStore } from '../store/chain.js';
 import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
 import { feeRates } from './fee-options.js';
+import { relayPolicy } from './relay-options.js';
 import { checkOptions } from './options.js';
 import { verifiedStoreReader } from '../store/verify.js';
 import { openStoreOrExplain } from './store-open.js';
@@ -170,6 +171,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       upstream: upstreamRelay,
       uaComments: comments,
       feeRates: fees,
+      relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
     },
   );

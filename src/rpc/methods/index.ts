@@ -5,6 +5,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
+import type { RelayPolicy } from '../../chain/tx-policy.js';
 import type { ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
 import { insightMethods } from './addressindex/index.js';
@@ -28,6 +29,8 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   uaComments?: readonly string[];
   /** -paytxfee's and -minrelaytxfee's rates for getinfo (default zcashd's). */
   feeRates?: FeeRates;
+  /** -datacarrier, -datacarriersize, -permitbaremultisig: what sendrawtransaction holds standard. */
+  relayPolicy?: RelayPolicy;
 }
 
 function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
@@ -49,7 +52,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
-    ...mempoolMethods(store, upstream),
+    ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));

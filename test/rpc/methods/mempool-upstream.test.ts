@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAINNET, REGTEST } from '../../../src/chain/network.js';
 import type { TransactionData } from '../../../src/codec/tx/types.js';
+import { DEFAULT_RELAY_POLICY, type RelayPolicy } from '../../../src/chain/tx-policy.js';
 import { parseJson, type JsonValue } from '../../../src/json/index.js';
 import { RpcError, type RpcMethod } from '../../../src/rpc/method.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../../src/rpc/methods/control/experimental-features.js';
@@ -317,6 +318,18 @@ describe('mempool and relay methods', () => {
         changed((d) => d.vout.push({ value: 54, scriptPubKey: p2pkh }, { value: 0, scriptPubKey: opReturn(83) })),
       ),
     ).toEqual(notConnected);
+    // -datacarrier, -datacarriersize, -permitbaremultisig change what is standard.
+    const bareMultisig = Uint8Array.of(0x51, 0x21, ...new Uint8Array(32).fill(2), 0x02, 0x51, 0xae); // 1-of-1
+    const withPolicy = (policy: RelayPolicy, tx: Uint8Array) =>
+      caller(storeMethods(store, { relayPolicy: policy }))('sendrawtransaction', `["${Buffer.from(tx).toString('hex')}"]`);
+    const smallData = changed((d) => d.vout.push({ value: 0, scriptPubKey: opReturn(11) }));
+    const multisig = changed((d) => d.vout.push({ value: 100_000, scriptPubKey: bareMultisig }));
+    expect(await send(MAINNET, smallData)).toEqual(notConnected);
+    expect(await send(MAINNET, multisig)).toEqual(notConnected);
+    expect(await withPolicy({ ...DEFAULT_RELAY_POLICY, dataCarrier: false }, smallData)).toEqual(rejected('64: scriptpubkey'));
+    expect(await withPolicy({ ...DEFAULT_RELAY_POLICY, maxDataCarrierBytes: 10 }, smallData)).toEqual(rejected('64: scriptpubkey'));
+    expect(await withPolicy({ ...DEFAULT_RELAY_POLICY, maxDataCarrierBytes: 11 }, smallData)).toEqual(notConnected);
+    expect(await withPolicy({ ...DEFAULT_RELAY_POLICY, permitBareMultisig: false }, multisig)).toEqual(rejected('64: bare-multisig'));
     // A lock time the next block cannot meet: non-final (the tip is block 20).
     const locked = changed((d) => {
       d.lockTime = 21;

@@ -4,6 +4,7 @@
  * mempool and no peers.
  */
 import type { ChainStoreReader } from '../../../store/types.js';
+import type { RelayPolicy } from '../../../chain/tx-policy.js';
 import type { RpcMethod } from '../../method.js';
 import { getMempoolInfoMethod } from './getmempoolinfo.js';
 import { getRawMempoolMethod } from './getrawmempool.js';
@@ -13,6 +14,6 @@ import type { UpstreamRelay } from './upstream-relay.js';
 export { withUpstreamFallback } from './getrawtransaction-upstream.js';
 export { UpstreamRelay, type UpstreamRelayOptions } from './upstream-relay.js';
 
-export function mempoolMethods(store: ChainStoreReader, upstream: UpstreamRelay | null): RpcMethod[] {
-  return [getMempoolInfoMethod(upstream), getRawMempoolMethod(upstream), sendRawTransactionMethod(store, upstream)];
+export function mempoolMethods(store: ChainStoreReader, upstream: UpstreamRelay | null, policy?: RelayPolicy): RpcMethod[] {
+  return [getMempoolInfoMethod(upstream), getRawMempoolMethod(upstream), sendRawTransactionMethod(store, upstream, policy)];
 }

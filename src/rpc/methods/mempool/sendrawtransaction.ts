@@ -16,7 +16,7 @@
  * never happens.
  */
 import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
-import { nonStandardReason } from '../../../chain/tx-policy.js';
+import { DEFAULT_RELAY_POLICY, nonStandardReason, type RelayPolicy } from '../../../chain/tx-policy.js';
 import {
   checkTransactionWithoutProofs,
   contextualCheckTransaction,
@@ -62,7 +62,11 @@ export const SENDRAWTRANSACTION_HELP: string =
   '\nAs a json rpc call\n' +
   exampleRpc('sendrawtransaction', '"signedhex"');
 
-export function sendRawTransactionMethod(store: ChainStoreReader, upstream: UpstreamRelay | null): RpcMethod {
+export function sendRawTransactionMethod(
+  store: ChainStoreReader,
+  upstream: UpstreamRelay | null,
+  policy: RelayPolicy = DEFAULT_RELAY_POLICY,
+): RpcMethod {
   return {
     name: 'sendrawtransaction',
     category: 'rawtransactions',
@@ -98,7 +102,7 @@ export function sendRawTransactionMethod(store: ChainStoreReader, upstream: Upst
       }
       if (params.length > 1) getBool(params[1]!);
       if (await store.txLocation(tx.txid)) throw new RpcError(RPC_TRANSACTION_ALREADY_IN_CHAIN, 'transaction already in block chain');
-      const rejected = await mempoolRejection(store, ctx.network, tx);
+      const rejected = await mempoolRejection(store, ctx.network, tx, policy);
       if (rejected) throw new RpcError(RPC_TRANSACTION_REJECTED, `${rejected.code}: ${rejected.reason}`);
       throw new RpcError(-9, NOT_CONNECTED_MESSAGE);
     },
@@ -110,7 +114,12 @@ export function sendRawTransactionMethod(store: ChainStoreReader, upstream: Upst
  * next block; null when they pass or when the next one needs what zecrpc does not verify (the
  * proofs of a transaction's JoinSplits).
  */
-async function mempoolRejection(store: ChainStoreReader, network: NetworkParams, tx: Transaction): Promise<TxRuleViolation | null> {
+async function mempoolRejection(
+  store: ChainStoreReader,
+  network: NetworkParams,
+  tx: Transaction,
+  policy: RelayPolicy,
+): Promise<TxRuleViolation | null> {
   const next = (await tipHeight(store)) + 1;
   const structural = checkTransactionWithoutProofs(tx);
   if (structural) return structural;
@@ -120,7 +129,7 @@ async function mempoolRejection(store: ChainStoreReader, network: NetworkParams,
   if (contextual) return contextual;
   if (tx.isCoinbase) return { code: REJECT_INVALID, reason: 'coinbase', detail: 'a coinbase outside a block' };
   // fRequireStandard: mainnet and testnet.
-  const nonStandard = network.name === 'regtest' ? null : nonStandardReason(tx, network, next);
+  const nonStandard = network.name === 'regtest' ? null : nonStandardReason(tx, network, next, policy);
   if (nonStandard) return { code: REJECT_NONSTANDARD, reason: nonStandard, detail: nonStandard };
   // CheckFinalTx with LOCKTIME_MEDIAN_TIME_PAST: lock times against the tip's median time past.
   const tip = await store.tip();
