@@ -74,7 +74,7 @@ import {
   storeDirectory,
   type IndexRecord,
 } from './layout.js';
-import type { BlockIndexEntry, ChainStoreReader, ChainTip, TxLocation } from './types.js';
+import type { BlockIndexEntry, ChainStoreReader, ChainTip, CoinsView, TxLocation } from './types.js';
 import { writeBatch } from './write-batch.js';
 
 /** zcashd's MAX_BLOCK_SIZE (2 MB since Sapling; larger blocks never existed). */
@@ -1017,6 +1017,23 @@ export class ChainStore implements ChainStoreReader {
   async treeStateAt(pool: ShieldedPool, root: Uint8Array): Promise<Uint8Array | null> {
     const v = this.indexValue(chainStateKeys.anchor(pool, root));
     return v ? new Uint8Array(v) : null;
+  }
+
+  coinsView(): CoinsView {
+    return {
+      // A prefix read of LevelDB: a serving store writes every block at once (only an importer,
+      // which owns the store, holds blocks back in a write group).
+      hasUnspentOutputs: async (txid) => {
+        const prefix = chainStateKeys.coin(txid, 0).subarray(0, 33);
+        return (await this.db.keys({ gt: prefix, lte: chainStateKeys.coin(txid, 0xffffffff), limit: 1 }).all()).length > 0;
+      },
+      isUnspent: (txid, n) => this.indexValue(chainStateKeys.coin(txid, n)) !== undefined,
+      nullifierRevealed: (pool, nullifier) => this.indexValue(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
+      anchorKnown: (pool, root) => {
+        const hasher = defaultPoolHashers()[pool];
+        return bytesEqual(root, hasher.emptyRoots[hasher.depth]!) || this.indexValue(chainStateKeys.anchor(pool, root)) !== undefined;
+      },
+    };
   }
 
   async chainStateTip(): Promise<ChainStateTip | null> {

@@ -67,4 +67,21 @@ export interface ChainStoreReader {
   chainStateTip(): Promise<ChainStateTip | null>;
   /** Completed 2^16-leaf subtrees from index `start`, at most `limit` (z_getsubtreesbyindex). */
   subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]>;
+  /**
+   * The coins view and nullifier sets as zcashd's mempool reads them (sendrawtransaction); a
+   * reader without a chain state has none.
+   */
+  coinsView?(): CoinsView;
+}
+
+/** What AcceptToMemoryPool asks of the chain state before it runs scripts and proofs. */
+export interface CoinsView {
+  /** `HaveCoins(txid)`: some output of the transaction is unspent. */
+  hasUnspentOutputs(txid: Uint8Array): Promise<boolean>;
+  /** The output `n` of `txid` is unspent (`HaveInputs`, per input). */
+  isUnspent(txid: Uint8Array, n: number): boolean;
+  /** `GetNullifier`: the active chain revealed it. */
+  nullifierRevealed(pool: ShieldedPool, nullifier: Uint8Array): boolean;
+  /** `GetSaplingAnchorAt` / `GetOrchardAnchorAt`: a root the chain had, the empty tree's included. */
+  anchorKnown(pool: 'sapling' | 'orchard', root: Uint8Array): boolean;
 }

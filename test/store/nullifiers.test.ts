@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { storeMethods } from '../../src/rpc/methods/index.js';
 import { chainStateKeys } from '../../src/store/indexes/chain-state-index.js';
 import { blockNullifiers } from '../../src/state/nullifiers.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
@@ -78,6 +79,22 @@ describe('nullifier sets and Sapling anchors', () => {
     );
     expect(store.database.getSync(chainStateKeys.nullifier('sapling', nf(2)))).toBeUndefined();
     expect((await store.tip())?.height).toBe(102);
+  });
+
+  it("are what sendrawtransaction checks a loose spend against, with zcashd's mempool codes", async () => {
+    const [spent] = builder.chain(base[101]!, 1, 'loose', undefined, () => [saplingSpend(nf(10), root)]);
+    const store = await storeWith([...base, spent!]);
+    const send = async (tx: Uint8Array) => {
+      const method = storeMethods(store).find((m) => m.name === 'sendrawtransaction')!;
+      try {
+        return await method.call([Buffer.from(tx).toString('hex')], { network: SHIELDED_REGTEST, requestStop: () => {} });
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(await send(saplingSpend(nf(10), root, 5))).toBe('18: bad-txns-sapling-duplicate-nullifier');
+    expect(await send(saplingSpend(nf(11), nf(9)))).toBe('16: bad-txns-sapling-unknown-anchor');
+    expect(await send(saplingSpend(nf(11), root))).toBe('Zcash is not connected!');
   });
 
   it('wants a Sapling anchor the chain had: any earlier root, the empty tree included', async () => {

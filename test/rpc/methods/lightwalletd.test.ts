@@ -482,9 +482,9 @@ describe('lightwalletd against zecrpc (mainnet blocks 0..20)', () => {
       ErrorCode: -27,
       ErrorMessage: 'transaction already in block chain',
     });
-    // A well-formed transaction the chain lacks: zecrpc cannot relay it without an upstream node.
+    // A well-formed transaction spending outputs the chain does not have: zcashd's "Missing inputs".
     const loose = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[1]!;
-    expect(await sendResponse(loose.bytes)).toEqual({ ErrorCode: -9, ErrorMessage: 'Zcash is not connected!' });
+    expect(await sendResponse(loose.bytes)).toEqual({ ErrorCode: -25, ErrorMessage: 'Missing inputs' });
     // A coinbase the chain lacks: zcashd's mempool refuses it, code and reason after the RPC code.
     expect(await sendResponse(decodeBlock(testnetChain()[1]!).transactions[0]!.bytes)).toEqual({
       ErrorCode: -26,

@@ -264,12 +264,14 @@ describe('mempool and relay methods', () => {
     const { decodeTransaction, encodeTransaction } = await import('../../../src/codec/tx/transaction.js');
     const send = async (network: typeof MAINNET, tx: Uint8Array) =>
       caller(storeMethods(store), network)('sendrawtransaction', `["${Buffer.from(tx).toString('hex')}"]`);
-    // A real v1 transaction (two P2PKH inputs) the 21-block store does not have: every check passes.
+    // A real v1 transaction's outputs (P2PKH), spending the first output of block 1's coinbase,
+    // which the 21-block store holds unspent: every check zecrpc makes passes.
     const real = decodeBlock(readHexVector('blocks', 'mainnet', '347499.hex')).transactions[1]!;
+    const block1Coinbase = decodeBlock(readHexVector('blocks', 'mainnet', '1.hex')).transactions[0]!;
     const changed = (f: (d: TransactionData) => void): Uint8Array => {
       const d: TransactionData = {
         ...real.data,
-        vin: real.data.vin.map((i) => ({ prevout: { ...i.prevout }, scriptSig: i.scriptSig, sequence: i.sequence })),
+        vin: [{ prevout: { hash: block1Coinbase.txid, index: 0 }, scriptSig: Uint8Array.of(0x01, 0x00), sequence: 0xffffffff }],
         vout: real.data.vout.map((o) => ({ value: o.value, scriptPubKey: o.scriptPubKey })),
       };
       f(d);
@@ -277,7 +279,20 @@ describe('mempool and relay methods', () => {
     };
     const notConnected = { error: { code: -9, message: 'Zcash is not connected!' } };
     const rejected = (message: string) => ({ error: { code: -26, message } });
-    expect(await send(MAINNET, real.bytes)).toEqual(notConnected);
+    expect(
+      await send(
+        MAINNET,
+        changed(() => undefined),
+      ),
+    ).toEqual(notConnected);
+    // The coins view: an input whose transaction has no unspent output, then one whose output is not unspent.
+    expect(await send(MAINNET, real.bytes)).toEqual({ error: { code: -25, message: 'Missing inputs' } });
+    expect(
+      await send(
+        MAINNET,
+        changed((d) => (d.vin[0]!.prevout.index = 5)),
+      ),
+    ).toEqual(rejected('18: bad-txns-inputs-spent'));
     // CheckTransaction, then ContextualCheckTransaction, then the coinbase rule.
     expect(
       await send(

@@ -5,13 +5,14 @@
  * relayed verbatim: that node validates it against its UTXO set and relays it to the network.
  *
  * Without an upstream, zecrpc runs zcashd's checks in zcashd's order as far as they need no
- * coins view, mempool, proofs or signatures, with zcashd's errors: parameter types, the decode,
+ * mempool, proofs, signatures or scripts, with zcashd's errors: parameter types, the decode,
  * the expiring-soon rule, already in the best chain, then AcceptToMemoryPool's
  * CheckTransaction (stopping before a JoinSplit's proof), ContextualCheckTransaction at the next
  * height, no loose coinbase, IsStandardTx (mainnet and testnet) and finality at the tip's median
- * time past; each refusal is -26 "<reject code>: <reason>". Then it answers -9 "Zcash is not
- * connected!" (zcashd's text for a node without peers). A zcashd with no peers would go on to its
- * coins view and scripts, put the transaction in its mempool and return the txid, but zecrpc
+ * time past, then its coins view (-25 "Missing inputs"; spent inputs, revealed nullifiers, unknown
+ * anchors); each refusal is -26 "<reject code>: <reason>". Then it answers -9 "Zcash is not
+ * connected!" (zcashd's text for a node without peers). A zcashd with no peers would go on to
+ * fees, scripts and proofs, put the transaction in its mempool and return the txid, but zecrpc
  * cannot validate the spend and has nowhere to send it, so a txid would claim a submission that
  * never happens.
  */
@@ -21,6 +22,7 @@ import {
   checkTransactionWithoutProofs,
   contextualCheckTransaction,
   isFinalTx,
+  REJECT_DUPLICATE,
   REJECT_INVALID,
   REJECT_NONSTANDARD,
   type TxRuleViolation,
@@ -30,7 +32,7 @@ import { DecodeError } from '../../../codec/errors.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
 import { getBool } from '../../../json/getters.js';
 import { jsonTypeName } from '../../../json/value.js';
-import type { ChainStoreReader } from '../../../store/types.js';
+import type { ChainStoreReader, CoinsView } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { tipHeight } from '../blockchain/context.js';
@@ -41,6 +43,8 @@ import type { UpstreamRelay } from './upstream-relay.js';
 const TX_EXPIRING_SOON_THRESHOLD = 3;
 const RPC_TRANSACTION_REJECTED = -26;
 const RPC_TRANSACTION_ALREADY_IN_CHAIN = -27;
+/** RPC_TRANSACTION_ERROR: AcceptToMemoryPool failed without a rejection (missing inputs). */
+const RPC_TRANSACTION_ERROR = -25;
 export const NOT_CONNECTED_MESSAGE = 'Zcash is not connected!';
 
 export const SENDRAWTRANSACTION_HELP: string =
@@ -136,5 +140,34 @@ async function mempoolRejection(
   const tipEntry = tip ? await store.blockIndex(tip.hash) : null;
   const cutoff = tipEntry ? await medianTimePastOf(store, tipEntry) : 0;
   if (!isFinalTx(tx, next, cutoff)) return { code: REJECT_NONSTANDARD, reason: 'non-final', detail: 'non-final' };
+  const view = store.coinsView?.();
+  return view ? coinsViewRejection(view, tx) : null;
+}
+
+/**
+ * AcceptToMemoryPool's reads of the coins view, in its order: every input's transaction with an
+ * unspent output (else -25 "Missing inputs"), every input unspent, then the shielded
+ * requirements (nullifiers not revealed, anchors known). The checks after them (fees, ZIP 317,
+ * scripts, proofs) zecrpc does not make.
+ */
+async function coinsViewRejection(view: CoinsView, tx: Transaction): Promise<TxRuleViolation | null> {
+  const d = tx.data;
+  for (const input of d.vin) {
+    if (!(await view.hasUnspentOutputs(input.prevout.hash))) throw new RpcError(RPC_TRANSACTION_ERROR, 'Missing inputs');
+  }
+  const reject = (code: number, reason: string): TxRuleViolation => ({ code, reason, detail: reason });
+  for (const input of d.vin) {
+    if (!view.isUnspent(input.prevout.hash, input.prevout.index)) return reject(REJECT_DUPLICATE, 'bad-txns-inputs-spent');
+  }
+  for (const spend of d.sapling?.spends ?? []) {
+    if (view.nullifierRevealed('sapling', spend.nullifier)) return reject(REJECT_DUPLICATE, 'bad-txns-sapling-duplicate-nullifier');
+    if (!view.anchorKnown('sapling', spend.anchor)) return reject(REJECT_INVALID, 'bad-txns-sapling-unknown-anchor');
+  }
+  if (d.orchard) {
+    for (const action of d.orchard.actions) {
+      if (view.nullifierRevealed('orchard', action.nullifier)) return reject(REJECT_DUPLICATE, 'bad-txns-orchard-duplicate-nullifier');
+    }
+    if (!view.anchorKnown('orchard', d.orchard.anchor)) return reject(REJECT_INVALID, 'bad-txns-orchard-unknown-anchor');
+  }
   return null;
 }
