@@ -140,8 +140,10 @@ async function mempoolRejection(
   const tipEntry = tip ? await store.blockIndex(tip.hash) : null;
   const cutoff = tipEntry ? await medianTimePastOf(store, tipEntry) : 0;
   if (!isFinalTx(tx, next, cutoff)) return { code: REJECT_NONSTANDARD, reason: 'non-final', detail: 'non-final' };
+  // A store started from a checkpoint lacks the coins, nullifiers and roots before it: a miss
+  // there proves nothing, so its coins view is not asked.
   const view = store.coinsView?.();
-  return view ? coinsViewRejection(view, tx) : null;
+  return view && (await store.chainStateTip())?.coinsComplete === true ? coinsViewRejection(view, tx) : null;
 }
 
 /**
