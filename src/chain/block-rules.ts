@@ -18,7 +18,7 @@ import { bytesEqual } from '../codec/hex.js';
 import { foundersRewardAddress, recipientScript } from './funding-streams.js';
 import type { NetworkParams } from './network.js';
 import { foundersRewardAmount, hasFoundersReward } from './subsidy.js';
-import { checkTransactionWithoutProofs, contextualCheckTransaction, isFinalTx, type TxRuleViolation } from './tx-rules.js';
+import { checkTransactionWithoutProofs, contextualCheckTransaction, isFinalTx, REJECT_INVALID, type TxRuleViolation } from './tx-rules.js';
 
 /** MAX_BLOCK_SIGOPS: MAX_BLOCK_SIZE / 50. */
 export const MAX_BLOCK_SIGOPS = 20_000;
@@ -89,7 +89,7 @@ export function contextualCheckBlockTransactions(block: Block, height: number, n
     if (v) return txError(block, height, i, v);
     if (!isFinalTx(txs[i]!, height, block.header.time)) {
       return txError(block, height, i, {
-        code: 0x10,
+        code: REJECT_INVALID,
         reason: 'bad-txns-nonfinal',
         detail: `lock time ${txs[i]!.data.lockTime} is not final at height ${height}, time ${block.header.time}`,
       });

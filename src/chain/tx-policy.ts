@@ -4,7 +4,7 @@
  * as non-standard on mainnet and testnet (regtest accepts non-standard transactions), under
  * `-datacarrier`, `-datacarriersize` and `-permitbaremultisig` (RelayPolicy).
  */
-import { MAX_SCRIPT_SIZE } from '../codec/script/opcodes.js';
+import { isUnspendable } from '../codec/script/opcodes.js';
 import { isPushOnlyFrom, solveScript } from '../codec/script/solver.js';
 import { compactSizeLength } from '../codec/bytes.js';
 import type { Transaction } from '../codec/tx/transaction.js';
@@ -29,11 +29,11 @@ export const DEFAULT_RELAY_POLICY: RelayPolicy = Object.freeze({
   maxDataCarrierBytes: MAX_OP_RETURN_RELAY,
   permitBareMultisig: true,
 });
+
 /** The largest standard scriptSig: a 15-of-15 P2SH multisig spend, rounded up. */
 export const MAX_STANDARD_SCRIPTSIG_SIZE = 1650;
 /** ONE_THIRD_DUST_THRESHOLD_RATE, zatoshis per 1000 bytes. */
 const ONE_THIRD_DUST_THRESHOLD_RATE = 100;
-const OP_RETURN = 0x6a;
 
 /** The transaction versions each epoch relays (CTransaction::*_CURRENT_VERSION). */
 function currentVersions(network: NetworkParams, height: number): { min: number; max: number; reason: string } {
@@ -46,7 +46,7 @@ function currentVersions(network: NetworkParams, height: number): { min: number;
 /** `CTxOut::GetDustThreshold`: 3 × the one-third rate's fee for the output and a 148-byte input to spend it. */
 export function dustThreshold(out: TxOut): number {
   const script = out.scriptPubKey;
-  if ((script.length > 0 && script[0] === OP_RETURN) || script.length > MAX_SCRIPT_SIZE) return 0;
+  if (isUnspendable(script)) return 0;
   const size = 8 + compactSizeLength(script.length) + script.length + 148;
   // CFeeRate::GetFee: rate × size / 1000, never 0 for a positive rate (it is at least 157 bytes here).
   return 3 * Math.floor((ONE_THIRD_DUST_THRESHOLD_RATE * size) / 1000);

@@ -13,6 +13,7 @@ import { branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/networ
 import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rules.js';
 import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
+import { isUnspendable } from '../codec/script/opcodes.js';
 import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
@@ -117,11 +118,6 @@ export class StateTransitionError extends Error {
     super(`block ${blockHash} at height ${height} rejected (${rule}): ${message}`);
     this.name = 'StateTransitionError';
   }
-}
-
-/** zcashd's CScript::IsUnspendable: OP_RETURN outputs never enter the coins view. */
-function isUnspendable(script: Uint8Array): boolean {
-  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
 }
 
 const outpointKey = (hash: Uint8Array, index: number): string => `${toHex(hash)}:${index}`;

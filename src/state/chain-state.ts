@@ -180,6 +180,11 @@ export function emptyTrees(hashers: PoolHashers): Record<ShieldedPool, Increment
  * The tree zcashd's coins view holds for an anchor `root` (GetSproutAnchorAt and friends): the
  * empty tree for the empty root, the stored frontier otherwise, or null when it has none.
  */
+/** `root` is the root of the pool's empty tree (a known anchor that no record holds). */
+export function isEmptyTreeRoot(hasher: MerkleHasher, root: Uint8Array): boolean {
+  return bytesEqual(root, hasher.emptyRoots[hasher.depth]!);
+}
+
 export function treeAtAnchor(
   hasher: MerkleHasher,
   root: Uint8Array,
@@ -189,6 +194,6 @@ export function treeAtAnchor(
   // A null root (a block before the pool existed) never has a tree; answering that without the
   // empty root spares building the hasher's tables (≈ 0.4 s) on a node serving old blocks.
   if (frontier === null && root.every((b) => b === 0)) return null;
-  if (bytesEqual(root, hasher.emptyRoots[hasher.depth]!)) return new IncrementalMerkleTree(hasher, treeOptions(pool));
+  if (isEmptyTreeRoot(hasher, root)) return new IncrementalMerkleTree(hasher, treeOptions(pool));
   return frontier ? IncrementalMerkleTree.fromTreeState(hasher, frontier, treeOptions(pool)) : null;
 }

@@ -50,7 +50,7 @@ import {
   type ShieldedPool,
 } from '../state/chain-state.js';
 import { AddressIndex } from './indexes/address-index.js';
-import { ChainStateIndex, chainStateKeys, decodeSubtree, type CheckpointState } from './indexes/chain-state-index.js';
+import { ChainStateIndex, chainStateKeys, chainStateLookups, decodeSubtree, type CheckpointState } from './indexes/chain-state-index.js';
 import type { ChainBlock, Indexer, IndexReadView } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
 import { WriteOverlay } from './overlay.js';
@@ -1021,17 +1021,12 @@ export class ChainStore implements ChainStoreReader {
 
   coinsView(): CoinsView {
     return {
+      ...chainStateLookups((key) => this.indexValue(key), defaultPoolHashers()),
       // A prefix read of LevelDB: a serving store writes every block at once (only an importer,
       // which owns the store, holds blocks back in a write group).
       hasUnspentOutputs: async (txid) => {
         const prefix = chainStateKeys.coin(txid, 0).subarray(0, 33);
         return (await this.db.keys({ gt: prefix, lte: chainStateKeys.coin(txid, 0xffffffff), limit: 1 }).all()).length > 0;
-      },
-      isUnspent: (txid, n) => this.indexValue(chainStateKeys.coin(txid, n)) !== undefined,
-      nullifierRevealed: (pool, nullifier) => this.indexValue(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
-      anchorKnown: (pool, root) => {
-        const hasher = defaultPoolHashers()[pool];
-        return bytesEqual(root, hasher.emptyRoots[hasher.depth]!) || this.indexValue(chainStateKeys.anchor(pool, root)) !== undefined;
       },
     };
   }

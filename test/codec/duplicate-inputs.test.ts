@@ -3,9 +3,10 @@
 // bytes its table keys on.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction } from '../../src/codec/tx/transaction.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { firstDuplicateInput, spendsNullPrevout, WireTxIn } from '../../src/codec/tx/transparent.js';
-import type { TransactionData, TxIn } from '../../src/codec/tx/types.js';
+import type { TxIn } from '../../src/codec/tx/types.js';
+import { encodeV1Transaction } from '../support/address-index-chain.js';
 
 function reference(vin: readonly TxIn[]): number {
   const seen = new Set<string>();
@@ -18,23 +19,7 @@ function reference(vin: readonly TxIn[]): number {
 }
 
 function decoded(vin: TxIn[]): TxIn[] {
-  const data: TransactionData = {
-    format: 'v1',
-    overwintered: false,
-    version: 1,
-    versionGroupId: 0,
-    consensusBranchId: null,
-    lockTime: 0,
-    expiryHeight: 0,
-    vin,
-    vout: [{ value: 0, scriptPubKey: Uint8Array.of(0x51) }],
-    joinSplits: [],
-    joinSplitPubKey: null,
-    joinSplitSig: null,
-    sapling: null,
-    orchard: null,
-  };
-  return decodeTransaction(encodeTransaction(data)).data.vin;
+  return decodeTransaction(encodeV1Transaction(vin, [{ value: 0, scriptPubKey: Uint8Array.of(0x51) }])).data.vin;
 }
 
 /** Prevouts from a few txids sharing their first four bytes, and indexes of which 0, 1024 and 2048 share a table slot. */

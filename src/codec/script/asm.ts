@@ -3,7 +3,7 @@
  * scriptPubKey objects.
  */
 import { Buffer } from 'node:buffer';
-import { MAX_SCRIPT_SIZE, OP_PUSHDATA4, OP_RETURN, newScriptOp, opcodeName, readScriptOp } from './opcodes.js';
+import { OP_PUSHDATA4, isUnspendable, newScriptOp, opcodeName, readScriptOp } from './opcodes.js';
 
 /** `mapSigHashTypes`: the only hash-type bytes that get a suffix. */
 const SIGHASH_SUFFIX: readonly (string | undefined)[] = (() => {
@@ -88,11 +88,6 @@ export function scriptToAsm(script: Uint8Array, attemptSighashDecode: boolean): 
     },
   });
   return out;
-}
-
-/** `CScript::IsUnspendable` of `script[start, end)`. */
-function isUnspendable(script: Uint8Array, start: number, end: number): boolean {
-  return (end > start && script[start] === OP_RETURN) || end - start > MAX_SCRIPT_SIZE;
 }
 
 /**

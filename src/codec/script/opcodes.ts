@@ -28,6 +28,14 @@ export const OP_INVALIDOPCODE = 0xff;
 /** `MAX_SCRIPT_SIZE`: scripts longer than this are "unspendable" (`CScript::IsUnspendable`). */
 export const MAX_SCRIPT_SIZE = 10_000;
 
+/**
+ * `CScript::IsUnspendable` of `script[start, end)` (the whole script by default): an OP_RETURN
+ * output or an over-long script, which the coins view never holds.
+ */
+export function isUnspendable(script: Uint8Array, start = 0, end = script.length): boolean {
+  return (end > start && script[start] === OP_RETURN) || end - start > MAX_SCRIPT_SIZE;
+}
+
 // Names of the non-push opcodes 0x61..0xB9, in byte order. Pushes (0x00..0x4E) never reach
 // GetOpName from ScriptToAsmStr, but zcashd's table names them too, so they are filled below.
 const NAMED_FROM_0x61 = [

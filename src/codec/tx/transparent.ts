@@ -224,15 +224,9 @@ export function writeVout(w: ByteWriter, vout: readonly TxOut[]): void {
   for (const o of vout) w.i64(o.value).varBytes(o.scriptPubKey);
 }
 
-const NULL_HASH_BYTES = 32;
-
 /** zcashd's IsCoinBase: exactly one input whose prevout is null (zero hash, index 0xffffffff). */
 export function isCoinbase(vin: readonly TxIn[]): boolean {
-  if (vin.length !== 1) return false;
-  const p = vin[0]!.prevout;
-  if (p.index !== 0xffffffff) return false;
-  for (let i = 0; i < NULL_HASH_BYTES; i++) if (p.hash[i] !== 0) return false;
-  return true;
+  return vin.length === 1 && spendsNullPrevout(vin[0]!);
 }
 
 /** Inputs `a` and `b` spend the same prevout (txid and index). */

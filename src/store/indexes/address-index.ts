@@ -25,6 +25,7 @@
  */
 import type { Block } from '../../codec/block.js';
 import { bytesEqual, toHexReversed } from '../../codec/hex.js';
+import { isUnspendable } from '../../codec/script/opcodes.js';
 import { SCRIPT_P2PKH, SCRIPT_P2SH, SCRIPT_UNKNOWN } from '../../codec/script/solver.js';
 import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
@@ -37,9 +38,6 @@ import { inputCoinsOf } from './input-coins.js';
 export { SCRIPT_P2PKH, SCRIPT_P2SH, SCRIPT_UNKNOWN };
 
 const ZERO_HASH160 = new Uint8Array(20);
-/** zcashd's MAX_SCRIPT_SIZE: longer scripts are unspendable. */
-const MAX_SCRIPT_SIZE = 10_000;
-const OP_RETURN = 0x6a;
 
 /** CScript::GetType: only the exact P2PKH and P2SH templates have an address. */
 export function scriptType(s: Uint8Array): number {
@@ -69,10 +67,6 @@ export function addressScript(type: number, hash160: Uint8Array): Uint8Array {
     s[22] = 0x87;
   }
   return s;
-}
-
-function isUnspendable(s: Uint8Array): boolean {
-  return (s.length > 0 && s[0] === OP_RETURN) || s.length > MAX_SCRIPT_SIZE;
 }
 
 const TWO_32 = 0x1_0000_0000;

@@ -22,6 +22,7 @@ import { IncrementalMerkleTree } from '../../state/trees/incremental.js';
 import { UNKNOWN_POOL_TOTALS, type PoolTotals } from '../../state/value-pools.js';
 import {
   decodeChainStateTip,
+  isEmptyTreeRoot,
   treeAtAnchor,
   treeOptions,
   encodeBlockChainState,
@@ -33,6 +34,7 @@ import {
 } from '../../state/chain-state.js';
 import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+import type { CoinsView } from '../types.js';
 import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
@@ -66,6 +68,22 @@ export const chainStateKeys = {
     return k;
   },
 };
+
+/**
+ * The chain state's point reads, over any reader of committed state (the indexer's view while
+ * connecting, the store's own while serving): an unspent coin, a revealed nullifier, a known
+ * anchor (the empty tree's root is always one and is not stored).
+ */
+export function chainStateLookups(
+  read: (key: Buffer) => Buffer | undefined,
+  hashers: PoolHashers,
+): Pick<CoinsView, 'isUnspent' | 'nullifierRevealed' | 'anchorKnown'> {
+  return {
+    isUnspent: (txid, n) => read(chainStateKeys.coin(txid, n)) !== undefined,
+    nullifierRevealed: (pool, nullifier) => read(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
+    anchorKnown: (pool, root) => isEmptyTreeRoot(hashers[pool], root) || read(chainStateKeys.anchor(pool, root)) !== undefined,
+  };
+}
 
 /** A nullifier record's value: its presence is the fact (zcashd stores `true`). */
 const REVEALED = Buffer.of(1);
@@ -239,6 +257,7 @@ export class ChainStateIndex implements Indexer {
       );
     }
     const block = await chainBlock.block();
+    const lookups = chainStateLookups((key) => view.get(key), this.hashers);
     const result = applyBlock({
       network: this.network,
       hashers: this.hashers,
@@ -250,11 +269,8 @@ export class ChainStateIndex implements Indexer {
         return v ? decodeCoin(v) : null;
       },
       sproutTreeAt: (root) => treeAtAnchor(this.hashers.sprout, root, view.get(chainStateKeys.anchor('sprout', root)) ?? null, 'sprout'),
-      anchorKnown: (pool, root) => {
-        const hasher = this.hashers[pool];
-        return bytesEqual(root, hasher.emptyRoots[hasher.depth]!) || view.get(chainStateKeys.anchor(pool, root)) !== undefined;
-      },
-      nullifierSpent: (pool, nullifier) => view.get(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
+      anchorKnown: lookups.anchorKnown,
+      nullifierSpent: lookups.nullifierRevealed,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
     rememberInputCoins(block, result.inputCoins);

@@ -12,6 +12,7 @@
  * scratch space is empty when the migration completes.
  */
 import type { Block } from '../../codec/block.js';
+import { isUnspendable } from '../../codec/script/opcodes.js';
 import type { BatchOp } from '../block-data.js';
 import { AddressIndex } from '../indexes/address-index.js';
 import { chainStateKeys, encodeCoin } from '../indexes/chain-state-index.js';
@@ -25,11 +26,6 @@ const COIN_PREFIX = chainStateKeys.coin(new Uint8Array(32), 0)[0]!;
 const COIN_KEY_LENGTH = 37;
 
 const scratchKey = (txid: Uint8Array, n: number): Buffer => keys.migrationScratch(ADDRESS_INDEX_VERSION, txid, n);
-
-/** zcashd's CScript::IsUnspendable, as the coins view applies it. */
-function isUnspendable(script: Uint8Array): boolean {
-  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
-}
 
 /** `c` as it stood before the block: coin keys resolve from the replay's scratch records. */
 function historicCoins(view: IndexReadView): IndexReadView {

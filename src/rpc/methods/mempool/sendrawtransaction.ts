@@ -124,7 +124,8 @@ async function mempoolRejection(
   tx: Transaction,
   policy: RelayPolicy,
 ): Promise<TxRuleViolation | null> {
-  const next = (await tipHeight(store)) + 1;
+  const tip = await store.tip();
+  const next = (tip?.height ?? -1) + 1;
   const structural = checkTransactionWithoutProofs(tx);
   if (structural) return structural;
   // CheckTransaction verifies JoinSplit proofs next, which zecrpc cannot.
@@ -136,7 +137,6 @@ async function mempoolRejection(
   const nonStandard = network.name === 'regtest' ? null : nonStandardReason(tx, network, next, policy);
   if (nonStandard) return { code: REJECT_NONSTANDARD, reason: nonStandard, detail: nonStandard };
   // CheckFinalTx with LOCKTIME_MEDIAN_TIME_PAST: lock times against the tip's median time past.
-  const tip = await store.tip();
   const tipEntry = tip ? await store.blockIndex(tip.hash) : null;
   const cutoff = tipEntry ? await medianTimePastOf(store, tipEntry) : 0;
   if (!isFinalTx(tx, next, cutoff)) return { code: REJECT_NONSTANDARD, reason: 'non-final', detail: 'non-final' };
