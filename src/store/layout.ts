@@ -97,6 +97,24 @@ const PREFIX = {
   highestRecord: 0x4d, // M
 } as const;
 
+/** The key prefixes the chain itself writes (every other prefix belongs to one indexer). */
+export const CHAIN_KEY_PREFIXES: readonly number[] = [
+  PREFIX.version,
+  PREFIX.index,
+  PREFIX.txids,
+  PREFIX.height,
+  PREFIX.tip,
+  PREFIX.best,
+  PREFIX.fileCursor,
+  PREFIX.blockData,
+  PREFIX.importCheckpoint,
+  PREFIX.chainTx,
+  PREFIX.undo,
+  PREFIX.invalid,
+  PREFIX.migrationProgress,
+  PREFIX.highestRecord,
+];
+
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
 function addressPrefix(prefix: number, type: number, hash160: Uint8Array, extra: number): Buffer {
   const k = Buffer.allocUnsafe(22 + extra);

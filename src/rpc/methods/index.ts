@@ -3,8 +3,7 @@
  * `help` and `stop` belong to the server itself (rpc/http/server.ts), since `help` reads the
  * finished registry; getinfo and getexperimentalfeatures are here.
  */
-import type { ClassicLevel } from 'classic-level';
-import { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
+import type { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { RelayPolicy } from '../../chain/tx-policy.js';
 import type { ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
@@ -21,7 +20,7 @@ import { SpentIndexLookup } from './spent-index-lookup.js';
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
   features?: ExperimentalFeatures;
-  /** Reads of the store's address index (default: over the store's own database when it has one). */
+  /** Reads of the store's address index (default: the store's own reader, when it serves one). */
   addressIndex?: AddressIndexReader;
   /** The -upstream node that answers mempool and relay calls (default: none). */
   upstream?: UpstreamRelay | null;
@@ -33,16 +32,20 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   relayPolicy?: RelayPolicy;
 }
 
-function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
-  const db = (store as { database?: ClassicLevel<Buffer, Buffer> }).database;
-  return db ?? null;
+/** A store that serves its address index beside the chain (ChainStore, which composes its readers). */
+interface AddressIndexSource {
+  addressIndexReader(): AddressIndexReader;
+}
+
+function addressIndexOf(store: ChainStoreReader): AddressIndexReader | null {
+  const source = store as Partial<AddressIndexSource>;
+  return typeof source.addressIndexReader === 'function' ? source.addressIndexReader() : null;
 }
 
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
   const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
   const upstream = options.upstream ?? null;
-  const db = ownDatabase(store);
-  const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
+  const index = options.addressIndex ?? addressIndexOf(store);
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;

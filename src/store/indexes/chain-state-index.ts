@@ -33,11 +33,13 @@ import {
   type ShieldedPool,
 } from '../../state/chain-state.js';
 import type { BatchOp } from '../block-data.js';
-import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+import type { ChainBlock, CoreConnect, CoreIndexer, DisconnectedBlock, IndexReadView } from './indexer.js';
 import type { CoinsView } from '../types.js';
-import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
+
+/** Every key prefix the chain state owns. */
+export const CHAIN_STATE_KEY_PREFIXES: readonly number[] = Object.values(PREFIX);
 
 const POOL_BYTE: Record<ShieldedPool, number> = { sprout: 0, sapling: 1, orchard: 2 };
 
@@ -200,9 +202,11 @@ export interface ChainStateIndexOptions {
   log?: (line: string) => void;
 }
 
-export class ChainStateIndex implements Indexer {
+export class ChainStateIndex implements CoreIndexer<CheckpointState> {
   readonly name = 'chainstate';
   readonly undoTag = CHAIN_STATE_UNDO_TAG;
+  readonly role = 'core';
+  readonly keyPrefixes = CHAIN_STATE_KEY_PREFIXES;
   private readonly network: NetworkParams;
   private readonly hashers: PoolHashers;
   private readonly log: (line: string) => void;
@@ -247,7 +251,7 @@ export class ChainStateIndex implements Indexer {
     return ops;
   }
 
-  async connect(chainBlock: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
+  async connect(chainBlock: ChainBlock, view: IndexReadView): Promise<CoreConnect> {
     const { height, hash } = chainBlock;
     const parent = this.tip(view);
     if (height === 0 ? parent !== null : !parent || !bytesEqual(parent.hash, chainBlock.header.subarray(4, 36))) {
@@ -273,7 +277,6 @@ export class ChainStateIndex implements Indexer {
       nullifierSpent: lookups.nullifierRevealed,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
-    rememberInputCoins(block, result.inputCoins);
 
     const tipBytes = Buffer.from(encodeChainStateTip(result.tip));
     const ops: BatchOp[] = [
@@ -304,7 +307,12 @@ export class ChainStateIndex implements Indexer {
       subtrees: result.completedSubtrees.map((s) => ({ pool: s.pool, index: s.index })),
     });
     this.cachedTip = { bytes: tipBytes, tip: result.tip };
-    return { ops, undo };
+    const { spent, created, inputCoins, nullifiers, newRoots } = result;
+    return { ops, undo, connected: { spent, created, inputCoins, nullifiers, newRoots } };
+  }
+
+  disconnected(undo: Uint8Array | null): DisconnectedBlock {
+    return { spent: undo ? chainStateUndoSpent(undo) : [] };
   }
 
   async disconnect(chainBlock: ChainBlock, undoBytes: Uint8Array | null): Promise<BatchOp[]> {
