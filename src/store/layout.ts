@@ -63,7 +63,9 @@
  * Evolving the layout: the schema version in `V` counts the migrations applied (migrations/). A
  * migration only ever adds data under a new prefix (or deletes a prefix it owns), so a store is
  * readable at every step and records written by older code never change meaning. Indexers
- * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
+ * (indexes/) own their prefixes; each prefix is listed in the table above with its owner, each
+ * indexer declares its own (`keyPrefixes`), and a store refuses to open when two owners, the
+ * chain (CHAIN_KEY_PREFIXES) included, claim one (indexer-set.ts).
  */
 import { join } from 'node:path';
 
