@@ -291,17 +291,17 @@ export class ChainDb {
     return (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true }));
   }
 
-  /** Hands the group to LevelDB once it holds as many blocks or bytes as a group may. */
-  async writeGroupIfFull(): Promise<void> {
+  /** Whether the group holds as many blocks or bytes as a group may (then `startGroupWrite`). */
+  groupIsFull(): boolean {
     const group = this.group;
-    if (group && (group.blocks >= this.groupLimits!.maxBlocks || group.bytes >= this.groupLimits!.maxBytes)) await this.startGroupWrite();
+    return group !== null && (group.blocks >= this.groupLimits!.maxBlocks || group.bytes >= this.groupLimits!.maxBytes);
   }
 
   /**
    * Hands the pending group to LevelDB and returns once the write has *started* (after the
    * previous one completed: one write in flight), so validation of the next blocks overlaps it.
    */
-  private async startGroupWrite(): Promise<void> {
+  async startGroupWrite(): Promise<void> {
     if (this.writing) await this.writing.done;
     const writes = this.group;
     if (!writes || this.writeFailure) return;

@@ -282,7 +282,7 @@ export class ChainStore implements ChainStoreReader {
       db.pendingGroup().apply(ops);
       // The cursor moves on in memory; on disk it moves with the group's batch (its `F` value).
       prepared.commit();
-      await db.writeGroupIfFull();
+      if (db.groupIsFull()) await db.startGroupWrite();
     } else {
       try {
         await prepared.flush();
