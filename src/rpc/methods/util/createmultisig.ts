@@ -60,7 +60,8 @@ export function multisigRedeemScript(requiredParam: JsonValue, keysParam: JsonVa
   if (keys.length < required) {
     throw new Error(`not enough keys supplied (got ${keys.length} keys, but need at least ${required} to redeem)`);
   }
-  if (keys.length > MAX_KEYS) throw new Error('Number of addresses involved in the multisignature address creation > 16\nReduce the number');
+  if (keys.length > MAX_KEYS)
+    throw new Error('Number of addresses involved in the multisignature address creation > 16\nReduce the number');
   const pubkeys = keys.map((k) => {
     const text = getStr(k);
     const key = hexToBytesStrict(text);

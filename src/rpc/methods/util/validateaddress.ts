@@ -51,7 +51,10 @@ export const validateAddressMethod: RpcMethod = {
   asciiResults: true,
   call(params, ctx) {
     const destination = decodeTransparentAddress(getStr(params[0]!), ctx.network);
-    const w = new JsonWriter().beginObject().key('isvalid').bool(destination !== null);
+    const w = new JsonWriter()
+      .beginObject()
+      .key('isvalid')
+      .bool(destination !== null);
     if (destination !== null) {
       w.key('address').str(encodeTransparentAddress(destination.kind, destination.hash, ctx.network));
       w.key('scriptPubKey').str(toHex(destinationScript(destination)));

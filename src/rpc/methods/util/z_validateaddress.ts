@@ -78,7 +78,10 @@ export function zValidateAddressMethod(options: ZValidateAddressOptions = {}): R
     call(params, ctx) {
       const text = getStr(params[0]!);
       const address = decodePaymentAddress(text, ctx.network);
-      const w = new JsonWriter().beginObject().key('isvalid').bool(address !== null);
+      const w = new JsonWriter()
+        .beginObject()
+        .key('isvalid')
+        .bool(address !== null);
       if (address !== null) {
         // zcashd echoes the string it was given, not a re-encoding.
         w.key('address').str(text);

@@ -11,13 +11,7 @@
  */
 import type { NetworkParams } from '../../../chain/network.js';
 import { decodePaymentAddress, encodeSaplingAddress, encodeUnified } from '../../../codec/address/payment-address.js';
-import {
-  TYPECODE_ORCHARD,
-  TYPECODE_P2PKH,
-  TYPECODE_P2SH,
-  TYPECODE_SAPLING,
-  type UnifiedReceiver,
-} from '../../../codec/address/unified.js';
+import { TYPECODE_ORCHARD, TYPECODE_P2PKH, TYPECODE_P2SH, TYPECODE_SAPLING, type UnifiedReceiver } from '../../../codec/address/unified.js';
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
 import { getStr } from '../../../json/getters.js';
 import { JsonWriter } from '../../../json/writer.js';
