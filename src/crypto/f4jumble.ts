@@ -4,7 +4,7 @@
  * encoding changes all of it. The round functions are personalised BLAKE2b: H_i truncated to
  * the left part's length, G_i the concatenation of 64-byte blocks over the right part.
  */
-import { blake2b } from '@noble/hashes/blake2.js';
+import { blake2bPersonal } from './blake2b-personal.js';
 
 /** The shortest and longest messages F4Jumble is defined on (ℓ^MIN_M, ℓ^MAX_M). */
 export const F4JUMBLE_MIN_LENGTH = 48;
@@ -23,14 +23,14 @@ function personal(tag: string, i: number, j = 0): Uint8Array {
 
 /** target ^= H_i(u), over the left part's length. */
 function xorH(i: number, u: Uint8Array, target: Uint8Array): void {
-  const h = blake2b(u, { dkLen: target.length, personalization: personal('UA_F4Jumble_H', i) });
+  const h = blake2bPersonal(target.length, personal('UA_F4Jumble_H', i), u);
   for (let k = 0; k < target.length; k++) target[k]! ^= h[k]!;
 }
 
 /** target ^= G_i(u), over the right part's length. */
 function xorG(i: number, u: Uint8Array, target: Uint8Array): void {
   for (let j = 0; j * OUT_BYTES < target.length; j++) {
-    const g = blake2b(u, { dkLen: OUT_BYTES, personalization: personal('UA_F4Jumble_G', i, j) });
+    const g = blake2bPersonal(OUT_BYTES, personal('UA_F4Jumble_G', i, j), u);
     const base = j * OUT_BYTES;
     const end = Math.min(OUT_BYTES, target.length - base);
     for (let k = 0; k < end; k++) target[base + k]! ^= g[k]!;
