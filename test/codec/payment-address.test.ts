@@ -143,6 +143,17 @@ describe('unified address encoding rules (zcash_address 0.10.1)', () => {
     expect(decodeUnifiedAddress(encodeBech32('u', convertBits(new Uint8Array(47), 8, 5, true)!, 'bech32m'), 'u')).toBeNull();
   });
 
+  it('the whole string may be at most 4194368 characters (the Bech32mZip316 code length)', { timeout: 120_000 }, () => {
+    // orchard item (45 bytes) + unknown item (1 + 5 + n) + 16 bytes of padding = 2621475 jumbled
+    // bytes, whose 4194360 groups make a string of exactly 2 + 4194360 + 6 characters.
+    const longest = uaOf([orchardReceiver, { typecode: 5, data: new Uint8Array(2621408) }]);
+    expect(longest).toHaveLength(4194368);
+    expect(decodeUnifiedAddress(longest, 'u')).toHaveLength(2);
+    const tooLong = uaOf([orchardReceiver, { typecode: 5, data: new Uint8Array(2621409) }]);
+    expect(tooLong).toHaveLength(4194370);
+    expect(decodeUnifiedAddress(tooLong, 'u')).toBeNull();
+  });
+
   it('decodePaymentAddress trims surrounding whitespace as zcash_address does', () => {
     expect(decodePaymentAddress(` \t${uaRows[0]![6]}\n`, MAINNET)?.kind).toBe('unified');
   });

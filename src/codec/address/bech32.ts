@@ -6,8 +6,8 @@
  *   lower-cased.
  * - `decodeBech32Strict`: the rust-bech32 0.11 `CheckedHrpstring` that zcash_address uses for
  *   unified and TEX addresses: a whole-string case check, an HRP of 1–83 printable characters
- *   kept as written, a data part of at most `maxDataChars`, and 5-bit groups turned into bytes
- *   with the incomplete last byte dropped.
+ *   kept as written, a whole string of at most the checksum's code length, and 5-bit groups
+ *   turned into bytes with the incomplete last byte dropped.
  *
  * Written here because no kept Bech32m implementation is a dependency; it is the reference
  * algorithm and nothing more.
@@ -94,11 +94,13 @@ export function decodeBech32Zcashd(str: string): Bech32Decoded | null {
 }
 
 /**
- * rust-bech32 0.11's `CheckedHrpstring::new::<Ck>(s)` for the variant `variant` with a code
- * length of `maxDataChars` (the data part, checksum included), then its `byte_iter()`. Null
- * when the string is not that variant's valid encoding.
+ * rust-bech32 0.11's `CheckedHrpstring::new::<Ck>(s)` for the variant `variant` and a checksum
+ * whose code length is `codeLength` (it bounds the whole string, HRP and separator included),
+ * then its `byte_iter()`. Null when the string is not that variant's valid encoding.
  */
-export function decodeBech32Strict(str: string, variant: Bech32Variant, maxDataChars: number): { hrp: string; bytes: Uint8Array } | null {
+export function decodeBech32Strict(str: string, variant: Bech32Variant, codeLength: number): { hrp: string; bytes: Uint8Array } | null {
+  // A string with non-ASCII characters fails below anyway, so UTF-16 units count its bytes here.
+  if (str.length > codeLength) return null;
   let upper = false;
   let lower = false;
   let pos = -1;
@@ -116,8 +118,7 @@ export function decodeBech32Strict(str: string, variant: Bech32Variant, maxDataC
     const c = hrp.charCodeAt(i);
     if (c < 33 || c > 126) return null;
   }
-  const dataChars = str.length - pos - 1;
-  if (dataChars < CHECKSUM_LENGTH || dataChars > maxDataChars) return null;
+  if (str.length - pos - 1 < CHECKSUM_LENGTH) return null;
   const values = readValues(str, pos + 1);
   if (values === null) return null;
   if (variantOf(polymod(hrp.toLowerCase(), values)) !== variant) return null;

@@ -55,6 +55,7 @@ function writeCompactSize(out: number[], n: number): void {
  * zcash_address would refuse it. `encoded` is the string with surrounding whitespace removed.
  */
 export function decodeUnifiedAddress(encoded: string, hrp: string): UnifiedReceiver[] | null {
+  // zcash_address's Bech32mZip316 checksum has ZIP 316's ℓ^MAX_M as its code length.
   const decoded = decodeBech32Strict(encoded, 'bech32m', F4JUMBLE_MAX_LENGTH);
   if (decoded === null || decoded.hrp !== hrp) return null;
   const jumbled = decoded.bytes;
