@@ -12,8 +12,10 @@
  * Written here because no kept Bech32m implementation is a dependency; it is the reference
  * algorithm and nothing more.
  */
+import { Buffer } from 'node:buffer';
 
 const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const CHARSET_CODES = Uint8Array.from(CHARSET, (c) => c.charCodeAt(0));
 const CHARSET_REV: Int8Array = (() => {
   const rev = new Int8Array(128).fill(-1);
   for (let i = 0; i < CHARSET.length; i++) {
@@ -56,13 +58,15 @@ function variantOf(residue: number): Bech32Variant | null {
 
 /** Encodes 5-bit `data` under a lower-case `hrp` with the variant's checksum. */
 export function encodeBech32(hrp: string, data: ArrayLike<number>, variant: Bech32Variant): string {
-  const values = new Uint8Array(data.length + CHECKSUM_LENGTH);
-  for (let i = 0; i < data.length; i++) values[i] = data[i]!;
-  const residue = polymod(hrp, values) ^ (variant === 'bech32' ? BECH32_CONST : BECH32M_CONST);
-  for (let i = 0; i < CHECKSUM_LENGTH; i++) values[data.length + i] = (residue >>> (5 * (5 - i))) & 31;
-  let out = hrp + '1';
-  for (let i = 0; i < values.length; i++) out += CHARSET[values[i]!];
-  return out;
+  let chk = polymod(hrp, data);
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) chk = polymodStep(chk, 0);
+  const residue = chk ^ (variant === 'bech32' ? BECH32_CONST : BECH32M_CONST);
+  const text = Buffer.alloc(hrp.length + 1 + data.length + CHECKSUM_LENGTH);
+  text.write(hrp + '1', 'latin1');
+  let at = hrp.length + 1;
+  for (let i = 0; i < data.length; i++) text[at++] = CHARSET_CODES[data[i]!]!;
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) text[at++] = CHARSET_CODES[(residue >>> (5 * (5 - i))) & 31]!;
+  return text.toString('latin1');
 }
 
 export interface Bech32Decoded {
@@ -119,22 +123,27 @@ export function decodeBech32Strict(str: string, variant: Bech32Variant, codeLeng
     if (c < 33 || c > 126) return null;
   }
   if (str.length - pos - 1 < CHECKSUM_LENGTH) return null;
-  const values = readValues(str, pos + 1);
-  if (values === null) return null;
-  if (variantOf(polymod(hrp.toLowerCase(), values)) !== variant) return null;
-  const groups = values.length - CHECKSUM_LENGTH;
+  // One pass over the data part: the checksum residue, and the bytes of the 5-bit groups
+  // before the checksum (a maximal unified address has over four million characters).
+  let chk = polymod(hrp.toLowerCase(), []);
+  const groups = str.length - pos - 1 - CHECKSUM_LENGTH;
   const bytes = new Uint8Array(Math.floor((groups * 5) / 8));
   let acc = 0;
   let bits = 0;
   let at = 0;
-  for (let i = 0; i < groups; i++) {
-    acc = ((acc << 5) | values[i]!) & 0xfff;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[at++] = (acc >> bits) & 0xff;
+  for (let i = pos + 1, k = 0; i < str.length; i++, k++) {
+    const v = CHARSET_REV[str.charCodeAt(i)]!;
+    chk = polymodStep(chk, v);
+    if (k < groups) {
+      acc = ((acc << 5) | v) & 0xfff;
+      bits += 5;
+      if (bits >= 8) {
+        bits -= 8;
+        bytes[at++] = (acc >> bits) & 0xff;
+      }
     }
   }
+  if (variantOf(chk) !== variant) return null;
   return { hrp, bytes };
 }
 
@@ -154,22 +163,23 @@ function readValues(str: string, from: number): Uint8Array | null {
  * bits form a whole group or are not all zero.
  */
 export function convertBits(input: ArrayLike<number>, fromBits: number, toBits: number, pad: boolean): Uint8Array | null {
-  const out: number[] = [];
+  const out = new Uint8Array(Math.ceil((input.length * fromBits) / toBits));
   const maxv = (1 << toBits) - 1;
   let acc = 0;
   let bits = 0;
+  let at = 0;
   for (let i = 0; i < input.length; i++) {
     acc = ((acc << fromBits) | input[i]!) & ((1 << (fromBits + toBits - 1)) - 1);
     bits += fromBits;
     while (bits >= toBits) {
       bits -= toBits;
-      out.push((acc >> bits) & maxv);
+      out[at++] = (acc >> bits) & maxv;
     }
   }
   if (pad) {
-    if (bits > 0) out.push((acc << (toBits - bits)) & maxv);
+    if (bits > 0) out[at++] = (acc << (toBits - bits)) & maxv;
   } else if (bits >= fromBits || ((acc << (toBits - bits)) & maxv) !== 0) {
     return null;
   }
-  return Uint8Array.from(out);
+  return out.subarray(0, at);
 }
