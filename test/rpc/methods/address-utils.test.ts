@@ -100,7 +100,7 @@ describe('z_validateaddress', () => {
       ok(
         `{"isvalid":true,"address":"${a}","address_type":"sprout",` +
           '"payingkey":"f5bb3c888ccc9831e3f6ba06e7528e26a312eec3acc1823be8918b6a3a5e20ad",' +
-          '"transmissionkey":"7a58c7132446564e6b810cf895c20537b3528357dc00150a8e201f491efa9c1a"}',
+          '"transmissionkey":"7a58c7132446564e6b810cf895c20537b3528357dc00150a8e201f491efa9c1a","ismine":false}',
       ),
     );
     const other = 'ztaaga95QAPyp1kSQ1hD2kguCpzyMHjxWZqaYDEkzbvo7uYQYAw2S8X4Kx98AvhhofMtQL8PAXKHuZsmhRcanavKRKmdCzk';
@@ -112,7 +112,7 @@ describe('z_validateaddress', () => {
     expect(await call(zValidateAddress, params(a))).toEqual(
       ok(
         `{"isvalid":true,"address":"${a}","address_type":"sapling","diversifier":"1787997c30e94f050c634d",` +
-          '"diversifiedtransmissionkey":"34ed1f60f5db5763beee1ddbb37dd5f7e541d4d4fbdcc09fbfcc6b8e949bbe9d"}',
+          '"diversifiedtransmissionkey":"34ed1f60f5db5763beee1ddbb37dd5f7e541d4d4fbdcc09fbfcc6b8e949bbe9d","ismine":false}',
       ),
     );
     const other = 'ztestsapling1knww2nyjc62njkard0jmx7hlsj6twxmxwprn7anvrv4dc2zxanl3nemc0qx2hvplxmd2uau8gyw';
@@ -123,7 +123,7 @@ describe('z_validateaddress', () => {
     for (const [address, script, meta] of base58Addresses.filter((r) => r[2].chain === 'mainnet')) {
       const type = script.startsWith('a914') ? 'p2sh' : 'p2pkh';
       expect(await call(zValidateAddress, params(address), meta.chain === 'mainnet' ? MAINNET : TESTNET)).toEqual(
-        ok(`{"isvalid":true,"address":"${address}","address_type":"${type}"}`),
+        ok(`{"isvalid":true,"address":"${address}","address_type":"${type}","ismine":false}`),
       );
     }
   });

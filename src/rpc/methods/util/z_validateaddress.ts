@@ -4,13 +4,15 @@
  * address — transparent, Sprout, Sapling or unified (codec/address/payment-address.ts, which
  * also holds the receiver point checks zcashd's parser applies to unified addresses).
  *
- * Answered as zcashd answers without a wallet: no `ismine`. (An official build started with
- * `-disablewallet` reaches this method's wallet lock through a null wallet pointer; a build
- * without the wallet is the one whose reply is defined, and it is this one.) The deprecated
- * `type` member follows `address_type` only under `-allowdeprecated=addrtype`, off by default.
- * A unified address is described by its type alone, as in zcashd; its receivers are listed
- * by z_listunifiedreceivers. TEX addresses (ZIP 320) do not decode in zcashd v6.12.2, so they
- * are not valid here either.
+ * Answered as an official zcashd build (built with its wallet) answers for an address its
+ * wallet does not hold: `ismine` false after the address's own members, none for a unified
+ * address. zecrpc has no wallet, so no address is its own. (Started with `-disablewallet`, such
+ * a build reaches this method's wallet lock through a null wallet pointer, so the reply with a
+ * wallet is the one zcashd defines; it is also the one a comparison against a zcashd node sees.)
+ * The deprecated `type` member follows `address_type` only under `-allowdeprecated=addrtype`,
+ * off by default. A unified address is described by its type alone, as in zcashd; its
+ * receivers are listed by z_listunifiedreceivers. TEX addresses (ZIP 320) do not decode in
+ * zcashd v6.12.2, so they are not valid here either.
  */
 import { decodePaymentAddress, type PaymentAddress } from '../../../codec/address/payment-address.js';
 import { toHex, toHexReversed } from '../../../codec/hex.js';
@@ -53,7 +55,10 @@ export interface ZValidateAddressOptions {
   addrTypeField?: boolean;
 }
 
-/** DescribePaymentAddressVisitor's members (uint256 values printed with GetHex, i.e. reversed). */
+/**
+ * DescribePaymentAddressVisitor's members (uint256 values printed with GetHex, i.e. reversed),
+ * with a wallet that holds no key: `ismine` false except for a unified address.
+ */
 function describe(w: JsonWriter, address: PaymentAddress, addrTypeField: boolean): void {
   const kind = address.kind;
   w.key('address_type').str(kind);
@@ -65,6 +70,7 @@ function describe(w: JsonWriter, address: PaymentAddress, addrTypeField: boolean
     w.key('diversifier').str(toHex(address.diversifier));
     w.key('diversifiedtransmissionkey').str(toHexReversed(address.transmissionKey));
   }
+  if (kind !== 'unified') w.key('ismine').bool(false);
 }
 
 export function zValidateAddressMethod(options: ZValidateAddressOptions = {}): RpcMethod {
