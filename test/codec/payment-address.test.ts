@@ -2,6 +2,7 @@
 // against the zcash-test-vectors ZIP 316/320 and key-component vectors and zcashd's own tests.
 import { createHash } from 'node:crypto';
 import { blake2b } from '@noble/hashes/blake2.js';
+import fc from 'fast-check';
 import { jubjub } from '@noble/curves/misc.js';
 import { describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST, TESTNET, type NetworkParams } from '../../src/chain/network.js';
@@ -280,5 +281,44 @@ describe('Sapling, Sprout and TEX addresses', () => {
       .digest();
     expect(hexOf(bytes.subarray(66))).toBe(hexOf(checksum.subarray(0, 4)));
     expect(hexOf(bytes.subarray(0, 2))).toBe('169a');
+  });
+});
+
+describe('malformed input never throws', () => {
+  const params = { seed: 0x316, numRuns: 300 };
+  const addresses = [
+    uaRows[0]![6],
+    'zs1z7rejlpsa98s2rrrfkwmaxu53e4ue0ulcrw0h4x5g8jl04tak0d3mm47vdtahatqrlkngh9slya',
+    'zcWsmqT4X2V4jgxbgiCzyrAfRT1vi1F4sn7M5Pkh66izzw8Uk7LBGAH3DtcSMJeUb2pi3W4SQF8LMKkU2cUuVP68yAGcomL',
+    'tex10wur2u9clts5dcpu2vc6qg93uzyj7cca2xm732',
+  ];
+
+  it('arbitrary strings decode to an address or to nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        const decoded = decodePaymentAddress(s, MAINNET);
+        expect(decoded === null || typeof decoded.kind === 'string').toBe(true);
+      }),
+      params,
+    );
+  });
+
+  it('one changed or dropped character of a valid address makes it invalid, never an exception', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...addresses),
+        fc.nat(),
+        fc.constantFrom(...'qpzry9x8gf2tvdw0s3jn54khce6mua7lQ1 \0é'),
+        fc.boolean(),
+        (address, at, c, drop) => {
+          const i = at % address.length;
+          const changed = address.slice(0, i) + (drop ? '' : c) + address.slice(i + 1);
+          if (changed === address) return;
+          // Checksums catch any one-character change (Bech32 and Base58Check alike).
+          expect(decodePaymentAddress(changed, MAINNET)).toBeNull();
+        },
+      ),
+      params,
+    );
   });
 });
