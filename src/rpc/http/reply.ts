@@ -1,0 +1,64 @@
+/**
+ * The replies zcashd's HTTP layer sends besides JSON-RPC results, and how any reply is handed
+ * to Fastify: zcashd's own header (Content-Type for JSON, or WWW-Authenticate), and libevent's
+ * default Content-Type on everything else, as zcashd's clients see it.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+export type OwnHeader = 'json' | 'www-authenticate' | 'none';
+
+export interface SimpleReply {
+  status: number;
+  /** Text, or byte chunks written one after another (a large reply is never joined into one buffer). */
+  body: string | Buffer[];
+  own: OwnHeader;
+}
+
+/** The Content-Type libevent adds to a reply that set none. */
+export const LIBEVENT_DEFAULT_TYPE = 'text/html; charset=ISO-8859-1';
+
+/** zcashd's penalty for wrong credentials (not for missing ones). */
+export const WRONG_CREDENTIALS_DELAY_MS = 250;
+
+/** zcashd's answer when its work queue is full (httpserver.cpp). */
+export const WORK_QUEUE_FULL: SimpleReply = { status: 500, body: 'Work queue depth exceeded', own: 'none' };
+
+export const UNAUTHORIZED: SimpleReply = { status: 401, body: '', own: 'www-authenticate' };
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  413: 'Request Entity Too Large',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+/**
+ * libevent's HTML error page for the statuses it answers itself. Clients that show a failed
+ * request's body (zcash-cli prints it) keep seeing the same text.
+ */
+export function errorPage(status: number): SimpleReply {
+  const reason = REASONS[status] ?? 'Error';
+  return {
+    status,
+    body: `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`,
+    own: 'none',
+  };
+}
+
+/** Sends `r` through Fastify (so an application's onSend/onResponse hooks see it). */
+export function sendReply(reply: FastifyReply, r: SimpleReply): FastifyReply {
+  reply.code(r.status);
+  if (r.own === 'json') reply.header('Content-Type', 'application/json');
+  else {
+    if (r.own === 'www-authenticate') reply.header('WWW-Authenticate', 'Basic realm="jsonrpc"');
+    reply.header('Content-Type', LIBEVENT_DEFAULT_TYPE);
+  }
+  if (typeof r.body === 'string') return reply.send(r.body);
+  if (r.body.length === 1) return reply.send(r.body[0]);
+  let length = 0;
+  for (const c of r.body) length += c.length;
+  reply.header('Content-Length', length);
+  // Chunks as they are: a multi-megabyte block rendering is never copied into one buffer.
+  return reply.send(Readable.from(r.body, { objectMode: false }));
+}
