@@ -38,23 +38,39 @@ const REASONS: Record<number, string> = {
  * request's body (zcash-cli prints it) keep seeing the same text.
  */
 export function errorPage(status: number): SimpleReply {
+  return { status, body: errorPageBody(status), own: 'none' };
+}
+
+function errorPageBody(status: number): string {
   const reason = REASONS[status] ?? 'Error';
-  return {
-    status,
-    body: `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`,
-    own: 'none',
-  };
+  return `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`;
+}
+
+/**
+ * The whole reply to a request llhttp could not parse (no request object exists to answer
+ * through Fastify): libevent's page, and the connection closed after it.
+ */
+export function clientErrorReply(status: 400 | 408 | 431): Buffer {
+  const body = errorPageBody(status);
+  const reason = status === 400 ? 'Bad Request' : status === 408 ? 'Request Timeout' : 'Request Header Fields Too Large';
+  return Buffer.from(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    'latin1',
+  );
 }
 
 /** Sends `r` through Fastify (so an application's onSend/onResponse hooks see it). */
 export function sendReply(reply: FastifyReply, r: SimpleReply): FastifyReply {
   reply.code(r.status);
+  // Node's reason phrase for 413 is "Payload Too Large"; zcashd's clients read libevent's.
+  if (r.status === 413) reply.raw.statusMessage = 'Request Entity Too Large';
   if (r.own === 'json') reply.header('Content-Type', 'application/json');
   else {
     if (r.own === 'www-authenticate') reply.header('WWW-Authenticate', 'Basic realm="jsonrpc"');
     reply.header('Content-Type', LIBEVENT_DEFAULT_TYPE);
   }
-  if (typeof r.body === 'string') return reply.send(r.body);
+  // Bytes, not text: Fastify would append a charset to zcashd's `application/json`.
+  if (typeof r.body === 'string') return reply.send(Buffer.from(r.body, 'utf8'));
   if (r.body.length === 1) return reply.send(r.body[0]);
   let length = 0;
   for (const c of r.body) length += c.length;

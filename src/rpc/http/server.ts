@@ -17,13 +17,13 @@
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, isIPv6, type Server, type Socket } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import type { RpcMethod } from '../method.js';
 import type { MemoryLimits } from './memory-budget.js';
 import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
-import { errorPage, sendReply } from './reply.js';
+import { clientErrorReply, errorPage, sendReply } from './reply.js';
 import { createRpcCore } from './rpc-core.js';
 
 export { MAX_BODY_SIZE } from './body.js';
@@ -154,10 +154,23 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     },
   };
 
+  /** Connections whose last reply went out before its request's body had all arrived. */
+  const answeredEarly = new WeakSet<Socket>();
   let http!: HttpServer;
   const app = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
-    disableRequestLogging: true,
+    // The JSON-RPC route logs each request itself, with its JSON-RPC method and id.
+    logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (socket.destroyed || error.code === 'ECONNRESET') return;
+      // After a reply to a request whose body was still coming, a malformed rest of that body
+      // ends the connection with no second reply.
+      if (socket.writable && !answeredEarly.has(socket) && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+        const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+        socket.end(clientErrorReply(status));
+      }
+      socket.destroy();
+    },
     exposeHeadRoutes: false,
     serverFactory: (handler) => {
       http = createHttpServer({ noDelay: true, maxHeaderSize: MAX_HEADERS_SIZE, requestTimeout: 0 }, handler);
@@ -192,6 +205,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     if (!LIBEVENT_METHODS.has(request.method)) return sendReply(reply, errorPage(501));
     if (request.method === 'DELETE') return sendReply(reply, { status: 405, body: '', own: 'none' });
     return undefined;
+  });
+  app.addHook('onResponse', async (request) => {
+    if (!request.raw.complete) answeredEarly.add(request.socket);
+    else answeredEarly.delete(request.socket);
   });
   app.setNotFoundHandler((_request, reply) => sendReply(reply, { status: 404, body: '', own: 'none' }));
   await app.register(zecrpcRpc, { config, core, tracker });
