@@ -154,6 +154,18 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     },
   };
 
+  // A timeout can fall due while the event loop was busy (rendering other replies) with this
+  // client's bytes already waiting in the kernel: the close is confirmed only after the loop's
+  // I/O phase has delivered them (setImmediate runs after it), as libevent delivers a ready read
+  // before a timeout. Any progress re-arms Node's timer. Node asks the server that accepted the
+  // socket, so every listener answers.
+  const confirmTimeout = (socket: Socket) => {
+    const read = socket.bytesRead;
+    const written = socket.bytesWritten;
+    setImmediate(() => {
+      if (socket.bytesRead === read && socket.bytesWritten === written) socket.destroy();
+    });
+  };
   /** Connections whose last reply went out before its request's body had all arrived. */
   const answeredEarly = new WeakSet<Socket>();
   let http!: HttpServer;
@@ -180,6 +192,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       http.keepAliveTimeout = timeoutMs;
       // A client that sends its request and then its FIN still gets the reply, as from zcashd.
       (http as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+      http.on('timeout', confirmTimeout);
       expectContinue(http, handler);
       http.on('connection', (socket: Socket) => {
         if (closing) {
@@ -228,6 +241,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     const port = b.port === 0 && boundPort !== 0 ? boundPort : b.port;
     // Every listener hands its connections to the one HTTP server.
     const server = createServer({ noDelay: true, allowHalfOpen: true }, (socket) => http.emit('connection', socket));
+    server.on('timeout', confirmTimeout);
     try {
       await listen(server, port, b.host);
     } catch (e) {
