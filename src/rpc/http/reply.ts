@@ -28,7 +28,10 @@ export const UNAUTHORIZED: SimpleReply = { status: 401, body: '', own: 'www-auth
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
+  408: 'Request Timeout',
   413: 'Request Entity Too Large',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
   501: 'Not Implemented',
   503: 'Service Unavailable',
 };
@@ -47,14 +50,13 @@ function errorPageBody(status: number): string {
 }
 
 /**
- * The whole reply to a request llhttp could not parse (no request object exists to answer
- * through Fastify): libevent's page, and the connection closed after it.
+ * The whole reply to a request Fastify never sees (llhttp could not parse it, or it is a
+ * CONNECT): libevent's page, after which the connection closes.
  */
-export function clientErrorReply(status: 400 | 408 | 431): Buffer {
+export function rawErrorReply(status: 400 | 408 | 417 | 431 | 501): Buffer {
   const body = errorPageBody(status);
-  const reason = status === 400 ? 'Bad Request' : status === 408 ? 'Request Timeout' : 'Request Header Fields Too Large';
   return Buffer.from(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status]!}\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     'latin1',
   );
 }

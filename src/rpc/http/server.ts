@@ -15,7 +15,7 @@
  * - shutdown closes idle and half-sent connections at once, lets replies in progress finish
  *   for at most `shutdownGraceMs`, then closes everything.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer, isIPv6, type Server, type Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -23,7 +23,7 @@ import type { NodeConfig } from '../../config.js';
 import type { RpcMethod } from '../method.js';
 import type { MemoryLimits } from './memory-budget.js';
 import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
-import { clientErrorReply, errorPage, sendReply } from './reply.js';
+import { rawErrorReply, errorPage, sendReply } from './reply.js';
 import { createRpcCore } from './rpc-core.js';
 
 export { MAX_BODY_SIZE } from './body.js';
@@ -177,9 +177,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       if (socket.destroyed || error.code === 'ECONNRESET') return;
       // After a reply to a request whose body was still coming, a malformed rest of that body
       // ends the connection with no second reply.
-      if (socket.writable && !answeredEarly.has(socket) && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+      const inProgress = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+      if (socket.writable && !answeredEarly.has(socket) && !inProgress?.headersSent) {
         const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-        socket.end(clientErrorReply(status));
+        socket.end(rawErrorReply(status));
       }
       socket.destroy();
     },
@@ -193,6 +194,12 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       // A client that sends its request and then its FIN still gets the reply, as from zcashd.
       (http as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       http.on('timeout', confirmTimeout);
+      // libevent answers these itself, with its pages, and closes.
+      http.on('connect', (_req, socket: Socket) => socket.end(rawErrorReply(501)));
+      http.on('checkExpectation', (_req, res: ServerResponse) => {
+        res.socket?.end(rawErrorReply(417));
+        res.socket?.destroySoon();
+      });
       expectContinue(http, handler);
       http.on('connection', (socket: Socket) => {
         if (closing) {
