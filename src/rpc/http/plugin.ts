@@ -139,7 +139,10 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
         if (awaitsContinue) reply.header('Connection', 'close');
         return answer(reply, early);
       }
-      if (awaitsContinue) reply.raw.writeContinue();
+      // As libevent: the interim reply only when a body is to be read.
+      const length = request.headers['content-length'];
+      const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+      if (awaitsContinue && bodyComing) reply.raw.writeContinue();
       // The body is read as bytes by the parser above, whatever the client declared.
       delete request.raw.headers['content-type'];
       return undefined;
