@@ -186,7 +186,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     },
     exposeHeadRoutes: false,
     serverFactory: (handler) => {
-      http = createHttpServer({ noDelay: true, maxHeaderSize: MAX_HEADERS_SIZE, requestTimeout: 0 }, handler);
+      http = createHttpServer({ noDelay: true, maxHeaderSize: MAX_HEADERS_SIZE, requestTimeout: 0, requireHostHeader: false }, handler);
       // -rpcservertimeout, as libevent applies it: a connection idle (no byte read or written)
       // that long is closed, between requests as within one.
       http.timeout = timeoutMs;
