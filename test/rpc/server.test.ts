@@ -245,10 +245,17 @@ describe('HTTP pipeline (§1.2)', () => {
       rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
     const badRequest = async (reply: Promise<RawReply>) => {
       const r = await reply;
-      expect([r.statusLine, header(r, 'Connection'), r.body]).toEqual(['HTTP/1.1 400 Bad Request', 'close', LIBEVENT_PAGE(400, 'Bad Request')]);
+      expect([r.statusLine, header(r, 'Connection'), r.body]).toEqual([
+        'HTTP/1.1 400 Bad Request',
+        'close',
+        LIBEVENT_PAGE(400, 'Bad Request'),
+      ]);
     };
     // An empty line before the request line is skipped (RFC 9112 §2.2).
-    const leading = await rawRequest(port, `\r\nPOST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${echo.length}\r\n\r\n${echo}`);
+    const leading = await rawRequest(
+      port,
+      `\r\nPOST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: ${echo.length}\r\n\r\n${echo}`,
+    );
     expect(leading.body).toBe('{"result":"x","error":null,"id":1}\n');
     // Spaces and tabs around a value are not part of it.
     expect((await request(`Authorization:\t${AUTH}\r\n`)).statusLine).toBe('HTTP/1.1 200 OK');
@@ -259,9 +266,14 @@ describe('HTTP pipeline (§1.2)', () => {
     await badRequest(request(`: nameless\r\nAuthorization: ${AUTH}\r\n`));
     await badRequest(request(`X-A: a\rb\r\nAuthorization: ${AUTH}\r\n`));
     await badRequest(rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: +2\r\n\r\n{}`));
-    await badRequest(rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`));
     await badRequest(
-      rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`),
+      rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`),
+    );
+    await badRequest(
+      rawRequest(
+        port,
+        `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      ),
     );
     await badRequest(rawRequest(port, `post / HTTP/1.1\r\nHost: x\r\n\r\n`));
     // An empty body is the empty body's parse error, with no 100 Continue first.

@@ -8,7 +8,7 @@
  * The plugin's hooks, body reader and error handler are encapsulated: the application's other
  * routes keep theirs.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +37,7 @@ type MarkedRequest = IncomingMessage & { [AWAITS_CONTINUE]?: boolean };
  * interim reply goes out only once the request is authenticated, and a refused one closes the
  * connection after its reply (the client may send its body or not).
  */
-export function expectContinue(server: import('node:http').Server, handler: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): void {
+export function expectContinue(server: HttpServer, handler: (req: IncomingMessage, res: ServerResponse) => void): void {
   server.on('checkContinue', (req: MarkedRequest, res) => {
     req[AWAITS_CONTINUE] = true;
     handler(req, res);
