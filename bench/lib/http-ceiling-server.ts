@@ -36,5 +36,7 @@ const server = createServer({ noDelay: true }, (req, res) => {
     res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': r.body.length }).end(r.body);
   });
 });
+// zecrpc's keep-alive wait (-rpcservertimeout's default), so both heads are the same size.
+server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT ${(server.address() as { port: number }).port}\n`));
 process.once('SIGTERM', () => server.close(() => process.exit(0)));
