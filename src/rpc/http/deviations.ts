@@ -77,4 +77,10 @@ export const HTTP_DEVIATIONS: readonly HttpDeviation[] = [
     why: 'The timeout is an idle timeout (no byte read or written for that long), between and within requests; libevent timed a request from its first byte. Node adds one second to the keep-alive wait between requests.',
     since: SINCE,
   },
+  {
+    method: 'REST',
+    member: '/rest/getutxos',
+    why: "Not served (404 with an empty body): zecrpc keeps no mempool whose coins `checkmempool` would read. The other REST routes are zcashd's.",
+    since: SINCE,
+  },
 ];

@@ -21,6 +21,7 @@ import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
 import type { MemoryLimits } from './memory-budget.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
 
 /** Methods libevent passes to zcashd's handlers; the route answers each as zcashd does. */
@@ -64,6 +65,8 @@ export interface ZecrpcRpcOptions {
   /** A core built by the caller (`zecrpc serve`); the plugin then neither writes the cookie nor closes it. */
   core?: RpcCore;
   tracker?: ExecutionTracker;
+  /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
+  rest?: boolean;
 }
 
 interface RequestState {
@@ -203,4 +206,5 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
     core = owned;
   }
   mountRpcRoute(app, core, opts.tracker);
+  if (opts.rest) mountRestRoutes(app, core);
 };

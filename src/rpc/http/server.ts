@@ -231,7 +231,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     else answeredEarly.delete(request.socket);
   });
   app.setNotFoundHandler((_request, reply) => sendReply(reply, { status: 404, body: '', own: 'none' }));
-  await app.register(zecrpcRpc, { config, core, tracker });
+  await app.register(zecrpcRpc, { config, core, tracker, rest: config.getBoolArg('rest', false) });
   try {
     await app.ready();
   } catch (e) {
