@@ -10,7 +10,6 @@
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
@@ -108,6 +107,8 @@ function logFields(request: FastifyRequest, reply: FastifyReply) {
 
 /** Mounts the route on `app` (an encapsulated context) for a core built elsewhere. */
 export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
+  // The request line's fields cost a few microseconds: computed only when they are logged.
+  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
@@ -150,9 +151,10 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       delete request.raw.headers['content-type'];
       return undefined;
     },
-    onResponse: async (request, reply) => {
+    onResponse: (request, reply, next) => {
       releaseBody(request);
-      request.log.info(logFields(request, reply), 'request completed');
+      if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      next();
     },
     onRequestAbort: async (request) => releaseBody(request),
     handler: async (request, reply) => {
@@ -174,10 +176,14 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }
       const { done } = outcome;
-      finished(reply.raw, () => {
+      // 'close' comes once the reply is written or the connection is gone, whichever first; a
+      // connection gone while the request ran has had its 'close' already.
+      const finish = () => {
         done();
         tracker?.end(socket);
-      });
+      };
+      if (socket.destroyed) finish();
+      else reply.raw.once('close', finish);
       const s = state.get(request);
       if (s) s.summary = outcome.summary;
       return answer(reply, outcome.reply);

@@ -226,9 +226,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     if (request.method === 'DELETE') return sendReply(reply, { status: 405, body: '', own: 'none' });
     return undefined;
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, next) => {
     if (!request.raw.complete) answeredEarly.add(request.socket);
     else answeredEarly.delete(request.socket);
+    next();
   });
   app.setNotFoundHandler((_request, reply) => sendReply(reply, { status: 404, body: '', own: 'none' }));
   await app.register(zecrpcRpc, { config, core, tracker, rest: config.getBoolArg('rest', false) });
