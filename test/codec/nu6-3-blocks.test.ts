@@ -4,7 +4,9 @@
 // the NU6.2-branch v5 ones and the v4 ones after NU6.3); v5 auth digests are facts.json's. Under
 // the default acceptance (zcashd v6.12.2's) a v6 transaction and a NU6.2-branch v5 transaction
 // are refused with zcashd's own errors.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ByteReader } from '../../src/codec/bytes.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { DecodeError } from '../../src/codec/errors.js';
 import { toHex, toHexReversed } from '../../src/codec/hex.js';
@@ -14,6 +16,7 @@ import {
   decodeTransactionFieldByField,
   decodeTransactionQuickly,
   encodeTransaction,
+  readTransaction,
   type Transaction,
 } from '../../src/codec/tx/transaction.js';
 import { NU6_3_VERSION_GROUP_ID, type OrchardBundle } from '../../src/codec/tx/types.js';
@@ -22,6 +25,7 @@ import { zip244AuthDigestFromFields, zip244TxIdFromFields } from '../../src/code
 import { NU6_2_BRANCH_ID, NU6_3_BRANCH_ID } from '../../src/chain/upgrades-after-zcashd.js';
 import { KNOWN_BRANCH_IDS } from '../../src/chain/upgrades.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
+import { mutatedTransaction } from '../fuzz/properties.js';
 
 const S = ': unspecified iostream_category error';
 
@@ -312,5 +316,55 @@ describe('v6 decoding errors', () => {
     const b = tx.bytes.slice();
     b[b.length - 1] = 0xfd; // the Ironwood action count becomes a three-byte CompactSize with no bytes after it
     expect(() => decodeTransaction(b, CURRENT_CHAIN_ACCEPTANCE)).toThrow(DecodeError);
+  });
+});
+
+describe('the quick and the general readers agree after NU6.3', () => {
+  /** A decode's outcome as comparable values: the transaction's bytes, ids and bundles, or the error. */
+  function outcome(decode: () => Transaction): unknown {
+    try {
+      const tx = decode();
+      const b = (x: OrchardBundle | null | undefined) =>
+        x && [x.actions.map((a) => toHex(a.cmx)), x.flags, x.valueBalance, toHex(x.anchor)];
+      return {
+        size: tx.size,
+        format: tx.data.format,
+        branchId: tx.data.consensusBranchId,
+        txid: tx.txidHex,
+        auth: toHex(tx.authDigest),
+        serialized: toHex(tx.serialize()),
+        orchard: b(tx.data.orchard),
+        ironwood: b(tx.data.ironwood),
+      };
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return { error: [e.reason, e.offset, e.what] };
+    }
+  }
+
+  const real = blocks.flatMap((f) =>
+    current(f.network, f.height)
+      .transactions.filter((t) => t.data.version >= 5)
+      .map((t) => t.bytes.slice()),
+  );
+
+  it('on mutated real v5 (NU6.2) and v6 transactions, under both acceptances (fast-check)', () => {
+    const seen = { ok: 0, error: 0 };
+    fc.assert(
+      fc.property(mutatedTransaction(real), fc.boolean(), (bytes, currentChain) => {
+        const acceptance = currentChain ? CURRENT_CHAIN_ACCEPTANCE : ZCASHD_6_12_2_ACCEPTANCE;
+        const general = outcome(() => decodeTransactionFieldByField(bytes, acceptance));
+        expect(outcome(() => decodeTransaction(bytes, acceptance))).toEqual(general);
+        // Inside a larger buffer, as a block is read: the reader stops just after the transaction.
+        const framed = new Uint8Array(bytes.length + 8).fill(0xa5);
+        framed.set(bytes, 0);
+        const r = new ByteReader(framed, 0, bytes.length);
+        expect(outcome(() => readTransaction(r, acceptance))).toEqual(general);
+        seen['error' in (general as object) ? 'error' : 'ok']++;
+      }),
+      { seed: 0x363, numRuns: 1500 },
+    );
+    expect(seen.ok).toBeGreaterThan(100);
+    expect(seen.error).toBeGreaterThan(100);
   });
 });
