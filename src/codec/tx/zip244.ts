@@ -5,6 +5,7 @@
  * Given the transaction's serialized bytes, the whole digest tree is computed in one call into
  * WebAssembly (src/crypto/zip244-wasm.ts). The field-by-field path below is the fallback
  * (ZECRPC_PURE_TXID=1, no module, or no bytes) and gives the same digests; tests check both.
+ * The nodes v6 keeps unchanged (ZIP 229) are exported for `zip229.ts`.
  */
 import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
