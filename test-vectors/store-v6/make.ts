@@ -34,7 +34,7 @@ const branchShields: Record<number, number> = { 104: 4, 110: 1 };
 const branch = builder.chain(base[102]!, 13, 'branch', (h) => branchShields[h] ?? 0);
 
 const work = mkdtempSync(join(tmpdir(), 'zecrpc-store-v6-'));
-const store = await openChainStore({ datadir: work, network: SHIELDED_REGTEST, clock: () => CLOCK });
+const store = await openChainStore({ datadir: work, network: SHIELDED_REGTEST });
 for (const b of base) await store.addBlock(b.bytes);
 for (const b of branch) await store.addBlock(b.bytes);
 
