@@ -39,7 +39,6 @@ import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
 
-
 export const chainStateKeys = {
   blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
   tip: (): Buffer => Buffer.of(PREFIX.tip),
@@ -188,8 +187,8 @@ function decodeUndo(bytes: Uint8Array): ChainStateUndo {
 
 /** The chain state after a checkpoint block, as an operator supplies it. */
 export type CheckpointState = {
-  /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout; a registered pool's may be absent before its upgrade (an empty tree). */
-  [P in ShieldedPool]: P extends 'sprout' | 'sapling' | 'orchard' ? string : string | undefined;
+  /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout. */
+  [P in ShieldedPool]: string;
 } & {
   /** The current epoch's history tree, or 'unknown' (its commitments then go unverified until the next upgrade). */
   history: HistoryTree | null | 'unknown';
@@ -232,7 +231,12 @@ export class ChainStateIndex implements Indexer {
   /** The records a store started from a checkpoint begins with: the tip state and the frontiers' anchors. */
   checkpointOps(hash: Uint8Array, height: number, cp: CheckpointState): BatchOp[] {
     const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
-    for (const pool of treePools()) trees[pool] = IncrementalMerkleTree.fromTreeState(this.hashers[pool], cp[pool] ?? '000000', treeOptions(pool));
+    for (const pool of treePools())
+      trees[pool] = IncrementalMerkleTree.fromTreeState(
+        this.hashers[pool],
+        (cp as unknown as Partial<Record<string, string>>)[pool] ?? '000000',
+        treeOptions(pool),
+      );
     // Without the coins view the transparent pool, and so the supply, cannot be followed.
     const totals: PoolTotals = { ...unknownPoolTotals(), ...cp.totals, transparent: null, chainSupply: null };
     const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
