@@ -271,11 +271,7 @@ export function subtractPoolTotals(child: PoolTotals, d: PoolDeltas): PoolTotals
  * Totals and deltas pool by pool, in getblock's member order; a registered pool missing from
  * either side (a value made before the pool was registered) counts as zero.
  */
-function combineTotals(
-  totals: PoolTotals,
-  d: PoolDeltas,
-  op: (total: bigint | null, delta: bigint | null) => bigint | null,
-): PoolTotals {
+function combineTotals(totals: PoolTotals, d: PoolDeltas, op: (total: bigint | null, delta: bigint | null) => bigint | null): PoolTotals {
   const out = {
     chainSupply: op(totals.chainSupply, d.chainSupply),
     transparent: op(totals.transparent, d.transparent),
