@@ -18,7 +18,7 @@ import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
-import { SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
+import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
 import { checkShieldedRequirements } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
@@ -212,6 +212,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     fail(rule, `${what} uses anchor ${toHexReversed(anchor)}, which is not a known ${kind} root`);
   };
   const requirementView = { nullifierRevealed: spentBefore, anchorKnown: input.anchorKnown };
+  const revealedByPool: Uint8Array[] = [];
   for (const tx of block.transactions) {
     const d = tx.data;
     const intermediates = new Map<string, IncrementalMerkleTree>();
@@ -238,7 +239,11 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     });
     // SetNullifiers after the transaction: a later transaction of the block may not reveal them again.
     for (const js of d.joinSplits) for (const nf of js.nullifiers) revealed.add('sprout' + toHex(nf));
-    for (const pool of SHIELDED_POOL_ENTRIES) pool.nullifiers(d, (nf) => revealed.add(pool.id + toHex(nf)));
+    for (const pool of SHIELDED_POOL_ENTRIES) {
+      pool.nullifiers(d, revealedByPool);
+      for (const nf of revealedByPool) revealed.add(pool.id + toHex(nf));
+      revealedByPool.length = 0;
+    }
   }
 
   // ---- value pools (§3.1, §3.2)
@@ -349,26 +354,19 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
   }
 
+  const record = { height, deltas, totals, sproutRoot: trees.sprout.root() } as BlockChainState;
   // Each registered pool's final root from its upgrade on (null before: not printed), and its size.
-  const poolFields: Record<string, Uint8Array | null | number> = {};
-  for (const pool of SHIELDED_POOL_ENTRIES) {
-    const tree = trees[pool.id as ShieldedPoolId];
-    poolFields[`${pool.id}Root`] = isUpgradeActive(network, pool.upgrade, height) ? tree.root() : null;
-    poolFields[`${pool.id}Size`] = tree.size;
+  const fields = record as unknown as Record<string, Uint8Array | null | number>;
+  for (const { entry, id, root, size } of poolMembers()) {
+    fields[root] = isUpgradeActive(network, entry.upgrade, height) ? trees[id].root() : null;
+    fields[size] = trees[id].size;
   }
-  const record: BlockChainState = {
-    height,
-    deltas,
-    totals,
-    sproutRoot: trees.sprout.root(),
-    ...(poolFields as Omit<BlockChainState, 'height' | 'deltas' | 'totals' | 'sproutRoot'>),
-    // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
-    // empty root; from Sapling on it was just checked equal to the computed root).
-    saplingRoot: height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice(),
-    chainHistoryRoot,
-    authDataRoot,
-    sproutSize: trees.sprout.size,
-  };
+  // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
+  // empty root; from Sapling on it was just checked equal to the computed root).
+  record.saplingRoot = height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice();
+  record.chainHistoryRoot = chainHistoryRoot;
+  record.authDataRoot = authDataRoot;
+  record.sproutSize = trees.sprout.size;
   return {
     tip: { hash: block.hash, height, trees, history, totals, coinsComplete },
     record,

@@ -8,7 +8,14 @@ import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { Block } from '../codec/block.js';
 import { recordPoolRoot, type BlockChainState } from './chain-state.js';
 import { SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from './pools.js';
-import { addPoolTotals, blockPoolDeltas, blockValuePools, type BlockValuePools, type PoolTotals } from './value-pools.js';
+import {
+  addPoolTotals,
+  blockPoolDeltas,
+  blockValuePools,
+  unknownPoolTotals,
+  type BlockValuePools,
+  type PoolTotals,
+} from './value-pools.js';
 
 /**
  * The `trees` members, one per registered pool (`saplingTreeSize`, `orchardTreeSize`, …): the
@@ -71,10 +78,7 @@ export async function unconnectedBlockView(
   const finalSaplingRoot = heartwood ? ZERO32 : header;
   const chainHistoryRoot = heartwood && !atHeartwood && !nu5 ? header : ZERO32;
   const body = blockPoolDeltas(block, network, height, null);
-  const totals = addPoolTotals(
-    parentTotals ?? { chainSupply: null, transparent: null, sprout: null, sapling: null, orchard: null, lockbox: null },
-    body,
-  );
+  const totals = addPoolTotals(parentTotals ?? unknownPoolTotals(), body);
   const pools = blockValuePools({ ...totals, transparent: null, chainSupply: null }, body);
   // The roots a never-connected block's index entry holds: Sapling's from the header (era
   // rule above), the others zero from their upgrade on (ConnectBlock never set them).

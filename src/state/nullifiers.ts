@@ -14,11 +14,17 @@ export interface RevealedNullifier {
 
 export function blockNullifiers(block: Block): RevealedNullifier[] {
   const out: RevealedNullifier[] = [];
+  const entries = SHIELDED_POOL_ENTRIES;
+  const found: Uint8Array[] = [];
   for (const tx of block.transactions) {
-    for (const js of tx.data.joinSplits) for (const nullifier of js.nullifiers) out.push({ pool: 'sprout', nullifier });
-    for (const entry of SHIELDED_POOL_ENTRIES) {
-      const pool = entry.id as ShieldedPoolId;
-      entry.nullifiers(tx.data, (nullifier) => out.push({ pool, nullifier }));
+    const d = tx.data;
+    for (const js of d.joinSplits) for (const nullifier of js.nullifiers) out.push({ pool: 'sprout', nullifier });
+    for (let p = 0; p < entries.length; p++) {
+      entries[p]!.nullifiers(d, found);
+      if (found.length === 0) continue;
+      const pool = entries[p]!.id as ShieldedPoolId;
+      for (const nullifier of found) out.push({ pool, nullifier });
+      found.length = 0;
     }
   }
   return out;

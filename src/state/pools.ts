@@ -51,8 +51,8 @@ export interface ShieldedPoolEntry {
   readonly requirements: (tx: TransactionData, visit: RequirementVisitor) => void;
   /** What a requirement's `index` names in a message ("Sapling spend 2", "the Orchard bundle"). */
   readonly part: (kind: 'nullifier' | 'anchor', index: number) => string;
-  /** Calls `reveal` for each nullifier the transaction reveals, in order. */
-  readonly nullifiers: (tx: TransactionData, reveal: (nullifier: Uint8Array) => void) => void;
+  /** Appends the nullifiers the transaction reveals to `out`, in order. */
+  readonly nullifiers: (tx: TransactionData, out: Uint8Array[]) => void;
   /** Appends the transaction's note commitments (the tree's leaves) to `leaves`, in order. */
   readonly commitments: (tx: TransactionData, leaves: Uint8Array[]) => void;
   /** The transaction's value balance for the pool (what leaves the pool), zatoshis. */
@@ -76,11 +76,13 @@ const SAPLING = {
     }
   },
   part: (_kind, index) => `Sapling spend ${index}`,
-  nullifiers: (tx, reveal) => {
-    for (const spend of tx.sapling?.spends ?? []) reveal(spend.nullifier);
+  nullifiers: (tx, out) => {
+    const spends = tx.sapling?.spends;
+    if (spends) for (let i = 0; i < spends.length; i++) out.push(spends[i]!.nullifier);
   },
   commitments: (tx, leaves) => {
-    for (const output of tx.sapling?.outputs ?? []) leaves.push(output.cmu);
+    const outputs = tx.sapling?.outputs;
+    if (outputs) for (let i = 0; i < outputs.length; i++) leaves.push(outputs[i]!.cmu);
   },
   valueBalance: (tx) => tx.sapling?.valueBalance ?? 0,
 } as const satisfies ShieldedPoolEntry;
@@ -102,11 +104,13 @@ const ORCHARD = {
     visit('anchor', bundle.anchor, 0);
   },
   part: (kind, index) => (kind === 'anchor' ? 'the Orchard bundle' : `Orchard action ${index}`),
-  nullifiers: (tx, reveal) => {
-    for (const action of tx.orchard?.actions ?? []) reveal(action.nullifier);
+  nullifiers: (tx, out) => {
+    const actions = tx.orchard?.actions;
+    if (actions) for (let i = 0; i < actions.length; i++) out.push(actions[i]!.nullifier);
   },
   commitments: (tx, leaves) => {
-    for (const action of tx.orchard?.actions ?? []) leaves.push(action.cmx);
+    const actions = tx.orchard?.actions;
+    if (actions) for (let i = 0; i < actions.length; i++) leaves.push(actions[i]!.cmx);
   },
   valueBalance: (tx) => tx.orchard?.valueBalance ?? 0,
 } as const satisfies ShieldedPoolEntry;
@@ -126,6 +130,25 @@ export const SHIELDED_POOL_ENTRIES: readonly ShieldedPoolEntry[] = [...BUILT_IN]
 /** Sprout's key byte (the registry's entries take the others). */
 export const SPROUT_KEY_BYTE = 0;
 
+/** Changes whenever a pool is registered or removed, so lists derived from the registry are rebuilt. */
+let registryVersion = 0;
+
+/**
+ * A value derived from the registry, built once and again only after the registry changed: the
+ * state transition asks for these lists on every block.
+ */
+export function derivedFromRegistry<T>(build: () => T): () => T {
+  let version = -1;
+  let value: T;
+  return () => {
+    if (version !== registryVersion) {
+      value = build();
+      version = registryVersion;
+    }
+    return value;
+  };
+}
+
 /**
  * Adds a pool after the built-in ones and returns what removes it again. The built-in pools are
  * the constant list above; registering is for tests that show a pool flowing through the code
@@ -136,9 +159,11 @@ export function registerShieldedPool(entry: ShieldedPoolEntry): () => void {
   if (entry.keyByte === SPROUT_KEY_BYTE || list.some((p) => p.id === entry.id || p.keyByte === entry.keyByte) || entry.id === 'sprout')
     throw new Error(`shielded pool ${entry.id} (key byte ${entry.keyByte}) is already registered`);
   list.push(entry);
+  registryVersion++;
   return () => {
     const at = list.indexOf(entry);
     if (at >= 0) list.splice(at, 1);
+    registryVersion++;
   };
 }
 
@@ -162,6 +187,18 @@ export function poolOfKeyByte(b: number): TreePool | undefined {
 }
 
 /** Every tree's pool in zcashd's order: Sprout, then the registered pools. */
-export function treePools(): TreePool[] {
-  return ['sprout', ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId)];
-}
+export const treePools: () => readonly TreePool[] = derivedFromRegistry(() =>
+  Object.freeze(['sprout' as const, ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId)]),
+);
+
+/** Each registered pool with the names of its members in per-pool records (`saplingRoot`, `saplingSize`, `saplingTreeSize`). */
+export const poolMembers: () => readonly { entry: ShieldedPoolEntry; id: ShieldedPoolId; root: string; size: string; treeSize: string }[] =
+  derivedFromRegistry(() =>
+    SHIELDED_POOL_ENTRIES.map((entry) => ({
+      entry,
+      id: entry.id as ShieldedPoolId,
+      root: `${entry.id}Root`,
+      size: `${entry.id}Size`,
+      treeSize: `${entry.id}TreeSize`,
+    })),
+  );

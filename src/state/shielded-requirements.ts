@@ -35,16 +35,20 @@ export function checkShieldedRequirements(
   view: ShieldedRequirementView,
   report: (failure: ShieldedRequirementFailure) => boolean,
 ): void {
-  for (const pool of SHIELDED_POOL_ENTRIES) {
+  // One visitor for every pool (this runs for every transaction of every block).
+  let pool: ShieldedPoolEntry;
+  let going = true;
+  const visit = (kind: 'nullifier' | 'anchor', value: Uint8Array, index: number): boolean => {
     const id = pool.id as ShieldedPoolId;
-    let going = true;
-    pool.requirements(tx, (kind, value, index) => {
-      const failed = kind === 'nullifier' ? view.nullifierRevealed(id, value) : view.anchorKnown ? !view.anchorKnown(id, value) : false;
-      if (!failed) return true;
-      const what = kind === 'nullifier' ? 'duplicate-nullifier' : 'unknown-anchor';
-      going = report({ pool, kind: what, rule: `bad-txns-${id}-${what}`, value, part: pool.part(kind, index) });
-      return going;
-    });
+    const failed = kind === 'nullifier' ? view.nullifierRevealed(id, value) : view.anchorKnown ? !view.anchorKnown(id, value) : false;
+    if (!failed) return true;
+    const what = kind === 'nullifier' ? 'duplicate-nullifier' : 'unknown-anchor';
+    going = report({ pool, kind: what, rule: `bad-txns-${id}-${what}`, value, part: pool.part(kind, index) });
+    return going;
+  };
+  for (const entry of SHIELDED_POOL_ENTRIES) {
+    pool = entry;
+    entry.requirements(tx, visit);
     if (!going) return;
   }
 }

@@ -14,14 +14,25 @@ import { MAX_MONEY } from '../codec/tx/types.js';
 import { lockboxDelta } from '../chain/funding-streams.js';
 import type { NetworkName } from '../chain/network.js';
 import type { NetworkRef } from '../chain/subsidy.js';
-import { SHIELDED_POOL_ENTRIES, type PoolBundles, type ShieldedPoolId } from './pools.js';
+import { derivedFromRegistry, SHIELDED_POOL_ENTRIES, type PoolBundles, type ShieldedPoolId } from './pools.js';
 
 export type ValuePoolId = 'transparent' | 'sprout' | ShieldedPoolId | 'lockbox';
 
 /** getblock's valuePools order: transparent, Sprout, the registered pools (state/pools.ts), the lockbox. */
-export function valuePoolIds(): ValuePoolId[] {
-  return ['transparent', 'sprout', ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId), 'lockbox'];
-}
+export const valuePoolIds: () => readonly ValuePoolId[] = derivedFromRegistry(() =>
+  Object.freeze([
+    'transparent' as const,
+    'sprout' as const,
+    ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId),
+    'lockbox' as const,
+  ]),
+);
+
+/** The totals' members, chainSupply first. */
+const totalIds = derivedFromRegistry((): readonly (ValuePoolId | 'chainSupply')[] => ['chainSupply', ...valuePoolIds()]);
+
+/** What an out-of-range pool delta is called in its error ("sapling value delta"). */
+const deltaLabels = derivedFromRegistry(() => SHIELDED_POOL_ENTRIES.map((p) => `${p.id} value delta`));
 
 /** The built-in pools' valuePools order (valuePoolIds() also has any pool a test registers). */
 export const VALUE_POOL_IDS: readonly ValuePoolId[] = valuePoolIds();
@@ -105,8 +116,9 @@ export function valueOut(tx: PoolTransaction, height: number): number {
   const d = tx.data;
   let out = 0;
   for (const o of d.vout) out = checked(out + o.value, 'transaction output value', height, inMoneyRange);
-  for (const pool of SHIELDED_POOL_ENTRIES) {
-    const vb = pool.valueBalance(d);
+  const pools = SHIELDED_POOL_ENTRIES;
+  for (let p = 0; p < pools.length; p++) {
+    const vb = pools[p]!.valueBalance(d);
     if (vb <= 0) out = checked(out - vb, 'transaction output value', height, inMoneyRange);
   }
   for (const js of d.joinSplits) out = checked(out + js.vpubOld, 'transaction output value', height, inMoneyRange);
@@ -117,8 +129,9 @@ export function valueOut(tx: PoolTransaction, height: number): number {
 export function shieldedValueIn(tx: PoolTransaction): number {
   const d = tx.data;
   let v = 0;
-  for (const pool of SHIELDED_POOL_ENTRIES) {
-    const vb = pool.valueBalance(d);
+  const pools = SHIELDED_POOL_ENTRIES;
+  for (let p = 0; p < pools.length; p++) {
+    const vb = pools[p]!.valueBalance(d);
     if (vb >= 0) v += vb;
   }
   for (const js of d.joinSplits) v += js.vpubNew;
@@ -147,7 +160,9 @@ export function blockPoolDeltas(
   const lockbox = lockboxDelta(height, network);
   let sprout = 0;
   const pools = SHIELDED_POOL_ENTRIES;
-  const shielded = new Array<number>(pools.length).fill(0);
+  const labels = deltaLabels();
+  const shielded: number[] = [];
+  for (let p = 0; p < pools.length; p++) shielded.push(0);
   let transparent = 0;
   let supply = checked(Number(lockbox), 'chain supply delta', height);
   let known = spentOutputValue !== undefined && spentOutputValue !== null;
@@ -162,7 +177,7 @@ export function blockPoolDeltas(
     // A negative value balance moves value into the shielded pool, hence the sign flip.
     for (let p = 0; p < pools.length; p++) {
       const pool = pools[p]!;
-      shielded[p] = checked(shielded[p]! - pool.valueBalance(d), `${pool.id} value delta`, height);
+      shielded[p] = checked(shielded[p]! - pool.valueBalance(d), labels[p]!, height);
     }
     for (const js of d.joinSplits) {
       sprout = checked(sprout + js.vpubOld, 'sprout value delta', height);
@@ -212,8 +227,8 @@ function identityError(kind: string, height: number, supply: bigint | null, part
   if (supply === null) return null;
   let sum = 0n;
   const ids = valuePoolIds();
-  for (const id of ids) {
-    const v = orZero(parts[id]);
+  for (let i = 0; i < ids.length; i++) {
+    const v = orZero(parts[ids[i]!]);
     if (v === null) return null;
     sum += v;
   }
@@ -239,7 +254,9 @@ export function poolDeltaIdentityError(d: PoolDeltas): string | null {
  */
 export function poolTotalsError(t: PoolTotals, height: number): string | null {
   const max = BigInt(MAX_MONEY);
-  for (const id of ['chainSupply' as const, ...valuePoolIds()]) {
+  const ids = totalIds();
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const v = orZero(t[id]);
     if (v !== null && (v < 0n || v > max)) return `${id} total out of range at height ${height}: ${v}`;
   }

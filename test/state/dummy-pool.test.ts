@@ -46,8 +46,8 @@ const DUMMY: ShieldedPoolEntry = {
       if (!visit('nullifier', spends[i]!.nullifier, i) || !visit('anchor', spends[i]!.anchor, i)) return;
   },
   part: (_kind, index) => `Dummy spend ${index}`,
-  nullifiers: (tx, reveal) => {
-    for (const spend of tx.sapling?.spends ?? []) reveal(spend.nullifier);
+  nullifiers: (tx, out) => {
+    for (const spend of tx.sapling?.spends ?? []) out.push(spend.nullifier);
   },
   commitments: (tx, leaves) => {
     for (const output of tx.sapling?.outputs ?? []) leaves.push(output.cmu);
