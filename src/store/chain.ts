@@ -37,6 +37,7 @@ import type { NetworkParams } from '../chain/network.js';
 import { decodeBlockHeader } from '../codec/block.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
+import type { ShieldedPoolId } from '../state/pools.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chain-state.js';
 import { defaultPoolHashers } from '../state/hashers.js';
@@ -425,7 +426,7 @@ export class ChainStore implements ChainStoreReader {
     return this.chainState.tip();
   }
 
-  subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+  subtrees(pool: ShieldedPoolId, start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
     return this.chainState.subtrees(pool, start, limit);
   }
 

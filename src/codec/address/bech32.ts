@@ -9,8 +9,11 @@
  *   kept as written, a whole string of at most the checksum's code length, and 5-bit groups
  *   turned into bytes with the incomplete last byte dropped.
  *
- * Written here because no kept Bech32m implementation is a dependency; it is the reference
- * algorithm and nothing more.
+ * Written here rather than taken from a general-purpose codec such as @scure/base because which
+ * strings are accepted is the product: the two flavours differ from each other and from such a
+ * codec in case handling, length bounds and the last 5-bit group (rust-bech32 drops an incomplete
+ * last byte whatever its bits; @scure/base refuses non-zero padding), and a valid-address answer
+ * must be zcashd's.
  */
 import { Buffer } from 'node:buffer';
 

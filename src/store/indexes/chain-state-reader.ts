@@ -16,6 +16,7 @@ import {
   type PoolHashers,
   type ShieldedPool,
 } from '../../state/chain-state.js';
+import type { ShieldedPoolId } from '../../state/pools.js';
 import type { CoinsView } from '../types.js';
 import {
   CHAIN_STATE_UNDO_TAG,
@@ -113,11 +114,7 @@ export class ChainStateReader {
     return v ? decodeChainStateTip(v, this.hashers) : null;
   }
 
-  async subtrees(
-    pool: 'sapling' | 'orchard',
-    start: number,
-    limit: number,
-  ): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+  async subtrees(pool: ShieldedPoolId, start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
     const out: { index: number; root: Uint8Array; endHeight: number }[] = [];
     if (limit <= 0 || start > 0xffffffff) return out;
     const prefix = chainStateKeys.subtreePrefix(pool);
