@@ -13,8 +13,10 @@ import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/in
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
+import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
+import { networkMethods } from './network/index.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 
@@ -54,6 +56,13 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
+    getMemoryInfoMethod(),
+    ...networkMethods(store, {
+      clock: options.clock,
+      uaComments: options.uaComments,
+      minRelayTxFee: options.feeRates?.minRelayTxFee,
+      upstream,
+    }),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;
