@@ -15,7 +15,7 @@ import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
-import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
+import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
@@ -55,7 +55,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
-    getBlockSubsidyMethod(store),
+    ...miningMethods(store, { upstream, clock: options.clock }),
     getMemoryInfoMethod(),
     ...networkMethods(store, {
       clock: options.clock,
