@@ -172,7 +172,7 @@ describe('mining status of a node that does not mine', () => {
     expect(await rpc(r, 'submitblock', '[""]')).toBe(err(-22, 'Block decode failed'));
     expect(await rpc(r, 'submitblock', '[5]')).toBe(err(-1, 'JSON value is not a string as expected'));
     const unknown = Buffer.from(mainnetGenesisRun()[5]!);
-    unknown[4] ^= 1; // another previous-block hash: a block the store does not hold
+    unknown[4] = unknown[4]! ^ 1; // another previous-block hash: a block the store does not hold
     expect(await rpc(r, 'submitblock', `["${unknown.toString('hex')}"]`)).toBe(
       err(-9, 'submitblock needs -upstream: zecrpc has no peer-to-peer network to send the block to'),
     );
@@ -186,7 +186,7 @@ describe('mining status of a node that does not mine', () => {
     // The test upstream knows no mining methods: its -32601 comes back as it is.
     expect(await rpc(r, 'getblocktemplate')).toBe(err(-32601, 'Method not found'));
     const unknown = Buffer.from(mainnetGenesisRun()[5]!);
-    unknown[4] ^= 1;
+    unknown[4] = unknown[4]! ^ 1; // another previous-block hash: a block the store does not hold
     expect(await rpc(r, 'submitblock', `["${unknown.toString('hex')}"]`)).toBe(err(-32601, 'Method not found'));
     expect(await rpc(r, 'prioritisetransaction', `["${'ab'.repeat(32)}",0,1]`)).toBe(err(-32601, 'Method not found'));
     expect(await rpc(r, 'getmininginfo')).toBe(err(-32601, 'Method not found'));
