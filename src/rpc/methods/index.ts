@@ -14,6 +14,8 @@ import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/e
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
+import { getTxOutMethod } from './blockchain/gettxout.js';
+import { chainStateKeys, decodeCoin } from '../../store/indexes/chain-state-index.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
@@ -64,6 +66,14 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
       upstream,
     }),
   ];
+  if (db) {
+    // The coins view (`c` records), read where the chain state writes it.
+    const coin = (txid: Uint8Array, n: number) => {
+      const v = db.getSync(chainStateKeys.coin(txid, n));
+      return v ? decodeCoin(v) : null;
+    };
+    methods.push(getTxOutMethod(store, coin, upstream));
+  }
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;
 }
