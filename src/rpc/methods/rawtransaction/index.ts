@@ -7,9 +7,11 @@ import type { RpcMethod } from '../../method.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtransaction.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
+import { getTxOutProofMethod } from './gettxoutproof.js';
+import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
 export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup)];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup), getTxOutProofMethod(store), verifyTxOutProofMethod(store)];
 }
