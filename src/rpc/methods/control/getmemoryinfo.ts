@@ -28,6 +28,7 @@ export const GETMEMORYINFO_HELP: string =
 export function getMemoryInfoMethod(): RpcMethod {
   return {
     name: 'getmemoryinfo',
+    surface: 'peerless',
     category: 'control',
     required: 0,
     optional: 0,

@@ -21,6 +21,7 @@ export const GENERATE_HELP: string =
 export function generateMethod(): RpcMethod {
   return {
     name: 'generate',
+    surface: 'peerless',
     category: 'generating',
     required: 1,
     optional: 0,

@@ -80,6 +80,7 @@ export const GETBLOCKTEMPLATE_HELP: string =
 export function getBlockTemplateMethod(upstream: UpstreamRelay | null): RpcMethod {
   return {
     name: 'getblocktemplate',
+    surface: 'upstream',
     category: 'mining',
     required: 0,
     optional: 1,

@@ -17,6 +17,7 @@ export const GETGENERATE_HELP: string =
 export function getGenerateMethod(setting: GenerateSetting): RpcMethod {
   return {
     name: 'getgenerate',
+    surface: 'peerless',
     category: 'generating',
     required: 0,
     optional: 0,

@@ -16,5 +16,13 @@ export const GETLOCALSOLPS_HELP: string =
   exampleRpc('getlocalsolps', '');
 
 export function getLocalSolPsMethod(): RpcMethod {
-  return { name: 'getlocalsolps', category: 'mining', required: 0, optional: 0, help: GETLOCALSOLPS_HELP, call: () => '0' };
+  return {
+    name: 'getlocalsolps',
+    surface: 'peerless',
+    category: 'mining',
+    required: 0,
+    optional: 0,
+    help: GETLOCALSOLPS_HELP,
+    call: () => '0',
+  };
 }

@@ -59,6 +59,7 @@ export function getMiningInfoMethod(store: ChainStoreReader, options: GetMiningI
   const { setting, upstream, clock } = options;
   return {
     name: 'getmininginfo',
+    surface: 'peerless',
     category: 'mining',
     required: 0,
     optional: 0,

@@ -28,6 +28,7 @@ export const PRIORITISETRANSACTION_HELP: string =
 export function prioritiseTransactionMethod(upstream: UpstreamRelay | null): RpcMethod {
   return {
     name: 'prioritisetransaction',
+    surface: 'upstream',
     category: 'mining',
     required: 3,
     optional: 0,

@@ -29,6 +29,7 @@ export const SETGENERATE_HELP: string =
 export function setGenerateMethod(setting: GenerateSetting): RpcMethod {
   return {
     name: 'setgenerate',
+    surface: 'peerless',
     category: 'generating',
     required: 1,
     optional: 1,

@@ -41,6 +41,7 @@ export const SUBMITBLOCK_HELP: string =
 export function submitBlockMethod(store: ChainStoreReader, upstream: UpstreamRelay | null): RpcMethod {
   return {
     name: 'submitblock',
+    surface: 'upstream',
     category: 'mining',
     required: 1,
     optional: 1,

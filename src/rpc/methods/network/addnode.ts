@@ -26,6 +26,7 @@ export const ADDNODE_HELP: string =
 export function addNodeMethod(lists: PeerLists): RpcMethod {
   return {
     name: 'addnode',
+    surface: 'peerless',
     category: 'network',
     required: 2,
     optional: 0,

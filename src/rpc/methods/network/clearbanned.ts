@@ -9,6 +9,7 @@ export const CLEARBANNED_HELP: string =
 export function clearBannedMethod(lists: PeerLists): RpcMethod {
   return {
     name: 'clearbanned',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

@@ -21,6 +21,7 @@ export const DISCONNECTNODE_HELP: string =
 export function disconnectNodeMethod(): RpcMethod {
   return {
     name: 'disconnectnode',
+    surface: 'peerless',
     category: 'network',
     required: 1,
     optional: 0,

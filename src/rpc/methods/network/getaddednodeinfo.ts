@@ -67,6 +67,7 @@ export const GETADDEDNODEINFO_HELP: string =
 export function getAddedNodeInfoMethod(lists: PeerLists, resolve: HostResolver = systemResolver): RpcMethod {
   return {
     name: 'getaddednodeinfo',
+    surface: 'peerless',
     category: 'network',
     required: 1,
     optional: 1,

@@ -17,6 +17,7 @@ export const GETCONNECTIONCOUNT_HELP: string =
 export function getConnectionCountMethod(): RpcMethod {
   return {
     name: 'getconnectioncount',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

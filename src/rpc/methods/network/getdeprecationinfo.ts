@@ -69,6 +69,7 @@ export const GETDEPRECATIONINFO_HELP: string =
 export function getDeprecationInfoMethod(store: ChainStoreReader, clock: () => number): RpcMethod {
   return {
     name: 'getdeprecationinfo',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

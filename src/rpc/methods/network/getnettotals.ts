@@ -36,6 +36,7 @@ export const GETNETTOTALS_HELP: string =
 export function getNetTotalsMethod(clockMillis: () => number = Date.now): RpcMethod {
   return {
     name: 'getnettotals',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

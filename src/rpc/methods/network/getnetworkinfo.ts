@@ -81,6 +81,7 @@ export function getNetworkInfoMethod(options: GetNetworkInfoOptions): RpcMethod 
   const relayFee = options.minRelayTxFee ?? DEFAULT_FEE_RATES.minRelayTxFee;
   return {
     name: 'getnetworkinfo',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

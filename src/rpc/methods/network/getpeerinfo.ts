@@ -44,5 +44,13 @@ export const GETPEERINFO_HELP: string =
   exampleRpc('getpeerinfo', '');
 
 export function getPeerInfoMethod(): RpcMethod {
-  return { name: 'getpeerinfo', category: 'network', required: 0, optional: 0, help: GETPEERINFO_HELP, call: () => '[]' };
+  return {
+    name: 'getpeerinfo',
+    surface: 'peerless',
+    category: 'network',
+    required: 0,
+    optional: 0,
+    help: GETPEERINFO_HELP,
+    call: () => '[]',
+  };
 }

@@ -14,6 +14,7 @@ export const LISTBANNED_HELP: string =
 export function listBannedMethod(lists: PeerLists): RpcMethod {
   return {
     name: 'listbanned',
+    surface: 'peerless',
     category: 'network',
     required: 0,
     optional: 0,

@@ -15,5 +15,5 @@ export const PING_HELP: string =
   exampleRpc('ping', '');
 
 export function pingMethod(): RpcMethod {
-  return { name: 'ping', category: 'network', required: 0, optional: 0, help: PING_HELP, call: () => 'null' };
+  return { name: 'ping', surface: 'peerless', category: 'network', required: 0, optional: 0, help: PING_HELP, call: () => 'null' };
 }

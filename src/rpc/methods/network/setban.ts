@@ -38,6 +38,7 @@ function parseTarget(text: string): { subNet: SubNet; isSubnet: boolean } | null
 export function setBanMethod(lists: PeerLists): RpcMethod {
   return {
     name: 'setban',
+    surface: 'peerless',
     category: 'network',
     required: 2,
     optional: 2,

@@ -33,7 +33,7 @@ export const GETTXOUTPROOF_HELP: string =
 export function getTxOutProofMethod(store: ChainStoreReader): RpcMethod {
   return {
     name: 'gettxoutproof',
-    category: 'rawtransactions',
+    category: 'blockchain',
     required: 1,
     optional: 1,
     help: GETTXOUTPROOF_HELP,

@@ -1,6 +1,7 @@
 /**
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
- * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index).
+ * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index), and
+ * gettxoutproof/verifytxoutproof, which zcashd registers there under the blockchain category.
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';

@@ -23,7 +23,7 @@ export const VERIFYTXOUTPROOF_HELP: string =
 export function verifyTxOutProofMethod(store: ChainStoreReader): RpcMethod {
   return {
     name: 'verifytxoutproof',
-    category: 'rawtransactions',
+    category: 'blockchain',
     required: 1,
     optional: 0,
     help: VERIFYTXOUTPROOF_HELP,
