@@ -17,9 +17,10 @@ import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
 import { chainStateKeys, decodeCoin } from '../../store/indexes/chain-state-index.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
+import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
 import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
-import { rawTransactionMethods } from './rawtransaction/index.js';
+import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 
 export interface StoreMethodOptions extends BlockchainMethodOptions {
@@ -57,6 +58,11 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
+    getBlockSubsidyMethod(store),
+  ];
+  if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
+  // The node's status as one without peers or a miner, and the proofs and coins of its chain.
+  methods.push(
     ...miningMethods(store, { upstream, clock: options.clock }),
     getMemoryInfoMethod(),
     ...networkMethods(store, {
@@ -65,7 +71,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
       minRelayTxFee: options.feeRates?.minRelayTxFee,
       upstream,
     }),
-  ];
+    ...txOutProofMethods(store),
+  );
   if (db) {
     // The coins view (`c` records), read where the chain state writes it.
     const coin = (txid: Uint8Array, n: number) => {
@@ -74,6 +81,5 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     };
     methods.push(getTxOutMethod(store, coin, upstream));
   }
-  if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;
 }

@@ -1,14 +1,14 @@
 /**
  * The mining and generating categories (zcashd v6.12.2 src/rpc/mining.cpp `commands[]`) for a
  * node that does not mine: status read from the stored chain, block templates and submissions
- * relayed to the -upstream node when there is one.
+ * relayed to the -upstream node when there is one. (getblocksubsidy, which reads only the height,
+ * is registered on its own.)
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
 import type { UpstreamRelay } from '../mempool/upstream-relay.js';
 import { generateMethod } from './generate.js';
 import { GenerateSetting } from './generate-setting.js';
-import { getBlockSubsidyMethod } from './getblocksubsidy.js';
 import { getBlockTemplateMethod } from './getblocktemplate.js';
 import { getGenerateMethod } from './getgenerate.js';
 import { getLocalSolPsMethod } from './getlocalsolps.js';
@@ -36,7 +36,6 @@ export function miningMethods(store: ChainStoreReader, options: MiningMethodOpti
     prioritiseTransactionMethod(upstream),
     getBlockTemplateMethod(upstream),
     submitBlockMethod(store, upstream),
-    getBlockSubsidyMethod(store),
     getGenerateMethod(setting),
     setGenerateMethod(setting),
     generateMethod(),

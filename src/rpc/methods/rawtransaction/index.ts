@@ -1,7 +1,6 @@
 /**
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
- * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index), and
- * gettxoutproof/verifytxoutproof, which zcashd registers there under the blockchain category.
+ * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index).
  */
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
@@ -14,5 +13,10 @@ import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
 export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup), getTxOutProofMethod(store), verifyTxOutProofMethod(store)];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup)];
+}
+
+/** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */
+export function txOutProofMethods(store: ChainStoreReader): RpcMethod[] {
+  return [getTxOutProofMethod(store), verifyTxOutProofMethod(store)];
 }
