@@ -3,13 +3,17 @@
  * its `lookup`-th ancestor divided by the span of their block times (the earliest and latest
  * time among those blocks), in zcashd's arithmetic: arith_uint256::getdouble of the work, then a
  * truncation to int64. It reads one index entry per block of the window, so a window reaching
- * back to genesis costs one read per block of the chain, as zcashd walks its in-memory index.
+ * back to genesis costs one read per block of the chain (zcashd walks its in-memory index), and
+ * lets other requests run every few thousand reads.
  */
 import { int32LE } from '../../../codec/bytes.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 
 /** nPowAveragingWindow (every network): the window of a non-positive `lookup`. */
 export const POW_AVERAGING_WINDOW = 17;
+
+/** Index reads between turns given to the event loop. */
+const YIELD_EVERY = 4096;
 
 /**
  * arith_uint256::getdouble: the eight 32-bit limbs, least significant first, each multiplied by
@@ -42,6 +46,8 @@ export async function networkHashPs(store: ChainStoreReader, lookup: number, hei
   let minTime = blockTime(last);
   let maxTime = minTime;
   for (let i = 0; i < window; i++) {
+    // A window back to genesis is millions of reads: other requests get their turn meanwhile.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     const prev = await store.blockIndex(first.prevHash);
     if (!prev) throw new Error(`block index entry missing below height ${first.height}`);
     first = prev;
