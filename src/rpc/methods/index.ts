@@ -15,6 +15,7 @@ import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
+import { verifyChainMethod } from './blockchain/verifychain.js';
 import { chainStateKeys, decodeCoin } from '../../store/indexes/chain-state-index.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
@@ -72,6 +73,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
       upstream,
     }),
     ...txOutProofMethods(store),
+    verifyChainMethod(store),
   );
   if (db) {
     // The coins view (`c` records), read where the chain state writes it.

@@ -69,6 +69,7 @@ describe('registration', () => {
       ['clearbanned', 'network', 0, 0],
       ['gettxoutproof', 'blockchain', 1, 1],
       ['verifytxoutproof', 'blockchain', 1, 0],
+      ['verifychain', 'blockchain', 0, 2],
     ]);
   });
 
@@ -116,6 +117,7 @@ describe('registration', () => {
       'clearbanned',
       'gettxoutproof ["txid",...] ( blockhash )',
       'verifytxoutproof "proof"',
+      'verifychain ( checklevel numblocks )',
     ]);
     // zcashd's gettxoutproof and verifytxoutproof help texts have no examples.
     const withoutExamples = new Set(['gettxoutproof', 'verifytxoutproof']);
