@@ -193,6 +193,12 @@ describe('network status of a node without peers', () => {
     expect(await rpc(registry, 'setban', '["192.168.0.1","add"]')).toBe(ok('null'));
     expect((await list()).find((b) => b.address === '192.168.0.1/32')?.banned_until).toBe(NOW + 2 + 86400);
 
+    // An int64 end beyond 2^53 is kept exactly.
+    await rpc(registry, 'clearbanned');
+    expect(await rpc(registry, 'setban', '["10.9.9.9","add",9007199254740993,true]')).toBe(ok('null'));
+    expect(await rpc(registry, 'listbanned')).toBe(
+      ok(`[{"address":"10.9.9.9/32","banned_until":9007199254740993,"ban_created":${NOW + 2},"ban_reason":"manually added"}]`),
+    );
     expect(await rpc(registry, 'setban', '["10.0.0.1","ban"]')).toBe(err(-1, SETBAN_HELP));
     expect(await rpc(registry, 'setban', '["0.0.0.0","add"]')).toBe(err(-23, 'Error: Invalid IP/Subnet'));
     expect(await rpc(registry, 'setban', '["10.0.0.0/33","add"]')).toBe(err(-23, 'Error: Invalid IP/Subnet'));

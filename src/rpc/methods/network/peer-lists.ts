@@ -12,7 +12,8 @@ export const DEFAULT_BAN_SECONDS = 24 * 60 * 60;
 export interface BanEntry {
   subNet: SubNet;
   createdAt: number;
-  bannedUntil: number;
+  /** int64 seconds: an absolute ban time may lie beyond what a double holds exactly. */
+  bannedUntil: bigint;
 }
 
 export class PeerLists {
@@ -33,12 +34,12 @@ export class PeerLists {
   /** CNode::IsBanned(CSubNet): this exact subnet has a ban still running. */
   isSubNetBanned(subNet: SubNet): boolean {
     const entry = this.find(subNet);
-    return entry !== undefined && this.now() < entry.bannedUntil;
+    return entry !== undefined && BigInt(this.now()) < entry.bannedUntil;
   }
 
   /** CNode::IsBanned(CNetAddr): some running ban covers the address. */
   isAddressBanned(ip: NetAddr): boolean {
-    const now = this.now();
+    const now = BigInt(this.now());
     return this.bans.some((b) => subNetMatches(b.subNet, ip) && now < b.bannedUntil);
   }
 
@@ -49,10 +50,8 @@ export class PeerLists {
    */
   ban(subNet: SubNet, offset: bigint, sinceEpoch: boolean): void {
     const now = this.now();
-    this.bans = this.bans.filter((b) => now < b.bannedUntil);
-    let until: number;
-    if (offset <= 0n) until = now + this.banSeconds;
-    else until = Number((sinceEpoch ? 0n : BigInt(now)) + offset);
+    this.bans = this.bans.filter((b) => BigInt(now) < b.bannedUntil);
+    const until = offset <= 0n ? BigInt(now + this.banSeconds) : (sinceEpoch ? 0n : BigInt(now)) + offset;
     const existing = this.find(subNet);
     if (existing) {
       if (existing.bannedUntil < until) Object.assign(existing, { createdAt: now, bannedUntil: until });
