@@ -45,6 +45,8 @@ describe('the method table', () => {
       '== Mining ==',
       '== Network ==',
       '== Rawtransactions ==',
+      '== Util ==',
+      '== Wallet ==',
     ]);
     const listed = sections.flatMap((lines) => lines.slice(1).map((l) => l.split(' ')[0]));
     expect(listed.sort()).toEqual(

@@ -23,6 +23,8 @@ import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
 import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
+import { utilMethods } from './util/index.js';
+import { walletlessMethods } from './wallet/index.js';
 
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
@@ -60,6 +62,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
+    ...utilMethods(),
+    ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   // The node's status as one without peers or a miner, and the proofs and coins of its chain.

@@ -6,6 +6,8 @@ import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtransaction.js';
+import { createRawTransactionMethod } from './createrawtransaction.js';
+import { decodeScriptMethod } from './decodescript.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 import { getTxOutProofMethod } from './gettxoutproof.js';
 import { verifyTxOutProofMethod } from './verifytxoutproof.js';
@@ -13,7 +15,7 @@ import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
 export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup)];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store)];
 }
 
 /** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */
