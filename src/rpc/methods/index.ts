@@ -12,9 +12,15 @@ import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/in
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
+import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
+import { getTxOutMethod } from './blockchain/gettxout.js';
+import { verifyChainMethod } from './blockchain/verifychain.js';
+import { chainStateKeys, decodeCoin } from '../../store/indexes/chain-state-index.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
-import { rawTransactionMethods } from './rawtransaction/index.js';
+import { miningMethods } from './mining/index.js';
+import { networkMethods } from './network/index.js';
+import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 import { utilMethods } from './util/index.js';
 import { walletlessMethods } from './wallet/index.js';
@@ -63,5 +69,26 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
+  // The node's status as one without peers or a miner, and the proofs and coins of its chain.
+  methods.push(
+    ...miningMethods(store, { upstream, clock: options.clock }),
+    getMemoryInfoMethod(),
+    ...networkMethods(store, {
+      clock: options.clock,
+      uaComments: options.uaComments,
+      minRelayTxFee: options.feeRates?.minRelayTxFee,
+      upstream,
+    }),
+    ...txOutProofMethods(store),
+    verifyChainMethod(store),
+  );
+  if (db) {
+    // The coins view (`c` records), read where the chain state writes it.
+    const coin = (txid: Uint8Array, n: number) => {
+      const v = db.getSync(chainStateKeys.coin(txid, n));
+      return v ? decodeCoin(v) : null;
+    };
+    methods.push(getTxOutMethod(store, coin, upstream));
+  }
   return methods;
 }
