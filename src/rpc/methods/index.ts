@@ -15,7 +15,6 @@ import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
 import { verifyChainMethod } from './blockchain/verifychain.js';
-import { chainStateKeys, decodeCoin } from '../../store/indexes/chain-state-index.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
 import { miningMethods } from './mining/index.js';
@@ -82,13 +81,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...txOutProofMethods(store),
     verifyChainMethod(store),
   );
-  if (db) {
-    // The coins view (`c` records), read where the chain state writes it.
-    const coin = (txid: Uint8Array, n: number) => {
-      const v = db.getSync(chainStateKeys.coin(txid, n));
-      return v ? decodeCoin(v) : null;
-    };
-    methods.push(getTxOutMethod(store, coin, upstream));
-  }
+  // The coins view, read through the chain state's reader (a store that keeps one).
+  const coins = store.coinsView?.();
+  if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
   return methods;
 }

@@ -77,9 +77,13 @@ export const chainStateKeys = {
 export function chainStateLookups(
   read: (key: Buffer) => Buffer | undefined,
   hashers: PoolHashers,
-): Pick<CoinsView, 'isUnspent' | 'nullifierRevealed' | 'anchorKnown'> {
+): Pick<CoinsView, 'isUnspent' | 'coin' | 'nullifierRevealed' | 'anchorKnown'> {
   return {
     isUnspent: (txid, n) => read(chainStateKeys.coin(txid, n)) !== undefined,
+    coin: (txid, n) => {
+      const v = read(chainStateKeys.coin(txid, n));
+      return v ? decodeCoin(v) : null;
+    },
     nullifierRevealed: (pool, nullifier) => read(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
     anchorKnown: (pool, root) => isEmptyTreeRoot(hashers[pool], root) || read(chainStateKeys.anchor(pool, root)) !== undefined,
   };
