@@ -18,7 +18,9 @@ import { ZCASHD_METHODS } from './zcashd-methods.js';
  * Building the methods reads nothing from the store, so a store that answers nothing serves here.
  */
 export function servedMethods(): RpcMethod[] {
-  const store = { network: MAINNET, database: {} } as unknown as ChainStoreReader;
+  // Only the methods' descriptions are read: a store that offers every optional reader (the address
+  // index, the coins view) registers every method a LevelDB store serves; none of them is called.
+  const store = { network: MAINNET, addressIndexReader: () => ({}), coinsView: () => ({}) } as unknown as ChainStoreReader;
   const methods = storeMethods(store);
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...methods]);
   return [helpMethod(() => registry), stopMethod(), ...methods];
