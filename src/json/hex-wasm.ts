@@ -8,7 +8,7 @@
  * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
  * same output.
  */
-import { instantiateWasm } from '../crypto/sapling/wasm-field.js';
+import { instantiateWasm } from '../wasm-module.js';
 
 interface HexExports {
   memory: WebAssembly.Memory;

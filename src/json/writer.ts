@@ -19,7 +19,7 @@
  * cannot be represented in UTF-8 and becomes U+FFFD; the reader never produces one.)
  */
 import { Buffer } from 'node:buffer';
-import { toHexAt, toHexReversedAt } from '../codec/hex.js';
+import { toHexAt, toHexReversedAt } from '../hex-text.js';
 import { JsonNumber, type JsonValue } from './value.js';
 import { formatAmount, formatDouble } from './number-format.js';
 import { wasmHexInto } from './hex-wasm.js';

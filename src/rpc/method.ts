@@ -6,7 +6,7 @@
 import type { NetworkParams } from '../chain/network.js';
 import type { JsonValue } from '../json/value.js';
 import type { JsonWriter } from '../json/writer.js';
-import type { BlockRenderer } from './workers/block-renderer.js';
+import type { BlockChainContext } from '../render/block.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
 export class RpcError extends Error {
@@ -102,4 +102,29 @@ export interface RpcMethod {
    * UTF-8 encoder (decoderawtransaction returns ~40 KB per request).
    */
   readonly asciiResults?: boolean;
+}
+
+/**
+ * Turns stored block bytes into getblock's result (workers/block-renderer.ts: on worker threads
+ * for the server, inline otherwise); declared here, beside the context that carries one.
+ */
+export interface BlockRenderRequest {
+  /** The block hash (internal order), to name the block when it fails verification. */
+  hash: Uint8Array;
+  bytes: Uint8Array;
+  verbosity: 0 | 1 | 2;
+  /** Chain position; required for verbosity 1 and 2. */
+  context: BlockChainContext | null;
+  network: NetworkParams;
+  /**
+   * The result only goes into the reply of the request being served and is not kept once that
+   * reply is written (no cache holds it): the server's renderer may then return a view into
+   * memory it lends to the reply and reuses afterwards.
+   */
+  transient?: boolean;
+}
+
+export interface BlockRenderer {
+  /** The result JSON; throws BlockReadError when the bytes are not a sound block. */
+  render(req: BlockRenderRequest): Promise<RawJson>;
 }

@@ -3,8 +3,7 @@
  * ORCHARD_HASHER is the reference (straight from the Sinsemilla definition) and the fallback;
  * FastOrchardHasher (WebAssembly tables) gives the same bytes for every input.
  */
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
-import type { MerkleHasher } from '../../state/trees/hasher.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { merkleCrhAtHeight, ORCHARD_MERKLE_DEPTH, ORCHARD_UNCOMMITTED } from './merkle-crh.js';
 import { WasmMerkleEngine } from './merkle-wasm.js';
 

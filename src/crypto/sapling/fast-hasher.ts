@@ -1,9 +1,9 @@
-import type { MerkleHasher } from '../../state/trees/hasher.js';
 import { JUBJUB_D, JUBJUB_Q, pedersenBase } from './generators.js';
 import { SAPLING_TREE_DEPTH, bigintToLe32 } from './merkle-crh.js';
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { saplingUncommittedLeaf } from './pure-hasher.js';
-import { instantiateWasm, montgomeryConstants } from './wasm-field.js';
+import { instantiateWasm } from '../../wasm-module.js';
+import { montgomeryConstants } from './wasm-field.js';
 
 /**
  * Chunks per fixed-base window: 34 windows of 2^14 points (51 MB, built in ≈ 0.5 s). 4 chunks

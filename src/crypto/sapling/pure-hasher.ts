@@ -1,5 +1,4 @@
-import type { MerkleHasher } from '../../state/trees/hasher.js';
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { saplingMerkleHashByChunks } from './chunk-table-hash.js';
 import { SAPLING_TREE_DEPTH } from './merkle-crh.js';
 
