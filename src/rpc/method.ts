@@ -7,6 +7,7 @@ import type { NetworkParams } from '../chain/network.js';
 import type { JsonValue } from '../json/value.js';
 import type { JsonWriter } from '../json/writer.js';
 import type { BlockChainContext } from '../render/block.js';
+import type { CompatProfile } from '../compat/profiles.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
 export class RpcError extends Error {
@@ -63,6 +64,8 @@ export const RPC = {
 
 export interface RpcContext {
   readonly network: NetworkParams;
+  /** The zcashd release whose replies are reproduced (`-compat`); the default profile when absent. */
+  readonly profile?: CompatProfile;
   /** Asks the server to shut down after the current reply (the `stop` method). */
   requestStop(): void;
   /**

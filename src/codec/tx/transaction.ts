@@ -1,7 +1,7 @@
 /**
  * Transaction decoding, encoding and ids, with zcashd v6.12.2's decode-time validation.
  */
-import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../compat/profiles.js';
 import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
@@ -97,16 +97,17 @@ export class Transaction {
  * Reads one transaction at `r.pos`. Trailing bytes are left unread, as zcashd leaves them.
  * Throws DecodeError with zcashd's message on any failure.
  */
-export function readTransaction(r: ByteReader): Transaction {
+export function readTransaction(r: ByteReader, profile: CompatProfile = DEFAULT_COMPAT_PROFILE): Transaction {
   const start = r.pos;
-  const quick = readQuickly(r.buf, start, r.end, r);
-  if (quick === null) return readFieldByField(r);
+  const accepted = acceptedBranchIds(profile);
+  const quick = readQuickly(r.buf, start, r.end, r, accepted);
+  if (quick === null) return readFieldByField(r, accepted);
   r.pos = start + quick.size;
   return quick;
 }
 
 /** `readTransaction` through the general readers only. */
-function readFieldByField(r: ByteReader): Transaction {
+function readFieldByField(r: ByteReader, accepted: Int32Array): Transaction {
   const start = r.pos;
   const rawHeader = r.u32();
   const overwintered = rawHeader >>> 31 === 1;
@@ -116,7 +117,7 @@ function readFieldByField(r: ByteReader): Transaction {
   const format = selectFormat(header, start);
   r.outputValueOutOfRange = false;
   const data = format.read(r, header);
-  checkRustReparse(data, r.outputValueOutOfRange, start);
+  checkRustReparse(data, r.outputValueOutOfRange, start, accepted);
   return new Transaction(data, r.buf, start, r.pos, format);
 }
 
@@ -135,9 +136,9 @@ function readFieldByField(r: ByteReader): Transaction {
  * (bench/decode.ts): no reader object for a transaction decoded on its own. Shielded
  * transactions decode as fast as before. v5 has a function of its own (see readQuicklyV5).
  */
-function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
+function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null, accepted: Int32Array): Transaction | null {
   if (end - start >= 8 && int32LE(b, start) === V5_HEADER && int32LE(b, start + 4) >>> 0 === NU5_VERSION_GROUP_ID)
-    return readQuicklyV5(b, start, end, reader);
+    return readQuicklyV5(b, start, end, reader, accepted);
   return readQuicklyBeforeV5(b, start, end, reader);
 }
 
@@ -231,7 +232,8 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
   // Shielded parts follow: the format's reader takes over after the transparent part.
   const t: TransparentPart = { consensusBranchId: null, lockTime, expiryHeight, vin, vout };
   const header = { overwintered, version, versionGroupId };
-  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, header, t);
+  // Before v5 a transaction carries no branch id: any profile's accepted ids do.
+  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, header, t, DEFAULT_ACCEPTED);
 }
 
 /**
@@ -242,7 +244,7 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
  * each). The two sharing helper functions for the inputs and outputs cost every version 5–15 ns
  * (measured interleaved in one process, warm on all versions).
  */
-function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
+function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteReader | null, accepted: Int32Array): Transaction | null {
   if (end - start < 20) return null;
   let pos = start + 20;
   let n = smallCompactSize(b, pos, end);
@@ -293,19 +295,27 @@ function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteRe
       orchard: null,
     };
     // All checkRustReparse can find in a v5 transaction without shielded parts.
-    if (!isKnownBranchId(consensusBranchId)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
+    if (!isAcceptedBranchId(consensusBranchId, accepted)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
     return new Transaction(data, b, start, pos + V5_EMPTY_SHIELDED_BYTES, v5Format);
   }
   const t: TransparentPart = { consensusBranchId, lockTime, expiryHeight, vin, vout };
   const header = { overwintered: true, version: 5, versionGroupId: NU5_VERSION_GROUP_ID };
-  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, v5Format, header, t);
+  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, v5Format, header, t, accepted);
 }
 
 /** The rest of `readQuickly`'s transaction from `pos`, after its transparent part `t`. */
-function readShieldedParts(r: ByteReader, start: number, pos: number, format: TxFormat, header: TxHeader, t: TransparentPart): Transaction {
+function readShieldedParts(
+  r: ByteReader,
+  start: number,
+  pos: number,
+  format: TxFormat,
+  header: TxHeader,
+  t: TransparentPart,
+  accepted: Int32Array,
+): Transaction {
   r.pos = pos;
   const data = format.read(r, header, t);
-  checkRustReparse(data, false, start); // every output value was checked in range on the quick path
+  checkRustReparse(data, false, start, accepted); // every output value was checked in range on the quick path
   return new Transaction(data, r.buf, start, r.pos, format);
 }
 
@@ -341,27 +351,39 @@ function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
  * were read (`badOutputValue`): a second pass over the outputs, with the branch-id Set lookup
  * below, was a quarter of decoding a transparent v5 transaction.
  */
-function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number): void {
+function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number, accepted: Int32Array): void {
   const bad =
     badOutputValue ||
     (!tx.overwintered && tx.version === 0) ||
     tx.format === 'zfuture' ||
-    (tx.consensusBranchId !== null && !isKnownBranchId(tx.consensusBranchId)) ||
+    (tx.consensusBranchId !== null && !isAcceptedBranchId(tx.consensusBranchId, accepted)) ||
     !vpubsInMoneyRange(tx.joinSplits);
   if (bad) throw new DecodeError('invalid-tx-format', offset, INVALID_FORMAT);
 }
 
 /**
- * KNOWN_BRANCH_IDS as int32s, scanned newest first (the ids v5 transactions carry): a Set lookup
- * of a number above 2^31 (every branch id since Overwinter) hashes a heap number in C++ on each
- * decode.
+ * A profile's accepted branch ids as int32s, scanned newest first (the ids v5 transactions
+ * carry): a Set lookup of a number above 2^31 (every branch id since Overwinter) hashes a heap
+ * number in C++ on each decode.
  */
-const KNOWN_BRANCH_IDS_I32 = Int32Array.from([...KNOWN_BRANCH_IDS].reverse(), (id) => id | 0);
+function scanOrder(profile: CompatProfile): Int32Array {
+  return Int32Array.from([...profile.acceptedBranchIds].reverse(), (id) => id | 0);
+}
+
+const DEFAULT_ACCEPTED = scanOrder(DEFAULT_COMPAT_PROFILE);
+const acceptedByProfile = new WeakMap<CompatProfile, Int32Array>();
+
+function acceptedBranchIds(profile: CompatProfile): Int32Array {
+  if (profile === DEFAULT_COMPAT_PROFILE) return DEFAULT_ACCEPTED;
+  let ids = acceptedByProfile.get(profile);
+  if (ids === undefined) acceptedByProfile.set(profile, (ids = scanOrder(profile)));
+  return ids;
+}
 
 /** `id` is a decoded uint32, so `id | 0` identifies it. */
-function isKnownBranchId(id: number): boolean {
+function isAcceptedBranchId(id: number, accepted: Int32Array): boolean {
   const x = id | 0;
-  for (let i = 0; i < KNOWN_BRANCH_IDS_I32.length; i++) if (KNOWN_BRANCH_IDS_I32[i] === x) return true;
+  for (let i = 0; i < accepted.length; i++) if (accepted[i] === x) return true;
   return false;
 }
 
@@ -372,9 +394,10 @@ function vpubsInMoneyRange(joinSplits: readonly JoinSplit[]): boolean {
 }
 
 /** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */
-export function decodeTransaction(bytes: Uint8Array): Transaction {
+export function decodeTransaction(bytes: Uint8Array, profile: CompatProfile = DEFAULT_COMPAT_PROFILE): Transaction {
   // No reader for the common case: making one per call was ≈ 10 % of decoding a small transaction.
-  return readQuickly(bytes, 0, bytes.length, null) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
+  const accepted = acceptedBranchIds(profile);
+  return readQuickly(bytes, 0, bytes.length, null, accepted) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true), accepted);
 }
 
 /**
@@ -383,7 +406,7 @@ export function decodeTransaction(bytes: Uint8Array): Transaction {
  * being taken, since both paths give the same results.
  */
 export function decodeTransactionQuickly(bytes: Uint8Array): Transaction | null {
-  return readQuickly(bytes, 0, bytes.length, null);
+  return readQuickly(bytes, 0, bytes.length, null, DEFAULT_ACCEPTED);
 }
 
 /**
@@ -391,14 +414,14 @@ export function decodeTransactionQuickly(bytes: Uint8Array): Transaction | null 
  * The two must agree on every input (test/codec/quick-read.test.ts holds them to it).
  */
 export function decodeTransactionFieldByField(bytes: Uint8Array): Transaction {
-  return readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
+  return readFieldByField(new ByteReader(bytes, 0, bytes.length, true), DEFAULT_ACCEPTED);
 }
 
 /** zcashd's DecodeHexTx: hex validation then decode. */
-export function decodeTransactionHex(hex: string): Transaction {
+export function decodeTransactionHex(hex: string, profile: CompatProfile = DEFAULT_COMPAT_PROFILE): Transaction {
   const bytes = hexToBytesStrict(hex);
   if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeTransaction(bytes);
+  return decodeTransaction(bytes, profile);
 }
 
 export function writeTransaction(w: ByteWriter, tx: TransactionData): void {

@@ -216,6 +216,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const ctx: RpcContext = {
     network: config.network,
+    profile: config.compat,
     requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),

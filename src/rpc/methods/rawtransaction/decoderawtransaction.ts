@@ -2,6 +2,7 @@
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/profiles.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { jsonTypeName } from '../../../json/value.js';
@@ -145,11 +146,14 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (typeof hex !== 'string') {
         throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
       }
-      const hit = cache?.get(ctx.network.name, hex);
+      const profile = ctx.profile ?? DEFAULT_COMPAT_PROFILE;
+      // Results differ by network (addresses) and by profile (the branch ids its parser accepts).
+      const cacheKey = `${ctx.network.name} ${profile.name}`;
+      const hit = cache?.get(cacheKey, hex);
       if (hit) return hit;
-      if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, spentIndexLookup));
-      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex), ctx.network));
-      cache?.set(ctx.network.name, hex, json);
+      if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
+      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile), ctx.network));
+      cache?.set(cacheKey, hex, json);
       return json;
     },
   };
@@ -172,8 +176,8 @@ function asDeserializationError<T>(work: (() => T) | Promise<T>): T | Promise<T>
 }
 
 /** The reply with the spent index's members, read off the event loop in batches. */
-async function withSpentRecords(hex: string, network: NetworkParams, lookup: SpentIndexLookup): Promise<Buffer> {
-  const tx = decodeTransactionHex(hex);
+async function withSpentRecords(hex: string, network: NetworkParams, profile: CompatProfile, lookup: SpentIndexLookup): Promise<Buffer> {
+  const tx = decodeTransactionHex(hex, profile);
   return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 
