@@ -12,6 +12,7 @@ import { v3Format } from './formats/overwinter.js';
 import { v4Format } from './formats/sapling.js';
 import { isMoneyRange } from './money.js';
 import { newJoinSplitList } from './sprout.js';
+import { transactionData } from './transaction-data.js';
 import { isCoinbase, MIN_INPUT_BYTES, MIN_OUTPUT_BYTES, WireTxIn, WireTxOut } from './transparent.js';
 import {
   NU5_VERSION_GROUP_ID,
@@ -209,22 +210,22 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
   }
 
   if (isZero(b, pos, pos + layout.emptyShieldedBytes, end)) {
-    const data: TransactionData = {
-      format: format.name,
+    const data = transactionData(
+      format.name,
       overwintered,
       version,
       versionGroupId,
-      consensusBranchId: null,
+      null,
       lockTime,
       expiryHeight,
       vin,
       vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: null,
-      orchard: null,
-    };
+      newJoinSplitList(),
+      null,
+      null,
+      null,
+      null,
+    );
     // Nothing checkRustReparse refuses: version 0, the one non-overwintered version it refuses,
     // never reaches this point, and these versions carry no branch id.
     return new Transaction(data, b, start, pos + layout.emptyShieldedBytes, format);
@@ -278,22 +279,22 @@ function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteRe
   const expiryHeight = int32LE(b, start + 16) >>> 0;
   // Sapling spends and outputs, Orchard actions: three zero counts when nothing shielded follows.
   if (isZero(b, pos, pos + V5_EMPTY_SHIELDED_BYTES, end)) {
-    const data: TransactionData = {
-      format: 'v5',
-      overwintered: true,
-      version: 5,
-      versionGroupId: NU5_VERSION_GROUP_ID,
+    const data = transactionData(
+      'v5',
+      true,
+      5,
+      NU5_VERSION_GROUP_ID,
       consensusBranchId,
       lockTime,
       expiryHeight,
       vin,
       vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: null,
-      orchard: null,
-    };
+      newJoinSplitList(),
+      null,
+      null,
+      null,
+      null,
+    );
     // All checkRustReparse can find in a v5 transaction without shielded parts.
     if (!isAcceptedBranchId(consensusBranchId, accepted)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
     return new Transaction(data, b, start, pos + V5_EMPTY_SHIELDED_BYTES, v5Format);
