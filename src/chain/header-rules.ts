@@ -129,7 +129,7 @@ export function checkBlockHeader(
     );
   }
   const { n, k } = equihashParams(network);
-  // An operator importing from a source they trust may skip the solution (≈ 86 µs a header);
+  // An operator importing from a source they trust may skip the solution, the costliest check;
   // the proof-of-work target below is always checked.
   const eq =
     options.verifySolution === false

@@ -101,8 +101,8 @@ export interface RpcMethod {
   call(params: readonly JsonValue[], ctx: RpcContext): RawJson | Promise<RawJson>;
   /**
    * Set when every text result is pure ASCII (TxToJSON: hex, asm, base58, fixed words). The
-   * dispatcher then encodes it as latin1, which for ASCII is its UTF-8 and ~3× cheaper than the
-   * UTF-8 encoder (decoderawtransaction returns ~40 KB per request).
+   * dispatcher then encodes it as latin1, which for ASCII is its UTF-8 and cheaper than the
+   * UTF-8 encoder (decoderawtransaction replies are tens of kilobytes).
    */
   readonly asciiResults?: boolean;
 }

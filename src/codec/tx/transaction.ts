@@ -131,11 +131,9 @@ function readFieldByField(r: ByteReader, accepted: Int32Array): Transaction {
  * too), the format's reader takes over after the transparent part (which is not read twice).
  * `reader`, when given, is the caller's reader over `b`, used for shielded parts.
  *
- * Measured on the real transparent transactions (decodeTransaction, interleaved rounds), against
- * the general readers: 84 → 59 ns for v3, 148 → 110 ns for v4, 194 → 161 ns for v5, 308 → 249
- * ns for v1 (5.4 kB on average), and less lost when decoding alternates with hashing
- * (bench/decode.ts): no reader object for a transaction decoded on its own. Shielded
- * transactions decode as fast as before. v5 has a function of its own (see readQuicklyV5).
+ * It is faster than the general readers on every transparent version, and loses less when
+ * decoding alternates with hashing (bench/decode.ts): no reader object for a transaction decoded
+ * on its own. Shielded transactions decode as fast as through the general readers. v5 has a function of its own (see readQuicklyV5).
  */
 function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null, accepted: Int32Array): Transaction | null {
   if (end - start >= 8 && int32LE(b, start) === V5_HEADER && int32LE(b, start + 4) >>> 0 === NU5_VERSION_GROUP_ID)
@@ -157,7 +155,7 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
   let pos: number;
   if (overwintered) {
     versionGroupId = int32LE(b, start + 4) >>> 0;
-    // Compared here rather than looked up in the format registry: a few ns of a 60 ns decode.
+    // Compared here rather than looked up in the format registry: the lookup is a visible share of a transparent decode.
     format =
       version === 4 && versionGroupId === SAPLING_VERSION_GROUP_ID
         ? v4Format
@@ -239,11 +237,9 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
 
 /**
  * `readQuickly` for v5, whose branch id, lock time and expiry height come before the inputs.
- * Its own function, though it reads the inputs and outputs as `readQuicklyBeforeV5` does. One
- * function for all versions, testing the layout at run time, took ≈ 15 ns more for a
- * transparent v5 transaction (134 → 120 ns; ≈ 1 point of the txid hashing ceiling one call
- * each). The two sharing helper functions for the inputs and outputs cost every version 5–15 ns
- * (measured interleaved in one process, warm on all versions).
+ * Its own function, though it reads the inputs and outputs as `readQuicklyBeforeV5` does: one
+ * function for all versions, testing the layout at run time, was slower for a transparent v5
+ * transaction, and helper functions shared by both for the inputs and outputs cost every version.
  */
 function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteReader | null, accepted: Int32Array): Transaction | null {
   if (end - start < 20) return null;
@@ -335,7 +331,7 @@ function smallCompactSize(b: Uint8Array, at: number, end: number): number {
 
 /**
  * `b[from, to)` all zero bytes, with `to` at most `end`. Four bytes at a time: v4's eleven
- * empty-shielded bytes byte by byte were ≈ 5 ns of a 100 ns decode.
+ * empty-shielded bytes byte by byte were a visible share of a transparent decode.
  */
 function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
   if (to > end) return false;
@@ -350,7 +346,7 @@ function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
  * The rules only zcashd's second, Rust parse enforces (inside UpdateHash), all reported with
  * the same message, after the whole C++ parse succeeded. Output values were checked as they
  * were read (`badOutputValue`): a second pass over the outputs, with the branch-id Set lookup
- * below, was a quarter of decoding a transparent v5 transaction.
+ * below, was a large share of decoding a transparent v5 transaction.
  */
 function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number, accepted: Int32Array): void {
   const bad =
@@ -396,7 +392,7 @@ function vpubsInMoneyRange(joinSplits: readonly JoinSplit[]): boolean {
 
 /** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */
 export function decodeTransaction(bytes: Uint8Array, profile: CompatProfile = DEFAULT_COMPAT_PROFILE): Transaction {
-  // No reader for the common case: making one per call was ≈ 10 % of decoding a small transaction.
+  // No reader for the common case: making one per call was a noticeable share of decoding a small transaction.
   const accepted = acceptedBranchIds(profile);
   return readQuickly(bytes, 0, bytes.length, null, accepted) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true), accepted);
 }

@@ -23,7 +23,7 @@ function checkPairs(pairs: Uint8Array, count: number): void {
   }
 }
 
-/** The reference hasher: Sinsemilla evaluated chunk by chunk with incomplete additions (≈ 0.8 ms a hash). */
+/** The reference hasher: Sinsemilla evaluated chunk by chunk with incomplete additions (slow; the WebAssembly hasher is tested against it). */
 export const ORCHARD_HASHER: MerkleHasher = (() => {
   let empty: readonly Uint8Array[] | undefined;
   const hasher: MerkleHasher = {

@@ -154,7 +154,7 @@ const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).to
 
 /**
  * Most transactions for which verbosity 1 is rendered from the stored txid list on the calling
- * thread: verifying the list costs ≈0.7 µs per txid (its merkle root), so a block with more goes
+ * thread: verifying the list (its merkle root) costs time per txid, so a block with more goes
  * to the block renderer (worker threads in the server) like verbosity 2.
  */
 const SUMMARY_MAX_TXS = 2048;

@@ -89,8 +89,8 @@ const HELP =
 /**
  * Results by network and hex. decoderawtransaction is a pure function of its input, and
  * clients (explorers, wallets polling the mempool) decode the same transactions repeatedly;
- * a shielded transaction costs ~100–250 µs to validate, hash (ZIP-244) and render, a cache hit
- * a few µs. Bounded by total size (oldest entries dropped first); results are kept as their
+ * a shielded transaction costs far more to validate, hash (ZIP-244) and render than a cache hit.
+ * Bounded by total size (oldest entries dropped first); results are kept as their
  * UTF-8 bytes so a hit needs no re-encoding. Only successful decodes are cached.
  */
 class DecodeCache {
