@@ -3,10 +3,8 @@
  * field, compute ids and digests, re-serialize, and render zcashd v6.12.2's exact JSON.
  * `zecrpc/codec` is the decoder alone; `zecrpc/server` starts the JSON-RPC node in-process.
  */
-import { acceptedBranchIdSet, DEFAULT_COMPAT_PROFILE } from './compat/profiles.js';
-
 export * from './codec/index.js';
-export { BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
+export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
 export { COMPAT_PROFILES, DEFAULT_COMPAT_PROFILE, compatProfileNamed, type CompatProfile } from './compat/profiles.js';
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
 export { genesisBlock } from './chain/genesis.js';
@@ -20,6 +18,3 @@ export {
 } from './render/spent-fields.js';
 export { blockToJson, blockHeaderToJson, decodedBlockToJson, type BlockChainContext } from './render/block.js';
 export { SaplingTree, OrchardTree, saplingMerkleHash, orchardMerkleHash } from './state/trees/pool-trees.js';
-
-/** Branch ids the default profile's transaction parser accepts in a v5 header (Sprout … NU6.1). */
-export const KNOWN_BRANCH_IDS: ReadonlySet<number> = acceptedBranchIdSet(DEFAULT_COMPAT_PROFILE);

@@ -175,4 +175,4 @@ export const MAJORITY_RULES: Readonly<Record<NetworkName, { enforce: number; rej
   regtest: { enforce: 750, reject: 950, window: 1000 },
 };
 
-export { BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';
+export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';

@@ -21,3 +21,6 @@ export const BRANCH_IDS: Readonly<Record<NetworkUpgrade | 'Sprout', number>> = {
   NU6: 0xc8e71055,
   'NU6.1': 0x4dec4df0,
 };
+
+/** Branch ids zcashd's transaction parser accepts in a v5 header (Sprout … NU6.1). */
+export const KNOWN_BRANCH_IDS: ReadonlySet<number> = new Set(Object.values(BRANCH_IDS));

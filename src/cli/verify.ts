@@ -11,6 +11,11 @@ import { isStoreLockedError, lockedStoreError } from './store-open.js';
 
 export function formatScanReport(r: ScanReport): string {
   const lines = r.problems.map((p) => `DAMAGED ${p.where}: ${p.problem}`);
+  if (r.readOnly) lines.push('read-only store: read through a private copy of its LevelDB logs, changing nothing');
+  if (r.levelDbObsolete.length > 0) {
+    const names = r.levelDbObsolete.slice(0, 5).join(', ') + (r.levelDbObsolete.length > 5 ? ', …' : '');
+    lines.push(`not checked: ${r.levelDbObsolete.length} LevelDB files its MANIFEST no longer lists, deleted at its next open (${names})`);
+  }
   lines.push(
     `checked ${r.recordsChecked} index records, ${r.blocksChecked} stored blocks, ${r.heightsChecked} best-chain entries, ` +
       `${r.levelDbChecksums} LevelDB checksums: ` +

@@ -9,7 +9,7 @@ const hex8 = (id: number): string => id.toString(16).padStart(8, '0');
 
 function profileRow(p: CompatProfile): string {
   const isDefault = p === DEFAULT_COMPAT_PROFILE ? ' (default)' : '';
-  return `| \`${p.name}\`${isDefault} | zcashd ${p.zcashd} | ${p.upgrades.join(', ')} | ${p.acceptedBranchIds.map(hex8).join(', ')} |`;
+  return `| \`${p.name}\`${isDefault} | zcashd ${p.zcashd} | ${p.upgrades.join(', ')} | ${p.acceptance.acceptedBranchIds.map(hex8).join(', ')} |`;
 }
 
 function entrySection(e: RegistryEntry): string {

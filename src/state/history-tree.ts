@@ -7,7 +7,7 @@
  * block is disconnected.
  *
  * Node data (spec §6.1): V1 for the Heartwood and Canopy epochs, V2 (adds Orchard fields) for
- * NU5 and every later epoch. Hashing uses BLAKE2b-256 personalised "ZcashHistory" ‖ le32(branch
+ * NU5 to NU6.2, V3 (adds Ironwood fields, ZIP 229) from NU6.3. Hashing uses BLAKE2b-256 personalised "ZcashHistory" ‖ le32(branch
  * id of the tree's epoch).
  */
 import { ByteReader, ByteWriter } from '../codec/bytes.js';
@@ -19,7 +19,8 @@ import { blockWork } from '../chain/pow.js';
 const ZERO32 = new Uint8Array(32);
 const TWO_256 = 1n << 256n;
 
-export interface OrchardNodeData {
+/** A shielded pool's fields in a node: its root after the first and last block, and its transaction count. */
+export interface PoolNodeData {
   startRoot: Uint8Array;
   endRoot: Uint8Array;
   txCount: number;
@@ -43,8 +44,10 @@ export interface HistoryNode {
   endHeight: number;
   /** Transactions with a Sapling bundle (≥ 1 spend or output). */
   saplingTxCount: number;
-  /** V2 (NU5 onward) only; null in V1 nodes. */
-  orchard: OrchardNodeData | null;
+  /** V2 and V3 (NU5 onward); null in V1 nodes. */
+  orchard: PoolNodeData | null;
+  /** V3 (NU6.3 onward) only; null in V1 and V2 nodes. */
+  ironwood: PoolNodeData | null;
 }
 
 /** A block's contribution to the tree (spec §6.1 "Leaf value"). */
@@ -60,6 +63,9 @@ export interface HistoryLeafFacts {
   /** Orchard root after this block (raw); required from NU5 on. */
   orchardRoot?: Uint8Array;
   orchardTxCount?: number;
+  /** Ironwood root after this block (raw); required from NU6.3 on. */
+  ironwoodRoot?: Uint8Array;
+  ironwoodTxCount?: number;
 }
 
 /** One epoch's tree: peaks left to right; their sizes are the binary digits of leafCount. */
@@ -69,9 +75,20 @@ export interface HistoryTree {
   peaks: readonly HistoryNode[];
 }
 
-/** V1 node data for the Heartwood and Canopy epochs; V2 for everything after. */
-export function historyNodeVersion(branchId: number): 1 | 2 {
-  return branchId === BRANCH_IDS.Heartwood || branchId === BRANCH_IDS.Canopy ? 1 : 2;
+/** NU6.3's consensus branch id (ZIP 258): its epoch's nodes are V3. */
+const NU6_3_BRANCH_ID = 0x37a5165b;
+
+export type HistoryNodeVersion = 1 | 2 | 3;
+
+/** V1 node data for the Heartwood and Canopy epochs; V3 for NU6.3; V2 for the epochs between. */
+export function historyNodeVersion(branchId: number): HistoryNodeVersion {
+  if (branchId === BRANCH_IDS.Heartwood || branchId === BRANCH_IDS.Canopy) return 1;
+  return branchId >>> 0 === NU6_3_BRANCH_ID ? 3 : 2;
+}
+
+/** The version a node's fields make it: which pools it carries. */
+function nodeVersionOf(node: HistoryNode): HistoryNodeVersion {
+  return node.ironwood ? 3 : node.orchard ? 2 : 1;
 }
 
 function historyPersonal(branchId: number): Uint8Array {
@@ -81,7 +98,7 @@ function historyPersonal(branchId: number): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // Serialization (spec §6.1).
 
-/** The node's serialization: 155–171 bytes for V1, up to 244 for V2. */
+/** The node's serialization: 155–171 bytes for V1, up to 244 for V2, up to 317 for V3. */
 export function serializeHistoryNode(node: HistoryNode): Uint8Array {
   const w = new ByteWriter(256)
     .bytes(node.commitment)
@@ -95,8 +112,19 @@ export function serializeHistoryNode(node: HistoryNode): Uint8Array {
     .compactSize(node.startHeight)
     .compactSize(node.endHeight)
     .compactSize(node.saplingTxCount);
-  if (node.orchard) w.bytes(node.orchard.startRoot).bytes(node.orchard.endRoot).compactSize(node.orchard.txCount);
+  if (node.orchard) writePoolData(w, node.orchard);
+  if (node.ironwood) writePoolData(w, node.ironwood);
   return w.finish();
+}
+
+function writePoolData(w: ByteWriter, data: PoolNodeData): void {
+  w.bytes(data.startRoot).bytes(data.endRoot).compactSize(data.txCount);
+}
+
+function readPoolData(r: ByteReader): PoolNodeData {
+  const startRoot = r.bytes(32).slice();
+  const endRoot = r.bytes(32).slice();
+  return { startRoot, endRoot, txCount: readCount(r) };
 }
 
 /** A 256-bit work value as 32 little-endian bytes. */
@@ -116,7 +144,7 @@ function readCount(r: ByteReader): number {
 }
 
 /** Reads a node serialized by `serializeHistoryNode` (the reader advances past it). */
-export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
+export function readHistoryNode(r: ByteReader, version: HistoryNodeVersion): HistoryNode {
   const commitment = r.bytes(32).slice();
   const startTime = r.u32();
   const endTime = r.u32();
@@ -130,12 +158,8 @@ export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
   const startHeight = readCount(r);
   const endHeight = readCount(r);
   const saplingTxCount = readCount(r);
-  let orchard: OrchardNodeData | null = null;
-  if (version === 2) {
-    const startRoot = r.bytes(32).slice();
-    const endRoot = r.bytes(32).slice();
-    orchard = { startRoot, endRoot, txCount: readCount(r) };
-  }
+  const orchard = version >= 2 ? readPoolData(r) : null;
+  const ironwood = version === 3 ? readPoolData(r) : null;
   return {
     commitment,
     startTime,
@@ -149,6 +173,7 @@ export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
     endHeight,
     saplingTxCount,
     orchard,
+    ironwood,
   };
 }
 
@@ -157,12 +182,20 @@ export function readHistoryNode(r: ByteReader, version: 1 | 2): HistoryNode {
 
 /** The leaf zcashd's ConnectBlock appends for a block of the epoch `branchId`. */
 export function historyLeaf(facts: HistoryLeafFacts, branchId: number): HistoryNode {
-  let orchard: OrchardNodeData | null = null;
-  if (historyNodeVersion(branchId) === 2) {
+  const version = historyNodeVersion(branchId);
+  let orchard: PoolNodeData | null = null;
+  let ironwood: PoolNodeData | null = null;
+  if (version >= 2) {
     if (!facts.orchardRoot || facts.orchardTxCount === undefined) {
-      throw new RangeError(`history leaf at ${facts.height}: V2 epochs need the Orchard root and tx count`);
+      throw new RangeError(`history leaf at ${facts.height}: V${version} epochs need the Orchard root and tx count`);
     }
     orchard = { startRoot: facts.orchardRoot, endRoot: facts.orchardRoot, txCount: facts.orchardTxCount };
+  }
+  if (version === 3) {
+    if (!facts.ironwoodRoot || facts.ironwoodTxCount === undefined) {
+      throw new RangeError(`history leaf at ${facts.height}: V3 epochs need the Ironwood root and tx count`);
+    }
+    ironwood = { startRoot: facts.ironwoodRoot, endRoot: facts.ironwoodRoot, txCount: facts.ironwoodTxCount };
   }
   return {
     commitment: facts.hash,
@@ -177,6 +210,7 @@ export function historyLeaf(facts: HistoryLeafFacts, branchId: number): HistoryN
     endHeight: facts.height,
     saplingTxCount: facts.saplingTxCount,
     orchard,
+    ironwood,
   };
 }
 
@@ -219,8 +253,8 @@ export function hashHistoryNode(node: HistoryNode, branchId: number): Uint8Array
 
 /** The parent of two adjacent subtrees of one epoch's tree. */
 export function combineHistoryNodes(left: HistoryNode, right: HistoryNode, branchId: number): HistoryNode {
-  if ((left.orchard === null) !== (right.orchard === null)) {
-    throw new RangeError('combineHistoryNodes: V1 and V2 nodes cannot be combined');
+  if (nodeVersionOf(left) !== nodeVersionOf(right)) {
+    throw new RangeError(`combineHistoryNodes: V${nodeVersionOf(left)} and V${nodeVersionOf(right)} nodes cannot be combined`);
   }
   const commitment = blake2b256Of(historyPersonal(branchId), serializeHistoryNode(left), serializeHistoryNode(right));
   return {
@@ -236,15 +270,13 @@ export function combineHistoryNodes(left: HistoryNode, right: HistoryNode, branc
     startHeight: left.startHeight,
     endHeight: right.endHeight,
     saplingTxCount: left.saplingTxCount + right.saplingTxCount,
-    orchard:
-      left.orchard && right.orchard
-        ? {
-            startRoot: left.orchard.startRoot,
-            endRoot: right.orchard.endRoot,
-            txCount: left.orchard.txCount + right.orchard.txCount,
-          }
-        : null,
+    orchard: combinePoolData(left.orchard, right.orchard),
+    ironwood: combinePoolData(left.ironwood, right.ironwood),
   };
+}
+
+function combinePoolData(left: PoolNodeData | null, right: PoolNodeData | null): PoolNodeData | null {
+  return left && right ? { startRoot: left.startRoot, endRoot: right.endRoot, txCount: left.txCount + right.txCount } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,7 +387,7 @@ export { hashBlockCommitments } from '../chain/commitment-era.js';
 // Persistence: branch id (le32) ‖ CompactSize leafCount ‖ the peaks' serializations.
 
 export function encodeHistoryTree(tree: HistoryTree): Uint8Array {
-  const w = new ByteWriter(16 + 244 * tree.peaks.length).u32(tree.branchId >>> 0).compactSize(tree.leafCount);
+  const w = new ByteWriter(16 + 317 * tree.peaks.length).u32(tree.branchId >>> 0).compactSize(tree.leafCount);
   for (const p of tree.peaks) w.bytes(serializeHistoryNode(p));
   return w.finish();
 }

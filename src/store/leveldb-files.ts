@@ -10,7 +10,7 @@
  * rest. Formats: LevelDB's doc/table_format.md and doc/log_format.md (v1.20, the version
  * classic-level builds).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import snappy from 'snappyjs';
 import type { StoreProblem } from './store-problem.js';
@@ -51,6 +51,12 @@ const LOG_HEADER_BYTES = 7;
 export interface LevelDbCheck {
   /** Table blocks and log records whose checksum was checked. */
   checked: number;
+  /**
+   * Files LevelDB itself no longer reads and deletes at its next open (tables a compaction or a
+   * crash left half-written, logs and MANIFESTs already folded into newer ones): not checked,
+   * since whatever they hold is never served.
+   */
+  obsolete: string[];
   problems: StoreProblem[];
 }
 
@@ -169,6 +175,20 @@ function checkTable(name: string, file: Buffer, report: LevelDbCheck): void {
  * the file is what a crash leaves; LevelDB drops it when it opens, so it is not damage.
  */
 function checkLog(name: string, file: Buffer, report: LevelDbCheck): void {
+  forEachLogRecord(name, file, report, () => undefined);
+}
+
+/** Log record types (log_format.h): a record whole in one block, or its first, middle and last fragments. */
+const FULL = 1;
+const FIRST = 2;
+const LAST = 4;
+
+/**
+ * Walks a log's physical records, checking each one's CRC, and hands `onFragment` each sound
+ * fragment with its type. A record cut off at the end of the file is what a crash leaves;
+ * LevelDB drops it when it opens, so it is not damage.
+ */
+function forEachLogRecord(name: string, file: Buffer, report: LevelDbCheck, onFragment: (type: number, data: Buffer) => void): void {
   for (let block = 0; block < file.length; block += LOG_BLOCK_BYTES) {
     const blockEnd = Math.min(block + LOG_BLOCK_BYTES, file.length);
     let at = block;
@@ -189,6 +209,8 @@ function checkLog(name: string, file: Buffer, report: LevelDbCheck): void {
       }
       if (maskedCrc(crc32c(file, at + 6, end)) !== stored) {
         report.problems.push({ where: `LevelDB log ${name} at offset ${at}`, problem: 'record checksum mismatch' });
+      } else {
+        onFragment(type, file.subarray(at + LOG_HEADER_BYTES, end));
       }
       report.checked++;
       at = end;
@@ -196,16 +218,147 @@ function checkLog(name: string, file: Buffer, report: LevelDbCheck): void {
   }
 }
 
-/** Checks every table, log and MANIFEST in a LevelDB directory, changing nothing. */
+/** VersionEdit tags (version_edit.cc). */
+const TAG = { comparator: 1, logNumber: 2, nextFile: 3, lastSequence: 4, compactPointer: 5, deletedFile: 6, newFile: 7, prevLogNumber: 9 };
+
+/** What the current MANIFEST says LevelDB reads: its live tables, and the oldest logs it replays. */
+interface LiveFiles {
+  manifest: string;
+  tables: Set<number>;
+  logNumber: number;
+  prevLogNumber: number;
+}
+
+/** Applies one VersionEdit record to `live`; throws with what does not decode. */
+function applyVersionEdit(edit: Buffer, live: LiveFiles): void {
+  const at = { pos: 0 };
+  const skipSlice = () => {
+    const length = readVarint(edit, at, edit.length);
+    if (at.pos + length > edit.length) throw new Error('a length runs past the record');
+    at.pos += length;
+  };
+  while (at.pos < edit.length) {
+    const tag = readVarint(edit, at, edit.length);
+    switch (tag) {
+      case TAG.comparator:
+        skipSlice();
+        break;
+      case TAG.logNumber:
+        live.logNumber = readVarint(edit, at, edit.length);
+        break;
+      case TAG.prevLogNumber:
+        live.prevLogNumber = readVarint(edit, at, edit.length);
+        break;
+      case TAG.nextFile:
+      case TAG.lastSequence:
+        readVarint(edit, at, edit.length);
+        break;
+      case TAG.compactPointer:
+        readVarint(edit, at, edit.length);
+        skipSlice();
+        break;
+      case TAG.deletedFile:
+        readVarint(edit, at, edit.length);
+        live.tables.delete(readVarint(edit, at, edit.length));
+        break;
+      case TAG.newFile:
+        readVarint(edit, at, edit.length);
+        live.tables.add(readVarint(edit, at, edit.length));
+        readVarint(edit, at, edit.length); // file size
+        skipSlice(); // smallest key
+        skipSlice(); // largest key
+        break;
+      default:
+        throw new Error(`unknown VersionEdit tag ${tag}`);
+    }
+  }
+}
+
+/** The MANIFEST CURRENT names, or null (with the problem reported) when LevelDB could not find one. */
+function currentManifest(dir: string, report: LevelDbCheck): string | null {
+  const currentPath = join(dir, 'CURRENT');
+  if (!existsSync(currentPath)) {
+    report.problems.push({ where: 'LevelDB CURRENT', problem: 'missing: LevelDB cannot find its MANIFEST' });
+    return null;
+  }
+  const manifest = readFileSync(currentPath, 'latin1').replace(/\n$/, '');
+  if (!/^MANIFEST-\d+$/.test(manifest) || !existsSync(join(dir, manifest))) {
+    report.problems.push({
+      where: 'LevelDB CURRENT',
+      problem: `names ${JSON.stringify(manifest)}, which is not a MANIFEST of this directory`,
+    });
+    return null;
+  }
+  return manifest;
+}
+
+/**
+ * Replays the current MANIFEST's edits, checking its records into `report`. Null when a record is
+ * damaged or does not decode: it may have been an edit that added or deleted a table, so nothing
+ * then tells which files are live.
+ */
+function liveFiles(dir: string, manifest: string, report: LevelDbCheck): LiveFiles | null {
+  const live: LiveFiles = { manifest, tables: new Set(), logNumber: 0, prevLogNumber: 0 };
+  let pending: Buffer[] = [];
+  const problemsBefore = report.problems.length;
+  let broken = false;
+  forEachLogRecord(manifest, readFileSync(join(dir, manifest)), report, (type, data) => {
+    if (broken) return;
+    pending = type === FULL || type === FIRST ? [data] : [...pending, data];
+    if (type !== FULL && type !== LAST) return;
+    try {
+      applyVersionEdit(Buffer.concat(pending), live);
+    } catch (e) {
+      broken = true;
+      report.problems.push({ where: `LevelDB MANIFEST ${manifest}`, problem: `a record does not decode (${(e as Error).message})` });
+    }
+  });
+  if (broken || report.problems.length > problemsBefore) return null;
+  return live;
+}
+
+function fileNumber(name: string): number {
+  return Number(/\d+/.exec(name)![0]);
+}
+
+/**
+ * Checks every table, log and MANIFEST LevelDB reads in a directory, changing nothing. Files the
+ * current MANIFEST no longer counts (LevelDB deletes them when it next opens) are listed as
+ * obsolete instead: a table a compaction was writing when the process died is not damage.
+ */
 export function checkLevelDbFiles(dir: string): LevelDbCheck {
-  const report: LevelDbCheck = { checked: 0, problems: [] };
-  for (const name of readdirSync(dir).sort()) {
+  const report: LevelDbCheck = { checked: 0, obsolete: [], problems: [] };
+  const manifest = currentManifest(dir, report);
+  // Its records are checked first, to know the live files, and reported in the file order.
+  const manifestReport: LevelDbCheck = { checked: 0, obsolete: [], problems: [] };
+  const live = manifest ? liveFiles(dir, manifest, manifestReport) : null;
+  const names = readdirSync(dir).sort();
+  for (const name of names) {
+    if (name === manifest) {
+      report.checked += manifestReport.checked;
+      report.problems.push(...manifestReport.problems);
+      continue;
+    }
     const isTable = /^\d+\.(ldb|sst)$/.test(name);
     const isLog = /^\d+\.log$/.test(name) || /^MANIFEST-\d+$/.test(name);
     if (!isTable && !isLog) continue;
+    if (live) {
+      const n = fileNumber(name);
+      const read = isTable ? live.tables.has(n) : name.endsWith('.log') && (n >= live.logNumber || n === live.prevLogNumber);
+      if (!read) {
+        report.obsolete.push(name);
+        continue;
+      }
+    }
     const file = readFileSync(join(dir, name));
     if (isTable) checkTable(name, file, report);
     else checkLog(name, file, report);
+  }
+  for (const n of live?.tables ?? []) {
+    const stem = String(n).padStart(6, '0');
+    if (!names.includes(`${stem}.ldb`) && !names.includes(`${stem}.sst`)) {
+      report.problems.push({ where: `LevelDB table ${stem}.ldb`, problem: `missing, though MANIFEST ${manifest} lists it` });
+    }
   }
   return report;
 }

@@ -11,7 +11,8 @@
  * - every checksum LevelDB keeps in its files (leveldb-files.ts), which covers the values
  *   nothing else can check (chain-state amounts, address-index entries).
  */
-import { existsSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
@@ -23,7 +24,7 @@ import { DiskReserve, openWithReserve } from './disk-reserve.js';
 import { assertIndexOpenable } from './index-dir.js';
 import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, storeDirectory, type IndexRecord } from './layout.js';
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
-import { checkLevelDbFiles } from './leveldb-files.js';
+import { checkLevelDbFiles, type LevelDbCheck } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
 
 import type { StoreProblem } from './store-problem.js';
@@ -33,6 +34,10 @@ export type { StoreProblem };
 export interface ScanReport {
   /** Checksums of LevelDB's own files checked (table blocks, log and MANIFEST records; leveldb-files.ts). */
   levelDbChecksums: number;
+  /** Files LevelDB no longer reads and deletes at its next open: not damage, not checked. */
+  levelDbObsolete: string[];
+  /** The store could not be written (a read-only copy or mount): it was read through a private copy of its logs. */
+  readOnly: boolean;
   blocksChecked: number;
   recordsChecked: number;
   heightsChecked: number;
@@ -42,6 +47,40 @@ export interface ScanReport {
 export interface ScanOptions {
   /** Called every few hundred records, for progress output. */
   onProgress?: (records: number) => void;
+  /** Read the store without opening it in place even where it could be written (found out otherwise). */
+  readOnly?: boolean;
+}
+
+/** Whether a file can be created in `dir`: false on a read-only mount or without the permission. */
+function writable(dir: string): boolean {
+  const probe = join(dir, `.zecrpc-verify-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+    unlinkSync(probe);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return false;
+    throw e;
+  }
+}
+
+/**
+ * A directory LevelDB can open in place of a store it must not write to: the live tables linked
+ * (LevelDB only reads a table), CURRENT, the MANIFEST and the logs copied (opening replays the
+ * logs into a new table and writes a new MANIFEST, here, not in the store). Removing it later
+ * removes links and copies only.
+ */
+function readingCopy(indexDir: string, files: LevelDbCheck): string {
+  const copy = mkdtempSync(join(tmpdir(), 'zecrpc-verify-'));
+  const obsolete = new Set(files.obsolete);
+  for (const name of readdirSync(indexDir)) {
+    if (obsolete.has(name)) continue;
+    if (/^\d+\.(ldb|sst)$/.test(name)) symlinkSync(join(indexDir, name), join(copy, name));
+    else if (name === 'CURRENT' || /^MANIFEST-\d+$/.test(name) || /^\d+\.log$/.test(name))
+      copyFileSync(join(indexDir, name), join(copy, name));
+  }
+  return copy;
 }
 
 function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
@@ -52,18 +91,29 @@ function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
 export async function scanStore(datadir: string, network: NetworkParams, opts: ScanOptions = {}): Promise<ScanReport> {
   const dir = storeDirectory(datadir);
   // Before LevelDB opens the store: opening replays the log, and drops a damaged record unseen.
-  const levelDb = existsSync(join(dir, 'index')) ? checkLevelDbFiles(join(dir, 'index')) : { checked: 0, problems: [] };
-  assertIndexOpenable(join(dir, 'index'), dir);
-  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'index'), {
+  const indexDir = join(dir, 'index');
+  const levelDb: LevelDbCheck = existsSync(indexDir) ? checkLevelDbFiles(indexDir) : { checked: 0, obsolete: [], problems: [] };
+  assertIndexOpenable(indexDir, dir);
+  const readOnly = existsSync(indexDir) && (opts.readOnly === true || !writable(indexDir));
+  const copy = readOnly ? readingCopy(indexDir, levelDb) : null;
+  const db = new ClassicLevel<Buffer, Buffer>(copy ?? indexDir, {
     keyEncoding: 'buffer',
     valueEncoding: 'buffer',
     createIfMissing: false,
   });
-  // On a full disk LevelDB opens only with the store's reserve released (disk-reserve.ts).
-  await openWithReserve(db, dir, new DiskReserve(dir, 0));
+  try {
+    // On a full disk LevelDB opens only with the store's reserve released (disk-reserve.ts).
+    if (copy) await db.open();
+    else await openWithReserve(db, dir, new DiskReserve(dir, 0));
+  } catch (e) {
+    if (copy) rmSync(copy, { recursive: true, force: true });
+    throw e;
+  }
   const blockFiles = new Map<number, FileHandle>();
   const report: ScanReport = {
     levelDbChecksums: levelDb.checked,
+    levelDbObsolete: levelDb.obsolete,
+    readOnly,
     blocksChecked: 0,
     recordsChecked: 0,
     heightsChecked: 0,
@@ -142,6 +192,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
   } finally {
     for (const f of blockFiles.values()) await f.close();
     await db.close();
+    if (copy) rmSync(copy, { recursive: true, force: true });
   }
   return report;
 }

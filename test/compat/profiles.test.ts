@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAINNET, regtestWithActivations } from '../../src/chain/network.js';
 import { BRANCH_IDS } from '../../src/chain/upgrades.js';
+import { NU6_2_BRANCH_ID } from '../../src/chain/upgrades-after-zcashd.js';
 import { DecodeError } from '../../src/codec/errors.js';
+import { TxAcceptance, ZCASHD_6_12_2_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { NU5_VERSION_GROUP_ID, OVERWINTER_VERSION_GROUP_ID, SAPLING_VERSION_GROUP_ID } from '../../src/codec/tx/types.js';
 import { toHex } from '../../src/codec/hex.js';
 import { decodeTransaction, decodeTransactionHex } from '../../src/codec/tx/transaction.js';
 import {
@@ -29,7 +32,14 @@ const PRE_NU5: CompatProfile = {
   name: 'pre-nu5-test',
   zcashd: 'test',
   upgrades: ['Overwinter', 'Sapling', 'Blossom', 'Heartwood', 'Canopy'],
-  acceptedBranchIds: [0, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6],
+  acceptance: new TxAcceptance({
+    branchIds: [0, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6],
+    formats: [
+      { version: 3, versionGroupId: OVERWINTER_VERSION_GROUP_ID },
+      { version: 4, versionGroupId: SAPLING_VERSION_GROUP_ID },
+      { version: 5, versionGroupId: NU5_VERSION_GROUP_ID },
+    ],
+  }),
 };
 
 // Mainnet 1687107: a v5 coinbase (transparent, read by the quick path) and a v5 transaction with
@@ -51,11 +61,14 @@ describe('-compat', () => {
     expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['6.12.2']);
   });
 
-  it('6.12.2 states its branch ids itself (Sprout … NU6.1), not from the upgrade table', () => {
-    expect(ZCASHD_6_12_2.acceptedBranchIds).toEqual([
+  it('6.12.2 accepts the branch ids of Sprout … NU6.1, not those of the upgrades after it', () => {
+    expect(ZCASHD_6_12_2.acceptance.acceptedBranchIds).toEqual([
       0x00000000, 0x5ba81b19, 0x76b809bb, 0x2bb40e60, 0xf5b9230b, 0xe9ff75a6, 0xc2d6d0b4, 0xc8e71055, 0x4dec4df0,
     ]);
-    expect(ZCASHD_6_12_2.acceptedBranchIds.at(-1)).toBe(BRANCH_IDS['NU6.1']);
+    expect(ZCASHD_6_12_2.acceptance.acceptedBranchIds.at(-1)).toBe(BRANCH_IDS['NU6.1']);
+    expect(ZCASHD_6_12_2.acceptance).toBe(ZCASHD_6_12_2_ACCEPTANCE);
+    expect(ZCASHD_6_12_2.acceptance.acceptsBranchId(NU6_2_BRANCH_ID)).toBe(false);
+    expect(ZCASHD_6_12_2.upgrades).toEqual(['Overwinter', 'Sapling', 'Blossom', 'Heartwood', 'Canopy', 'NU5', 'NU6', 'NU6.1']);
     expect(Object.isFrozen(ZCASHD_6_12_2)).toBe(true);
   });
 });
@@ -64,20 +77,20 @@ describe("the codec's branch-id acceptance is the profile's", () => {
   it('the default profile reads real v5 transactions (NU5 branch id) on both paths', () => {
     expect(decodeTransaction(V5_COINBASE).data.consensusBranchId).toBe(BRANCH_IDS.NU5);
     expect(decodeTransaction(V5_ORCHARD).data.consensusBranchId).toBe(BRANCH_IDS.NU5);
-    expect(decodeTransaction(V5_ORCHARD, ZCASHD_6_12_2).txidHex).toBe(decodeTransaction(V5_ORCHARD).txidHex);
+    expect(decodeTransaction(V5_ORCHARD, ZCASHD_6_12_2.acceptance).txidHex).toBe(decodeTransaction(V5_ORCHARD).txidHex);
   });
 
   it('a profile that does not know NU5 refuses them as its parser would', () => {
     for (const bytes of [V5_COINBASE, V5_ORCHARD]) {
       let error: unknown;
       try {
-        decodeTransaction(bytes, PRE_NU5);
+        decodeTransaction(bytes, PRE_NU5.acceptance);
       } catch (e) {
         error = e;
       }
       expect(error).toBeInstanceOf(DecodeError);
       expect((error as DecodeError).reason).toBe('invalid-tx-format');
-      expect(() => decodeTransactionHex(toHex(bytes), PRE_NU5)).toThrow(DecodeError);
+      expect(() => decodeTransactionHex(toHex(bytes), PRE_NU5.acceptance)).toThrow(DecodeError);
     }
   });
 

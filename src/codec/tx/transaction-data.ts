@@ -21,8 +21,10 @@ export function transactionData(
   joinSplitSig: Uint8Array | null,
   sapling: SaplingBundle | null,
   orchard: OrchardBundle | null,
+  /** v6 only: a v5 or earlier record has no such field. */
+  ironwood?: OrchardBundle | null,
 ): TransactionData {
-  return {
+  const data: TransactionData = {
     format,
     overwintered,
     version,
@@ -38,4 +40,6 @@ export function transactionData(
     sapling,
     orchard,
   };
+  if (ironwood !== undefined) data.ironwood = ironwood;
+  return data;
 }

@@ -128,7 +128,7 @@ describe('mempool and relay methods', () => {
   });
 
   it("relay the upstream node's result text and its errors verbatim, with its credentials", async () => {
-    const upstream = new UpstreamRelay(url, { timeoutMs: 2000 });
+    const upstream = new UpstreamRelay(url, { timeoutMs: 60_000 });
     const call = caller(storeMethods(store, { upstream, features: { ...NO_EXPERIMENTAL_FEATURES, lightWalletd: true } }));
     expect(await call('getrawmempool', '[]')).toEqual({ text: `["${MEMPOOL_TXID}"]` });
     // Amount tokens keep their exact text.
@@ -161,17 +161,17 @@ describe('mempool and relay methods', () => {
   it('read the upstream cookie file for each call, and name one they cannot read', async () => {
     const cookie = join(mkdtempSync(join(tmpdir(), 'zecrpc-relay-cookie-')), '.cookie');
     writeFileSync(cookie, '__cookie__:c00k1e\n');
-    const relay = new UpstreamRelay(url, { cookieFile: cookie, timeoutMs: 2000 });
+    const relay = new UpstreamRelay(url, { cookieFile: cookie, timeoutMs: 60_000 });
     await relay.call('getmempoolinfo', []);
     expect(seen.at(-1)).toMatchObject({ method: 'getmempoolinfo', auth: 'Basic ' + Buffer.from('__cookie__:c00k1e').toString('base64') });
     const shown = url.replace('alice:secret@', '');
-    const missing = new UpstreamRelay(url, { cookieFile: `${cookie}.gone`, timeoutMs: 2000 });
+    const missing = new UpstreamRelay(url, { cookieFile: `${cookie}.gone`, timeoutMs: 60_000 });
     await expect(missing.call('getmempoolinfo', [])).rejects.toMatchObject({
       code: -9,
       message: `upstream node ${shown}: cannot read its cookie file ${cookie}.gone (ENOENT)`,
     });
     if (!existsSync('/dev/zero')) return;
-    const endless = new UpstreamRelay(url, { cookieFile: '/dev/zero', timeoutMs: 2000 });
+    const endless = new UpstreamRelay(url, { cookieFile: '/dev/zero', timeoutMs: 60_000 });
     await expect(endless.call('getmempoolinfo', [])).rejects.toMatchObject({
       code: -9,
       message: `upstream node ${shown}: cannot read its cookie file /dev/zero (/dev/zero is larger than 65536 bytes, too large for an RPC cookie file)`,
@@ -179,7 +179,9 @@ describe('mempool and relay methods', () => {
   });
 
   it("relay a reply only as far as the request's memory allows, and -7 beyond it", async () => {
-    const relay = new UpstreamRelay(url, { timeoutMs: 5000 });
+    // No time limit that a loaded machine could reach: what is tested here is memory, and a reply that is
+    // never finished would end the test at its own limit.
+    const relay = new UpstreamRelay(url, { timeoutMs: 600_000 });
     const ctx = (mib: number) => ({ requestMemory: mib * 1024 * 1024 });
     const tooLarge = (mib: number) =>
       new RpcError(
@@ -191,36 +193,68 @@ describe('mempool and relay methods', () => {
       const params = parseJson(`[20000,"${framing}"]`) as JsonValue[];
       const whole = await relay.call('bigmempool', params, ctx(16));
       expect(whole.length).toBe(2 + 20_000 * 67 - 1);
-      expect(await relay.call('bigmempool', params)).toEqual(whole); // no limit without a context
+      const unlimited = await relay.call('bigmempool', params); // no limit without a context
+      expect(unlimited.length === whole.length && unlimited.toString() === whole.toString()).toBe(true);
       await expect(relay.call('bigmempool', params, ctx(4))).rejects.toEqual(tooLarge(4)); // past a third: not read on
     }
     // 300 KB of `{},`: its parsed tree, not its length, is past 16 MiB
     const objects = parseJson('[100000]') as JsonValue[];
     await expect(relay.call('emptyobjects', objects, ctx(16))).rejects.toEqual(tooLarge(16));
     expect((await relay.call('emptyobjects', objects, ctx(64))).length).toBe(2 + 100_000 * 3 - 1);
-    // a declared length past a third is refused before the body: -7 at once, not -9 at the timeout
-    const started = Date.now();
+    // a declared length past a third is refused before the body, which never comes: read, it would never end
     await expect(relay.call('hugedeclared', [], ctx(16))).rejects.toEqual(tooLarge(16));
-    expect(Date.now() - started).toBeLessThan(4000);
     // a reply that never ends is read to a third and dropped: the upstream sees its reader go
     await expect(relay.call('endless', [], ctx(16))).rejects.toEqual(tooLarge(16));
-    await vi.waitFor(() => expect(seen.at(-1)?.method).toBe('endless closed'));
+    await vi.waitFor(() => expect(seen.at(-1)?.method).toBe('endless closed'), { timeout: 50_000 });
+  });
+
+  it('send a call again on a new connection when the upstream resets an idle kept-alive one under it', async () => {
+    // The upstream answers each connection's first request and resets the connection on the second, as a
+    // server closing an idle connection just as a request is written on it: no reply was given.
+    const requestsOn = new WeakMap<object, number>();
+    let connections = 0;
+    const resetting = createServer((req, res) => {
+      const n = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, n);
+      if (n > 1) return req.socket.resetAndDestroy();
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"result":${n},"error":null,"id":1}\n`);
+      });
+    });
+    resetting.on('connection', () => connections++);
+    await new Promise<void>((r) => resetting.listen(0, '127.0.0.1', r));
+    const relay = new UpstreamRelay(`http://127.0.0.1:${(resetting.address() as AddressInfo).port}/`, { timeoutMs: 60_000 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await relay.call('getmempoolinfo', [])).toString()).toBe('1');
+      expect(connections).toBe(3);
+      // An upstream that resets every request: one more try, then -9 naming the reset.
+      const alwaysResets = createServer((req) => req.socket.resetAndDestroy());
+      await new Promise<void>((r) => alwaysResets.listen(0, '127.0.0.1', r));
+      const failing = new UpstreamRelay(`http://127.0.0.1:${(alwaysResets.address() as AddressInfo).port}/`, { timeoutMs: 60_000 });
+      await expect(failing.call('getmempoolinfo', [])).rejects.toMatchObject({
+        code: -9,
+        message: expect.stringContaining('cannot reach it (ECONNRESET)'),
+      });
+      await new Promise((r) => alwaysResets.close(r));
+    } finally {
+      await new Promise((r) => resetting.close(r));
+    }
   });
 
   it('turn a stalled or refusing upstream into a prompt -9 error', async () => {
+    // The upstream never answers: only the relay's own time limit can end the call (else the test's would).
     const stalled = new UpstreamRelay(url, { timeoutMs: 300 });
-    const started = Date.now();
     await expect(stalled.call('stall', [])).rejects.toMatchObject({
       code: -9,
       message: expect.stringContaining('no reply to stall within 300 ms'),
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     // A port that was just free: nothing listens there.
     const probe = createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const freePort = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const refused = new UpstreamRelay(`http://127.0.0.1:${freePort}/`, { timeoutMs: 2000 });
+    const refused = new UpstreamRelay(`http://127.0.0.1:${freePort}/`, { timeoutMs: 60_000 });
     await expect(refused.call('getrawmempool', [])).rejects.toMatchObject({
       code: -9,
       message: expect.stringContaining('cannot reach it (ECONNREFUSED)'),

@@ -63,6 +63,12 @@ function relayCost(bytes: Uint8Array): number {
   return 2 * bytes.length + parsedSizeEstimate(bytes);
 }
 
+/** A connection closed or reset under a request, as fetch reports it (undici's code or the socket's). */
+function connectionLost(e: unknown): boolean {
+  const code = (e as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
 export class UpstreamRelay {
   readonly displayUrl: string;
   private readonly url: string;
@@ -109,6 +115,22 @@ export class UpstreamRelay {
   }
 
   /**
+   * One POST, sent again once on a new connection when the first is lost before any reply: fetch
+   * keeps connections alive, and an upstream that closes an idle one (zcashd after
+   * -rpcservertimeout, Node's http server after its keep-alive timeout) can do so just as a request
+   * is written on it. Nothing was answered then, and every relayed method may be sent twice:
+   * zcashd answers a transaction already in its mempool with its txid.
+   */
+  private async post(headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+    try {
+      return await fetch(this.url, { method: 'POST', headers, body, signal });
+    } catch (e) {
+      if (signal.aborted || !connectionLost(e)) throw e;
+      return await fetch(this.url, { method: 'POST', headers, body, signal });
+    }
+  }
+
+  /**
    * Forwards one call; resolves to the result's JSON text, or throws the upstream's error. With
    * `ctx.requestMemory`, a reply too large to relay within it gets -7.
    */
@@ -123,7 +145,7 @@ export class UpstreamRelay {
     try {
       const auth = this.authorization();
       if (auth) headers.authorization = auth;
-      const res = await fetch(this.url, { method: 'POST', headers, body: body.toString(), signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await this.post(headers, body.toString(), AbortSignal.timeout(this.timeoutMs));
       if (res.status === 401 || res.status === 403) throw this.unavailable(`authentication failed (HTTP ${res.status})`);
       // Before the exact cost can be taken, the bytes alone must fit three times: themselves,
       // a tree at least their size, the result.

@@ -152,7 +152,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       const hit = cache?.get(cacheKey, hex);
       if (hit) return hit;
       if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
-      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile), ctx.network));
+      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile.acceptance), ctx.network));
       cache?.set(cacheKey, hex, json);
       return json;
     },
@@ -177,7 +177,7 @@ function asDeserializationError<T>(work: (() => T) | Promise<T>): T | Promise<T>
 
 /** The reply with the spent index's members, read off the event loop in batches. */
 async function withSpentRecords(hex: string, network: NetworkParams, profile: CompatProfile, lookup: SpentIndexLookup): Promise<Buffer> {
-  const tx = decodeTransactionHex(hex, profile);
+  const tx = decodeTransactionHex(hex, profile.acceptance);
   return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 
