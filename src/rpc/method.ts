@@ -105,7 +105,15 @@ export interface RpcMethod {
    * UTF-8 encoder (decoderawtransaction replies are tens of kilobytes).
    */
   readonly asciiResults?: boolean;
+  /**
+   * How zecrpc answers zcashd's method (docs/methods.md): 'exact' (the default) from its own
+   * chain store, as zcashd would; 'peerless' as zcashd answers with no peers, no wallet and no
+   * miner; 'upstream' relayed to the -upstream node when one is set.
+   */
+  readonly surface?: MethodSurface;
 }
+
+export type MethodSurface = 'exact' | 'peerless' | 'upstream';
 
 /**
  * Turns stored block bytes into getblock's result (workers/block-renderer.ts: on worker threads
