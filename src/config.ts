@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
+import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, type CompatProfile } from './compat/profiles.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -139,6 +140,8 @@ export function parseConfFile(text: string, path: string): OptionMap {
 }
 
 export interface NodeConfig {
+  /** `-compat=<name>`: the zcashd release whose replies are reproduced (compat/profiles.ts). */
+  compat: CompatProfile;
   network: NetworkParams;
   /** The base data directory (`-datadir`, default `~/.zecrpc`). */
   baseDatadir: string;
@@ -172,6 +175,17 @@ function intOption(value: string | undefined, name: string, fallback: number, mi
   const n = integerOption(value, name, fallback);
   if (n < min || n > max) throw new ConfigError(`Error: Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
   return n;
+}
+
+/** `-compat=<name>`: a known profile's name, the default without the option. */
+function compatProfileOption(value: string | undefined): CompatProfile {
+  if (value === undefined) return DEFAULT_COMPAT_PROFILE;
+  const profile = compatProfileNamed(value);
+  if (profile === null) {
+    const known = COMPAT_PROFILES.map((p) => p.name).join(', ');
+    throw new ConfigError(`Error: Invalid value for -compat: '${value}' (known compatibility profiles: ${known})`);
+  }
+  return profile;
 }
 
 function expandHome(p: string): string {
@@ -322,6 +336,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
   const password = getArg('rpcpassword');
   return {
+    compat: compatProfileOption(getArg('compat')),
     network,
     baseDatadir,
     datadir,

@@ -5,6 +5,7 @@
  */
 export * from './codec/index.js';
 export { BRANCH_IDS, KNOWN_BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './chain/upgrades.js';
+export { COMPAT_PROFILES, DEFAULT_COMPAT_PROFILE, compatProfileNamed, type CompatProfile } from './compat/profiles.js';
 export { MAINNET, TESTNET, REGTEST, networkParams, type NetworkName, type NetworkParams } from './chain/network.js';
 export { genesisBlock } from './chain/genesis.js';
 export { txToJson, writeTxJson, type TxJsonExtras } from './render/tx.js';

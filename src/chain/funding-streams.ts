@@ -9,7 +9,7 @@
  * Amounts are BigInt zatoshis.
  */
 import { decodeTransparentAddress } from '../codec/script/address.js';
-import type { NetworkName, NetworkParams, NetworkUpgrade } from './network.js';
+import { isUpgradeActive, type NetworkName, type NetworkParams, type NetworkUpgrade } from './network.js';
 import {
   activationHeight,
   BLOSSOM_POW_TARGET_SPACING_RATIO,
@@ -19,7 +19,6 @@ import {
   lastFoundersRewardHeight,
   resolveNetwork,
   subsidySchedule,
-  upgradeActiveAt,
   type NetworkRef,
 } from './subsidy.js';
 
@@ -370,7 +369,7 @@ function validatedStream(
   endHeight: number,
   recipients: readonly FundingStreamRecipient[],
 ): FundingStream {
-  if (!upgradeActiveAt(network, 'Canopy', startHeight)) {
+  if (!isUpgradeActive(network, 'Canopy', startHeight)) {
     throw new Error(`${id}: Canopy network upgrade not active at funding stream start height.`);
   }
   if (endHeight < startHeight) throw new Error(`${id}: Illegal start/end height combination for funding stream.`);
@@ -378,7 +377,7 @@ function validatedStream(
   if (expected > recipients.length) {
     throw new Error(`${id}: Insufficient recipient identifiers to fully exhaust funding stream.`);
   }
-  if (!upgradeActiveAt(network, 'NU6', startHeight) && recipients.some((r) => r.kind === 'lockbox')) {
+  if (!isUpgradeActive(network, 'NU6', startHeight) && recipients.some((r) => r.kind === 'lockbox')) {
     throw new Error(`${id}: NU6 network upgrade not active at lockbox period start height.`);
   }
   return { info: info(id), startHeight, endHeight, recipients };
@@ -474,7 +473,7 @@ export function fundingStreams(network: NetworkRef): readonly FundingStream[] {
 
 /** `GetActiveFundingStreams`: the streams with start ≤ h < end, only once Canopy is active. */
 export function activeFundingStreams(height: number, network: NetworkRef): FundingStream[] {
-  if (!upgradeActiveAt(network, 'Canopy', height)) return [];
+  if (!isUpgradeActive(resolveNetwork(network), 'Canopy', height)) return [];
   return fundingStreams(network).filter((s) => height >= s.startHeight && height < s.endHeight);
 }
 
@@ -541,7 +540,7 @@ export const LOCKBOX_DISBURSEMENTS: Record<NetworkName, readonly LockboxDisburse
  */
 export function lockboxDisbursementsAt(height: number, network: NetworkRef): readonly LockboxDisbursement[] {
   const params = resolveNetwork(network);
-  if (!upgradeActiveAt(params, 'NU6.1', height)) return [];
+  if (!isUpgradeActive(params, 'NU6.1', height)) return [];
   return LOCKBOX_DISBURSEMENTS[params.name].filter((d) => activationHeight(params, d.upgrade) === height);
 }
 
@@ -623,12 +622,12 @@ export function blockRewardSplit(height: number, network: NetworkRef): BlockRewa
 export function lockboxDelta(height: number, network: NetworkRef): bigint {
   const params = resolveNetwork(network);
   let delta = 0n;
-  if (upgradeActiveAt(params, 'NU6.1', height)) {
+  if (isUpgradeActive(params, 'NU6.1', height)) {
     for (const d of LOCKBOX_DISBURSEMENTS[params.name]) {
       if (activationHeight(params, d.upgrade) === height) delta -= d.amount;
     }
   }
-  if (!upgradeActiveAt(params, 'Canopy', height)) return delta;
+  if (!isUpgradeActive(params, 'Canopy', height)) return delta;
   let counted: bigint[] | undefined;
   for (const s of fundingStreams(params)) {
     if (height < s.startHeight || height >= s.endHeight) continue;

@@ -13,9 +13,9 @@ import { blockHeaderHash, type Block, type BlockHeader } from '../codec/block.js
 import { bytesEqual, hexInt, toHex, toHexReversed } from '../codec/hex.js';
 import { verifyEquihash, type EquihashResult } from '../crypto/equihash.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
-import { hashBlockCommitments } from '../state/history-tree.js';
 import { ACTIVATION_BLOCK_HASHES, checkpointAt } from './checkpoints.js';
 import { MEDIAN_TIME_SPAN, medianTimePast, nextWorkRequired, powLimit, type HeaderTiming } from './difficulty.js';
+import { commitmentEra, expectedCommitmentField, type CommitmentEra, type CommitmentInputs } from './commitment-era.js';
 import { isUpgradeActive, NETWORK_UPGRADES, type NetworkParams } from './network.js';
 import { compactToTarget } from './pow.js';
 
@@ -129,7 +129,7 @@ export function checkBlockHeader(
     );
   }
   const { n, k } = equihashParams(network);
-  // An operator importing from a source they trust may skip the solution (≈ 86 µs a header);
+  // An operator importing from a source they trust may skip the solution, the costliest check;
   // the proof-of-work target below is always checked.
   const eq =
     options.verifySolution === false
@@ -299,58 +299,10 @@ export function checkCheckpoint(network: NetworkParams, height: number, hash: st
 }
 
 // ---------------------------------------------------------------------------------------------
-// The 32-byte commitment field (header bytes 68..100), by era (spec §1.2).
+// The 32-byte commitment field (header bytes 68..100), by era (spec §1.2): what it means
+// at a height is chain/commitment-era.ts'; the reject reason per era is zcashd's.
 
-export type CommitmentEra =
-  /** Before Sapling: hashReserved, unchecked. */
-  | 'reserved'
-  /** Sapling ≤ h < Heartwood: hashFinalSaplingRoot. */
-  | 'final-sapling-root'
-  /** h = Heartwood activation: must be all zero. */
-  | 'heartwood-activation'
-  /** Heartwood < h < NU5: hashLightClientRoot = prevRoot(h). */
-  | 'light-client-root'
-  /** h ≥ NU5: ZIP-244 hashBlockCommitments. */
-  | 'block-commitments';
-
-export function commitmentEra(network: NetworkParams, height: number): CommitmentEra {
-  if (isUpgradeActive(network, 'NU5', height)) return 'block-commitments';
-  if (network.activationHeights.Heartwood === height) return 'heartwood-activation';
-  if (isUpgradeActive(network, 'Heartwood', height)) return 'light-client-root';
-  if (isUpgradeActive(network, 'Sapling', height)) return 'final-sapling-root';
-  return 'reserved';
-}
-
-/** What the caller computed for the block; each era needs only some of these. */
-export interface CommitmentInputs {
-  /** 'final-sapling-root': the Sapling tree root after this block. */
-  saplingRoot?: Uint8Array;
-  /** 'light-client-root' and 'block-commitments': prevRoot(h) (history-tree.ts). */
-  prevHistoryRoot?: Uint8Array;
-  /** 'block-commitments': the block's ZIP-244 auth data root. */
-  authDataRoot?: Uint8Array;
-}
-
-/** The value the field must hold at `height` (internal order), or null before Sapling. */
-export function expectedCommitmentField(network: NetworkParams, height: number, inputs: CommitmentInputs): Uint8Array | null {
-  const era = commitmentEra(network, height);
-  const need = (v: Uint8Array | undefined, name: keyof CommitmentInputs): Uint8Array => {
-    if (!v) throw new RangeError(`expectedCommitmentField: ${era} at height ${height} needs ${name}`);
-    return v;
-  };
-  switch (era) {
-    case 'reserved':
-      return null;
-    case 'final-sapling-root':
-      return need(inputs.saplingRoot, 'saplingRoot');
-    case 'heartwood-activation':
-      return new Uint8Array(32);
-    case 'light-client-root':
-      return need(inputs.prevHistoryRoot, 'prevHistoryRoot');
-    case 'block-commitments':
-      return hashBlockCommitments(need(inputs.prevHistoryRoot, 'prevHistoryRoot'), need(inputs.authDataRoot, 'authDataRoot'));
-  }
-}
+export { commitmentEra, expectedCommitmentField, type CommitmentEra, type CommitmentInputs } from './commitment-era.js';
 
 const COMMITMENT_RULES: Record<Exclude<CommitmentEra, 'reserved'>, { rule: HeaderRule; what: string }> = {
   'final-sapling-root': { rule: 'bad-sapling-root-in-block', what: 'should be Sapling tree root' },

@@ -7,7 +7,7 @@
  * division (truncation toward zero) so results match at every height, including the odd ones
  * (slow start, heights before a network's Blossom activation, regtest's short intervals).
  */
-import { isUpgradeActive, networkParams, type NetworkName, type NetworkParams, type NetworkUpgrade } from './network.js';
+import { networkParams, type NetworkName, type NetworkParams, type NetworkUpgrade } from './network.js';
 
 /** 12.5 ZEC: `12.5 * COIN` in GetBlockSubsidy. */
 export const MAX_BLOCK_SUBSIDY = 1_250_000_000n;
@@ -29,7 +29,10 @@ export interface SubsidySchedule {
   canopyHeight: number | null;
 }
 
-/** A network by name or by its parameters (whose upgrade heights are then used). */
+/**
+ * A network by its parameters, or by name for its default schedule: a name cannot carry
+ * `-nuparams`, so regtest by name activates nothing. Node code passes the parameters.
+ */
 export type NetworkRef = NetworkName | NetworkParams;
 
 export function resolveNetwork(network: NetworkRef): NetworkParams {
@@ -39,11 +42,6 @@ export function resolveNetwork(network: NetworkRef): NetworkParams {
 /** Activation height of an upgrade, or null when it does not activate on this network. */
 export function activationHeight(network: NetworkRef, upgrade: NetworkUpgrade): number | null {
   return resolveNetwork(network).activationHeights[upgrade];
-}
-
-/** `NetworkUpgradeActive`: an upgrade is active at every height from its activation on. */
-export function upgradeActiveAt(network: NetworkRef, upgrade: NetworkUpgrade, height: number): boolean {
-  return isUpgradeActive(resolveNetwork(network), upgrade, height);
 }
 
 const PRE_BLOSSOM_HALVING_INTERVAL = 840_000;

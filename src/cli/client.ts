@@ -10,7 +10,7 @@
  *   |N| (the shell sees it modulo 256, as with zcash-cli); local and transport failures print
  *   `error: …` and exit 1.
  *
- * Deviation: zcash-cli refuses to run without a zcash.conf; like `zecrpc serve`, zecrpc-cli only
+ * Deviation (`zecrpc-cli-conf`, compat/deviations.ts): zcash-cli refuses to run without a zcash.conf; like `zecrpc serve`, zecrpc-cli only
  * requires one when `-conf` names it.
  */
 import { request } from 'node:http';

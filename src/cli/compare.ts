@@ -3,6 +3,7 @@
  * (a running server, or a chain store opened in this process) and reports every difference.
  * Exit status: 0 no difference, 1 differences, 2 the comparison could not be made.
  */
+import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
 import { Command, Option } from 'commander';
 import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
 import { HttpEndpoint, InProcessEndpoint, type Endpoint } from '../compare/endpoint.js';
@@ -33,6 +34,7 @@ interface CompareCliOptions {
   seed: string;
   methods: string;
   exclude: string[];
+  compat: string;
   concurrency: string;
   timeout: string;
   maxReported: string;
@@ -80,8 +82,13 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
           cookieFile: o.targetCookie,
           confFile: o.targetConf,
         })
-      : await InProcessEndpoint.open('target', o.targetDatadir!, networkParams(o.network));
+      : await InProcessEndpoint.open('target', o.targetDatadir!, networkParams(o.network), profileOf(o));
   return { reference, target };
+}
+
+/** `--compat`, already one of the choices commander allows. */
+function profileOf(o: CompareCliOptions): CompatProfile {
+  return compatProfileNamed(o.compat) ?? DEFAULT_COMPAT_PROFILE;
 }
 
 async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
@@ -96,6 +103,7 @@ async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
       heights,
       methods,
       concurrency: positiveInt(o.concurrency, '--concurrency'),
+      profile: profileOf(o),
       exclude: o.exclude
         .flatMap((e) => e.split(','))
         .map((e) => e.trim())
@@ -143,6 +151,11 @@ export function compareCommand(
     .option('--seed <n>', 'random seed of --sample', '1')
     .option('--methods <list>', 'methods and variants to compare', DEFAULT_METHODS)
     .option('--exclude <names...>', 'known deviations to accept, by name (e.g. getblock-numeric-height)', [])
+    .addOption(
+      new Option('--compat <profile>', "the target's compatibility profile (its -compat): which deviations are known")
+        .choices(COMPAT_PROFILES.map((p) => p.name))
+        .default(DEFAULT_COMPAT_PROFILE.name),
+    )
     .option('--concurrency <n>', 'requests in flight (each to both sides)', '8')
     .option('--timeout <ms>', 'time limit of each request', '30000')
     .option('--max-reported <n>', 'differing replies shown in detail', '50')

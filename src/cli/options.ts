@@ -109,6 +109,11 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
     help: "getinfo's paytxfee, in ZEC per 1000 bytes; checked as zcashd checks it, at least -minrelaytxfee (default: 0). zecrpc has no wallet",
   },
   {
+    name: 'compat',
+    value: 'profile',
+    help: "Reproduce this zcashd release's replies: what its parser accepts and what its RPC methods print (6.12.2; default: 6.12.2)",
+  },
+  {
     name: 'legacyorchardroot',
     help: 'Print getblock finalorchardroot and z_gettreestate orchard finalRoot byte-reversed, as zcashd v4.5.0-v5.2.0 did (default: v6.12.2 order)',
   },

@@ -3,6 +3,9 @@
  * so it does the work; these functions only add zcashd's conventions on top.
  */
 import { Buffer } from 'node:buffer';
+import { toHexAt, toHexReversedAt } from '../hex-text.js';
+
+export { toHexAt, toHexReversedAt } from '../hex-text.js';
 
 /**
  * Decodes hex with zcashd's IsHex rules (non-empty, even length, only [0-9a-fA-F]); null if the
@@ -27,37 +30,14 @@ export function hexToBytes(s: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
-/**
- * Node's native hex encoder, callable on any Uint8Array view. Calling it directly avoids
- * wrapping every field in a Buffer object first, which matters when a 2 MB block renders
- * ~100k hex fields (getblock verbosity 2). Falls back to Buffer.from where it is missing.
- */
-const nativeHexSlice = (Buffer.prototype as unknown as { hexSlice?: (start: number, end: number) => string }).hexSlice;
-
 /** `HexStr`: bytes in order, lowercase. */
 export function toHex(b: Uint8Array): string {
   return toHexAt(b, 0, b.length);
 }
 
-/** `toHex(b.subarray(start, end))` without making the view. */
-export function toHexAt(b: Uint8Array, start: number, end: number): string {
-  if (nativeHexSlice) return nativeHexSlice.call(b, start, end);
-  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex', start, end);
-}
-
-/** Scratch space for reversing 256-bit values; hex is produced before anyone else can use it. */
-const scratch = Buffer.allocUnsafe(64);
-
 /** `uint256::GetHex`: the bytes reversed, lowercase. */
 export function toHexReversed(b: Uint8Array): string {
   return toHexReversedAt(b, 0, b.length);
-}
-
-/** `toHexReversed(b.subarray(start, start + n))` without making the view. */
-export function toHexReversedAt(b: Uint8Array, start: number, n: number): string {
-  const r = n <= scratch.length ? scratch : Buffer.allocUnsafe(n);
-  for (let i = 0, j = start + n - 1; i < n; i++, j--) r[i] = b[j]!;
-  return r.toString('hex', 0, n);
 }
 
 /** Inverse of `toHexReversed` for exactly-formed input (64 hex chars → internal order). */

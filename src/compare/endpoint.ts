@@ -4,6 +4,7 @@
  * limit, basic auth), or zecrpc's own dispatcher over a chain store in this process (the bytes
  * its HTTP server would send, without a socket in between).
  */
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -130,7 +131,12 @@ export class InProcessEndpoint implements Endpoint {
   ) {}
 
   /** `baseDatadir` as for `zecrpc serve -datadir=` (the network subfolder is added). */
-  static async open(side: string, baseDatadir: string, network: NetworkParams): Promise<InProcessEndpoint> {
+  static async open(
+    side: string,
+    baseDatadir: string,
+    network: NetworkParams,
+    profile: CompatProfile = DEFAULT_COMPAT_PROFILE,
+  ): Promise<InProcessEndpoint> {
     const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
     let store;
     try {
@@ -139,7 +145,7 @@ export class InProcessEndpoint implements Endpoint {
       throw new CompareError(`${side}: cannot open the chain store in ${datadir} (${(e as Error).message})`);
     }
     const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), ...storeMethods(store)]);
-    const ctx: RpcContext = { network, requestStop: () => undefined };
+    const ctx: RpcContext = { network, profile, requestStop: () => undefined };
     return new InProcessEndpoint(side, `store ${datadir} (in process)`, registry, ctx, () => store.close());
   }
 

@@ -10,7 +10,8 @@
  */
 import { decodeBlock } from '../codec/block.js';
 import { compareReplies, type ClassifiedDifference, type ReferenceKind, type ReplyComparison } from './compare-reply.js';
-import { KNOWN_DEVIATIONS, checkExclusions, deviationOf } from './deviations.js';
+import { checkExclusions, deviationOf, knownDeviations } from './deviations.js';
+import type { CompatProfile } from '../compat/profiles.js';
 import type { Endpoint, Reply } from './endpoint.js';
 import { CompareError } from './errors.js';
 import { selectHeights, type HeightSelection } from './heights.js';
@@ -36,6 +37,8 @@ export interface CompareOptions {
   concurrency?: number;
   /** Known deviations (by name) whose differences are accepted. */
   exclude?: readonly string[];
+  /** The compatibility profile the target runs (`-compat`): it decides which deviations are known. Default: the default profile. */
+  profile?: CompatProfile;
   /** JSON differences listed per reply. */
   maxDifferencesPerReply?: number;
   /** Differing replies kept in the result with their details (all are counted). */
@@ -195,7 +198,8 @@ export async function detectReferenceKind(reference: Endpoint): Promise<Referenc
 export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const excluded = new Set(opts.exclude ?? []);
-  const exclusionError = checkExclusions([...excluded]);
+  const known = knownDeviations(opts.profile);
+  const exclusionError = checkExclusions([...excluded], known);
   if (exclusionError) throw new CompareError(exclusionError);
   const maxDiffs = opts.maxDifferencesPerReply ?? 20;
   const maxReported = opts.maxReported ?? 50;
@@ -229,7 +233,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
     const keys = m.variants.length === 0 ? [methodKey(m.method, undefined)] : m.variants.map((v) => methodKey(m.method, v));
     for (const k of keys) tallies.set(k, { method: k, identical: 0, different: 0, drift: 0, excluded: 0 });
   }
-  const deviations: DeviationTally[] = KNOWN_DEVIATIONS.map((d) => ({
+  const deviations: DeviationTally[] = known.map((d) => ({
     name: d.name,
     description: d.description,
     documentedIn: d.documentedIn,
@@ -280,7 +284,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
     const cmp = compareReplies(ref, tgt, kind, maxDiffs);
     let tally = tallies.get(req.key);
     if (!tally) tallies.set(req.key, (tally = { method: req.key, identical: 0, different: 0, drift: 0, excluded: 0 }));
-    const deviation = deviationOf(req.method, req.params);
+    const deviation = deviationOf(req.method, req.params, known);
     const devTally = deviation ? deviations.find((d) => d.name === deviation.name)! : undefined;
     if (devTally) devTally.requests++;
     totals.requests++;

@@ -6,7 +6,7 @@
  * SHA-256d, with the same results.
  */
 import { sha256d } from './hash.js';
-import { instantiateWasm } from './sapling/wasm-field.js';
+import { instantiateWasm } from '../wasm-module.js';
 
 /** A t-address payload: prefix and hash. */
 export const ADDRESS_PAYLOAD_BYTES = 22;

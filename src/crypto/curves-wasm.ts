@@ -3,7 +3,8 @@
  * a tenth of the BigInt time. One module instance per curve, each with its own field installed;
  * a check copies the 32 bytes into the instance's memory and makes one call.
  */
-import { instantiateWasm, loadWasmModule, montgomeryConstants } from './sapling/wasm-field.js';
+import { instantiateWasm } from '../wasm-module.js';
+import { loadWasmModule, montgomeryConstants } from './sapling/wasm-field.js';
 
 interface PointsExports {
   memory: WebAssembly.Memory;

@@ -4,12 +4,12 @@
  *
  * Decoding only has to decide *whether* an encoding is canonical and on the curve, so it
  * needs a quadratic-residue test, not a square root: a fraction num/den is a square iff
- * num·den is (den ≠ 0). That test is a Jacobi symbol (binary algorithm, ≈7× faster in BigInt
- * than Euler's criterion by modular exponentiation).
+ * num·den is (den ≠ 0). That test is a Jacobi symbol (binary algorithm, faster in BigInt than
+ * Euler's criterion by modular exponentiation).
  * Small-order detection (Sapling cv) is a lookup: canonical encodings are unique, so a point
  * has order dividing 8 iff its encoding is one of the 8 torsion-point encodings.
  *
- * The point checks run in WebAssembly (curves-wasm.ts, ≈ 10× faster) when the module loads;
+ * The point checks run in WebAssembly (curves-wasm.ts, much faster) when the module loads;
  * the BigInt versions here are the fallback (module missing, or ZECRPC_PURE_CURVES=1) and the
  * reference the WebAssembly verdicts are tested against.
  */
@@ -221,8 +221,7 @@ export function setPointCheckBackend(name: PointCheckBackend): void {
 }
 
 /**
- * Point checks cost ~2 µs each in WebAssembly (≈ 20 µs for the BigInt Jacobi symbol), a large
- * part of decoding a shielded transaction. The same encodings are decoded again and again in practice (a block
+ * Point checks are a large part of decoding a shielded transaction, even in WebAssembly. The same encodings are decoded again and again in practice (a block
  * served at verbosity 2 after it was imported, mempool transactions decoded by several clients),
  * so verdicts are memoized per curve, keyed by the 32 bytes. Bounded: cleared wholesale when
  * full, which keeps memory flat (≈ 10 MB at the cap) without LRU bookkeeping on the hot path.

@@ -1,7 +1,7 @@
 /**
  * Equihash verification on worker threads, so an import checks the solutions of the blocks it
- * has read ahead while the main thread validates and connects the current one. A (200, 9)
- * solution costs ≈ 90 µs (bench/equihash.ts), a third of a small mainnet block's import time.
+ * has read ahead while the main thread validates and connects the current one. Checking a
+ * (200, 9) solution is a large part of a small mainnet block's import time (bench/equihash.ts).
  *
  * The verdict is the same function's (`verifyEquihash`) on the same bytes; callers key it by
  * the block hash, which covers the header prefix and the solution.

@@ -4,7 +4,7 @@
  *
  * - SHA-256 / SHA-256d: node:crypto (OpenSSL, native).
  * - Personalised BLAKE2b-256: blake2b-wasm's compression function (driven by ./blake2b.ts),
- *   measured ≈10× faster than @noble/hashes for the many small ZIP-244 inputs; @noble/hashes
+ *   much faster than @noble/hashes for the many small ZIP-244 inputs; @noble/hashes
  *   is the fallback where WebAssembly is missing.
  * - RIPEMD-160 (for HASH160 of public keys): @noble/hashes, since OpenSSL 3 may not ship it.
  */

@@ -8,7 +8,7 @@
  * or ZECRPC_PURE_TXID=1 is set, every function here returns null and callers use the
  * field-by-field TypeScript path, which gives the same digests.
  */
-import { instantiateWasm } from './sapling/wasm-field.js';
+import { instantiateWasm } from '../wasm-module.js';
 
 interface Zip244Exports {
   memory: WebAssembly.Memory;

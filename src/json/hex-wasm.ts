@@ -1,14 +1,13 @@
 /**
  * Long hex for the JSON writer, encoded in WebAssembly (assembly/hex.ts, 128-bit SIMD): a
  * transaction's `hex` in getblock verbosity 2 or decoderawtransaction is most of the reply, and
- * the module encodes it, copies in and out included, about four times as fast as the writer's
- * JavaScript loop.
+ * the module encodes it, copies in and out included, faster than the writer's JavaScript loop.
  *
  * The module is instantiated on first use. Without WebAssembly SIMD or the built module, or with
  * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
  * same output.
  */
-import { instantiateWasm } from '../crypto/sapling/wasm-field.js';
+import { instantiateWasm } from '../wasm-module.js';
 
 interface HexExports {
   memory: WebAssembly.Memory;

@@ -92,12 +92,9 @@ function isDigit(c: number): boolean {
 
 /**
  * An upper estimate of the heap `parseJson(body)` takes, from the bytes that make values and
- * members. Weighed against what parsing keeps (bench/request-memory.ts, one shape of body per
- * process): a number ≈ 44–68 bytes with its array slot, an array with one element ≈ 184 beyond
- * it, an object member ≈ 64 for its key-value pair besides the key and value, a JSON-RPC call
- * ≈ 700–950. The weights keep every shape the bench measures 1.2× or more above what it holds
- * (a batch of calls ≈ 1.7×, strings and empty containers more); numbers dozens to thousands of
- * digits long come nearer, down to ≈ 1.01×, and a single token of megabytes to ≈ 1.0×. Bodies
+ * members. The weights are set from what parsing keeps for each shape of body
+ * (bench/request-memory.ts, one shape per process) so that the estimate stays above it for
+ * every shape the bench measures; very long numbers and single huge tokens come nearest. Bodies
  * under 64 KiB count as nothing: they cost little, and most requests are that small.
  */
 export function parsedSizeEstimate(body: Uint8Array): number {
@@ -229,8 +226,8 @@ class Reader {
     const { buf, end } = this;
     const start = this.pos + 1; // after the opening quote
     // Fast path: printable ASCII with no escapes is the string as is. Finding the closing quote
-    // with native indexOf and checking the slice with one regex is ~10x faster than a byte loop
-    // for long strings (a raw transaction's hex).
+    // with native indexOf and checking the slice with one regex beats a byte loop for long
+    // strings (a raw transaction's hex).
     const q = buf.indexOf(Ch.Quote, start);
     if (q >= 0 && q - start > 32) {
       const s = readPlainAsciiString(buf, start, q);

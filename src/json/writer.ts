@@ -19,13 +19,13 @@
  * cannot be represented in UTF-8 and becomes U+FFFD; the reader never produces one.)
  */
 import { Buffer } from 'node:buffer';
-import { toHexAt, toHexReversedAt } from '../codec/hex.js';
+import { toHexAt, toHexReversedAt } from '../hex-text.js';
 import { JsonNumber, type JsonValue } from './value.js';
 import { formatAmount, formatDouble } from './number-format.js';
 import { wasmHexInto } from './hex-wasm.js';
 
 // UniValue escapes controls, `"`, `\` and DEL; `/` and non-ASCII are left alone. The test is
-// "only safe characters" (anchored), which V8 runs ~15% faster than searching for a bad one.
+// "only safe characters" (anchored), which V8 runs faster than searching for a bad one.
 const NO_ESCAPE_NEEDED = /^[ !#-[\]-~\u0080-\uffff]*$/;
 /** Printable ASCII other than `"` and `\`: such a string is its own JSON text, byte for byte. */
 const ASCII_NO_ESCAPE = /^[ !#-[\]-~]*$/;
@@ -108,8 +108,8 @@ for (let b = 0; b < 256; b++) HEX_OF_BYTE[b] = HEX_DIGITS.charCodeAt(b >> 4) | (
 /**
  * The four hex characters of two bytes (index: first byte | second byte << 8), as the
  * little-endian uint32 that stores them in order. 256 KB, but one table lookup and one store
- * per two bytes: ~0.35 ns per byte, about 4× Node's native hex encoder plus the copy of its
- * string into the buffer.
+ * per two bytes, faster than Node's native hex encoder plus the copy of its string into the
+ * buffer.
  */
 const HEX_OF_PAIR = new Uint32Array(65536);
 for (let v = 0; v < 65536; v++) HEX_OF_PAIR[v] = HEX_OF_BYTE[v & 255]! | (HEX_OF_BYTE[v >> 8]! << 16);

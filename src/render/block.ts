@@ -6,7 +6,8 @@
  * `chainSupply`, `valuePools`, `trees`) come from the store's chain state (state/block-view.ts);
  * a store without chain state omits the members that need it rather than invent them.
  */
-import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
+import { headerDerivedRoots } from '../chain/commitment-era.js';
+import type { NetworkParams } from '../chain/network.js';
 import { chainWorkHex, difficultyFromBits } from '../chain/pow.js';
 import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
@@ -40,26 +41,6 @@ export interface BlockChainContext {
    * transaction, in block order (render/spent-fields.ts).
    */
   spent?: Uint8Array;
-}
-
-/** Header-derived roots per era (block-and-chain-state.md §2.4), for a block at `height`. */
-interface EraRoots {
-  /** null = needs the Sapling tree (Heartwood and later). */
-  finalSaplingRoot: Uint8Array | null;
-  /** null = needs the history tree (NU5 and later). */
-  chainHistoryRoot: Uint8Array | null;
-  nu5: boolean;
-}
-
-function eraRoots(header: BlockHeader, height: number, network: NetworkParams): EraRoots {
-  const nu5 = isUpgradeActive(network, 'NU5', height);
-  const heartwood = isUpgradeActive(network, 'Heartwood', height);
-  const heartwoodHeight = network.activationHeights.Heartwood;
-  if (height === 0) return { finalSaplingRoot: ZERO32, chainHistoryRoot: ZERO32, nu5 };
-  if (!heartwood) return { finalSaplingRoot: header.commitments, chainHistoryRoot: ZERO32, nu5 };
-  if (height === heartwoodHeight) return { finalSaplingRoot: null, chainHistoryRoot: ZERO32, nu5 };
-  if (!nu5) return { finalSaplingRoot: null, chainHistoryRoot: header.commitments, nu5 };
-  return { finalSaplingRoot: null, chainHistoryRoot: null, nu5 };
 }
 
 function writeTxs(
@@ -230,9 +211,9 @@ function writeBlockJson(w: JsonWriter, block: VerboseBlock, ctx: BlockChainConte
     w.endObject();
     return;
   }
-  const roots = eraRoots(h, ctx.height, network);
+  const roots = headerDerivedRoots(network, ctx.height, h.commitments);
   writeBlockIdentity(w, block, ctx);
-  w.key('authdataroot').hexStrReversed(roots.nu5 ? block.authDataRoot() : ZERO32);
+  w.key('authdataroot').hexStrReversed(roots.authDataRoot ? block.authDataRoot() : ZERO32);
   if (roots.finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(roots.finalSaplingRoot);
   if (roots.chainHistoryRoot) w.key('chainhistoryroot').hexStrReversed(roots.chainHistoryRoot);
   block.writeTxs(w);
@@ -250,7 +231,7 @@ export function blockHeaderToJson(
   /** From the chain state; null = the store keeps none (then only header-derived roots print). */
   storedFinalSaplingRoot: Uint8Array | null = null,
 ): string {
-  const finalSaplingRoot = storedFinalSaplingRoot ?? eraRoots(header, ctx.height, network).finalSaplingRoot;
+  const finalSaplingRoot = storedFinalSaplingRoot ?? headerDerivedRoots(network, ctx.height, header.commitments).finalSaplingRoot;
   const w = new JsonWriter();
   w.beginObject();
   w.key('hash').hexStrReversed(blockHeaderHash(header));
@@ -274,7 +255,7 @@ export function blockHeaderToJson(
 export function decodedBlockToJson(block: Block, network: NetworkParams): string {
   const h = block.header;
   const height = declaredHeight(block);
-  const roots = height === null ? null : eraRoots(h, height, network);
+  const roots = height === null ? null : headerDerivedRoots(network, height, h.commitments);
   const w = new JsonWriter();
   w.beginObject();
   w.key('hash').plainStr(block.hashHex);
@@ -282,7 +263,7 @@ export function decodedBlockToJson(block: Block, network: NetworkParams): string
   w.key('version').int(h.version);
   w.key('merkleroot').hexStrReversed(h.merkleRoot);
   w.key('blockcommitments').hexStrReversed(h.commitments);
-  if (roots) w.key('authdataroot').hexStrReversed(roots.nu5 ? block.computeAuthDataRoot() : ZERO32);
+  if (roots) w.key('authdataroot').hexStrReversed(roots.authDataRoot ? block.computeAuthDataRoot() : ZERO32);
   if (roots?.finalSaplingRoot) w.key('finalsaplingroot').hexStrReversed(roots.finalSaplingRoot);
   writeTxs(w, block.transactions, 2, network, undefined);
   writeHeaderTail(w, h, network);

@@ -7,11 +7,14 @@ import { branchIdAt, MAJORITY_RULES, type NetworkParams } from '../chain/network
 import { chainWorkHex } from '../chain/pow.js';
 import { hexInt, toHexReversed } from '../codec/hex.js';
 import { JsonWriter } from '../json/index.js';
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
 import type { PoolTotals } from '../state/value-pools.js';
 import { valuePoolIds } from '../state/value-pools.js';
 
 export interface BlockchainInfoFacts {
   network: NetworkParams;
+  /** The release whose reply is reproduced (`-compat`): it lists the upgrades it knows. Default: the default profile. */
+  profile?: CompatProfile;
   tipHeight: number;
   tipHash: Uint8Array;
   tipChainWork: bigint;
@@ -71,11 +74,11 @@ function writeSoftForks(w: JsonWriter, tipHeight: number, network: NetworkParams
   w.endArray();
 }
 
-/** Upgrades with an activation height, Overwinter onward, keyed by HexInt(branch id). */
-function writeUpgrades(w: JsonWriter, tipHeight: number, network: NetworkParams): void {
+/** Upgrades the profile's release knows that have an activation height, Overwinter onward, keyed by HexInt(branch id). */
+function writeUpgrades(w: JsonWriter, tipHeight: number, network: NetworkParams, profile: CompatProfile): void {
   w.key('upgrades').beginObject();
   for (const u of network.upgrades) {
-    if (u.activationHeight === null) continue;
+    if (u.activationHeight === null || !profile.upgrades.includes(u.name)) continue;
     w.key(hexInt(u.branchId)).beginObject();
     w.key('name').str(u.name);
     w.key('activationheight').int(u.activationHeight);
@@ -114,7 +117,7 @@ export function blockchainInfoToJson(f: BlockchainInfoFacts): string {
     w.endArray();
   }
   writeSoftForks(w, f.tipHeight, network);
-  writeUpgrades(w, f.tipHeight, network);
+  writeUpgrades(w, f.tipHeight, network, f.profile ?? DEFAULT_COMPAT_PROFILE);
   w.key('consensus').beginObject();
   w.key('chaintip').str(hexInt(branchIdAt(network, f.tipHeight)));
   w.key('nextblock').str(hexInt(branchIdAt(network, f.tipHeight + 1)));

@@ -3,8 +3,8 @@
  * fixed-size records in one buffer: a record per input (what it spent: value, script type,
  * address hash) and per output (what spent it: txid, input index, height), transaction by
  * transaction, each transaction's inputs then its outputs. One buffer, not an object per
- * record, because getblock verbosity 2 sends a block's records to a render thread: an 18,000-
- * transaction block's objects took ≈ 45 ms to clone there, on the event loop.
+ * record, because getblock verbosity 2 sends a block's records to a render thread, and cloning
+ * an object per record there stalls the event loop on large blocks.
  */
 
 /** Tag ‖ value (int64 LE) ‖ script type (CScript::ScriptType) ‖ hash160. */

@@ -82,7 +82,7 @@ function writeVin(
       continue;
     }
     // A decoded input is read in place, with no view made for its prevout or script: getblock
-    // of a large block renders thousands of inputs, and the views were 8 % of its time.
+    // of a large block renders thousands of inputs, and the views were a measurable share of its time.
     let script: Uint8Array;
     let start: number;
     let end: number;
@@ -133,9 +133,8 @@ function writeVout(
 ): void {
   // Every output's script is classified and its addresses looked up before any output is
   // written, so that a transaction's new addresses are encoded together (their checksums four
-  // at a time, crypto/address-checksums.ts); with known addresses too, the two loops measured
-  // 18 % faster than classifying and writing output by output (bench/store-serve.ts's payout
-  // lines).
+  // at a time, crypto/address-checksums.ts); with known addresses too, the two loops are faster
+  // than classifying and writing output by output (bench/store-serve.ts's payout lines).
   const n = vout.length;
   const pieces = w.writesBytes;
   const scripts = new Array<Uint8Array>(n);
@@ -213,8 +212,7 @@ function writeVout(
 /**
  * The fixed text around a P2PKH or P2SH output's variable parts, for byte output: such outputs
  * are most of a payout-heavy block, and writing them from these fragments rather than member by
- * member made getblock 2 of a 2 MB block of pool payouts ≈ 25 % faster (46 → 34 ms,
- * bench/store-serve.ts's payout lines). Text output writes the same members one by one, and the
+ * member makes getblock 2 of a block of pool payouts faster (bench/store-serve.ts's payout lines). Text output writes the same members one by one, and the
  * fuzz and vector tests compare the two.
  */
 interface StandardOutputShape {

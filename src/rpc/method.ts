@@ -6,7 +6,8 @@
 import type { NetworkParams } from '../chain/network.js';
 import type { JsonValue } from '../json/value.js';
 import type { JsonWriter } from '../json/writer.js';
-import type { BlockRenderer } from './workers/block-renderer.js';
+import type { BlockChainContext } from '../render/block.js';
+import type { CompatProfile } from '../compat/profiles.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
 export class RpcError extends Error {
@@ -63,6 +64,8 @@ export const RPC = {
 
 export interface RpcContext {
   readonly network: NetworkParams;
+  /** The zcashd release whose replies are reproduced (`-compat`); the default profile when absent. */
+  readonly profile?: CompatProfile;
   /** Asks the server to shut down after the current reply (the `stop` method). */
   requestStop(): void;
   /**
@@ -98,8 +101,8 @@ export interface RpcMethod {
   call(params: readonly JsonValue[], ctx: RpcContext): RawJson | Promise<RawJson>;
   /**
    * Set when every text result is pure ASCII (TxToJSON: hex, asm, base58, fixed words). The
-   * dispatcher then encodes it as latin1, which for ASCII is its UTF-8 and ~3× cheaper than the
-   * UTF-8 encoder (decoderawtransaction returns ~40 KB per request).
+   * dispatcher then encodes it as latin1, which for ASCII is its UTF-8 and cheaper than the
+   * UTF-8 encoder (decoderawtransaction replies are tens of kilobytes).
    */
   readonly asciiResults?: boolean;
   /**
@@ -111,3 +114,28 @@ export interface RpcMethod {
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';
+
+/**
+ * Turns stored block bytes into getblock's result (workers/block-renderer.ts: on worker threads
+ * for the server, inline otherwise); declared here, beside the context that carries one.
+ */
+export interface BlockRenderRequest {
+  /** The block hash (internal order), to name the block when it fails verification. */
+  hash: Uint8Array;
+  bytes: Uint8Array;
+  verbosity: 0 | 1 | 2;
+  /** Chain position; required for verbosity 1 and 2. */
+  context: BlockChainContext | null;
+  network: NetworkParams;
+  /**
+   * The result only goes into the reply of the request being served and is not kept once that
+   * reply is written (no cache holds it): the server's renderer may then return a view into
+   * memory it lends to the reply and reuses afterwards.
+   */
+  transient?: boolean;
+}
+
+export interface BlockRenderer {
+  /** The result JSON; throws BlockReadError when the bytes are not a sound block. */
+  render(req: BlockRenderRequest): Promise<RawJson>;
+}

@@ -10,6 +10,7 @@
  * header commits to, checked against the header. Proofs, signatures and scripts are not run.
  */
 import { branchIdAt, isUpgradeActive, type NetworkParams } from '../chain/network.js';
+import { hasPrevHistoryRoot, headerDerivedRoots } from '../chain/commitment-era.js';
 import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rules.js';
 import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
@@ -328,7 +329,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
       history = step.tree;
       prevRoot = step.prevRoot;
     }
-    if (prevRoot === null && heartwood && network.activationHeights.Heartwood !== height) {
+    if (prevRoot === null && hasPrevHistoryRoot(network, height)) {
       unverified.push(
         `the header commitment (hashBlockCommitments) of block ${hashHex} at ${height}: the history tree before it is unknown`,
       );
@@ -350,7 +351,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         );
       }
       // Heartwood < h < NU5 prints the header field, which was just checked equal to prevRoot.
-      if (heartwood && network.activationHeights.Heartwood !== height) chainHistoryRoot = prevRoot!;
+      if (hasPrevHistoryRoot(network, height)) chainHistoryRoot = prevRoot!;
     }
   }
 
@@ -363,7 +364,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   }
   // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
   // empty root; from Sapling on it was just checked equal to the computed root).
-  record.saplingRoot = height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice();
+  record.saplingRoot = headerDerivedRoots(network, height, block.header.commitments).finalSaplingRoot?.slice() ?? saplingTreeRoot;
   record.chainHistoryRoot = chainHistoryRoot;
   record.authDataRoot = authDataRoot;
   record.sproutSize = trees.sprout.size;

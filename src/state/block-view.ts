@@ -4,6 +4,7 @@
  * block that was never connected shows only what the header and the body give, and zeros where
  * zcashd keeps null fields.
  */
+import { headerDerivedRoots } from '../chain/commitment-era.js';
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { Block } from '../codec/block.js';
 import { recordPoolRoot, type BlockChainState } from './chain-state.js';
@@ -71,12 +72,11 @@ export async function unconnectedBlockView(
   parentTotals: PoolTotals | null,
   treeSizeAt: TreeSizeAt,
 ): Promise<BlockStateView> {
-  const heartwood = isUpgradeActive(network, 'Heartwood', height);
   const nu5 = isUpgradeActive(network, 'NU5', height);
-  const atHeartwood = network.activationHeights.Heartwood === height;
-  const header = block.header.commitments;
-  const finalSaplingRoot = heartwood ? ZERO32 : header;
-  const chainHistoryRoot = heartwood && !atHeartwood && !nu5 ? header : ZERO32;
+  // What the header does not decide is a tree's root, which a never-connected block prints as zero.
+  const roots = headerDerivedRoots(network, height, block.header.commitments);
+  const finalSaplingRoot = roots.finalSaplingRoot ?? ZERO32;
+  const chainHistoryRoot = roots.chainHistoryRoot ?? ZERO32;
   const body = blockPoolDeltas(block, network, height, null);
   const totals = addPoolTotals(parentTotals ?? unknownPoolTotals(), body);
   const pools = blockValuePools({ ...totals, transparent: null, chainSupply: null }, body);

@@ -381,11 +381,7 @@ export function prevHistoryRoot(network: NetworkParams, tree: HistoryTree | null
   return historyRoot(tree);
 }
 
-/** ZIP 244 hashBlockCommitments = BLAKE2b-256("ZcashBlockCommit", prevRoot ‖ authDataRoot ‖ 32 zero bytes). */
-export function hashBlockCommitments(prevRoot: Uint8Array, authDataRoot: Uint8Array): Uint8Array {
-  if (prevRoot.length !== 32 || authDataRoot.length !== 32) throw new RangeError('hashBlockCommitments: 32-byte roots expected');
-  return blake2b256Of(personalization('ZcashBlockCommit'), prevRoot, authDataRoot, ZERO32);
-}
+export { hashBlockCommitments } from '../chain/commitment-era.js';
 
 // ---------------------------------------------------------------------------------------------
 // Persistence: branch id (le32) ‖ CompactSize leafCount ‖ the peaks' serializations.

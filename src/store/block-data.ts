@@ -4,11 +4,9 @@
  *
  * - FlatFileBlockData (the default): bcoin/zcashd-style append-only files `blkNNNNN.dat` of at most
  *   128 MiB, each record framed as network magic ‖ u32 LE length ‖ block, and a (file, offset) pointer
- *   in the LevelDB index record. Measured with bench/store-import.ts (2 cores, Node 20, a 3,001-block
- *   regtest chain of 91 MB carrying real vector transactions, ~30 kB per block, best of 3 rounds on a
- *   shared machine): import 4,321 vs 4,182 blocks/s (1.03–1.10× across runs, since hashing got
- *   cheaper the block write is a smaller share), serving 50,500 vs 23,400 random block reads/s with
- *   8 in flight (2.2–2.6×; small blocks are read in place, see `read`).
+ *   in the LevelDB index record. Against block bytes kept as LevelDB values it imports a little
+ *   faster and serves random block reads much faster (small blocks are read in place, see `read`;
+ *   bench/store-import.ts).
  *   Block bytes also never pass through LevelDB compaction, whose rewrites of ~300 GB of values
  *   would dominate a mainnet import. Same framing as zcashd's own blk files, so our files can be fed back
  *   to the blk importer.
@@ -228,9 +226,8 @@ export class FlatFileBlockData implements BlockDataBackend {
     if (loc.offset < 8) fail('the index points inside the file header');
     const handle = await this.reader(loc.file).catch((e: Error) => fail(e.message));
     const framed = Buffer.allocUnsafe(size + 8);
-    // Small blocks (most of the chain) are read in place: from the page cache that takes a few
-    // microseconds, against ~30 µs for a thread-pool round trip, which dominated uncached
-    // getblock. Large blocks go through the pool so a cold read never stalls the event loop long.
+    // Small blocks (most of the chain) are read in place: from the page cache that takes far less
+    // than a thread-pool round trip, which dominated uncached getblock. Large blocks go through the pool so a cold read never stalls the event loop long.
     const start = loc.offset - 8;
     const bytesRead =
       size <= SYNC_READ_MAX_BYTES

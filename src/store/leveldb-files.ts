@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import snappy from 'snappyjs';
-import type { StoreProblem } from './scan.js';
+import type { StoreProblem } from './store-problem.js';
 
 /**
  * CRC-32C (Castagnoli), reflected, as LevelDB computes it. A byte-wise table: the few libraries

@@ -27,11 +27,9 @@ import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles, type LevelDbCheck } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
 
-export interface StoreProblem {
-  /** What is damaged: a block (hash), a file and offset, or an index key. */
-  where: string;
-  problem: string;
-}
+import type { StoreProblem } from './store-problem.js';
+
+export type { StoreProblem };
 
 export interface ScanReport {
   /** Checksums of LevelDB's own files checked (table blocks, log and MANIFEST records; leveldb-files.ts). */

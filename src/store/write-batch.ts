@@ -9,7 +9,7 @@
  * other than raw buffers, and its batches are large (a group of imported blocks with the address
  * index writes tens of thousands of rows). So the rows go one by one into classic-level's native
  * chained batch (`_put`/`_del`: one call with the key and value as arguments), which builds the
- * same LevelDB WriteBatch 3–4× faster than the array batch; bench/address-index.ts measures the
+ * same LevelDB WriteBatch faster than the array batch; bench/address-index.ts measures the
  * import with it.
  *
  * The native batch copies a Buffer's bytes as they are; other Uint8Arrays are wrapped (no copy)

@@ -3,8 +3,8 @@
  *
  * Written by hand because it is on getblock verbosity 2's hot path: every transparent output
  * prints its address, and an explorer asks for each block once, so a cache rarely holds it.
- * bs58check took 4.7 µs per address (two pure-JS SHA-256 runs and a byte-at-a-time base
- * conversion, measured); here the checksum is node:crypto's SHA-256d, or comes from the caller
+ * bs58check is slow there (two pure-JS SHA-256 runs and a byte-at-a-time base conversion);
+ * here the checksum is node:crypto's SHA-256d, or comes from the caller
  * (the address table computes a transaction's new ones together, crypto/address-checksums.ts),
  * and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
  * parses request parameters, stays with bs58check.

@@ -13,6 +13,7 @@ import { v3Format } from './formats/overwinter.js';
 import { v4Format } from './formats/sapling.js';
 import { isMoneyRange } from './money.js';
 import { newJoinSplitList } from './sprout.js';
+import { transactionData } from './transaction-data.js';
 import { isCoinbase, MIN_INPUT_BYTES, MIN_OUTPUT_BYTES, WireTxIn, WireTxOut } from './transparent.js';
 import {
   NU5_VERSION_GROUP_ID,
@@ -132,11 +133,9 @@ function readFieldByField(r: ByteReader, acceptance: TxAcceptance): Transaction 
  * too), the format's reader takes over after the transparent part (which is not read twice).
  * `reader`, when given, is the caller's reader over `b`, used for shielded parts.
  *
- * Measured on the real transparent transactions (decodeTransaction, interleaved rounds), against
- * the general readers: 84 → 59 ns for v3, 148 → 110 ns for v4, 194 → 161 ns for v5, 308 → 249
- * ns for v1 (5.4 kB on average), and less lost when decoding alternates with hashing
- * (bench/decode.ts): no reader object for a transaction decoded on its own. Shielded
- * transactions decode as fast as before. v5 and v6 have a function of their own (see
+ * It is faster than the general readers on every transparent version, and loses less when
+ * decoding alternates with hashing (bench/decode.ts): no reader object for a transaction decoded
+ * on its own. Shielded transactions decode as fast as through the general readers. v5 and v6 have a function of their own (see
  * readQuicklyV5). A format `acceptance` does not take is left to the general readers, which
  * refuse it with zcashd's error.
  */
@@ -171,7 +170,7 @@ function readQuicklyBeforeV5(
   let pos: number;
   if (overwintered) {
     versionGroupId = int32LE(b, start + 4) >>> 0;
-    // Compared here rather than looked up in the format registry: a few ns of a 60 ns decode.
+    // Compared here rather than looked up in the format registry: the lookup is a visible share of a transparent decode.
     format =
       version === 4 && versionGroupId === SAPLING_VERSION_GROUP_ID
         ? v4Format
@@ -225,22 +224,22 @@ function readQuicklyBeforeV5(
   }
 
   if (isZero(b, pos, pos + layout.emptyShieldedBytes, end)) {
-    const data: TransactionData = {
-      format: format.name,
+    const data = transactionData(
+      format.name,
       overwintered,
       version,
       versionGroupId,
-      consensusBranchId: null,
+      null,
       lockTime,
       expiryHeight,
       vin,
       vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: null,
-      orchard: null,
-    };
+      newJoinSplitList(),
+      null,
+      null,
+      null,
+      null,
+    );
     // Nothing checkRustReparse refuses: version 0, the one non-overwintered version it refuses,
     // never reaches this point, and these versions carry no branch id.
     return new Transaction(data, b, start, pos + layout.emptyShieldedBytes, format);
@@ -254,11 +253,9 @@ function readQuicklyBeforeV5(
 /**
  * `readQuickly` for v5 and v6 (`format`), whose branch id, lock time and expiry height come
  * before the inputs. Its own function, though it reads the inputs and outputs as
- * `readQuicklyBeforeV5` does. One
- * function for all versions, testing the layout at run time, took ≈ 15 ns more for a
- * transparent v5 transaction (134 → 120 ns; ≈ 1 point of the txid hashing ceiling one call
- * each). The two sharing helper functions for the inputs and outputs cost every version 5–15 ns
- * (measured interleaved in one process, warm on all versions).
+ * `readQuicklyBeforeV5` does: one function for all versions, testing the layout at run time,
+ * was slower for a transparent v5 transaction, and helper functions shared by both for the
+ * inputs and outputs cost every version.
  */
 function readQuicklyV5(
   b: Uint8Array,
@@ -305,23 +302,41 @@ function readQuicklyV5(
   // Sapling spends and outputs, Orchard actions (and v6's Ironwood actions): zero counts when
   // nothing shielded follows.
   if (isZero(b, pos, pos + emptyShieldedBytes, end)) {
-    const data: TransactionData = {
-      format: format.name,
-      overwintered: true,
-      version: isV6 ? 6 : 5,
-      versionGroupId,
-      consensusBranchId,
-      lockTime,
-      expiryHeight,
-      vin,
-      vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: null,
-      orchard: null,
-    };
-    if (isV6) data.ironwood = null;
+    const version = isV6 ? 6 : 5;
+    const data = isV6
+      ? transactionData(
+          format.name,
+          true,
+          version,
+          versionGroupId,
+          consensusBranchId,
+          lockTime,
+          expiryHeight,
+          vin,
+          vout,
+          newJoinSplitList(),
+          null,
+          null,
+          null,
+          null,
+          null,
+        )
+      : transactionData(
+          format.name,
+          true,
+          version,
+          versionGroupId,
+          consensusBranchId,
+          lockTime,
+          expiryHeight,
+          vin,
+          vout,
+          newJoinSplitList(),
+          null,
+          null,
+          null,
+          null,
+        );
     // All checkRustReparse can find in a v5 or v6 transaction without shielded parts.
     if (!acceptance.acceptsBranchId(consensusBranchId)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
     return new Transaction(data, b, start, pos + emptyShieldedBytes, format);
@@ -362,7 +377,7 @@ function smallCompactSize(b: Uint8Array, at: number, end: number): number {
 
 /**
  * `b[from, to)` all zero bytes, with `to` at most `end`. Four bytes at a time: v4's eleven
- * empty-shielded bytes byte by byte were ≈ 5 ns of a 100 ns decode.
+ * empty-shielded bytes byte by byte were a visible share of a transparent decode.
  */
 function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
   if (to > end) return false;
@@ -377,7 +392,7 @@ function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
  * The rules only zcashd's second, Rust parse enforces (inside UpdateHash), all reported with
  * the same message, after the whole C++ parse succeeded. Output values were checked as they
  * were read (`badOutputValue`): a second pass over the outputs, with a branch-id Set lookup,
- * was a quarter of decoding a transparent v5 transaction. Branch ids are those `acceptance`
+ * was a large share of decoding a transparent v5 transaction. Branch ids are those `acceptance`
  * takes (zcashd v6.12.2's: Sprout … NU6.1).
  */
 function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number, acceptance: TxAcceptance): void {
@@ -401,7 +416,7 @@ function vpubsInMoneyRange(joinSplits: readonly JoinSplit[]): boolean {
  * as for readTransaction.
  */
 export function decodeTransaction(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
-  // No reader for the common case: making one per call was ≈ 10 % of decoding a small transaction.
+  // No reader for the common case: making one per call was a noticeable share of decoding a small transaction.
   return (
     readQuickly(bytes, 0, bytes.length, null, acceptance) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true), acceptance)
   );

@@ -3,8 +3,7 @@
  * ORCHARD_HASHER is the reference (straight from the Sinsemilla definition) and the fallback;
  * FastOrchardHasher (WebAssembly tables) gives the same bytes for every input.
  */
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
-import type { MerkleHasher } from '../../state/trees/hasher.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { merkleCrhAtHeight, ORCHARD_MERKLE_DEPTH, ORCHARD_UNCOMMITTED } from './merkle-crh.js';
 import { WasmMerkleEngine } from './merkle-wasm.js';
 
@@ -24,7 +23,7 @@ function checkPairs(pairs: Uint8Array, count: number): void {
   }
 }
 
-/** The reference hasher: Sinsemilla evaluated chunk by chunk with incomplete additions (≈ 0.8 ms a hash). */
+/** The reference hasher: Sinsemilla evaluated chunk by chunk with incomplete additions (slow; the WebAssembly hasher is tested against it). */
 export const ORCHARD_HASHER: MerkleHasher = (() => {
   let empty: readonly Uint8Array[] | undefined;
   const hasher: MerkleHasher = {

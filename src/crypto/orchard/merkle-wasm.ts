@@ -5,7 +5,8 @@
  * the rare hash the module reports as exceptional is recomputed by it.
  */
 import { bigintToLeBytes, PALLAS_P } from '../pallas.js';
-import { instantiateWasm, montgomeryConstants } from '../sapling/wasm-field.js';
+import { instantiateWasm } from '../../wasm-module.js';
+import { montgomeryConstants } from '../sapling/wasm-field.js';
 import { merkleCrhAtHeight } from './merkle-crh.js';
 import { CHUNK_VALUES, levelConstant, sinsemillaSAffine } from './merkle-tables.js';
 

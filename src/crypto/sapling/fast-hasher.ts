@@ -1,14 +1,13 @@
-import type { MerkleHasher } from '../../state/trees/hasher.js';
 import { JUBJUB_D, JUBJUB_Q, pedersenBase } from './generators.js';
 import { SAPLING_TREE_DEPTH, bigintToLe32 } from './merkle-crh.js';
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { saplingUncommittedLeaf } from './pure-hasher.js';
-import { instantiateWasm, montgomeryConstants } from './wasm-field.js';
+import { instantiateWasm } from '../../wasm-module.js';
+import { montgomeryConstants } from './wasm-field.js';
 
 /**
- * Chunks per fixed-base window: 34 windows of 2^14 points (51 MB, built in ≈ 0.5 s). 4 chunks
- * take 43 windows of 2^11 points (7.9 MB, ≈ 0.1 s) and ≈ 25% more time per hash; 3 chunks 57
- * windows (1 MB); measured when the hasher was written (see bench/trees.ts for today's per-node cost).
+ * Chunks per fixed-base window: 34 windows of 2^14 points (51 MB). Fewer chunks per window make
+ * smaller tables, built faster, for more time per hash (bench/trees.ts gives the per-node cost).
  */
 export const DEFAULT_WINDOW_CHUNKS = 5;
 

@@ -1,4 +1,4 @@
-import type { MerkleHasher } from '../../state/trees/hasher.js';
+import type { MerkleHasher } from '../merkle-hasher.js';
 import { FastSaplingHasher } from './fast-hasher.js';
 import { SAPLING_HASHER } from './pure-hasher.js';
 

@@ -1,5 +1,4 @@
-import type { MerkleHasher } from '../../state/trees/hasher.js';
-import { computeEmptyRoots } from '../../state/trees/empty-roots.js';
+import { computeEmptyRoots, type MerkleHasher } from '../merkle-hasher.js';
 import { saplingMerkleHashByChunks } from './chunk-table-hash.js';
 import { SAPLING_TREE_DEPTH } from './merkle-crh.js';
 
@@ -35,8 +34,7 @@ function pureCombine(height: number, left: Uint8Array, right: Uint8Array): Uint8
 let emptyRootsCache: readonly Uint8Array[] | undefined;
 
 /**
- * Sapling's MerkleCRH in plain BigInt arithmetic (≈ 0.5 ms per node, one point addition per
- * 3-bit chunk): the fallback when WebAssembly is unavailable, and the pure TypeScript reference
+ * Sapling's MerkleCRH in plain BigInt arithmetic (one point addition per 3-bit chunk): the fallback when WebAssembly is unavailable, and the pure TypeScript reference
  * for trees. Empty roots are computed on first access.
  */
 export const SAPLING_HASHER: MerkleHasher = {

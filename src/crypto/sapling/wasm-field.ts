@@ -1,30 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
 /**
- * The compiled module `src/crypto/wasm/<name>.wasm` (built from `assembly/<name>.ts` by
- * scripts/build-wasm.mjs; `npm run build` copies it next to the compiled code in dist/),
- * compiled synchronously.
+ * The WebAssembly field arithmetic (assembly/field/mont29.ts): its modules, loaded by the shared
+ * loader, and the Montgomery constants each is set up with.
  */
-export function loadWasmModule(name: string): WebAssembly.Module {
-  const path = fileURLToPath(new URL(`../wasm/${name}.wasm`, import.meta.url));
-  if (!existsSync(path)) throw new Error(`WebAssembly module ${path} is missing: run npm run build:wasm`);
-  return new WebAssembly.Module(readFileSync(path));
-}
-
-/**
- * An instance of `module` (by default `src/crypto/wasm/<name>.wasm`) with the one import every
- * module of assembly/ has: AssemblyScript's `abort`, which throws naming the module.
- */
-export function instantiateWasm(name: string, module: WebAssembly.Module = loadWasmModule(name)): WebAssembly.Exports {
-  return new WebAssembly.Instance(module, {
-    env: {
-      abort(): never {
-        throw new Error(`${name}.wasm aborted`);
-      },
-    },
-  }).exports;
-}
+export { loadWasmModule } from '../../wasm-module.js';
 
 const LIMB_BITS = 29n;
 const LIMBS = 9;

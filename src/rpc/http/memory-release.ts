@@ -4,8 +4,7 @@
  * next full collection, which an idle server may not run for minutes: RSS stayed at its peak
  * after a burst. So once enough reply bytes have been released, a full collection is asked
  * for — at most every few seconds, and only once no reply is being built or written: the
- * collection stops the event loop for tens of milliseconds (up to 90 ms measured under load),
- * which every request waiting meanwhile would pay. While requests keep coming V8 collects on
+ * collection stops the event loop, which every request waiting meanwhile would pay. While requests keep coming V8 collects on
  * its own; the collection here is for the quiet after them.
  */
 import { setFlagsFromString } from 'node:v8';

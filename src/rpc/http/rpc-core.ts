@@ -171,6 +171,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const ctx: RpcContext = {
     network: config.network,
+    profile: config.compat,
     requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),

@@ -11,28 +11,9 @@ import { JsonWriter } from '../../json/writer.js';
 import type { NetworkParams } from '../../chain/network.js';
 import { blockToJson, blockToJsonBytes, type BlockChainContext } from '../../render/block.js';
 import { BlockReadError, decodeVerifiedBlock } from '../../store/verify.js';
-import { RPC, RpcError, type RawJson } from '../method.js';
+import { RPC, RpcError, type BlockRenderer, type RawJson } from '../method.js';
 
-export interface BlockRenderRequest {
-  /** The block hash (internal order), to name the block when it fails verification. */
-  hash: Uint8Array;
-  bytes: Uint8Array;
-  verbosity: 0 | 1 | 2;
-  /** Chain position; required for verbosity 1 and 2. */
-  context: BlockChainContext | null;
-  network: NetworkParams;
-  /**
-   * The result only goes into the reply of the request being served and is not kept once that
-   * reply is written (no cache holds it): the server's renderer may then return a view into
-   * memory it lends to the reply and reuses afterwards.
-   */
-  transient?: boolean;
-}
-
-export interface BlockRenderer {
-  /** The result JSON; throws BlockReadError when the bytes are not a sound block. */
-  render(req: BlockRenderRequest): Promise<RawJson>;
-}
+export type { BlockRenderer, BlockRenderRequest } from '../method.js';
 
 /**
  * The rendering itself, shared by both renderers. Returns the reason instead of throwing when

@@ -1,7 +1,7 @@
 /**
  * Worker threads that decode and render large blocks for getblock, so the event loop keeps
  * serving other clients meanwhile and the other cores do the work (rendering verbosity 2 of a
- * 1.4 MB block takes 12–15 ms of CPU). Small blocks are rendered inline: below
+ * large block takes milliseconds of CPU). Small blocks are rendered inline: below
  * `inlineMaxBytes` a thread round trip costs more than the work.
  *
  * Threads start on first use and stay; each takes one job at a time and jobs go to the thread
@@ -46,11 +46,9 @@ interface PoolWorker {
 export const DEFAULT_IDLE_MS = 15_000;
 
 /**
- * Render threads' nice value above the event loop's. Measured on two cores, one client looping
- * getblockcount while eight others loop uncached verbosity-2 renders of 1.4 MB blocks:
- * getblockcount's p99 was 11–18 ms at 0, 7–10 ms at 2, 4–5 ms at 5 and 2–3 ms at 10, where the
- * renders lost a further tenth of their rate to the getblockcount client. Renders alone run
- * as fast at any value: the priority only decides who waits when both want a core.
+ * Render threads' nice value above the event loop's: a higher value shortens a small request's
+ * wait behind renders, until the renders start losing rate to it. Renders alone run as fast at
+ * any value: the priority only decides who waits when both want a core.
  */
 export const DEFAULT_RENDER_NICENESS = 5;
 
@@ -58,11 +56,9 @@ export const DEFAULT_RENDER_NICENESS = 5;
  * Young-generation size of a render thread: V8 makes it two 32 MB semi-spaces (it rounds a
  * third of this to a power of two), twice its default. Rendering a 1.4 MB block at verbosity 2
  * allocates tens of megabytes of short-lived objects, and with the default the collector ran
- * several times per render, each time copying the decoded block still in use. CPU per render
- * (render threads and V8's helper threads, four threads, eight clients, two cores): 21–24 ms
- * by default, 16–18 ms here, 14 ms with 64 MB semi-spaces. The price is memory while threads
- * are busy: peak RSS of `test/long/stress/run.ts long` (30 s) went from 1.55 GB to 1.81–1.83 GB
- * here and 2.06–2.08 GB with 64 MB semi-spaces. It goes with the thread when it ends after
+ * several times per render, each time copying the decoded block still in use. The larger size
+ * cuts the CPU per render; the price is memory while threads are busy (larger semi-spaces cut
+ * a little more CPU for much more memory). It goes with the thread when it ends after
  * `DEFAULT_IDLE_MS` without work.
  */
 export const RENDER_YOUNG_GENERATION_MB = 96;

@@ -2,9 +2,9 @@
  * Shared memory that render threads write replies into, reused from reply to reply.
  *
  * A reply moved from a thread as a transferred buffer is new memory to the event loop's heap:
- * each verbosity-2 rendering of a 1.4 MB block brought ≈ 11 MB, and V8 counts such memory
- * towards its next full collection, so under a stream of them the event loop ran one every
- * 50–100 ms and paused 10–90 ms each time. A slab is allocated once per thread and lent to one
+ * each verbosity-2 rendering of a large block brought megabytes, and V8 counts such memory
+ * towards its next full collection, so under a stream of them the event loop ran full
+ * collections often and paused for each. A slab is allocated once per thread and lent to one
  * reply at a time: the thread copies its result in, the reply is written to the socket from a
  * view of it, and the slab is lent again only after that write has finished.
  */

@@ -1,5 +1,5 @@
 export type { MerkleHasher } from './hasher.js';
-export { computeEmptyRoots } from './empty-roots.js';
+export { computeEmptyRoots } from '../../crypto/merkle-hasher.js';
 export {
   IncrementalMerkleTree,
   TRACKED_SUBTREE_HEIGHT,

@@ -6,7 +6,7 @@
  */
 import { SHA256_IV } from '@noble/hashes/_md.js';
 import { _SHA256 } from '@noble/hashes/sha2.js';
-import { computeEmptyRoots } from './empty-roots.js';
+import { computeEmptyRoots } from '../../crypto/merkle-hasher.js';
 import type { MerkleHasher } from './hasher.js';
 
 /** zcashd `INCREMENTAL_MERKLE_TREE_DEPTH`. */

@@ -38,8 +38,7 @@ export interface TimestampEntry {
 /**
  * Bytes an index range read hands over per native call. classic-level stops a batch at 16 KiB by
  * default (≈ 240 address-delta keys), and each batch costs a thread-pool round trip plus its
- * own setup: reading the 2,594 entries of bench/address-index.ts's busiest address took 5.4 ms
- * at the default and 3.1 ms with batches of 1 MiB. A range is read whole for one reply anyway,
+ * own setup, so larger batches read an address's entries sooner (bench/address-index.ts). A range is read whole for one reply anyway,
  * so holding a batch of it in memory costs nothing extra.
  */
 const RANGE_BATCH_BYTES = 1 << 20;
@@ -99,8 +98,8 @@ interface BatchSource<R> {
 }
 
 /**
- * A range, `BATCH_ENTRIES` raw rows a native call (iterating entry by entry costs ~5 µs an
- * entry), each batch parsed by `parse`. The iterator is opened when the first batch is asked for
+ * A range, `BATCH_ENTRIES` raw rows a native call (iterating entry by entry costs a thread-pool
+ * round trip an entry), each batch parsed by `parse`. The iterator is opened when the first batch is asked for
  * and closed however the caller stops.
  */
 async function* batches<R, T>(open: () => BatchSource<R>, parse: (row: R) => T): AsyncGenerator<T[]> {

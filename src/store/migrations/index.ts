@@ -13,8 +13,6 @@
  *   that carries the version (replay.ts).
  */
 import type { ClassicLevel } from 'classic-level';
-import type { NetworkParams } from '../../chain/network.js';
-import type { BatchOp } from '../block-data.js';
 import { SCHEMA_VERSION, keys } from '../layout.js';
 import { writeBatch } from '../write-batch.js';
 import { chainTxMigration } from './v2-chain-tx.js';
@@ -22,28 +20,9 @@ import { chainStateMigration } from './v3-chain-state.js';
 import { addressIndexMigration } from './v4-address-index.js';
 import { highestRecordMigration } from './v5-highest-record.js';
 import { nullifierMigration } from './v6-nullifiers.js';
+import type { Migration, MigrationContext } from './migration.js';
 
-export interface MigrationContext {
-  /** Progress lines for the operator. */
-  log(line: string): void;
-  /** Test hook: called after each intermediate batch of a progressive migration (throw = crash there). */
-  afterChunk?(position: number): void;
-  /** Test hook: blocks per intermediate batch of a progressive migration. */
-  chunkBlocks?: number;
-  /**
-   * The network the store is opened with, when it is more than its recorded name says (regtest
-   * with `-nuparams`); otherwise the recorded name's parameters are used.
-   */
-  network?: NetworkParams;
-}
-
-export interface Migration {
-  /** The schema version the store has once this migration is applied. */
-  readonly version: number;
-  readonly description: string;
-  /** Builds the migration's data; returns its final batch (without the version record). */
-  run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
-}
+export type { Migration, MigrationContext } from './migration.js';
 
 /** Every migration, by the version it produces. Version 1 is the first layout (no migration). */
 export const MIGRATIONS: readonly Migration[] = [

@@ -18,7 +18,7 @@ import type { ChainBlock, Indexer } from '../indexes/indexer.js';
 import { WriteOverlay } from '../overlay.js';
 import { decodeIndexRecord, decodeTip, keys, splitTxids, type IndexRecord } from '../layout.js';
 import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from '../undo.js';
-import type { Migration, MigrationContext } from './index.js';
+import type { Migration, MigrationContext } from './migration.js';
 import { writeBatch } from '../write-batch.js';
 
 /** Blocks per progress batch; also bounded by pending keys so a run of huge blocks stays small. */

@@ -5,7 +5,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { decodeIndexRecord, encodeChainTx, keys } from '../layout.js';
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const chainTxMigration: Migration = {
   version: 2,

@@ -6,7 +6,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { decodeIndexRecord, encodeHighestRecord, keys } from '../layout.js';
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Records read per native call: per-entry async iteration costs microseconds an entry. A record

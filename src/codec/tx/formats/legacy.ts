@@ -3,29 +3,27 @@ import { sha256d } from '../../../crypto/hash.js';
 import { type JoinSplitSection, newJoinSplitList, readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TransparentPart } from '../types.js';
+import { transactionData } from '../transaction-data.js';
 import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
-/**
- * Builds the decoded object with every field in one literal: an object spread here (the
- * earlier `{ ...base(), ... }`) cost more than reading all the inputs of a typical v1 tx.
- */
+/** Fields passed one by one, not spread: an object spread here costs more than reading the inputs of a typical v1 tx. */
 function legacyData(format: 'v1' | 'v2', version: number, t: TransparentPart, js: JoinSplitSection): TransactionData {
-  return {
+  return transactionData(
     format,
-    overwintered: false,
+    false,
     version,
-    versionGroupId: 0,
-    consensusBranchId: null,
-    lockTime: t.lockTime,
-    expiryHeight: 0,
-    vin: t.vin,
-    vout: t.vout,
-    joinSplits: js.joinSplits,
-    joinSplitPubKey: js.joinSplitPubKey,
-    joinSplitSig: js.joinSplitSig,
-    sapling: null,
-    orchard: null,
-  };
+    0,
+    null,
+    t.lockTime,
+    0,
+    t.vin,
+    t.vout,
+    js.joinSplits,
+    js.joinSplitPubKey,
+    js.joinSplitSig,
+    null,
+    null,
+  );
 }
 
 const v1Layout: TransparentLayout = { branchIdFirst: false, expiryHeight: false, emptyShieldedBytes: 0 };

@@ -4,6 +4,7 @@ import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
 import { newJoinSplitList } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import { requireBranchId, type TransactionData } from '../types.js';
+import { transactionData } from '../transaction-data.js';
 import { zip244AuthDigest, zip244TxId } from '../zip244.js';
 import type { TransparentLayout, TxFormat } from './format.js';
 
@@ -16,22 +17,22 @@ export const v5Format: TxFormat = {
   read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const s = readSaplingV5Bundle(r);
     const orchard = readOrchardBundle(r);
-    return {
-      format: 'v5',
-      overwintered: true,
-      version: header.version,
-      versionGroupId: header.versionGroupId,
-      consensusBranchId: t.consensusBranchId,
-      lockTime: t.lockTime,
-      expiryHeight: t.expiryHeight,
-      vin: t.vin,
-      vout: t.vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: s,
+    return transactionData(
+      'v5',
+      true,
+      header.version,
+      header.versionGroupId,
+      t.consensusBranchId,
+      t.lockTime,
+      t.expiryHeight,
+      t.vin,
+      t.vout,
+      newJoinSplitList(),
+      null,
+      null,
+      s,
       orchard,
-    };
+    );
   },
   write(w, tx) {
     w.u32(requireBranchId(tx)).u32(tx.lockTime).u32(tx.expiryHeight);

@@ -7,6 +7,7 @@ import { readIronwoodBundle, readV6OrchardBundle, writeOrchardBundle } from '../
 import { readSaplingV5Bundle, writeSaplingV5Bundle } from '../sapling.js';
 import { newJoinSplitList } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
+import { transactionData } from '../transaction-data.js';
 import { requireBranchId, type TransactionData } from '../types.js';
 import { zip229AuthDigest, zip229TxId } from '../zip229.js';
 import type { TransparentLayout, TxFormat } from './format.js';
@@ -22,23 +23,23 @@ export const v6Format: TxFormat = {
     const sapling = readSaplingV5Bundle(r);
     const orchard = readV6OrchardBundle(r);
     const ironwood = readIronwoodBundle(r);
-    return {
-      format: 'v6',
-      overwintered: true,
-      version: header.version,
-      versionGroupId: header.versionGroupId,
-      consensusBranchId: t.consensusBranchId,
-      lockTime: t.lockTime,
-      expiryHeight: t.expiryHeight,
-      vin: t.vin,
-      vout: t.vout,
-      joinSplits: newJoinSplitList(),
-      joinSplitPubKey: null,
-      joinSplitSig: null,
+    return transactionData(
+      'v6',
+      true,
+      header.version,
+      header.versionGroupId,
+      t.consensusBranchId,
+      t.lockTime,
+      t.expiryHeight,
+      t.vin,
+      t.vout,
+      newJoinSplitList(),
+      null,
+      null,
       sapling,
       orchard,
       ironwood,
-    };
+    );
   },
   write(w, tx) {
     w.u32(requireBranchId(tx)).u32(tx.lockTime).u32(tx.expiryHeight);

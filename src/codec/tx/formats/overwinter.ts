@@ -3,6 +3,7 @@ import { sha256d } from '../../../crypto/hash.js';
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData } from '../types.js';
+import { transactionData } from '../transaction-data.js';
 import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
 const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 1 };
@@ -13,23 +14,23 @@ export const v3Format: TxFormat = {
   transparentLayout: layout,
   read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');
-    return {
-      format: 'v3',
-      overwintered: true,
-      version: header.version,
-      versionGroupId: header.versionGroupId,
-      consensusBranchId: null,
-      lockTime: t.lockTime,
-      expiryHeight: t.expiryHeight,
-      vin: t.vin,
-      vout: t.vout,
-      // explicit fields, not `...js`: object spread is slow on this hot path
-      joinSplits: js.joinSplits,
-      joinSplitPubKey: js.joinSplitPubKey,
-      joinSplitSig: js.joinSplitSig,
-      sapling: null,
-      orchard: null,
-    };
+    // Explicit fields, not `...js`: object spread is slow on this hot path.
+    return transactionData(
+      'v3',
+      true,
+      header.version,
+      header.versionGroupId,
+      null,
+      t.lockTime,
+      t.expiryHeight,
+      t.vin,
+      t.vout,
+      js.joinSplits,
+      js.joinSplitPubKey,
+      js.joinSplitSig,
+      null,
+      null,
+    );
   },
   write(w, tx) {
     writeVin(w, tx.vin);

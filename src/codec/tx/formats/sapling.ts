@@ -8,6 +8,7 @@ import { readSaplingV4Components, writeSaplingV4Components } from '../sapling.js
 import { readJoinSplitSection, writeJoinSplitSection } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import type { TransactionData, TxFormatName } from '../types.js';
+import { transactionData } from '../transaction-data.js';
 import { legacyAuthDigest, type TransparentLayout, type TxFormat } from './format.js';
 
 const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, emptyShieldedBytes: 11 };
@@ -22,23 +23,24 @@ function saplingLayout(name: TxFormatName): TxFormat {
       const c = readSaplingV4Components(r);
       const js = readJoinSplitSection(r, 'groth16');
       const bindingSig = c ? r.bytes(64) : null;
-      return {
-        format: name,
-        overwintered: true,
-        version: header.version,
-        versionGroupId: header.versionGroupId,
-        consensusBranchId: null,
-        lockTime: t.lockTime,
-        expiryHeight: t.expiryHeight,
-        vin: t.vin,
-        vout: t.vout,
-        // explicit fields, not `...js`: object spread is slow on this hot path
-        joinSplits: js.joinSplits,
-        joinSplitPubKey: js.joinSplitPubKey,
-        joinSplitSig: js.joinSplitSig,
-        sapling: c ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null,
-        orchard: null,
-      };
+      const sapling = c ? { spends: c.spends, outputs: c.outputs, valueBalance: c.valueBalance, sharedAnchor: null, bindingSig } : null;
+      // Explicit fields, not `...js`: object spread is slow on this hot path.
+      return transactionData(
+        name,
+        true,
+        header.version,
+        header.versionGroupId,
+        null,
+        t.lockTime,
+        t.expiryHeight,
+        t.vin,
+        t.vout,
+        js.joinSplits,
+        js.joinSplitPubKey,
+        js.joinSplitSig,
+        sapling,
+        null,
+      );
     },
     write(w, tx) {
       writeVin(w, tx.vin);

@@ -4,7 +4,8 @@
  * and the `trees` presence rule (§4): a size is shown only when the active chain's coins view
  * holds a tree for the block's root.
  */
-import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
+import { headerDerivedRoots } from '../../../chain/commitment-era.js';
+import type { NetworkParams } from '../../../chain/network.js';
 import { decodeBlock } from '../../../codec/block.js';
 import { connectedBlockView, unconnectedBlockView, type BlockStateView } from '../../../state/block-view.js';
 import { treeAtAnchor } from '../../../state/chain-state.js';
@@ -75,6 +76,5 @@ export async function finalSaplingRootOf(store: ChainStoreReader, entry: BlockIn
   const record = await store.blockState(entry.hash);
   if (record) return record.saplingRoot;
   if (!(await store.chainStateTip())) return null;
-  if (entry.height === 0) return new Uint8Array(32);
-  return isUpgradeActive(store.network, 'Heartwood', entry.height) ? new Uint8Array(32) : entry.header.subarray(68, 100);
+  return headerDerivedRoots(store.network, entry.height, entry.header.subarray(68, 100)).finalSaplingRoot ?? new Uint8Array(32);
 }

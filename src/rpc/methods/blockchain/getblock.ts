@@ -35,7 +35,7 @@ import { TipScopedReplyCache } from './reply-cache.js';
  * a height (strict regex, stoi, negative = from the tip); anything longer is a hash, parsed
  * leniently with no validation at all. `heightToHash` resolves heights on the active chain.
  *
- * A deliberate deviation from zcashd, documented in the README: a JSON *number* is also
+ * A deliberate deviation from zcashd (`getblock-numeric-height`, compat/deviations.ts): a JSON *number* is also
  * accepted as a height, for clients whose JSON-RPC layer sends numbers (zcashd accepts only
  * strings and answers -1 "JSON value is not a string as expected"; zcash-cli and zecrpc-cli send
  * the height as a string, which both accept). The number goes through the 32-bit integer getter,
@@ -154,7 +154,7 @@ const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).to
 
 /**
  * Most transactions for which verbosity 1 is rendered from the stored txid list on the calling
- * thread: verifying the list costs ≈0.7 µs per txid (its merkle root), so a block with more goes
+ * thread: verifying the list (its merkle root) costs time per txid, so a block with more goes
  * to the block renderer (worker threads in the server) like verbosity 2.
  */
 const SUMMARY_MAX_TXS = 2048;

@@ -92,7 +92,7 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
     required: 0,
     optional: 0,
     help: GETBLOCKCHAININFO_HELP,
-    async call() {
+    async call(_params, ctx) {
       const network = store.network;
       const tip = await requireTip(store);
       const tipEntry = await store.blockIndex(tip.hash);
@@ -105,6 +105,7 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
       const stateTip = await store.chainStateTip();
       return blockchainInfoToJson({
         network,
+        ...(ctx.profile ? { profile: ctx.profile } : {}),
         tipHeight: tip.height,
         tipHash: tip.hash,
         tipChainWork: tipEntry.chainWork,

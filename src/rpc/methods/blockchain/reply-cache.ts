@@ -5,8 +5,8 @@
  * (confirmations, nextblockhash, which block a height names) is a function of the active
  * chain, which the tip hash determines. So a reply computed while the tip was T is exactly
  * right for every later request made while the tip is still T. When the tip moves, the whole
- * cache is dropped. Measured reason: serving a hot block from the LevelDB store costs several
- * index/file reads per request (~60–80 µs), which otherwise dominates the HTTP cost.
+ * cache is dropped. Serving a hot block from the LevelDB store costs several index/file reads
+ * per request, which otherwise dominate the HTTP cost.
  *
  * Entries are evicted least-recently-used once the total text size passes the budget.
  */

@@ -55,8 +55,8 @@ async function replyBytes(res: Response, maxBytes: number, requestMemory: number
  * What relaying `bytes` holds at once: the bytes, their parsed tree (the estimate the server
  * charges a large request body before parsing it; its shape, not its length, decides: a reply
  * of `[{},{},…]` costs dozens of bytes a byte, a verbose mempool about nine) and the re-written
- * result, never longer than the reply. It was 1.4–10× what the relay held, on six shapes of
- * reply (verbose and plain mempool, address deltas, empty objects, arrays, zeros). As with the
+ * result, never longer than the reply. It stays above what the relay holds on every shape of
+ * reply measured (verbose and plain mempool, address deltas, empty objects, arrays, zeros). As with the
  * insight methods' allowance, the bound is per call: a batch's calls run one after another.
  */
 function relayCost(bytes: Uint8Array): number {

@@ -2,6 +2,7 @@
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/profiles.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { jsonTypeName } from '../../../json/value.js';
@@ -88,8 +89,8 @@ const HELP =
 /**
  * Results by network and hex. decoderawtransaction is a pure function of its input, and
  * clients (explorers, wallets polling the mempool) decode the same transactions repeatedly;
- * a shielded transaction costs ~100–250 µs to validate, hash (ZIP-244) and render, a cache hit
- * a few µs. Bounded by total size (oldest entries dropped first); results are kept as their
+ * a shielded transaction costs far more to validate, hash (ZIP-244) and render than a cache hit.
+ * Bounded by total size (oldest entries dropped first); results are kept as their
  * UTF-8 bytes so a hit needs no re-encoding. Only successful decodes are cached.
  */
 class DecodeCache {
@@ -145,11 +146,14 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (typeof hex !== 'string') {
         throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
       }
-      const hit = cache?.get(ctx.network.name, hex);
+      const profile = ctx.profile ?? DEFAULT_COMPAT_PROFILE;
+      // Results differ by network (addresses) and by profile (the branch ids its parser accepts).
+      const cacheKey = `${ctx.network.name} ${profile.name}`;
+      const hit = cache?.get(cacheKey, hex);
       if (hit) return hit;
-      if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, spentIndexLookup));
-      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex), ctx.network));
-      cache?.set(ctx.network.name, hex, json);
+      if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
+      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile.acceptance), ctx.network));
+      cache?.set(cacheKey, hex, json);
       return json;
     },
   };
@@ -172,8 +176,8 @@ function asDeserializationError<T>(work: (() => T) | Promise<T>): T | Promise<T>
 }
 
 /** The reply with the spent index's members, read off the event loop in batches. */
-async function withSpentRecords(hex: string, network: NetworkParams, lookup: SpentIndexLookup): Promise<Buffer> {
-  const tx = decodeTransactionHex(hex);
+async function withSpentRecords(hex: string, network: NetworkParams, profile: CompatProfile, lookup: SpentIndexLookup): Promise<Buffer> {
+  const tx = decodeTransactionHex(hex, profile.acceptance);
   return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 

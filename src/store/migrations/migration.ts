@@ -1,0 +1,26 @@
+/** What a schema migration is (index.ts lists them in order and applies them). */
+import type { ClassicLevel } from 'classic-level';
+import type { NetworkParams } from '../../chain/network.js';
+import type { BatchOp } from '../block-data.js';
+
+export interface MigrationContext {
+  /** Progress lines for the operator. */
+  log(line: string): void;
+  /** Test hook: called after each intermediate batch of a progressive migration (throw = crash there). */
+  afterChunk?(position: number): void;
+  /** Test hook: blocks per intermediate batch of a progressive migration. */
+  chunkBlocks?: number;
+  /**
+   * The network the store is opened with, when it is more than its recorded name says (regtest
+   * with `-nuparams`); otherwise the recorded name's parameters are used.
+   */
+  network?: NetworkParams;
+}
+
+export interface Migration {
+  /** The schema version the store has once this migration is applied. */
+  readonly version: number;
+  readonly description: string;
+  /** Builds the migration's data; returns its final batch (without the version record). */
+  run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
+}
