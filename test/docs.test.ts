@@ -1,0 +1,80 @@
+// The README and docs/ against the code: every command line shown parses with the real option
+// parsers, and every relative link and repository path they name exists.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkCommandLine, checkMarkdown, codeBlockCommands } from './support/doc-check.js';
+
+const repo = resolve(import.meta.dirname, '..');
+const pages = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', ...readdirSync(join(repo, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+  f.endsWith('.md'),
+);
+
+describe('documentation', () => {
+  it.each(pages)('%s: commands parse, links and paths exist', (page) => {
+    expect(checkMarkdown(page, readFileSync(join(repo, page), 'utf8'), repo)).toEqual([]);
+  });
+
+  it('finds the commands of the README and the operating guide', () => {
+    const readme = codeBlockCommands(readFileSync(join(repo, 'README.md'), 'utf8'));
+    expect(readme).toContain('$ npx zecrpc-cli getblockcount');
+    expect(readme.some((l) => l.startsWith('npx zecrpc import --checkpoint checkpoint.json'))).toBe(true);
+    // The serve synopsis is two lines in the README; the continuation is part of the command.
+    expect(readme.some((l) => l.startsWith('zecrpc serve  [-datadir=DIR]') && l.includes('[-loglevel=L]'))).toBe(true);
+    const operating = codeBlockCommands(readFileSync(join(repo, 'docs', 'operating.md'), 'utf8'));
+    expect(operating).toContain('ExecStart=/usr/local/bin/zecrpc serve -datadir=/var/lib/zecrpc');
+    expect(operating.filter((l) => l.startsWith('zecrpc compare')).length).toBe(2);
+  });
+
+  it('accepts real command lines of every command', () => {
+    for (const line of [
+      'zecrpc serve -datadir=/srv/z -rpcport=8232 -norpcssl -upstream=http://127.0.0.1:8232',
+      'zecrpc serve --upstream http://127.0.0.1:8232 -debug=rpc',
+      'zecrpc import -testnet --rpc http://127.0.0.1:18232 --rpc-cookie c --follow --progress log',
+      'zecrpc import --hex a.hex b/ --durable --no-verify-equihash',
+      'zecrpc verify -regtest',
+      'zecrpc decode-tx --network testnet --pretty @tx.hex',
+      'zecrpc compare --reference http://a/ --target-datadir d --heights 1..2 --exclude x y --progress none',
+      'zecrpc help compare',
+      'zecrpc-cli -rpcport=8232 getblock 00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08 2',
+      'zecrpc cli -testnet getblockhash 5',
+    ]) {
+      expect(() => checkCommandLine(line), line).not.toThrow();
+    }
+  });
+
+  it('fails on an option, command, method, choice or file that does not exist', () => {
+    const synthetic = [
+      '# Synthetic',
+      '',
+      'See [the guide](docs/no-such-page.md), [a heading](#no-such-heading) and `src/cli/no-such-file.ts`.',
+      '',
+      '```sh',
+      'zecrpc serve -rpcprot=8232',
+      'zecrpc serve -rpcconnect=127.0.0.1',
+      'npx zecrpc import --hexx blocks/',
+      'zecrpc import --progress none --hex a.hex',
+      'zecrpc decode-tx --pretty',
+      'zecrpc frobnicate',
+      'zecrpc-cli getblokcount',
+      'zecrpc-cli getblockhash',
+      'zecrpc compare --referense http://a/',
+      '```',
+    ].join('\n');
+    const problems = checkMarkdown('SYNTHETIC.md', synthetic, repo).map((p) => `${p.what}: ${p.problem}`);
+    expect(problems).toEqual([
+      "zecrpc serve -rpcprot=8232: Error: zecrpc serve does not take -rpcprot (unknown option). See 'zecrpc serve -help'.",
+      "zecrpc serve -rpcconnect=127.0.0.1: Error: zecrpc serve does not take -rpcconnect (it is an option of zecrpc-cli). See 'zecrpc serve -help'.",
+      'npx zecrpc import --hexx blocks/: import has no option --hexx',
+      "zecrpc import --progress none --hex a.hex: import --progress takes auto, bar, log, silent, not 'none'",
+      'zecrpc decode-tx --pretty: decode-tx takes 1 argument(s), the line gives 0',
+      "zecrpc frobnicate: zecrpc has no command 'frobnicate'",
+      'zecrpc-cli getblokcount: zecrpc-cli getblokcount: Unknown RPC method, getblokcount',
+      'zecrpc-cli getblockhash: zecrpc-cli getblockhash: Not enough parameters for method `getblockhash`. Needed exactly 1, but received 0',
+      'zecrpc compare --referense http://a/: compare has no option --referense',
+      'docs/no-such-page.md: linked file does not exist',
+      '#no-such-heading: no heading #no-such-heading',
+      'src/cli/no-such-file.ts: path does not exist',
+    ]);
+  });
+});
