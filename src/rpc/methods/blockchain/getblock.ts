@@ -35,7 +35,7 @@ import { TipScopedReplyCache } from './reply-cache.js';
  * a height (strict regex, stoi, negative = from the tip); anything longer is a hash, parsed
  * leniently with no validation at all. `heightToHash` resolves heights on the active chain.
  *
- * A deliberate deviation from zcashd, documented in the README: a JSON *number* is also
+ * A deliberate deviation from zcashd, documented in docs/compatibility-notes.md: a JSON *number* is also
  * accepted as a height, for clients whose JSON-RPC layer sends numbers (zcashd accepts only
  * strings and answers -1 "JSON value is not a string as expected"; zcash-cli and zecrpc-cli send
  * the height as a string, which both accept). The number goes through the 32-bit integer getter,
