@@ -3,7 +3,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAINNET } from '../src/chain/network.js';
+import { blockWork } from '../src/chain/pow.js';
+import { toHexReversed } from '../src/codec/hex.js';
+import { sha256d } from '../src/crypto/hash.js';
+import { openChainStore } from '../src/store/index.js';
+import { checkpointFromJson, type CheckpointFile } from '../src/sync/checkpoint.js';
 import { checkCommandLine, checkMarkdown, codeBlockCommands } from './support/doc-check.js';
+import { mainnetChain, tempDir } from './support/store.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const pages = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', ...readdirSync(join(repo, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
@@ -76,5 +83,28 @@ describe('documentation', () => {
       '#no-such-heading: no heading #no-such-heading',
       'src/cli/no-such-file.ts: path does not exist',
     ]);
+  });
+
+  it("the README's checkpoint sample, its elided headers filled from the real chain, starts a store at mainnet 10", async () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const sample = JSON.parse(/```json\n([\s\S]*?)```/.exec(readme)![1]!) as CheckpointFile;
+    expect(sample.headers.every((h) => h.includes('…'))).toBe(true);
+    // An Equihash (200,9) header is 1,487 bytes: the start of each block.
+    const headers = mainnetChain()
+      .slice(0, sample.height + 1)
+      .map((block) => block.subarray(0, 1487));
+    // From genesis, the chain work is the sum of each header's work (nBits at byte 104).
+    const work = headers.reduce((sum, h) => sum + blockWork(Buffer.from(h).readUInt32LE(104)), 0n);
+    expect(BigInt(`0x${sample.chainWork}`)).toBe(work);
+    const dir = tempDir('docs-checkpoint');
+    const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    try {
+      await store.startFromCheckpoint(checkpointFromJson({ ...sample, headers: headers.map((h) => Buffer.from(h).toString('hex')) }));
+      const tip = (await store.tip())!;
+      expect([tip.height, toHexReversed(tip.hash)]).toEqual([10, toHexReversed(sha256d(headers[10]!))]);
+    } finally {
+      await store.close();
+      dir.remove();
+    }
   });
 });
