@@ -1,6 +1,7 @@
 // Runs the README's JavaScript library examples, as written, with plain node against the built
 // package (resolved by name through a node_modules link, as an installed package is), on the real
-// block they name, and checks what they print. Needs `npm run build`, as the CLI tests do.
+// block they name, and checks what they print; type-checks the TypeScript example against the
+// package's declarations. Needs `npm run build`, as the CLI tests do.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,43 @@ describe("the README's JavaScript library examples", () => {
     const f = facts();
     expect(lines).toEqual([`${f.hash} ${f.tx_count}`, f.txids[1], `{"txid":"${f.txids[1]}`.slice(0, 64)]);
   });
+
+  // docs/library.md names the module settings the declarations resolve under; each is type-checked here.
+  it.each([
+    ['nodenext', 'nodenext'],
+    ['node16', 'node16'],
+    ['esnext', 'bundler'],
+  ])(
+    'the TypeScript example type-checks against the declarations with module %s, moduleResolution %s',
+    (module, moduleResolution) => {
+      const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('## Library'));
+      const example = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+      const project = join(dir, `ts-${moduleResolution}`);
+      mkdirSync(project);
+      symlinkSync(join(dir, 'node_modules'), join(project, 'node_modules'), 'dir');
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+      writeFileSync(join(project, 'example.ts'), example);
+      const compilerOptions = {
+        module,
+        moduleResolution,
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        // The example and its resolution are what is checked, not @types/node's own declarations.
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(repo, 'node_modules', '@types')],
+      };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.ts'] }));
+      const tsc = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+        encoding: 'utf8',
+      });
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+    180_000,
+  );
 
   it('the CommonJS example prints the Sapling root of the block', () => {
     const root = readJsonVector<{ roots: { network: string; height: number; pool: string; rpc_hex: string }[] }>('roots.json').roots.find(
