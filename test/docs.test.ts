@@ -3,6 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVE_OPTIONS } from '../src/cli/options.js';
+import { parseConfFile } from '../src/config.js';
 import { MAINNET } from '../src/chain/network.js';
 import { blockWork } from '../src/chain/pow.js';
 import { toHexReversed } from '../src/codec/hex.js';
@@ -106,5 +108,16 @@ describe('documentation', () => {
       await store.close();
       dir.remove();
     }
+  });
+
+  it("the operating guide's sample zcash.conf parses, commented-out lines included, and names only serve's options", () => {
+    const guide = readFileSync(join(repo, 'docs', 'operating.md'), 'utf8');
+    const sample = /```ini\n(#[^\n]*\n[\s\S]*?)```/.exec(guide)![1]!;
+    const uncommented = sample.replace(/^#(?=[a-z])/gm, '');
+    const keys = [...parseConfFile(uncommented, 'zcash.conf').keys()];
+    expect(keys.length).toBeGreaterThan(10);
+    const serve = new Set(SERVE_OPTIONS.map((o) => o.name));
+    expect(keys.filter((k) => !serve.has(k))).toEqual([]);
+    expect(parseConfFile(sample, 'zcash.conf').get('rpcport')).toEqual(['8232']);
   });
 });
