@@ -1,7 +1,8 @@
-// The whole ZIP-244 digest tree of one v5 transaction (txid and/or auth digest) in one call.
+// The whole ZIP-244 digest tree of one v5 transaction, or ZIP-229 tree of one v6 transaction
+// (txid and/or auth digest), in one call.
 //
 // The host copies the serialized transaction to inputPointer() and calls digests(). The layout
-// of a v5 transaction (ZIP-225) fixes where every hashed field lies once the CompactSize counts
+// of a v5 transaction (ZIP-225) or a v6 one (ZIP 229: v5's, then an Ironwood bundle) fixes where every hashed field lies once the CompactSize counts
 // and script lengths are known, so the module walks those itself rather than receiving an offset
 // per field: the host would spend more time collecting offsets than this walk takes. The walk
 // must end exactly at the last byte, else the call reports a mismatch and the host uses its
@@ -30,7 +31,18 @@ const T_ORC_N = 16;
 const T_AUTH_TRANS = 17;
 const T_AUTH_SAPLING = 18;
 const T_AUTH_ORCHARD = 19;
-const TAG_COUNT = 20;
+// v6 (ZIP 229): the nodes whose input changed when the anchors moved to the auth digest, and the
+// Ironwood component's own.
+const T_SSPEND_N_V6 = 20;
+const T_AUTH_SAPLING_V6 = 21;
+const T_ORCHARD_V6 = 22;
+const T_AUTH_ORCHARD_V6 = 23;
+const T_IRONWOOD = 24;
+const T_IRN_C = 25;
+const T_IRN_M = 26;
+const T_IRN_N = 27;
+const T_AUTH_IRONWOOD = 28;
+const TAG_COUNT = 29;
 
 const TAGS: usize = memory.data(16 * TAG_COUNT, 16);
 /** BLAKE2b-256 of empty input under each tag: ZIP-244's digest of an absent part. */
@@ -61,6 +73,15 @@ setTag(T_ORC_N, 'ZTxIdOrcActNHash');
 setTag(T_AUTH_TRANS, 'ZTxAuthTransHash');
 setTag(T_AUTH_SAPLING, 'ZTxAuthSapliHash');
 setTag(T_AUTH_ORCHARD, 'ZTxAuthOrchaHash');
+setTag(T_SSPEND_N_V6, 'ZTxIdSSpendNH_v6');
+setTag(T_AUTH_SAPLING_V6, 'ZTxAuthSapliH_v6');
+setTag(T_ORCHARD_V6, 'ZTxIdOrchardH_v6');
+setTag(T_AUTH_ORCHARD_V6, 'ZTxAuthOrchaH_v6');
+setTag(T_IRONWOOD, 'ZTxIdIronwd_H_v6');
+setTag(T_IRN_C, 'ZTxIdIrnActCH_v6');
+setTag(T_IRN_M, 'ZTxIdIrnActMH_v6');
+setTag(T_IRN_N, 'ZTxIdIrnActNH_v6');
+setTag(T_AUTH_IRONWOOD, 'ZTxAuthIrnwdH_v6');
 
 function beginTag(tag: i32): void {
   const at = TAGS + <usize>(16 * tag);
@@ -101,7 +122,7 @@ export const OUTPUT: usize = memory.data(64, 16);
  * header ‖ transparent ‖ sapling ‖ orchard is the txid's input, prevouts ‖ sequence ‖ outputs
  * the transparent digest's, and so on.
  */
-const DIGEST_SLOTS = 17;
+const DIGEST_SLOTS = 19;
 const D: usize = memory.data(32 * DIGEST_SLOTS, 16);
 const D_HEADER = D;
 const D_TRANSPARENT = D + 32;
@@ -119,15 +140,20 @@ const D_PART_M = D + 384;
 const D_PART_N = D + 416;
 const D_AUTH_T = D + 448;
 const D_AUTH_S = D + 480;
-const D_AUTH_O = D + 512; // slot 16, the last
+const D_AUTH_O = D + 512;
+const D_IRONWOOD = D + 544; // v6 only: hashed after the txid's other four children
+const D_AUTH_I = D + 576; // v6 only: after the auth digest's other three; slot 18, the last
 
 const SPEND_BYTES = 96; // cv, nullifier, rk
 const OUTPUT_BYTES = 756; // cv, cmu, ephemeralKey, encCiphertext (580), outCiphertext (80)
 const ACTION_BYTES = 820; // cv, nullifier, rk, cmx, ephemeralKey, encCiphertext, outCiphertext
 const PROOF_BYTES = 192;
 const SIG_BYTES = 64;
-/** flags (1), valueBalanceOrchard (8), anchorOrchard (32): the orchard digest's tail, as on the wire. */
+/** flags (1), valueBalanceOrchard (8), anchorOrchard (32): v5's orchard digest tail, as on the wire. */
 const ORCHARD_TAIL_BYTES = 41;
+/** flags and value balance: v6's digest tail (its anchor is authorizing data). */
+const V6_TAIL_BYTES = 9;
+const ANCHOR_BYTES = 32;
 
 /** The first free byte after the static data: where the host writes the transaction. */
 export function inputPointer(): usize {
@@ -203,16 +229,90 @@ function ptr(offset: i64): usize {
   return base + <usize>offset;
 }
 
+/** One Orchard-protocol bundle's place in the input, found by walkBundle(). */
+let bundleActions: i64 = 0;
+let bundleActionsAt: i64 = 0;
+let bundleTailAt: i64 = 0;
+let bundleAuthAt: i64 = 0;
+let bundleAuthEnd: i64 = 0;
+
+/** Walks an Orchard-protocol bundle (v5's or v6's Orchard component, v6's Ironwood one) at `pos`. */
+function walkBundle(): void {
+  bundleActions = compactSize();
+  bundleActionsAt = pos;
+  bundleTailAt = 0;
+  bundleAuthAt = 0;
+  if (bundleActions > 0) {
+    skip(bundleActions * ACTION_BYTES);
+    bundleTailAt = pos;
+    skip(ORCHARD_TAIL_BYTES);
+    const proofLength = compactSize();
+    bundleAuthAt = pos;
+    skip(proofLength + bundleActions * SIG_BYTES + SIG_BYTES);
+  }
+  bundleAuthEnd = pos;
+}
+
 /**
- * Hashes the v5 transaction of `length` bytes at inputPointer(): the txid into OUTPUT[0..32] if
- * `want` has WANT_TXID, the auth digest into OUTPUT[32..64] if it has WANT_AUTH (both in
- * internal byte order). Returns 0, or -1 when the bytes are not exactly one v5 layout.
+ * The txid digest of an Orchard-protocol bundle into `out`: its actions' three digests under
+ * `tagC`, `tagC + 1`, `tagC + 2`, then `tailBytes` of flags, value balance (and in v5 anchor).
+ */
+function bundleDigest(nActions: i64, actionsAt: i64, tailAt: i64, tag: i32, tagC: i32, tailBytes: i32, out: usize): void {
+  if (nActions == 0) {
+    copyEmpty(tag, out);
+    return;
+  }
+  const first = ptr(actionsAt);
+  const last = first + <usize>(nActions * ACTION_BYTES);
+  beginTag(tagC);
+  for (let a = first; a < last; a += ACTION_BYTES) {
+    absorb(a + 32, 32); // nullifier
+    absorb(a + 96, 116); // cmx, epk, enc[0..52]
+  }
+  finish(D_PART_C);
+  beginTag(tagC + 1);
+  for (let a = first; a < last; a += ACTION_BYTES) absorb(a + 212, 512); // enc[52..564]
+  finish(D_PART_M);
+  beginTag(tagC + 2);
+  for (let a = first; a < last; a += ACTION_BYTES) {
+    absorb(a, 32); // cv
+    absorb(a + 64, 32); // rk
+    absorb(a + 724, 96); // enc[564..580], outCiphertext
+  }
+  finish(D_PART_N);
+  beginTag(tag);
+  absorb(D_PART_C, 96);
+  absorb(ptr(tailAt), tailBytes);
+  finish(out);
+}
+
+/**
+ * The auth digest of an Orchard-protocol bundle into `out`: the proof (without its length), the
+ * signatures and the binding signature, which lie in that order, then in v6 the anchor.
+ */
+function bundleAuthDigest(nActions: i64, tailAt: i64, authAt: i64, authEnd: i64, tag: i32, withAnchor: bool, out: usize): void {
+  if (nActions == 0) {
+    copyEmpty(tag, out);
+    return;
+  }
+  beginTag(tag);
+  absorb(ptr(authAt), <i32>(authEnd - authAt));
+  if (withAnchor) absorb(ptr(tailAt + V6_TAIL_BYTES), ANCHOR_BYTES);
+  finish(out);
+}
+
+/**
+ * Hashes the v5 or v6 transaction (by its header's version) of `length` bytes at
+ * inputPointer(): the txid into OUTPUT[0..32] if `want` has WANT_TXID, the auth digest into
+ * OUTPUT[32..64] if it has WANT_AUTH (both in internal byte order). Returns 0, or -1 when the
+ * bytes are not exactly one v5 or v6 layout.
  */
 export function digests(length: i32, want: i32): i32 {
   base = inputPointer();
   pos = 20; // header, version group, branch id, lock time, expiry height
   end = length;
   bad = length < 20;
+  const v6 = !bad && (load<u32>(base) & 0x7fffffff) == 6;
 
   const nIn = compactSize();
   const vinAt = pos;
@@ -244,17 +344,16 @@ export function digests(length: i32, want: i32): i32 {
   if (anySapling) skip(SIG_BYTES);
   const saplingAuthEnd = pos;
 
-  const nActions = compactSize();
-  const actionsAt = pos;
-  let orchardTailAt: i64 = 0;
-  let orchardAuthAt: i64 = 0;
-  if (nActions > 0) {
-    skip(nActions * ACTION_BYTES);
-    orchardTailAt = pos;
-    skip(ORCHARD_TAIL_BYTES);
-    const proofLength = compactSize();
-    orchardAuthAt = pos;
-    skip(proofLength + nActions * SIG_BYTES + SIG_BYTES);
+  walkBundle();
+  const nActions = bundleActions;
+  const actionsAt = bundleActionsAt;
+  const orchardTailAt = bundleTailAt;
+  const orchardAuthAt = bundleAuthAt;
+  const orchardAuthEnd = bundleAuthEnd;
+  let nIronwood: i64 = 0;
+  if (v6) {
+    walkBundle();
+    nIronwood = bundleActions;
   }
   if (bad || pos != end) return -1;
 
@@ -302,10 +401,10 @@ export function digests(length: i32, want: i32): i32 {
         beginTag(T_SSPEND_C);
         for (let s = ptr(spendsAt), e = s + <usize>(nSpends * SPEND_BYTES); s < e; s += SPEND_BYTES) absorb(s + 32, 32);
         finish(D_SSPEND_C);
-        beginTag(T_SSPEND_N);
+        beginTag(v6 ? T_SSPEND_N_V6 : T_SSPEND_N);
         for (let s = ptr(spendsAt), e = s + <usize>(nSpends * SPEND_BYTES); s < e; s += SPEND_BYTES) {
           absorb(s, 32); // cv
-          absorb(ptr(anchorAt), 32); // the shared anchor, per spend
+          if (!v6) absorb(ptr(anchorAt), 32); // v5: the shared anchor, per spend
           absorb(s + 64, 32); // rk
         }
         finish(D_SSPEND_N);
@@ -340,35 +439,16 @@ export function digests(length: i32, want: i32): i32 {
       finish(D_SAPLING);
     }
 
-    if (nActions == 0) {
-      copyEmpty(T_ORCHARD, D_ORCHARD);
+    if (v6) {
+      bundleDigest(nActions, actionsAt, orchardTailAt, T_ORCHARD_V6, T_ORC_C, V6_TAIL_BYTES, D_ORCHARD);
+      bundleDigest(nIronwood, bundleActionsAt, bundleTailAt, T_IRONWOOD, T_IRN_C, V6_TAIL_BYTES, D_IRONWOOD);
     } else {
-      const first = ptr(actionsAt);
-      const last = first + <usize>(nActions * ACTION_BYTES);
-      beginTag(T_ORC_C);
-      for (let a = first; a < last; a += ACTION_BYTES) {
-        absorb(a + 32, 32); // nullifier
-        absorb(a + 96, 116); // cmx, epk, enc[0..52]
-      }
-      finish(D_PART_C);
-      beginTag(T_ORC_M);
-      for (let a = first; a < last; a += ACTION_BYTES) absorb(a + 212, 512); // enc[52..564]
-      finish(D_PART_M);
-      beginTag(T_ORC_N);
-      for (let a = first; a < last; a += ACTION_BYTES) {
-        absorb(a, 32); // cv
-        absorb(a + 64, 32); // rk
-        absorb(a + 724, 96); // enc[564..580], outCiphertext
-      }
-      finish(D_PART_N);
-      beginTag(T_ORCHARD);
-      absorb(D_PART_C, 96);
-      absorb(ptr(orchardTailAt), ORCHARD_TAIL_BYTES);
-      finish(D_ORCHARD);
+      bundleDigest(nActions, actionsAt, orchardTailAt, T_ORCHARD, T_ORC_C, ORCHARD_TAIL_BYTES, D_ORCHARD);
     }
 
     beginRoot(ROOT_TXID, branchId);
     absorb(D_HEADER, 128);
+    if (v6) absorb(D_IRONWOOD, 32);
     finish(OUTPUT);
   }
 
@@ -382,23 +462,24 @@ export function digests(length: i32, want: i32): i32 {
     }
     finish(D_AUTH_T);
     // Spend proofs, spend signatures, output proofs and the binding signature lie in that order.
+    const saplingAuthTag = v6 ? T_AUTH_SAPLING_V6 : T_AUTH_SAPLING;
     if (!anySapling) {
-      copyEmpty(T_AUTH_SAPLING, D_AUTH_S);
+      copyEmpty(saplingAuthTag, D_AUTH_S);
     } else {
-      beginTag(T_AUTH_SAPLING);
+      beginTag(saplingAuthTag);
       absorb(ptr(saplingAuthAt), <i32>(saplingAuthEnd - saplingAuthAt));
+      if (v6 && nSpends > 0) absorb(ptr(anchorAt), 32); // v6: the anchor is authorizing data
       finish(D_AUTH_S);
     }
-    // The proof (without its length), the signatures and the binding signature end the transaction.
-    if (nActions == 0) {
-      copyEmpty(T_AUTH_ORCHARD, D_AUTH_O);
+    if (v6) {
+      bundleAuthDigest(nActions, orchardTailAt, orchardAuthAt, orchardAuthEnd, T_AUTH_ORCHARD_V6, true, D_AUTH_O);
+      bundleAuthDigest(nIronwood, bundleTailAt, bundleAuthAt, bundleAuthEnd, T_AUTH_IRONWOOD, true, D_AUTH_I);
     } else {
-      beginTag(T_AUTH_ORCHARD);
-      absorb(ptr(orchardAuthAt), <i32>(end - orchardAuthAt));
-      finish(D_AUTH_O);
+      bundleAuthDigest(nActions, orchardTailAt, orchardAuthAt, orchardAuthEnd, T_AUTH_ORCHARD, false, D_AUTH_O);
     }
     beginRoot(ROOT_AUTH, branchId);
     absorb(D_AUTH_T, 96);
+    if (v6) absorb(D_AUTH_I, 32);
     finish(OUTPUT + 32);
   }
   return 0;

@@ -6,6 +6,7 @@ import { ByteReader, ByteWriter } from './bytes.js';
 import { DecodeError, IOS_SUFFIX } from './errors.js';
 import { blake2b256Of, personalization, sha256d, sha256dPair } from '../crypto/hash.js';
 import { bytesEqual, hexToBytesStrict, toHexReversed } from './hex.js';
+import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from './tx/acceptance.js';
 import { readTransaction, type Transaction } from './tx/transaction.js';
 
 /** Header size without the Equihash solution. */
@@ -92,25 +93,28 @@ export function blockHeaderHash(header: BlockHeader): Uint8Array {
   return sha256d(header.bytes);
 }
 
-/** Reads one block at `r.pos`: header, CompactSize count, transactions. */
-export function readBlock(r: ByteReader): Block {
+/**
+ * Reads one block at `r.pos`: header, CompactSize count, transactions, each read under
+ * `acceptance` (zcashd v6.12.2's formats and branch ids by default).
+ */
+export function readBlock(r: ByteReader, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Block {
   const start = r.pos;
   const header = readBlockHeader(r);
   const n = r.compactSize();
   const txs: Transaction[] = [];
-  for (let i = 0; i < n; i++) txs.push(readTransaction(r));
+  for (let i = 0; i < n; i++) txs.push(readTransaction(r, acceptance));
   return new Block(header, txs, r.view(start, r.pos));
 }
 
 /** Decodes a block; bytes after it are ignored (as zcashd's stream reader does). */
-export function decodeBlock(bytes: Uint8Array): Block {
-  return readBlock(new ByteReader(bytes));
+export function decodeBlock(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Block {
+  return readBlock(new ByteReader(bytes), acceptance);
 }
 
-export function decodeBlockHex(hex: string): Block {
+export function decodeBlockHex(hex: string, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Block {
   const bytes = hexToBytesStrict(hex);
   if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeBlock(bytes);
+  return decodeBlock(bytes, acceptance);
 }
 
 export function encodeBlockHeader(h: Omit<BlockHeader, 'bytes'>): Uint8Array {

@@ -18,6 +18,8 @@ export type DecodeReason =
   | 'invalid-sapling-v4'
   | 'invalid-sapling-v5'
   | 'invalid-orchard'
+  /** A v6 transaction's Ironwood component (ZIP 229). */
+  | 'invalid-ironwood'
   | 'invalid-block'
   /** A Rust-side field check; always reported under its section's reason (never surfaces). */
   | 'invalid-field';

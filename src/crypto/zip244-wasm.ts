@@ -1,5 +1,6 @@
 /**
- * ZIP-244 digests of a v5 transaction in one call into WebAssembly (assembly/zip244.ts): the
+ * ZIP-244 digests of a v5 transaction, or ZIP-229 digests of a v6 one (the module tells them by
+ * the header's version), in one call into WebAssembly (assembly/zip244.ts): the
  * module walks the serialized transaction and runs every personalised BLAKE2b-256 of the tree
  * itself, so a txid costs one copy of the bytes and one call instead of a call per sub-hash.
  *
@@ -68,7 +69,7 @@ function reserve(w: Instance, bytes: number): void {
   w.mem = new Uint8Array(m.buffer);
 }
 
-/** Copies `wire` into the module and hashes it; false when the bytes are not one v5 layout. */
+/** Copies `wire` into the module and hashes it; false when the bytes are not one v5 or v6 layout. */
 function run(w: Instance, wire: Uint8Array, want: number): boolean {
   reserve(w, w.input + wire.length);
   w.mem.set(wire, w.input);
@@ -76,8 +77,9 @@ function run(w: Instance, wire: Uint8Array, want: number): boolean {
 }
 
 /**
- * The ZIP-244 txid (internal byte order) of the v5 transaction serialized as exactly `wire`, or
- * null when the WebAssembly path is unavailable or `wire` is not one v5 transaction's bytes.
+ * The txid (internal byte order) of the v5 (ZIP 244) or v6 (ZIP 229) transaction serialized as
+ * exactly `wire`, or null when the WebAssembly path is unavailable or `wire` is not one v5 or v6
+ * transaction's bytes.
  */
 export function wasmZip244TxId(wire: Uint8Array): Uint8Array | null {
   const w = get();
@@ -85,7 +87,7 @@ export function wasmZip244TxId(wire: Uint8Array): Uint8Array | null {
   return w.mem.slice(w.output, w.output + 32);
 }
 
-/** The ZIP-244 auth digest of `wire`, as wasmZip244TxId. */
+/** The auth digest of `wire`, as wasmZip244TxId. */
 export function wasmZip244AuthDigest(wire: Uint8Array): Uint8Array | null {
   const w = get();
   if (w === null || !run(w, wire, w.wantAuth)) return null;

@@ -370,8 +370,19 @@ function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
   w.endObject();
 }
 
-/** Appends the TxToJSON object for `tx` to `w`. */
+/** A transaction whose format TxToJSON has no form for (v6, ZIP 229). */
+export class UnrenderableTransactionError extends Error {
+  constructor(readonly format: string) {
+    super(`TxToJSON has no form for a ${format} transaction`);
+    this.name = 'UnrenderableTransactionError';
+  }
+}
+
+/** Appends the TxToJSON object for `tx` to `w`; throws UnrenderableTransactionError for a v6 transaction. */
 export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): void {
+  // zcashd's TxToJSON has no form for an Ironwood component (nor for enableCrossAddress): refused
+  // before anything is written, rather than printed without it.
+  if (tx.carries.ironwood) throw new UnrenderableTransactionError(tx.data.format);
   const d = tx.data;
   const asm = new AsmIntoWriter(w);
   // The scripts repeat the transaction's bytes as hex once or twice more (hex and asm).

@@ -170,26 +170,34 @@ function isCSpace(code: number): boolean {
 }
 
 /**
+ * zcashd's `DecodeBase58Check` of a string (read as a C string, surrounding C whitespace
+ * skipped): the payload without its checksum, or null. `maxChars` bounds the text first, so
+ * the big-number decode never runs on input longer than any payload the caller accepts.
+ */
+export function decodeBase58CheckText(text: string, maxChars: number): Uint8Array | null {
+  if (typeof text !== 'string') return null;
+  const nul = text.indexOf('\0');
+  let end = nul < 0 ? text.length : nul;
+  let start = 0;
+  while (start < end && isCSpace(text.charCodeAt(start))) start++;
+  while (end > start && isCSpace(text.charCodeAt(end - 1))) end--;
+  if (end - start > maxChars) return null;
+  try {
+    return bs58check.decodeUnsafe(text.slice(start, end)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Parses a t-address for `network`; null when it is not valid Base58Check, has the wrong
  * length, or carries another network's (or an unknown) prefix. Like zcashd, surrounding
  * whitespace is ignored and the string ends at the first NUL (it is read as a C string).
  */
 export function decodeTransparentAddress(addr: string, network: NetworkParams): { kind: DestinationKind; hash: Uint8Array } | null {
-  if (typeof addr !== 'string') return null;
-  const nul = addr.indexOf('\0');
-  let end = nul < 0 ? addr.length : nul;
-  let start = 0;
-  while (start < end && isCSpace(addr.charCodeAt(start))) start++;
-  while (end > start && isCSpace(addr.charCodeAt(end - 1))) end--;
   // A 22-byte payload plus checksum is at most 36 characters; longer input cannot be an
   // address, and rejecting it early keeps the big-number decode from ever running on junk.
-  if (end - start > 64) return null;
-  let payload: Uint8Array | undefined;
-  try {
-    payload = bs58check.decodeUnsafe(addr.slice(start, end));
-  } catch {
-    return null;
-  }
+  const payload = decodeBase58CheckText(addr, 64);
   if (!payload || payload.length !== PREFIX_SIZE + HASH_SIZE) return null;
   for (const kind of ['p2pkh', 'p2sh'] as const) {
     const prefix = prefixFor(kind, network);

@@ -1,4 +1,8 @@
-/** The Orchard bundle of a v5 transaction (ZIP-225 fields 18–26), parsed by Rust in zcashd. */
+/**
+ * Orchard-protocol bundles: the Orchard bundle of a v5 transaction (ZIP-225 fields 18–26), parsed
+ * by Rust in zcashd, and a v6 transaction's Orchard and Ironwood components (ZIP 229), which keep
+ * that encoding and add the `enableCrossAddress` flag (bit 2).
+ */
 import type { ByteReader, ByteWriter } from '../bytes.js';
 import { isPallasBaseField, isValidPallasPoint } from '../../crypto/curves.js';
 import { checked32, inRustSection, rustCheck } from './rust-section.js';
@@ -14,10 +18,44 @@ export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
     r.pos += 1;
     return null;
   }
-  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseOrchardBundle);
+  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseV5Bundle);
 }
 
-function parseOrchardBundle(r: ByteReader): OrchardBundle | null {
+/** Flag bits other than enableSpends and enableOutputs, reserved 0 in v5. */
+const V5_RESERVED_FLAGS = 0xfc;
+/** v6 adds enableCrossAddress (bit 2); bits 3–7 must be 0 in both of its components. */
+const V6_RESERVED_FLAGS = 0xf8;
+
+/** A v6 transaction's Orchard component: v5's encoding, with the enableCrossAddress flag. */
+export function readV6OrchardBundle(r: ByteReader): OrchardBundle | null {
+  if (r.pos < r.end && r.buf[r.pos] === 0) {
+    r.pos += 1;
+    return null;
+  }
+  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseV6Bundle);
+}
+
+/**
+ * A v6 transaction's Ironwood component, encoded as its Orchard component. No zcashd release
+ * reads it: its errors follow the Orchard bundle's, naming the Ironwood bundle.
+ */
+export function readIronwoodBundle(r: ByteReader): OrchardBundle | null {
+  if (r.pos < r.end && r.buf[r.pos] === 0) {
+    r.pos += 1;
+    return null;
+  }
+  return inRustSection('Failed to parse Ironwood bundle', 'invalid-ironwood', r, parseV6Bundle);
+}
+
+function parseV5Bundle(r: ByteReader): OrchardBundle | null {
+  return parseBundle(r, V5_RESERVED_FLAGS);
+}
+
+function parseV6Bundle(r: ByteReader): OrchardBundle | null {
+  return parseBundle(r, V6_RESERVED_FLAGS);
+}
+
+function parseBundle(r: ByteReader, reservedFlags: number): OrchardBundle | null {
   const n = r.compactSize('rust');
   if (n === 0) return null;
   const actions: OrchardAction[] = [];
@@ -33,7 +71,7 @@ function parseOrchardBundle(r: ByteReader): OrchardBundle | null {
   }
   const flagsAt = r.pos;
   const flags = r.u8();
-  rustCheck((flags & 0xfc) === 0, 'invalid-orchard', flagsAt, 'invalid Orchard flags');
+  rustCheck((flags & reservedFlags) === 0, 'invalid-orchard', flagsAt, 'invalid Orchard flags');
   const vbAt = r.pos;
   const vb = r.i64();
   rustCheck(isValueBalanceInRange(vb), 'invalid-orchard', vbAt, 'valueBalance out of range');
@@ -44,6 +82,7 @@ function parseOrchardBundle(r: ByteReader): OrchardBundle | null {
   return { actions, flags, valueBalance: vb as number, anchor, proof, bindingSig };
 }
 
+/** Writes an Orchard-protocol bundle: v5's or v6's Orchard component, or v6's Ironwood one. */
 export function writeOrchardBundle(w: ByteWriter, b: OrchardBundle | null): void {
   if (!b) {
     w.compactSize(0);

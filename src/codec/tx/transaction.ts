@@ -1,13 +1,14 @@
 /**
  * Transaction decoding, encoding and ids, with zcashd v6.12.2's decode-time validation.
  */
-import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
 import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
 import { hexToBytesStrict, toHexReversed } from '../hex.js';
+import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from './acceptance.js';
 import { selectFormat, type TxCapabilities, type TxFormat, type TxHeader } from './formats/index.js';
 import { v1Format, v2Format } from './formats/legacy.js';
 import { v5Format } from './formats/nu5.js';
+import { v6Format } from './formats/nu6-3.js';
 import { v3Format } from './formats/overwinter.js';
 import { v4Format } from './formats/sapling.js';
 import { isMoneyRange } from './money.js';
@@ -15,6 +16,7 @@ import { newJoinSplitList } from './sprout.js';
 import { isCoinbase, MIN_INPUT_BYTES, MIN_OUTPUT_BYTES, WireTxIn, WireTxOut } from './transparent.js';
 import {
   NU5_VERSION_GROUP_ID,
+  NU6_3_VERSION_GROUP_ID,
   OVERWINTER_VERSION_GROUP_ID,
   SAPLING_VERSION_GROUP_ID,
   type JoinSplit,
@@ -73,12 +75,12 @@ export class Transaction {
     return toHexReversed(this.txid);
   }
 
-  /** ZIP-244 auth digest (v5) or 32 × 0xff, internal order. */
-  /** What the transaction's wire format carries (Sapling, Orchard, JoinSplit fields, a branch id). */
+  /** What the transaction's wire format carries (Sapling, Orchard, Ironwood, JoinSplit fields, a branch id). */
   get carries(): TxCapabilities {
     return this.formatImpl.carries;
   }
 
+  /** Auth digest (ZIP 244 for v5, ZIP 229 for v6) or 32 × 0xff, internal order. */
   get authDigest(): Uint8Array {
     return (this.authCache ??= this.formatImpl.authDigest(this.data, this.wire()));
   }
@@ -95,33 +97,34 @@ export class Transaction {
 
 /**
  * Reads one transaction at `r.pos`. Trailing bytes are left unread, as zcashd leaves them.
- * Throws DecodeError with zcashd's message on any failure.
+ * Throws DecodeError with zcashd's message on any failure. `acceptance` says which formats and
+ * branch ids are read (zcashd v6.12.2's by default).
  */
-export function readTransaction(r: ByteReader): Transaction {
+export function readTransaction(r: ByteReader, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
   const start = r.pos;
-  const quick = readQuickly(r.buf, start, r.end, r);
-  if (quick === null) return readFieldByField(r);
+  const quick = readQuickly(r.buf, start, r.end, r, acceptance);
+  if (quick === null) return readFieldByField(r, acceptance);
   r.pos = start + quick.size;
   return quick;
 }
 
 /** `readTransaction` through the general readers only. */
-function readFieldByField(r: ByteReader): Transaction {
+function readFieldByField(r: ByteReader, acceptance: TxAcceptance): Transaction {
   const start = r.pos;
   const rawHeader = r.u32();
   const overwintered = rawHeader >>> 31 === 1;
   const version = rawHeader & 0x7fffffff;
   const versionGroupId = overwintered ? r.u32() : 0;
   const header = { overwintered, version, versionGroupId };
-  const format = selectFormat(header, start);
+  const format = selectFormat(header, start, acceptance);
   r.outputValueOutOfRange = false;
   const data = format.read(r, header);
-  checkRustReparse(data, r.outputValueOutOfRange, start);
+  checkRustReparse(data, r.outputValueOutOfRange, start, acceptance);
   return new Transaction(data, r.buf, start, r.pos, format);
 }
 
 /**
- * Reads a v1 to v5 transaction at `b[start]` without the general readers when its transparent
+ * Reads a v1 to v6 transaction at `b[start]` without the general readers when its transparent
  * part is the common case: every CompactSize one byte or a canonical three, every output value
  * below 2^48 zatoshis (its top two bytes zero, so inside MoneyRange), nothing short. Anything
  * else (version 0, unknown formats, zfuture) returns null, and the caller reads the transaction
@@ -133,19 +136,32 @@ function readFieldByField(r: ByteReader): Transaction {
  * the general readers: 84 → 59 ns for v3, 148 → 110 ns for v4, 194 → 161 ns for v5, 308 → 249
  * ns for v1 (5.4 kB on average), and less lost when decoding alternates with hashing
  * (bench/decode.ts): no reader object for a transaction decoded on its own. Shielded
- * transactions decode as fast as before. v5 has a function of its own (see readQuicklyV5).
+ * transactions decode as fast as before. v5 and v6 have a function of their own (see
+ * readQuicklyV5). A format `acceptance` does not take is left to the general readers, which
+ * refuse it with zcashd's error.
  */
-function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
-  if (end - start >= 8 && int32LE(b, start) === V5_HEADER && int32LE(b, start + 4) >>> 0 === NU5_VERSION_GROUP_ID)
-    return readQuicklyV5(b, start, end, reader);
-  return readQuicklyBeforeV5(b, start, end, reader);
+function readQuickly(b: Uint8Array, start: number, end: number, reader: ByteReader | null, acceptance: TxAcceptance): Transaction | null {
+  if (end - start >= 8) {
+    const header = int32LE(b, start);
+    if (header === V5_HEADER && int32LE(b, start + 4) >>> 0 === NU5_VERSION_GROUP_ID)
+      return acceptance.acceptsFormat(5, NU5_VERSION_GROUP_ID) ? readQuicklyV5(b, start, end, reader, acceptance, v5Format) : null;
+    if (header === V6_HEADER && int32LE(b, start + 4) >>> 0 === NU6_3_VERSION_GROUP_ID)
+      return acceptance.acceptsFormat(6, NU6_3_VERSION_GROUP_ID) ? readQuicklyV5(b, start, end, reader, acceptance, v6Format) : null;
+  }
+  return readQuicklyBeforeV5(b, start, end, reader, acceptance);
 }
 
 const V5_HEADER = 0x80000005 | 0;
-const V5_EMPTY_SHIELDED_BYTES = v5Format.transparentLayout.emptyShieldedBytes;
+const V6_HEADER = 0x80000006 | 0;
 
 /** `readQuickly` for v1 to v4: the inputs and outputs, then the lock time (and expiry height). */
-function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
+function readQuicklyBeforeV5(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  reader: ByteReader | null,
+  acceptance: TxAcceptance,
+): Transaction | null {
   if (end - start < 8) return null;
   const rawHeader = int32LE(b, start) >>> 0;
   const overwintered = rawHeader >>> 31 === 1;
@@ -162,6 +178,7 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
         : version === 3 && versionGroupId === OVERWINTER_VERSION_GROUP_ID
           ? v3Format
           : null;
+    if (format !== null && !acceptance.acceptsFormat(version, versionGroupId)) return null;
     pos = start + 8;
   } else {
     // Version 0 is read like v1 and then refused; the field-by-field path gives that error.
@@ -231,18 +248,26 @@ function readQuicklyBeforeV5(b: Uint8Array, start: number, end: number, reader: 
   // Shielded parts follow: the format's reader takes over after the transparent part.
   const t: TransparentPart = { consensusBranchId: null, lockTime, expiryHeight, vin, vout };
   const header = { overwintered, version, versionGroupId };
-  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, header, t);
+  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, header, t, acceptance);
 }
 
 /**
- * `readQuickly` for v5, whose branch id, lock time and expiry height come before the inputs.
- * Its own function, though it reads the inputs and outputs as `readQuicklyBeforeV5` does. One
+ * `readQuickly` for v5 and v6 (`format`), whose branch id, lock time and expiry height come
+ * before the inputs. Its own function, though it reads the inputs and outputs as
+ * `readQuicklyBeforeV5` does. One
  * function for all versions, testing the layout at run time, took ≈ 15 ns more for a
  * transparent v5 transaction (134 → 120 ns; ≈ 1 point of the txid hashing ceiling one call
  * each). The two sharing helper functions for the inputs and outputs cost every version 5–15 ns
  * (measured interleaved in one process, warm on all versions).
  */
-function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteReader | null): Transaction | null {
+function readQuicklyV5(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  reader: ByteReader | null,
+  acceptance: TxAcceptance,
+  format: TxFormat,
+): Transaction | null {
   if (end - start < 20) return null;
   let pos = start + 20;
   let n = smallCompactSize(b, pos, end);
@@ -274,13 +299,17 @@ function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteRe
   const consensusBranchId = int32LE(b, start + 8) >>> 0;
   const lockTime = int32LE(b, start + 12) >>> 0;
   const expiryHeight = int32LE(b, start + 16) >>> 0;
-  // Sapling spends and outputs, Orchard actions: three zero counts when nothing shielded follows.
-  if (isZero(b, pos, pos + V5_EMPTY_SHIELDED_BYTES, end)) {
+  const isV6 = format === v6Format;
+  const versionGroupId = isV6 ? NU6_3_VERSION_GROUP_ID : NU5_VERSION_GROUP_ID;
+  const emptyShieldedBytes = format.transparentLayout.emptyShieldedBytes;
+  // Sapling spends and outputs, Orchard actions (and v6's Ironwood actions): zero counts when
+  // nothing shielded follows.
+  if (isZero(b, pos, pos + emptyShieldedBytes, end)) {
     const data: TransactionData = {
-      format: 'v5',
+      format: format.name,
       overwintered: true,
-      version: 5,
-      versionGroupId: NU5_VERSION_GROUP_ID,
+      version: isV6 ? 6 : 5,
+      versionGroupId,
       consensusBranchId,
       lockTime,
       expiryHeight,
@@ -292,20 +321,29 @@ function readQuicklyV5(b: Uint8Array, start: number, end: number, reader: ByteRe
       sapling: null,
       orchard: null,
     };
-    // All checkRustReparse can find in a v5 transaction without shielded parts.
-    if (!isKnownBranchId(consensusBranchId)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
-    return new Transaction(data, b, start, pos + V5_EMPTY_SHIELDED_BYTES, v5Format);
+    if (isV6) data.ironwood = null;
+    // All checkRustReparse can find in a v5 or v6 transaction without shielded parts.
+    if (!acceptance.acceptsBranchId(consensusBranchId)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
+    return new Transaction(data, b, start, pos + emptyShieldedBytes, format);
   }
   const t: TransparentPart = { consensusBranchId, lockTime, expiryHeight, vin, vout };
-  const header = { overwintered: true, version: 5, versionGroupId: NU5_VERSION_GROUP_ID };
-  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, v5Format, header, t);
+  const header = { overwintered: true, version: isV6 ? 6 : 5, versionGroupId };
+  return readShieldedParts(reader ?? new ByteReader(b, start, end, true), start, pos, format, header, t, acceptance);
 }
 
 /** The rest of `readQuickly`'s transaction from `pos`, after its transparent part `t`. */
-function readShieldedParts(r: ByteReader, start: number, pos: number, format: TxFormat, header: TxHeader, t: TransparentPart): Transaction {
+function readShieldedParts(
+  r: ByteReader,
+  start: number,
+  pos: number,
+  format: TxFormat,
+  header: TxHeader,
+  t: TransparentPart,
+  acceptance: TxAcceptance,
+): Transaction {
   r.pos = pos;
   const data = format.read(r, header, t);
-  checkRustReparse(data, false, start); // every output value was checked in range on the quick path
+  checkRustReparse(data, false, start, acceptance); // every output value was checked in range on the quick path
   return new Transaction(data, r.buf, start, r.pos, format);
 }
 
@@ -338,31 +376,18 @@ function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
 /**
  * The rules only zcashd's second, Rust parse enforces (inside UpdateHash), all reported with
  * the same message, after the whole C++ parse succeeded. Output values were checked as they
- * were read (`badOutputValue`): a second pass over the outputs, with the branch-id Set lookup
- * below, was a quarter of decoding a transparent v5 transaction.
+ * were read (`badOutputValue`): a second pass over the outputs, with a branch-id Set lookup,
+ * was a quarter of decoding a transparent v5 transaction. Branch ids are those `acceptance`
+ * takes (zcashd v6.12.2's: Sprout … NU6.1).
  */
-function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number): void {
+function checkRustReparse(tx: TransactionData, badOutputValue: boolean, offset: number, acceptance: TxAcceptance): void {
   const bad =
     badOutputValue ||
     (!tx.overwintered && tx.version === 0) ||
     tx.format === 'zfuture' ||
-    (tx.consensusBranchId !== null && !isKnownBranchId(tx.consensusBranchId)) ||
+    (tx.consensusBranchId !== null && !acceptance.acceptsBranchId(tx.consensusBranchId)) ||
     !vpubsInMoneyRange(tx.joinSplits);
   if (bad) throw new DecodeError('invalid-tx-format', offset, INVALID_FORMAT);
-}
-
-/**
- * KNOWN_BRANCH_IDS as int32s, scanned newest first (the ids v5 transactions carry): a Set lookup
- * of a number above 2^31 (every branch id since Overwinter) hashes a heap number in C++ on each
- * decode.
- */
-const KNOWN_BRANCH_IDS_I32 = Int32Array.from([...KNOWN_BRANCH_IDS].reverse(), (id) => id | 0);
-
-/** `id` is a decoded uint32, so `id | 0` identifies it. */
-function isKnownBranchId(id: number): boolean {
-  const x = id | 0;
-  for (let i = 0; i < KNOWN_BRANCH_IDS_I32.length; i++) if (KNOWN_BRANCH_IDS_I32[i] === x) return true;
-  return false;
 }
 
 /** Every JoinSplit vpub in MoneyRange. */
@@ -371,10 +396,15 @@ function vpubsInMoneyRange(joinSplits: readonly JoinSplit[]): boolean {
   return true;
 }
 
-/** Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. */
-export function decodeTransaction(bytes: Uint8Array): Transaction {
+/**
+ * Decodes a transaction from bytes; trailing bytes are ignored like zcashd does. `acceptance`
+ * as for readTransaction.
+ */
+export function decodeTransaction(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
   // No reader for the common case: making one per call was ≈ 10 % of decoding a small transaction.
-  return readQuickly(bytes, 0, bytes.length, null) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
+  return (
+    readQuickly(bytes, 0, bytes.length, null, acceptance) ?? readFieldByField(new ByteReader(bytes, 0, bytes.length, true), acceptance)
+  );
 }
 
 /**
@@ -382,27 +412,28 @@ export function decodeTransaction(bytes: Uint8Array): Transaction {
  * For tests, which hold the common cases to this path: nothing else would notice it stopped
  * being taken, since both paths give the same results.
  */
-export function decodeTransactionQuickly(bytes: Uint8Array): Transaction | null {
-  return readQuickly(bytes, 0, bytes.length, null);
+export function decodeTransactionQuickly(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction | null {
+  return readQuickly(bytes, 0, bytes.length, null, acceptance);
 }
 
 /**
  * `decodeTransaction` through the general, field-by-field readers only, never `readQuickly`.
  * The two must agree on every input (test/codec/quick-read.test.ts holds them to it).
  */
-export function decodeTransactionFieldByField(bytes: Uint8Array): Transaction {
-  return readFieldByField(new ByteReader(bytes, 0, bytes.length, true));
+export function decodeTransactionFieldByField(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
+  return readFieldByField(new ByteReader(bytes, 0, bytes.length, true), acceptance);
 }
 
 /** zcashd's DecodeHexTx: hex validation then decode. */
-export function decodeTransactionHex(hex: string): Transaction {
+export function decodeTransactionHex(hex: string, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
   const bytes = hexToBytesStrict(hex);
   if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeTransaction(bytes);
+  return decodeTransaction(bytes, acceptance);
 }
 
+/** Writes any format the codec knows, whatever an acceptance would read. */
 export function writeTransaction(w: ByteWriter, tx: TransactionData): void {
-  const format = selectFormat(tx, 0);
+  const format = selectFormat(tx, 0, null);
   w.u32(((tx.overwintered ? 0x80000000 : 0) | tx.version) >>> 0);
   if (tx.overwintered) w.u32(tx.versionGroupId);
   format.write(w, tx);

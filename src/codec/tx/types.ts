@@ -10,6 +10,8 @@ export const MAX_MONEY = 21_000_000 * COIN;
 export const OVERWINTER_VERSION_GROUP_ID = 0x03c48270;
 export const SAPLING_VERSION_GROUP_ID = 0x892f2085;
 export const NU5_VERSION_GROUP_ID = 0x26a7270a;
+/** v6 (ZIP 229), valid from NU6.3. */
+export const NU6_3_VERSION_GROUP_ID = 0xd884b698;
 export const ZFUTURE_VERSION_GROUP_ID = 0xffffffff;
 export const ZFUTURE_TX_VERSION = 0xffff;
 
@@ -88,8 +90,13 @@ export interface OrchardAction {
   spendAuthSig: Uint8Array;
 }
 
+/**
+ * An Orchard-protocol bundle: v5's and v6's Orchard component and v6's Ironwood component share
+ * this encoding (ZIP 229).
+ */
 export interface OrchardBundle {
   actions: OrchardAction[];
+  /** Bit 0 enableSpends, bit 1 enableOutputs, bit 2 enableCrossAddress (v6 only; reserved 0 in v5). */
   flags: number;
   valueBalance: number;
   anchor: Uint8Array;
@@ -107,7 +114,7 @@ export function requirePart<T>(value: T | null, whose: string, field: string): T
   return value;
 }
 
-/** The consensus branch id of a transaction whose format carries one (v5), or an error saying it has none. */
+/** The consensus branch id of a transaction whose format carries one (v5, v6), or an error saying it has none. */
 export function requireBranchId(tx: Pick<TransactionData, 'consensusBranchId' | 'format'>): number {
   if (tx.consensusBranchId === null) throw new Error(`a ${tx.format} transaction has no consensus branch id`);
   return tx.consensusBranchId;
@@ -127,7 +134,7 @@ export interface TransparentPart {
 }
 
 /** The wire layout a transaction was read with. One module per format under `formats/`. */
-export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'zfuture';
+export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'zfuture';
 
 export interface TransactionData {
   format: TxFormatName;
@@ -136,7 +143,7 @@ export interface TransactionData {
   version: number;
   /** 0 when not overwintered. */
   versionGroupId: number;
-  /** v5 only. */
+  /** v5 and v6 only. */
   consensusBranchId: number | null;
   lockTime: number;
   /** 0 when not overwintered. */
@@ -147,8 +154,13 @@ export interface TransactionData {
   /** Present iff joinSplits is non-empty. */
   joinSplitPubKey: Uint8Array | null;
   joinSplitSig: Uint8Array | null;
-  /** v4 and v5: null when spends + outputs = 0 (then the value balance is 0); earlier formats: null. */
+  /** v4, v5 and v6: null when spends + outputs = 0 (then the value balance is 0); earlier formats: null. */
   sapling: SaplingBundle | null;
-  /** v5 with at least one action. */
+  /** v5 and v6 with at least one action. */
   orchard: OrchardBundle | null;
+  /**
+   * v6 with at least one Ironwood action (ZIP 229); absent or null in every other format, so
+   * transactions built by hand before v6 need not name it.
+   */
+  ironwood?: OrchardBundle | null;
 }

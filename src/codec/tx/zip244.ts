@@ -5,31 +5,33 @@
  * Given the transaction's serialized bytes, the whole digest tree is computed in one call into
  * WebAssembly (src/crypto/zip244-wasm.ts). The field-by-field path below is the fallback
  * (ZECRPC_PURE_TXID=1, no module, or no bytes) and gives the same digests; tests check both.
+ * The nodes v6 keeps unchanged (ZIP 229) are exported for `zip229.ts`.
  */
 import { ByteWriter, compactSizeLength } from '../bytes.js';
 import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
 import { wasmZip244AuthDigest, wasmZip244Digests, wasmZip244TxId } from '../../crypto/zip244-wasm.js';
-import { requireBranchId, requirePart, type TransactionData } from './types.js';
+import { requireBranchId, requirePart, type SaplingOutput, type TransactionData } from './types.js';
 import { gatherPrevoutsAndSequences, outputsWireBytes } from './transparent.js';
 
-const P = (tag: string) => personalization(tag);
+/** A 16-byte BLAKE2b personalization from its ASCII tag. */
+export const P = (tag: string) => personalization(tag);
 const P_HEADERS = P('ZTxIdHeadersHash');
 const P_TRANSPARENT = P('ZTxIdTranspaHash');
 const P_PREVOUTS = P('ZTxIdPrevoutHash');
 const P_SEQUENCE = P('ZTxIdSequencHash');
 const P_OUTPUTS = P('ZTxIdOutputsHash');
-const P_SAPLING = P('ZTxIdSaplingHash');
-const P_SSPENDS = P('ZTxIdSSpendsHash');
-const P_SSPEND_C = P('ZTxIdSSpendCHash');
+export const P_SAPLING = P('ZTxIdSaplingHash');
+export const P_SSPENDS = P('ZTxIdSSpendsHash');
+export const P_SSPEND_C = P('ZTxIdSSpendCHash');
 const P_SSPEND_N = P('ZTxIdSSpendNHash');
-const P_SOUTPUTS = P('ZTxIdSOutputHash');
+export const P_SOUTPUTS = P('ZTxIdSOutputHash');
 const P_SOUT_C = P('ZTxIdSOutC__Hash');
 const P_SOUT_M = P('ZTxIdSOutM__Hash');
 const P_SOUT_N = P('ZTxIdSOutN__Hash');
 const P_ORCHARD = P('ZTxIdOrchardHash');
-const P_ORC_C = P('ZTxIdOrcActCHash');
-const P_ORC_M = P('ZTxIdOrcActMHash');
-const P_ORC_N = P('ZTxIdOrcActNHash');
+export const P_ORC_C = P('ZTxIdOrcActCHash');
+export const P_ORC_M = P('ZTxIdOrcActMHash');
+export const P_ORC_N = P('ZTxIdOrcActNHash');
 const P_AUTH_TRANS = P('ZTxAuthTransHash');
 const P_AUTH_SAPLING = P('ZTxAuthSapliHash');
 const P_AUTH_ORCHARD = P('ZTxAuthOrchaHash');
@@ -39,7 +41,7 @@ const P_AUTH_ORCHARD = P('ZTxAuthOrchaHash');
  * Orchard part, and these sub-digests are only ever fed into other hashes (never mutated).
  */
 const emptyDigests = new Map<Uint8Array, Uint8Array>();
-function emptyDigest(personal: Uint8Array): Uint8Array {
+export function emptyDigest(personal: Uint8Array): Uint8Array {
   let d = emptyDigests.get(personal);
   if (!d) emptyDigests.set(personal, (d = blake2b256Of(personal)));
   return d;
@@ -49,7 +51,7 @@ function emptyDigest(personal: Uint8Array): Uint8Array {
  * A value balance (a safe integer, |v| ≤ MAX_MONEY) as 8 little-endian two's-complement bytes.
  * Split into 32-bit halves rather than going through BigInt, which showed in per-tx profiles.
  */
-function le64(v: number): Uint8Array {
+export function le64(v: number): Uint8Array {
   const b = new Uint8Array(8);
   const hi = Math.floor(v / 0x100000000);
   const lo = v - hi * 0x100000000;
@@ -59,10 +61,10 @@ function le64(v: number): Uint8Array {
   return b;
 }
 
-/** v5's first 20 wire bytes are exactly T.1's input (header, group, branch, lock_time, expiry). */
+/** v5's and v6's first 20 wire bytes are exactly T.1's input (header, group, branch, lock_time, expiry). */
 const HEADER_BYTES = 20;
 
-function headerDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
+export function headerDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   if (wire !== undefined && wire.length >= HEADER_BYTES) return blake2b256Of(P_HEADERS, wire.subarray(0, HEADER_BYTES));
   const b = new Uint8Array(HEADER_BYTES);
   const v = new DataView(b.buffer);
@@ -74,7 +76,7 @@ function headerDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   return blake2b256Of(P_HEADERS, b);
 }
 
-function transparentDigest(tx: TransactionData): Uint8Array {
+export function transparentDigest(tx: TransactionData): Uint8Array {
   if (tx.vin.length === 0 && tx.vout.length === 0) return emptyDigest(P_TRANSPARENT);
   // Each sub-digest's input is one exactly-sized buffer hashed with a single update: per-field
   // updates and small allocations cost more than the hashing itself. The outputs are hashed
@@ -114,21 +116,21 @@ function saplingDigest(tx: TransactionData): Uint8Array {
     }
     spendsDigest = blake2b256Of(P_SSPENDS, c.digest(), n.digest());
   }
-  let outputsDigest: Uint8Array;
-  if (s.outputs.length === 0) {
-    outputsDigest = emptyDigest(P_SOUTPUTS);
-  } else {
-    const c = blake2b256(P_SOUT_C);
-    const m = blake2b256(P_SOUT_M);
-    const n = blake2b256(P_SOUT_N);
-    for (const o of s.outputs) {
-      c.update(o.cmu).update(o.ephemeralKey).update(o.encCiphertext.subarray(0, 52));
-      m.update(o.encCiphertext.subarray(52, 564));
-      n.update(o.cv).update(o.encCiphertext.subarray(564, 580)).update(o.outCiphertext);
-    }
-    outputsDigest = blake2b256Of(P_SOUTPUTS, c.digest(), m.digest(), n.digest());
+  return blake2b256Of(P_SAPLING, spendsDigest, saplingOutputsDigest(s.outputs), le64(s.valueBalance));
+}
+
+/** T.3b, the Sapling outputs digest (the same in v5 and v6). */
+export function saplingOutputsDigest(outputs: readonly SaplingOutput[]): Uint8Array {
+  if (outputs.length === 0) return emptyDigest(P_SOUTPUTS);
+  const c = blake2b256(P_SOUT_C);
+  const m = blake2b256(P_SOUT_M);
+  const n = blake2b256(P_SOUT_N);
+  for (const o of outputs) {
+    c.update(o.cmu).update(o.ephemeralKey).update(o.encCiphertext.subarray(0, 52));
+    m.update(o.encCiphertext.subarray(52, 564));
+    n.update(o.cv).update(o.encCiphertext.subarray(564, 580)).update(o.outCiphertext);
   }
-  return blake2b256Of(P_SAPLING, spendsDigest, outputsDigest, le64(s.valueBalance));
+  return blake2b256Of(P_SOUTPUTS, c.digest(), m.digest(), n.digest());
 }
 
 function orchardDigest(tx: TransactionData): Uint8Array {
@@ -181,11 +183,7 @@ export function zip244TxIdFromFields(tx: TransactionData, wire?: Uint8Array): Ui
 
 /** The auth digest from the decoded fields. */
 export function zip244AuthDigestFromFields(tx: TransactionData): Uint8Array {
-  let size = 0;
-  for (const i of tx.vin) size += compactSizeLength(i.scriptSig.length) + i.scriptSig.length;
-  const w = new ByteWriter(size);
-  for (const i of tx.vin) w.varBytes(i.scriptSig);
-  const transparentAuth = blake2b256Of(P_AUTH_TRANS, w.finish());
+  const transparentAuth = transparentAuthDigest(tx);
   const s = tx.sapling;
   let saplingAuth: Uint8Array;
   if (!s || s.spends.length + s.outputs.length === 0) {
@@ -210,4 +208,13 @@ export function zip244AuthDigestFromFields(tx: TransactionData): Uint8Array {
     orchardAuth = h.digest();
   }
   return blake2b256Of(personalization('ZTxAuthHash_', requireBranchId(tx)), transparentAuth, saplingAuth, orchardAuth);
+}
+
+/** The transparent scripts digest (CompactSize ‖ scriptSig of every input), the same in v5 and v6. */
+export function transparentAuthDigest(tx: TransactionData): Uint8Array {
+  let size = 0;
+  for (const i of tx.vin) size += compactSizeLength(i.scriptSig.length) + i.scriptSig.length;
+  const w = new ByteWriter(size);
+  for (const i of tx.vin) w.varBytes(i.scriptSig);
+  return blake2b256Of(P_AUTH_TRANS, w.finish());
 }

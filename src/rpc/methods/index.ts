@@ -17,6 +17,8 @@ import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './memp
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
 import { rawTransactionMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
+import { utilMethods } from './util/index.js';
+import { walletlessMethods } from './wallet/index.js';
 
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
@@ -54,6 +56,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
+    ...utilMethods(),
+    ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   return methods;

@@ -38,12 +38,19 @@ describe('registration', () => {
       ['z_gettreestate', 'blockchain', 1, 0],
       ['decoderawtransaction', 'rawtransactions', 1, 0],
       ['getrawtransaction', 'rawtransactions', 1, 2],
+      ['decodescript', 'rawtransactions', 1, 0],
+      ['createrawtransaction', 'rawtransactions', 2, 2],
       ['getinfo', 'control', 0, 0],
       ['getexperimentalfeatures', 'control', 0, 0],
       ['getmempoolinfo', 'blockchain', 0, 0],
       ['getrawmempool', 'blockchain', 0, 1],
       ['sendrawtransaction', 'rawtransactions', 1, 1],
       ['getblocksubsidy', 'mining', 0, 1],
+      ['validateaddress', 'util', 1, 0],
+      ['z_validateaddress', 'util', 1, 0],
+      ['createmultisig', 'util', 2, 0],
+      ['verifymessage', 'util', 3, 0],
+      ['z_listunifiedreceivers', 'wallet', 1, 0],
     ]);
   });
 
@@ -60,12 +67,19 @@ describe('registration', () => {
       'z_gettreestate "hash|height"',
       'decoderawtransaction "hexstring"',
       'getrawtransaction "txid" ( verbose "blockhash" )',
+      'decodescript "hex"',
+      'createrawtransaction [{"txid":"id","vout":n},...] {"address":amount,...} ( locktime ) ( expiryheight )',
       'getinfo',
       'getexperimentalfeatures',
       'getmempoolinfo',
       'getrawmempool ( verbose )',
       'sendrawtransaction "hexstring" ( allowhighfees )',
       'getblocksubsidy height',
+      'validateaddress "zcashaddress"',
+      'z_validateaddress "address"',
+      'createmultisig nrequired ["key",...]',
+      'verifymessage "zcashaddress" "signature" "message"',
+      'z_listunifiedreceivers unified_address',
     ]);
     for (const x of methods.values()) expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, true, true]);
     expect(m('getblockcount').help).toBe(

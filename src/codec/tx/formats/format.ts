@@ -1,7 +1,7 @@
 /**
  * A transaction wire format. Each supported layout is one module implementing this; the
  * registry in `./index.ts` maps a header (overwintered flag, version, version group id) to
- * its format. Adding v6 (NU6.3) means adding one module and one registry entry.
+ * its format; `TxAcceptance` (`../acceptance.ts`) says which of them a caller reads.
  */
 import type { ByteReader, ByteWriter } from '../../bytes.js';
 import type { TransactionData, TransparentPart, TxFormatName } from '../types.js';
@@ -18,12 +18,14 @@ export interface TxHeader {
  * for every format zcashd decodes).
  */
 export interface TxCapabilities {
-  /** A consensus branch id in the header (v5). */
+  /** A consensus branch id in the header (v5, v6). */
   readonly branchId: boolean;
-  /** The Sapling value balance and spend/output lists (v4 and v5). */
+  /** The Sapling value balance and spend/output lists (v4, v5, v6). */
   readonly sapling: boolean;
-  /** An Orchard bundle (v5). */
+  /** An Orchard bundle (v5, v6). */
   readonly orchard: boolean;
+  /** An Ironwood bundle (v6, ZIP 229). */
+  readonly ironwood: boolean;
   /** A JoinSplit vector (v2–v4). */
   readonly joinSplits: boolean;
 }
@@ -32,10 +34,10 @@ export interface TxCapabilities {
  * Where a format's transparent part sits and how many bytes follow it when it has no shielded
  * parts (all of them zero: v2's and v3's JoinSplit count; v4's value balance, Sapling spend and
  * output counts and JoinSplit count; v5's Sapling spend and output counts and Orchard action
- * count; none in v1).
+ * count; v6's those and the Ironwood action count; none in v1).
  */
 export interface TransparentLayout {
-  /** Branch id, lock time and expiry height come before the inputs (v5), not after the outputs. */
+  /** Branch id, lock time and expiry height come before the inputs (v5, v6), not after the outputs. */
   readonly branchIdFirst: boolean;
   /**
    * After the outputs, an expiry height follows the lock time (v3, v4); before Overwinter the lock
@@ -59,7 +61,7 @@ export interface TxFormat {
   write(w: ByteWriter, tx: TransactionData): void;
   /** Transaction id in internal byte order; `bytes` is the exact serialization. */
   txid(tx: TransactionData, bytes: Uint8Array): Uint8Array;
-  /** Auth digest in internal order (all-0xff before v5). */
+  /** Auth digest in internal order (all-0xff before v5; ZIP 244 in v5, ZIP 229 in v6). */
   authDigest(tx: TransactionData, bytes: Uint8Array): Uint8Array;
 }
 

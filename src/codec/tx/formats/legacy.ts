@@ -34,7 +34,7 @@ const v2Layout: TransparentLayout = { branchIdFirst: false, expiryHeight: false,
 /** v1 (and the invalid version 0, which zcashd's C++ reads this way before rejecting it). */
 export const v1Format: TxFormat = {
   name: 'v1',
-  carries: { branchId: false, sapling: false, orchard: false, joinSplits: false },
+  carries: { branchId: false, sapling: false, orchard: false, ironwood: false, joinSplits: false },
   transparentLayout: v1Layout,
   read(r, header, t = readTransparentPart(r, v1Layout)): TransactionData {
     return legacyData('v1', header.version, t, {
@@ -55,7 +55,7 @@ export const v1Format: TxFormat = {
 /** Any non-overwintered version ≥ 2: v1 fields plus BCTV14 JoinSplits. */
 export const v2Format: TxFormat = {
   name: 'v2',
-  carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
+  carries: { branchId: false, sapling: false, orchard: false, ironwood: false, joinSplits: true },
   transparentLayout: v2Layout,
   read(r, header, t = readTransparentPart(r, v2Layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');

@@ -11,7 +11,7 @@ const layout: TransparentLayout = { branchIdFirst: true, expiryHeight: true, emp
 
 export const v5Format: TxFormat = {
   name: 'v5',
-  carries: { branchId: true, sapling: true, orchard: true, joinSplits: false },
+  carries: { branchId: true, sapling: true, orchard: true, ironwood: false, joinSplits: false },
   transparentLayout: layout,
   read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const s = readSaplingV5Bundle(r);

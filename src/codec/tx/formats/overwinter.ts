@@ -9,7 +9,7 @@ const layout: TransparentLayout = { branchIdFirst: false, expiryHeight: true, em
 
 export const v3Format: TxFormat = {
   name: 'v3',
-  carries: { branchId: false, sapling: false, orchard: false, joinSplits: true },
+  carries: { branchId: false, sapling: false, orchard: false, ironwood: false, joinSplits: true },
   transparentLayout: layout,
   read(r, header, t = readTransparentPart(r, layout)): TransactionData {
     const js = readJoinSplitSection(r, 'phgr');

@@ -16,7 +16,7 @@ function saplingLayout(name: TxFormatName): TxFormat {
   return {
     name,
     // zfuture shares v4's layout (and is refused when decoded, as zcashd refuses it).
-    carries: { branchId: false, sapling: true, orchard: false, joinSplits: true },
+    carries: { branchId: false, sapling: true, orchard: false, ironwood: false, joinSplits: true },
     transparentLayout: layout,
     read(r, header, t = readTransparentPart(r, layout)): TransactionData {
       const c = readSaplingV4Components(r);

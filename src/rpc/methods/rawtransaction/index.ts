@@ -6,10 +6,12 @@ import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtransaction.js';
+import { createRawTransactionMethod } from './createrawtransaction.js';
+import { decodeScriptMethod } from './decodescript.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
 export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup)];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store)];
 }

@@ -1,0 +1,53 @@
+/**
+ * The secp256k1 operations zcashd's CPubKey performs (src/pubkey.cpp over libsecp256k1):
+ * `IsFullyValid` (the key parses as a curve point, hybrid 06/07 encodings included) and
+ * `RecoverCompact` (the key of a 65-byte compact recoverable signature), on @noble/curves.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+
+const COMPRESSED_SIZE = 33;
+const UNCOMPRESSED_SIZE = 65;
+
+/** `CPubKey::GetLen(prefix)`: the length a key with this first byte must have, 0 if none. */
+function pubkeyLength(prefix: number): number {
+  if (prefix === 0x02 || prefix === 0x03) return COMPRESSED_SIZE;
+  if (prefix === 0x04 || prefix === 0x06 || prefix === 0x07) return UNCOMPRESSED_SIZE;
+  return 0;
+}
+
+/**
+ * `CPubKey(bytes).IsFullyValid()`: the length matches the prefix and libsecp256k1's
+ * `secp256k1_ec_pubkey_parse` accepts it, which takes a hybrid key (06/07) whose prefix
+ * matches the parity of y.
+ */
+export function isFullyValidPubkey(key: Uint8Array): boolean {
+  if (key.length === 0 || pubkeyLength(key[0]!) !== key.length) return false;
+  const prefix = key[0]!;
+  const standard = prefix === 0x06 || prefix === 0x07 ? Uint8Array.from(key, (b, i) => (i === 0 ? 0x04 : b)) : key;
+  try {
+    const point = secp256k1.Point.fromBytes(standard);
+    if (prefix === 0x06 || prefix === 0x07) return (point.toAffine().y & 1n) === (prefix === 0x07 ? 1n : 0n);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `CPubKey::RecoverCompact(hash, sig)`: the serialized public key (compressed when the header
+ * says so) that signed the 32-byte `hash`, or null. The header byte is 27 + recovery id
+ * (+ 4 for a compressed key); r and s must be below the group order and not zero.
+ */
+export function recoverCompact(hash: Uint8Array, sig: Uint8Array): Uint8Array | null {
+  if (sig.length !== 65) return null;
+  const header = sig[0]! - 27;
+  const recovery = header & 3;
+  const compressed = (header & 4) !== 0;
+  try {
+    const signature = secp256k1.Signature.fromBytes(sig.subarray(1), 'compact').addRecoveryBit(recovery);
+    return signature.recoverPublicKey(hash).toBytes(compressed);
+  } catch {
+    // r or s out of range, or no point with x = r (+ n) on the curve.
+    return null;
+  }
+}
