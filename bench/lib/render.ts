@@ -1,7 +1,7 @@
 /**
- * What a results file turns into: the markdown table, the two SVG charts and the results
- * section of docs/performance.md (between `<!-- bench:start -->` and `<!-- bench:end -->`). Everything is derived from
- * the results file, so the published text always names the machine and run it came from.
+ * What a results file turns into: the markdown table, the two SVG charts and the results section
+ * of docs/performance.md (between `<!-- bench:start -->` and `<!-- bench:end -->`). Everything is
+ * derived from the results file, so the published text always names the machine and run it came from.
  */
 import type { BenchResults, Figure } from './figures.js';
 import { latencyChart, ratioChart, type LatencyGroup } from './svg.js';
