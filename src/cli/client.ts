@@ -19,7 +19,7 @@ import { assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs, type 
 import { writePretty } from '../json/pretty.js';
 import { parseJson } from '../json/reader.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../json/value.js';
-import { REQUEST_TEXT_LIMIT } from '../rpc/http/request-body.js';
+import { REQUEST_TEXT_LIMIT } from '../rpc/http/body.js';
 import { checkOptions, formatOptions, CLIENT_OPTIONS, isHelpFlag, isVersionFlag } from './options.js';
 import { convertParams } from './rpc-params.js';
 import { versionLine } from './version.js';

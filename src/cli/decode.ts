@@ -12,7 +12,7 @@ import { decodeTransactionHex } from '../codec/tx/transaction.js';
 import { decodedBlockToJson } from '../render/block.js';
 import { prettyPrint } from '../json/pretty.js';
 import { txToJson } from '../render/tx.js';
-import { REQUEST_TEXT_LIMIT } from '../rpc/http/request-body.js';
+import { REQUEST_TEXT_LIMIT } from '../rpc/http/body.js';
 
 /** The hex text an argument names: literal hex, `@path`, or `-` for stdin (surrounding whitespace trimmed for the last two). */
 export function readHexArgument(arg: string): string {

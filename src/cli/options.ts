@@ -69,6 +69,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'rpcthreads', value: 'n', help: 'Number of threads to service RPC calls (default: 4)' },
   { name: 'rpcworkqueue', value: 'n', help: 'Depth of the work queue to service RPC calls (default: 16)' },
   { name: 'rpcservertimeout', value: 'n', help: 'Timeout during HTTP requests, in seconds (default: 30)' },
+  { name: 'rest', help: 'Accept public REST requests (default: 0)' },
   { name: 'upstream', value: 'url', help: 'Follow a running zcashd or zebrad at this JSON-RPC URL (also --upstream <url>)' },
   { name: 'upstreamuser', value: 'user', help: 'Username for the upstream node' },
   { name: 'upstreampassword', value: 'pw', help: 'Password for the upstream node' },

@@ -195,7 +195,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     server = await startRpcServer({
       config,
       methods,
-      logger: log ? { level: httpLogLevel(settings) } : false,
+      // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
+      logger: log ? log.child({}, { level: httpLogLevel(settings) }) : false,
       onStop: () => void shutdown(),
     });
   } catch (e) {

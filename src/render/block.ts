@@ -12,7 +12,8 @@ import type { Block, BlockHeader } from '../codec/block.js';
 import { blockHeaderHash } from '../codec/block.js';
 import { hexInt, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
-import type { BlockStateView } from '../state/block-view.js';
+import { treeSizeOf, type BlockStateView } from '../state/block-view.js';
+import { SHIELDED_POOL_ENTRIES } from '../state/pools.js';
 import type { ValuePoolView } from '../state/value-pools.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
 import { spentRecordsBytes } from './spent-fields.js';
@@ -182,8 +183,10 @@ function writeStateMembers(w: JsonWriter, state: BlockStateView): void {
   for (const pool of state.pools.valuePools) writeValuePool(w, pool, pool.id);
   w.endArray();
   w.key('trees').beginObject();
-  if (state.saplingTreeSize !== null) w.key('sapling').beginObject().key('size').int(state.saplingTreeSize).endObject();
-  if (state.orchardTreeSize !== null) w.key('orchard').beginObject().key('size').int(state.orchardTreeSize).endObject();
+  for (const { id } of SHIELDED_POOL_ENTRIES) {
+    const size = treeSizeOf(state, id);
+    if (size !== null) w.key(id).beginObject().key('size').int(size).endObject();
+  }
   w.endObject();
 }
 

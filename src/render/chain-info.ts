@@ -8,7 +8,7 @@ import { chainWorkHex } from '../chain/pow.js';
 import { hexInt, toHexReversed } from '../codec/hex.js';
 import { JsonWriter } from '../json/index.js';
 import type { PoolTotals } from '../state/value-pools.js';
-import { VALUE_POOL_IDS } from '../state/value-pools.js';
+import { valuePoolIds } from '../state/value-pools.js';
 
 export interface BlockchainInfoFacts {
   network: NetworkParams;
@@ -106,7 +106,11 @@ export function blockchainInfoToJson(f: BlockchainInfoFacts): string {
     w.key('chainSupply');
     writePoolTotal(w, null, f.state.totals.chainSupply);
     w.key('valuePools').beginArray();
-    for (const id of VALUE_POOL_IDS) writePoolTotal(w, id, f.state.totals[id]);
+    for (const id of valuePoolIds()) {
+      const total = f.state.totals[id];
+      // A pool registered after the totals were made held nothing.
+      writePoolTotal(w, id, total === undefined ? 0n : total);
+    }
     w.endArray();
   }
   writeSoftForks(w, f.tipHeight, network);

@@ -22,7 +22,12 @@ export interface RpcReply {
    * method returned bytes (a multi-megabyte block is then never copied into one reply buffer).
    */
   body: string | Buffer[];
+  /** What the body asked for, for the request log (absent when it did not parse). */
+  summary?: RequestSummary;
 }
+
+/** A request's JSON-RPC method and id (a single call), or its item count (a batch). */
+export type RequestSummary = { method: string | null; id: string } | { batch: number };
 
 export interface DispatchOptions {
   /** Counts the reply's bytes; without one, replies are unbounded (library and tests). */
@@ -198,10 +203,12 @@ export async function handleJsonRpcBody(
   try {
     if (value instanceof JsonObject) {
       requestId = value.get('id') ?? null;
+      const method = value.get('method');
+      const summary = { method: typeof method === 'string' ? method : null, id: idText(requestId) };
       const r = await executeOne(value, registry, ctx, opts);
       addResult(out, r);
       out.addText('\n');
-      return { status: httpStatusFor(r.code), body: out.finish() };
+      return { status: httpStatusFor(r.code), body: out.finish(), summary };
     }
     if (Array.isArray(value)) {
       // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
@@ -216,7 +223,7 @@ export async function handleJsonRpcBody(
         }
       }
       out.addText(']\n');
-      return { status: 200, body: out.finish() };
+      return { status: 200, body: out.finish(), summary: { batch: value.length } };
     }
   } catch (e) {
     if (!(e instanceof BudgetExceeded)) throw e;

@@ -18,6 +18,8 @@ import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
+import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
+import { checkShieldedRequirements } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
 import {
@@ -61,11 +63,11 @@ export interface ApplyBlockInput {
    */
   sproutTreeAt?(root: Uint8Array): IncrementalMerkleTree | null;
   /**
-   * Whether `root` is a Sapling or Orchard root the chain had before this block, the empty
-   * tree's included (GetSaplingAnchorAt, GetOrchardAnchorAt). Without it, those anchors are not
-   * checked.
+   * Whether `root` is a root of a registered pool's tree (state/pools.ts) the chain had before
+   * this block, the empty tree's included (GetSaplingAnchorAt, GetOrchardAnchorAt). Without it,
+   * those anchors are not checked.
    */
-  anchorKnown?(pool: 'sapling' | 'orchard', root: Uint8Array): boolean;
+  anchorKnown?(pool: ShieldedPoolId, root: Uint8Array): boolean;
   /** Whether a block before this one revealed the nullifier (GetNullifier). Without it, nullifiers are not checked. */
   nullifierSpent?(pool: ShieldedPool, nullifier: Uint8Array): boolean;
 }
@@ -84,7 +86,7 @@ export interface ApplyBlockResult {
   created: { outpoint: OutPoint; coin: Coin }[];
   /** Roots this block gave a tree (one per pool whose root changed). */
   newRoots: { pool: ShieldedPool; root: Uint8Array }[];
-  completedSubtrees: { pool: 'sapling' | 'orchard'; index: number; root: Uint8Array }[];
+  completedSubtrees: { pool: ShieldedPoolId; index: number; root: Uint8Array }[];
   /** The nullifiers the block reveals, to record (zcashd's nullifier sets). */
   nullifiers: RevealedNullifier[];
   /** What could not be verified because the state before it is unknown (checkpoint starts). */
@@ -96,12 +98,7 @@ export type StateRule =
   | 'bad-txns-value-pool'
   | 'value-pool-identity'
   /** zcashd's CheckShieldedRequirements: a nullifier revealed before, or an anchor the chain never had. */
-  | 'bad-txns-sprout-duplicate-nullifier'
-  | 'bad-txns-sprout-unknown-anchor'
-  | 'bad-txns-sapling-duplicate-nullifier'
-  | 'bad-txns-sapling-unknown-anchor'
-  | 'bad-txns-orchard-duplicate-nullifier'
-  | 'bad-txns-orchard-unknown-anchor'
+  | `bad-txns-${ShieldedPool}-${'duplicate-nullifier' | 'unknown-anchor'}`
   /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
   | 'bad-chain-supply-checkpoint'
   | ConnectRule
@@ -214,6 +211,8 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
     fail(rule, `${what} uses anchor ${toHexReversed(anchor)}, which is not a known ${kind} root`);
   };
+  const requirementView = { nullifierRevealed: spentBefore, anchorKnown: input.anchorKnown };
+  const revealedByPool: Uint8Array[] = [];
   for (const tx of block.transactions) {
     const d = tx.data;
     const intermediates = new Map<string, IncrementalMerkleTree>();
@@ -232,32 +231,19 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
       tree.append(js.commitments[1]);
       intermediates.set(toHex(tree.root()), tree);
     });
-    (d.sapling?.spends ?? []).forEach((spend, i) => {
-      if (spentBefore('sapling', spend.nullifier)) {
-        fail(
-          'bad-txns-sapling-duplicate-nullifier',
-          `Sapling spend ${i} of transaction ${tx.txidHex} reveals nullifier ${toHexReversed(spend.nullifier)} again`,
-        );
-      }
-      if (input.anchorKnown && !input.anchorKnown('sapling', spend.anchor))
-        unknownAnchor('bad-txns-sapling-unknown-anchor', `Sapling spend ${i} of transaction ${tx.txidHex}`, spend.anchor, 'Sapling');
+    checkShieldedRequirements(d, requirementView, (f) => {
+      const what = `${f.part} of transaction ${tx.txidHex}`;
+      if (f.kind === 'duplicate-nullifier') fail(f.rule, `${what} reveals nullifier ${toHexReversed(f.value)} again`);
+      unknownAnchor(f.rule, what, f.value, f.pool.name);
+      return true;
     });
-    if (d.orchard) {
-      d.orchard.actions.forEach((action, i) => {
-        if (spentBefore('orchard', action.nullifier)) {
-          fail(
-            'bad-txns-orchard-duplicate-nullifier',
-            `Orchard action ${i} of transaction ${tx.txidHex} reveals nullifier ${toHexReversed(action.nullifier)} again`,
-          );
-        }
-      });
-      if (input.anchorKnown && !input.anchorKnown('orchard', d.orchard.anchor))
-        unknownAnchor('bad-txns-orchard-unknown-anchor', `the Orchard bundle of transaction ${tx.txidHex}`, d.orchard.anchor, 'Orchard');
-    }
     // SetNullifiers after the transaction: a later transaction of the block may not reveal them again.
     for (const js of d.joinSplits) for (const nf of js.nullifiers) revealed.add('sprout' + toHex(nf));
-    for (const spend of d.sapling?.spends ?? []) revealed.add('sapling' + toHex(spend.nullifier));
-    for (const action of d.orchard?.actions ?? []) revealed.add('orchard' + toHex(action.nullifier));
+    for (const pool of SHIELDED_POOL_ENTRIES) {
+      pool.nullifiers(d, revealedByPool);
+      for (const nf of revealedByPool) revealed.add(pool.id + toHex(nf));
+      revealedByPool.length = 0;
+    }
   }
 
   // ---- value pools (§3.1, §3.2)
@@ -295,27 +281,22 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
   }
 
-  // ---- note-commitment trees, in block order: Sprout, Sapling outputs, Orchard actions
-  const trees = parent
-    ? { sprout: parent.trees.sprout.clone(), sapling: parent.trees.sapling.clone(), orchard: parent.trees.orchard.clone() }
-    : emptyTrees(hashers);
-  const leaves: Record<ShieldedPool, Uint8Array[]> = { sprout: [], sapling: [], orchard: [] };
-  let saplingTxCount = 0;
-  let orchardTxCount = 0;
+  // ---- note-commitment trees, in block order: Sprout, then each registered pool's leaves
+  const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
+  const empty = parent ? null : emptyTrees(hashers);
+  for (const pool of treePools()) {
+    // A tip made before a pool was registered has no tree for it: nothing entered it yet.
+    trees[pool] = parent?.trees[pool]?.clone() ?? empty?.[pool] ?? emptyTrees(hashers)[pool];
+  }
+  const leaves = {} as Record<ShieldedPool, Uint8Array[]>;
+  for (const pool of treePools()) leaves[pool] = [];
   for (const tx of block.transactions) {
     for (const js of tx.data.joinSplits) leaves.sprout.push(js.commitments[0], js.commitments[1]);
-    if (tx.data.sapling) {
-      saplingTxCount++;
-      for (const o of tx.data.sapling.outputs) leaves.sapling.push(o.cmu);
-    }
-    if (tx.data.orchard) {
-      orchardTxCount++;
-      for (const a of tx.data.orchard.actions) leaves.orchard.push(a.cmx);
-    }
+    for (const pool of SHIELDED_POOL_ENTRIES) pool.commitments(tx.data, leaves[pool.id as ShieldedPoolId]);
   }
   const newRoots: ApplyBlockResult['newRoots'] = [];
   const completedSubtrees: ApplyBlockResult['completedSubtrees'] = [];
-  for (const pool of ['sprout', 'sapling', 'orchard'] as const) {
+  for (const pool of treePools()) {
     if (leaves[pool].length === 0) continue;
     const completed: CompletedSubtree[] = trees[pool].appendMany(leaves[pool]);
     newRoots.push({ pool, root: trees[pool].root() });
@@ -373,21 +354,19 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
   }
 
-  const record: BlockChainState = {
-    height,
-    deltas,
-    totals,
-    sproutRoot: trees.sprout.root(),
-    // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
-    // empty root; from Sapling on it was just checked equal to the computed root).
-    saplingRoot: height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice(),
-    orchardRoot: nu5 ? orchardTreeRoot : null,
-    chainHistoryRoot,
-    authDataRoot,
-    sproutSize: trees.sprout.size,
-    saplingSize: trees.sapling.size,
-    orchardSize: trees.orchard.size,
-  };
+  const record = { height, deltas, totals, sproutRoot: trees.sprout.root() } as BlockChainState;
+  // Each registered pool's final root from its upgrade on (null before: not printed), and its size.
+  const fields = record as unknown as Record<string, Uint8Array | null | number>;
+  for (const { entry, id, root, size } of poolMembers()) {
+    fields[root] = isUpgradeActive(network, entry.upgrade, height) ? trees[id].root() : null;
+    fields[size] = trees[id].size;
+  }
+  // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
+  // empty root; from Sapling on it was just checked equal to the computed root).
+  record.saplingRoot = height === 0 ? ZERO32 : heartwood ? saplingTreeRoot : block.header.commitments.slice();
+  record.chainHistoryRoot = chainHistoryRoot;
+  record.authDataRoot = authDataRoot;
+  record.sproutSize = trees.sprout.size;
   return {
     tip: { hash: block.hash, height, trees, history, totals, coinsComplete },
     record,

@@ -6,11 +6,30 @@
  */
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { Block } from '../codec/block.js';
-import type { BlockChainState } from './chain-state.js';
-import { addPoolTotals, blockPoolDeltas, blockValuePools, type BlockValuePools, type PoolTotals } from './value-pools.js';
+import { recordPoolRoot, type BlockChainState } from './chain-state.js';
+import { SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from './pools.js';
+import {
+  addPoolTotals,
+  blockPoolDeltas,
+  blockValuePools,
+  unknownPoolTotals,
+  type BlockValuePools,
+  type PoolTotals,
+} from './value-pools.js';
+
+/**
+ * The `trees` members, one per registered pool (`saplingTreeSize`, `orchardTreeSize`, …): the
+ * tree size at the block's root, or null when zcashd's coins view has no tree for it.
+ */
+export type PoolTreeSizes = { [K in ShieldedPoolId as `${K}TreeSize`]: number | null };
+
+/** A registered pool's `trees` size in a view (null: not printed, or a view made before the pool was registered). */
+export function treeSizeOf(view: BlockStateView, pool: string): number | null {
+  return (view as unknown as Record<string, number | null | undefined>)[`${pool}TreeSize`] ?? null;
+}
 
 /** Plain data (structured-cloneable: it may travel to a rendering worker). */
-export interface BlockStateView {
+export interface BlockStateView extends PoolTreeSizes {
   finalSaplingRoot: Uint8Array;
   /** Printed (not reversed) from NU5 on; null before. */
   finalOrchardRoot: Uint8Array | null;
@@ -19,13 +38,10 @@ export interface BlockStateView {
   /** `anchor`: the Sprout root after the block. */
   anchor: Uint8Array;
   pools: BlockValuePools;
-  /** `trees` members: the tree size at the block's root, or null when zcashd's coins view has no tree for it. */
-  saplingTreeSize: number | null;
-  orchardTreeSize: number | null;
 }
 
 /** Size of the tree whose root is `root` in the active chain's coins view, or null if it holds none. */
-export type TreeSizeAt = (pool: 'sapling' | 'orchard', root: Uint8Array) => Promise<number | null>;
+export type TreeSizeAt = (pool: ShieldedPoolId, root: Uint8Array) => Promise<number | null>;
 
 const ZERO32 = new Uint8Array(32);
 
@@ -38,8 +54,7 @@ export async function connectedBlockView(record: BlockChainState, treeSizeAt: Tr
     authDataRoot: record.authDataRoot,
     anchor: record.sproutRoot,
     pools: blockValuePools(record.totals, record.deltas),
-    saplingTreeSize: await treeSizeAt('sapling', record.saplingRoot),
-    orchardTreeSize: record.orchardRoot ? await treeSizeAt('orchard', record.orchardRoot) : null,
+    ...(await treeSizes((pool) => recordPoolRoot(record, pool), treeSizeAt)),
   };
 }
 
@@ -63,11 +78,10 @@ export async function unconnectedBlockView(
   const finalSaplingRoot = heartwood ? ZERO32 : header;
   const chainHistoryRoot = heartwood && !atHeartwood && !nu5 ? header : ZERO32;
   const body = blockPoolDeltas(block, network, height, null);
-  const totals = addPoolTotals(
-    parentTotals ?? { chainSupply: null, transparent: null, sprout: null, sapling: null, orchard: null, lockbox: null },
-    body,
-  );
+  const totals = addPoolTotals(parentTotals ?? unknownPoolTotals(), body);
   const pools = blockValuePools({ ...totals, transparent: null, chainSupply: null }, body);
+  // The roots a never-connected block's index entry holds: Sapling's from the header (era
+  // rule above), the others zero from their upgrade on (ConnectBlock never set them).
   return {
     finalSaplingRoot,
     finalOrchardRoot: nu5 ? ZERO32 : null,
@@ -75,7 +89,23 @@ export async function unconnectedBlockView(
     authDataRoot: ZERO32,
     anchor: ZERO32,
     pools,
-    saplingTreeSize: await treeSizeAt('sapling', finalSaplingRoot),
-    orchardTreeSize: nu5 ? await treeSizeAt('orchard', ZERO32) : null,
+    ...(await treeSizes((pool) => {
+      if (pool === 'sapling') return finalSaplingRoot;
+      return isUpgradeActive(network, shieldedPoolEntry(pool).upgrade, height) ? ZERO32 : null;
+    }, treeSizeAt)),
   };
+}
+
+function shieldedPoolEntry(pool: ShieldedPoolId): (typeof SHIELDED_POOL_ENTRIES)[number] {
+  return SHIELDED_POOL_ENTRIES.find((p) => p.id === pool)!;
+}
+
+/** Each registered pool's `trees` size at its root (`rootOf` null: no root, not printed). */
+async function treeSizes(rootOf: (pool: ShieldedPoolId) => Uint8Array | null, treeSizeAt: TreeSizeAt): Promise<PoolTreeSizes> {
+  const sizes: Record<string, number | null> = {};
+  for (const { id } of SHIELDED_POOL_ENTRIES) {
+    const root = rootOf(id as ShieldedPoolId);
+    sizes[`${id}TreeSize`] = root ? await treeSizeAt(id as ShieldedPoolId, root) : null;
+  }
+  return sizes as PoolTreeSizes;
 }

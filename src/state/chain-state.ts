@@ -12,18 +12,26 @@
 import { ByteReader, ByteWriter } from '../codec/bytes.js';
 import { bytesEqual } from '../codec/hex.js';
 import { decodeHistoryTree, encodeHistoryTree, type HistoryTree } from './history-tree.js';
+import { poolKeyByte, poolOfKeyByte, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId, type TreePool } from './pools.js';
 import type { MerkleHasher } from './trees/hasher.js';
 import { IncrementalMerkleTree } from './trees/incremental.js';
 import type { PoolDeltas, PoolTotals } from './value-pools.js';
 
-/** The three note-commitment trees, in zcashd's pool order. */
-export const SHIELDED_POOLS = ['sprout', 'sapling', 'orchard'] as const;
-export type ShieldedPool = (typeof SHIELDED_POOLS)[number];
+/** Sprout or a registered pool (state/pools.ts): each has a tree, anchors and a nullifier set. */
+export type ShieldedPool = TreePool;
 
 export type PoolHashers = Readonly<Record<ShieldedPool, MerkleHasher>>;
 
+/**
+ * hashFinal<Pool>Root and the tree size after the block, one pair per registered pool
+ * (`saplingRoot`, `saplingSize`, `orchardRoot`, …): null where the pool's upgrade was not active.
+ */
+export type PoolRecordFields = { [K in ShieldedPoolId as `${K}Root`]: Uint8Array | null } & {
+  [K in ShieldedPoolId as `${K}Size`]: number;
+};
+
 /** What getblock and getblockchaininfo print for one connected block. */
-export interface BlockChainState {
+export interface BlockChainState extends PoolRecordFields {
   height: number;
   deltas: PoolDeltas;
   totals: PoolTotals;
@@ -31,16 +39,22 @@ export interface BlockChainState {
   sproutRoot: Uint8Array;
   /** hashFinalSaplingRoot as §2.4 defines it (the header field before Heartwood). */
   saplingRoot: Uint8Array;
-  /** hashFinalOrchardRoot; null before NU5 (not printed). */
-  orchardRoot: Uint8Array | null;
   /** hashChainHistoryRoot (§2.4): zero before Heartwood+1, prevRoot(h) from NU5. */
   chainHistoryRoot: Uint8Array;
   /** hashAuthDataRoot: zero before NU5. */
   authDataRoot: Uint8Array;
-  /** Leaves in each tree after this block. */
+  /** Leaves in the Sprout tree after this block. */
   sproutSize: number;
-  saplingSize: number;
-  orchardSize: number;
+}
+
+/** A registered pool's final root in a block record (null: not active, or a record written before the pool existed). */
+export function recordPoolRoot(s: BlockChainState, pool: string): Uint8Array | null {
+  return (s as unknown as Record<string, Uint8Array | null | undefined>)[`${pool}Root`] ?? null;
+}
+
+/** A registered pool's tree size in a block record (0 for a record written before the pool existed). */
+export function recordPoolSize(s: BlockChainState, pool: string): number {
+  return (s as unknown as Record<string, number | undefined>)[`${pool}Size`] ?? 0;
 }
 
 /** The state after the tip: what connecting the next block starts from. */
@@ -58,8 +72,18 @@ export interface ChainStateTip {
   coinsComplete: boolean;
 }
 
-const FORMAT = 1;
-const DELTA_KEYS = ['transparent', 'sprout', 'sapling', 'orchard', 'lockbox', 'chainSupply'] as const;
+/**
+ * Record formats. 1: one fixed field per pool (Sprout, Sapling, Orchard), as stores of schema 6
+ * and before wrote them; still read. 2: the registered pools' data as a list tagged by key byte,
+ * so a record written before a pool existed reads with that pool absent (its tree empty, its
+ * root null, its values zero: nothing can have entered a pool before its upgrade).
+ */
+const FORMAT_FIXED_POOLS = 1;
+const FORMAT_POOL_LIST = 2;
+const FIXED_DELTA_KEYS = ['transparent', 'sprout', 'sapling', 'orchard', 'lockbox', 'chainSupply'] as const;
+/** The values every format-2 record has; the registered pools' follow in their list. */
+const CORE_VALUE_KEYS = ['transparent', 'sprout', 'lockbox', 'chainSupply'] as const;
+type CoreValueKey = (typeof CORE_VALUE_KEYS)[number];
 
 function writeOptionalAmount(w: ByteWriter, v: bigint | null): void {
   if (v === null) w.u8(0);
@@ -73,33 +97,126 @@ function readOptionalAmount(r: ByteReader): bigint | null {
   return BigInt(r.i64());
 }
 
-function readFormat(r: ByteReader, what: string): void {
+function readFormat(r: ByteReader, what: string): number {
   const format = r.u8();
-  if (format !== FORMAT) throw new Error(`corrupt ${what} (format ${format}; this zecrpc reads format ${FORMAT})`);
+  if (format !== FORMAT_FIXED_POOLS && format !== FORMAT_POOL_LIST)
+    throw new Error(`corrupt ${what} (format ${format}; this zecrpc reads formats ${FORMAT_FIXED_POOLS} and ${FORMAT_POOL_LIST})`);
+  return format;
+}
+
+/** A registered pool named by a record's key byte; a byte no entry has means a newer zecrpc wrote the record. */
+function registeredPoolOf(b: number, what: string): ShieldedPoolId {
+  const pool = poolOfKeyByte(b);
+  if (pool === undefined || pool === 'sprout') throw new Error(`corrupt ${what} (pool key byte ${b}, which this zecrpc does not know)`);
+  return pool;
+}
+
+/** Reads a format-2 pool list's length; each pool appears at most once, so it is bounded by the key bytes. */
+function readPoolCount(r: ByteReader, what: string): number {
+  const n = r.compactSize();
+  if (n > 256) throw new Error(`corrupt ${what} (${n} pools)`);
+  return n;
 }
 
 export function encodeBlockChainState(s: BlockChainState): Uint8Array {
-  const w = new ByteWriter(400).u8(FORMAT).u32(s.height);
-  for (const k of DELTA_KEYS) writeOptionalAmount(w, s.deltas[k]);
-  for (const k of DELTA_KEYS) writeOptionalAmount(w, s.totals[k]);
-  w.bytes(s.sproutRoot).bytes(s.saplingRoot).bytes(s.chainHistoryRoot).bytes(s.authDataRoot);
-  if (s.orchardRoot) w.u8(1).bytes(s.orchardRoot);
-  else w.u8(0);
-  return w.u64(BigInt(s.sproutSize)).u64(BigInt(s.saplingSize)).u64(BigInt(s.orchardSize)).finish();
+  const w = new ByteWriter(400).u8(FORMAT_POOL_LIST).u32(s.height);
+  for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, s.deltas[k]);
+  for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, s.totals[k]);
+  w.bytes(s.sproutRoot).bytes(s.chainHistoryRoot).bytes(s.authDataRoot).u64(BigInt(s.sproutSize));
+  w.compactSize(SHIELDED_POOL_ENTRIES.length);
+  for (const { id, keyByte } of SHIELDED_POOL_ENTRIES) {
+    const values = poolValues(s.deltas, s.totals, id);
+    w.u8(keyByte).i64(values.delta);
+    writeOptionalAmount(w, values.total);
+    const root = recordPoolRoot(s, id);
+    if (root) w.u8(1).bytes(root);
+    else w.u8(0);
+    w.u64(BigInt(recordPoolSize(s, id)));
+  }
+  return w.finish();
+}
+
+/** A registered pool's delta and total; a pool registered after the values were made counts as zero (null stays unknown). */
+function poolValues(deltas: PoolDeltas | PoolTotals, totals: PoolTotals, id: string): { delta: bigint; total: bigint | null } {
+  const d = (deltas as unknown as Record<string, bigint | null | undefined>)[id];
+  const t = (totals as unknown as Record<string, bigint | null | undefined>)[id];
+  return { delta: d ?? 0n, total: t === undefined ? 0n : t };
 }
 
 export function decodeBlockChainState(bytes: Uint8Array): BlockChainState {
   const r = new ByteReader(bytes);
-  readFormat(r, 'block chain-state record');
+  const format = readFormat(r, 'block chain-state record');
+  const state = format === FORMAT_FIXED_POOLS ? decodeFixedPoolBlockState(r) : decodePoolListBlockState(r);
+  if (r.remaining !== 0) throw new Error('corrupt block chain-state record (trailing bytes)');
+  return state;
+}
+
+function decodePoolListBlockState(r: ByteReader): BlockChainState {
+  const what = 'block chain-state record';
   const height = r.u32();
-  const amounts = (): Record<(typeof DELTA_KEYS)[number], bigint | null> => {
-    const out = {} as Record<(typeof DELTA_KEYS)[number], bigint | null>;
-    for (const k of DELTA_KEYS) out[k] = readOptionalAmount(r);
+  const readCore = (): Record<CoreValueKey, bigint | null> => {
+    const out = {} as Record<CoreValueKey, bigint | null>;
+    for (const k of CORE_VALUE_KEYS) out[k] = readOptionalAmount(r);
+    return out;
+  };
+  const d = readCore();
+  const t = readCore();
+  const required = (k: CoreValueKey): bigint => {
+    const v = d[k];
+    if (v === null) throw new Error(`corrupt block chain-state record (no ${k} delta)`);
+    return v;
+  };
+  const sproutRoot = r.bytes(32).slice();
+  const chainHistoryRoot = r.bytes(32).slice();
+  const authDataRoot = r.bytes(32).slice();
+  const sproutSize = Number(r.u64());
+  const pools = new Map<ShieldedPoolId, { delta: bigint; total: bigint | null; root: Uint8Array | null; size: number }>();
+  const count = readPoolCount(r, what);
+  for (let i = 0; i < count; i++) {
+    const pool = registeredPoolOf(r.u8(), what);
+    const delta = BigInt(r.i64());
+    const total = readOptionalAmount(r);
+    const root = r.u8() === 1 ? r.bytes(32).slice() : null;
+    pools.set(pool, { delta, total, root, size: Number(r.u64()) });
+  }
+  const deltas = { height, transparent: d.transparent, sprout: required('sprout') } as Record<string, unknown>;
+  const totals = { chainSupply: t.chainSupply, transparent: t.transparent, sprout: t.sprout } as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const { id } of SHIELDED_POOL_ENTRIES) {
+    const p = pools.get(id as ShieldedPoolId);
+    deltas[id] = p?.delta ?? 0n;
+    totals[id] = p ? p.total : 0n;
+    fields[`${id}Root`] = p?.root ?? null;
+    fields[`${id}Size`] = p?.size ?? 0;
+  }
+  deltas.lockbox = required('lockbox');
+  deltas.chainSupply = d.chainSupply;
+  totals.lockbox = t.lockbox;
+  // Sapling's root is never null in a record: zero where no tree existed yet.
+  fields.saplingRoot ??= new Uint8Array(32);
+  return {
+    height,
+    deltas: deltas as unknown as PoolDeltas,
+    totals: totals as unknown as PoolTotals,
+    sproutRoot,
+    ...(fields as unknown as PoolRecordFields & { saplingRoot: Uint8Array }),
+    chainHistoryRoot,
+    authDataRoot,
+    sproutSize,
+  };
+}
+
+/** Format 1: the Sprout, Sapling and Orchard values, roots and sizes in fixed fields. */
+function decodeFixedPoolBlockState(r: ByteReader): BlockChainState {
+  const height = r.u32();
+  const amounts = (): Record<(typeof FIXED_DELTA_KEYS)[number], bigint | null> => {
+    const out = {} as Record<(typeof FIXED_DELTA_KEYS)[number], bigint | null>;
+    for (const k of FIXED_DELTA_KEYS) out[k] = readOptionalAmount(r);
     return out;
   };
   const d = amounts();
   const t = amounts();
-  const req = (k: (typeof DELTA_KEYS)[number]): bigint => {
+  const req = (k: (typeof FIXED_DELTA_KEYS)[number]): bigint => {
     const v = d[k];
     if (v === null) throw new Error(`corrupt block chain-state record (no ${k} delta)`);
     return v;
@@ -110,7 +227,6 @@ export function decodeBlockChainState(bytes: Uint8Array): BlockChainState {
   const authDataRoot = r.bytes(32).slice();
   const orchardRoot = r.u8() === 1 ? r.bytes(32).slice() : null;
   const sizes = [r.u64(), r.u64(), r.u64()].map(Number) as [number, number, number];
-  if (r.remaining !== 0) throw new Error('corrupt block chain-state record (trailing bytes)');
   return {
     height,
     deltas: {
@@ -135,45 +251,69 @@ export function decodeBlockChainState(bytes: Uint8Array): BlockChainState {
 }
 
 export function encodeChainStateTip(tip: ChainStateTip): Uint8Array {
-  const w = new ByteWriter(8192).u8(FORMAT).bytes(tip.hash).u32(tip.height);
+  const w = new ByteWriter(8192).u8(FORMAT_POOL_LIST).bytes(tip.hash).u32(tip.height);
   // Padded frontiers: every level is present, so decoding never has to guess the layout.
-  for (const pool of SHIELDED_POOLS) w.varBytes(tip.trees[pool].toTreeStateBytes('padded'));
+  const pools = treePools();
+  w.compactSize(pools.length);
+  for (const pool of pools) w.u8(poolKeyByte(pool)).varBytes(tip.trees[pool].toTreeStateBytes('padded'));
   if (tip.history === 'unknown') w.u8(2);
   else if (tip.history) w.u8(1).varBytes(encodeHistoryTree(tip.history));
   else w.u8(0);
-  for (const k of DELTA_KEYS) writeOptionalAmount(w, tip.totals[k]);
+  for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, tip.totals[k]);
+  w.compactSize(SHIELDED_POOL_ENTRIES.length);
+  for (const { id, keyByte } of SHIELDED_POOL_ENTRIES) {
+    w.u8(keyByte);
+    writeOptionalAmount(w, poolValues(tip.totals, tip.totals, id).total);
+  }
   return w.u8(tip.coinsComplete ? 1 : 0).finish();
 }
 
 export function decodeChainStateTip(bytes: Uint8Array, hashers: PoolHashers): ChainStateTip {
+  const what = 'chain-state tip record';
   const r = new ByteReader(bytes);
-  readFormat(r, 'chain-state tip record');
+  const format = readFormat(r, what);
   const hash = r.bytes(32).slice();
   const height = r.u32();
   const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
-  for (const pool of SHIELDED_POOLS) {
-    trees[pool] = IncrementalMerkleTree.fromTreeState(hashers[pool], r.varBytes(), treeOptions(pool));
+  const frontier = (pool: ShieldedPool, state: Uint8Array): void => {
+    trees[pool] = IncrementalMerkleTree.fromTreeState(hashers[pool], state, treeOptions(pool));
+  };
+  if (format === FORMAT_FIXED_POOLS) {
+    for (const pool of ['sprout', 'sapling', 'orchard'] as const) frontier(pool, r.varBytes());
+  } else {
+    const count = readPoolCount(r, what);
+    for (let i = 0; i < count; i++) {
+      const b = r.u8();
+      const pool = b === poolKeyByte('sprout') ? 'sprout' : registeredPoolOf(b, what);
+      frontier(pool, r.varBytes());
+    }
   }
+  for (const pool of treePools()) trees[pool] ??= new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
   const historyFlag = r.u8();
   const history = historyFlag === 1 ? decodeHistoryTree(r.varBytes()) : historyFlag === 2 ? 'unknown' : null;
-  const totals = {} as PoolTotals;
-  for (const k of DELTA_KEYS) totals[k] = readOptionalAmount(r);
+  const totals = {} as Record<string, bigint | null>;
+  if (format === FORMAT_FIXED_POOLS) {
+    for (const k of FIXED_DELTA_KEYS) totals[k] = readOptionalAmount(r);
+  } else {
+    for (const k of CORE_VALUE_KEYS) totals[k] = readOptionalAmount(r);
+    const count = readPoolCount(r, what);
+    for (let i = 0; i < count; i++) totals[registeredPoolOf(r.u8(), what)] = readOptionalAmount(r);
+  }
+  for (const { id } of SHIELDED_POOL_ENTRIES) if (!(id in totals)) totals[id] = 0n;
   const coinsComplete = r.u8() === 1;
   if (r.remaining !== 0) throw new Error('corrupt chain-state tip record (trailing bytes)');
-  return { hash, height, trees, history, totals, coinsComplete };
+  return { hash, height, trees, history, totals: totals as unknown as PoolTotals, coinsComplete };
 }
 
-/** zcashd tracks 2^16-leaf subtrees for Sapling and Orchard only. */
+/** zcashd tracks 2^16-leaf subtrees for the registered pools (Sapling, Orchard), not for Sprout. */
 export function treeOptions(pool: ShieldedPool): { subtreeHeight?: null } {
   return pool === 'sprout' ? { subtreeHeight: null } : {};
 }
 
 export function emptyTrees(hashers: PoolHashers): Record<ShieldedPool, IncrementalMerkleTree> {
-  return {
-    sprout: new IncrementalMerkleTree(hashers.sprout, treeOptions('sprout')),
-    sapling: new IncrementalMerkleTree(hashers.sapling, treeOptions('sapling')),
-    orchard: new IncrementalMerkleTree(hashers.orchard, treeOptions('orchard')),
-  };
+  const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
+  for (const pool of treePools()) trees[pool] = new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
+  return trees;
 }
 
 /**

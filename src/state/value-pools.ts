@@ -9,27 +9,51 @@
  * A null total is a pool zcashd reports as `monitored: false`, and it stays null for every
  * descendant.
  */
-import type { OrchardBundle, SaplingBundle, TxIn, TxOut, JoinSplit } from '../codec/tx/types.js';
+import type { TxIn, TxOut, JoinSplit } from '../codec/tx/types.js';
 import { MAX_MONEY } from '../codec/tx/types.js';
 import { lockboxDelta } from '../chain/funding-streams.js';
 import type { NetworkName } from '../chain/network.js';
 import type { NetworkRef } from '../chain/subsidy.js';
+import { derivedFromRegistry, SHIELDED_POOL_ENTRIES, type PoolBundles, type ShieldedPoolId } from './pools.js';
 
-/** getblock's valuePools order. */
-export const VALUE_POOL_IDS = ['transparent', 'sprout', 'sapling', 'orchard', 'lockbox'] as const;
-export type ValuePoolId = (typeof VALUE_POOL_IDS)[number];
+export type ValuePoolId = 'transparent' | 'sprout' | ShieldedPoolId | 'lockbox';
+
+/** getblock's valuePools order: transparent, Sprout, the registered pools (state/pools.ts), the lockbox. */
+export const valuePoolIds: () => readonly ValuePoolId[] = derivedFromRegistry(() =>
+  Object.freeze([
+    'transparent' as const,
+    'sprout' as const,
+    ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId),
+    'lockbox' as const,
+  ]),
+);
+
+/** The totals' members, chainSupply first. */
+const totalIds = derivedFromRegistry((): readonly (ValuePoolId | 'chainSupply')[] => ['chainSupply', ...valuePoolIds()]);
+
+/** What an out-of-range pool delta is called in its error ("sapling value delta"). */
+const deltaLabels = derivedFromRegistry(() => SHIELDED_POOL_ENTRIES.map((p) => `${p.id} value delta`));
+
+/** The built-in pools' valuePools order (valuePoolIds() also has any pool a test registers). */
+export const VALUE_POOL_IDS: readonly ValuePoolId[] = valuePoolIds();
+
+/** A registered pool's value in per-pool values (a pool registered after they were made counts as zero). */
+function poolValue<T>(values: Readonly<Record<ShieldedPoolId, T>>, id: string, absent: T): T {
+  const v = (values as Readonly<Record<string, T | undefined>>)[id];
+  return v === undefined ? absent : v;
+}
+
+/** A value that may be missing because its pool was registered after it was made: zero then. */
+const orZero = (v: bigint | null | undefined): bigint | null => (v === undefined ? 0n : v);
 
 /** The effect of one block on each pool and on the chain supply, in zatoshis. */
-export interface PoolDeltas {
+export interface PoolDeltas extends Record<ShieldedPoolId, bigint> {
   height: number;
   /** Σ outputs − Σ spent prevouts; null when a spent prevout's value is unknown. */
   transparent: bigint | null;
   /** Σ JoinSplit (vpub_old − vpub_new). */
   sprout: bigint;
-  /** −Σ valueBalanceSapling. */
-  sapling: bigint;
-  /** −Σ valueBalanceOrchard. */
-  orchard: bigint;
+  /** (The registered pools': −Σ valueBalance<Pool>.) */
   /** Lockbox funding streams − one-time disbursements at this height. */
   lockbox: bigint;
   /** lockbox + coinbase GetValueOut − Σ fees; null when a spent prevout's value is unknown. */
@@ -37,24 +61,20 @@ export interface PoolDeltas {
 }
 
 /** Cumulative totals after a block; null = not monitored (unknown). */
-export interface PoolTotals {
+export interface PoolTotals extends Record<ShieldedPoolId, bigint | null> {
   chainSupply: bigint | null;
   transparent: bigint | null;
   sprout: bigint | null;
-  sapling: bigint | null;
-  orchard: bigint | null;
   lockbox: bigint | null;
 }
 
 /** The transaction fields the pool deltas read (a decoded `Transaction` satisfies it). */
 export interface PoolTransaction {
   readonly isCoinbase: boolean;
-  readonly data: {
+  readonly data: PoolBundles & {
     readonly vin: readonly TxIn[];
     readonly vout: readonly TxOut[];
     readonly joinSplits: readonly JoinSplit[];
-    readonly sapling: Pick<SaplingBundle, 'valueBalance'> | null;
-    readonly orchard: Pick<OrchardBundle, 'valueBalance'> | null;
   };
 }
 
@@ -96,10 +116,11 @@ export function valueOut(tx: PoolTransaction, height: number): number {
   const d = tx.data;
   let out = 0;
   for (const o of d.vout) out = checked(out + o.value, 'transaction output value', height, inMoneyRange);
-  const vbSapling = d.sapling?.valueBalance ?? 0;
-  if (vbSapling <= 0) out = checked(out - vbSapling, 'transaction output value', height, inMoneyRange);
-  const vbOrchard = d.orchard?.valueBalance ?? 0;
-  if (vbOrchard <= 0) out = checked(out - vbOrchard, 'transaction output value', height, inMoneyRange);
+  const pools = SHIELDED_POOL_ENTRIES;
+  for (let p = 0; p < pools.length; p++) {
+    const vb = pools[p]!.valueBalance(d);
+    if (vb <= 0) out = checked(out - vb, 'transaction output value', height, inMoneyRange);
+  }
   for (const js of d.joinSplits) out = checked(out + js.vpubOld, 'transaction output value', height, inMoneyRange);
   return out;
 }
@@ -108,10 +129,11 @@ export function valueOut(tx: PoolTransaction, height: number): number {
 export function shieldedValueIn(tx: PoolTransaction): number {
   const d = tx.data;
   let v = 0;
-  const vbSapling = d.sapling?.valueBalance ?? 0;
-  if (vbSapling >= 0) v += vbSapling;
-  const vbOrchard = d.orchard?.valueBalance ?? 0;
-  if (vbOrchard >= 0) v += vbOrchard;
+  const pools = SHIELDED_POOL_ENTRIES;
+  for (let p = 0; p < pools.length; p++) {
+    const vb = pools[p]!.valueBalance(d);
+    if (vb >= 0) v += vb;
+  }
   for (const js of d.joinSplits) v += js.vpubNew;
   return v;
 }
@@ -137,8 +159,10 @@ export function blockPoolDeltas(
 ): PoolDeltas {
   const lockbox = lockboxDelta(height, network);
   let sprout = 0;
-  let sapling = 0;
-  let orchard = 0;
+  const pools = SHIELDED_POOL_ENTRIES;
+  const labels = deltaLabels();
+  const shielded: number[] = [];
+  for (let p = 0; p < pools.length; p++) shielded.push(0);
   let transparent = 0;
   let supply = checked(Number(lockbox), 'chain supply delta', height);
   let known = spentOutputValue !== undefined && spentOutputValue !== null;
@@ -151,8 +175,10 @@ export function blockPoolDeltas(
     // and asking the others would build prevout views for nothing.
     const coinbase = t === 0 && tx.isCoinbase;
     // A negative value balance moves value into the shielded pool, hence the sign flip.
-    sapling = checked(sapling - (d.sapling?.valueBalance ?? 0), 'sapling value delta', height);
-    orchard = checked(orchard - (d.orchard?.valueBalance ?? 0), 'orchard value delta', height);
+    for (let p = 0; p < pools.length; p++) {
+      const pool = pools[p]!;
+      shielded[p] = checked(shielded[p]! - pool.valueBalance(d), labels[p]!, height);
+    }
     for (const js of d.joinSplits) {
       sprout = checked(sprout + js.vpubOld, 'sprout value delta', height);
       sprout = checked(sprout - js.vpubNew, 'sprout value delta', height);
@@ -188,15 +214,11 @@ export function blockPoolDeltas(
     }
   }
 
-  return {
-    height,
-    transparent: known ? BigInt(transparent) : null,
-    sprout: BigInt(sprout),
-    sapling: BigInt(sapling),
-    orchard: BigInt(orchard),
-    lockbox,
-    chainSupply: known ? BigInt(supply) : null,
-  };
+  const deltas = { height, transparent: known ? BigInt(transparent) : null, sprout: BigInt(sprout) } as PoolDeltas;
+  for (let p = 0; p < pools.length; p++) (deltas as unknown as Record<string, bigint>)[pools[p]!.id] = BigInt(shielded[p]!);
+  deltas.lockbox = lockbox;
+  deltas.chainSupply = known ? BigInt(supply) : null;
+  return deltas;
 }
 
 const fmt = (v: bigint | null): string => (v === null ? 'unknown' : v.toString());
@@ -204,13 +226,14 @@ const fmt = (v: bigint | null): string => (v === null ? 'unknown' : v.toString()
 function identityError(kind: string, height: number, supply: bigint | null, parts: Record<ValuePoolId, bigint | null>): string | null {
   if (supply === null) return null;
   let sum = 0n;
-  for (const id of VALUE_POOL_IDS) {
-    const v = parts[id];
+  const ids = valuePoolIds();
+  for (let i = 0; i < ids.length; i++) {
+    const v = orZero(parts[ids[i]!]);
     if (v === null) return null;
     sum += v;
   }
   if (sum === supply) return null;
-  const terms = VALUE_POOL_IDS.map((id) => `${id} ${fmt(parts[id])}`).join(' + ');
+  const terms = ids.map((id) => `${id} ${fmt(orZero(parts[id]))}`).join(' + ');
   return (
     `${kind} value pool identity fails at height ${height}: ` + `chainSupply ${supply} != ${terms} = ${sum} (difference ${supply - sum})`
   );
@@ -231,8 +254,10 @@ export function poolDeltaIdentityError(d: PoolDeltas): string | null {
  */
 export function poolTotalsError(t: PoolTotals, height: number): string | null {
   const max = BigInt(MAX_MONEY);
-  for (const id of ['chainSupply', ...VALUE_POOL_IDS] as const) {
-    const v = t[id];
+  const ids = totalIds();
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const v = orZero(t[id]);
     if (v !== null && (v < 0n || v > max)) return `${id} total out of range at height ${height}: ${v}`;
   }
   return identityError('chain total', height, t.chainSupply, t);
@@ -240,14 +265,7 @@ export function poolTotalsError(t: PoolTotals, height: number): string | null {
 
 /** The totals after the genesis block: each total is its delta. */
 export function genesisPoolTotals(d: PoolDeltas): PoolTotals {
-  return {
-    chainSupply: d.chainSupply,
-    transparent: d.transparent,
-    sprout: d.sprout,
-    sapling: d.sapling,
-    orchard: d.orchard,
-    lockbox: d.lockbox,
-  };
+  return combineTotals(unknownPoolTotals(), d, (_none, delta) => delta);
 }
 
 const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
@@ -255,14 +273,7 @@ const minus = (a: bigint | null, b: bigint | null): bigint | null => (a === null
 
 /** The totals after a block from its parent's totals and its deltas; unknown stays unknown. */
 export function addPoolTotals(parent: PoolTotals, d: PoolDeltas): PoolTotals {
-  return {
-    chainSupply: plus(parent.chainSupply, d.chainSupply),
-    transparent: plus(parent.transparent, d.transparent),
-    sprout: plus(parent.sprout, d.sprout),
-    sapling: plus(parent.sapling, d.sapling),
-    orchard: plus(parent.orchard, d.orchard),
-    lockbox: plus(parent.lockbox, d.lockbox),
-  };
+  return combineTotals(parent, d, plus);
 }
 
 /**
@@ -270,25 +281,36 @@ export function addPoolTotals(parent: PoolTotals, d: PoolDeltas): PoolTotals {
  * backwards. Unknown stays unknown.
  */
 export function subtractPoolTotals(child: PoolTotals, d: PoolDeltas): PoolTotals {
-  return {
-    chainSupply: minus(child.chainSupply, d.chainSupply),
-    transparent: minus(child.transparent, d.transparent),
-    sprout: minus(child.sprout, d.sprout),
-    sapling: minus(child.sapling, d.sapling),
-    orchard: minus(child.orchard, d.orchard),
-    lockbox: minus(child.lockbox, d.lockbox),
-  };
+  return combineTotals(child, d, minus);
 }
 
-/** Totals where nothing is known (a block whose ancestry is not fully available). */
-export const UNKNOWN_POOL_TOTALS: Readonly<PoolTotals> = Object.freeze({
-  chainSupply: null,
-  transparent: null,
-  sprout: null,
-  sapling: null,
-  orchard: null,
-  lockbox: null,
-});
+/**
+ * Totals and deltas pool by pool, in getblock's member order; a registered pool missing from
+ * either side (a value made before the pool was registered) counts as zero.
+ */
+function combineTotals(totals: PoolTotals, d: PoolDeltas, op: (total: bigint | null, delta: bigint | null) => bigint | null): PoolTotals {
+  const out = {
+    chainSupply: op(totals.chainSupply, d.chainSupply),
+    transparent: op(totals.transparent, d.transparent),
+    sprout: op(totals.sprout, d.sprout),
+  } as PoolTotals;
+  for (const { id } of SHIELDED_POOL_ENTRIES) {
+    (out as unknown as Record<string, bigint | null>)[id] = op(poolValue(totals, id, 0n), poolValue(d, id, 0n));
+  }
+  out.lockbox = op(totals.lockbox, d.lockbox);
+  return out;
+}
+
+/** Totals where nothing is known (a block whose ancestry is not fully available), with every registered pool. */
+export function unknownPoolTotals(): PoolTotals {
+  const totals = { chainSupply: null, transparent: null, sprout: null } as PoolTotals;
+  for (const { id } of SHIELDED_POOL_ENTRIES) (totals as unknown as Record<string, null>)[id] = null;
+  totals.lockbox = null;
+  return totals;
+}
+
+/** Totals where nothing is known, for the built-in pools. */
+export const UNKNOWN_POOL_TOTALS: Readonly<PoolTotals> = Object.freeze(unknownPoolTotals());
 
 /** One `ValuePoolDesc` as getblock prints it: `monitored` iff the total is known; absent values are null. */
 export interface ValuePoolView {
@@ -303,7 +325,7 @@ export interface BlockValuePools {
 }
 
 /**
- * What getblock shows for a block: `chainSupply`, then the pools in VALUE_POOL_IDS order.
+ * What getblock shows for a block: `chainSupply`, then the pools in valuePoolIds() order.
  * `deltas` null means the block's body was never processed (no valueDelta anywhere).
  */
 export function blockValuePools(totals: PoolTotals, deltas: PoolDeltas | null): BlockValuePools {
@@ -314,7 +336,7 @@ export function blockValuePools(totals: PoolTotals, deltas: PoolDeltas | null): 
   });
   return {
     chainSupply: view(totals.chainSupply, deltas?.chainSupply ?? null),
-    valuePools: VALUE_POOL_IDS.map((id) => ({ id, ...view(totals[id], deltas === null ? null : deltas[id]) })),
+    valuePools: valuePoolIds().map((id) => ({ id, ...view(orZero(totals[id]), deltas === null ? null : orZero(deltas[id])) })),
   };
 }
 

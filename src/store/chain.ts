@@ -36,6 +36,7 @@ import { BlockRejectedError, StoreNotWritableError, StoreOpenError, UnknownParen
 import { assertIndexOpenable } from './index-dir.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
 import { defaultPoolHashers } from '../state/hashers.js';
+import type { ShieldedPoolId } from '../state/pools.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
 import { checkBlockHeader, equihashParams } from '../chain/header-rules.js';
@@ -1036,11 +1037,7 @@ export class ChainStore implements ChainStoreReader {
     return v ? decodeChainStateTip(v, defaultPoolHashers()) : null;
   }
 
-  async subtrees(
-    pool: 'sapling' | 'orchard',
-    start: number,
-    limit: number,
-  ): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
+  async subtrees(pool: ShieldedPoolId, start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
     const out: { index: number; root: Uint8Array; endHeight: number }[] = [];
     if (limit <= 0 || start > 0xffffffff) return out;
     const prefix = chainStateKeys.subtreePrefix(pool);

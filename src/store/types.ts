@@ -5,6 +5,7 @@
  */
 import type { NetworkParams } from '../chain/network.js';
 import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chain-state.js';
+import type { ShieldedPoolId } from '../state/pools.js';
 
 export interface BlockIndexEntry {
   hash: Uint8Array;
@@ -66,7 +67,7 @@ export interface ChainStoreReader {
   /** The state after the tip, or null for an empty store. */
   chainStateTip(): Promise<ChainStateTip | null>;
   /** Completed 2^16-leaf subtrees from index `start`, at most `limit` (z_getsubtreesbyindex). */
-  subtrees(pool: 'sapling' | 'orchard', start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]>;
+  subtrees(pool: ShieldedPoolId, start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]>;
   /**
    * The coins view and nullifier sets as zcashd's mempool reads them (sendrawtransaction); a
    * reader without a chain state has none.
@@ -83,5 +84,5 @@ export interface CoinsView {
   /** `GetNullifier`: the active chain revealed it. */
   nullifierRevealed(pool: ShieldedPool, nullifier: Uint8Array): boolean;
   /** `GetSaplingAnchorAt` / `GetOrchardAnchorAt`: a root the chain had, the empty tree's included. */
-  anchorKnown(pool: 'sapling' | 'orchard', root: Uint8Array): boolean;
+  anchorKnown(pool: ShieldedPoolId, root: Uint8Array): boolean;
 }

@@ -11,7 +11,9 @@ import { NEXT_WORK_WINDOW } from '../chain/difficulty.js';
 import { hexToBytesStrict, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import type { CheckpointStart } from '../store/chain.js';
-import type { PoolTotals } from '../state/value-pools.js';
+import type { ShieldedPool } from '../state/chain-state.js';
+import { treePools } from '../state/pools.js';
+import { valuePoolIds, type PoolTotals } from '../state/value-pools.js';
 import { ImportError } from './block-sink.js';
 import type { JsonRpcClient } from './rpc-client.js';
 
@@ -21,7 +23,8 @@ export interface CheckpointFile {
   headers: string[];
   chainWork: string;
   chainTx?: number | null;
-  state: { sprout: string; sapling: string; orchard: string; totals?: Partial<Record<keyof PoolTotals, string | null>> };
+  /** Sprout's and each registered pool's tree state (state/pools.ts), by pool id. */
+  state: { [P in ShieldedPool]: string } & { totals?: Partial<Record<keyof PoolTotals, string | null>> };
 }
 
 function hexBytes(hex: string, what: string): Uint8Array {
@@ -38,7 +41,7 @@ function bigintOf(text: string, what: string): bigint {
   }
 }
 
-const POOLS: readonly (keyof PoolTotals)[] = ['chainSupply', 'transparent', 'sprout', 'sapling', 'orchard', 'lockbox'];
+const totalIds = (): (keyof PoolTotals)[] => ['chainSupply', ...valuePoolIds()];
 
 /** Checks and converts the file form; anything of the wrong shape is named. */
 export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
@@ -53,13 +56,16 @@ export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
     throw new ImportError('checkpoint: chainTx must be a non-negative integer or null');
   const state = json.state as Partial<CheckpointFile['state']> | undefined;
   if (typeof state !== 'object' || state === null) throw new ImportError('checkpoint: state must be an object of tree states');
-  for (const pool of ['sprout', 'sapling', 'orchard'] as const) {
-    if (typeof state[pool] !== 'string')
-      throw new ImportError(`checkpoint: state.${pool} must be a tree state in hex (z_gettreestate's finalState)`);
+  const trees: Partial<Record<ShieldedPool, string>> = {};
+  for (const pool of treePools()) {
+    const tree = state[pool];
+    if (typeof tree === 'string') trees[pool] = tree;
+    else throw new ImportError(`checkpoint: state.${pool} must be a tree state in hex (z_gettreestate's finalState)`);
   }
   const totals: Partial<PoolTotals> = {};
   for (const [pool, v] of Object.entries(state.totals ?? {})) {
-    if (!POOLS.includes(pool as keyof PoolTotals)) throw new ImportError(`checkpoint: state.totals has no pool ${JSON.stringify(pool)}`);
+    if (!totalIds().includes(pool as keyof PoolTotals))
+      throw new ImportError(`checkpoint: state.totals has no pool ${JSON.stringify(pool)}`);
     if (v !== null && typeof v !== 'string') throw new ImportError(`checkpoint: the ${pool} total must be a string of zatoshis or null`);
     totals[pool as keyof PoolTotals] = v === null ? null : bigintOf(v, `${pool} total`);
   }
@@ -68,7 +74,7 @@ export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
     headers: json.headers.map((h, i) => hexBytes(h, `header ${i}`)),
     chainWork: bigintOf(json.chainWork, 'chainWork'),
     chainTx: json.chainTx ?? null,
-    state: { sprout: state.sprout!, sapling: state.sapling!, orchard: state.orchard!, history: 'unknown', totals },
+    state: { ...(trees as Record<ShieldedPool, string>), history: 'unknown', totals },
   };
 }
 
@@ -111,8 +117,8 @@ export async function fetchCheckpoint(client: JsonRpcClient, height: number): Pr
     'getblock',
     [hashes[hashes.length - 1], 1],
   );
-  const trees = await client.call<Record<'sprout' | 'sapling' | 'orchard', TreeStateReply | undefined>>('z_gettreestate', [String(height)]);
-  const frontier = (pool: 'sprout' | 'sapling' | 'orchard'): string => {
+  const trees = await client.call<Partial<Record<ShieldedPool, TreeStateReply>>>('z_gettreestate', [String(height)]);
+  const frontier = (pool: ShieldedPool): string => {
     const reply = trees[pool];
     const state = reply?.commitments?.finalState;
     if (state !== undefined) return state;
@@ -122,8 +128,9 @@ export async function fetchCheckpoint(client: JsonRpcClient, height: number): Pr
   };
   const totals: Partial<PoolTotals> = {};
   for (const pool of block.valuePools ?? []) {
-    if (pool.id === 'sprout' || pool.id === 'sapling' || pool.id === 'orchard' || pool.id === 'lockbox') {
-      totals[pool.id] = pool.monitored && pool.chainValueZat !== undefined ? BigInt(pool.chainValueZat) : null;
+    const id = pool.id as keyof PoolTotals;
+    if (id !== 'transparent' && (valuePoolIds() as string[]).includes(id)) {
+      totals[id] = pool.monitored && pool.chainValueZat !== undefined ? BigInt(pool.chainValueZat) : null;
     }
   }
   return checkpointFromJson({
@@ -132,9 +139,7 @@ export async function fetchCheckpoint(client: JsonRpcClient, height: number): Pr
     chainWork: block.chainwork,
     chainTx: null,
     state: {
-      sprout: frontier('sprout'),
-      sapling: frontier('sapling'),
-      orchard: frontier('orchard'),
+      ...(Object.fromEntries(treePools().map((pool) => [pool, frontier(pool)])) as Record<ShieldedPool, string>),
       totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, v === null || v === undefined ? null : v.toString()])),
     },
   });

@@ -509,7 +509,7 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
     expect(await server.exited).toBe(0);
     expect(existsSync(join(datadir, 'regtest', '.cookie'))).toBe(false);
     expect(server.output()).toContain('zecrpc serving JSON-RPC');
-    expect(server.output()).not.toContain('incoming request');
+    expect(server.output()).not.toContain('request completed');
   });
 });
 
@@ -531,7 +531,10 @@ describe('zcash.conf sections, -debug=rpc and the -rpcbind warning', () => {
     expect(server.output()).toContain(
       'WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect',
     );
-    expect(server.output()).toContain('incoming request');
+    // one line per request, with its JSON-RPC method and id
+    expect(server.output()).toMatch(
+      /"rpc":\{"method":"getblockcount","id":"1"\},"statusCode":200,"bytes":\d+,"ms":[\d.]+,"remoteAddress":"[^"]+","msg":"request completed"/,
+    );
     // -sysperms: files as the process's own umask makes them, not zcashd's 077
     expect(statSync(join(datadir, 'regtest', 'zecrpc', 'index', 'CURRENT')).mode & 0o077).toBe(0o066 & ~process.umask());
   });

@@ -1,7 +1,8 @@
 /**
- * The JSON-RPC HTTP server: zcashd's request pipeline (rpc-http-json.md §1.2) on plain TCP
- * sockets, with libevent's framing written byte for byte (framing.ts) and zcashd's work queue
- * (`-rpcthreads` running, `-rpcworkqueue` waiting, "Work queue depth exceeded" beyond).
+ * `zecrpc serve`'s HTTP server: Fastify 5 on Node's HTTP/1.1 parser (llhttp), with zecrpc's
+ * JSON-RPC plugin (plugin.ts) at `/` and zcashd's answers everywhere else: 403 for peers outside
+ * `-rpcallowip`, 405 for DELETE, 404 for other paths, 501 for methods libevent does not pass
+ * on. Where an HTTP-level detail differs from zcashd's libevent it is listed in deviations.ts.
  *
  * What protects the process from its clients:
  * - memory: request bodies being received, and replies being built or written, hold
@@ -9,53 +10,31 @@
  *   would outgrow it is answered with an error instead, see dispatch.ts);
  * - CPU: large blocks are decoded and rendered in worker threads (workers/render-pool.ts), and
  *   long batches hand their work-queue slot around between items;
- * - credentials are checked from the request head, before any body is read;
+ * - credentials are checked in `onRequest`, before any body byte is read; a refused request's
+ *   body is discarded by Node as it arrives, never stored;
  * - shutdown closes idle and half-sent connections at once, lets replies in progress finish
  *   for at most `shutdownGraceMs`, then closes everything.
  */
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer, isIPv6, type Server, type Socket } from 'node:net';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { rpcServerSettings, type NodeConfig } from '../../config.js';
-import { storeDirectory } from '../../store/layout.js';
-import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
-import { createAuthenticator, type Authenticator } from './auth.js';
-import { Connection, WORK_QUEUE_FULL, type ConnectionHost, type SimpleReply } from './connection.js';
-import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY } from '../dispatch.js';
-import { parsedSizeEstimate } from '../../json/reader.js';
-import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
-import { MemoryReleaser } from './memory-release.js';
-import type { RequestHead } from './request-head.js';
-import { WorkQueue } from './work-queue.js';
-import type { RpcContext, RpcMethod } from '../method.js';
-import { helpMethod, stopMethod } from '../methods/control/index.js';
-import { MethodRegistry } from '../registry.js';
-import { RenderPool } from '../workers/render-pool.js';
-import type { ReplyScope } from '../workers/reply-slab.js';
+import type { NodeConfig } from '../../config.js';
+import type { RpcMethod } from '../method.js';
+import type { MemoryLimits } from './memory-budget.js';
+import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
+import { rawErrorReply, errorPage, sendReply } from './reply.js';
+import { createRpcCore } from './rpc-core.js';
 
-export { MAX_BODY_SIZE } from './request-body.js';
-export { MAX_HEADERS_SIZE } from './request-head.js';
-export { WRONG_CREDENTIALS_DELAY_MS } from './connection.js';
+export { MAX_BODY_SIZE } from './body.js';
+export { WRONG_CREDENTIALS_DELAY_MS } from './reply.js';
+export { MAX_RENDER_THREADS } from './rpc-core.js';
 
 /**
- * At most this many render threads, whatever `-rpcthreads` says: zcashd accepts any thread
- * count, and past a few per core a render thread only adds a heap.
+ * Request line plus headers, at most: libevent's limit as zcashd sets it, given to llhttp
+ * (which counts line ends too, and answers 431 beyond it).
  */
-export const MAX_RENDER_THREADS = 64;
-
-/** The answer to a request whose parsed form could never fit the memory for requests. */
-const REQUEST_TOO_LARGE: SimpleReply = {
-  status: 500,
-  body:
-    errorReply(
-      RPC_OUT_OF_MEMORY,
-      "Request too large: parsing it would take more than the server's memory for requests (-rpcbodymemory); send fewer or smaller calls per request",
-      null,
-    ) + '\n',
-  own: 'json',
-};
-
-const WORK_QUEUE_FULL_WARNING =
-  'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
+export const MAX_HEADERS_SIZE = 8192;
 
 /** How long replies in progress may take to finish once shutdown has begun. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
@@ -65,10 +44,10 @@ export interface RpcServerOptions {
   /** Methods besides `help` and `stop`. */
   methods: readonly RpcMethod[];
   /**
-   * pino logger options (`stream` may carry a destination), true for pino's defaults, false
-   * (default) for none. Authorization headers are never logged.
+   * The logger: a pino instance (used as Fastify's own), pino options (`stream` may carry a
+   * destination), true for pino's defaults, false (default) for none. Credentials are never logged.
    */
-  logger?: boolean | Record<string, unknown>;
+  logger?: boolean | Record<string, unknown> | Logger;
   /** Called when the `stop` method asks the server to shut down (after its reply is sent). */
   onStop?: () => void;
   /** Memory budgets in bytes; defaults from -rpcrequestmemory/-rpcmemory/-rpcbodymemory (MiB) or the machine's memory. */
@@ -85,27 +64,11 @@ export interface RunningRpcServer {
   addresses: string[];
   /** The cookie file in cookie mode. */
   cookieFile: string | null;
+  /** The Fastify instance serving (routes may not be added once it runs). */
+  app: FastifyInstance;
   /** Live figures, for tests and monitoring. */
   stats(): { connections: number; running: number; waiting: number; replyBytes: number; bodyBytes: number };
   close(): Promise<void>;
-}
-
-/**
- * Allow-list verdicts per peer address: peers are few, and a verdict parses the address and
- * tries every subnet, at thousands of requests per second.
- */
-function allowChecker(list: readonly AllowSubnet[]): (address: string | undefined) => boolean {
-  const verdicts = new Map<string, boolean>();
-  return (address) => {
-    if (!address) return false;
-    let ok = verdicts.get(address);
-    if (ok === undefined) {
-      ok = peerAllowed(list, address);
-      if (verdicts.size >= 4096) verdicts.clear();
-      verdicts.set(address, ok);
-    }
-    return ok;
-  };
 }
 
 /** Addresses to bind, per zcashd's rules (§1.1). */
@@ -138,35 +101,16 @@ export function splitHostPort(bind: string, defaultPort: number): { host: string
   return { host, port };
 }
 
+const isLogger = (x: unknown): x is Logger => typeof (x as Logger | undefined)?.child === 'function';
+
 function makeLogger(setting: RpcServerOptions['logger']): Logger | null {
   if (!setting) return null;
+  if (isLogger(setting)) return setting;
   const options = setting === true ? {} : { ...setting };
   const stream = (options as { stream?: unknown }).stream;
   delete (options as { stream?: unknown }).stream;
   const redact = { paths: ['req.headers.authorization'], remove: true };
   return stream ? pino({ ...options, redact }, stream as NodeJS.WritableStream) : pino({ ...options, redact });
-}
-
-const MIB = 1024 * 1024;
-
-/** Budgets from explicit options, then `-rpcrequestmemory`/`-rpcmemory`/`-rpcbodymemory` (MiB), then defaults. */
-function memoryLimits(config: NodeConfig, explicit: Partial<MemoryLimits> | undefined): MemoryLimits {
-  const d = defaultMemoryLimits();
-  const mib = (name: string): number | undefined => {
-    const v = config.getArg(name);
-    if (v === undefined) return undefined;
-    // At most 2^31 − 1 MiB (2 PiB): more than any machine has, and budgets in bytes stay exact
-    // integers (below 2^53).
-    if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 0x7fffffff) {
-      throw new Error(`Invalid value for -${name}: '${v}' (expected MiB from 1 to 2147483647)`);
-    }
-    return Number(v) * MIB;
-  };
-  return {
-    perRequest: explicit?.perRequest ?? mib('rpcrequestmemory') ?? d.perRequest,
-    replies: explicit?.replies ?? mib('rpcmemory') ?? d.replies,
-    bodies: explicit?.bodies ?? mib('rpcbodymemory') ?? d.bodies,
-  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -180,156 +124,121 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** Methods libevent hands to zcashd; it answers any other with its 501 page. */
+const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
+
 export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpcServer> {
   const { config } = opts;
   if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
   const log = makeLogger(opts.logger);
-  const isAllowed = allowChecker(parseAllowList(config.rpcAllowIp));
-  const limits = memoryLimits(config, opts.memory);
-  const replyBudget = new MemoryBudget(limits.replies);
-  const bodyBudget = new MemoryBudget(limits.bodies);
-  // Large requests' parsed forms (estimated from the body), a pool of the same size as the bodies'.
-  const parsedBudget = new MemoryBudget(limits.bodies);
-  const settings = rpcServerSettings(config);
-  const queue = new WorkQueue(settings.threads, settings.workQueue);
-  /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = () => {
-    const admitted = queue.enter();
-    if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
-    return admitted;
-  };
-  // `help` lists the registry it belongs to, hence the late-bound reference.
-  const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
-  const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
-  // The cookie path is checked here, before the render threads start; the cookie is written
-  // once a listener is bound (below).
-  const auth: Authenticator = createAuthenticator({
-    rpcUser: config.rpcUser,
-    rpcPassword: config.rpcPassword,
-    rpcAuth: config.rpcAuth,
-    cookieFile: config.rpcCookieFile,
-    protectedDirs: [storeDirectory(config.datadir)],
+  const core = createRpcCore({
+    config,
+    methods: opts.methods,
+    onStop: opts.onStop,
+    memory: opts.memory,
+    renderThreads: opts.renderThreads,
+    log,
   });
-  const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
-  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
-  const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
-  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
-  const ctx: RpcContext = {
-    network: config.network,
-    requestMemory: limits.perRequest,
-    requestStop: () => setImmediate(() => opts.onStop?.()),
-    ...(pool ? { blockRenderer: pool } : {}),
-  };
-  const timeoutMs = settings.serverTimeout * 1000;
-  const connections = new Set<Connection>();
+  const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
+  const timeoutMs = core.timeoutMs;
+  const sockets = new Set<Socket>();
+  /** Connections whose request is running or whose reply is being written. */
+  const executing = new Set<Socket>();
   let closing = false;
-
-  const host: ConnectionHost = {
-    timeoutMs,
-    get closing() {
-      return closing;
-    },
-    isAllowed,
-    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
-    bodies: bodyBudget,
-    async penalize(ms) {
-      const admitted = enterQueue();
-      if (!admitted) return false;
-      const slot = await admitted;
-      await new Promise((r) => setTimeout(r, ms));
-      slot.release();
-      return true;
-    },
-    async execute(body) {
-      // A large request's parsed form is reserved before it takes a work-queue slot, so a request
-      // waiting for that memory holds nothing other requests need to give it back.
-      const parseCost = parsedSizeEstimate(body);
-      if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, done: () => undefined };
-      const releaseParsed = () => parsedBudget.release(parseCost);
-      const admitted = enterQueue();
-      if (!admitted) {
-        releaseParsed();
-        return { reply: WORK_QUEUE_FULL, done: () => undefined };
-      }
-      const slot = await admitted;
-      // Memory lent to this reply by the render threads, given back once the reply is written.
-      const held: (() => void)[] = [];
-      const scope: ReplyScope = { hold: (release) => held.push(release) };
-      const giveBack = () => {
-        for (const release of held.splice(0)) release();
-      };
-      // Renders in a thread run off the slot, so cheap requests are not queued behind them;
-      // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
-      const requestCtx: RpcContext = pool
-        ? {
-            ...ctx,
-            blockRenderer: {
-              render: async (req) => {
-                if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
-                renderBacklog.count++;
-                const resume = slot.suspend();
-                try {
-                  return await pool.render(req, scope);
-                } finally {
-                  renderBacklog.count--;
-                  await resume();
-                }
-              },
-            },
-          }
-        : ctx;
-      const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
-      const done = () => {
-        budget.releaseAll();
-        giveBack();
-      };
-      try {
-        const reply = await handleJsonRpcBody(body, registry, requestCtx, {
-          budget,
-          yieldTurn: async () => {
-            await new Promise((r) => setImmediate(r));
-            await slot.yield();
-          },
-          onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
-        });
-        const status = reply.status;
-        return { reply: { status, body: reply.body, own: 'json' }, done };
-      } catch (e) {
-        done();
-        throw e;
-      } finally {
-        releaseParsed(); // the parsed request is garbage once its reply is built
-        slot.release();
-      }
-    },
-    logIncoming(head, remote) {
-      log?.info({ req: { method: head.method, url: head.target, remoteAddress: remote } }, 'incoming request');
-    },
-    logRequest(head: RequestHead, status, started, remote) {
-      log?.info(
-        {
-          req: { method: head.method, url: head.target, remoteAddress: remote },
-          res: { statusCode: status },
-          responseTime: performance.now() - started,
-        },
-        'request completed',
-      );
+  const tracker: ExecutionTracker = {
+    begin: (socket) => void executing.add(socket),
+    end: (socket) => {
+      executing.delete(socket);
+      // During shutdown a connection ends with the reply it was waiting for.
+      if (closing) socket.destroySoon();
     },
   };
 
-  const onSocket = (socket: Socket) => {
-    if (closing) {
-      socket.destroy();
-      return;
-    }
-    const conn = new Connection(socket, host);
-    connections.add(conn);
-    void conn.finished.then(() => connections.delete(conn));
-    conn.serve().catch((e: unknown) => {
-      log?.error({ err: { message: (e as Error).message } }, 'connection failed');
-      conn.destroy();
+  // A timeout can fall due while the event loop was busy (rendering other replies) with this
+  // client's bytes already waiting in the kernel: the close is confirmed only after the loop's
+  // I/O phase has delivered them (setImmediate runs after it), as libevent delivers a ready read
+  // before a timeout. Any progress re-arms Node's timer. Node asks the server that accepted the
+  // socket, so every listener answers.
+  const confirmTimeout = (socket: Socket) => {
+    const read = socket.bytesRead;
+    const written = socket.bytesWritten;
+    setImmediate(() => {
+      if (socket.bytesRead === read && socket.bytesWritten === written) socket.destroy();
     });
   };
+  /** Connections whose last reply went out before its request's body had all arrived. */
+  const answeredEarly = new WeakSet<Socket>();
+  let http!: HttpServer;
+  const app = Fastify({
+    ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
+    // The JSON-RPC route logs each request itself, with its JSON-RPC method and id.
+    logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (socket.destroyed || error.code === 'ECONNRESET') return;
+      // After a reply to a request whose body was still coming, a malformed rest of that body
+      // ends the connection with no second reply.
+      const inProgress = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+      if (socket.writable && !answeredEarly.has(socket) && !inProgress?.headersSent) {
+        const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+        socket.end(rawErrorReply(status));
+      }
+      socket.destroy();
+    },
+    exposeHeadRoutes: false,
+    serverFactory: (handler) => {
+      http = createHttpServer({ noDelay: true, maxHeaderSize: MAX_HEADERS_SIZE, requestTimeout: 0, requireHostHeader: false }, handler);
+      // -rpcservertimeout, as libevent applies it: a connection idle (no byte read or written)
+      // that long is closed, between requests as within one.
+      http.timeout = timeoutMs;
+      http.keepAliveTimeout = timeoutMs;
+      // A client that sends its request and then its FIN still gets the reply, as from zcashd.
+      (http as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+      http.on('timeout', confirmTimeout);
+      // libevent answers these itself, with its pages, and closes.
+      http.on('connect', (_req, socket: Socket) => socket.end(rawErrorReply(501)));
+      http.on('checkExpectation', (_req, res: ServerResponse) => {
+        res.socket?.end(rawErrorReply(417));
+        res.socket?.destroySoon();
+      });
+      expectContinue(http, handler);
+      http.on('connection', (socket: Socket) => {
+        if (closing) {
+          socket.destroy();
+          return;
+        }
+        sockets.add(socket);
+        socket.once('close', () => {
+          sockets.delete(socket);
+          executing.delete(socket);
+        });
+      });
+      return http;
+    },
+  });
+  // zcashd's answers before its handlers (httpserver.cpp http_request_cb), for every path.
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('Connection', 'close');
+      return sendReply(reply, errorPage(503));
+    }
+    if (!core.isAllowed(request.socket.remoteAddress)) return sendReply(reply, { status: 403, body: '', own: 'none' });
+    if (!LIBEVENT_METHODS.has(request.method)) return sendReply(reply, errorPage(501));
+    if (request.method === 'DELETE') return sendReply(reply, { status: 405, body: '', own: 'none' });
+    return undefined;
+  });
+  app.addHook('onResponse', (request, _reply, next) => {
+    if (!request.raw.complete) answeredEarly.add(request.socket);
+    else answeredEarly.delete(request.socket);
+    next();
+  });
+  app.setNotFoundHandler((_request, reply) => sendReply(reply, { status: 404, body: '', own: 'none' }));
+  await app.register(zecrpcRpc, { config, core, tracker, rest: config.getBoolArg('rest', false) });
+  try {
+    await app.ready();
+  } catch (e) {
+    await core.close();
+    throw e;
+  }
 
   const servers: Server[] = [];
   const addresses: string[] = [];
@@ -338,9 +247,9 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   for (const b of binds) {
     // A port of 0 means "any" for the first bind and "the same port" for the others.
     const port = b.port === 0 && boundPort !== 0 ? boundPort : b.port;
-    // Half-open: a client that sends its request and then its FIN still gets the reply, as from
-    // zcashd, which reads no more while a request runs; the connection ends after it.
-    const server = createServer({ noDelay: true, allowHalfOpen: true }, onSocket);
+    // Every listener hands its connections to the one HTTP server.
+    const server = createServer({ noDelay: true, allowHalfOpen: true }, (socket) => http.emit('connection', socket));
+    server.on('timeout', confirmTimeout);
     try {
       await listen(server, port, b.host);
     } catch (e) {
@@ -353,15 +262,18 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     servers.push(server);
     addresses.push(`${b.host}:${port === 0 ? boundPort : port}`);
   }
+  const stopListening = () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
   if (servers.length === 0) {
-    await pool?.close();
+    await app.close();
+    await core.close();
     throw firstError ?? new Error('Unable to bind any endpoint for RPC server');
   }
   try {
-    auth.writeCookie();
+    core.auth.writeCookie();
   } catch (e) {
-    await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
-    await pool?.close();
+    await stopListening();
+    await app.close();
+    await core.close();
     throw e;
   }
 
@@ -369,31 +281,25 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   return {
     port: boundPort,
     addresses,
-    cookieFile: auth.cookieFile,
-    stats: () => ({
-      connections: connections.size,
-      running: queue.active,
-      waiting: queue.depth,
-      replyBytes: replyBudget.inUse,
-      bodyBytes: bodyBudget.inUse,
-    }),
+    cookieFile: core.auth.cookieFile,
+    app,
+    stats: () => ({ connections: sockets.size, ...core.stats() }),
     close() {
       return (closed ??= (async () => {
         closing = true;
-        const stopped = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
-        for (const c of connections) if (c.state !== 'busy') c.destroy();
+        const stopped = stopListening();
+        for (const s of sockets) if (!executing.has(s)) s.destroy();
         const grace = opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-        const all = Promise.all([...connections].map((c) => c.finished));
+        const all = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.once('close', () => r())))));
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<void>((r) => (timer = setTimeout(r, grace)));
         await Promise.race([all, late]);
         clearTimeout(timer);
-        for (const c of connections) c.destroy();
+        for (const s of sockets) s.destroy();
         await all;
         await stopped;
-        await pool?.close();
-        releaser.close();
-        auth.removeCookie();
+        await app.close();
+        await core.close();
       })());
     },
   };

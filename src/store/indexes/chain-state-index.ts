@@ -19,7 +19,7 @@ import { applyBlock, type Coin } from '../../state/apply-block.js';
 import { blockNullifiers, type RevealedNullifier } from '../../state/nullifiers.js';
 import type { HistoryTree } from '../../state/history-tree.js';
 import { IncrementalMerkleTree } from '../../state/trees/incremental.js';
-import { UNKNOWN_POOL_TOTALS, type PoolTotals } from '../../state/value-pools.js';
+import { unknownPoolTotals, type PoolTotals } from '../../state/value-pools.js';
 import {
   decodeChainStateTip,
   isEmptyTreeRoot,
@@ -27,19 +27,17 @@ import {
   treeOptions,
   encodeBlockChainState,
   encodeChainStateTip,
-  SHIELDED_POOLS,
   type ChainStateTip,
   type PoolHashers,
   type ShieldedPool,
 } from '../../state/chain-state.js';
+import { poolKeyByte, poolOfKeyByte, treePools, type ShieldedPoolId } from '../../state/pools.js';
 import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 import type { CoinsView } from '../types.js';
 import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
-
-const POOL_BYTE: Record<ShieldedPool, number> = { sprout: 0, sapling: 1, orchard: 2 };
 
 export const chainStateKeys = {
   blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
@@ -51,19 +49,19 @@ export const chainStateKeys = {
     k.writeUInt32LE(n, 33);
     return k;
   },
-  anchor: (pool: ShieldedPool, root: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.anchor, POOL_BYTE[pool]), root]),
-  subtree: (pool: 'sapling' | 'orchard', index: number): Buffer => {
+  anchor: (pool: ShieldedPool, root: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.anchor, poolKeyByte(pool)), root]),
+  subtree: (pool: ShieldedPoolId, index: number): Buffer => {
     const k = Buffer.allocUnsafe(6);
     k[0] = PREFIX.subtree;
-    k[1] = POOL_BYTE[pool];
+    k[1] = poolKeyByte(pool);
     k.writeUInt32BE(index, 2);
     return k;
   },
-  subtreePrefix: (pool: 'sapling' | 'orchard'): Buffer => Buffer.of(PREFIX.subtree, POOL_BYTE[pool]),
+  subtreePrefix: (pool: ShieldedPoolId): Buffer => Buffer.of(PREFIX.subtree, poolKeyByte(pool)),
   nullifier: (pool: ShieldedPool, nullifier: Uint8Array): Buffer => {
     const k = Buffer.allocUnsafe(34);
     k[0] = PREFIX.nullifier;
-    k[1] = POOL_BYTE[pool];
+    k[1] = poolKeyByte(pool);
     k.set(nullifier, 2);
     return k;
   },
@@ -141,22 +139,28 @@ interface ChainStateUndo {
   before: Uint8Array;
   spent: { txid: Uint8Array; n: number; coin: Uint8Array }[];
   roots: { pool: ShieldedPool; root: Uint8Array }[];
-  subtrees: { pool: 'sapling' | 'orchard'; index: number }[];
+  subtrees: { pool: ShieldedPoolId; index: number }[];
 }
 
 function encodeUndo(u: ChainStateUndo): Uint8Array {
   const w = new ByteWriter(u.before.length + 64 * u.spent.length + 256).varBytes(u.before).compactSize(u.spent.length);
   for (const s of u.spent) w.bytes(s.txid).u32(s.n).varBytes(s.coin);
   w.compactSize(u.roots.length);
-  for (const r of u.roots) w.u8(POOL_BYTE[r.pool]).bytes(r.root);
+  for (const r of u.roots) w.u8(poolKeyByte(r.pool)).bytes(r.root);
   w.compactSize(u.subtrees.length);
-  for (const s of u.subtrees) w.u8(POOL_BYTE[s.pool]).u32(s.index);
+  for (const s of u.subtrees) w.u8(poolKeyByte(s.pool)).u32(s.index);
   return w.finish();
 }
 
 const poolOf = (b: number): ShieldedPool => {
-  const pool = SHIELDED_POOLS[b];
+  const pool = poolOfKeyByte(b);
   if (!pool) throw new Error(`corrupt chain-state undo (pool ${b})`);
+  return pool;
+};
+
+const subtreePoolOf = (b: number): ShieldedPoolId => {
+  const pool = poolOf(b);
+  if (pool === 'sprout') throw new Error(`corrupt chain-state undo (a Sprout subtree)`);
   return pool;
 };
 
@@ -176,22 +180,21 @@ function decodeUndo(bytes: Uint8Array): ChainStateUndo {
   const before = r.varBytes();
   const spent = Array.from({ length: r.compactSize() }, () => ({ txid: r.bytes(32), n: r.u32(), coin: r.varBytes() }));
   const roots = Array.from({ length: r.compactSize() }, () => ({ pool: poolOf(r.u8()), root: r.bytes(32) }));
-  const subtrees = Array.from({ length: r.compactSize() }, () => ({ pool: poolOf(r.u8()) as 'sapling' | 'orchard', index: r.u32() }));
+  const subtrees = Array.from({ length: r.compactSize() }, () => ({ pool: subtreePoolOf(r.u8()), index: r.u32() }));
   if (r.remaining !== 0) throw new Error('corrupt chain-state undo (trailing bytes)');
   return { before, spent, roots, subtrees };
 }
 
 /** The chain state after a checkpoint block, as an operator supplies it. */
-export interface CheckpointState {
+export type CheckpointState = {
   /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout. */
-  sprout: string;
-  sapling: string;
-  orchard: string;
+  [P in ShieldedPool]: string;
+} & {
   /** The current epoch's history tree, or 'unknown' (its commitments then go unverified until the next upgrade). */
   history: HistoryTree | null | 'unknown';
   /** Pool totals after the block; null members are not monitored. Transparent and supply are never carried forward. */
   totals?: Partial<PoolTotals>;
-}
+};
 
 export interface ChainStateIndexOptions {
   network: NetworkParams;
@@ -227,16 +230,18 @@ export class ChainStateIndex implements Indexer {
 
   /** The records a store started from a checkpoint begins with: the tip state and the frontiers' anchors. */
   checkpointOps(hash: Uint8Array, height: number, cp: CheckpointState): BatchOp[] {
-    const trees = {
-      sprout: IncrementalMerkleTree.fromTreeState(this.hashers.sprout, cp.sprout, treeOptions('sprout')),
-      sapling: IncrementalMerkleTree.fromTreeState(this.hashers.sapling, cp.sapling, treeOptions('sapling')),
-      orchard: IncrementalMerkleTree.fromTreeState(this.hashers.orchard, cp.orchard, treeOptions('orchard')),
-    };
+    const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
+    for (const pool of treePools())
+      trees[pool] = IncrementalMerkleTree.fromTreeState(
+        this.hashers[pool],
+        (cp as unknown as Partial<Record<string, string>>)[pool] ?? '000000',
+        treeOptions(pool),
+      );
     // Without the coins view the transparent pool, and so the supply, cannot be followed.
-    const totals: PoolTotals = { ...UNKNOWN_POOL_TOTALS, ...cp.totals, transparent: null, chainSupply: null };
+    const totals: PoolTotals = { ...unknownPoolTotals(), ...cp.totals, transparent: null, chainSupply: null };
     const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
     const ops: BatchOp[] = [{ type: 'put', key: chainStateKeys.tip(), value: Buffer.from(encodeChainStateTip(tip)) }];
-    for (const pool of SHIELDED_POOLS) {
+    for (const pool of treePools()) {
       if (trees[pool].size > 0)
         ops.push({
           type: 'put',

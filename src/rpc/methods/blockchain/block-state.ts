@@ -8,6 +8,7 @@ import { isUpgradeActive, type NetworkParams } from '../../../chain/network.js';
 import { decodeBlock } from '../../../codec/block.js';
 import { connectedBlockView, unconnectedBlockView, type BlockStateView } from '../../../state/block-view.js';
 import { treeAtAnchor } from '../../../state/chain-state.js';
+import { SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from '../../../state/pools.js';
 import { defaultPoolHashers } from '../../../state/hashers.js';
 import { blockPoolDeltas, type PoolDeltas, type PoolTotals } from '../../../state/value-pools.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
@@ -20,7 +21,7 @@ import { MAX_REORG_DEPTH } from '../../../store/undo.js';
  */
 const MAX_SIDE_BRANCH_WALK = MAX_REORG_DEPTH + 1;
 
-async function treeSizeAt(store: ChainStoreReader, pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> {
+async function treeSizeAt(store: ChainStoreReader, pool: ShieldedPoolId, root: Uint8Array): Promise<number | null> {
   return treeAtAnchor(defaultPoolHashers()[pool], root, await store.treeStateAt(pool, root), pool)?.size ?? null;
 }
 
@@ -36,8 +37,11 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
     if (record) {
       const totals = { ...record.totals };
       for (const d of pending) {
-        for (const id of ['sprout', 'sapling', 'orchard', 'lockbox'] as const)
-          totals[id] = totals[id] === null ? null : totals[id]! + d[id];
+        for (const id of ['sprout', ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId), 'lockbox'] as const) {
+          // A pool registered after the record was written held nothing before.
+          const total = totals[id] === undefined ? 0n : totals[id];
+          totals[id] = total === null ? null : total + d[id];
+        }
       }
       return totals;
     }
@@ -58,7 +62,7 @@ export async function connectedBlockStateView(store: ChainStoreReader, entry: Bl
 
 /** getblock's chain-state members for a block whose bytes are `bytes`, or null if the store keeps no chain state. */
 export async function blockStateView(store: ChainStoreReader, entry: BlockIndexEntry, bytes: Uint8Array): Promise<BlockStateView | null> {
-  const sizeAt = (pool: 'sapling' | 'orchard', root: Uint8Array): Promise<number | null> => treeSizeAt(store, pool, root);
+  const sizeAt = (pool: ShieldedPoolId, root: Uint8Array): Promise<number | null> => treeSizeAt(store, pool, root);
   const record = await store.blockState(entry.hash);
   if (record) return connectedBlockView(record, sizeAt);
   if (!(await store.chainStateTip())) return null;

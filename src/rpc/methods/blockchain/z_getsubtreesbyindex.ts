@@ -8,6 +8,7 @@
 import { TRACKED_SUBTREE_HEIGHT } from '../../../state/trees/incremental.js';
 import { getInt, getStr, JsonWriter } from '../../../json/index.js';
 import { toHex } from '../../../codec/hex.js';
+import { SHIELDED_POOL_ENTRIES, shieldedPool, type ShieldedPoolId } from '../../../state/pools.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
@@ -42,6 +43,12 @@ function help(disabledMsg: string): string {
   );
 }
 
+/** The registered pools as zcashd's error names them: `"sapling" or "orchard"`. */
+function poolChoices(): string {
+  const names = SHIELDED_POOL_ENTRIES.map((p) => `"${p.id}"`);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
+}
+
 /** Subtree roots served per call at most when no limit is given (the tree holds far fewer). */
 const UNLIMITED = 0x1_0000_0000;
 
@@ -57,15 +64,15 @@ export function zGetSubtreesByIndexMethod(store: ChainStoreReader, lightwalletd:
     async call(params) {
       if (!lightwalletd) throw new RpcError(RPC.MISC_ERROR, disabledMessage(name));
       const pool = getStr(params[0]!);
-      if (pool !== 'sapling' && pool !== 'orchard')
-        throw new RpcError(RPC.INVALID_PARAMETER, 'Requested pool must be "sapling" or "orchard"');
+      const entry = shieldedPool(pool);
+      if (!entry) throw new RpcError(RPC.INVALID_PARAMETER, `Requested pool must be ${poolChoices()}`);
       // Both are read as int and stored in unsigned 64-bit variables, so a negative start names
       // an index no tree reaches, and a negative limit no limit at all.
       const start = getInt(params[1]!);
       const limitArg = params.length > 2 ? getInt(params[2]!) : null;
       const startIndex = BigInt.asUintN(64, BigInt(start));
       const limit = limitArg === null || limitArg < 0 ? UNLIMITED : limitArg;
-      const subtrees = start < 0 ? [] : await store.subtrees(pool, start, limit);
+      const subtrees = start < 0 ? [] : await store.subtrees(entry.id as ShieldedPoolId, start, limit);
       const w = new JsonWriter();
       w.beginObject();
       w.key('pool').str(pool);

@@ -9,9 +9,10 @@
 import { int32LE } from '../../../codec/bytes.js';
 import { toHex, toHexReversed } from '../../../codec/hex.js';
 import { getStr, JsonWriter } from '../../../json/index.js';
-import { treeAtAnchor, type ShieldedPool } from '../../../state/chain-state.js';
+import { recordPoolRoot, treeAtAnchor, type ShieldedPool } from '../../../state/chain-state.js';
 import { defaultPoolHashers } from '../../../state/hashers.js';
 import { type IncrementalMerkleTree } from '../../../state/trees/incremental.js';
+import { SHIELDED_POOL_ENTRIES, shieldedPool } from '../../../state/pools.js';
 import { POOL_TREE_STATE_LAYOUT } from '../../../state/trees/tree-state.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
@@ -73,8 +74,7 @@ async function finalRoot(store: ChainStoreReader, entry: BlockIndexEntry, pool: 
   const record = await store.blockState(entry.hash);
   if (!record) return ZERO32;
   if (pool === 'sprout') return record.sproutRoot;
-  if (pool === 'sapling') return record.saplingRoot;
-  return record.orchardRoot ?? ZERO32;
+  return recordPoolRoot(record, pool) ?? ZERO32;
 }
 
 /** GetSproutAnchorAt / GetSaplingAnchorAt / GetOrchardAnchorAt: the tree at `root`, or null. */
@@ -106,8 +106,9 @@ export function zGetTreeStateMethod(store: ChainStoreReader, options: { legacyOr
       w.key('hash').plainStr(toHexReversed(entry.hash));
       w.key('height').int(entry.height);
       w.key('time').int(int32LE(entry.header, 100) >>> 0);
-      for (const pool of ['sprout', 'sapling', 'orchard'] as const) {
-        const activation = pool === 'sprout' ? 0 : store.network.activationHeights[pool === 'sapling' ? 'Sapling' : 'NU5'];
+      for (const pool of ['sprout' as const, ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPool)]) {
+        const poolEntry = shieldedPool(pool);
+        const activation = poolEntry ? store.network.activationHeights[poolEntry.upgrade] : 0;
         if (activation === null) continue;
         const root = await finalRoot(store, entry, pool);
         const tree = await treeAt(store, pool, root);
@@ -121,10 +122,10 @@ export function zGetTreeStateMethod(store: ChainStoreReader, options: { legacyOr
           if (cursor && cursor.height >= activation) w.key('skipHash').plainStr(toHexReversed(cursor.hash));
         }
         w.key('commitments').beginObject();
-        // Orchard roots print as raw bytes since zcashd v5.3.0; the others reversed (GetHex).
-        const rootHex = pool === 'orchard' && !options.legacyOrchardRoot ? toHex(root) : toHexReversed(root);
-        w.key('finalRoot').plainStr(rootHex);
-        if (tree) w.key('finalState').plainStr(tree.toTreeState(POOL_TREE_STATE_LAYOUT[pool]));
+        // Orchard roots print as raw bytes since zcashd v5.3.0 (-legacyorchardroot: reversed); Sprout's and Sapling's reversed (GetHex).
+        const raw = poolEntry?.rootsPrinted === 'raw' && !(pool === 'orchard' && options.legacyOrchardRoot);
+        w.key('finalRoot').plainStr(raw ? toHex(root) : toHexReversed(root));
+        if (tree) w.key('finalState').plainStr(tree.toTreeState(poolEntry?.treeStateLayout ?? POOL_TREE_STATE_LAYOUT.sprout));
         w.endObject();
         w.endObject();
       }

@@ -32,6 +32,7 @@ import { DecodeError } from '../../../codec/errors.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
 import { getBool } from '../../../json/getters.js';
 import { jsonTypeName } from '../../../json/value.js';
+import { checkShieldedRequirements } from '../../../state/shielded-requirements.js';
 import type { ChainStoreReader, CoinsView } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
@@ -161,15 +162,10 @@ async function coinsViewRejection(view: CoinsView, tx: Transaction): Promise<TxR
   for (const input of d.vin) {
     if (!view.isUnspent(input.prevout.hash, input.prevout.index)) return reject(REJECT_DUPLICATE, 'bad-txns-inputs-spent');
   }
-  for (const spend of d.sapling?.spends ?? []) {
-    if (view.nullifierRevealed('sapling', spend.nullifier)) return reject(REJECT_DUPLICATE, 'bad-txns-sapling-duplicate-nullifier');
-    if (!view.anchorKnown('sapling', spend.anchor)) return reject(REJECT_INVALID, 'bad-txns-sapling-unknown-anchor');
-  }
-  if (d.orchard) {
-    for (const action of d.orchard.actions) {
-      if (view.nullifierRevealed('orchard', action.nullifier)) return reject(REJECT_DUPLICATE, 'bad-txns-orchard-duplicate-nullifier');
-    }
-    if (!view.anchorKnown('orchard', d.orchard.anchor)) return reject(REJECT_INVALID, 'bad-txns-orchard-unknown-anchor');
-  }
-  return null;
+  let failure: TxRuleViolation | null = null;
+  checkShieldedRequirements(d, view, (f) => {
+    failure = reject(f.kind === 'duplicate-nullifier' ? REJECT_DUPLICATE : REJECT_INVALID, f.rule);
+    return false;
+  });
+  return failure;
 }

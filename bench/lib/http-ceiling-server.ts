@@ -1,0 +1,42 @@
+/**
+ * The node:http ceiling: Node's own HTTP server (llhttp, the parser Fastify runs on) answering
+ * each request with the body and Content-Type zecrpc gave to the same request body, captured
+ * beforehand, as one Buffer. What it does is the least any server on node:http does, so
+ * zecrpc ÷ this ceiling is what Fastify and zecrpc's policy cost above Node's HTTP.
+ *
+ * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+interface Recorded {
+  body: string;
+  reply: string;
+}
+
+const replies = new Map<string, { status: number; type: string; body: Buffer }>();
+for (const r of JSON.parse(readFileSync(process.env.REPLIES!, 'utf8')) as Recorded[]) {
+  const bytes = Buffer.from(r.reply, 'base64');
+  const sep = bytes.indexOf('\r\n\r\n');
+  const head = bytes.toString('latin1', 0, sep);
+  const status = Number(/^HTTP\/1\.\d (\d{3})/.exec(head)![1]);
+  const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? 'application/json';
+  replies.set(r.body, { status, type, body: bytes.subarray(sep + 4) });
+}
+
+const server = createServer({ noDelay: true }, (req, res) => {
+  const parts: Buffer[] = [];
+  req.on('data', (d: Buffer) => parts.push(d));
+  req.on('end', () => {
+    const r = replies.get(Buffer.concat(parts).toString('utf8'));
+    if (!r) {
+      res.writeHead(404, { 'Content-Length': 0 }).end();
+      return;
+    }
+    res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': r.body.length }).end(r.body);
+  });
+});
+// zecrpc's keep-alive wait (-rpcservertimeout's default), so both heads are the same size.
+server.keepAliveTimeout = 30_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT ${(server.address() as { port: number }).port}\n`));
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,216 @@
+/**
+ * zecrpc's JSON-RPC as a Fastify plugin: `app.register(zecrpcRpc, { config, store })` mounts
+ * zcashd's JSON-RPC endpoint on an application's own Fastify instance, with the same policy as
+ * `zecrpc serve` (which mounts it the same way): the allow-list, credentials checked in
+ * `onRequest` before any body byte is read (with zcashd's 250 ms penalty for wrong ones), the
+ * body read under the process-wide body budget, zcashd's work queue and the reply budgets.
+ *
+ * The plugin's hooks, body reader and error handler are encapsulated: the application's other
+ * routes keep theirs.
+ */
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { NodeConfig } from '../../config.js';
+import type { ChainStoreReader } from '../../store/types.js';
+import type { RequestSummary } from '../dispatch.js';
+import type { RpcMethod } from '../method.js';
+import { storeMethods } from '../methods/index.js';
+import { BodyError, readBudgetedBody } from './body.js';
+import type { MemoryLimits } from './memory-budget.js';
+import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { mountRestRoutes } from './rest.js';
+import { createRpcCore, type RpcCore } from './rpc-core.js';
+
+/** Methods libevent passes to zcashd's handlers; the route answers each as zcashd does. */
+export const RPC_ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const;
+
+/** Set on a request whose client waits for `100 Continue` (see `expectContinue`). */
+const AWAITS_CONTINUE = Symbol('zecrpc.awaitsContinue');
+
+type MarkedRequest = IncomingMessage & { [AWAITS_CONTINUE]?: boolean };
+
+/**
+ * Lets the JSON-RPC route decide on `Expect: 100-continue`: Node would send `100 Continue`
+ * before any hook runs, inviting a client to send a body that is then refused. With this, the
+ * interim reply goes out only once the request is authenticated, and a refused one closes the
+ * connection after its reply (the client may send its body or not).
+ */
+export function expectContinue(server: HttpServer, handler: (req: IncomingMessage, res: ServerResponse) => void): void {
+  server.on('checkContinue', (req: MarkedRequest, res) => {
+    req[AWAITS_CONTINUE] = true;
+    handler(req, res);
+  });
+}
+
+/** Told when a connection starts and ends executing a request (its reply written), for shutdown. */
+export interface ExecutionTracker {
+  begin(socket: Socket): void;
+  end(socket: Socket): void;
+}
+
+export interface ZecrpcRpcOptions {
+  /** zcashd-style settings (`loadNodeConfig([...])`): credentials, -rpcallowip, -rpcthreads, budgets. */
+  config: NodeConfig;
+  /** The chain store to serve; its methods are zecrpc's (`storeMethods`). */
+  store?: ChainStoreReader;
+  /** Methods besides `help`, `stop` and the store's. */
+  methods?: readonly RpcMethod[];
+  /** Called when the `stop` method is called (after its reply is built). */
+  onStop?: () => void;
+  memory?: Partial<MemoryLimits>;
+  renderThreads?: number;
+  /** A core built by the caller (`zecrpc serve`); the plugin then neither writes the cookie nor closes it. */
+  core?: RpcCore;
+  tracker?: ExecutionTracker;
+  /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
+  rest?: boolean;
+}
+
+interface RequestState {
+  summary: RequestSummary | null;
+  reservedBody: number;
+}
+
+const state = new WeakMap<FastifyRequest, RequestState>();
+const EMPTY = Buffer.alloc(0);
+
+function answer(reply: FastifyReply, r: SimpleReply): FastifyReply {
+  return sendReply(reply, r);
+}
+
+/** zcashd's checks that need no body (rpc-http-json.md §1.2), in its order; null lets an authenticated POST through. */
+async function answerFromHead(core: RpcCore, request: FastifyRequest): Promise<SimpleReply | null> {
+  if (!core.isAllowed(request.socket.remoteAddress)) return { status: 403, body: '', own: 'none' };
+  if (request.method === 'DELETE') return { status: 405, body: '', own: 'none' };
+  // The router matched the path without its query: zcashd's handler wants the exact target.
+  if (request.raw.url !== request.routeOptions.url) return { status: 404, body: '', own: 'none' };
+  if (request.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
+  const authorization = request.headers.authorization;
+  const verdict = core.checkAuth(authorization);
+  if (verdict === true) return null;
+  if (verdict === false && !(await core.penalize(WRONG_CREDENTIALS_DELAY_MS))) return WORK_QUEUE_FULL;
+  return UNAUTHORIZED;
+}
+
+function logFields(request: FastifyRequest, reply: FastifyReply) {
+  const length = reply.getHeader('content-length');
+  return {
+    rpc: state.get(request)?.summary ?? null,
+    statusCode: reply.statusCode,
+    bytes: length === undefined ? null : Number(length),
+    ms: Math.round(reply.elapsedTime * 1000) / 1000,
+    remoteAddress: request.socket.remoteAddress,
+  };
+}
+
+/** Mounts the route on `app` (an encapsulated context) for a core built elsewhere. */
+export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
+  // The request line's fields cost a few microseconds: computed only when they are logged.
+  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  app.removeAllContentTypeParsers();
+  // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
+  app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
+    const length = request.headers['content-length'];
+    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies);
+    const s = state.get(request);
+    if (s) s.reservedBody = read.reserved;
+    return read.body;
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (error instanceof BodyError) return answer(reply, errorPage(error.statusCode));
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: { message: error.message } }, 'JSON-RPC request failed');
+    return answer(reply, errorPage(status));
+  });
+  const releaseBody = (request: FastifyRequest) => {
+    const s = state.get(request);
+    if (s && s.reservedBody > 0) {
+      core.bodies.release(s.reservedBody);
+      s.reservedBody = 0;
+    }
+  };
+
+  app.route({
+    method: [...RPC_ROUTE_METHODS],
+    url: '/',
+    onRequest: async (request, reply) => {
+      state.set(request, { summary: null, reservedBody: 0 });
+      const early = await answerFromHead(core, request);
+      const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
+      if (early) {
+        if (awaitsContinue) reply.header('Connection', 'close');
+        return answer(reply, early);
+      }
+      // As libevent: the interim reply only when a body is to be read.
+      const length = request.headers['content-length'];
+      const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+      if (awaitsContinue && bodyComing) reply.raw.writeContinue();
+      // The body is read as bytes by the parser above, whatever the client declared.
+      delete request.raw.headers['content-type'];
+      return undefined;
+    },
+    onResponse: (request, reply, next) => {
+      releaseBody(request);
+      if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      next();
+    },
+    onRequestAbort: async (request) => releaseBody(request),
+    handler: async (request, reply) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
+      const socket = request.raw.socket;
+      tracker?.begin(socket);
+      // No idle timeout while the request runs: zcashd reads nothing from a connection whose
+      // request is being processed. The timeout counts again while the reply is written.
+      const idleTimeout = request.server.server.timeout;
+      socket.setTimeout(0);
+      let outcome;
+      try {
+        outcome = await core.execute(body);
+      } catch (e) {
+        tracker?.end(socket);
+        throw e;
+      } finally {
+        releaseBody(request);
+        if (!socket.destroyed) socket.setTimeout(idleTimeout);
+      }
+      const { done } = outcome;
+      // 'close' comes once the reply is written or the connection is gone, whichever first; a
+      // connection gone while the request ran has had its 'close' already.
+      const finish = () => {
+        done();
+        tracker?.end(socket);
+      };
+      if (socket.destroyed) finish();
+      else reply.raw.once('close', finish);
+      const s = state.get(request);
+      if (s) s.summary = outcome.summary;
+      return answer(reply, outcome.reply);
+    },
+  });
+}
+
+/**
+ * The plugin for embedders. With `store`, serves zecrpc's methods on it; cookie mode writes the
+ * cookie once the application is ready and removes it when the application closes.
+ */
+export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts) => {
+  let core = opts.core;
+  if (!core) {
+    const methods = [...(opts.store ? storeMethods(opts.store) : []), ...(opts.methods ?? [])];
+    const owned = createRpcCore({
+      config: opts.config,
+      methods,
+      onStop: opts.onStop,
+      memory: opts.memory,
+      renderThreads: opts.renderThreads,
+      log: app.log as unknown as Logger,
+    });
+    app.addHook('onReady', async () => owned.auth.writeCookie());
+    app.addHook('onClose', async () => owned.close());
+    core = owned;
+  }
+  mountRpcRoute(app, core, opts.tracker);
+  if (opts.rest) mountRestRoutes(app, core);
+};

@@ -1,0 +1,264 @@
+/**
+ * zecrpc's request policy, independent of the HTTP server it is mounted on: who may call
+ * (allow-list, credentials with zcashd's penalty), how many run at once (zcashd's work queue:
+ * `-rpcthreads` running, `-rpcworkqueue` waiting, "Work queue depth exceeded" beyond), and how
+ * much memory requests may hold (process-wide budgets for bodies, parsed requests and replies,
+ * and a per-request budget for each reply). Large blocks are rendered in worker threads whose
+ * reply slabs are held until the reply is written.
+ */
+import type { Logger } from 'pino';
+import type { NodeConfig } from '../../config.js';
+import { rpcServerSettings } from '../../config.js';
+import { parsedSizeEstimate } from '../../json/reader.js';
+import { storeDirectory } from '../../store/layout.js';
+import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY, type RequestSummary } from '../dispatch.js';
+import type { RpcContext, RpcMethod } from '../method.js';
+import { helpMethod, stopMethod } from '../methods/control/index.js';
+import { MethodRegistry } from '../registry.js';
+import { RenderPool } from '../workers/render-pool.js';
+import type { ReplyScope } from '../workers/reply-slab.js';
+import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
+import { createAuthenticator, type Authenticator } from './auth.js';
+import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
+import { MemoryReleaser } from './memory-release.js';
+import { WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import { WorkQueue } from './work-queue.js';
+
+/**
+ * At most this many render threads, whatever `-rpcthreads` says: zcashd accepts any thread
+ * count, and past a few per core a render thread only adds a heap.
+ */
+export const MAX_RENDER_THREADS = 64;
+
+/** The answer to a request whose parsed form could never fit the memory for requests. */
+const REQUEST_TOO_LARGE: SimpleReply = {
+  status: 500,
+  body:
+    errorReply(
+      RPC_OUT_OF_MEMORY,
+      "Request too large: parsing it would take more than the server's memory for requests (-rpcbodymemory); send fewer or smaller calls per request",
+      null,
+    ) + '\n',
+  own: 'json',
+};
+
+const WORK_QUEUE_FULL_WARNING =
+  'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
+
+export interface RpcCoreOptions {
+  config: NodeConfig;
+  /** Methods besides `help` and `stop`. */
+  methods: readonly RpcMethod[];
+  /** Called when the `stop` method asks the server to shut down (after its reply is sent). */
+  onStop?: () => void;
+  /** Memory budgets in bytes; defaults from -rpcrequestmemory/-rpcmemory/-rpcbodymemory (MiB) or the machine's memory. */
+  memory?: Partial<MemoryLimits>;
+  /** Render-thread count (default -rpcthreads, at most MAX_RENDER_THREADS); 0 renders on the event loop. */
+  renderThreads?: number;
+  log?: Logger | null;
+}
+
+export interface ExecutedRequest {
+  reply: SimpleReply;
+  /** What the body asked for, for the request log. */
+  summary: RequestSummary | null;
+  /** Gives the reply's memory back; called once the reply is written or abandoned. */
+  done: () => void;
+}
+
+export interface RpcCoreStats {
+  running: number;
+  waiting: number;
+  replyBytes: number;
+  bodyBytes: number;
+}
+
+export interface RpcCore {
+  readonly auth: Authenticator;
+  readonly bodies: MemoryBudget;
+  /** -rpcservertimeout in milliseconds (0: none). */
+  readonly timeoutMs: number;
+  isAllowed(address: string | undefined): boolean;
+  /** null: no Authorization header; otherwise whether it grants access. */
+  checkAuth(authorization: string | undefined): boolean | null;
+  /**
+   * Holds a work-queue slot for `ms`, as zcashd's worker thread sleeps on wrong credentials: the
+   * penalty then limits how fast anyone can guess, not only each connection. False when the
+   * queue is full (the request then gets zcashd's "Work queue depth exceeded").
+   */
+  penalize(ms: number): Promise<boolean>;
+  /** Runs an authenticated JSON-RPC body through the work queue. */
+  execute(body: Buffer): Promise<ExecutedRequest>;
+  stats(): RpcCoreStats;
+  /** Stops the render threads and removes the cookie file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Allow-list verdicts per peer address: peers are few, and a verdict parses the address and
+ * tries every subnet, at thousands of requests per second.
+ */
+function allowChecker(list: readonly AllowSubnet[]): (address: string | undefined) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (address) => {
+    if (!address) return false;
+    let ok = verdicts.get(address);
+    if (ok === undefined) {
+      ok = peerAllowed(list, address);
+      if (verdicts.size >= 4096) verdicts.clear();
+      verdicts.set(address, ok);
+    }
+    return ok;
+  };
+}
+
+const MIB = 1024 * 1024;
+
+/** Budgets from explicit options, then `-rpcrequestmemory`/`-rpcmemory`/`-rpcbodymemory` (MiB), then defaults. */
+function memoryLimits(config: NodeConfig, explicit: Partial<MemoryLimits> | undefined): MemoryLimits {
+  const d = defaultMemoryLimits();
+  const mib = (name: string): number | undefined => {
+    const v = config.getArg(name);
+    if (v === undefined) return undefined;
+    // At most 2^31 − 1 MiB (2 PiB): more than any machine has, and budgets in bytes stay exact
+    // integers (below 2^53).
+    if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > 0x7fffffff) {
+      throw new Error(`Invalid value for -${name}: '${v}' (expected MiB from 1 to 2147483647)`);
+    }
+    return Number(v) * MIB;
+  };
+  return {
+    perRequest: explicit?.perRequest ?? mib('rpcrequestmemory') ?? d.perRequest,
+    replies: explicit?.replies ?? mib('rpcmemory') ?? d.replies,
+    bodies: explicit?.bodies ?? mib('rpcbodymemory') ?? d.bodies,
+  };
+}
+
+/**
+ * Builds the policy from zcashd's options. In cookie mode the cookie path is checked here and
+ * the cookie made; `auth.writeCookie()` writes it once a listener is bound.
+ */
+export function createRpcCore(opts: RpcCoreOptions): RpcCore {
+  const { config } = opts;
+  const log = opts.log ?? null;
+  const isAllowed = allowChecker(parseAllowList(config.rpcAllowIp));
+  const limits = memoryLimits(config, opts.memory);
+  const replyBudget = new MemoryBudget(limits.replies);
+  const bodyBudget = new MemoryBudget(limits.bodies);
+  // Large requests' parsed forms (estimated from the body), a pool of the same size as the bodies'.
+  const parsedBudget = new MemoryBudget(limits.bodies);
+  const settings = rpcServerSettings(config);
+  const queue = new WorkQueue(settings.threads, settings.workQueue);
+  /** A work-queue slot, or null with zcashd's warning when the queue is full. */
+  const enterQueue = () => {
+    const admitted = queue.enter();
+    if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
+    return admitted;
+  };
+  // `help` lists the registry it belongs to, hence the late-bound reference.
+  const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...opts.methods]);
+  // The cookie path is checked before the render threads start.
+  const auth = createAuthenticator({
+    rpcUser: config.rpcUser,
+    rpcPassword: config.rpcPassword,
+    rpcAuth: config.rpcAuth,
+    cookieFile: config.rpcCookieFile,
+    protectedDirs: [storeDirectory(config.datadir)],
+  });
+  const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
+  const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
+  const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
+  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  const ctx: RpcContext = {
+    network: config.network,
+    requestMemory: limits.perRequest,
+    requestStop: () => setImmediate(() => opts.onStop?.()),
+    ...(pool ? { blockRenderer: pool } : {}),
+  };
+
+  async function execute(body: Buffer): Promise<ExecutedRequest> {
+    const nothing = () => undefined;
+    // A large request's parsed form is reserved before it takes a work-queue slot, so a request
+    // waiting for that memory holds nothing other requests need to give it back.
+    const parseCost = parsedSizeEstimate(body);
+    if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: nothing };
+    const releaseParsed = () => parsedBudget.release(parseCost);
+    const admitted = enterQueue();
+    if (!admitted) {
+      releaseParsed();
+      return { reply: WORK_QUEUE_FULL, summary: null, done: nothing };
+    }
+    const slot = await admitted;
+    // Memory lent to this reply by the render threads, given back once the reply is written.
+    const held: (() => void)[] = [];
+    const scope: ReplyScope = { hold: (release) => held.push(release) };
+    // Renders in a thread run off the slot, so cheap requests are not queued behind them;
+    // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+    const requestCtx: RpcContext = pool
+      ? {
+          ...ctx,
+          blockRenderer: {
+            render: async (req) => {
+              if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
+              renderBacklog.count++;
+              const resume = slot.suspend();
+              try {
+                return await pool.render(req, scope);
+              } finally {
+                renderBacklog.count--;
+                await resume();
+              }
+            },
+          },
+        }
+      : ctx;
+    const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
+    const done = () => {
+      budget.releaseAll();
+      for (const release of held.splice(0)) release();
+    };
+    try {
+      const reply = await handleJsonRpcBody(body, registry, requestCtx, {
+        budget,
+        yieldTurn: async () => {
+          await new Promise((r) => setImmediate(r));
+          await slot.yield();
+        },
+        onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
+      });
+      return { reply: { status: reply.status, body: reply.body, own: 'json' }, summary: reply.summary ?? null, done };
+    } catch (e) {
+      done();
+      throw e;
+    } finally {
+      releaseParsed(); // the parsed request is garbage once its reply is built
+      slot.release();
+    }
+  }
+
+  let closed: Promise<void> | null = null;
+  return {
+    auth,
+    bodies: bodyBudget,
+    timeoutMs: settings.serverTimeout * 1000,
+    isAllowed,
+    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
+    async penalize(ms) {
+      const admitted = enterQueue();
+      if (!admitted) return false;
+      const slot = await admitted;
+      await new Promise((r) => setTimeout(r, ms));
+      slot.release();
+      return true;
+    },
+    execute,
+    stats: () => ({ running: queue.active, waiting: queue.depth, replyBytes: replyBudget.inUse, bodyBytes: bodyBudget.inUse }),
+    close() {
+      return (closed ??= (async () => {
+        await pool?.close();
+        releaser.close();
+        auth.removeCookie();
+      })());
+    },
+  };
+}
