@@ -19,6 +19,7 @@ import { followUpstream, importFromUpstream } from '../sync/upstream.js';
 import { checkOptions, isHelpFlag, isVersionFlag } from './options.js';
 import { fetchCheckpoint, readCheckpointFile } from '../sync/checkpoint.js';
 import { JsonRpcClient } from '../sync/rpc-client.js';
+import { SolutionPrefetcher } from '../sync/solution-prefetch.js';
 import { openStoreOrExplain } from './store-open.js';
 import { importUsage } from './usage.js';
 import { versionLine } from './version.js';
@@ -117,9 +118,11 @@ export async function runImport(argv: string[]): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
     groupCommit: true,
     writes: true,
-    // The other cores check the solutions of blocks read ahead; this one validates and connects.
-    solutionThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   });
+  // The other cores check the solutions of blocks read ahead; this one validates and connects.
+  const solutions = store.verifiesSolutions
+    ? new SolutionPrefetcher(config.network, Math.max(1, Math.min(4, availableParallelism() - 1)))
+    : undefined;
   // SIGINT or SIGTERM ends the import between blocks, and what was stored is written out; a
   // second one ends the process at once (what a pending group holds is then lost, as with kill -9).
   const stop = new AbortController();
@@ -129,7 +132,7 @@ export async function runImport(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal };
+  const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal, solutions };
   try {
     // A fresh store holds its network's genesis block, as zcashd and `zecrpc serve` do, so blocks
     // from height 1 on import by themselves; a checkpoint start needs the store empty.
@@ -167,7 +170,11 @@ export async function runImport(argv: string[]): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await store.close();
+    try {
+      await store.close();
+    } finally {
+      await solutions?.close();
+    }
   }
 }
 

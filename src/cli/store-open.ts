@@ -29,8 +29,6 @@ export interface StoreOpenOptions {
   log?: (line: string) => void;
   /** Group commit (ChainStoreOptions.groupCommit): for `zecrpc import`, which owns the store. */
   groupCommit?: boolean;
-  /** Equihash threads for read-ahead blocks (ChainStoreOptions.solutionThreads). */
-  solutionThreads?: number;
   /** The command only writes: a store opened read-only on a full disk is refused at once. */
   writes?: boolean;
 }
@@ -45,7 +43,6 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       verifySolutions: opts.verifySolutions,
       log: opts.log,
       groupCommit: opts.groupCommit,
-      solutionThreads: opts.solutionThreads,
       diskSpace: DISK_SPACE_POLICY,
     });
   } catch (e) {

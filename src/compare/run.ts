@@ -159,6 +159,21 @@ function excerptOf(reply: Reply): string {
   return t.length > 120 ? `${t.slice(0, 120)}…` : t.trimEnd();
 }
 
+/**
+ * zecrpc answers getnetworkinfo with zcashd's own subversion. What tells them apart is
+ * getmemoryinfo: zcashd's locked-memory manager always holds an arena (made at startup for its
+ * secp256k1 context's seed), zecrpc's holds none.
+ */
+async function managesNoLockedMemory(reference: Endpoint): Promise<boolean> {
+  const reply = await reference.send(Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getmemoryinfo","params":[]}'), 'getmemoryinfo');
+  try {
+    const info = JSON.parse(reply.body.toString('utf8')) as { result?: { locked?: { total?: unknown } } };
+    return info.result?.locked?.total === 0;
+  } catch {
+    return false;
+  }
+}
+
 export async function detectReferenceKind(reference: Endpoint): Promise<ReferenceKind> {
   const reply = await reference.send(
     Buffer.from('{"jsonrpc":"1.0","id":"compare","method":"getnetworkinfo","params":[]}'),
@@ -172,7 +187,7 @@ export async function detectReferenceKind(reference: Endpoint): Promise<Referenc
   }
   if (typeof subversion !== 'string') return 'unknown';
   if (/zebra/i.test(subversion)) return 'zebrad';
-  if (/MagicBean/i.test(subversion)) return 'zcashd';
+  if (/MagicBean/i.test(subversion)) return (await managesNoLockedMemory(reference)) ? 'zecrpc' : 'zcashd';
   if (/zecrpc/i.test(subversion)) return 'zecrpc';
   return 'unknown';
 }

@@ -102,4 +102,12 @@ export interface RpcMethod {
    * UTF-8 encoder (decoderawtransaction returns ~40 KB per request).
    */
   readonly asciiResults?: boolean;
+  /**
+   * How zecrpc answers zcashd's method (docs/methods.md): 'exact' (the default) from its own
+   * chain store, as zcashd would; 'peerless' as zcashd answers with no peers, no wallet and no
+   * miner; 'upstream' relayed to the -upstream node when one is set.
+   */
+  readonly surface?: MethodSurface;
 }
+
+export type MethodSurface = 'exact' | 'peerless' | 'upstream';

@@ -21,7 +21,7 @@ import { DiskSpaceLowError, StoreNotWritableError, StoreOpenError } from './erro
 /**
  * What one open can need, on a mainnet-sized store:
  * - replaying the log into tables: the log holds at most LevelDB's write buffer (16 MiB,
- *   chain.ts WRITE_BUFFER_BYTES) plus the one batch that overflowed it, and the store's largest
+ *   chain-db.ts WRITE_BUFFER_BYTES) plus the one batch that overflowed it, and the store's largest
  *   batch is a group commit's 32 MiB (DEFAULT_GROUP_COMMIT.maxBytes), so ≤ 48 MiB of tables
  *   (tables, prefix-compressed, are no larger than the log records they come from);
  * - the new MANIFEST: one entry (number, size, first and last key, ≈ 160 bytes) per 2 MiB table,

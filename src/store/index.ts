@@ -1,6 +1,9 @@
 /** The embedded chain store: LevelDB index + block files, importers and the upstream follower. */
-export { ChainStore, openChainStore, MAX_BLOCK_SIZE } from './chain.js';
-export type { AddResult, AddStatus, ChainStoreOptions } from './chain.js';
+export { ChainStore, MAX_BLOCK_SIZE } from './chain.js';
+export type { AddResult, AddStatus } from './chain.js';
+// Opened as an importer opens it: `solutionThreads` attaches an Equihash prefetcher (sync/).
+export { openChainStore } from '../sync/open-store.js';
+export type { ImportStoreOptions as ChainStoreOptions } from '../sync/open-store.js';
 export { BlockRejectedError, UnknownParentError, StoreOpenError, StoreNotWritableError, DiskSpaceLowError } from './errors.js';
 export { DISK_SPACE_POLICY } from './disk-reserve.js';
 export type { DiskSpacePolicy } from './disk-reserve.js';

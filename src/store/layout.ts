@@ -63,7 +63,9 @@
  * Evolving the layout: the schema version in `V` counts the migrations applied (migrations/). A
  * migration only ever adds data under a new prefix (or deletes a prefix it owns), so a store is
  * readable at every step and records written by older code never change meaning. Indexers
- * (indexes/) own their prefixes; each prefix is listed in the table above with its owner.
+ * (indexes/) own their prefixes; each prefix is listed in the table above with its owner, each
+ * indexer declares its own (`keyPrefixes`), and a store refuses to open when two owners, the
+ * chain (CHAIN_KEY_PREFIXES) included, claim one (indexer-set.ts).
  */
 import { join } from 'node:path';
 
@@ -96,6 +98,24 @@ const PREFIX = {
   migrationProgress: 0x58, // X
   highestRecord: 0x4d, // M
 } as const;
+
+/** The key prefixes the chain itself writes (every other prefix belongs to one indexer). */
+export const CHAIN_KEY_PREFIXES: readonly number[] = [
+  PREFIX.version,
+  PREFIX.index,
+  PREFIX.txids,
+  PREFIX.height,
+  PREFIX.tip,
+  PREFIX.best,
+  PREFIX.fileCursor,
+  PREFIX.blockData,
+  PREFIX.importCheckpoint,
+  PREFIX.chainTx,
+  PREFIX.undo,
+  PREFIX.invalid,
+  PREFIX.migrationProgress,
+  PREFIX.highestRecord,
+];
 
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
 function addressPrefix(prefix: number, type: number, hash160: Uint8Array, extra: number): Buffer {

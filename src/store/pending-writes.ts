@@ -1,5 +1,5 @@
 /**
- * Writes accepted but not yet in LevelDB: the group commit of an import (chain.ts) and the
+ * Writes accepted but not yet in LevelDB: the group commit of an import (chain-db.ts) and the
  * planning overlay of reorganizations and replays (overlay.ts). Operations
  * of many blocks are folded per key — the last write of a key wins — so a value rewritten by
  * every block (the tip, the chain state, the block-file cursor) reaches LevelDB once per group,

@@ -6,6 +6,7 @@
 import type { NetworkParams } from '../chain/network.js';
 import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chain-state.js';
 import type { ShieldedPoolId } from '../state/pools.js';
+import type { Coin } from '../state/apply-block.js';
 
 export interface BlockIndexEntry {
   hash: Uint8Array;
@@ -81,6 +82,8 @@ export interface CoinsView {
   hasUnspentOutputs(txid: Uint8Array): Promise<boolean>;
   /** The output `n` of `txid` is unspent (`HaveInputs`, per input). */
   isUnspent(txid: Uint8Array, n: number): boolean;
+  /** `GetCoins` for one output: the unspent coin, or null when it is spent or unknown (gettxout). */
+  coin(txid: Uint8Array, n: number): Coin | null;
   /** `GetNullifier`: the active chain revealed it. */
   nullifierRevealed(pool: ShieldedPool, nullifier: Uint8Array): boolean;
   /** `GetSaplingAnchorAt` / `GetOrchardAnchorAt`: a root the chain had, the empty tree's included. */

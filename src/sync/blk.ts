@@ -67,7 +67,7 @@ const magicName = (m: Buffer): string | null => {
   return null;
 };
 
-/** Blocks whose solutions are handed to the store's solution threads ahead of the one being added. */
+/** Blocks whose solutions are handed to the solution threads ahead of the one being added. */
 const READ_AHEAD_BLOCKS = 256;
 
 /**
@@ -103,7 +103,8 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.slice(startIndex).reduce((a, b) => a + b, 0) - startOffset;
   const progress = new ImportProgress({ label: 'import blk', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
-  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes });
+  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes, solutions: opts.solutions });
+  const prefetch = (bytes: Uint8Array): void => (opts.solutions ? opts.solutions.prefetch(bytes) : store.prefetch(bytes));
   const magic = Buffer.from(store.network.magic);
   let truncated: BlkImportResult['truncated'] = null;
   const checkpoint = async (fileIndex: number, offset: number): Promise<void> => {
@@ -146,7 +147,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           return window.subarray(from - windowStart, from - windowStart + length);
         };
         // Read-ahead for the solution threads: complete records after the current one, within
-        // the window already read, are handed to store.prefetch, READ_AHEAD_BLOCKS at most.
+        // the window already read, are prefetched, READ_AHEAD_BLOCKS at most.
         // Records are only looked at here; addBlock decodes and checks each block itself.
         let prefetchedTo = offset;
         let ahead = 0;
@@ -160,7 +161,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
             if (at < 0 || at + 8 > window.length || !window.subarray(at, at + 4).equals(magic)) return;
             const length = window.readUInt32LE(at + 4);
             if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE || at + 8 + length > window.length) return;
-            store.prefetch(window.subarray(at + 8, at + 8 + length));
+            prefetch(window.subarray(at + 8, at + 8 + length));
             prefetchedTo += 8 + length;
             ahead++;
           }

@@ -4,7 +4,7 @@
  * parent is stored; every other rejection becomes an ImportError naming where the block came from.
  */
 import { toHexReversed } from '../codec/hex.js';
-import type { AddResult, ChainStore } from '../store/chain.js';
+import type { AddResult, ChainStore, SolutionVerdicts } from '../store/chain.js';
 import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
 
 export interface BlockOrigin {
@@ -46,6 +46,8 @@ export interface BlockSinkOptions {
   /** Most bytes of parentless blocks held at once (zcashd keeps blk files roughly ordered). */
   maxBufferedBytes?: number;
   onResult?: (r: AddResult, origin: BlockOrigin) => void;
+  /** Equihash verdicts the importer computed ahead, handed to the store with each block. */
+  solutions?: SolutionVerdicts;
 }
 
 /**
@@ -94,7 +96,7 @@ export class BlockSink {
   private async store1(bytes: Uint8Array, origin: BlockOrigin, stack: Waiting[]): Promise<void> {
     let r: AddResult;
     try {
-      r = await this.store.addBlock(bytes);
+      r = await this.store.addBlock(bytes, { solutions: this.opts.solutions });
     } catch (e) {
       if (e instanceof UnknownParentError) throw e;
       if (e instanceof BlockRejectedError) throw new ImportError(`${describeOrigin(origin)}: ${e.message}`, origin);

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { MAX_BLOCK_SIZE, type ChainStore } from '../store/chain.js';
 import { BlockSink, ImportError, type ImportStats } from './block-sink.js';
 import { ImportProgress, type ImportLogger, type ProgressMode } from './progress.js';
+import type { SolutionPrefetcher } from './solution-prefetch.js';
 import { specialKind, statSource } from './source-files.js';
 
 export interface ImportOptions {
@@ -18,6 +19,12 @@ export interface ImportOptions {
   maxBufferedBytes?: number;
   /** Stops the import between blocks (what was stored stays, and is written out). */
   signal?: AbortSignal;
+  /**
+   * Checks the Equihash solutions of the blocks the importer reads ahead on worker threads, and
+   * hands their verdicts to the store as it adds them (without it, a store opened with
+   * `solutionThreads` prefetches them itself, else each is checked as its block is added).
+   */
+  solutions?: SolutionPrefetcher;
 }
 
 export interface ImportResult extends ImportStats {
@@ -107,7 +114,7 @@ export async function importHex(store: ChainStore, paths: readonly string[], opt
   let total = 0;
   for (const f of files) total += (await stat(f)).size;
   const progress = new ImportProgress({ label: 'import hex', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
-  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes });
+  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes, solutions: opts.solutions });
   try {
     files: for (const file of files) {
       let lineNo = 0;

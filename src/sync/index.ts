@@ -11,3 +11,4 @@ export { BlockSink, ImportError } from './block-sink.js';
 export type { BlockOrigin, ImportStats } from './block-sink.js';
 export { ImportProgress, stderrLogger, silentLogger } from './progress.js';
 export type { ImportLogger, ProgressMode } from './progress.js';
+export { SolutionPrefetcher } from './solution-prefetch.js';

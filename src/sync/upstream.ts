@@ -148,9 +148,9 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
           next = b + 1;
           const p = fetchBlocks(client, a, b);
           p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
-          // Solutions are checked on the store's solution threads while earlier windows connect.
+          // Solutions are checked on the solution threads while earlier windows connect.
           void p.then(
-            (blocks) => blocks.forEach((x) => store.prefetch(x.bytes)),
+            (blocks) => blocks.forEach((x) => (opts.solutions ? opts.solutions.prefetch(x.bytes) : store.prefetch(x.bytes))),
             () => undefined,
           );
           inflight.push(p);
@@ -165,7 +165,7 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
           for (const b of blocks) {
             if (stopped()) break;
             try {
-              const r = await store.addBlock(b.bytes);
+              const r = await store.addBlock(b.bytes, { solutions: opts.solutions });
               if (r.status === 'duplicate') stats.duplicates++;
               else {
                 stats.added++;

@@ -422,8 +422,12 @@ describe('zecrpc serve and zecrpc-cli on a fresh regtest data dir', () => {
 
   it('RPC errors: "error code" / "error message" on stderr, exit |code| (mod 256 as the shell sees it)', () => {
     expect(rc('getblockhash', '1')).toEqual({ code: 8, stdout: '', stderr: 'error code: -8\nerror message:\nBlock height out of range\n' });
-    // in zcashd's conversion table but not served by zecrpc: the server's -32601
-    expect(rc('getpeerinfo')).toEqual({ code: 32601 % 256, stdout: '', stderr: 'error code: -32601\nerror message:\nMethod not found\n' });
+    // in zcashd's conversion table but not served by zecrpc (a wallet method): the server's -32601
+    expect(rc('getwalletinfo')).toEqual({
+      code: 32601 % 256,
+      stdout: '',
+      stderr: 'error code: -32601\nerror message:\nMethod not found\n',
+    });
   });
 
   it('conversion failures are local errors (exit 1); a bad word or count appends the server’s help', () => {

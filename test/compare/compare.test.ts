@@ -147,7 +147,8 @@ describe('zecrpc compare against a node whose replies were altered', () => {
     const text = await compare(['--reference', proxy.url, '--target-datadir', target, '--heights', '7..7']);
     expect(text.code).toBe(1);
     expect(text.out).toContain(`first differing byte: offset ${sizeOffset}`);
-    expect(text.out).toContain(`result.size: reference ${d.differences[0]!.reference} | target ${size} (value)`);
+    // The reference is a zecrpc node, recognised as one.
+    expect(text.out).toContain(`result.size: zecrpc ${d.differences[0]!.reference} | target ${size} (value)`);
     expect(text.out).toContain(`Result: 1 of ${PER_HEIGHT} requests differ`);
   });
 
@@ -201,7 +202,7 @@ describe('zecrpc compare and the known deviations', () => {
     expect(strict.out).toContain(
       'getblock-numeric-height: 3 requests, 3 differed; NOT excluded: counted as differences (pass --exclude getblock-numeric-height to accept)',
     );
-    expect(strict.out).toContain('HTTP status: reference 500 | target 200');
+    expect(strict.out).toContain('HTTP status: zecrpc 500 | target 200');
     expect(strict.out).toContain('Result: 3 of 24 requests differ');
 
     const accepted = await compare([

@@ -26,7 +26,8 @@ let off: RunningRpcServer;
 const start = (...args: string[]) =>
   startRpcServer({
     config: loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p', ...args]),
-    methods: storeMethods(new MemoryChainStore(MAINNET, mainnetGenesisRun())),
+    // One fixed clock: getblockchaininfo's verificationprogress must not change between the REST and RPC calls compared.
+    methods: storeMethods(new MemoryChainStore(MAINNET, mainnetGenesisRun()), { clock: () => 1_764_000_000 }),
     renderThreads: 0,
   });
 

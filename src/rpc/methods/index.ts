@@ -3,8 +3,7 @@
  * `help` and `stop` belong to the server itself (rpc/http/server.ts), since `help` reads the
  * finished registry; getinfo and getexperimentalfeatures are here.
  */
-import type { ClassicLevel } from 'classic-level';
-import { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
+import type { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { RelayPolicy } from '../../chain/tx-policy.js';
 import type { ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
@@ -13,9 +12,14 @@ import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/in
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
+import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
+import { getTxOutMethod } from './blockchain/gettxout.js';
+import { verifyChainMethod } from './blockchain/verifychain.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
-import { rawTransactionMethods } from './rawtransaction/index.js';
+import { miningMethods } from './mining/index.js';
+import { networkMethods } from './network/index.js';
+import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 import { utilMethods } from './util/index.js';
 import { walletlessMethods } from './wallet/index.js';
@@ -23,7 +27,7 @@ import { walletlessMethods } from './wallet/index.js';
 export interface StoreMethodOptions extends BlockchainMethodOptions {
   /** -experimentalfeatures and the flags it allows (default: none enabled). */
   features?: ExperimentalFeatures;
-  /** Reads of the store's address index (default: over the store's own database when it has one). */
+  /** Reads of the store's address index (default: the store's own reader, when it serves one). */
   addressIndex?: AddressIndexReader;
   /** The -upstream node that answers mempool and relay calls (default: none). */
   upstream?: UpstreamRelay | null;
@@ -35,16 +39,20 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   relayPolicy?: RelayPolicy;
 }
 
-function ownDatabase(store: ChainStoreReader): ClassicLevel<Buffer, Buffer> | null {
-  const db = (store as { database?: ClassicLevel<Buffer, Buffer> }).database;
-  return db ?? null;
+/** A store that serves its address index beside the chain (ChainStore, which composes its readers). */
+interface AddressIndexSource {
+  addressIndexReader(): AddressIndexReader;
+}
+
+function addressIndexOf(store: ChainStoreReader): AddressIndexReader | null {
+  const source = store as Partial<AddressIndexSource>;
+  return typeof source.addressIndexReader === 'function' ? source.addressIndexReader() : null;
 }
 
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
   const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
   const upstream = options.upstream ?? null;
-  const db = ownDatabase(store);
-  const index = options.addressIndex ?? (db ? new AddressIndexReader(db) : null);
+  const index = options.addressIndex ?? addressIndexOf(store);
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
@@ -60,5 +68,21 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
+  // The node's status as one without peers or a miner, and the proofs and coins of its chain.
+  methods.push(
+    ...miningMethods(store, { upstream, clock: options.clock }),
+    getMemoryInfoMethod(),
+    ...networkMethods(store, {
+      clock: options.clock,
+      uaComments: options.uaComments,
+      minRelayTxFee: options.feeRates?.minRelayTxFee,
+      upstream,
+    }),
+    ...txOutProofMethods(store),
+    verifyChainMethod(store),
+  );
+  // The coins view, read through the chain state's reader (a store that keeps one).
+  const coins = store.coinsView?.();
+  if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
   return methods;
 }

@@ -8,16 +8,17 @@
  *   non-coinbase input whatever its script type, as zcashd writes it;
  * - timestamp index `s`/`S`: blocks by logical time (nTime, forced strictly increasing along the chain).
  *
- * zcashd reads what an input spends from its UTXO set; so does this index, from the chain state's
- * coins view `c` (chain-state-index.ts), which must therefore be kept by the same store. The chain
- * state connects each block first and resolves every input on the way (outputs created earlier in
- * the same block from the block itself), and hands those coins over (input-coins.ts), so a spend
- * is looked up and decoded once; a replay without the chain-state indexer (the version-4
- * migration) reads them from the view it is given. This index keeps no undo data of its own: a
- * disconnect takes the outputs the block spent from the chain state's undo blob in the same undo
- * record (and from the block itself for outputs it created and spent again), so it never needs
- * `c` to still hold them. Like zcashd (ConnectBlock returns before indexing the genesis block),
- * nothing of the genesis block is indexed.
+ * zcashd reads what an input spends from its UTXO set; so does this index, from the chain state
+ * (chain-state-index.ts), which must therefore be kept by the same store: the chain state is the
+ * core step, connects each block first and resolves every input on the way (outputs created
+ * earlier in the same block from the block itself), and the chain hands those coins to this
+ * index (`ConnectedBlock.inputCoins`), so a spend is looked up and decoded once; a replay
+ * without the chain-state indexer (the version-4 migration) reads them through the chain
+ * state's reader (chain-state-reader.ts) over the view it is given. This index keeps no undo
+ * data of its own: at a disconnect the chain hands it the outputs the block spent, which the
+ * chain state's undo blob keeps (and the block itself those it created and spent again), so it
+ * never needs the coins view to still hold them. Like zcashd (ConnectBlock returns before
+ * indexing the genesis block), nothing of the genesis block is indexed.
  *
  * One deliberate difference: zcashd never erases timestamp-index entries when it disconnects a block
  * (getblockhashes without noOrphans then still lists blocks of the losing branch); here a disconnected
@@ -31,9 +32,8 @@ import type { Coin } from '../../state/apply-block.js';
 import type { BatchOp } from '../block-data.js';
 import { ADDRESS_DELTA_KEY_BYTES, ADDRESS_UNSPENT_KEY_BYTES, SPENT_KEY_BYTES, copyHash160, keyWriters, keys } from '../layout.js';
 import { PACKED_HEADER_BYTES, PackedOps } from '../packed-ops.js';
-import { CHAIN_STATE_UNDO_TAG, chainStateKeys, chainStateUndoSpent, decodeCoin } from './chain-state-index.js';
-import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
-import { inputCoinsOf } from './input-coins.js';
+import { disconnectedFromUndoRecord, inputCoinsFromCoinsView } from './chain-state-reader.js';
+import type { ChainBlock, ConnectedBlock, DisconnectedBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
 
 export { SCRIPT_P2PKH, SCRIPT_P2SH, SCRIPT_UNKNOWN };
 
@@ -178,35 +178,41 @@ export class AddressIndex implements Indexer {
   readonly name = 'addressindex';
   /** Undo blobs of this tag, which earlier versions wrote, are ignored (see spentByBlock). */
   readonly undoTag = 0x61;
+  readonly keyPrefixes = keys.addressIndexPrefixes;
+  readonly needsCore = true;
 
-  async connect(block: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
+  /** `core`: what the chain state connected; without it the inputs are read through the chain state's reader. */
+  async connect(block: ChainBlock, view: IndexReadView, core?: ConnectedBlock): Promise<IndexerConnect> {
     if (block.height === 0) return { ops: [] };
     const decoded = await block.block();
-    return connectOps(block, decoded, inputCoinsOf(decoded) ?? inputCoinsFromView(block, decoded, view), view);
+    const coins = core?.inputCoins ?? inputCoinsFromCoinsView(block, decoded, view, () => new Error(MISSING_CHAIN_STATE));
+    return connectOps(block, decoded, coins, view);
   }
 
+  /** `core`: what the chain state gave back for the block; without it, read from the block's undo record. */
   async disconnect(
     block: ChainBlock,
     _undo: Uint8Array | null,
     view: IndexReadView,
     record: ReadonlyMap<number, Uint8Array>,
+    core?: DisconnectedBlock,
   ): Promise<BatchOp[]> {
     if (block.height === 0) return [];
     const decoded = await block.block();
-    const chainStateUndo = record.get(CHAIN_STATE_UNDO_TAG);
-    return disconnectOps(block, decoded, chainStateUndo ? spentByBlock(block, decoded, chainStateUndo) : [], view);
+    const spent = core ?? disconnectedFromUndoRecord(record);
+    return disconnectOps(block, decoded, spent ? spentByBlock(block, decoded, spent) : [], view);
   }
 }
 
 /**
- * What the block's inputs spent, in input order: the chain state's undo blob lists the coins
- * taken from the coins view, in that order, and the block itself the outputs it created and spent
- * again. An input neither accounts for spent a coin unknown to a store started from a checkpoint,
- * which has no entries here either.
+ * What the block's inputs spent, in input order: the chain state gives back the coins it took
+ * from the coins view (its undo blob keeps them), in that order, and the block itself the outputs
+ * it created and spent again. An input neither accounts for spent a coin unknown to a store
+ * started from a checkpoint, which has no entries here either.
  */
-function spentByBlock(chainBlock: ChainBlock, block: Block, chainStateUndo: Uint8Array): SpentCoin[] {
+function spentByBlock(chainBlock: ChainBlock, block: Block, disconnected: DisconnectedBlock): SpentCoin[] {
   const { height, txids } = chainBlock;
-  const fromView = chainStateUndoSpent(chainStateUndo);
+  const fromView = disconnected.spent;
   let next = 0;
   const created = new Map<string, SpentOutput>();
   const out: SpentCoin[] = [];
@@ -235,41 +241,6 @@ function spentByBlock(chainBlock: ChainBlock, block: Block, chainStateUndo: Uint
     throw new Error(`the chain state's undo data of block ${toHexReversed(chainBlock.hash)} does not match its inputs`);
   }
   return out;
-}
-
-/**
- * What each input spends, read from the chain state's coins view `c` (as it stood before the
- * block) and from the block's own earlier outputs: the path of a replay that runs without the
- * chain-state indexer (the version-4 migration), as state/apply-block.ts resolves them otherwise.
- */
-function inputCoinsFromView(chainBlock: ChainBlock, block: Block, view: IndexReadView): (Coin | null)[][] {
-  const { height, txids } = chainBlock;
-  const created = new Map<string, Coin>();
-  return block.transactions.map((tx, i) => {
-    const coins: (Coin | null)[] = [];
-    if (!tx.isCoinbase) {
-      for (const { prevout } of tx.data.vin) {
-        const key = outpointId(prevout.hash, prevout.index);
-        const own = created.get(key);
-        if (own) {
-          created.delete(key);
-          coins.push(own);
-          continue;
-        }
-        const stored = view.get(chainStateKeys.coin(prevout.hash, prevout.index));
-        // Without the chain state every spend would look like this one: refuse, not guess.
-        if (!stored && !view.get(chainStateKeys.tip())) throw new Error(MISSING_CHAIN_STATE);
-        // A store started from a checkpoint lacks the outputs created before its start.
-        coins.push(stored ? decodeCoin(stored) : null);
-      }
-    }
-    tx.data.vout.forEach((out, k) => {
-      if (!isUnspendable(out.scriptPubKey)) {
-        created.set(outpointId(txids[i]!, k), { value: out.value, height, scriptPubKey: out.scriptPubKey, coinbase: tx.isCoinbase });
-      }
-    });
-    return coins;
-  });
 }
 
 /** Where the 20 hash bytes of a P2PKH/P2SH script begin (-1 for other scripts). */

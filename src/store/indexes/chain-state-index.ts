@@ -33,11 +33,13 @@ import {
 } from '../../state/chain-state.js';
 import { poolKeyByte, poolOfKeyByte, treePools, type ShieldedPoolId } from '../../state/pools.js';
 import type { BatchOp } from '../block-data.js';
-import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './indexer.js';
+import type { ChainBlock, CoreConnect, CoreIndexer, DisconnectedBlock, IndexReadView } from './indexer.js';
 import type { CoinsView } from '../types.js';
-import { rememberInputCoins } from './input-coins.js';
 
 const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
+
+/** Every key prefix the chain state owns. */
+export const CHAIN_STATE_KEY_PREFIXES: readonly number[] = Object.values(PREFIX);
 
 export const chainStateKeys = {
   blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
@@ -75,9 +77,13 @@ export const chainStateKeys = {
 export function chainStateLookups(
   read: (key: Buffer) => Buffer | undefined,
   hashers: PoolHashers,
-): Pick<CoinsView, 'isUnspent' | 'nullifierRevealed' | 'anchorKnown'> {
+): Pick<CoinsView, 'isUnspent' | 'coin' | 'nullifierRevealed' | 'anchorKnown'> {
   return {
     isUnspent: (txid, n) => read(chainStateKeys.coin(txid, n)) !== undefined,
+    coin: (txid, n) => {
+      const v = read(chainStateKeys.coin(txid, n));
+      return v ? decodeCoin(v) : null;
+    },
     nullifierRevealed: (pool, nullifier) => read(chainStateKeys.nullifier(pool, nullifier)) !== undefined,
     anchorKnown: (pool, root) => isEmptyTreeRoot(hashers[pool], root) || read(chainStateKeys.anchor(pool, root)) !== undefined,
   };
@@ -203,9 +209,11 @@ export interface ChainStateIndexOptions {
   log?: (line: string) => void;
 }
 
-export class ChainStateIndex implements Indexer {
+export class ChainStateIndex implements CoreIndexer<CheckpointState> {
   readonly name = 'chainstate';
   readonly undoTag = CHAIN_STATE_UNDO_TAG;
+  readonly role = 'core';
+  readonly keyPrefixes = CHAIN_STATE_KEY_PREFIXES;
   private readonly network: NetworkParams;
   private readonly hashers: PoolHashers;
   private readonly log: (line: string) => void;
@@ -252,7 +260,7 @@ export class ChainStateIndex implements Indexer {
     return ops;
   }
 
-  async connect(chainBlock: ChainBlock, view: IndexReadView): Promise<IndexerConnect> {
+  async connect(chainBlock: ChainBlock, view: IndexReadView): Promise<CoreConnect> {
     const { height, hash } = chainBlock;
     const parent = this.tip(view);
     if (height === 0 ? parent !== null : !parent || !bytesEqual(parent.hash, chainBlock.header.subarray(4, 36))) {
@@ -278,7 +286,6 @@ export class ChainStateIndex implements Indexer {
       nullifierSpent: lookups.nullifierRevealed,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
-    rememberInputCoins(block, result.inputCoins);
 
     const tipBytes = Buffer.from(encodeChainStateTip(result.tip));
     const ops: BatchOp[] = [
@@ -309,7 +316,12 @@ export class ChainStateIndex implements Indexer {
       subtrees: result.completedSubtrees.map((s) => ({ pool: s.pool, index: s.index })),
     });
     this.cachedTip = { bytes: tipBytes, tip: result.tip };
-    return { ops, undo };
+    const { spent, created, inputCoins, nullifiers, newRoots } = result;
+    return { ops, undo, connected: { spent, created, inputCoins, nullifiers, newRoots } };
+  }
+
+  disconnected(undo: Uint8Array | null): DisconnectedBlock {
+    return { spent: undo ? chainStateUndoSpent(undo) : [] };
   }
 
   async disconnect(chainBlock: ChainBlock, undoBytes: Uint8Array | null): Promise<BatchOp[]> {

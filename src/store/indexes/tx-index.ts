@@ -10,6 +10,7 @@ import type { ChainBlock, Indexer, IndexerConnect, IndexReadView } from './index
 export class TxIndex implements Indexer {
   readonly name = 'txindex';
   readonly undoTag = 0x74;
+  readonly keyPrefixes = [keys.txPrefix];
 
   connect(block: ChainBlock): IndexerConnect {
     // zcashd's ConnectBlock returns before indexing anything for the genesis block, so its coinbase

@@ -1,7 +1,7 @@
 /**
  * Version 5: the height of the highest block record (`M`), which tells the store that a block
  * above it is new without a LevelDB read of a key that does not exist (why that read is costly:
- * chain.ts, `highestRecord`). New records raise it as they are written; this finds it among the
+ * chain-db.ts, `highestRecord`). New records raise it as they are written; this finds it among the
  * records a version-4 store holds, side chains and header-only records included.
  */
 import type { ClassicLevel } from 'classic-level';

@@ -36,7 +36,7 @@ const TAIL =
   exampleRpc('getaddressmempool', `{"addresses": ["${EXAMPLE_ADDRESS}"]}`);
 
 export function getAddressMempoolMethod(features: ExperimentalFeatures, upstream: UpstreamRelay | null): RpcMethod {
-  return insightMethod(
+  const method = insightMethod(
     {
       name: 'getaddressmempool',
       category: 'addressindex',
@@ -52,4 +52,5 @@ export function getAddressMempoolMethod(features: ExperimentalFeatures, upstream
     },
     features,
   );
+  return { ...method, surface: 'upstream' };
 }

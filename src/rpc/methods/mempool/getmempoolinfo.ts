@@ -27,6 +27,7 @@ export const GETMEMPOOLINFO_HELP: string =
 export function getMempoolInfoMethod(upstream: UpstreamRelay | null): RpcMethod {
   return {
     name: 'getmempoolinfo',
+    surface: 'upstream',
     category: 'blockchain',
     required: 0,
     optional: 0,

@@ -40,6 +40,7 @@ export const GETRAWMEMPOOL_HELP: string =
 export function getRawMempoolMethod(upstream: UpstreamRelay | null): RpcMethod {
   return {
     name: 'getrawmempool',
+    surface: 'upstream',
     category: 'blockchain',
     required: 0,
     optional: 1,

@@ -74,6 +74,7 @@ export function sendRawTransactionMethod(
 ): RpcMethod {
   return {
     name: 'sendrawtransaction',
+    surface: 'upstream',
     category: 'rawtransactions',
     required: 1,
     optional: 1,

@@ -9,9 +9,16 @@ import { createDecodeRawTransaction, decodeRawTransaction } from './decoderawtra
 import { createRawTransactionMethod } from './createrawtransaction.js';
 import { decodeScriptMethod } from './decodescript.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
+import { getTxOutProofMethod } from './gettxoutproof.js';
+import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
 export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
   return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store)];
+}
+
+/** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */
+export function txOutProofMethods(store: ChainStoreReader): RpcMethod[] {
+  return [getTxOutProofMethod(store), verifyTxOutProofMethod(store)];
 }

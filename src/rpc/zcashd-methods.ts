@@ -1,0 +1,155 @@
+/**
+ * Every RPC method zcashd v6.12.2 registers (the `commands[]` tables of src/rpc/blockchain.cpp,
+ * misc.cpp, net.cpp, mining.cpp, rawtransaction.cpp, server.cpp, src/wallet/rpcwallet.cpp and
+ * rpcdisclosure.cpp), with its category; `wallet` marks the methods that need zcashd's wallet.
+ * z_listunifiedreceivers is registered with the wallet's but needs no wallet.
+ */
+export interface ZcashdMethod {
+  name: string;
+  category: string;
+  wallet: boolean;
+}
+
+const TABLE: Record<string, readonly string[]> = {
+  blockchain: [
+    'getblockchaininfo',
+    'getbestblockhash',
+    'getblockcount',
+    'getblock',
+    'getblockhash',
+    'getblockheader',
+    'getchaintips',
+    'z_gettreestate',
+    'z_getsubtreesbyindex',
+    'getdifficulty',
+    'getmempoolinfo',
+    'getrawmempool',
+    'gettxout',
+    'gettxoutsetinfo',
+    'verifychain',
+    'getblockdeltas',
+    'getblockhashes',
+    'getspentinfo',
+    'gettxoutproof',
+    'verifytxoutproof',
+  ],
+  hidden: ['invalidateblock', 'reconsiderblock', 'setmocktime'],
+  mining: [
+    'getlocalsolps',
+    'getnetworksolps',
+    'getnetworkhashps',
+    'getmininginfo',
+    'prioritisetransaction',
+    'getblocktemplate',
+    'submitblock',
+    'getblocksubsidy',
+  ],
+  generating: ['getgenerate', 'setgenerate', 'generate'],
+  control: ['getinfo', 'getmemoryinfo', 'getexperimentalfeatures', 'help', 'setlogfilter', 'stop'],
+  util: ['validateaddress', 'z_validateaddress', 'createmultisig', 'verifymessage'],
+  addressindex: ['getaddresstxids', 'getaddressbalance', 'getaddressdeltas', 'getaddressutxos', 'getaddressmempool'],
+  network: [
+    'getconnectioncount',
+    'getdeprecationinfo',
+    'ping',
+    'getpeerinfo',
+    'addnode',
+    'disconnectnode',
+    'getaddednodeinfo',
+    'getnettotals',
+    'getnetworkinfo',
+    'setban',
+    'listbanned',
+    'clearbanned',
+  ],
+  rawtransactions: [
+    'getrawtransaction',
+    'createrawtransaction',
+    'decoderawtransaction',
+    'decodescript',
+    'sendrawtransaction',
+    'signrawtransaction',
+  ],
+};
+
+/** The wallet's methods (src/wallet/rpcwallet.cpp, rpcdisclosure.cpp), by zcashd category. */
+const WALLET_TABLE: Record<string, readonly string[]> = {
+  rawtransactions: ['fundrawtransaction'],
+  hidden: ['resendwallettransactions', 'dumpwallet'],
+  disclosure: ['z_getpaymentdisclosure', 'z_validatepaymentdisclosure'],
+  wallet: [
+    'addmultisigaddress',
+    'backupwallet',
+    'dumpprivkey',
+    'encryptwallet',
+    'z_converttex',
+    'getbalance',
+    'getnewaddress',
+    'getrawchangeaddress',
+    'getreceivedbyaddress',
+    'gettransaction',
+    'getunconfirmedbalance',
+    'getwalletinfo',
+    'importprivkey',
+    'importwallet',
+    'importaddress',
+    'importpubkey',
+    'keypoolrefill',
+    'listaddresses',
+    'listaddressgroupings',
+    'listlockunspent',
+    'listreceivedbyaddress',
+    'listsinceblock',
+    'listtransactions',
+    'listunspent',
+    'lockunspent',
+    'sendmany',
+    'sendtoaddress',
+    'settxfee',
+    'signmessage',
+    'walletlock',
+    'walletpassphrasechange',
+    'walletpassphrase',
+    'walletconfirmbackup',
+    'zcbenchmark',
+    'zcsamplejoinsplit',
+    'z_listreceivedbyaddress',
+    'z_listunspent',
+    'z_getbalance',
+    'z_gettotalbalance',
+    'z_getbalanceforviewingkey',
+    'z_getbalanceforaccount',
+    'z_mergetoaddress',
+    'z_sendmany',
+    'z_setmigration',
+    'z_getmigrationstatus',
+    'z_shieldcoinbase',
+    'z_getoperationstatus',
+    'z_getoperationresult',
+    'z_listoperationids',
+    'z_getnewaddress',
+    'z_getnewaccount',
+    'z_listaccounts',
+    'z_listaddresses',
+    'z_getaddressforaccount',
+    'z_exportkey',
+    'z_importkey',
+    'z_exportviewingkey',
+    'z_importviewingkey',
+    'z_exportwallet',
+    'z_importwallet',
+    'z_viewtransaction',
+    'z_getnotescount',
+  ],
+};
+
+function expand(table: Record<string, readonly string[]>, wallet: boolean): ZcashdMethod[] {
+  return Object.entries(table).flatMap(([category, names]) => names.map((name) => ({ name, category, wallet })));
+}
+
+/** zcashd v6.12.2's methods, sorted by category then name (as its `help` lists them). */
+export const ZCASHD_METHODS: readonly ZcashdMethod[] = [
+  ...expand(TABLE, false),
+  ...expand(WALLET_TABLE, true),
+  { name: 'z_listunifiedreceivers', category: 'wallet', wallet: false },
+].sort((a, b) => (a.category + a.name < b.category + b.name ? -1 : a.category + a.name > b.category + b.name ? 1 : 0));
