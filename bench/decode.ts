@@ -17,7 +17,7 @@
  * the next, as a caller handling one transaction at a time does. "Listed" decodes the whole
  * set, then takes every txid, as decodeBlock and the merkle root do for a block's transactions.
  * utxo-lib is timed both ways too. Both shares of the hashing alone are then taken again within
- * interleaved rounds (median and spread), the figures the README quotes. The work is identical;
+ * interleaved rounds (median and spread), the figures docs/performance.md quotes. The work is identical;
  * alternating JS decoding with the hash per transaction costs ≈ 60–150 ns more on this machine,
  * which the listed order avoids. The alternation lines at the end locate it: decoding
  * alternating with a cheap native call (one inside OpenSSL too), and a small JS loop

@@ -1,12 +1,12 @@
 /**
  * Runs every benchmark suite in bench/ one after another, each in its own process, and writes
  * bench/results/: results.json (machine, run, every figure with its in-run baseline and ratio),
- * results.md (the table), throughput.svg and latency.svg, and readme-section.md.
+ * results.md (the table), throughput.svg and latency.svg, and performance-section.md.
  *
- *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--readme]
+ *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--docs]
  *
  * --quick   tiny iteration counts: checks the runner; the numbers are labelled as not for publication
- * --readme  also replaces the section between <!-- bench:start --> and <!-- bench:end --> in README.md
+ * --docs    also replaces the section between <!-- bench:start --> and <!-- bench:end --> in docs/performance.md
  *
  * A full run takes tens of minutes and is only meaningful on an otherwise idle machine: each
  * suite's load average at start is recorded next to its figures.
@@ -14,7 +14,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResults, MachineInfo, SuiteResult } from './lib/figures.js';
 import { PARSERS } from './lib/parsers.js';
@@ -117,19 +117,22 @@ writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '
 writeFileSync(join(outDir, 'results.md'), markdownTable(results));
 writeFileSync(join(outDir, 'throughput.svg'), throughputSvg(results));
 writeFileSync(join(outDir, 'latency.svg'), latencySvg(results));
-const section = readmeSection(results, relative(root, outDir));
-writeFileSync(join(outDir, 'readme-section.md'), section + '\n');
-process.stderr.write(`\nwrote ${relative(root, outDir)}/{results.json,results.md,throughput.svg,latency.svg,readme-section.md}\n`);
+// The charts are linked from docs/performance.md, so their paths are relative to docs/.
+const performanceDoc = join(root, 'docs', 'performance.md');
+const section = readmeSection(results, relative(dirname(performanceDoc), outDir));
+writeFileSync(join(outDir, 'performance-section.md'), section + '\n');
+process.stderr.write(`\nwrote ${relative(root, outDir)}/{results.json,results.md,throughput.svg,latency.svg,performance-section.md}\n`);
 
-if (process.argv.includes('--readme')) {
-  const readmePath = join(root, 'README.md');
-  const updated = replaceReadmeSection(readFileSync(readmePath, 'utf8'), section);
+if (process.argv.includes('--docs')) {
+  const updated = replaceReadmeSection(readFileSync(performanceDoc, 'utf8'), section);
   if (updated === null) {
-    process.stderr.write('README.md has no <!-- bench:start --> … <!-- bench:end --> markers: section left in readme-section.md\n');
+    process.stderr.write(
+      'docs/performance.md has no <!-- bench:start --> … <!-- bench:end --> markers: section left in performance-section.md\n',
+    );
     process.exitCode = 1;
   } else {
-    writeFileSync(readmePath, updated);
-    process.stderr.write('README.md results section updated\n');
+    writeFileSync(performanceDoc, updated);
+    process.stderr.write('docs/performance.md results section updated\n');
   }
 }
 const failed = results.suites.filter((s) => s.problem);

@@ -6,12 +6,11 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.js';
+import { COMMANDS } from './cli/commands.js';
 import { decodeCommands } from './cli/decode.js';
 import { isHelpFlag, isVersionFlag } from './cli/options.js';
 import { importUsage, serveUsage } from './cli/usage.js';
 import { versionLine } from './cli/version.js';
-
-const COMMANDS = ['serve', 'import', 'cli', 'verify', 'compare', 'decode-tx', 'decode-block', 'help'] as const;
 
 function mainUsage(): string {
   return (

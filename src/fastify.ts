@@ -12,5 +12,4 @@
  * ```
  */
 export { zecrpcRpc, type ZecrpcRpcOptions } from './rpc/http/plugin.js';
-export { HTTP_DEVIATIONS, type HttpDeviation } from './rpc/http/deviations.js';
 export { loadNodeConfig, type NodeConfig } from './config.js';

@@ -1,7 +1,7 @@
 /**
- * What a results file turns into: the markdown table, the two SVG charts and the README results
- * section (between `<!-- bench:start -->` and `<!-- bench:end -->`). Everything is derived from
- * the results file, so the published text always names the machine and run it came from.
+ * What a results file turns into: the markdown table, the two SVG charts and the results section
+ * of docs/performance.md (between `<!-- bench:start -->` and `<!-- bench:end -->`). Everything is
+ * derived from the results file, so the published text always names the machine and run it came from.
  */
 import type { BenchResults, Figure } from './figures.js';
 import { latencyChart, ratioChart, type LatencyGroup } from './svg.js';
@@ -66,7 +66,7 @@ export function latencySvg(r: BenchResults): string {
   return latencyChart('Latency by concurrency', `${describeMachine(r)} — ${runLabel(r)}`, [...groups.values()]);
 }
 
-/** The README results section; `chartDir` is where the SVGs are, relative to the README. */
+/** The generated results section of docs/performance.md; `chartDir` is where the SVGs are, relative to that page. */
 export function readmeSection(r: BenchResults, chartDir: string): string {
   return [
     README_START,
@@ -83,7 +83,7 @@ export function readmeSection(r: BenchResults, chartDir: string): string {
   ].join('\n');
 }
 
-/** `readme` with its generated section replaced; null when the markers are missing. */
+/** `readme` (the page holding the markers) with its generated section replaced; null when the markers are missing. */
 export function replaceReadmeSection(readme: string, section: string): string | null {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);

@@ -53,7 +53,8 @@ export function splitImportArgv(argv: readonly string[]): { node: string[]; own:
   return { node, own };
 }
 
-function importCommand(): Command {
+/** The `--long` source options of `zecrpc import` (its zcashd-style ones are checked by checkOptions). */
+export function importCommand(): Command {
   return new Command('import')
     .description('import blocks into the zecrpc chain store')
     .option('--hex <paths...>', 'files or directories of hex blocks (one per file or one per line)')

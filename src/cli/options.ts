@@ -177,7 +177,7 @@ export const COMMAND_LABEL: Record<CommandName, string> = {
 
 /** Option names zcashd reads that zecrpc has no use for, with what to do instead. */
 const ZCASHD_ONLY: Record<string, string> = {
-  daemon: 'zecrpc does not fork into the background; run it under systemd or another supervisor (see the README)',
+  daemon: 'zecrpc does not fork into the background; run it under systemd or another supervisor (docs/operating.md, Running under systemd)',
   server: 'the JSON-RPC server is always on',
   printtoconsole: 'zecrpc always logs to standard output',
   txindex: 'zecrpc always keeps a transaction index',

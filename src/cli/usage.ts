@@ -31,11 +31,20 @@ const SOURCE_HELP = `Source (exactly one):
 
 Other:
 
+  --checkpoint <file|url>
+       Start an empty store at a checkpoint instead of genesis: a JSON checkpoint
+       file (its format: README, Starting at a checkpoint), or a node URL asked
+       with --checkpoint-height <height>
+
   --progress <auto|bar|log|silent>
        Progress display (default: auto: a bar on a terminal, log lines otherwise)
 
   --durable
        fsync every block (power-loss safe, slower)
+
+  --no-verify-equihash
+       Skip Equihash solution checks, for a source you trust (your own zcashd's
+       blk files); every other check still runs
 `;
 
 export function importUsage(): string {

@@ -239,7 +239,7 @@ describe('HTTP pipeline (§1.2)', () => {
     expect(r.body).toBe(LIBEVENT_PAGE(431, 'Request Header Fields Too Large'));
   });
 
-  it('reads a request head as llhttp does (deviations from libevent in rpc/http/deviations.ts)', async () => {
+  it('reads a request head as llhttp does (deviations from libevent: the http-… entries of compat/deviations.ts)', async () => {
     const echo = '{"id":1,"method":"echo","params":["x"]}';
     const request = (headers: string, body = echo) =>
       rawRequest(port, `POST / HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
