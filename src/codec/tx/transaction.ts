@@ -303,40 +303,24 @@ function readQuicklyV5(
   // nothing shielded follows.
   if (isZero(b, pos, pos + emptyShieldedBytes, end)) {
     const version = isV6 ? 6 : 5;
-    const data = isV6
-      ? transactionData(
-          format.name,
-          true,
-          version,
-          versionGroupId,
-          consensusBranchId,
-          lockTime,
-          expiryHeight,
-          vin,
-          vout,
-          newJoinSplitList(),
-          null,
-          null,
-          null,
-          null,
-          null,
-        )
-      : transactionData(
-          format.name,
-          true,
-          version,
-          versionGroupId,
-          consensusBranchId,
-          lockTime,
-          expiryHeight,
-          vin,
-          vout,
-          newJoinSplitList(),
-          null,
-          null,
-          null,
-          null,
-        );
+    // v6 records carry an Ironwood field (null here); v5 records have none.
+    const data = transactionData(
+      format.name,
+      true,
+      version,
+      versionGroupId,
+      consensusBranchId,
+      lockTime,
+      expiryHeight,
+      vin,
+      vout,
+      newJoinSplitList(),
+      null,
+      null,
+      null,
+      null,
+      isV6 ? null : undefined,
+    );
     // All checkRustReparse can find in a v5 or v6 transaction without shielded parts.
     if (!acceptance.acceptsBranchId(consensusBranchId)) throw new DecodeError('invalid-tx-format', start, INVALID_FORMAT);
     return new Transaction(data, b, start, pos + emptyShieldedBytes, format);
