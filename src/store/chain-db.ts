@@ -37,16 +37,15 @@ const INDEX_CACHE_SIZE = 20_000;
 /**
  * LevelDB's block cache. Its LRU is split into 16 shards, and a data block larger than a shard's
  * share is never kept: with the 8 MB default, a block holding one large undo record (those of
- * 2 MB blocks reach 1.5–2 MB) was read from the file and decompressed again on every lookup of any
- * key beside it, 280 µs instead of 10 (measured on bench/getblock-connected.ts's store).
+ * 2 MB blocks reach megabytes) was read from the file and decompressed again on every lookup of
+ * any key beside it.
  */
 const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * LevelDB's memtable size (two may be held at once). With classic-level's 4 MiB an import with
  * the address index flushed a level-0 table every few hundred blocks, each one compacted again
- * and probed by every coin lookup until then; 16 MiB moved the import rate with the index on
- * against off from 0.63× to 0.71–0.74× on a 6,000-block chain (bench/address-index.ts, same load).
- * zcashd's block-tree database, which holds its insight indexes, gets -dbcache / 8 with -txindex
+ * and probed by every coin lookup until then; 16 MiB keeps the address index's cost on imports
+ * markedly lower (bench/address-index.ts). zcashd's block-tree database, which holds its insight indexes, gets -dbcache / 8 with -txindex
  * and write buffers of a quarter of that: 14 MiB at the default -dbcache=450.
  */
 const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
@@ -57,10 +56,10 @@ export interface GroupCommitLimits {
 }
 
 /**
- * Measured on bench/store-import.ts's regtest chain: most of the per-batch gain comes by 64
- * blocks. Past MAX_REORG_DEPTH blocks a group also never writes the undo records of the blocks it
- * buries that deep, nor the coins created and spent within it (see BatchOp's `fresh`): with 512
- * blocks that is 80 % of the undo records, which cut LevelDB's work for small blocks (the address
+ * Most of the per-batch gain comes within the first tens of blocks (bench/store-import.ts). Past
+ * MAX_REORG_DEPTH blocks a group also never writes the undo records of the blocks it buries that
+ * deep, nor the coins created and spent within it (see BatchOp's `fresh`): with 512 blocks that
+ * is most of the undo records, which cut LevelDB's work for small blocks (the address
  * index's undo blobs most). The byte bound keeps a group of large blocks (LevelDB-stored bytes,
  * big address-index batches) within a few tens of megabytes.
  */
@@ -327,9 +326,9 @@ export class ChainDb {
   // ---------------------------------------------------------------- the block index
 
   /**
-   * One small index value, read synchronously. LevelDB answers these from its caches in under
-   * a microsecond, while an async get is a thread-pool round trip of ~25 µs; getblock made
-   * three of them per request, which was most of an uncached reply's time. zcashd likewise
+   * One small index value, read synchronously. LevelDB answers these from its caches, while an
+   * async get is a round trip through the thread pool that costs far more; getblock made three of
+   * them per request, which was most of an uncached reply's time. zcashd likewise
    * reads its block index in place. Block bytes, which can be megabytes, stay asynchronous.
    */
   indexValue(key: Buffer): Buffer | undefined {

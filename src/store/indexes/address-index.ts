@@ -106,7 +106,7 @@ export const UNSPENT_VALUE_BYTES = 12;
 /**
  * The unspent-index value: CAddressUnspentValue without its script, which the key's type and
  * hash determine (only the exact P2PKH/P2SH templates are indexed; addressScript rebuilds them).
- * Leaving it out saves 25 of the 37 bytes of the row (about 14 % of the two rows an output writes).
+ * Leaving it out saves most of the row's bytes, which every indexed output writes.
  */
 export function encodeUnspentValue(value: number, height: number): Buffer {
   const v = Buffer.allocUnsafe(UNSPENT_VALUE_BYTES);
