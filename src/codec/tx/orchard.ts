@@ -13,12 +13,22 @@ import type { OrchardAction, OrchardBundle } from './types.js';
 const EMPTY = new Uint8Array(0);
 
 export function readOrchardBundle(r: ByteReader): OrchardBundle | null {
+  return readActionBundle(r, 'Failed to parse Orchard bundle', 'invalid-orchard', parseV5Bundle);
+}
+
+/** An Orchard-encoded bundle, its parse errors named by `context` and `reason`. */
+function readActionBundle(
+  r: ByteReader,
+  context: string,
+  reason: 'invalid-orchard' | 'invalid-ironwood',
+  parse: (r: ByteReader) => OrchardBundle | null,
+): OrchardBundle | null {
   // Most carry none: a zero action count and nothing after it (no Rust section to enter).
   if (r.pos < r.end && r.buf[r.pos] === 0) {
     r.pos += 1;
     return null;
   }
-  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseV5Bundle);
+  return inRustSection(context, reason, r, parse);
 }
 
 /** Flag bits other than enableSpends and enableOutputs, reserved 0 in v5. */
@@ -28,11 +38,7 @@ const V6_RESERVED_FLAGS = 0xf8;
 
 /** A v6 transaction's Orchard component: v5's encoding, with the enableCrossAddress flag. */
 export function readV6OrchardBundle(r: ByteReader): OrchardBundle | null {
-  if (r.pos < r.end && r.buf[r.pos] === 0) {
-    r.pos += 1;
-    return null;
-  }
-  return inRustSection('Failed to parse Orchard bundle', 'invalid-orchard', r, parseV6Bundle);
+  return readActionBundle(r, 'Failed to parse Orchard bundle', 'invalid-orchard', parseV6Bundle);
 }
 
 /**
@@ -40,11 +46,7 @@ export function readV6OrchardBundle(r: ByteReader): OrchardBundle | null {
  * reads it: its errors follow the Orchard bundle's, naming the Ironwood bundle.
  */
 export function readIronwoodBundle(r: ByteReader): OrchardBundle | null {
-  if (r.pos < r.end && r.buf[r.pos] === 0) {
-    r.pos += 1;
-    return null;
-  }
-  return inRustSection('Failed to parse Ironwood bundle', 'invalid-ironwood', r, parseV6Bundle);
+  return readActionBundle(r, 'Failed to parse Ironwood bundle', 'invalid-ironwood', parseV6Bundle);
 }
 
 function parseV5Bundle(r: ByteReader): OrchardBundle | null {
