@@ -23,6 +23,7 @@ import { compactToTarget } from '../src/chain/pow.js';
 import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type BlockHeader } from '../src/codec/block.js';
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
 import { SAPLING_VERSION_GROUP_ID, type TransactionData, type TxOut } from '../src/codec/tx/types.js';
 import { solveEquihash } from './equihash-solver.js';
@@ -109,7 +110,7 @@ function header(
   return {
     version: 4,
     prevHash,
-    merkleRoot: merkleRoot(txBytes.map((t) => decodeTransaction(t).txid)),
+    merkleRoot: merkleRoot(txBytes.map((t) => decodeTransaction(t, CURRENT_CHAIN_ACCEPTANCE).txid)),
     commitments: new Uint8Array(32),
     time,
     bits: REGTEST_BITS,
