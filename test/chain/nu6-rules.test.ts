@@ -15,6 +15,8 @@ import {
   TESTNET,
   type NetworkParams,
 } from '../../src/chain/network.js';
+import { ACTIVATION_BLOCK_HASHES } from '../../src/chain/checkpoints.js';
+import { checkCheckpoint } from '../../src/chain/header-rules.js';
 import { canonicalActionProofSize, checkTransactionWithoutProofs, contextualCheckTransaction } from '../../src/chain/tx-rules.js';
 import { decodeBlock, type Block } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
@@ -85,6 +87,22 @@ describe('the real blocks around NU6.3 keep every rule', () => {
         }
     expect(bundles).toBeGreaterThan(15);
     expect(canonicalActionProofSize(2)).toBe(7264);
+  });
+});
+
+describe('the NU6.3 activation blocks', () => {
+  it('are pinned with the hashes of the real first NU6.3 blocks, and another hash there is refused', () => {
+    for (const { network, height, block } of realBlocks.filter((b) => b.height === NU6_3(b.network))) {
+      expect(ACTIVATION_BLOCK_HASHES[network.name]['NU6.3']).toBe(block.hashHex);
+      expect(checkCheckpoint(network, height, block.hashHex)).toBeNull();
+      const other = realBlocks.find((b) => b.network === network && b.height === height + 1)!.block.hashHex;
+      expect(checkCheckpoint(network, height, other)).toMatchObject({ rule: 'activation-block-mismatch', expected: block.hashHex });
+    }
+    expect(ACTIVATION_BLOCK_HASHES.mainnet['NU6.3']).toBe('00000000001a8b54bbde4e8996373417a6b33ee2bd984bcf02882e5d8128d761');
+    expect(ACTIVATION_BLOCK_HASHES.testnet['NU6.3']).toBe('000003943e1a2c60c17b69ed4d448ea9296019a247f1134b507917941957fccd');
+    // Under -compat=6.12.2 NU6.3 never activates, so its pin never applies.
+    const old = networkUnderProfile(MAINNET, ZCASHD_6_12_2);
+    expect(checkCheckpoint(old, NU6_3(MAINNET), '00'.repeat(32))).toBeNull();
   });
 });
 
