@@ -12,7 +12,6 @@ import { decodeTransaction, decodeTransactionHex } from '../../src/codec/tx/tran
 import {
   COMPAT_PROFILES,
   compatProfileNamed,
-  CURRENT,
   DEFAULT_COMPAT_PROFILE,
   ZCASHD_6_12_2,
   type CompatProfile,
@@ -48,21 +47,17 @@ const V5_COINBASE = realTxBytes('mainnet', 1687107, 0);
 const V5_ORCHARD = realTxBytes('mainnet', 1687107, 4);
 
 describe('-compat', () => {
-  it('defaults to current, accepts both profiles by name, and refuses an unknown profile at start-up', () => {
+  it('defaults to 6.12.2, accepts it by name, and refuses an unknown profile at start-up', () => {
     expect(loadNodeConfig([`-datadir=${dir}`]).compat).toBe(DEFAULT_COMPAT_PROFILE);
-    expect(DEFAULT_COMPAT_PROFILE).toBe(CURRENT);
+    expect(DEFAULT_COMPAT_PROFILE.name).toBe('6.12.2');
     expect(loadNodeConfig([`-datadir=${dir}`, '-compat=6.12.2']).compat).toBe(ZCASHD_6_12_2);
-    expect(loadNodeConfig([`-datadir=${dir}`, '-compat=current']).compat).toBe(CURRENT);
-    expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=6.12'])).toThrow(ConfigError);
+    expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=current'])).toThrow(ConfigError);
     expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=6.12'])).toThrow(
-      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: current, 6.12.2)",
+      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: 6.12.2)",
     );
     expect(compatProfileNamed('6.12.2')).toBe(ZCASHD_6_12_2);
     expect(compatProfileNamed('')).toBeNull();
-    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['current', '6.12.2']);
-    // A -compat=6.12.2 node schedules no upgrade after NU6.1; the default schedules them all.
-    expect(loadNodeConfig([`-datadir=${dir}`, '-compat=6.12.2']).network.activationHeights['NU6.2']).toBeNull();
-    expect(loadNodeConfig([`-datadir=${dir}`]).network.activationHeights['NU6.3']).toBe(3428143);
+    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['6.12.2']);
   });
 
   it('6.12.2 accepts the branch ids of Sprout … NU6.1, not those of the upgrades after it', () => {
