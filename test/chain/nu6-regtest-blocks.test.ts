@@ -1,11 +1,12 @@
 // A regtest chain with NU6.2 and NU6.3 activated through -nuparams (test/support/nu6-regtest.ts),
-// imported into a store up to NU6.3: every block's header commitment (ZIP-221 V2 nodes in
-// NU6.2's epoch) is the one the store computes, NU6.2's activation block shields into Orchard
-// with a NU6.2-branch v5 transaction, and each block that breaks one of the rules after zcashd
-// v6.12.2 (in NU6.2, and at NU6.3's activation height) is refused with its reason while the chain
-// stays where it was. NU6.3's activation block (v6 coinbase; v4, v5 and v6 transactions) keeps
-// every transaction rule and commits to NU6.2's history root; connecting it needs the chain
-// state's Ironwood pool (its V3 history leaf).
+// imported into a store: every block's header commitment (ZIP-221 V2 nodes in NU6.2's epoch, V3
+// from NU6.3, whose activation block commits to NU6.2's history root) is the one the store
+// computes. NU6.2's activation block shields into Orchard with a NU6.2-branch v5 transaction;
+// NU6.3's (a v6 coinbase) moves that value across the turnstile into Ironwood with a v6
+// transaction and carries a v4 and a NU6.3-branch v5 one; later blocks give a coinbase Ironwood
+// notes and spend Ironwood notes out. Each block that breaks one of the rules after zcashd v6.12.2
+// (in NU6.2, and at NU6.3's activation height) is refused with its reason while the chain stays
+// where it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlockTransactions, contextualCheckBlockTransactions } from '../../src/chain/block-rules.js';
 import { hashBlockCommitments } from '../../src/chain/commitment-era.js';
@@ -27,12 +28,10 @@ const network = nu6Regtest({ 'NU6.2': NU6_2, 'NU6.3': NU6_3 });
 
 interface Chains {
   builder: RegtestChainBuilder;
-  /** Genesis … NU6.3 − 1. */
+  /** Genesis … NU6.3 + 2. */
   main: BuiltBlock[];
-  /** NU6.3's activation block on `main`. */
-  activation: BuiltBlock;
-  /** Another activation block, whose coinbase creates Ironwood notes. */
-  ironwoodCoinbase: BuiltBlock;
+  /** The Orchard value shielded at NU6.2, in Ironwood after NU6.3's activation block. */
+  migrated: number;
   /** Blocks that break one rule each, with the reason the store must give. */
   broken: { block: BuiltBlock; reason: string }[];
 }
@@ -72,14 +71,13 @@ function buildChains(): Chains {
   broken.push({ block: builder.next(at(NU6_2), { tag: 'early-v6', txs: [early] }), reason: 'bad-nu5-tx-version-group-id' });
   main.push(...builder.chain(at(NU6_2), NU6_3 - NU6_2 - 1, 'base'));
 
-  // NU6.3's activation block: a v6 coinbase; the Orchard value leaves to a transparent output in a
-  // v6 transaction that also moves notes within Ironwood; a v4 and a NU6.3-branch v5 transaction.
-  const unshield = shieldedTransaction({
+  // NU6.3's activation block: a v6 coinbase; the Orchard value crosses into Ironwood in a v6
+  // transaction (ZIP 318's migration); a v4 and a NU6.3-branch v5 transaction.
+  const migrate = shieldedTransaction({
     format: 'v6',
     branchId: nu63,
-    vout: [{ value: shielded.value, scriptPubKey: Uint8Array.of(0x51) }],
     orchard: actionBundle({ actions: 2, flags: 0b011, valueBalance: shielded.value, anchor: orchardRoot(NU6_2) }),
-    ironwood: actionBundle({ actions: 2, flags: 0b111, valueBalance: 0, anchor: emptyRoot }),
+    ironwood: actionBundle({ actions: 2, flags: 0b110, valueBalance: -shielded.value, anchor: emptyRoot }),
   });
   const c4 = builder.minerOutput(at(4));
   const v4 = encodeTransaction({
@@ -98,7 +96,7 @@ function buildChains(): Chains {
     vin: [spend(c5.prevout)],
     vout: [{ value: c5.value, scriptPubKey: Uint8Array.of(0x51) }],
   });
-  const activation = builder.next(at(NU6_3 - 1), { tag: 'base', txs: [unshield, v4, v5] });
+  main.push(builder.next(at(NU6_3 - 1), { tag: 'base', txs: [migrate, v4, v5] }));
 
   // At NU6.3's activation height, one broken rule per block.
   const c6 = builder.minerOutput(at(6));
@@ -132,9 +130,17 @@ function buildChains(): Chains {
     block: builder.next(at(NU6_3 - 1), { tag: 'cross-address', txs: [cross] }),
     reason: 'bad-tx-orchard-cross-address-enabled',
   });
-  // A coinbase may create Ironwood notes.
-  const ironwoodCoinbase = builder.next(at(NU6_3 - 1), { tag: 'cb-ironwood', editCoinbase: (d) => (d.ironwood = outputsOnly()) });
-  return { builder, main, activation, ironwoodCoinbase, broken };
+  // A coinbase may create Ironwood notes; then the migrated value leaves Ironwood to a transparent output.
+  main.push(builder.next(at(NU6_3), { tag: 'base', editCoinbase: (d) => (d.ironwood = outputsOnly()) }));
+  const ironwoodRoot = builder.stateAfter(at(NU6_3 + 1)).trees.ironwood.root();
+  const out = shieldedTransaction({
+    format: 'v6',
+    branchId: nu63,
+    vout: [{ value: shielded.value, scriptPubKey: Uint8Array.of(0x51) }],
+    ironwood: actionBundle({ actions: 2, flags: 0b111, valueBalance: shielded.value, anchor: ironwoodRoot }),
+  });
+  main.push(builder.next(at(NU6_3 + 1), { tag: 'base', txs: [out] }));
+  return { builder, main, migrated: shielded.value, broken };
 }
 
 describe('a regtest chain through NU6.2 and NU6.3', () => {
@@ -157,9 +163,9 @@ describe('a regtest chain through NU6.2 and NU6.3', () => {
     expect(loadNodeConfig(args).network.activationHeights).toEqual(network.activationHeights);
   });
 
-  it('builds valid blocks: the state transition accepts every header commitment up to NU6.3, the history tree restarting at NU6.2', () => {
+  it('builds valid blocks: the state transition accepts every header commitment, the history tree restarting at NU6.2 and NU6.3', () => {
     const { builder, main } = chains;
-    expect(main).toHaveLength(NU6_3);
+    expect(main).toHaveLength(NU6_3 + 3);
     for (const b of main) expect(builder.refused.get(b.hashHex), `height ${b.height}`).toBeUndefined();
     const branchAfter = (h: number) => {
       const history = builder.stateAfter(main[h]!).history;
@@ -168,28 +174,36 @@ describe('a regtest chain through NU6.2 and NU6.3', () => {
     expect(branchAfter(NU6_2 - 1)).toBe(BRANCH_IDS['NU6.1']);
     expect(branchAfter(NU6_2)).toBe(BRANCH_IDS['NU6.2']);
     expect(branchAfter(NU6_3 - 1)).toBe(BRANCH_IDS['NU6.2']);
-    const formats = (b: BuiltBlock) => decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions.map((t) => t.data.format);
-    expect(formats(main[1]!)).toEqual(['v5']);
-    expect(formats(main[NU6_2]!)).toEqual(['v5', 'v5']);
-    expect(formats(chains.activation)).toEqual(['v6', 'v6', 'v4', 'v5']);
+    expect(branchAfter(NU6_3)).toBe(BRANCH_IDS['NU6.3']);
+    const formats = (h: number) => decodeBlock(main[h]!.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions.map((t) => t.data.format);
+    expect(formats(1)).toEqual(['v5']);
+    expect(formats(NU6_2)).toEqual(['v5', 'v5']);
+    expect(formats(NU6_3)).toEqual(['v6', 'v6', 'v4', 'v5']);
+    expect(formats(NU6_3 + 2)).toEqual(['v6', 'v6']);
   });
 
   it("NU6.3's activation block keeps every transaction rule and commits to NU6.2's history root", () => {
-    for (const b of [chains.activation, chains.ironwoodCoinbase]) {
-      const block = decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE);
-      expect(checkBlockTransactions(block, NU6_3)).toBeNull();
-      expect(contextualCheckBlockTransactions(block, NU6_3, network)).toBeNull();
-      const nu62History = chains.builder.stateAfter(chains.main[NU6_3 - 1]!).history;
-      if (nu62History === 'unknown' || nu62History === null) throw new Error('no history tree after NU6.3 − 1');
-      expect(Buffer.from(block.header.commitments).toString('hex')).toBe(
-        Buffer.from(hashBlockCommitments(historyRoot(nu62History), block.computeAuthDataRoot())).toString('hex'),
-      );
-    }
+    const block = decodeBlock(chains.main[NU6_3]!.bytes, CURRENT_CHAIN_ACCEPTANCE);
+    expect(checkBlockTransactions(block, NU6_3)).toBeNull();
+    expect(contextualCheckBlockTransactions(block, NU6_3, network)).toBeNull();
+    const nu62History = chains.builder.stateAfter(chains.main[NU6_3 - 1]!).history;
+    if (nu62History === 'unknown' || nu62History === null) throw new Error('no history tree after NU6.3 − 1');
+    expect(Buffer.from(block.header.commitments).toString('hex')).toBe(
+      Buffer.from(hashBlockCommitments(historyRoot(nu62History), block.computeAuthDataRoot())).toString('hex'),
+    );
   });
 
-  it('the store connects every block up to NU6.3', async () => {
+  it('moves the shielded value Orchard → Ironwood → transparent, through the turnstile', () => {
+    const totals = (h: number) => chains.builder.stateAfter(chains.main[h]!).totals;
+    const v = BigInt(chains.migrated);
+    expect([totals(NU6_2).orchard, totals(NU6_2).ironwood ?? 0n]).toEqual([v, 0n]);
+    expect([totals(NU6_3).orchard, totals(NU6_3).ironwood]).toEqual([0n, v]);
+    expect([totals(NU6_3 + 2).orchard, totals(NU6_3 + 2).ironwood]).toEqual([0n, 0n]);
+  });
+
+  it('the store connects every block', async () => {
     for (const b of chains.main) expect((await store.addBlock(b.bytes)).status, `height ${b.height}`).toBe('connected');
-    expect((await store.tip())?.height).toBe(NU6_3 - 1);
+    expect((await store.tip())?.height).toBe(NU6_3 + 2);
   });
 
   it('refuses each block that breaks a rule, with its reason', async () => {
@@ -201,6 +215,6 @@ describe('a regtest chain through NU6.2 and NU6.3', () => {
       expect(e, reason).toBeInstanceOf(BlockRejectedError);
       expect((e as Error).message, reason).toContain(reason);
     }
-    expect((await store.tip())?.height).toBe(NU6_3 - 1);
+    expect((await store.tip())?.height).toBe(NU6_3 + 2);
   });
 });
