@@ -2,6 +2,7 @@
 // over the in-memory fixture store (mainnet 0..20, side block zcashd-2019 24202).
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../../src/chain/network.js';
+import { networkUnderProfile, ZCASHD_6_12_2 } from '../../../src/compat/profiles.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { type JsonNumber, type JsonObject, parseJson } from '../../../src/json/index.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
@@ -330,8 +331,11 @@ describe('getblockchaininfo', () => {
     expect(text).toContain(`"softforks":[${expected}]`);
   });
 
-  it('upgrades: every mainnet upgrade pending at height 20, Sprout branch ids', async () => {
-    const text = await resultOf(m('getblockchaininfo'), '[]');
+  it('upgrades under -compat=6.12.2: every mainnet upgrade v6.12.2 knows pending at height 20, Sprout branch ids', async () => {
+    const network = networkUnderProfile(MAINNET, ZCASHD_6_12_2);
+    const old = new MemoryChainStore(network, blocks, [side]);
+    const info = storeMethods(old, { clock: () => CHECKPOINT_TIME }).find((x) => x.name === 'getblockchaininfo')!;
+    const text = await resultOf(info, '[]', { network, profile: ZCASHD_6_12_2 });
     const obj = parseJson(text) as JsonObject;
     const upgrades = obj.get('upgrades') as JsonObject;
     expect(upgrades.entries.map(([k]) => k)).toEqual([
@@ -349,6 +353,18 @@ describe('getblockchaininfo', () => {
     );
     expect(text).toContain(
       '"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."}}',
+    );
+    expect(text.endsWith('"consensus":{"chaintip":"00000000","nextblock":"00000000"}}')).toBe(true);
+  });
+
+  it('upgrades under -compat=current: the same, then NU6.2 and NU6.3 pending', async () => {
+    const text = await resultOf(m('getblockchaininfo'), '[]');
+    const upgrades = (parseJson(text) as JsonObject).get('upgrades') as JsonObject;
+    expect(upgrades.entries.map(([k]) => k).slice(-3)).toEqual(['4dec4df0', '5437f330', '37a5165b']);
+    expect(text).toContain(
+      '"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."},' +
+        '"5437f330":{"name":"NU6.2","activationheight":3364600,"status":"pending","info":"See https://z.cash/upgrade/nu6.2/ for details."},' +
+        '"37a5165b":{"name":"NU6.3","activationheight":3428143,"status":"pending","info":"See https://z.cash/upgrade/nu6.3/ for details."}}',
     );
     expect(text.endsWith('"consensus":{"chaintip":"00000000","nextblock":"00000000"}}')).toBe(true);
   });
