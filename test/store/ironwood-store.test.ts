@@ -8,9 +8,10 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { regtestWithActivations } from '../../src/chain/network.js';
+import { isUpgradeActive, regtestWithActivations } from '../../src/chain/network.js';
 import { expectedCommitmentField } from '../../src/chain/commitment-era.js';
-import { decodeBlock } from '../../src/codec/block.js';
+import { authDataRoot } from '../../src/codec/block.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
@@ -43,18 +44,24 @@ interface RecordedReply {
   outcome: { result: string } | { error: { code: number; message: string } };
 }
 
-/** The next block on `parent` in `store`'s chain state, its header committing to that state. */
+/** The next block on `parent` in `store`'s chain state, its header committing to that state (coinbase v4, v5 from NU5, v6 from NU6.3). */
 async function nextBlock(store: ChainStore, parent: BuiltBlock, tag: string): Promise<BuiltBlock> {
   const height = parent.height + 1;
-  const draft = buildBlock({ parent, tag, saplingCoinbase: true, network: NETWORK });
   const tip = (await store.chainStateTip())!;
   expect(Buffer.from(tip.hash).equals(Buffer.from(parent.hash))).toBe(true);
-  const commitments = expectedCommitmentField(NETWORK, height, {
-    saplingRoot: tip.trees.sapling.root(),
-    prevHistoryRoot: prevHistoryRoot(NETWORK, tip.history === 'unknown' ? null : tip.history, height),
-    authDataRoot: decodeBlock(draft.bytes, CURRENT_CHAIN_ACCEPTANCE).computeAuthDataRoot(),
+  const coinbaseFormat = isUpgradeActive(NETWORK, 'NU6.3', height) ? 'v6' : isUpgradeActive(NETWORK, 'NU5', height) ? 'v5' : 'v4';
+  return buildBlock({
+    parent,
+    tag,
+    coinbaseFormat,
+    network: NETWORK,
+    commitments: (txs) =>
+      expectedCommitmentField(NETWORK, height, {
+        saplingRoot: tip.trees.sapling.root(),
+        prevHistoryRoot: prevHistoryRoot(NETWORK, tip.history === 'unknown' ? null : tip.history, height),
+        authDataRoot: authDataRoot(txs.map((t) => decodeTransaction(t, CURRENT_CHAIN_ACCEPTANCE).authDigest)),
+      }),
   });
-  return buildBlock({ parent, tag, saplingCoinbase: true, network: NETWORK, ...(commitments ? { commitments } : {}) });
 }
 
 async function builtAt(store: ChainStore, height: number): Promise<BuiltBlock> {
@@ -85,9 +92,10 @@ describe('a store made before the Ironwood pool (test-vectors/store-v6) takes it
     freshDir.remove();
   });
 
-  it('answers the recorded replies of its blocks (all before the later upgrades) byte for byte', async () => {
+  it('answers the recorded getblock replies of its blocks (all before the later upgrades) byte for byte', async () => {
     const recorded = JSON.parse(readFileSync(join(FIXTURE, 'replies.json'), 'utf8')) as RecordedReply[];
-    for (const r of recorded.filter((x) => x.method === 'getblock' || x.method === 'z_gettreestate')) {
+    // (z_gettreestate prints Orchard wherever NU5 is scheduled, as zcashd: not comparable with the fixture's network.)
+    for (const r of recorded.filter((x) => x.method === 'getblock')) {
       expect([r.method, r.params, await callMethod(methods.get(r.method)!, JSON.stringify(r.params))]).toEqual([
         r.method,
         r.params,
