@@ -19,10 +19,13 @@
  *    µs/root (a root for every block of the pool's era: an upper bound, since a block without
  *    leaves keeps its parent's cached root), per tree; one core = the sum, two idle cores = the
  *    larger of the two.
+ * 6. Ironwood (NU6.3) through the pool registry against Orchard, the same leaves and block sizes
+ *    in alternating rounds: µs per leaf and the ratio (its hasher is Orchard's).
  */
 import { Worker } from 'node:worker_threads';
 import { defaultOrchardHasher, ORCHARD_HASHER } from '../src/crypto/orchard/index.js';
 import { defaultSaplingHasher, SAPLING_HASHER } from '../src/crypto/sapling/index.js';
+import { shieldedPool } from '../src/state/pools.js';
 import type { MerkleHasher } from '../src/state/trees/hasher.js';
 import { cpuMicrosPerUnit, fmt, load, median, QUICK } from './lib/measure.js';
 import { MAINNET_ASSUMPTIONS } from './lib/mainnet.js';
@@ -157,4 +160,31 @@ console.log(
       `Orchard ${fmt(a.orchardLeaves / 1e6)} M leaves × ${o.leafUs.toFixed(2)} µs + ${fmt(a.orchardBlocks / 1e6, 2)} M roots × ${o.rootUs.toFixed(0)} µs = ${orc.toFixed(2)} h; ` +
       `one core ${oneCore.toFixed(2)} h; two cores, one tree per worker, ${twoCores.toFixed(2)} h on idle cores (${(twoCores / efficiency).toFixed(2)} h at the ${(efficiency * 100).toFixed(0)} % parallel efficiency measured above)`,
   );
+}
+
+// ---- 6. Ironwood (NU6.3) through the pool registry: its tree is built with the registry's hasher
+// (Orchard's Sinsemilla), so its appends cost what Orchard's do. Same leaves, same block sizes,
+// alternating rounds in this run.
+{
+  const entries = { orchard: shieldedPool('orchard')!, ironwood: shieldedPool('ironwood')! };
+  const hashers = { orchard: entries.orchard.hasher(), ironwood: entries.ironwood.hasher() };
+  for (const k of [2, 29]) {
+    const blocks = QUICK ? 10 : Math.max(20, Math.round(2000 / k));
+    const leaves = randomNodes(k * blocks, 41 + k);
+    const sizes = blockSizes([k], k * blocks);
+    const leafUs: Record<'orchard' | 'ironwood', number[]> = { orchard: [], ironwood: [] };
+    for (const pool of ['orchard', 'ironwood'] as const) importBlocks(treeAtSize(hashers[pool], START_SIZE), leaves, sizes);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const pool of ['orchard', 'ironwood'] as const) {
+        const r = importBlocks(treeAtSize(hashers[pool], START_SIZE), leaves, sizes);
+        leafUs[pool].push(r.appendMicros / r.leaves);
+      }
+    }
+    const orchardUs = median(leafUs.orchard);
+    const ironwoodUs = median(leafUs.ironwood);
+    console.log(
+      `Ironwood vs Orchard, blocks of ${String(k).padStart(2)} leaves: appendMany ${fmt(ironwoodUs, 2)} vs ${fmt(orchardUs, 2)} µs/leaf, ` +
+        `ratio ${(ironwoodUs / orchardUs).toFixed(2)}  (${blocks} blocks, CPU, median of ${ROUNDS} alternating rounds; ${load()})`,
+    );
+  }
 }
