@@ -5,9 +5,10 @@
 // the blocks that spend no transparent output, and are unknown (null) for the others.
 import { describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
+import { networkUnderProfile, ZCASHD_6_12_2 } from '../../src/compat/profiles.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
-import { shieldedPool } from '../../src/state/pools.js';
+import { poolListedAt, poolOffered, shieldedPool } from '../../src/state/pools.js';
 import { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
 import { blockPoolDeltas, listedValuePoolIds } from '../../src/state/value-pools.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
@@ -102,5 +103,21 @@ describe('the Ironwood tree of the real chain', () => {
       [3428146, 3, 'fecb232ee98cdc42c94cf7b6c40cef439fcf673b25d0a146d4104f3cc5919d2c', true],
     ]);
     expect(tree.size).toBe(8);
+  });
+});
+
+describe('under -compat=6.12.2 Ironwood is never shown', () => {
+  it('no value pool, tree or subtree pool on a network whose profile stops at NU6.1', () => {
+    const zcashd = networkUnderProfile(MAINNET, ZCASHD_6_12_2);
+    const ironwood = shieldedPool('ironwood')!;
+    expect(listedValuePoolIds({ network: zcashd, height: 3_500_000 })).toEqual(['transparent', 'sprout', 'sapling', 'orchard', 'lockbox']);
+    expect([poolListedAt(ironwood, zcashd, 3_500_000), poolOffered(ironwood, zcashd)]).toEqual([false, false]);
+    expect([poolListedAt(ironwood, MAINNET, 3428142), poolListedAt(ironwood, MAINNET, 3428143), poolOffered(ironwood, MAINNET)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    // zcashd's own pools are listed whatever the height or profile.
+    expect(poolListedAt(shieldedPool('orchard')!, zcashd, 0)).toBe(true);
   });
 });
