@@ -182,14 +182,14 @@ describe('zecrpc compare against a node whose replies were altered', () => {
 });
 
 describe('zecrpc compare: one grammar, and what the nodes say they are', () => {
-  it('takes zcashd-style -name=value options, and warns when the nodes differ in network or the zecrpc reference in profile', async () => {
+  it('takes zcashd-style -name=value options, and warns when the nodes differ in network or the zecrpc reference lists unknown upgrades', async () => {
     const upstream = await startZecrpcNode(cleanups, AUTH);
     const proxy = await startProxy(cleanups, upstream.url, `${AUTH.user}:${AUTH.password}`, (req, reply) => {
       if (req.method !== 'getblockchaininfo') return undefined;
       const envelope = JSON.parse(reply.body.toString('utf8')) as { result: { chain: string; upgrades: Record<string, unknown> } };
       expect(envelope.result.chain).toBe('main');
       envelope.result.chain = 'test';
-      envelope.result.upgrades['4dec4df0'] = { name: 'NU6.2', activationheight: 9999999, status: 'pending', info: '' };
+      envelope.result.upgrades['ffffffff'] = { name: 'NU9', activationheight: 9999999, status: 'pending', info: '' };
       return { status: reply.status, body: Buffer.from(JSON.stringify(envelope) + '\n') };
     });
     const target = await closedStore();
@@ -199,12 +199,32 @@ describe('zecrpc compare: one grammar, and what the nodes say they are', () => {
       "the nodes are on different networks (reference chain 'test', target chain 'main'): every block and hash will differ; " +
       'compare nodes of one network (--network with --target-datadir)';
     const profile =
-      'the reference zecrpc lists upgrades profile 6.12.2 does not know (NU6.2): it runs a profile this zecrpc does not have, ' +
-      'not --compat 6.12.2; upgrades and transaction parsing will differ';
+      'the reference zecrpc lists the upgrades of a profile this zecrpc does not have ' +
+      '(Overwinter, Sapling, Blossom, Heartwood, Canopy, NU5, NU6, NU6.1, NU6.2, NU6.3, NU9), not of --compat current: ' +
+      'upgrades and transaction parsing will differ; give the target the same -compat';
     expect(r.err).toBe(`zecrpc compare: warning: ${network}\nzecrpc compare: warning: ${profile}\n`);
     const res = r.json();
     expect(res.warnings).toEqual([network, profile]);
     expect(res.heights).toEqual({ count: 3, first: 0, last: 2 });
+  });
+
+  it('warns when a zecrpc reference runs another profile than the target is compared under', async () => {
+    const reference = await startZecrpcNode(cleanups, AUTH);
+    const r = await compare([
+      `-reference=${reference.url}`,
+      `-referenceuser=${AUTH.user}`,
+      `-referencepassword=${AUTH.password}`,
+      `-targetdatadir=${await closedStore()}`,
+      '-compat=6.12.2',
+      '-heights=3..3',
+      '-json',
+    ]);
+    const warning =
+      'the reference zecrpc lists the upgrades of profile current ' +
+      '(Overwinter, Sapling, Blossom, Heartwood, Canopy, NU5, NU6, NU6.1, NU6.2, NU6.3), not of --compat 6.12.2: ' +
+      'upgrades and transaction parsing will differ; give the target the same -compat';
+    expect(r.err).toBe(`zecrpc compare: warning: ${warning}\n`);
+    expect(r.json().warnings).toEqual([warning]);
   });
 
   it('warns of nothing for two nodes of one network and profile', async () => {
