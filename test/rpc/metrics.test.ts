@@ -1,7 +1,13 @@
 // The metrics' bounded labels, the readiness verdict and the listener's option parsing.
 import { describe, expect, it } from 'vitest';
 import { RpcMetrics, requestOutcome } from '../../src/rpc/http/metrics.js';
-import { DEFAULT_READY_MAX_LAG, parseMetricsBind, parseReadyMaxLag, readiness } from '../../src/rpc/http/metrics-listener.js';
+import {
+  DEFAULT_READY_MAX_LAG,
+  parseMetricsBind,
+  parseReadyMaxLag,
+  readiness,
+  startMetricsListener,
+} from '../../src/rpc/http/metrics-listener.js';
 
 describe('RpcMetrics labels', () => {
   const m = new RpcMetrics({ processMetrics: false });
@@ -76,5 +82,30 @@ describe('-metricsbind and -readymaxlag', () => {
     expect(DEFAULT_READY_MAX_LAG).toBe(2);
     expect(parseReadyMaxLag('0')).toBe(0);
     for (const bad of ['-1', 'x', '2147483648', '1.5']) expect(() => parseReadyMaxLag(bad)).toThrow('Invalid value for -readymaxlag');
+  });
+});
+
+describe('the metrics listener', () => {
+  it('answers HEAD without a body, and 503 on /healthy and /ready once shutdown has begun', async () => {
+    const metrics = new RpcMetrics({ processMetrics: false });
+    const listener = await startMetricsListener({
+      host: '127.0.0.1',
+      port: 0,
+      metrics,
+      ready: async () => ({ ready: true, reason: 'the chain store is open', height: 7 }),
+    });
+    try {
+      const url = `http://127.0.0.1:${listener.port}`;
+      const head = await fetch(`${url}/ready`, { method: 'HEAD' });
+      expect([head.status, await head.text()]).toEqual([200, '']);
+      expect(listener.address).toBe(`127.0.0.1:${listener.port}`);
+      listener.stopping();
+      const healthy = await fetch(`${url}/healthy`);
+      expect([healthy.status, await healthy.text()]).toEqual([503, '{"healthy":false,"reason":"shutting down"}\n']);
+      const ready = await fetch(`${url}/ready`);
+      expect([ready.status, await ready.text()]).toEqual([503, '{"ready":false,"reason":"shutting down"}\n']);
+    } finally {
+      await listener.close();
+    }
   });
 });
