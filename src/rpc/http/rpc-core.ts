@@ -21,7 +21,8 @@ import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
-import { WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { WorkQueue } from './work-queue.js';
 
 /**
@@ -79,14 +80,12 @@ export interface RpcCore {
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
   isAllowed(address: string | undefined): boolean;
-  /** null: no Authorization header; otherwise whether it grants access. */
-  checkAuth(authorization: string | undefined): boolean | null;
   /**
-   * Holds a work-queue slot for `ms`, as zcashd's worker thread sleeps on wrong credentials: the
-   * penalty then limits how fast anyone can guess, not only each connection. False when the
-   * queue is full (the request then gets zcashd's "Work queue depth exceeded").
+   * The request's credentials: 'missing' without an Authorization header, 'refused' after
+   * zcashd's penalty delay, 'busy' (zcashd's "Work queue depth exceeded") unchecked while too
+   * many wrong ones are being penalized (auth-penalty.ts).
    */
-  penalize(ms: number): Promise<boolean>;
+  authenticate(authorization: string | undefined, address: string | undefined): Promise<AuthVerdict>;
   /** Runs an authenticated JSON-RPC body through the work queue. */
   execute(body: Buffer): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
@@ -149,6 +148,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
   const queue = new WorkQueue(settings.threads, settings.workQueue);
+  // As many wrong credentials waiting at once as zcashd's workers and queue could hold.
+  const maxPending = settings.threads + settings.workQueue;
+  const penalty = new FailedAuthPenalty(
+    { ms: WRONG_CREDENTIALS_DELAY_MS, maxPending, maxPerAddress: Math.max(1, Math.ceil(maxPending / 4)) },
+    (turnedAway) => log?.warn(`${turnedAway} request(s) with unchecked credentials refused: too many wrong credentials at once`),
+  );
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
   const enterQueue = () => {
     const admitted = queue.enter();
@@ -243,15 +248,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     bodies: bodyBudget,
     timeoutMs: settings.serverTimeout * 1000,
     isAllowed,
-    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
-    async penalize(ms) {
-      const admitted = enterQueue();
-      if (!admitted) return false;
-      const slot = await admitted;
-      await new Promise((r) => setTimeout(r, ms));
-      slot.release();
-      return true;
-    },
+    authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,
     stats: () => ({ running: queue.active, waiting: queue.depth, replyBytes: replyBudget.inUse, bodyBytes: bodyBudget.inUse }),
     close() {
