@@ -425,6 +425,21 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     profiles: ['6.12.2'],
   },
   {
+    name: 'cheap-calls-queue',
+    kind: 'deviation',
+    subjects: ['HTTP', 'getblockcount', 'getbestblockhash', 'getblockhash', 'getconnectioncount', 'ping'],
+    member: '-rpcworkqueue',
+    text: [
+      'A single request (not a batch) of up to 256 bytes for `getblockcount`, `getbestblockhash`, `getblockhash`,',
+      '`getconnectioncount` or `ping` waits in a work queue of its own, of the same `-rpcthreads` and',
+      '`-rpcworkqueue` sizes: when heavy calls fill the ordinary queue, they are refused ("Work queue depth',
+      'exceeded") and these probes are still answered.',
+    ],
+    why: 'Load balancers and monitors probe with these calls; in zcashd they are shed with the heavy calls that fill its one queue.',
+    since: '0.1.0',
+    profiles: ['6.12.2'],
+  },
+  {
     name: 'wrong-credentials-delay',
     kind: 'deviation',
     subjects: ['HTTP'],

@@ -23,6 +23,7 @@ import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } f
 import { MemoryReleaser } from './memory-release.js';
 import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
+import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue } from './work-queue.js';
 
 /**
@@ -154,9 +155,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     { ms: WRONG_CREDENTIALS_DELAY_MS, maxPending, maxPerAddress: Math.max(1, Math.ceil(maxPending / 4)) },
     (turnedAway) => log?.warn(`${turnedAway} request(s) with unchecked credentials refused: too many wrong credentials at once`),
   );
+  // Calls answered from memory in microseconds get a queue of their own, so that a storm of
+  // heavy calls sheds heavy calls, not the probes of every client (cheap-calls.ts).
+  const cheapQueue = new WorkQueue(settings.threads, settings.workQueue);
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = () => {
-    const admitted = queue.enter();
+  const enterQueue = (body: Buffer) => {
+    const admitted = (isCheapCall(body) ? cheapQueue : queue).enter();
     if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
     return admitted;
   };
@@ -189,7 +193,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const parseCost = parsedSizeEstimate(body);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: nothing };
     const releaseParsed = () => parsedBudget.release(parseCost);
-    const admitted = enterQueue();
+    const admitted = enterQueue(body);
     if (!admitted) {
       releaseParsed();
       return { reply: WORK_QUEUE_FULL, summary: null, done: nothing };
