@@ -7,11 +7,11 @@ import { RpcError, type RpcContext, type RpcMethod } from '../../src/rpc/method.
 
 export type CallOutcome = { result: string } | { error: { code: number; message: string } };
 
-/** `context` replaces members of the default context (mainnet, the default profile). */
-export async function callMethod(method: RpcMethod, paramsJson: string, context: Partial<RpcContext> = {}): Promise<CallOutcome> {
+/** `ctx` adds to (or overrides) the default context: mainnet, the default profile. */
+export async function callMethod(method: RpcMethod, paramsJson: string, ctx: Partial<RpcContext> = {}): Promise<CallOutcome> {
   const params = parseJson(paramsJson) as JsonValue[];
   try {
-    const raw = await method.call(params, { network: MAINNET, requestStop: () => {}, ...context });
+    const raw = await method.call(params, { network: MAINNET, requestStop: () => {}, ...ctx });
     // Large results may come back as UTF-8 bytes; compare them as text.
     return { result: typeof raw === 'string' ? raw : raw.toString('utf8') };
   } catch (e) {
@@ -21,8 +21,8 @@ export async function callMethod(method: RpcMethod, paramsJson: string, context:
 }
 
 /** The result text, failing the test with the error if the call failed. */
-export async function resultOf(method: RpcMethod, paramsJson: string, context: Partial<RpcContext> = {}): Promise<string> {
-  const out = await callMethod(method, paramsJson, context);
+export async function resultOf(method: RpcMethod, paramsJson: string, ctx: Partial<RpcContext> = {}): Promise<string> {
+  const out = await callMethod(method, paramsJson, ctx);
   if ('error' in out) throw new Error(`unexpected error ${out.error.code}: ${out.error.message}`);
   return out.result;
 }
