@@ -39,12 +39,17 @@ export interface ServeHandle {
   shutdown(): Promise<void>;
 }
 
-/** `-upstreampoll=SECONDS` (default 5, fractions allowed): how often the upstream tip is polled. */
-function upstreamPollMs(value: string | undefined): number {
+/**
+ * `-upstreampoll=SECONDS` (default 5): how often the upstream tip is polled. Fractions down to a
+ * millisecond are allowed, since a replica following another zecrpc on the same network can
+ * afford to ask several times a second. Only plain decimals: `Number` would also take hex,
+ * exponents and surrounding blanks, which no one means as a poll interval.
+ */
+export function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   // A timer waits 1 to 2^31 − 1 ms: Node runs a longer or shorter one after 1 ms, which would
   // poll the upstream hundreds of times a second.
-  const seconds = Number(value);
+  const seconds = /^(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!(seconds >= 0.001 && seconds <= 2147483.647)) {
     throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds from 0.001 to 2147483)`);
   }
@@ -163,6 +168,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
         cookieFile: config.getArg('upstreamcookie'),
       })
     : null;
+  // -upstream's height as last polled: getblockchaininfo's `headers`, the replica's lag over RPC.
+  let upstreamHeight = -1;
   // Index values the methods read are cross-checked; a contradiction answers zcashd's -1 "Database corrupted".
   const methods: RpcMethod[] = storeMethods(
     verifiedStoreReader(store, (line) => log?.error(line)),
@@ -173,6 +180,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       feeRates: fees,
       relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+      knownChainHeight: () => upstreamHeight,
     },
   );
 
@@ -252,6 +260,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
         password: config.getArg('upstreampassword'),
         cookieFile: config.getArg('upstreamcookie'),
         pollMs,
+        onUpstreamHeight: (height) => (upstreamHeight = height),
         logger: log
           ? { info: (m: string) => log.info(m), warn: (m: string) => log.warn(m) }
           : { info: () => undefined, warn: () => undefined },

@@ -23,6 +23,8 @@ export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   batchSize?: number;
   /** Batches fetched ahead of the one being stored (default 4). */
   pipeline?: number;
+  /** Told upstream's height each time a pass asks for it, before any block is fetched. */
+  onUpstreamHeight?: (height: number) => void;
 }
 
 export interface FollowOptions extends UpstreamOptions {
@@ -128,6 +130,7 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
   async function syncPasses(): Promise<void> {
     for (let attempt = 0; !stopped(); attempt++) {
       const upstreamHeight = heightReply(client, await client.call('getblockcount'));
+      opts.onUpstreamHeight?.(upstreamHeight);
       const common = await findCommonHeight(store, client, upstreamHeight, batch);
       const start = common + 1;
       if (start > upstreamHeight) break;
@@ -210,6 +213,8 @@ export interface UpstreamFollower {
   readonly lastError: Error | null;
   /** Completed passes (successful or not). */
   readonly passes: number;
+  /** Upstream's height when last asked (-1 before the first answer). */
+  readonly upstreamHeight: number;
 }
 
 /**
@@ -226,19 +231,31 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
   let lastError: Error | null = null;
   let passes = 0;
   let failures = 0;
+  let upstreamHeight = -1;
+  const onUpstreamHeight = (height: number): void => {
+    upstreamHeight = height;
+    opts.onUpstreamHeight?.(height);
+  };
 
   const loop = async (): Promise<void> => {
     let first = true;
     while (!abort.signal.aborted) {
       try {
-        const r = await syncFromUpstream(store, client, { ...opts, signal: abort.signal, progress: first ? opts.progress : 'silent' });
+        const r = await syncFromUpstream(store, client, {
+          ...opts,
+          signal: abort.signal,
+          progress: first ? opts.progress : 'silent',
+          onUpstreamHeight,
+        });
         first = false;
         failures = 0;
         lastError = null;
         if (r.added > 0) {
+          // Lag as of the pass's last getblockcount: what an operator compares across replicas.
           const tip = await store.tip();
+          const lag = tip ? Math.max(0, upstreamHeight - tip.height) : upstreamHeight + 1;
           logger.info(
-            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}`,
+            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}; upstream height ${upstreamHeight}, ${lag} behind`,
           );
         }
       } catch (e) {
@@ -269,6 +286,9 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
     },
     get passes() {
       return passes;
+    },
+    get upstreamHeight() {
+      return upstreamHeight;
     },
   };
 }
