@@ -132,7 +132,8 @@ describe.runIf(haproxy !== null)('a replica tier behind HAProxy', () => {
         ['getbestblockhash', []],
       ];
       for (let h = 0; h <= 20; h++) {
-        calls.push(['getblockhash', [h]], ['getblockheader', [String(h)]], ['z_gettreestate', [String(h)]]);
+        const hash = await result<string>(primary.port, 'getblockhash', [h]);
+        calls.push(['getblockhash', [h]], ['getblockheader', [hash]], ['getblockheader', [hash, false]], ['z_gettreestate', [String(h)]]);
         for (const verbosity of [0, 1, 2]) calls.push(['getblock', [String(h), verbosity]]);
       }
       for (const [method, params] of calls) {

@@ -116,6 +116,7 @@ export function haproxyConfig(port: number, servers: readonly { name: string; po
 
 export interface Haproxy {
   readonly port: number;
+  readonly pid: number;
   readonly exited: Promise<number | null>;
   readonly output: string[];
   stop(): Promise<void>;
@@ -134,6 +135,7 @@ export async function startHaproxy(binary: string, dir: string, config: string, 
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   return {
     port,
+    pid: proc.pid!,
     exited,
     output,
     stop: async () => {
