@@ -131,7 +131,8 @@ describe.runIf(haproxy !== null)('a replica tier behind HAProxy', () => {
         ['getblockcount', []],
         ['getbestblockhash', []],
       ];
-      for (let h = 0; h <= 20; h++) {
+      // The first blocks, ones in the middle and the tip (every height's hash was checked above).
+      for (const h of [0, 1, 2, 10, 19, 20]) {
         const hash = await result<string>(primary.port, 'getblockhash', [h]);
         calls.push(['getblockhash', [h]], ['getblockheader', [hash]], ['getblockheader', [hash, false]], ['z_gettreestate', [String(h)]]);
         for (const verbosity of [0, 1, 2]) calls.push(['getblock', [String(h), verbosity]]);
