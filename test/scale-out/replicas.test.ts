@@ -40,7 +40,7 @@ const followPrimary = (primary: ZecrpcProcess): string[] => [
   `-upstreampassword=${RPC_PASSWORD}`,
   POLL,
 ];
-const LONG = 240_000;
+const LONG = 480_000;
 
 /** The processes of one tier, stopped together. */
 class Tier {
@@ -219,8 +219,10 @@ describe.runIf(haproxy !== null)('a replica tier behind HAProxy', () => {
       watching = false;
       await watcher;
       expect(seenThroughBalancer.filter((h) => h.startsWith('error'))).toEqual([]);
-      expect(new Set(seenThroughBalancer.slice(afterSwitch))).toEqual(new Set([branchTip]));
-      expect(seenThroughBalancer.every((h) => h === baseTip || h === branchTip || !losing.has(h))).toBe(true);
+      // (The answer in flight when the last switch was seen may predate it: skip that one.)
+      const afterwards = seenThroughBalancer.slice(afterSwitch + 1);
+      expect(afterwards.filter((h) => losing.has(h))).toEqual([]);
+      expect(new Set(afterwards)).toEqual(new Set([branchTip]));
       for (let i = 0; i < 4; i++) {
         const abandoned = await result<{ confirmations: number }>(lb, 'getblock', [baseTip, 1]);
         expect(abandoned.confirmations).toBe(-1);
