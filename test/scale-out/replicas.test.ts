@@ -142,6 +142,27 @@ describe.runIf(haproxy !== null)('a replica tier behind HAProxy', () => {
         expect([method, params, want.status, want.text.slice(0, 120)]).toEqual([method, params, 200, want.text.slice(0, 120)]);
         for (const port of [lb, lb, ...replicas.map((r) => r.port)]) expect(await rpc(port, method, params)).toEqual(want);
       }
+
+      // A replica can also start at a checkpoint the primary gives (README's `--checkpoint URL`).
+      const fromCheckpoint = join(dir.path, 'replica3');
+      mkdirSync(fromCheckpoint);
+      const primaryUrl = `http://${RPC_USER}:${RPC_PASSWORD}@127.0.0.1:${primary.port}/`;
+      zecrpcImport([`-datadir=${fromCheckpoint}`, '--checkpoint', primaryUrl, '--checkpoint-height', '10', '--rpc', primaryUrl]);
+      const third = await startZecrpc('replica3', [`-datadir=${fromCheckpoint}`, ...followPrimary(primary)]);
+      tier.processes.push(third);
+      expect(await result<number>(third.port, 'getblockcount')).toBe(20);
+      for (const h of [11, 15, 20]) {
+        const hash = await result<string>(primary.port, 'getblockhash', [h]);
+        expect(await result<string>(third.port, 'getblockhash', [h])).toBe(hash);
+        expect(await rpc(third.port, 'getblock', [hash, 0])).toEqual(await rpc(primary.port, 'getblock', [hash, 0]));
+      }
+      // It knows the checkpoint block and the headers before it, not their blocks: such a
+      // replica cannot stand in for a full one behind the same balancer (docs/scale-out.md).
+      for (const h of [9, 10]) {
+        const hash = await result<string>(primary.port, 'getblockhash', [h]);
+        expect(await result<string>(third.port, 'getblockhash', [h])).toBe(hash);
+        expect((await rpc(third.port, 'getblock', [hash, 0])).text).toContain(`"code":-32603,"message":"Can't read block from disk"`);
+      }
     });
   });
 
