@@ -23,7 +23,7 @@ export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   batchSize?: number;
   /** Batches fetched ahead of the one being stored (default 4). */
   pipeline?: number;
-  /** Told upstream's height each time a pass asks for it, before any block is fetched. */
+  /** Told the upstream's tip height each time a pass asks for it. */
   onUpstreamHeight?: (height: number) => void;
 }
 
@@ -213,8 +213,8 @@ export interface UpstreamFollower {
   readonly lastError: Error | null;
   /** Completed passes (successful or not). */
   readonly passes: number;
-  /** Upstream's height when last asked (-1 before the first answer). */
-  readonly upstreamHeight: number;
+  /** The upstream's tip height as last seen, null until a pass has asked for it. */
+  readonly upstreamHeight: number | null;
 }
 
 /**
@@ -231,10 +231,10 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
   let lastError: Error | null = null;
   let passes = 0;
   let failures = 0;
-  let upstreamHeight = -1;
-  const onUpstreamHeight = (height: number): void => {
-    upstreamHeight = height;
-    opts.onUpstreamHeight?.(height);
+  let upstreamHeight: number | null = null;
+  const onUpstreamHeight = (h: number) => {
+    upstreamHeight = h;
+    opts.onUpstreamHeight?.(h);
   };
 
   const loop = async (): Promise<void> => {
@@ -253,9 +253,10 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
         if (r.added > 0) {
           // Lag as of the pass's last getblockcount: what an operator compares across replicas.
           const tip = await store.tip();
-          const lag = tip ? Math.max(0, upstreamHeight - tip.height) : upstreamHeight + 1;
+          const upstreamAt = upstreamHeight ?? -1;
+          const lag = tip ? Math.max(0, upstreamAt - tip.height) : upstreamAt + 1;
           logger.info(
-            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}; upstream height ${upstreamHeight}, ${lag} behind`,
+            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}; upstream height ${upstreamAt}, ${lag} behind`,
           );
         }
       } catch (e) {
