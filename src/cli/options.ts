@@ -74,7 +74,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'upstreamuser', value: 'user', help: 'Username for the upstream node' },
   { name: 'upstreampassword', value: 'pw', help: 'Password for the upstream node' },
   { name: 'upstreamcookie', value: 'file', help: "The upstream node's .cookie file" },
-  { name: 'upstreampoll', value: 'seconds', help: 'How often to poll the upstream tip (default: 5)' },
+  { name: 'upstreampoll', value: 'seconds', help: 'How often to poll the upstream tip (default: 5; fractions down to 0.001)' },
   {
     name: 'metricsbind',
     value: 'addr:port',

@@ -50,12 +50,17 @@ export interface ServeHandle {
   shutdown(): Promise<void>;
 }
 
-/** `-upstreampoll=SECONDS` (default 5, fractions allowed): how often the upstream tip is polled. */
-function upstreamPollMs(value: string | undefined): number {
+/**
+ * `-upstreampoll=SECONDS` (default 5): how often the upstream tip is polled. Fractions down to a
+ * millisecond are allowed, since a replica following another zecrpc on the same network can
+ * afford to ask several times a second. Only plain decimals: `Number` would also take hex,
+ * exponents and surrounding blanks, which no one means as a poll interval.
+ */
+export function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   // A timer waits 1 to 2^31 − 1 ms: Node runs a longer or shorter one after 1 ms, which would
   // poll the upstream hundreds of times a second.
-  const seconds = Number(value);
+  const seconds = /^(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!(seconds >= 0.001 && seconds <= 2147483.647)) {
     throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds from 0.001 to 2147483)`);
   }
@@ -203,6 +208,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       feeRates: fees,
       relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+      // -upstream's height as last polled: getblockchaininfo's `headers`, a replica's lag over RPC.
+      knownChainHeight: () => follower?.upstreamHeight ?? -1,
     },
   );
 
