@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
+import type { ClockMode } from './clock.js';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, type CompatProfile } from './compat/profiles.js';
@@ -175,6 +176,22 @@ function intOption(value: string | undefined, name: string, fallback: number, mi
   const n = integerOption(value, name, fallback);
   if (n < min || n > max) throw new ConfigError(`Error: Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
   return n;
+}
+
+/** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */
+const MAX_CLOCK_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
+/**
+ * `-mocktime=<n>` and `-clockoffset=<n>` (zcashd's init.cpp): a fixed clock, the system clock
+ * shifted by n seconds, or (both 0, the default) the system clock; never both.
+ */
+export function clockModeOption(config: Pick<NodeConfig, 'getArg'>): ClockMode {
+  const mockTime = intOption(config.getArg('mocktime'), 'mocktime', 0, -MAX_CLOCK_SECONDS, MAX_CLOCK_SECONDS);
+  const offset = intOption(config.getArg('clockoffset'), 'clockoffset', 0, -MAX_CLOCK_SECONDS, MAX_CLOCK_SECONDS);
+  if (mockTime !== 0 && offset !== 0) throw new ConfigError('Error: -mocktime and -clockoffset cannot be used together');
+  if (mockTime !== 0) return { kind: 'fixed', seconds: mockTime };
+  if (offset !== 0) return { kind: 'offset', seconds: offset };
+  return { kind: 'system' };
 }
 
 /** `-compat=<name>`: a known profile's name, the default without the option. */

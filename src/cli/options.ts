@@ -97,6 +97,12 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
     help: 'Memory all request bodies being received may use together (default: from the machine memory)',
   },
   { name: 'rpcssl', help: 'Refused, as by zcashd: SSL mode for RPC is no longer supported' },
+  {
+    name: 'mocktime',
+    value: 'n',
+    help: 'Replace actual time with <n> seconds since epoch; on regtest, setmocktime moves it. Incompatible with -clockoffset (default: 0)',
+  },
+  { name: 'clockoffset', value: 'n', help: 'Applies offset of <n> seconds to the actual time. Incompatible with -mocktime (default: 0)' },
   { name: 'uacomment', value: 'cmt', help: "Append a comment to getinfo's subversion. Repeatable" },
   {
     name: 'minrelaytxfee',

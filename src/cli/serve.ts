@@ -6,9 +6,11 @@
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
+import { NodeClock } from '../clock.js';
 import {
   applyZcashdUmask,
   assertDatadirExists,
+  clockModeOption,
   ConfigError,
   loadNodeConfig,
   parseZcashArgs,
@@ -19,6 +21,7 @@ import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
 import { ExperimentalFeatureError, experimentalFeaturesFrom } from '../rpc/methods/control/experimental-features.js';
 import { zcashdSubversion } from '../rpc/methods/control/getinfo.js';
+import { pinoLevelsFor, zcashdDefaultFilter, type LogFilterTarget } from '../rpc/methods/control/log-filter.js';
 import { storeMethods } from '../rpc/methods/index.js';
 import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
@@ -87,6 +90,22 @@ function httpLogLevel(s: LogSettings): LogLevel {
   return 'warn';
 }
 
+/** setlogfilter's effect here: the filter's levels for the node's log and the HTTP layer's. */
+function logFilterTarget(config: NodeConfig, settings: LogSettings, log: Logger, httpLog: Logger): LogFilterTarget {
+  return {
+    defaultFilter: zcashdDefaultFilter(config.getArgs('debug')),
+    apply(filter) {
+      const levels = pinoLevelsFor(filter);
+      log.level = levels.node;
+      httpLog.level = levels.http;
+    },
+    reset() {
+      log.level = settings.level;
+      httpLog.level = httpLogLevel(settings);
+    },
+  };
+}
+
 function isAddressInUse(e: unknown): boolean {
   return (e as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
 }
@@ -141,11 +160,14 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
   const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
+  // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
+  const httpLog: Logger | null = log ? log.child({}, { level: httpLogLevel(settings) }) : null;
+  const clock = new NodeClock(clockModeOption(config));
   for (const warning of fees.warnings) log?.warn(`Warning: ${warning}`);
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
     log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
   }
-  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line) });
+  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line), now: clock.seconds });
   // On a full disk the store opens read-only, on a nearly full one it refuses each write: either
   // way it serves what it holds, and says why it stores nothing.
   const readOnly = store.notWritable;
@@ -173,6 +195,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       feeRates: fees,
       relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+      nodeClock: clock,
+      logFilter: log && httpLog ? logFilterTarget(config, settings, log, httpLog) : null,
     },
   );
 
@@ -195,8 +219,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     server = await startRpcServer({
       config,
       methods,
-      // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
-      logger: log ? log.child({}, { level: httpLogLevel(settings) }) : false,
+      logger: httpLog ?? false,
       onStop: () => void shutdown(),
     });
   } catch (e) {

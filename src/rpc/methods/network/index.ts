@@ -23,6 +23,8 @@ import { setBanMethod } from './setban.js';
 export interface NetworkMethodOptions {
   /** Wall clock in seconds. */
   clock?: () => number;
+  /** Wall clock in milliseconds (getnettotals' timemillis). */
+  clockMillis?: () => number;
   uaComments?: readonly string[];
   /** -minrelaytxfee's rate (getnetworkinfo's relayfee). */
   minRelayTxFee?: bigint;
@@ -42,7 +44,7 @@ export function networkMethods(store: ChainStoreReader, options: NetworkMethodOp
     addNodeMethod(lists),
     disconnectNodeMethod(),
     getAddedNodeInfoMethod(lists, options.resolver),
-    getNetTotalsMethod(),
+    getNetTotalsMethod(options.clockMillis),
     getNetworkInfoMethod({ clock, uaComments: options.uaComments, minRelayTxFee: options.minRelayTxFee, upstream: options.upstream }),
     setBanMethod(lists),
     listBannedMethod(lists),
