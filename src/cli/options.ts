@@ -102,6 +102,21 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
     value: 'n',
     help: 'Replace actual time with <n> seconds since epoch; on regtest, setmocktime moves it. Incompatible with -clockoffset (default: 0)',
   },
+  {
+    name: 'allowdeprecated',
+    value: 'feature',
+    help: 'Explicitly allow the use of the specified deprecated feature (addrtype, deprecationinfo_deprecationheight, …; none for none). Repeatable',
+  },
+  {
+    name: 'preferredtxversion',
+    value: 'version',
+    help: 'createrawtransaction: create transactions of this version when possible, 4 or 5 (default: 5)',
+  },
+  {
+    name: 'txexpirydelta',
+    value: 'n',
+    help: 'createrawtransaction: blocks after which a transaction not mined becomes invalid (min: 4, default: 20 (pre-Blossom) or 40 (post-Blossom))',
+  },
   { name: 'clockoffset', value: 'n', help: 'Applies offset of <n> seconds to the actual time. Incompatible with -mocktime (default: 0)' },
   { name: 'uacomment', value: 'cmt', help: "Append a comment to getinfo's subversion. Repeatable" },
   {

@@ -9,12 +9,14 @@ import { genesisBlock } from '../chain/genesis.js';
 import { NodeClock } from '../clock.js';
 import {
   applyZcashdUmask,
+  allowDeprecatedOption,
   assertDatadirExists,
   clockModeOption,
   ConfigError,
   loadNodeConfig,
   parseZcashArgs,
   rpcServerSettings,
+  txCreationOption,
   type NodeConfig,
 } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
@@ -151,11 +153,14 @@ export interface StartOptions {
 export async function startNode(argv: readonly string[], opts: StartOptions = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
   const { upstream } = rpcServerSettings(config); // checks the server's settings before anything opens
+  // zcashd reads -allowdeprecated before anything else of its start-up (bitcoind.cpp).
+  const allowDeprecated = allowDeprecatedOption(config);
   // zcashd's order (init.cpp): experimental features, then the fee rates, then -uacomment.
   const features = experimentalFeatures(config);
   const fees = feeRates(config);
   const comments = uaComments(config);
   const settings = logSettings(config);
+  const txCreation = txCreationOption(config);
   if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
@@ -196,6 +201,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
       nodeClock: clock,
+      allowDeprecated,
+      txCreation,
       logFilter: log && httpLog ? logFilterTarget(config, settings, log, httpLog) : null,
     },
   );

@@ -4,6 +4,7 @@
  * finished registry; getinfo and getexperimentalfeatures are here.
  */
 import { SYSTEM_CLOCK, type NodeClock } from '../../clock.js';
+import type { TxCreationDefaults } from '../../config.js';
 import type { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { RelayPolicy } from '../../chain/tx-policy.js';
 import type { ChainStoreReader } from '../../store/types.js';
@@ -46,6 +47,10 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
    * reads "now" reads it, unless `clock` overrides the seconds (default: the system clock).
    */
   nodeClock?: NodeClock;
+  /** The deprecated features that are on (`-allowdeprecated`; default zcashd's: none that prints anything). */
+  allowDeprecated?: ReadonlySet<string>;
+  /** `-preferredtxversion` and `-txexpirydelta` for createrawtransaction (default zcashd's). */
+  txCreation?: TxCreationDefaults;
   /** Where setlogfilter sends a filter (default: nowhere, as a node without a log). */
   logFilter?: LogFilterTarget | null;
 }
@@ -69,7 +74,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
-  const raw = rawTransactionMethods(store, spentIndexLookup);
+  const raw = rawTransactionMethods(store, spentIndexLookup, options.txCreation);
+  const allowDeprecated = options.allowDeprecated ?? new Set<string>();
   const methods: RpcMethod[] = [
     ...blockchainMethods(store, { ...options, clock, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexLookup }),
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
@@ -77,7 +83,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
-    ...utilMethods(),
+    ...utilMethods({ addrTypeField: allowDeprecated.has('addrtype') }),
     ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
@@ -93,6 +99,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
       uaComments: options.uaComments,
       minRelayTxFee: options.feeRates?.minRelayTxFee,
       upstream,
+      deprecationHeightField: allowDeprecated.has('deprecationinfo_deprecationheight'),
     }),
     ...txOutProofMethods(store),
     verifyChainMethod(store),

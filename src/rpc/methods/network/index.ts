@@ -29,6 +29,8 @@ export interface NetworkMethodOptions {
   /** -minrelaytxfee's rate (getnetworkinfo's relayfee). */
   minRelayTxFee?: bigint;
   upstream?: UpstreamRelay | null;
+  /** `-allowdeprecated=deprecationinfo_deprecationheight`: getdeprecationinfo's deprecationheight. */
+  deprecationHeightField?: boolean;
   /** Name resolution for getaddednodeinfo (default: the system resolver). */
   resolver?: HostResolver;
 }
@@ -38,7 +40,7 @@ export function networkMethods(store: ChainStoreReader, options: NetworkMethodOp
   const lists = new PeerLists(clock);
   return [
     getConnectionCountMethod(),
-    getDeprecationInfoMethod(store, clock),
+    getDeprecationInfoMethod(store, clock, options.deprecationHeightField ?? false),
     pingMethod(),
     getPeerInfoMethod(),
     addNodeMethod(lists),
