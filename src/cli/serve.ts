@@ -203,6 +203,8 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       nodeClock: clock,
       allowDeprecated,
       txCreation,
+      // submitblock validates and stores blocks here, unless the store takes no writes.
+      blockAcceptor: readOnly ? null : store,
       logFilter: log && httpLog ? logFilterTarget(config, settings, log, httpLog) : null,
     },
   );

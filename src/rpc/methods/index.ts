@@ -22,6 +22,7 @@ import { getTxOutMethod } from './blockchain/gettxout.js';
 import { verifyChainMethod } from './blockchain/verifychain.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
+import type { BlockAcceptor } from './mining/bip22.js';
 import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
 import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
@@ -51,6 +52,8 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   allowDeprecated?: ReadonlySet<string>;
   /** `-preferredtxversion` and `-txexpirydelta` for createrawtransaction (default zcashd's). */
   txCreation?: TxCreationDefaults;
+  /** The writable store submitblock validates and stores blocks in (default none: they go to -upstream). */
+  blockAcceptor?: BlockAcceptor | null;
   /** Where setlogfilter sends a filter (default: nowhere, as a node without a log). */
   logFilter?: LogFilterTarget | null;
 }
@@ -89,7 +92,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   // The node's status as one without peers or a miner, and the proofs and coins of its chain.
   methods.push(
-    ...miningMethods(store, { upstream, clock }),
+    ...miningMethods(store, { upstream, clock, blockAcceptor: options.blockAcceptor }),
     getMemoryInfoMethod(),
     setLogFilterMethod(options.logFilter ?? null),
     setMockTimeMethod(nodeClock),
