@@ -77,6 +77,9 @@ describe('setmocktime', () => {
     expect(await rpc(fixed, 'setmocktime', '["1700000000"]')).toBe(err(-3, 'Expected type number, got string'));
     expect(await rpc(fixed, 'setmocktime', '[1.5]')).toBe(err(-1, 'JSON integer out of range'));
     expect(await rpc(fixed, 'setmocktime', '[]')).toContain('"code":-32602');
+    // Past what the clock's milliseconds hold exactly (compat/deviations.ts, setmocktime-range).
+    expect(await rpc(fixed, 'setmocktime', '[9007199254741]')).toBe(err(-8, 'setmocktime: timestamp out of range'));
+    expect(await rpc(fixed, 'setmocktime', '[-9007199254740]')).toBe(ok('null'));
   });
 
   it('moves the time every method reads', async () => {
