@@ -711,7 +711,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zecrpc logs through pino, not zcashd's tracing subscriber with its per-module targets.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'setmocktime-range',
@@ -724,7 +724,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "The node's clock is kept in JavaScript milliseconds, exact only up to 2^53.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'verifychain-levels',
