@@ -228,6 +228,11 @@ export class ChainStore implements ChainStoreReader {
     return this.db.exclusive(() => this.addBlockLocked(bytes, opts.solutions ?? this.solutions ?? undefined));
   }
 
+  /** Whether the block was found invalid (connecting it, or a block it descends from, failed). */
+  isMarkedInvalid(hash: Uint8Array): boolean {
+    return this.db.isInvalid(hash);
+  }
+
   /** Hash of a raw block without full decoding (cheap duplicate checks for importers). */
   static hashOf(bytes: Uint8Array): Uint8Array {
     return sha256d(decodeBlockHeader(bytes).bytes);
@@ -274,7 +279,7 @@ export class ChainStore implements ChainStoreReader {
       } catch (e) {
         // The bytes written to the block file stay unreferenced (past the committed length).
         prepared.abort();
-        if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash);
+        if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash, e.rule);
         throw e;
       }
     }
