@@ -19,8 +19,16 @@ import { ZCASHD_METHODS } from './zcashd-methods.js';
  */
 export function servedMethods(): RpcMethod[] {
   // Only the methods' descriptions are read: a store that offers every optional reader (the address
-  // index, the coins view) registers every method a LevelDB store serves; none of them is called.
-  const store = { network: MAINNET, addressIndexReader: () => ({}), coinsView: () => ({}) } as unknown as ChainStoreReader;
+  // index, the coins view and its scan, the block tree and its operator) registers every method a LevelDB store serves; none of them is called.
+  const store = {
+    network: MAINNET,
+    addressIndexReader: () => ({}),
+    coinsView: () => ({}),
+    coinScan: () => null,
+    chainTips: () => [],
+    invalidateBlock: () => false,
+    reconsiderBlock: () => false,
+  } as unknown as ChainStoreReader;
   const methods = storeMethods(store);
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...methods]);
   return [helpMethod(() => registry), stopMethod(), ...methods];

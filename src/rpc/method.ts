@@ -78,6 +78,8 @@ export interface RpcContext {
    * index entries before writing anything stop there instead of reading without bound.
    */
   readonly requestMemory?: number;
+  /** Aborted when the client that sent the request disconnects: long scans stop there. */
+  readonly signal?: AbortSignal;
 }
 
 /**

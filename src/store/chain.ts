@@ -57,8 +57,8 @@ import { ChainStateReader } from './indexes/chain-state-reader.js';
 import type { ChainBlock, CoreIndexer, Indexer } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
 import { decodeChainTx, decodeTxLocation, encodeChainTx, encodeIndexRecord, keys, splitTxids, type IndexRecord } from './layout.js';
-import { chainStateKeys } from './indexes/chain-state-index.js';
-import type { BlockIndexEntry, ChainOperator, ChainStoreReader, ChainTip, ChainTipInfo, CoinsView, TxLocation } from './types.js';
+import { chainStateKeys, decodeCoin } from './indexes/chain-state-index.js';
+import type { BlockIndexEntry, ChainOperator, ChainStoreReader, ChainTip, ChainTipInfo, CoinScan, CoinsView, TxLocation } from './types.js';
 import { MAX_REORG_DEPTH } from './undo.js';
 
 export { MAX_BLOCK_SIZE, MAX_REORG_DEPTH, DEFAULT_GROUP_COMMIT };
@@ -447,6 +447,34 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
 
   coinsView(): CoinsView {
     return this.chainState.coinsView();
+  }
+
+  /**
+   * A snapshot of the coins view (`c` records) and the tip it belongs to, taken with the writer
+   * queue held so that no block is half written; the scan itself runs outside the queue, on the
+   * snapshot LevelDB's iterator keeps. Null for an empty store.
+   */
+  coinScan(): Promise<CoinScan | null> {
+    return this.db.exclusive(
+      async () => {
+        await this.db.flushGroup();
+        const tip = this.db.tip;
+        if (!tip) return null;
+        const prefix = chainStateKeys.coinPrefix;
+        const iterator = this.db.db.iterator({ gt: Buffer.of(prefix), lt: Buffer.of(prefix + 1) });
+        return {
+          tip: { hash: tip.hash, height: tip.height },
+          next: async (max: number) =>
+            (await iterator.nextv(max)).map(([key, value]) => ({
+              txid: key.subarray(1, 33),
+              n: key.readUInt32LE(33),
+              coin: decodeCoin(value),
+            })),
+          close: () => iterator.close(),
+        };
+      },
+      { writes: false },
+    );
   }
 
   async chainStateTip(): Promise<ChainStateTip | null> {

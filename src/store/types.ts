@@ -74,6 +74,11 @@ export interface ChainStoreReader {
    * reader without a chain state has none.
    */
   coinsView?(): CoinsView;
+  /**
+   * The coins view as of one tip, for a full scan (gettxoutsetinfo): a snapshot taken between
+   * two blocks, read in key order. A reader without a chain state has none.
+   */
+  coinScan?(): Promise<CoinScan | null>;
   /** Every chain tip the store knows (getchaintips), highest first; a reader without a block tree has none. */
   chainTips?(): Promise<ChainTipInfo[]>;
 }
@@ -110,4 +115,13 @@ export interface ChainOperator {
   invalidateBlock(hash: Uint8Array): Promise<boolean>;
   /** Clears the marks of the block, its descendants and ancestors, and activates the most-work chain; false when unknown. */
   reconsiderBlock(hash: Uint8Array): Promise<boolean>;
+}
+
+/** A snapshot of the coins view being read in key order (txid, then output index as u32 LE). */
+export interface CoinScan {
+  /** The tip the snapshot belongs to (the coins view's best block). */
+  readonly tip: ChainTip;
+  /** The next up to `max` coins; empty at the end. */
+  next(max: number): Promise<{ txid: Uint8Array; n: number; coin: Coin }[]>;
+  close(): Promise<void>;
 }

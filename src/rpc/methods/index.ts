@@ -15,6 +15,7 @@ import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import { getChainTipsMethod } from './blockchain/getchaintips.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
+import { getTxOutSetInfoMethod } from './blockchain/gettxoutsetinfo.js';
 import { invalidateBlockMethod, reconsiderBlockMethod } from './blockchain/invalidateblock.js';
 import { verifyChainMethod } from './blockchain/verifychain.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
@@ -94,6 +95,8 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   // The coins view, read through the chain state's reader (a store that keeps one).
   const coins = store.coinsView?.();
   if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
+  const { coinScan } = store;
+  if (coinScan) methods.push(getTxOutSetInfoMethod(store, () => coinScan.call(store)));
   // The block tree beside the active chain, and the operator's reorganizations of it.
   if (store.chainTips) methods.push(getChainTipsMethod(() => store.chainTips!()));
   const operator = operatorOf(store);
