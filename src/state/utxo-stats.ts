@@ -54,7 +54,7 @@ export function varIntLength(n: number): number {
 }
 
 /** serialize.h's WriteVarInt into `out` at `at`; returns the position after it. */
-function writeVarInt(out: Buffer, at: number, n: number): number {
+export function writeVarInt(out: Buffer, at: number, n: number): number {
   const tmp: number[] = [];
   for (;;) {
     tmp.push((n % 128) | (tmp.length ? 0x80 : 0));

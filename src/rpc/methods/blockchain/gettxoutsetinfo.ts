@@ -38,13 +38,13 @@ export const GETTXOUTSETINFO_HELP: string =
 /** Coins read per step of the scan; the event loop runs other requests between steps. */
 export const COIN_SCAN_CHUNK = 4096;
 
-async function scanStats(scan: CoinScan, ctx: RpcContext): Promise<ReturnType<UtxoStatsAccumulator['finish']>> {
+async function scanStats(scan: CoinScan, ctx: RpcContext, chunk: number): Promise<ReturnType<UtxoStatsAccumulator['finish']>> {
   const stats = new UtxoStatsAccumulator(scan.tip.hash);
   let txid: Uint8Array | null = null;
   let outs: UtxoEntry[] = [];
   for (;;) {
     if (ctx.signal?.aborted) throw new RpcError(RPC.MISC_ERROR, 'gettxoutsetinfo stopped: the client disconnected');
-    const rows = await scan.next(COIN_SCAN_CHUNK);
+    const rows = await scan.next(chunk);
     if (rows.length === 0) break;
     for (const { txid: id, n, coin } of rows) {
       if (!txid || !bytesEqual(id, txid)) {
@@ -60,7 +60,11 @@ async function scanStats(scan: CoinScan, ctx: RpcContext): Promise<ReturnType<Ut
   return stats.finish();
 }
 
-export function getTxOutSetInfoMethod(store: ChainStoreReader, coinScan: () => Promise<CoinScan | null>): RpcMethod {
+export function getTxOutSetInfoMethod(
+  store: ChainStoreReader,
+  coinScan: () => Promise<CoinScan | null>,
+  chunk = COIN_SCAN_CHUNK,
+): RpcMethod {
   return {
     name: 'gettxoutsetinfo',
     category: 'blockchain',
@@ -76,7 +80,7 @@ export function getTxOutSetInfoMethod(store: ChainStoreReader, coinScan: () => P
       if (!scan) throw NO_BLOCKS;
       let stats;
       try {
-        stats = await scanStats(scan, ctx);
+        stats = await scanStats(scan, ctx, chunk);
       } finally {
         await scan.close();
       }
