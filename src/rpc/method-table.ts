@@ -72,5 +72,10 @@ export function methodTableMarkdown(served: readonly RpcMethod[]): string {
   out += '| category | method | zecrpc |\n|---|---|---|\n';
   for (const r of rows) out += `| ${r.category} | \`${r.name}\` | ${r.status} |\n`;
   if (extra.length) out += `\nzecrpc only: ${extra.map((n) => `\`${n}\``).join(', ')}\n`;
+  const costly = served.filter((m) => m.cost).sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (costly.length) {
+    out += '\n## What a call costs\n\nMethods that do more than a few index reads per call:\n\n';
+    for (const m of costly) out += `- \`${m.name}\`: ${m.cost}\n`;
+  }
   return out;
 }

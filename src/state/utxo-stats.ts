@@ -22,8 +22,8 @@ export interface UtxoStats {
   bytesSerialized: number;
   /** SHA-256d, internal order. */
   hashSerialized: Uint8Array;
-  /** Zatoshis. */
-  totalAmount: number;
+  /** Zatoshis (a bigint: a corrupt coins view could sum past 2^53, which zcashd's int64 still prints). */
+  totalAmount: bigint;
 }
 
 /** One unspent output as the coins view holds it. */
@@ -159,7 +159,7 @@ export class UtxoStatsAccumulator {
   private transactions = 0;
   private txouts = 0;
   private bytesSerialized = 0;
-  private totalAmount = 0;
+  private totalAmount = 0n;
 
   constructor(bestBlock: Uint8Array) {
     this.hash = sha256dStream();
@@ -171,18 +171,20 @@ export class UtxoStatsAccumulator {
     if (outs.length === 0) return;
     outs.sort((a, b) => a.n - b.n);
     this.transactions++;
+    let amount = 0;
     for (const o of outs) {
       this.txouts++;
-      this.totalAmount += o.value;
+      amount += o.value;
       const script = o.scriptPubKey;
       this.reserve(5 + 8 + 9 + script.length);
       let at = writeVarInt(this.buffer, this.used, o.n + 1);
-      this.buffer.writeBigInt64LE(BigInt(o.value), at);
+      writeInt64LE(this.buffer, at, o.value);
       at += 8;
       at = writeCompactSize(this.buffer, at, script.length);
       this.buffer.set(script, at);
       this.used = at + script.length;
     }
+    this.totalAmount += BigInt(amount);
     this.reserve(1);
     this.buffer[this.used++] = 0; // VARINT(0)
     const head = outs[0]!;
@@ -225,4 +227,12 @@ function writeCompactSize(out: Buffer, at: number, n: number): number {
   out[at] = 0xfe;
   out.writeUInt32LE(n, at + 1);
   return at + 5;
+}
+
+/** An int64 LE of a safe integer, without a BigInt for the common non-negative case. */
+function writeInt64LE(out: Buffer, at: number, value: number): void {
+  if (value >= 0) {
+    out.writeUInt32LE(value % 0x100000000, at);
+    out.writeUInt32LE(Math.floor(value / 0x100000000), at + 4);
+  } else out.writeBigInt64LE(BigInt(value), at);
 }

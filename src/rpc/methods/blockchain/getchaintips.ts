@@ -58,6 +58,10 @@ export function getChainTipsMethod(tips: () => Promise<ChainTipInfo[]>): RpcMeth
     required: 0,
     optional: 0,
     help: GETCHAINTIPS_HELP,
+    cost:
+      'reads the childless blocks the store keeps (a few rows) and walks each side branch back to the active chain. ' +
+      'The first call on a store written before zecrpc kept that set reads every block index record once, ' +
+      'with the writer queue held, and stores the set.',
     asciiResults: true,
     async call() {
       return writeChainTips(await tips());
