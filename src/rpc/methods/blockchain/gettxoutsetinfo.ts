@@ -73,11 +73,13 @@ export function getTxOutSetInfoMethod(
     help: GETTXOUTSETINFO_HELP,
     cost:
       'a full scan of the coins view, as in zcashd: every unspent transparent output is read and hashed. ' +
-      'Measured with `bench/utxo-scan.ts` on a 2-core machine shared with other work (load average about 20): ' +
-      '83,000–125,000 rows/s over 500,000–1,000,000 rows (more than LevelDB’s block cache holds), ' +
-      '240,000–340,000 rows/s over 200,000 rows; so about N / 100,000 seconds for a coins view of N unspent outputs. ' +
-      'It reads a snapshot taken between two blocks in chunks of 1,024 rows and answers other requests between them ' +
-      '(the event loop waited 12–170 ms at most in those runs), and stops when the client disconnects.',
+      'Measured with `bench/utxo-scan.ts` over 1,000,000 rows (more than LevelDB’s block cache holds): ' +
+      'about 220,000–250,000 rows per CPU second (the process’s, LevelDB’s threads included), ' +
+      '44,000–112,000 rows/s of wall time on a 2-core machine shared with other work (load average 21–23); ' +
+      'so a coins view of N unspent outputs takes about N / 230,000 CPU seconds. ' +
+      'It reads a snapshot taken between two blocks in chunks of 1,024 rows (about 4.5 ms of CPU each) and answers ' +
+      'other requests between them (on that loaded machine the event loop still waited up to 240 ms), ' +
+      'and stops when the client disconnects.',
     async call(_params, ctx) {
       // A store started from a checkpoint lacks the coins created before it: its totals would be wrong.
       if ((await store.chainStateTip())?.coinsComplete === false) {
