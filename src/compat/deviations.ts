@@ -716,7 +716,6 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     why: "zcashd's order among tips of one height is not reproducible; a fixed order is.",
     since: '0.1.0',
     profiles: ['6.12.2'],
-    matches: (method) => method === 'getchaintips',
   },
   {
     name: 'getchaintips-invalid-branch',
