@@ -140,6 +140,22 @@ describe('chain tips and operator reorganizations (regtest-reorg vectors)', () =
     expect((await checkStoreIntegrity(store)).problems).toEqual([]);
   });
 
+  it('an invalidation interrupted by a crash is finished when the store is reopened', async () => {
+    await add(v.base);
+    let steps = 0;
+    store.reorgStepHook = (step) => {
+      if (step.kind === 'disconnect' && ++steps === 2) throw new Error('simulated crash');
+    };
+    await expect(store.invalidateBlock(reversedHexToBytes(baseHash(26)))).rejects.toThrow('simulated crash');
+    // Two of five blocks disconnected; the marks and the target are on disk.
+    expect(hex((await store.tip())!.hash)).toBe(baseHash(28));
+    store.reorgStepHook = null;
+    await reopen();
+    expect(hex((await store.tip())!.hash)).toBe(baseHash(25));
+    expect(await tips()).toEqual([tip(30, baseHash(30), 5, 'invalid'), tip(25, baseHash(25), 0, 'active')]);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  });
+
   it('invalidating a side-branch block marks its branch and leaves the active chain', async () => {
     await add(v.base);
     await add(v.branch.slice(0, 20 - FORK));
