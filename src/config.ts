@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
-import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, type CompatProfile } from './compat/profiles.js';
+import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, networkUnderProfile, type CompatProfile } from './compat/profiles.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -196,9 +196,10 @@ function expandHome(p: string): string {
  * zcashd's `-nuparams=<hexBranchId>:<activationHeight>` (InitNUParams): the branch id is matched
  * as zcashd prints it (eight lowercase hex digits), and upgrades left unset before a set one
  * activate with the next later one, as zcashd fills them in for regtest tests. Heights start at 1
- * here (the genesis block is a Sprout block on every network).
+ * here (the genesis block is a Sprout block on every network). Only the upgrades the `-compat`
+ * profile's release knows are named: v6.12.2 does not know NU6.2's branch id.
  */
-function regtestNetwork(values: readonly string[]): NetworkParams {
+function regtestNetwork(values: readonly string[], known: readonly NetworkUpgrade[]): NetworkParams {
   if (values.length === 0) return REGTEST;
   const heights: Partial<Record<NetworkUpgrade, number>> = {};
   for (const value of values) {
@@ -208,7 +209,7 @@ function regtestNetwork(values: readonly string[]): NetworkParams {
     if (!/^\d+$/.test(heightText) || Number(heightText) < 1 || Number(heightText) > 0x7fffffff) {
       throw new ConfigError(`Error: Invalid nActivationHeight (${heightText})`);
     }
-    const upgrade = NETWORK_UPGRADES.find((u) => hexInt(BRANCH_IDS[u]) === branch);
+    const upgrade = known.find((u) => hexInt(BRANCH_IDS[u]) === branch);
     if (!upgrade) throw new ConfigError(`Error: Invalid network upgrade (${branch})`);
     heights[upgrade] = Number(heightText);
   }
@@ -319,12 +320,14 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const testnet = getBoolArg('testnet', false);
   const regtest = getBoolArg('regtest', false);
   if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
-  const scheduled = regtest ? regtestNetwork(getArgs('nuparams')) : testnet ? TESTNET : MAINNET;
+  const compat = compatProfileOption(getArg('compat'));
+  const scheduled = regtest ? regtestNetwork(getArgs('nuparams'), compat.upgrades) : testnet ? TESTNET : MAINNET;
   if (!regtest && getArgs('nuparams').length > 0)
     throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
   refuseRegtestRewardOverrides(regtest, getArgs);
   // zcashd's SelectParams turns the rule on when the argument is present at all, whatever its value.
-  const network = regtest && getArgs('regtestshieldcoinbase').length > 0 ? { ...scheduled, coinbaseMustBeShielded: true } : scheduled;
+  const profiled = networkUnderProfile(scheduled, compat);
+  const network = regtest && getArgs('regtestshieldcoinbase').length > 0 ? { ...profiled, coinbaseMustBeShielded: true } : profiled;
   // As zcashd re-reads its data directory after the file: a `datadir=` there moves it (the file
   // stays the one found in the command line's data directory).
   const fileDatadir = fromCli('datadir') === undefined ? file.get('datadir')?.[0] : undefined;
@@ -336,7 +339,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const cookieName = expandHome(getArg('rpccookiefile') ?? '.cookie');
   const password = getArg('rpcpassword');
   return {
-    compat: compatProfileOption(getArg('compat')),
+    compat,
     network,
     baseDatadir,
     datadir,

@@ -1,6 +1,7 @@
 /**
  * Network parameters zcashd v6.12.2 hard-codes (src/chainparams.cpp, src/chainparamsbase.cpp,
- * src/consensus/upgrades.cpp) that the decoder, the RPC server and the store need.
+ * src/consensus/upgrades.cpp) that the decoder, the RPC server and the store need, with NU6.2's
+ * (ZIP 257) and NU6.3's (ZIP 258) activation heights, which v6.12.2 does not know.
  */
 
 import { BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';
@@ -78,6 +79,8 @@ export const MAINNET: NetworkParams = {
     NU5: 1687104,
     NU6: 2726400,
     'NU6.1': 3146400,
+    'NU6.2': 3364600,
+    'NU6.3': 3428143,
   }),
 };
 
@@ -102,6 +105,8 @@ export const TESTNET: NetworkParams = {
     NU5: 1842420,
     NU6: 2976000,
     'NU6.1': 3536500,
+    'NU6.2': 4052000,
+    'NU6.3': 4134000,
   }),
 };
 
@@ -143,6 +148,18 @@ export function regtestWithActivations(heights: Partial<Record<NetworkUpgrade, n
     previous = { name, height: activations[name] };
   }
   return { ...REGTEST, ...schedule(activations) };
+}
+
+/**
+ * The schedule of a node that knows no upgrade after `last` (a `-compat` profile's release): the
+ * later upgrades never activate. The same object when none of them is scheduled.
+ */
+export function withoutUpgradesAfter(params: NetworkParams, last: NetworkUpgrade): NetworkParams {
+  const later = NETWORK_UPGRADES.slice(NETWORK_UPGRADES.indexOf(last) + 1);
+  if (later.every((u) => params.activationHeights[u] === null)) return params;
+  const heights = { ...params.activationHeights };
+  for (const u of later) heights[u] = null;
+  return { ...params, ...schedule(heights) };
 }
 
 export function networkParams(name: NetworkName): NetworkParams {

@@ -9,6 +9,7 @@ import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network
 import { decodeBlockHex } from '../codec/block.js';
 import { DecodeError } from '../codec/errors.js';
 import { decodeTransactionHex } from '../codec/tx/transaction.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../codec/tx/acceptance.js';
 import { decodedBlockToJson } from '../render/block.js';
 import { prettyPrint } from '../json/pretty.js';
 import { txToJson } from '../render/tx.js';
@@ -43,11 +44,11 @@ function fail(message: string): never {
 
 /** Prints the decoderawtransaction result for `hex`; returns the compact JSON (for tests). */
 export function decodeTxToJsonText(hex: string, network: NetworkName): string {
-  return txToJson(decodeTransactionHex(hex), networkParams(network));
+  return txToJson(decodeTransactionHex(hex, CURRENT_CHAIN_ACCEPTANCE), networkParams(network));
 }
 
 export function decodeBlockToJsonText(hex: string, network: NetworkName): string {
-  return decodedBlockToJson(decodeBlockHex(hex), networkParams(network));
+  return decodedBlockToJson(decodeBlockHex(hex, CURRENT_CHAIN_ACCEPTANCE), networkParams(network));
 }
 
 function addCommonOptions(cmd: Command): Command {

@@ -9,6 +9,7 @@
  * the comparison.
  */
 import { decodeBlock } from '../codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../codec/tx/acceptance.js';
 import { compareReplies, type ClassifiedDifference, type ReferenceKind, type ReplyComparison } from './compare-reply.js';
 import { checkExclusions, deviationOf, knownDeviations } from './deviations.js';
 import type { CompatProfile } from '../compat/profiles.js';
@@ -372,7 +373,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
       } else {
         let txs: { hex: string; txid: string }[] = [];
         try {
-          txs = decodeBlock(new Uint8Array(Buffer.from(rawHex, 'hex'))).transactions.map((t) => ({
+          txs = decodeBlock(new Uint8Array(Buffer.from(rawHex, 'hex')), CURRENT_CHAIN_ACCEPTANCE).transactions.map((t) => ({
             hex: Buffer.from(t.bytes).toString('hex'),
             txid: t.txidHex,
           }));

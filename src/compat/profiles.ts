@@ -1,19 +1,20 @@
 /**
  * Compatibility profiles (`-compat=<name>`): which zcashd release's replies zecrpc reproduces.
- * A profile names what that release knows: its upgrades (getblockchaininfo's `upgrades`) and
- * what its transaction parser reads (the codec's `TxAcceptance`, used by decoderawtransaction);
- * `zecrpc compare` reads it for the known deviations. Upgrades zcashd v6.12.2 does not know
- * (chain/upgrades-after-zcashd.ts) change nothing a profile that predates them answers. A later
- * profile (e.g. `current`, with NU6.2/NU6.3, v6 transactions and another pool) is one more entry
- * in COMPAT_PROFILES.
+ * A profile names what that release knows: its upgrades (getblockchaininfo's `upgrades`, and the
+ * network schedule the node runs: a release that does not know an upgrade never activates it,
+ * so its store refuses the blocks that release could not have accepted) and what its
+ * transaction parser reads (the codec's `TxAcceptance`, used by decoderawtransaction);
+ * `zecrpc compare` reads it for the known deviations.
  */
-import type { NetworkUpgrade } from '../chain/upgrades.js';
-import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from '../codec/tx/acceptance.js';
+import type { NetworkParams } from '../chain/network.js';
+import { withoutUpgradesAfter } from '../chain/network.js';
+import { NETWORK_UPGRADES, ZCASHD_6_12_2_UPGRADES, type NetworkUpgrade } from '../chain/upgrades.js';
+import { CURRENT_CHAIN_ACCEPTANCE, ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from '../codec/tx/acceptance.js';
 
 export interface CompatProfile {
   /** The `-compat` value. */
   readonly name: string;
-  /** The zcashd release whose replies the profile reproduces. */
+  /** The zcashd release whose replies the profile reproduces, or whose format it extends. */
   readonly zcashd: string;
   /** The network upgrades the release knows, in activation order (getblockchaininfo's `upgrades`). */
   readonly upgrades: readonly NetworkUpgrade[];
@@ -28,17 +29,34 @@ export interface CompatProfile {
 export const ZCASHD_6_12_2: CompatProfile = Object.freeze({
   name: '6.12.2',
   zcashd: 'v6.12.2',
-  upgrades: Object.freeze(['Overwinter', 'Sapling', 'Blossom', 'Heartwood', 'Canopy', 'NU5', 'NU6', 'NU6.1'] as const),
+  upgrades: ZCASHD_6_12_2_UPGRADES,
   acceptance: ZCASHD_6_12_2_ACCEPTANCE,
 });
 
+/**
+ * Today's consensus in zcashd v6.12.2's format: NU6.2 and NU6.3, v6 transactions and the
+ * Ironwood pool, printed where zcashd never printed anything (docs/compatibility.md).
+ */
+export const CURRENT: CompatProfile = Object.freeze({
+  name: 'current',
+  zcashd: 'v6.12.2, extended',
+  upgrades: NETWORK_UPGRADES,
+  acceptance: CURRENT_CHAIN_ACCEPTANCE,
+});
+
 /** Every profile `-compat` accepts. */
-export const COMPAT_PROFILES: readonly CompatProfile[] = [ZCASHD_6_12_2];
+export const COMPAT_PROFILES: readonly CompatProfile[] = [CURRENT, ZCASHD_6_12_2];
 
 /** The profile without `-compat`. */
-export const DEFAULT_COMPAT_PROFILE: CompatProfile = ZCASHD_6_12_2;
+export const DEFAULT_COMPAT_PROFILE: CompatProfile = CURRENT;
 
 /** The profile `-compat=<name>` selects, or null for a name no profile has. */
 export function compatProfileNamed(name: string): CompatProfile | null {
   return COMPAT_PROFILES.find((p) => p.name === name) ?? null;
+}
+
+/** The network as a node of this profile schedules it: upgrades the release does not know never activate. */
+export function networkUnderProfile(params: NetworkParams, profile: CompatProfile): NetworkParams {
+  const last = profile.upgrades[profile.upgrades.length - 1];
+  return last === undefined ? params : withoutUpgradesAfter(params, last);
 }

@@ -75,15 +75,12 @@ export interface HistoryTree {
   peaks: readonly HistoryNode[];
 }
 
-/** NU6.3's consensus branch id (ZIP 258): its epoch's nodes are V3. */
-const NU6_3_BRANCH_ID = 0x37a5165b;
-
 export type HistoryNodeVersion = 1 | 2 | 3;
 
 /** V1 node data for the Heartwood and Canopy epochs; V3 for NU6.3; V2 for the epochs between. */
 export function historyNodeVersion(branchId: number): HistoryNodeVersion {
   if (branchId === BRANCH_IDS.Heartwood || branchId === BRANCH_IDS.Canopy) return 1;
-  return branchId >>> 0 === NU6_3_BRANCH_ID ? 3 : 2;
+  return branchId >>> 0 === BRANCH_IDS['NU6.3'] ? 3 : 2;
 }
 
 /** The version a node's fields make it: which pools it carries. */

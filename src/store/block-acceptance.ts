@@ -8,6 +8,7 @@ import { blockWork } from '../chain/pow.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
 import type { NetworkParams } from '../chain/network.js';
 import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
+import { acceptanceForNetwork } from '../codec/tx/acceptance.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import type { EquihashResult } from '../crypto/equihash.js';
 import { sha256d } from '../crypto/hash.js';
@@ -79,7 +80,7 @@ export async function acceptBlock(
   }
   let block: Block;
   try {
-    block = decodeBlock(bytes);
+    block = decodeBlock(bytes, acceptanceForNetwork(network));
   } catch (e) {
     throw new BlockRejectedError('decode', `block ${hashHex} rejected: it does not decode (${(e as Error).message})`, hash);
   }

@@ -6,6 +6,7 @@
  * leaves a store that `open()` finishes switching (the most-work mark `W` is already written).
  */
 import { decodeBlock, type Block } from '../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../codec/tx/acceptance.js';
 import { toHexReversed } from '../codec/hex.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import type { BatchOp } from './block-data.js';
@@ -37,7 +38,9 @@ async function storedChainBlock(db: ChainDb, hash: Uint8Array, rec: IndexRecord)
     header: rec.header,
     txids,
     block: () => {
-      decoded ??= db.data.read(hash, { file: rec.file, offset: rec.offset }, rec.size).then((bytes) => decodeBlock(bytes));
+      decoded ??= db.data
+        .read(hash, { file: rec.file, offset: rec.offset }, rec.size)
+        .then((bytes) => decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE));
       return decoded;
     },
   };

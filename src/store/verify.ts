@@ -19,6 +19,7 @@
  *   point at a block recorded at that height.
  */
 import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../codec/tx/acceptance.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import type { BlockIndexEntry, ChainStoreReader } from './types.js';
@@ -87,7 +88,7 @@ export function storedTxidsProblem(hash: Uint8Array, header: BlockHeader, txids:
 export function decodeVerifiedBlock(bytes: Uint8Array): Block | string {
   let block: Block;
   try {
-    block = decodeBlock(bytes);
+    block = decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE);
   } catch (e) {
     return `the block does not decode (${(e as Error).message})`;
   }

@@ -22,8 +22,7 @@ import {
 import { NU6_3_VERSION_GROUP_ID, type OrchardBundle } from '../../src/codec/tx/types.js';
 import { zip229AuthDigestFromFields, zip229TxIdFromFields } from '../../src/codec/tx/zip229.js';
 import { zip244AuthDigestFromFields, zip244TxIdFromFields } from '../../src/codec/tx/zip244.js';
-import { NU6_2_BRANCH_ID, NU6_3_BRANCH_ID } from '../../src/chain/upgrades-after-zcashd.js';
-import { KNOWN_BRANCH_IDS } from '../../src/chain/upgrades.js';
+import { BRANCH_IDS, KNOWN_BRANCH_IDS } from '../../src/chain/upgrades.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 import { mutatedTransaction } from '../fuzz/properties.js';
 
@@ -136,7 +135,7 @@ describe('named transactions', () => {
     expect(tx.isCoinbase).toBe(true);
     expect(tx.data.version).toBe(6);
     expect(tx.data.versionGroupId).toBe(NU6_3_VERSION_GROUP_ID);
-    expect(tx.data.consensusBranchId).toBe(NU6_3_BRANCH_ID);
+    expect(tx.data.consensusBranchId).toBe(BRANCH_IDS['NU6.3']);
     expect([tx.data.sapling, tx.data.orchard, tx.data.ironwood]).toEqual([null, null, null]);
     // The quick reader takes it: the v6 header is one of its own.
     expect(decodeTransactionQuickly(tx.bytes, CURRENT_CHAIN_ACCEPTANCE)?.txidHex).toBe(tx.txidHex);
@@ -144,7 +143,7 @@ describe('named transactions', () => {
 
   it('the first testnet v6 coinbase: testnet 4134000', () => {
     const tx = txOf('testnet', 4134000, 0);
-    expect([tx.isCoinbase, tx.data.version, tx.data.consensusBranchId]).toEqual([true, 6, NU6_3_BRANCH_ID]);
+    expect([tx.isCoinbase, tx.data.version, tx.data.consensusBranchId]).toEqual([true, 6, BRANCH_IDS['NU6.3']]);
     expect(tx.txidHex).toBe(facts['testnet/4134000']!.transactions[0]!.txid);
   });
 
@@ -189,13 +188,13 @@ describe('named transactions', () => {
     const block = current('mainnet', 3428142);
     const withOrchard = block.transactions.filter((t) => t.data.orchard);
     expect(withOrchard).toHaveLength(8);
-    for (const tx of block.transactions) expect([tx.data.format, tx.data.consensusBranchId]).toEqual(['v5', NU6_2_BRANCH_ID]);
+    for (const tx of block.transactions) expect([tx.data.format, tx.data.consensusBranchId]).toEqual(['v5', BRANCH_IDS['NU6.2']]);
   });
 
   it('v5 under NU6.3 (none is in the real blocks): a real NU6.2 v5 transaction relabelled keeps ZIP 244', () => {
     const real = current('mainnet', 3428142).transactions[1]!;
     const relabelled = real.bytes.slice();
-    new DataView(relabelled.buffer).setUint32(8, NU6_3_BRANCH_ID, true);
+    new DataView(relabelled.buffer).setUint32(8, BRANCH_IDS['NU6.3'], true);
     const tx = decodeTransaction(relabelled, CURRENT_CHAIN_ACCEPTANCE);
     expect(tx.data.format).toBe('v5');
     expect(toHex(tx.txid)).toBe(toHex(zip244TxIdFromFields(tx.data)));
@@ -242,7 +241,7 @@ describe("the default acceptance is zcashd v6.12.2's", () => {
 
   it("accepts exactly zcashd v6.12.2's branch ids; the current chain's adds NU6.2's and NU6.3's", () => {
     expect(ZCASHD_6_12_2_ACCEPTANCE.acceptedBranchIds).toEqual([...KNOWN_BRANCH_IDS]);
-    expect(CURRENT_CHAIN_ACCEPTANCE.acceptedBranchIds).toEqual([...KNOWN_BRANCH_IDS, NU6_2_BRANCH_ID, NU6_3_BRANCH_ID]);
+    expect(CURRENT_CHAIN_ACCEPTANCE.acceptedBranchIds).toEqual([...KNOWN_BRANCH_IDS, BRANCH_IDS['NU6.2'], BRANCH_IDS['NU6.3']]);
     expect(ZCASHD_6_12_2_ACCEPTANCE.acceptsFormat(6, NU6_3_VERSION_GROUP_ID)).toBe(false);
     expect(CURRENT_CHAIN_ACCEPTANCE.acceptsFormat(6, NU6_3_VERSION_GROUP_ID)).toBe(true);
   });

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAINNET, regtestWithActivations } from '../../src/chain/network.js';
 import { BRANCH_IDS } from '../../src/chain/upgrades.js';
-import { NU6_2_BRANCH_ID } from '../../src/chain/upgrades-after-zcashd.js';
 import { DecodeError } from '../../src/codec/errors.js';
 import { TxAcceptance, ZCASHD_6_12_2_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import { NU5_VERSION_GROUP_ID, OVERWINTER_VERSION_GROUP_ID, SAPLING_VERSION_GROUP_ID } from '../../src/codec/tx/types.js';
@@ -67,7 +66,7 @@ describe('-compat', () => {
     ]);
     expect(ZCASHD_6_12_2.acceptance.acceptedBranchIds.at(-1)).toBe(BRANCH_IDS['NU6.1']);
     expect(ZCASHD_6_12_2.acceptance).toBe(ZCASHD_6_12_2_ACCEPTANCE);
-    expect(ZCASHD_6_12_2.acceptance.acceptsBranchId(NU6_2_BRANCH_ID)).toBe(false);
+    expect(ZCASHD_6_12_2.acceptance.acceptsBranchId(BRANCH_IDS['NU6.2'])).toBe(false);
     expect(ZCASHD_6_12_2.upgrades).toEqual(['Overwinter', 'Sapling', 'Blossom', 'Heartwood', 'Canopy', 'NU5', 'NU6', 'NU6.1']);
     expect(Object.isFrozen(ZCASHD_6_12_2)).toBe(true);
   });

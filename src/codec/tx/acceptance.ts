@@ -8,8 +8,8 @@
  * (the C++ parser's check), an unaccepted branch id with "CTransaction::UpdateHash: Invalid
  * transaction format" (the Rust re-parse's).
  */
-import { KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
-import { NU6_2_BRANCH_ID, NU6_3_BRANCH_ID } from '../../chain/upgrades-after-zcashd.js';
+import type { NetworkParams } from '../../chain/network.js';
+import { BRANCH_IDS, KNOWN_BRANCH_IDS } from '../../chain/upgrades.js';
 import {
   NU5_VERSION_GROUP_ID,
   NU6_3_VERSION_GROUP_ID,
@@ -91,6 +91,23 @@ export const ZCASHD_6_12_2_ACCEPTANCE = new TxAcceptance({ branchIds: KNOWN_BRAN
 
 /** Today's chain: zcashd v6.12.2's acceptance plus NU6.2's and NU6.3's branch ids and v6. */
 export const CURRENT_CHAIN_ACCEPTANCE = new TxAcceptance({
-  branchIds: [...KNOWN_BRANCH_IDS, NU6_2_BRANCH_ID, NU6_3_BRANCH_ID],
+  branchIds: [...KNOWN_BRANCH_IDS, BRANCH_IDS['NU6.2'], BRANCH_IDS['NU6.3']],
   formats: [...ZCASHD_FORMATS, V6_FORMAT_KEY],
 });
+
+/**
+ * What a block stored by zecrpc may hold: it passed block acceptance under some schedule, so
+ * reading it back accepts everything any schedule accepts.
+ */
+export const STORED_BLOCK_ACCEPTANCE = CURRENT_CHAIN_ACCEPTANCE;
+
+/**
+ * What a new block or transaction may carry on a network as scheduled: zcashd v6.12.2's parser
+ * while the schedule stops at NU6.1 (the `-compat=6.12.2` schedule, or regtest without the later
+ * upgrades), today's once NU6.2 or NU6.3 is scheduled. Whether a transaction's branch id is its
+ * epoch's is a consensus rule (chain/tx-rules.ts), not the parser's.
+ */
+export function acceptanceForNetwork(params: NetworkParams): TxAcceptance {
+  const later = params.activationHeights['NU6.2'] !== null || params.activationHeights['NU6.3'] !== null;
+  return later ? CURRENT_CHAIN_ACCEPTANCE : ZCASHD_6_12_2_ACCEPTANCE;
+}

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { networkParams, type NetworkName, type NetworkParams } from '../../chain/network.js';
 import { decodeBlock } from '../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../codec/tx/acceptance.js';
 import { blockFileName, type BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer } from '../indexes/indexer.js';
 import { WriteOverlay } from '../overlay.js';
@@ -117,7 +118,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
             height: next,
             header: rec.header,
             txids: splitTxids(txidList),
-            block: async () => decodeBlock(bytes),
+            block: async () => decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE),
           };
           const result = await indexer.connect(chainBlock, overlay);
           overlay.apply(result.ops);

@@ -6,6 +6,7 @@
  */
 import { difficultyFromBits } from '../../../chain/pow.js';
 import { decodeBlock } from '../../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
 import { destinationKindOf } from '../../../codec/script/solver.js';
 import { hexInt, toHexReversed } from '../../../codec/hex.js';
@@ -105,7 +106,7 @@ export function getBlockDeltasMethod(c: InsightContext, features: ExperimentalFe
       async call(params, ctx) {
         const hash = uint256FromHexLenient(getStr(params[0]!));
         const entry = await requireBlockIndex(c.store, hash);
-        const block = decodeBlock(await requireBlockBytes(c.store, entry));
+        const block = decodeBlock(await requireBlockBytes(c.store, entry), STORED_BLOCK_ACCEPTANCE);
         const tip = await c.store.tip();
         if (!tip || !entry.onBestChain || entry.height > tip.height) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Block is an orphan');
         const network = ctx.network;

@@ -7,6 +7,7 @@
 import { headerDerivedRoots } from '../../../chain/commitment-era.js';
 import type { NetworkParams } from '../../../chain/network.js';
 import { decodeBlock } from '../../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { connectedBlockView, unconnectedBlockView, type BlockStateView } from '../../../state/block-view.js';
 import { treeAtAnchor } from '../../../state/chain-state.js';
 import { SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from '../../../state/pools.js';
@@ -49,7 +50,7 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
     const entry = await store.blockIndex(cursor);
     const bytes = entry?.haveData ? await store.blockBytes(cursor) : null;
     if (!entry || !bytes || entry.height === 0) return null;
-    pending.push(blockPoolDeltas(decodeBlock(bytes), network, entry.height, null));
+    pending.push(blockPoolDeltas(decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE), network, entry.height, null));
     cursor = entry.prevHash;
   }
   return null;
@@ -68,7 +69,7 @@ export async function blockStateView(store: ChainStoreReader, entry: BlockIndexE
   if (record) return connectedBlockView(record, sizeAt);
   if (!(await store.chainStateTip())) return null;
   const parentTotals = entry.height === 0 ? null : await bodyTotals(store, entry.prevHash, store.network);
-  return unconnectedBlockView(decodeBlock(bytes), entry.height, store.network, parentTotals, sizeAt);
+  return unconnectedBlockView(decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE), entry.height, store.network, parentTotals, sizeAt);
 }
 
 /** getblockheader's `finalsaplingroot`: the stored root, or what AddToBlockIndex keeps for a never-connected block. */

@@ -20,6 +20,7 @@ import {
   uint256FromHexLenient,
 } from '../../params.js';
 import { decodeBlock, decodeBlockHeader, type Block } from '../../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { toHexReversed } from '../../../codec/hex.js';
 import { storedBlockToJson } from '../../../render/block.js';
 import type { BlockIndexEntry } from '../../../store/types.js';
@@ -212,7 +213,7 @@ export interface GetBlockOptions {
 async function blockSpentRecords(lookup: SpentIndexLookup, bytes: Uint8Array): Promise<Uint8Array | undefined> {
   let block: Block;
   try {
-    block = decodeBlock(bytes);
+    block = decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE);
   } catch {
     return undefined;
   }

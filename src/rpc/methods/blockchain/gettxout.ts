@@ -12,6 +12,7 @@ import { scriptToAsm } from '../../../codec/script/asm.js';
 import { encodeTransparentAddress } from '../../../codec/script/address.js';
 import { solveScript } from '../../../codec/script/solver.js';
 import { decodeBlock } from '../../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { getBool, getInt, getStr } from '../../../json/getters.js';
 import { JsonWriter } from '../../../json/writer.js';
 import type { Coin } from '../../../state/apply-block.js';
@@ -61,7 +62,7 @@ export const GETTXOUT_HELP: string =
 async function txVersion(store: ChainStoreReader, txid: Uint8Array): Promise<number> {
   const where = await store.txLocation(txid);
   const bytes = where ? await store.blockBytes(where.blockHash) : null;
-  const tx = bytes ? decodeBlock(bytes).transactions[where!.index] : undefined;
+  const tx = bytes ? decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE).transactions[where!.index] : undefined;
   if (!tx) throw new RpcError(RPC.DATABASE_ERROR, 'Database corrupted: an unspent coin has no transaction in the active chain');
   const b = tx.bytes;
   // The header's low 31 bits (the top bit is fOverwintered).

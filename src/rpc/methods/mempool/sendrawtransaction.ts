@@ -30,6 +30,7 @@ import {
 import type { Transaction } from '../../../codec/tx/transaction.js';
 import { DecodeError } from '../../../codec/errors.js';
 import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import { acceptanceForNetwork } from '../../../codec/tx/acceptance.js';
 import { getBool } from '../../../json/getters.js';
 import { jsonTypeName } from '../../../json/value.js';
 import { checkShieldedRequirements } from '../../../state/shielded-requirements.js';
@@ -91,7 +92,7 @@ export function sendRawTransactionMethod(
       if (typeof params[0] !== 'string') throw new Error('JSON value is not a string as expected');
       let tx;
       try {
-        tx = decodeTransactionHex(params[0]);
+        tx = decodeTransactionHex(params[0], acceptanceForNetwork(ctx.network));
       } catch (e) {
         if (e instanceof DecodeError) throw new RpcError(RPC.DESERIALIZATION_ERROR, e.rpcMessage);
         throw e;

@@ -6,6 +6,7 @@
  * genesis block's transactions, so its txindex has no entry for them).
  */
 import { blockHeaderHash, readBlockHeader } from '../../../codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { ByteReader } from '../../../codec/bytes.js';
 import { bytesEqual } from '../../../codec/hex.js';
 import { readTransaction, type Transaction } from '../../../codec/tx/transaction.js';
@@ -207,7 +208,7 @@ function scanBlock(bytes: Uint8Array, match: (tx: Transaction, index: number) =>
     const header = readBlockHeader(r);
     const count = r.compactSize();
     for (let i = 0; i < count; i++) {
-      const tx = readTransaction(r);
+      const tx = readTransaction(r, STORED_BLOCK_ACCEPTANCE);
       if (match(tx, i)) return { tx, blockHash: blockHeaderHash(header), blockTime: header.time };
     }
   } catch {
