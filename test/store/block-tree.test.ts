@@ -3,14 +3,14 @@
 // blocks arrive, its rebuild for a store written without it, the operator's reorganizations and
 // their marks across a restart, and the RPC replies.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REGTEST } from '../../src/chain/network.js';
+import { MAINNET, REGTEST } from '../../src/chain/network.js';
 import { reversedHexToBytes } from '../../src/codec/hex.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
 import { errorOf, resultOf } from '../support/call.js';
-import { hex, regtestReorg, tempDir } from '../support/store.js';
+import { hex, regtestReorg, startAtSaplingCheckpoint, tempDir } from '../support/store.js';
 
 const v = regtestReorg();
 const FORK = v.manifest.forkHeight;
@@ -194,5 +194,23 @@ describe('chain tips and operator reorganizations (regtest-reorg vectors)', () =
     expect(err.message).toMatch(/^Disk space is low!/);
     expect(hex((await store.tip())!.hash)).toBe(baseHash(4));
     expect(await tips()).toEqual([tip(4, baseHash(4), 0, 'active')]);
+  });
+});
+
+describe('chain tips of a store started from a checkpoint', () => {
+  it('has the one tip of its headers and the blocks after them, and no parent row for the first header', async () => {
+    const dir = tempDir('block-tree-checkpoint');
+    const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    try {
+      await startAtSaplingCheckpoint(store);
+      const tips = await store.chainTips();
+      expect(tips).toEqual([{ hash: (await store.tip())!.hash, height: 419202, branchLength: 0, status: 'active' }]);
+      const rows: Buffer[] = [];
+      for await (const k of store.database.keys({ gt: keys.chainTipsKept(), lt: Buffer.of(keys.chainTipPrefix + 1) })) rows.push(k);
+      expect(rows.map((k) => hex(k.subarray(1)))).toEqual([hex((await store.tip())!.hash)]);
+    } finally {
+      await store.close();
+      dir.remove();
+    }
   });
 });
