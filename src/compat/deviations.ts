@@ -733,7 +733,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zcashd's order among tips of one height is not reproducible; a fixed order is.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'getchaintips-invalid-branch',
@@ -748,7 +748,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc persists the marks of the blocks found or declared invalid, and decides the rest from the branch.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'invalidateblock-limits',
@@ -764,7 +764,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc keeps undo data for the reorganization limit only, and no order of arrival across restarts.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'gettxoutsetinfo-checkpoint-store',
@@ -777,6 +777,6 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A store started from a checkpoint has no record of the outputs before it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
 ];
