@@ -180,12 +180,17 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       const idleTimeout = request.server.server.timeout;
       socket.setTimeout(0);
       let outcome;
+      // A client gone while its request runs stops methods that scan (gettxoutsetinfo).
+      const gone = new AbortController();
+      const onGone = (): void => gone.abort();
+      socket.once('close', onGone);
       try {
-        outcome = await core.execute(body);
+        outcome = await core.execute(body, gone.signal);
       } catch (e) {
         tracker?.end(socket);
         throw e;
       } finally {
+        socket.off('close', onGone);
         releaseBody(request);
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }

@@ -7,7 +7,7 @@ import { SYSTEM_CLOCK, type NodeClock } from '../../clock.js';
 import type { TxCreationDefaults } from '../../config.js';
 import type { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { RelayPolicy } from '../../chain/tx-policy.js';
-import type { ChainStoreReader } from '../../store/types.js';
+import type { ChainOperator, ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
 import { insightMethods } from './addressindex/index.js';
 import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/index.js';
@@ -18,7 +18,10 @@ import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
 import type { LogFilterTarget } from './control/log-filter.js';
 import { setLogFilterMethod } from './control/setlogfilter.js';
 import { setMockTimeMethod } from './control/setmocktime.js';
+import { getChainTipsMethod } from './blockchain/getchaintips.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
+import { getTxOutSetInfoMethod } from './blockchain/gettxoutsetinfo.js';
+import { invalidateBlockMethod, reconsiderBlockMethod } from './blockchain/invalidateblock.js';
 import { verifyChainMethod } from './blockchain/verifychain.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
@@ -68,6 +71,14 @@ function addressIndexOf(store: ChainStoreReader): AddressIndexReader | null {
   return typeof source.addressIndexReader === 'function' ? source.addressIndexReader() : null;
 }
 
+/** A store that takes the operator's reorganizations (ChainStore). */
+function operatorOf(store: ChainStoreReader): ChainOperator | null {
+  const op = store as Partial<ChainOperator>;
+  const { invalidateBlock, reconsiderBlock } = op;
+  if (typeof invalidateBlock !== 'function' || typeof reconsiderBlock !== 'function') return null;
+  return { invalidateBlock: (hash) => invalidateBlock.call(store, hash), reconsiderBlock: (hash) => reconsiderBlock.call(store, hash) };
+}
+
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
   const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
   const upstream = options.upstream ?? null;
@@ -110,5 +121,11 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   // The coins view, read through the chain state's reader (a store that keeps one).
   const coins = store.coinsView?.();
   if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
+  const { coinScan } = store;
+  if (coinScan) methods.push(getTxOutSetInfoMethod(store, () => coinScan.call(store)));
+  // The block tree beside the active chain, and the operator's reorganizations of it.
+  if (store.chainTips) methods.push(getChainTipsMethod(() => store.chainTips!()));
+  const operator = operatorOf(store);
+  if (operator) methods.push(invalidateBlockMethod(operator), reconsiderBlockMethod(operator));
   return methods;
 }
