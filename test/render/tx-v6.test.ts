@@ -280,7 +280,7 @@ describe('getblock 2 of blocks with v6 transactions', () => {
       hash: decoded.hash,
       bytes,
       verbosity: 2,
-      context: { height, confirmations: 1, chainWork: 1n, previousBlockHash: decoded.header.prevBlockHash, nextBlockHash: null },
+      context: { height, confirmations: 1, chainWork: 1n, previousBlockHash: decoded.header.prevHash, nextBlockHash: null },
       network: networkOf(block),
     };
     const [threaded, inline] = await Promise.all([pool.render(req), inlineBlockRenderer.render(req)]);
