@@ -12,6 +12,7 @@ import { decodeTransaction, decodeTransactionHex } from '../../src/codec/tx/tran
 import {
   COMPAT_PROFILES,
   compatProfileNamed,
+  CURRENT,
   DEFAULT_COMPAT_PROFILE,
   ZCASHD_6_12_2,
   type CompatProfile,
@@ -47,17 +48,19 @@ const V5_COINBASE = realTxBytes('mainnet', 1687107, 0);
 const V5_ORCHARD = realTxBytes('mainnet', 1687107, 4);
 
 describe('-compat', () => {
-  it('defaults to 6.12.2, accepts it by name, and refuses an unknown profile at start-up', () => {
+  it('defaults to current, accepts both profiles by name, and refuses an unknown profile at start-up', () => {
     expect(loadNodeConfig([`-datadir=${dir}`]).compat).toBe(DEFAULT_COMPAT_PROFILE);
-    expect(DEFAULT_COMPAT_PROFILE.name).toBe('6.12.2');
+    expect(DEFAULT_COMPAT_PROFILE).toBe(CURRENT);
     expect(loadNodeConfig([`-datadir=${dir}`, '-compat=6.12.2']).compat).toBe(ZCASHD_6_12_2);
-    expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=current'])).toThrow(ConfigError);
+    expect(loadNodeConfig([`-datadir=${dir}`, '-compat=current']).compat).toBe(CURRENT);
+    expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=6.12'])).toThrow(ConfigError);
     expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=6.12'])).toThrow(
-      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: 6.12.2)",
+      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: current, 6.12.2)",
     );
     expect(compatProfileNamed('6.12.2')).toBe(ZCASHD_6_12_2);
+    expect(compatProfileNamed('current')).toBe(CURRENT);
     expect(compatProfileNamed('')).toBeNull();
-    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['6.12.2']);
+    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['current', '6.12.2']);
   });
 
   it('6.12.2 accepts the branch ids of Sprout … NU6.1, not those of the upgrades after it', () => {
@@ -134,7 +137,8 @@ describe('the renderers and compare read the profile', () => {
   });
 
   it('compare knows the deviations registered for the profile', () => {
-    expect(knownDeviations().map((d) => d.name)).toEqual(['getblock-numeric-height']);
+    expect(knownDeviations().map((d) => d.name)).toEqual(['getblock-numeric-height', 'v6-transaction-json']);
+    expect(knownDeviations(ZCASHD_6_12_2).map((d) => d.name)).toEqual(['getblock-numeric-height']);
     expect(knownDeviations(ZCASHD_6_12_2)[0]!.documentedIn).toBe('docs/compatibility.md, getblock-numeric-height');
     expect(knownDeviations(PRE_NU5)).toEqual([]);
   });
