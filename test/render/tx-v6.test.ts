@@ -4,7 +4,8 @@
 // (test/support/v6-layout.ts); the member order, numbers and flags are fixed by the skeletons in
 // test-vectors/v6-json. v5 transactions carrying NU6.2's and NU6.3's branch ids keep v5's form.
 // decoderawtransaction prints the v6 form under -compat=current and keeps zcashd v6.12.2's errors
-// under -compat=6.12.2; getblock 2 renders v6 blocks on the render threads as inline.
+// under -compat=6.12.2; getrawtransaction 1 prints it; getblock 2 renders v6 blocks on the render
+// threads as inline.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,9 @@ import { shieldedLayout } from '../support/v6-layout.js';
 import { txJsonSkeleton } from '../support/tx-json-skeleton.js';
 import { readHexVector, readJsonVector } from '../support/vectors.js';
 import { realTxBytes } from '../fuzz/corpus.js';
+import { resultOf } from '../support/call.js';
+import { mainnetGenesisRun, MemoryChainStore } from '../support/memory-store.js';
+import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction/getrawtransaction.js';
 
 interface FactTx {
   txid: string;
@@ -261,6 +265,29 @@ describe('decoderawtransaction of a v6 transaction', () => {
     // A v5 transaction with NU5's branch id decodes under both profiles, to the same text.
     const nu5 = Buffer.from(realTxBytes('mainnet', 1687107, 4)).toString('hex');
     expect(String(await call(ZCASHD_6_12_2, nu5))).toBe(String(await call(CURRENT, nu5)));
+  });
+});
+
+describe('getrawtransaction 1 of a v6 transaction', () => {
+  // mainnet 3428145 as a block the store holds off its best chain (the fixture's best chain is mainnet 0..20).
+  const fact = facts['mainnet/3428145']!;
+  const bytes = blockBytes(fact);
+  const getraw = getRawTransactionMethod(new MemoryChainStore(MAINNET, mainnetGenesisRun(), [{ bytes, height: 3428145, chainWork: 1n }]));
+
+  it('prints TxToJSON with hex first and the block members of a block off the active chain', async () => {
+    const decoded = decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE);
+    const tx = decoded.transactions[3]!;
+    const reply = await resultOf(getraw, `["${tx.txidHex}", 1, "${fact.hash}"]`);
+    const expected = txToJsonBytes(tx, MAINNET, {
+      leadingHex: true,
+      inActiveChain: false,
+      block: { hash: decoded.hash, notIndexed: true },
+    }).toString('utf8');
+    expect(reply).toBe(expected);
+    const j = JSON.parse(reply) as TxJson & Record<string, unknown>;
+    expect(Object.keys(j).slice(0, 3)).toEqual(['in_active_chain', 'hex', 'txid']);
+    expect([j.txid, j.version, j.blockhash, j.height, j.confirmations]).toEqual([fact.transactions[3]!.txid, 6, fact.hash, -1, 0]);
+    expect(j.orchard.actions).toHaveLength(13);
   });
 });
 
