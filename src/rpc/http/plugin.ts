@@ -19,6 +19,7 @@ import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
 import type { MemoryLimits } from './memory-budget.js';
+import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
@@ -64,6 +65,8 @@ export interface ZecrpcRpcOptions {
   /** A core built by the caller (`zecrpc serve`); the plugin then neither writes the cookie nor closes it. */
   core?: RpcCore;
   tracker?: ExecutionTracker;
+  /** Prometheus metrics the requests are counted in (serve them with `startMetricsListener`). */
+  metrics?: RpcMetrics;
   /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
   rest?: boolean;
 }
@@ -109,6 +112,7 @@ function logFields(request: FastifyRequest, reply: FastifyReply) {
 export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
   // The request line's fields cost a few microseconds: computed only when they are logged.
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  const metrics = core.metrics;
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
@@ -154,6 +158,15 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     onResponse: (request, reply, next) => {
       releaseBody(request);
       if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      if (metrics) {
+        const length = reply.getHeader('content-length');
+        metrics.observeRequest(
+          state.get(request)?.summary ?? null,
+          reply.statusCode,
+          length === undefined ? 0 : Number(length),
+          reply.elapsedTime / 1000,
+        );
+      }
       next();
     },
     onRequestAbort: async (request) => releaseBody(request),
@@ -206,6 +219,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       memory: opts.memory,
       renderThreads: opts.renderThreads,
       log: app.log as unknown as Logger,
+      metrics: opts.metrics,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

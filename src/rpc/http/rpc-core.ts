@@ -21,6 +21,7 @@ import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
+import type { RpcMetrics } from './metrics.js';
 import { WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -56,6 +57,8 @@ export interface RpcCoreOptions {
   /** Render-thread count (default -rpcthreads, at most MAX_RENDER_THREADS); 0 renders on the event loop. */
   renderThreads?: number;
   log?: Logger | null;
+  /** Prometheus metrics to keep (`-metricsbind`); without, nothing is counted. */
+  metrics?: RpcMetrics;
 }
 
 export interface ExecutedRequest {
@@ -78,6 +81,8 @@ export interface RpcCore {
   readonly bodies: MemoryBudget;
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
+  /** The metrics requests are counted in, if any. */
+  readonly metrics: RpcMetrics | null;
   isAllowed(address: string | undefined): boolean;
   /** null: no Authorization header; otherwise whether it grants access. */
   checkAuth(authorization: string | undefined): boolean | null;
@@ -152,7 +157,10 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
   const enterQueue = () => {
     const admitted = queue.enter();
-    if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
+    if (!admitted) {
+      log?.warn(WORK_QUEUE_FULL_WARNING);
+      opts.metrics?.noteQueueRejection();
+    }
     return admitted;
   };
   // `help` lists the registry it belongs to, hence the late-bound reference.
@@ -168,6 +176,14 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
   const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
+  opts.metrics?.setMethodNames(registry.names());
+  opts.metrics?.attachRuntime(() => ({
+    running: queue.active,
+    waiting: queue.depth,
+    renderThreads: pool?.size ?? 0,
+    renderJobs: pool?.pending ?? 0,
+    renderBusySeconds: pool?.busySeconds() ?? 0,
+  }));
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const ctx: RpcContext = {
     network: config.network,
@@ -242,6 +258,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     auth,
     bodies: bodyBudget,
     timeoutMs: settings.serverTimeout * 1000,
+    metrics: opts.metrics ?? null,
     isAllowed,
     checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
     async penalize(ms) {
