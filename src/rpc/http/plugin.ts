@@ -2,7 +2,8 @@
  * zecrpc's JSON-RPC as a Fastify plugin: `app.register(zecrpcRpc, { config, store })` mounts
  * zcashd's JSON-RPC endpoint on an application's own Fastify instance, with the same policy as
  * `zecrpc serve` (which mounts it the same way): the allow-list, credentials checked in
- * `onRequest` before any body byte is read (with zcashd's 250 ms penalty for wrong ones), the
+ * `onRequest` before any body byte is read (with zcashd's 250 ms penalty for wrong ones, a timer
+ * that holds no work-queue slot: auth-penalty.ts), the
  * body read under the process-wide body budget, zcashd's work queue and the reply budgets.
  *
  * The plugin's hooks, body reader and error handler are encapsulated: the application's other
@@ -20,7 +21,7 @@ import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
-import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
 
@@ -90,11 +91,9 @@ async function answerFromHead(core: RpcCore, request: FastifyRequest): Promise<S
   // The router matched the path without its query: zcashd's handler wants the exact target.
   if (request.raw.url !== request.routeOptions.url) return { status: 404, body: '', own: 'none' };
   if (request.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
-  const authorization = request.headers.authorization;
-  const verdict = core.checkAuth(authorization);
-  if (verdict === true) return null;
-  if (verdict === false && !(await core.penalize(WRONG_CREDENTIALS_DELAY_MS))) return WORK_QUEUE_FULL;
-  return UNAUTHORIZED;
+  const verdict = await core.authenticate(request.headers.authorization, request.socket.remoteAddress);
+  if (verdict === 'granted') return null;
+  return verdict === 'busy' ? WORK_QUEUE_FULL : UNAUTHORIZED;
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
@@ -110,8 +109,10 @@ function logFields(request: FastifyRequest, reply: FastifyReply) {
 
 /** Mounts the route on `app` (an encapsulated context) for a core built elsewhere. */
 export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
-  // The request line's fields cost a few microseconds: computed only when they are logged.
-  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  // The request line's fields cost a few microseconds: computed only when they are logged, which
+  // is asked per request because setlogfilter changes the level while the server runs.
+  const logRequests = (request: FastifyRequest): boolean =>
+    (request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const metrics = core.metrics;
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
@@ -157,7 +158,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     },
     onResponse: (request, reply, next) => {
       releaseBody(request);
-      if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
       if (metrics) {
         const length = reply.getHeader('content-length');
         metrics.observeRequest(
@@ -179,12 +180,17 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       const idleTimeout = request.server.server.timeout;
       socket.setTimeout(0);
       let outcome;
+      // A client gone while its request runs stops methods that scan (gettxoutsetinfo).
+      const gone = new AbortController();
+      const onGone = (): void => gone.abort();
+      socket.once('close', onGone);
       try {
-        outcome = await core.execute(body);
+        outcome = await core.execute(body, gone.signal);
       } catch (e) {
         tracker?.end(socket);
         throw e;
       } finally {
+        socket.off('close', onGone);
         releaseBody(request);
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }

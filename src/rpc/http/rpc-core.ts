@@ -22,7 +22,9 @@ import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
-import { WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
+import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue } from './work-queue.js';
 
 /**
@@ -84,16 +86,15 @@ export interface RpcCore {
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
   isAllowed(address: string | undefined): boolean;
-  /** null: no Authorization header; otherwise whether it grants access. */
-  checkAuth(authorization: string | undefined): boolean | null;
   /**
-   * Holds a work-queue slot for `ms`, as zcashd's worker thread sleeps on wrong credentials: the
-   * penalty then limits how fast anyone can guess, not only each connection. False when the
-   * queue is full (the request then gets zcashd's "Work queue depth exceeded").
+   * The request's credentials: 'missing' without an Authorization header, 'refused' after
+   * zcashd's penalty delay, 'busy' (zcashd's "Work queue depth exceeded") unchecked while too
+   * many wrong ones are being penalized (auth-penalty.ts).
    */
-  penalize(ms: number): Promise<boolean>;
+  authenticate(authorization: string | undefined, address: string | undefined): Promise<AuthVerdict>;
   /** Runs an authenticated JSON-RPC body through the work queue. */
-  execute(body: Buffer): Promise<ExecutedRequest>;
+  /** `signal`: aborted when the client is gone (methods that scan stop early). */
+  execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
@@ -154,9 +155,18 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
   const queue = new WorkQueue(settings.threads, settings.workQueue);
+  // As many wrong credentials waiting at once as zcashd's workers and queue could hold.
+  const maxPending = settings.threads + settings.workQueue;
+  const penalty = new FailedAuthPenalty(
+    { ms: WRONG_CREDENTIALS_DELAY_MS, maxPending, maxPerAddress: Math.max(1, Math.ceil(maxPending / 4)) },
+    (turnedAway) => log?.warn(`${turnedAway} request(s) with unchecked credentials refused: too many wrong credentials at once`),
+  );
+  // Calls answered from memory in microseconds get a queue of their own, so that a storm of
+  // heavy calls sheds heavy calls, not the probes of every client (cheap-calls.ts).
+  const cheapQueue = new WorkQueue(settings.threads, settings.workQueue);
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = () => {
-    const admitted = queue.enter();
+  const enterQueue = (body: Buffer) => {
+    const admitted = (isCheapCall(body) ? cheapQueue : queue).enter();
     if (!admitted) {
       log?.warn(WORK_QUEUE_FULL_WARNING);
       opts.metrics?.noteQueueRejection();
@@ -193,14 +203,14 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     ...(pool ? { blockRenderer: pool } : {}),
   };
 
-  async function execute(body: Buffer): Promise<ExecutedRequest> {
+  async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
     const nothing = () => undefined;
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
     const parseCost = parsedSizeEstimate(body);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: nothing };
     const releaseParsed = () => parsedBudget.release(parseCost);
-    const admitted = enterQueue();
+    const admitted = enterQueue(body);
     if (!admitted) {
       releaseParsed();
       return { reply: WORK_QUEUE_FULL, summary: null, done: nothing };
@@ -211,9 +221,10 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const scope: ReplyScope = { hold: (release) => held.push(release) };
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+    const baseCtx: RpcContext = signal ? { ...ctx, signal } : ctx;
     const requestCtx: RpcContext = pool
       ? {
-          ...ctx,
+          ...baseCtx,
           blockRenderer: {
             render: async (req) => {
               if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
@@ -228,7 +239,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
             },
           },
         }
-      : ctx;
+      : baseCtx;
     const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
     const done = () => {
       budget.releaseAll();
@@ -260,15 +271,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     timeoutMs: settings.serverTimeout * 1000,
     metrics: opts.metrics ?? null,
     isAllowed,
-    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
-    async penalize(ms) {
-      const admitted = enterQueue();
-      if (!admitted) return false;
-      const slot = await admitted;
-      await new Promise((r) => setTimeout(r, ms));
-      slot.release();
-      return true;
-    },
+    authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,
     stats: () => ({ running: queue.active, waiting: queue.depth, replyBytes: replyBudget.inUse, bodyBytes: bodyBudget.inUse }),
     close() {
