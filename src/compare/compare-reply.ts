@@ -75,7 +75,7 @@ export function compareReplies(reference: Reply, target: Reply, kind: ReferenceK
   if (kind === 'zebrad') {
     const bothErrors = hasError(ref) && hasError(tgt);
     for (const d of differences) {
-      const drift = classifyZebraDrift(d, bothErrors);
+      const drift = classifyZebraDrift(d, bothErrors, ref !== undefined && tgt !== undefined ? { reference: ref, target: tgt } : undefined);
       if (drift) d.drift = drift;
     }
     onlyDrift = differences.every((d) => d.drift !== undefined);

@@ -4,6 +4,7 @@
  */
 import { COMPATIBILITY_REGISTRY, type RegistryEntry } from './deviations.js';
 import { COMPAT_PROFILES, DEFAULT_COMPAT_PROFILE, type CompatProfile } from './profiles.js';
+import { V6_TRANSACTION_MEMBERS, V6_ZEBRA_DIFFERENCES } from './v6-transaction-json.js';
 
 const hex8 = (id: number): string => id.toString(16).padStart(8, '0');
 
@@ -26,6 +27,27 @@ function entrySection(e: RegistryEntry): string {
     `*Why:* ${e.why}`,
     '',
   ].join('\n');
+}
+
+/** The v6 transaction format (`-compat=current`), member by member. */
+function v6TransactionsSection(): string[] {
+  return [
+    '## v6 transactions',
+    '',
+    'No zcashd release prints a v6 transaction (ZIP 229). Under `-compat=current`,',
+    '`decoderawtransaction`, `getrawtransaction` (verbose) and `getblock` (verbosity 2) print one',
+    "as zcashd's TxToJSON prints v5, extended by the Ironwood component; v5 and older transactions",
+    'print as before. Members, in order:',
+    '',
+    '| member | value | origin |',
+    '|---|---|---|',
+    ...V6_TRANSACTION_MEMBERS.map((m) => `| \`${m.member}\` | ${m.value} | ${m.origin} |`),
+    '',
+    'Where Zebra (zebra-rpc, the maintained server on this chain) prints them otherwise:',
+    '',
+    ...V6_ZEBRA_DIFFERENCES.map((d) => `- ${d}`),
+    '',
+  ];
 }
 
 export function compatibilityDoc(): string {
@@ -54,6 +76,7 @@ export function compatibilityDoc(): string {
     'Where zecrpc matches zcashd in a way worth stating.',
     '',
     ...notes.map(entrySection),
+    ...v6TransactionsSection(),
   ]
     .join('\n')
     .replace(/\n+$/, '\n');

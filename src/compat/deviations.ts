@@ -755,6 +755,51 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     profiles: ['current', '6.12.2'],
   },
   {
+    name: 'v6-transaction-json',
+    kind: 'deviation',
+    subjects: ['decoderawtransaction', 'getrawtransaction', 'getblock'],
+    member: 'ironwood, orchard.flags.enableCrossAddress',
+    text: [
+      'A v6 transaction (ZIP 229, from NU6.3), which no zcashd release decodes, is printed as',
+      "zcashd's TxToJSON prints v5 (`versiongroupid` `d884b698`), with `enableCrossAddress` (flags",
+      'bit 2) after `enableOutputs` in `orchard.flags`, and an `ironwood` object in the shape of',
+      '`orchard` right after it. Every member and its origin: "v6 transactions" below.',
+    ],
+    why: "Today's chain carries v6 transactions; zcashd's object extended by the one new component, named as Zebra names it, keeps every v5 client's reading valid.",
+    since: '0.1.0',
+    profiles: ['current'],
+    matches: (method, params) => method === 'decoderawtransaction' && typeof params[0] === 'string' && isAfterZcashdFormat(params[0]),
+  },
+  {
+    name: 'v5-after-nu6-2',
+    kind: 'note',
+    subjects: ['decoderawtransaction', 'getrawtransaction', 'getblock'],
+    member: null,
+    text: [
+      'A v5 transaction carrying the NU6.2 or NU6.3 consensus branch id prints exactly as any v5',
+      'transaction (TxToJSON prints no branch id); only its txid and auth digest, which commit to',
+      'the branch id, differ.',
+    ],
+    why: 'NU6.2 and NU6.3 change no v5 field but the branch id.',
+    since: '0.1.0',
+    profiles: ['current'],
+  },
+  {
+    name: 'v6-refused-under-6.12.2',
+    kind: 'note',
+    subjects: ['decoderawtransaction'],
+    member: null,
+    text: [
+      'Under `-compat=6.12.2`, `decoderawtransaction` answers v6.12.2\'s own -22 errors: "TX decode',
+      'failed: Unknown transaction format…" for a v6 transaction, "TX decode failed:',
+      'CTransaction::UpdateHash: Invalid transaction format…" for a v5 transaction with the NU6.2',
+      "or NU6.3 branch id; the store refuses the blocks that carry them, as v6.12.2's node would.",
+    ],
+    why: 'The 6.12.2 profile reproduces that release, which knows neither NU6.2 nor NU6.3.',
+    since: '0.1.0',
+    profiles: ['6.12.2'],
+  },
+  {
     name: 'getchaintips-equal-height-order',
     kind: 'deviation',
     subjects: ['getchaintips'],
@@ -812,3 +857,14 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     profiles: ['current', '6.12.2'],
   },
 ];
+
+/**
+ * A transaction hex in a format zcashd v6.12.2 cannot read that the current chain has: v6, or v5
+ * with the NU6.2 or NU6.3 branch id (bytes 8–11, little-endian).
+ */
+function isAfterZcashdFormat(hex: string): boolean {
+  const header = hex.slice(0, 8).toLowerCase();
+  if (header === '06000080') return true;
+  const branchId = hex.slice(16, 24).toLowerCase();
+  return header === '05000080' && (branchId === '30f33754' || branchId === '5b16a537');
+}

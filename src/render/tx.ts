@@ -337,9 +337,19 @@ function writeSapling(w: JsonWriter, s: SaplingBundle | null): void {
   if (s && s.bindingSig) w.key('bindingSig').hexStr(s.bindingSig);
 }
 
-function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
-  // Every Orchard field is printed raw (HexStr), unlike Sapling and Sprout.
-  w.key('orchard').beginObject();
+/**
+ * The flags bits TxToJSON names: v5's two, and from v6 (ZIP 229) enableCrossAddress as well, in
+ * bit order. A v5 bundle never prints the third: its bit is reserved there.
+ */
+const V5_ORCHARD_FLAGS = ['enableSpends', 'enableOutputs'] as const;
+const V6_ORCHARD_FLAGS = ['enableSpends', 'enableOutputs', 'enableCrossAddress'] as const;
+
+/**
+ * An Orchard-protocol component (v5's and v6's `orchard`, v6's `ironwood`): zcashd's Orchard
+ * object, member for member. Every field is printed raw (HexStr), unlike Sapling and Sprout.
+ */
+function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: OrchardBundle | null, flagNames: readonly string[]): void {
+  w.key(member).beginObject();
   w.key('actions').beginArray();
   for (const a of o?.actions ?? []) {
     w.beginObject();
@@ -359,8 +369,7 @@ function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
   w.key('valueBalanceZat').int(valueBalance);
   if (o) {
     w.key('flags').beginObject();
-    w.key('enableSpends').bool((o.flags & 1) !== 0);
-    w.key('enableOutputs').bool((o.flags & 2) !== 0);
+    for (let bit = 0; bit < flagNames.length; bit++) w.key(flagNames[bit]!).bool((o.flags & (1 << bit)) !== 0);
     w.endObject();
     w.key('anchor').hexStr(o.anchor);
     w.key('proof').hexStr(o.proof);
@@ -369,19 +378,12 @@ function writeOrchard(w: JsonWriter, o: OrchardBundle | null): void {
   w.endObject();
 }
 
-/** A transaction whose format TxToJSON has no form for (v6, ZIP 229). */
-export class UnrenderableTransactionError extends Error {
-  constructor(readonly format: string) {
-    super(`TxToJSON has no form for a ${format} transaction`);
-    this.name = 'UnrenderableTransactionError';
-  }
-}
-
-/** Appends the TxToJSON object for `tx` to `w`; throws UnrenderableTransactionError for a v6 transaction. */
+/**
+ * Appends the TxToJSON object for `tx` to `w`. A v6 transaction (ZIP 229), which no zcashd
+ * release prints, extends v5's object: its Orchard flags name enableCrossAddress, and an
+ * `ironwood` object shaped as `orchard` follows it (docs/compatibility.md, v6 transactions).
+ */
 export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): void {
-  // zcashd's TxToJSON has no form for an Ironwood component (nor for enableCrossAddress): refused
-  // before anything is written, rather than printed without it.
-  if (tx.carries.ironwood) throw new UnrenderableTransactionError(tx.data.format);
   const d = tx.data;
   const asm = new AsmIntoWriter(w);
   // The scripts repeat the transaction's bytes as hex once or twice more (hex and asm).
@@ -403,7 +405,12 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);
   if (tx.carries.sapling) writeSapling(w, d.sapling);
-  if (tx.carries.orchard) writeOrchard(w, d.orchard);
+  if (tx.carries.ironwood) {
+    writeOrchardShaped(w, 'orchard', d.orchard, V6_ORCHARD_FLAGS);
+    writeOrchardShaped(w, 'ironwood', d.ironwood ?? null, V6_ORCHARD_FLAGS);
+  } else if (tx.carries.orchard) {
+    writeOrchardShaped(w, 'orchard', d.orchard, V5_ORCHARD_FLAGS);
+  }
   if (d.joinSplits.length > 0 && d.joinSplitPubKey && d.joinSplitSig) {
     // zcashd copies joinSplitPubKey into a uint256, so it prints reversed; the signature is raw.
     w.key('joinSplitPubKey').hexStrReversed(d.joinSplitPubKey);

@@ -408,7 +408,9 @@ describe('zecrpc compare when the reference cannot be compared with', () => {
   it('rejects an unknown deviation name and a missing target', async () => {
     const bad = await compare(['--reference', 'http://127.0.0.1:1/', '--target', 'http://127.0.0.1:1/', '--exclude', 'getblock-numeric']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain("--exclude: 'getblock-numeric' is not a known deviation (known: getblock-numeric-height)");
+    expect(bad.err).toContain(
+      "--exclude: 'getblock-numeric' is not a known deviation (known: getblock-numeric-height, v6-transaction-json)",
+    );
     const none = await compare(['--reference', 'http://127.0.0.1:1/']);
     expect(none.code).toBe(2);
     expect(none.err).toContain('--target URL');

@@ -24,9 +24,9 @@ describe('the compatibility registry and docs/compatibility.md', () => {
     }
   });
 
-  it('classifies the numeric getblock height as the one deviation compare can see', () => {
+  it('classifies the numeric getblock height and the v6 transaction form as the deviations compare can see', () => {
     const seen = COMPATIBILITY_REGISTRY.filter((e) => e.matches);
-    expect(seen.map((e) => e.name)).toEqual(['getblock-numeric-height']);
+    expect(seen.map((e) => e.name)).toEqual(['getblock-numeric-height', 'v6-transaction-json']);
     expect(seen[0]!.matches!('getblock', [12800])).toBe(true);
     expect(seen[0]!.matches!('getblock', ['12800'])).toBe(false);
     expect(seen[0]!.matches!('getblockheader', [12800])).toBe(false);

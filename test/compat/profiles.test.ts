@@ -11,8 +11,8 @@ import { toHex } from '../../src/codec/hex.js';
 import { decodeTransaction, decodeTransactionHex } from '../../src/codec/tx/transaction.js';
 import {
   COMPAT_PROFILES,
-  CURRENT,
   compatProfileNamed,
+  CURRENT,
   DEFAULT_COMPAT_PROFILE,
   ZCASHD_6_12_2,
   type CompatProfile,
@@ -57,6 +57,7 @@ describe('-compat', () => {
       "Error: Invalid value for -compat: '6.12' (known compatibility profiles: current, 6.12.2)",
     );
     expect(compatProfileNamed('6.12.2')).toBe(ZCASHD_6_12_2);
+    expect(compatProfileNamed('current')).toBe(CURRENT);
     expect(compatProfileNamed('')).toBeNull();
     expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['current', '6.12.2']);
   });
@@ -150,8 +151,9 @@ describe('the renderers and compare read the profile', () => {
   });
 
   it('compare knows the deviations registered for the profile', () => {
-    expect(knownDeviations().map((d) => d.name)).toEqual(['getblock-numeric-height']);
-    expect(knownDeviations(CURRENT).map((d) => d.name)).toEqual(['getblock-numeric-height']);
+    expect(knownDeviations().map((d) => d.name)).toEqual(['getblock-numeric-height', 'v6-transaction-json']);
+    expect(knownDeviations(CURRENT).map((d) => d.name)).toEqual(['getblock-numeric-height', 'v6-transaction-json']);
+    expect(knownDeviations(ZCASHD_6_12_2).map((d) => d.name)).toEqual(['getblock-numeric-height']);
     expect(knownDeviations(ZCASHD_6_12_2)[0]!.documentedIn).toBe('docs/compatibility.md, getblock-numeric-height');
     expect(knownDeviations(PRE_NU5)).toEqual([]);
   });

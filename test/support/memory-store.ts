@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { MAINNET, type NetworkParams } from '../../src/chain/network.js';
 import { blockWork } from '../../src/chain/pow.js';
 import { decodeBlock } from '../../src/codec/block.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import { hexToBytes } from '../../src/codec/hex.js';
 import { toHex } from '../../src/codec/hex.js';
 import { applyBlock, type Coin } from '../../src/state/apply-block.js';
@@ -70,7 +71,8 @@ export class MemoryChainStore implements ChainStoreReader {
   }
 
   private add(bytes: Uint8Array, height: number, chainWork: bigint, onBestChain: boolean, headerOnly: boolean): void {
-    const block = decodeBlock(bytes);
+    // As a store reads what it holds: side blocks may be from today's chain (v6 transactions).
+    const block = decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE);
     this.index.set(key(block.hash), {
       hash: block.hash,
       height,
@@ -104,7 +106,7 @@ export class MemoryChainStore implements ChainStoreReader {
 
   async blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null> {
     const bytes = this.data.get(key(hash));
-    return bytes ? decodeBlock(bytes).transactions.map((t) => t.txid) : null;
+    return bytes ? decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE).transactions.map((t) => t.txid) : null;
   }
 
   async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
