@@ -1,6 +1,10 @@
 /**
- * A small JSON-RPC 1.0 client for an upstream zcashd (or zecrpc): basic or cookie auth, batch
+ * A small JSON-RPC client for an upstream zcashd, zecrpc or Zebra: basic or cookie auth, batch
  * requests, a timeout on every request, and errors that name the URL and what went wrong.
+ *
+ * Single calls go as zcashd's clients send them (`"jsonrpc": "1.0"`, which Zebra maps to 2.0 and
+ * back). Batch items say `"jsonrpc": "2.0"`: Zebra rewrites only a single request's version and
+ * hands a batch unchanged to its strict JSON-RPC 2.0 parser, while zcashd and zecrpc ignore the member.
  */
 import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
 import { MAX_BLOCK_SIZE } from '../store/chain.js';
@@ -91,11 +95,16 @@ export class JsonRpcClient {
     this.nextId += calls.length;
     const what = `batch of ${calls.length} ${calls[0]!.method}`;
     const body = await this.post(
-      calls.map((c, i) => ({ jsonrpc: '1.0', id: first + i, method: c.method, params: c.params })),
+      calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })),
       what,
       calls.length,
     );
-    if (!Array.isArray(body)) throw this.error(`reply to a ${what} is not a JSON array`);
+    if (!Array.isArray(body)) {
+      // A server that refuses the batch as a whole (Zebra's reply too large, say) answers with one error object.
+      const error = body && typeof body === 'object' ? (body as { error?: { code?: number; message?: string } | null }).error : null;
+      if (error) throw this.error(`${what} failed: code ${error.code ?? '?'} ${error.message ?? JSON.stringify(error)}`);
+      throw this.error(`reply to a ${what} is not a JSON array`);
+    }
     const byId = new Map<unknown, unknown>();
     for (const item of body) if (item && typeof item === 'object') byId.set((item as { id?: unknown }).id, item);
     return calls.map((c, i) => {

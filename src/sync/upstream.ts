@@ -84,25 +84,35 @@ async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Pro
   });
 }
 
-/** Highest height at which our best chain and upstream's agree, or -1 (empty store). */
+/**
+ * Highest height at which our best chain and upstream's agree, or -1 (empty store). Upstream is
+ * asked only about heights the store holds: a store started from a checkpoint has nothing below
+ * its first header to compare (and the heights it holds are contiguous).
+ */
 async function findCommonHeight(store: ChainStore, client: JsonRpcClient, upstreamHeight: number, batch: number): Promise<number> {
   const tip = await store.tip();
   if (!tip || upstreamHeight < 0) return -1;
   let top = Math.min(tip.height, upstreamHeight);
   let step = batch;
+  let lowest = top;
   while (top >= 0) {
     const low = Math.max(0, top - step + 1);
-    const theirs = await upstreamHashes(client, low, top);
-    for (let h = top; h >= low; h--) {
-      const ours = await store.hashAtHeight(h);
-      if (ours && bytesEqual(ours, theirs[h - low]!)) return h;
+    const ours: (Uint8Array | null)[] = [];
+    for (let h = low; h <= top; h++) ours.push(await store.hashAtHeight(h));
+    let floor = low;
+    while (floor <= top && !ours[floor - low]) floor++;
+    if (floor > top) break;
+    lowest = floor;
+    const theirs = await upstreamHashes(client, floor, top);
+    for (let h = top; h >= floor; h--) {
+      if (bytesEqual(ours[h - low]!, theirs[h - floor]!)) return h;
     }
+    if (floor > low) break;
     top = low - 1;
     step = Math.min(step * 2, 2000);
   }
-  throw new ImportError(
-    `upstream ${client.displayUrl} serves a different chain: not even its genesis block matches ours (${store.network.name}); wrong network?`,
-  );
+  const what = lowest === 0 ? 'its genesis block matches ours' : `its block ${lowest}, the first this store holds, matches ours`;
+  throw new ImportError(`upstream ${client.displayUrl} serves a different chain: not even ${what} (${store.network.name}); wrong network?`);
 }
 
 /**
