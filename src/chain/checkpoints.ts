@@ -59,7 +59,11 @@ export const BLOCK_CHECKPOINTS: Readonly<Record<NetworkName, readonly Checkpoint
   regtest: [],
 };
 
-/** hashActivationBlock per upgrade (RPC form); upgrades without one are absent. */
+/**
+ * hashActivationBlock per upgrade (RPC form); upgrades without one are absent. Up to NU5 they are
+ * zcashd's; NU6.3's, which no zcashd release pins, are the hashes of the real activation blocks
+ * (test-vectors nu6.3/). NU6.2's is absent: no source at hand confirms it.
+ */
 export const ACTIVATION_BLOCK_HASHES: Readonly<Record<NetworkName, Partial<Record<NetworkUpgrade, string>>>> = {
   mainnet: {
     Overwinter: '0000000003761c0d0c3974b54bdb425613bbb1eaadd6e70b764de82f195ea243',
@@ -68,6 +72,7 @@ export const ACTIVATION_BLOCK_HASHES: Readonly<Record<NetworkName, Partial<Recor
     Heartwood: '0000000000aad1c8698964a93c35ecf8b4d05e848de9e2fe7606067139be5643',
     Canopy: '00000000002038016f976744c369dce7419fca30e7171dfac703af5e5f7ad1d4',
     NU5: '0000000000d723156d9b65ffcf4984da7a19675ed7e2f06d9e5d5188af087bf8',
+    'NU6.3': '00000000001a8b54bbde4e8996373417a6b33ee2bd984bcf02882e5d8128d761',
   },
   testnet: {
     Overwinter: '0000257c4331b098045023fcfbfa2474681f4564ab483f84e4e1ad078e4acf44',
@@ -76,6 +81,7 @@ export const ACTIVATION_BLOCK_HASHES: Readonly<Record<NetworkName, Partial<Recor
     Heartwood: '05688d8a0e9ff7c04f6f05e6d695dc5ab43b9c4803342d77ae360b2b27d2468e',
     Canopy: '01a4d7c6aada30c87762c1bf33fff5df7266b1fd7616bfdb5227fa59bd79e7a2',
     NU5: '0006d75c60b3093d1b671ff7da11c99ea535df9927c02e6ed9eb898605eb7381',
+    'NU6.3': '000003943e1a2c60c17b69ed4d448ea9296019a247f1134b507917941957fccd',
   },
   regtest: {},
 };

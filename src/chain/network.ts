@@ -47,6 +47,13 @@ export interface NetworkParams {
    * Set on mainnet and testnet; on regtest only with `-regtestshieldcoinbase`.
    */
   coinbaseMustBeShielded: boolean;
+  /**
+   * The Orchard soft fork (ZIP 257's temporary mitigation): from this height until NU6.2 activates,
+   * no transaction may carry Orchard actions. null = never (regtest: Zebra's regtest and zcashd's
+   * -nuparams schedule none; and a node that knows no NU6.2, since the releases that enforced the
+   * soft fork came after zcashd v6.12.2).
+   */
+  orchardSoftForkHeight: number | null;
 }
 
 function schedule(heights: ActivationHeights): Pick<NetworkParams, 'activationHeights' | 'upgrades'> {
@@ -70,6 +77,7 @@ export const MAINNET: NetworkParams = {
   genesisHash: '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08',
   solutionSize: 1344,
   coinbaseMustBeShielded: true,
+  orchardSoftForkHeight: 3363426,
   ...schedule({
     Overwinter: 347500,
     Sapling: 419200,
@@ -96,6 +104,7 @@ export const TESTNET: NetworkParams = {
   genesisHash: '05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38',
   solutionSize: 1344,
   coinbaseMustBeShielded: true,
+  orchardSoftForkHeight: 4048500,
   ...schedule({
     Overwinter: 207500,
     Sapling: 280000,
@@ -122,6 +131,7 @@ export const REGTEST: NetworkParams = {
   genesisHash: '029f11d80ef9765602235e1bc9727e3eb6ba20839319f761fee920d63401e327',
   solutionSize: 36,
   coinbaseMustBeShielded: false,
+  orchardSoftForkHeight: null,
   ...schedule(NEVER),
 };
 
@@ -159,7 +169,9 @@ export function withoutUpgradesAfter(params: NetworkParams, last: NetworkUpgrade
   if (later.every((u) => params.activationHeights[u] === null)) return params;
   const heights = { ...params.activationHeights };
   for (const u of later) heights[u] = null;
-  return { ...params, ...schedule(heights) };
+  // The soft fork ends at NU6.2 and shipped with the releases that scheduled it.
+  const orchardSoftForkHeight = heights['NU6.2'] === null ? null : params.orchardSoftForkHeight;
+  return { ...params, ...schedule(heights), orchardSoftForkHeight };
 }
 
 export function networkParams(name: NetworkName): NetworkParams {
@@ -173,6 +185,12 @@ export function upgradeAt(params: NetworkParams, height: number): UpgradeActivat
     if (u.activationHeight !== null && height >= u.activationHeight) current = u;
   }
   return current;
+}
+
+/** Whether `height` falls in the Orchard soft fork: at or past its height, before NU6.2. */
+export function isOrchardSoftForkActive(params: NetworkParams, height: number): boolean {
+  const from = params.orchardSoftForkHeight;
+  return from !== null && height >= from && !isUpgradeActive(params, 'NU6.2', height);
 }
 
 export function isUpgradeActive(params: NetworkParams, upgrade: NetworkUpgrade, height: number): boolean {

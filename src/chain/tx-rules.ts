@@ -5,7 +5,10 @@
  *  - CheckTransactionWithoutProofVerification: context-free structure and value ranges;
  *  - ContextualCheckTransaction: the rules of the epoch at a height (versions, expiry, the
  *    coinbase's funding-stream and lockbox-disbursement outputs);
- *  - IsFinalTx and IsExpiredTx.
+ *  - IsFinalTx and IsExpiredTx;
+ *  - the rules that came after v6.12.2: v6 transactions (ZIP 229) with their Ironwood component
+ *    checked as zcashd checks the Orchard one, the Orchard soft fork and NU6.2's proof length
+ *    (ZIP 257), NU6.3's Orchard-pool restrictions (ZIP 258).
  *
  * Not checked here, because each needs what zecrpc does not verify: Sprout proofs (CheckTransaction),
  * and in ContextualCheckTransaction the trial decryption of a coinbase's Sapling outputs (from
@@ -18,14 +21,16 @@ import { firstDuplicateInput, spendsNullPrevout } from '../codec/tx/transparent.
 import {
   MAX_MONEY,
   NU5_VERSION_GROUP_ID,
+  NU6_3_VERSION_GROUP_ID,
   OVERWINTER_VERSION_GROUP_ID,
   SAPLING_VERSION_GROUP_ID,
   ZFUTURE_VERSION_GROUP_ID,
+  type OrchardBundle,
   type TransactionData,
 } from '../codec/tx/types.js';
 import { isValidPallasPoint } from '../crypto/curves.js';
 import { fundingStreamElements, lockboxDisbursementsAt, recipientScript } from './funding-streams.js';
-import { branchIdAt, isUpgradeActive, type NetworkParams } from './network.js';
+import { branchIdAt, isOrchardSoftForkActive, isUpgradeActive, type NetworkParams } from './network.js';
 
 /** zcashd's reject codes (src/consensus/validation.h). */
 export const REJECT_INVALID = 0x10;
@@ -57,10 +62,20 @@ const ORCHARD_OUTPUTS_ENABLED = 2;
 const isMoneyRange = (v: number): boolean => v >= 0 && v <= MAX_MONEY;
 const allZero = (b: Uint8Array): boolean => b.every((x) => x === 0);
 
-function orchardFlags(tx: TransactionData): { spends: boolean; outputs: boolean } {
-  const flags = tx.orchard?.flags ?? 0;
+function bundleFlags(bundle: OrchardBundle | null | undefined): { spends: boolean; outputs: boolean } {
+  const flags = bundle?.flags ?? 0;
   return { spends: (flags & ORCHARD_SPENDS_ENABLED) !== 0, outputs: (flags & ORCHARD_OUTPUTS_ENABLED) !== 0 };
 }
+
+/**
+ * A v6 transaction's two Orchard-protocol components, each checked as zcashd checks the Orchard
+ * bundle; the Ironwood component's reasons name it in the Orchard reasons' style (ZIP 258 makes
+ * each Ironwood rule the analog of an Orchard one).
+ */
+const ACTION_COMPONENTS = [
+  { name: 'Orchard', reasonName: 'orchard', valueBalanceName: 'valueBalanceOrchard', of: (d: TransactionData) => d.orchard },
+  { name: 'Ironwood', reasonName: 'ironwood', valueBalanceName: 'valueBalanceIronwood', of: (d: TransactionData) => d.ironwood ?? null },
+] as const;
 
 /** The first value listed twice, as RPC hex, or null: zcashd's std::set duplicate checks. */
 function firstDuplicate(values: Iterable<Uint8Array>): string | null {
@@ -84,23 +99,35 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
   if (d.overwintered) {
     if (d.version < 3) return violation('bad-tx-overwinter-version-too-low', `version ${d.version}`);
     const g = d.versionGroupId >>> 0;
-    if (g !== OVERWINTER_VERSION_GROUP_ID && g !== SAPLING_VERSION_GROUP_ID && g !== NU5_VERSION_GROUP_ID && g !== ZFUTURE_VERSION_GROUP_ID)
+    if (
+      g !== OVERWINTER_VERSION_GROUP_ID &&
+      g !== SAPLING_VERSION_GROUP_ID &&
+      g !== NU5_VERSION_GROUP_ID &&
+      g !== NU6_3_VERSION_GROUP_ID &&
+      g !== ZFUTURE_VERSION_GROUP_ID
+    )
       return violation('bad-tx-version-group-id', `version group id ${g.toString(16)}`);
   }
-  const actions = d.orchard?.actions ?? [];
-  for (let i = 0; i < actions.length; i++) {
-    const a = actions[i]!;
-    if (allZero(a.rk)) return violation('bad-orchard-action-identity-point', `Orchard action ${i}: rk is the identity`);
-    if (allZero(a.ephemeralKey) || !isValidPallasPoint(a.ephemeralKey))
-      return violation('bad-orchard-action-identity-point', `Orchard action ${i}: ephemeralKey is not a non-identity Pallas point`);
+  for (const c of ACTION_COMPONENTS) {
+    const actions = c.of(d)?.actions ?? [];
+    for (let i = 0; i < actions.length; i++) {
+      const a = actions[i]!;
+      if (allZero(a.rk)) return violation(`bad-${c.reasonName}-action-identity-point`, `${c.name} action ${i}: rk is the identity`);
+      if (allZero(a.ephemeralKey) || !isValidPallasPoint(a.ephemeralKey))
+        return violation(
+          `bad-${c.reasonName}-action-identity-point`,
+          `${c.name} action ${i}: ephemeralKey is not a non-identity Pallas point`,
+        );
+    }
   }
   const spends = d.sapling?.spends.length ?? 0;
   const outputs = d.sapling?.outputs.length ?? 0;
-  const orchard = orchardFlags(d);
-  if (d.vin.length === 0 && d.joinSplits.length === 0 && spends === 0 && !orchard.spends)
-    return violation('bad-txns-no-source-of-funds', 'no inputs, JoinSplits, Sapling spends or enabled Orchard spends');
-  if (d.vout.length === 0 && d.joinSplits.length === 0 && outputs === 0 && !orchard.outputs)
-    return violation('bad-txns-no-sink-of-funds', 'no outputs, JoinSplits, Sapling outputs or enabled Orchard outputs');
+  const orchard = bundleFlags(d.orchard);
+  const ironwood = bundleFlags(d.ironwood);
+  if (d.vin.length === 0 && d.joinSplits.length === 0 && spends === 0 && !orchard.spends && !ironwood.spends)
+    return violation('bad-txns-no-source-of-funds', 'no inputs, JoinSplits, Sapling spends or enabled Orchard or Ironwood spends');
+  if (d.vout.length === 0 && d.joinSplits.length === 0 && outputs === 0 && !orchard.outputs && !ironwood.outputs)
+    return violation('bad-txns-no-sink-of-funds', 'no outputs, JoinSplits, Sapling outputs or enabled Orchard or Ironwood outputs');
   if (tx.size > MAX_TX_SIZE_AFTER_SAPLING) return violation('bad-txns-oversize', `${tx.size} bytes`);
 
   let valueOut = 0;
@@ -122,15 +149,19 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
   }
   if (spends > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-sapling-spends', `${spends} Sapling spends`);
   if (outputs > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-sapling-outputs', `${outputs} Sapling outputs`);
-  if (actions.length > MAX_SHIELDED_ELEMENTS) return violation('bad-tx-too-many-orchard-actions', `${actions.length} Orchard actions`);
-  if (actions.length > 0 && !orchard.outputs && !orchard.spends)
-    return violation('bad-tx-orchard-flags-disable-actions', `${actions.length} Orchard actions with spends and outputs disabled`);
-  const orchardBalance = d.orchard?.valueBalance ?? 0;
-  if (orchardBalance > MAX_MONEY || orchardBalance < -MAX_MONEY)
-    return violation('bad-txns-valuebalance-toolarge', `valueBalanceOrchard ${orchardBalance}`);
-  if (orchardBalance <= 0) {
-    valueOut += -orchardBalance;
-    if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} with valueBalanceOrchard`);
+  for (const c of ACTION_COMPONENTS) {
+    const bundle = c.of(d);
+    const n = bundle?.actions.length ?? 0;
+    const flags = bundleFlags(bundle);
+    if (n > MAX_SHIELDED_ELEMENTS) return violation(`bad-tx-too-many-${c.reasonName}-actions`, `${n} ${c.name} actions`);
+    if (n > 0 && !flags.outputs && !flags.spends)
+      return violation(`bad-tx-${c.reasonName}-flags-disable-actions`, `${n} ${c.name} actions with spends and outputs disabled`);
+    const balance = bundle?.valueBalance ?? 0;
+    if (balance > MAX_MONEY || balance < -MAX_MONEY) return violation('bad-txns-valuebalance-toolarge', `${c.valueBalanceName} ${balance}`);
+    if (balance <= 0) {
+      valueOut += -balance;
+      if (!isMoneyRange(valueOut)) return violation('bad-txns-txouttotal-toolarge', `outputs total ${valueOut} with ${c.valueBalanceName}`);
+    }
   }
   for (let j = 0; j < d.joinSplits.length; j++) {
     const { vpubOld, vpubNew } = d.joinSplits[j]!;
@@ -154,9 +185,12 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
     valueIn += saplingBalance;
     if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with valueBalanceSapling`);
   }
-  if (orchardBalance >= 0) {
-    valueIn += orchardBalance;
-    if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with valueBalanceOrchard`);
+  for (const c of ACTION_COMPONENTS) {
+    const balance = c.of(d)?.valueBalance ?? 0;
+    if (balance >= 0) {
+      valueIn += balance;
+      if (!isMoneyRange(valueIn)) return violation('bad-txns-txintotal-toolarge', `inputs total ${valueIn} with ${c.valueBalanceName}`);
+    }
   }
 
   const duplicate = firstDuplicateInput(d.vin);
@@ -168,13 +202,18 @@ export function checkTransactionWithoutProofs(tx: Transaction): TxRuleViolation 
   if (jsDuplicate) return violation('bad-joinsplits-nullifiers-duplicate', `nullifier ${jsDuplicate}`);
   const saplingDuplicate = spends > 1 ? firstDuplicate(d.sapling!.spends.map((s) => s.nullifier)) : null;
   if (saplingDuplicate) return violation('bad-spend-description-nullifiers-duplicate', `nullifier ${saplingDuplicate}`);
-  const orchardDuplicate = actions.length > 1 ? firstDuplicate(actions.map((a) => a.nullifier)) : null;
-  if (orchardDuplicate) return violation('bad-orchard-nullifiers-duplicate', `nullifier ${orchardDuplicate}`);
+  for (const c of ACTION_COMPONENTS) {
+    const actions = c.of(d)?.actions ?? [];
+    const duplicate = actions.length > 1 ? firstDuplicate(actions.map((a) => a.nullifier)) : null;
+    if (duplicate) return violation(`bad-${c.reasonName}-nullifiers-duplicate`, `nullifier ${duplicate}`);
+  }
 
   if (tx.isCoinbase) {
     if (d.joinSplits.length > 0) return violation('bad-cb-has-joinsplits', `${d.joinSplits.length} JoinSplits`);
     if (spends > 0) return violation('bad-cb-has-spend-description', `${spends} Sapling spends`);
     if (orchard.spends) return violation('bad-cb-has-orchard-spend', 'enableSpendsOrchard is set');
+    // ZIP 229: a coinbase's Ironwood component may create notes but spend none.
+    if (ironwood.spends) return violation('bad-cb-has-ironwood-spend', 'enableSpends is set in flagsIronwood');
     const scriptSigLength = d.vin[0]!.scriptSig.length;
     if (scriptSigLength < 2 || scriptSigLength > 100) return violation('bad-cb-length', `coinbase scriptSig of ${scriptSigLength} bytes`);
   } else {
@@ -230,6 +269,7 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
   const nu5 = active('NU5');
   const nu6 = active('NU6');
   const nu6point1 = active('NU6.1');
+  const nu6point3 = active('NU6.3');
   const group = d.versionGroupId >>> 0;
   const coinbase = tx.isCoinbase;
 
@@ -273,13 +313,22 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
     }
   }
   if (nu5) {
-    if (group !== SAPLING_VERSION_GROUP_ID && group !== NU5_VERSION_GROUP_ID)
+    // From NU6.3 the v6 group joins v4's and v5's (ZIP 229); before it a v6 transaction is refused
+    // here, as any group NU5 does not know.
+    const v6 = nu6point3 && group === NU6_3_VERSION_GROUP_ID;
+    if (group !== SAPLING_VERSION_GROUP_ID && group !== NU5_VERSION_GROUP_ID && !v6)
       return violation('bad-nu5-tx-version-group-id', `version group id ${group.toString(16)}`);
     if (group === SAPLING_VERSION_GROUP_ID && d.consensusBranchId !== null)
       return violation('bad-tx-has-consensus-branch-id', 'a v4 transaction with a consensus branch id');
+    if (v6) {
+      if (d.version < 6) return violation('bad-tx-zip229-version-too-low', `version ${d.version}`);
+      if (d.version > 6) return violation('bad-tx-zip229-version-too-high', `version ${d.version}`);
+    }
     if (group === NU5_VERSION_GROUP_ID) {
       if (d.version < 5) return violation('bad-tx-zip225-version-too-low', `version ${d.version}`);
       if (d.version > 5) return violation('bad-tx-zip225-version-too-high', `version ${d.version}`);
+    }
+    if (group === NU5_VERSION_GROUP_ID || v6) {
       if (d.consensusBranchId === null) return violation('bad-tx-consensus-branch-id-missing', 'no consensus branch id');
       const expected = branchIdAt(network, height) >>> 0;
       if (d.consensusBranchId >>> 0 !== expected) {
@@ -288,7 +337,8 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
           `consensus branch id ${(d.consensusBranchId >>> 0).toString(16).padStart(8, '0')}, the epoch's is ${expected.toString(16).padStart(8, '0')}`,
         );
       }
-      if (d.joinSplits.length > 0) return violation('bad-tx-has-joinsplits', `${d.joinSplits.length} JoinSplits in a v5 transaction`);
+      if (d.joinSplits.length > 0)
+        return violation('bad-tx-has-joinsplits', `${d.joinSplits.length} JoinSplits in a v${d.version} transaction`);
     }
     if (!coinbase && d.expiryHeight >>> 0 >= TX_EXPIRY_HEIGHT_THRESHOLD)
       return violation('bad-tx-expiry-height-too-high', `expiry height ${d.expiryHeight}`);
@@ -304,5 +354,54 @@ export function contextualCheckTransaction(tx: Transaction, network: NetworkPara
     if (missing > 0)
       return violation('cb-lockbox-disbursement-missing', `${missing} lockbox disbursement output(s) missing at height ${height}`);
   }
+  return checkOrchardProtocolEraRules(tx, network, height);
+}
+
+/** ZIP 257: an Orchard-protocol proof's canonical length for `actions` actions. */
+export function canonicalActionProofSize(actions: number): number {
+  return 2720 + 2272 * actions;
+}
+
+const ENABLE_CROSS_ADDRESS = 4;
+/** Flag bits no upgrade defines: bits 3–7 (ZIP 229). */
+const UNDEFINED_ACTION_FLAGS = 0xf8;
+
+/**
+ * The rules on Orchard-protocol components that came after zcashd v6.12.2 (none of them is
+ * zcashd's; docs/validation.md lists them): the Orchard soft fork and NU6.2 (ZIP 257), NU6.3's
+ * Orchard-pool restrictions (ZIP 258) and v6's flag bits (ZIP 229). Each holds for every
+ * transaction version that can carry the component.
+ */
+function checkOrchardProtocolEraRules(tx: Transaction, network: NetworkParams, height: number): TxRuleViolation | null {
+  const d = tx.data;
+  const orchardActions = d.orchard?.actions.length ?? 0;
+  if (orchardActions > 0 && isOrchardSoftForkActive(network, height))
+    return violation('bad-tx-orchard-actions-disabled', `${orchardActions} Orchard actions during the Orchard soft fork`);
+  if (isUpgradeActive(network, 'NU6.2', height)) {
+    for (const c of ACTION_COMPONENTS) {
+      const bundle = c.of(d);
+      if (bundle && bundle.proof.length !== canonicalActionProofSize(bundle.actions.length)) {
+        return violation(
+          `bad-tx-${c.reasonName}-proof-length`,
+          `${c.name} proof of ${bundle.proof.length} bytes for ${bundle.actions.length} actions, not ${canonicalActionProofSize(bundle.actions.length)}`,
+        );
+      }
+    }
+  }
+  if (!isUpgradeActive(network, 'NU6.3', height)) return null;
+  if (tx.isCoinbase && orchardActions > 0)
+    return violation('bad-cb-has-orchard-actions', `${orchardActions} Orchard actions in a coinbase from NU6.3`);
+  for (const c of ACTION_COMPONENTS) {
+    const flags = c.of(d)?.flags ?? 0;
+    if ((flags & UNDEFINED_ACTION_FLAGS) !== 0)
+      return violation(`bad-tx-${c.reasonName}-flags-reserved`, `flags${c.name} ${flags.toString(2).padStart(8, '0')}`);
+  }
+  if (d.orchard && (d.orchard.flags & ENABLE_CROSS_ADDRESS) !== 0)
+    return violation('bad-tx-orchard-cross-address-enabled', 'enableCrossAddress is set in flagsOrchard from NU6.3');
+  if (d.orchard && d.orchard.valueBalance < 0)
+    return violation(
+      'bad-tx-orchard-negative-valuebalance',
+      `valueBalanceOrchard ${d.orchard.valueBalance} adds to the Orchard pool from NU6.3`,
+    );
   return null;
 }

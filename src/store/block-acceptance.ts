@@ -6,10 +6,10 @@
  */
 import { blockWork } from '../chain/pow.js';
 import { lastCheckpointReached } from '../chain/checkpoints.js';
-import type { NetworkParams } from '../chain/network.js';
+import { BRANCH_IDS, NETWORK_UPGRADES, type NetworkParams } from '../chain/network.js';
 import { checkedMerkleRoot, decodeBlock, decodeBlockHeader, type Block, type BlockHeader } from '../codec/block.js';
-import { acceptanceForNetwork } from '../codec/tx/acceptance.js';
-import { bytesEqual, toHexReversed } from '../codec/hex.js';
+import { acceptanceForNetwork, CURRENT_CHAIN_ACCEPTANCE } from '../codec/tx/acceptance.js';
+import { bytesEqual, hexInt, toHexReversed } from '../codec/hex.js';
 import type { EquihashResult } from '../crypto/equihash.js';
 import { sha256d } from '../crypto/hash.js';
 import type { ChainDb } from './chain-db.js';
@@ -82,7 +82,11 @@ export async function acceptBlock(
   try {
     block = decodeBlock(bytes, acceptanceForNetwork(network));
   } catch (e) {
-    throw new BlockRejectedError('decode', `block ${hashHex} rejected: it does not decode (${(e as Error).message})`, hash);
+    throw new BlockRejectedError(
+      'decode',
+      `block ${hashHex} rejected: it does not decode (${(e as Error).message})${unscheduledUpgradeHint(bytes, network)}`,
+      hash,
+    );
   }
   if (block.bytes.length !== bytes.length) {
     throw new BlockRejectedError(
@@ -163,4 +167,34 @@ export async function acceptBlock(
   }
   const chainWork = parentWork + blockWork(header.bits);
   return { accepted: { hash, hashHex, header, block, txids, height, parentChainTx, chainWork } };
+}
+
+/**
+ * Why a block this node's schedule cannot read would decode on today's chain: the first
+ * transaction carrying the branch id or the v6 format of an upgrade the schedule leaves out (a
+ * `-compat=6.12.2` node, or regtest without those `-nuparams`), and how to follow it. Empty when
+ * the block fails for another reason. Only a refused block pays for the second decode.
+ */
+function unscheduledUpgradeHint(bytes: Uint8Array, network: NetworkParams): string {
+  const accepted = acceptanceForNetwork(network);
+  if (accepted === CURRENT_CHAIN_ACCEPTANCE) return '';
+  let block: Block;
+  try {
+    block = decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE);
+  } catch {
+    return '';
+  }
+  for (const tx of block.transactions) {
+    const id = tx.data.consensusBranchId;
+    const v6 = tx.data.format === 'v6';
+    if (!v6 && (id === null || accepted.acceptsBranchId(id))) continue;
+    const upgrade = NETWORK_UPGRADES.find((u) => BRANCH_IDS[u] === id);
+    const what = `${v6 ? 'is a v6 transaction with' : 'carries'} consensus branch id ${id === null ? 'none' : hexInt(id)}`;
+    return (
+      `: transaction ${tx.txidHex} ${what} (${upgrade ?? 'an unknown upgrade'}), which this node's ` +
+      `network upgrade schedule does not include (-compat=6.12.2 reproduces zcashd v6.12.2, which knows no upgrade after NU6.1; ` +
+      `-compat=current, the default, follows today's chain${network.name === 'regtest' ? ', with -nuparams for its upgrades' : ''})`
+    );
+  }
+  return '';
 }
