@@ -133,6 +133,44 @@ describe.each(['mainnet', 'testnet'] as const)('%s: a checkpoint from Zebra, the
   });
 });
 
+describe("testnet: a checkpoint from Zebra at NU6.3's activation block, then ten v6 blocks", () => {
+  const { activation, last } = NU63_RANGE.testnet;
+  const zebra = new ZebraNode('testnet');
+  const dir = tempDir('zebra-nu63');
+  const log: string[] = [];
+  let store: ChainStore;
+
+  afterAll(async () => {
+    await store.close();
+    await zebra.stop();
+    dir.remove();
+  });
+
+  it("imports 4134001–4134010; after each, the totals are Zebra's chainValueZat", async () => {
+    // The Ironwood tree is empty after its activation block (no Ironwood action in it).
+    zebra.setTreeState(activation, { ...EMPTY_FRONTIERS, ironwood: { finalState: '000000' } });
+    const url = await zebra.start();
+    store = await openChainStore({ datadir: dir.path, network: TESTNET, log: (l) => log.push(l) });
+    await store.startFromCheckpoint(await fetchCheckpoint(await JsonRpcClient.create(url), activation, { headers: 1 }));
+    const result = await importFromUpstream(store, url, { progress: 'silent' });
+    expect([result.added, result.tipHeight]).toEqual([last - activation, last]);
+    for (let h = activation + 1; h <= last; h++) {
+      const ours = await ourTotals(store, h);
+      expect([...ours.keys()].slice(0, 5)).toEqual(['transparent', 'sprout', 'sapling', 'orchard', 'lockbox']);
+      for (const p of zebraPools('testnet', h)) {
+        if (p.id === 'transparent') expect(ours.get(p.id)).toBeNull();
+        else if (ours.has(p.id)) expect([h, p.id, ours.get(p.id)]).toEqual([h, p.id, BigInt(p.chainValueZat)]);
+      }
+    }
+    // The checkpoint carries no history tree: every header's commitment after it is reported, not checked.
+    for (let h = activation + 1; h <= last; h++) {
+      expect(
+        log.some((l) => l.includes(`hashBlockCommitments) of block ${zebra.hashAt(h)} at ${h}: the history tree before it is unknown`)),
+      ).toBe(true);
+    }
+  });
+});
+
 describe('-upstream: the follower keeps up with a Zebra node as its tip moves', () => {
   const zebra = new ZebraNode('mainnet');
   const dir = tempDir('zebra-follow');
