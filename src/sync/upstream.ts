@@ -16,7 +16,7 @@ import { BlockRejectedError, StoreNotWritableError, UnknownParentError } from '.
 import { ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
-import { JsonRpcClient, RequestAbortedError, type RpcClientOptions } from './rpc-client.js';
+import { BATCH_RESPONSE_TOO_LARGE, JsonRpcClient, RequestAbortedError, RpcReplyError, type RpcClientOptions } from './rpc-client.js';
 
 export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   /** Blocks per batch request (default 16). */
@@ -63,7 +63,7 @@ async function upstreamHashes(client: JsonRpcClient, from: number, to: number): 
 
 async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Promise<Fetched[]> {
   const hashes = await upstreamHashes(client, from, to);
-  const replies = await client.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [toHexReversed(h), 0] })));
+  const replies = await blockHexes(client, hashes);
   return replies.map((r, i) => {
     const height = from + i;
     const where = `upstream ${client.displayUrl} (height ${height})`;
@@ -82,6 +82,20 @@ async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Pro
     }
     return { height, hash: hashes[i]!, bytes };
   });
+}
+
+/**
+ * `getblock <hash> 0` of each hash, in batches. A batch of large blocks can exceed what the
+ * server returns in one reply (Zebra refuses the whole batch): it is then asked for in halves.
+ */
+async function blockHexes(client: JsonRpcClient, hashes: Uint8Array[]): Promise<unknown[]> {
+  try {
+    return await client.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [toHexReversed(h), 0] })));
+  } catch (e) {
+    if (!(e instanceof RpcReplyError && e.code === BATCH_RESPONSE_TOO_LARGE && hashes.length > 1)) throw e;
+    const half = Math.ceil(hashes.length / 2);
+    return [...(await blockHexes(client, hashes.slice(0, half))), ...(await blockHexes(client, hashes.slice(half)))];
+  }
 }
 
 /**

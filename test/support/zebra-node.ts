@@ -14,6 +14,9 @@
 //   - getblock 1: members in the capture's order, each pool of `valuePools` from nu6.3/pools/
 //     (Zebra's own numbers), and no `chainwork` (Zebra has none); members that would need state
 //     the vectors do not hold (tree roots and sizes, difficulty, chainSupply) are left out;
+//   - a batch whose replies exceed `maxResponseBytes` (Zebra's max_response_body_size, 50 MiB by
+//     default) is answered, as jsonrpsee answers it, with one error object: -32011 "The batch
+//     response was too large", data "Exceeded max limit of N";
 //   - z_gettreestate: only for the heights it is given tree states for; `sapling` and `orchard`
 //     always, `ironwood` from NU6.3 (zebra-rpc methods.rs), no `sprout` (Zebra keeps none).
 // Heights below the first block it holds answer as heights outside Zebra's best chain.
@@ -73,6 +76,10 @@ export class ZebraNode {
   private server: Server | null = null;
   /** Requests received, each item of a batch counted. */
   calls: string[] = [];
+  /** The largest reply a batch may get (Zebra's default `max_response_body_size`). */
+  maxResponseBytes = 52_428_800;
+  /** Batches refused as too large. */
+  refusedBatches = 0;
   /** The highest height served (lower it to play a node that has not seen later blocks yet). */
   tip: number;
 
@@ -232,15 +239,19 @@ export class ZebraNode {
       return;
     }
     if (Array.isArray(body)) {
-      this.send(
-        res,
-        body.map((item: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown[] }) => {
-          if (item?.jsonrpc !== '2.0' || typeof item.method !== 'string')
-            return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
-          this.calls.push(item.method);
-          return { jsonrpc: '2.0', id: item.id ?? null, ...this.answer(item.method, item.params ?? []) };
-        }),
-      );
+      const replies = body.map((item: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown[] }) => {
+        if (item?.jsonrpc !== '2.0' || typeof item.method !== 'string')
+          return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
+        this.calls.push(item.method);
+        return { jsonrpc: '2.0', id: item.id ?? null, ...this.answer(item.method, item.params ?? []) };
+      });
+      if (JSON.stringify(replies).length > this.maxResponseBytes) {
+        this.refusedBatches++;
+        const error = { code: -32011, message: 'The batch response was too large', data: `Exceeded max limit of ${this.maxResponseBytes}` };
+        this.send(res, { jsonrpc: '2.0', id: null, error });
+        return;
+      }
+      this.send(res, replies);
       return;
     }
     const request = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown[] };

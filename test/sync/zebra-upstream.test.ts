@@ -146,14 +146,17 @@ describe("testnet: a checkpoint from Zebra at NU6.3's activation block, then ten
     dir.remove();
   });
 
-  it("imports 4134001–4134010; after each, the totals are Zebra's chainValueZat", async () => {
+  it("imports 4134001–4134010 in batches small enough for Zebra; after each, the totals are Zebra's chainValueZat", async () => {
     // The Ironwood tree is empty after its activation block (no Ironwood action in it).
     zebra.setTreeState(activation, { ...EMPTY_FRONTIERS, ironwood: { finalState: '000000' } });
+    // Replies hold at most three of these blocks: batches of them are refused and asked for in halves.
+    zebra.maxResponseBytes = 3 * 2 * nu63Block('testnet', activation + 1).length + 400;
     const url = await zebra.start();
     store = await openChainStore({ datadir: dir.path, network: TESTNET, log: (l) => log.push(l) });
     await store.startFromCheckpoint(await fetchCheckpoint(await JsonRpcClient.create(url), activation, { headers: 1 }));
     const result = await importFromUpstream(store, url, { progress: 'silent' });
     expect([result.added, result.tipHeight]).toEqual([last - activation, last]);
+    expect(zebra.refusedBatches).toBeGreaterThan(0);
     for (let h = activation + 1; h <= last; h++) {
       const ours = await ourTotals(store, h);
       expect([...ours.keys()].slice(0, 5)).toEqual(['transparent', 'sprout', 'sapling', 'orchard', 'lockbox']);
