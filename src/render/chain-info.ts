@@ -9,7 +9,7 @@ import { hexInt, toHexReversed } from '../codec/hex.js';
 import { JsonWriter } from '../json/index.js';
 import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
 import type { PoolTotals } from '../state/value-pools.js';
-import { valuePoolIds } from '../state/value-pools.js';
+import { listedValuePoolIds } from '../state/value-pools.js';
 
 export interface BlockchainInfoFacts {
   network: NetworkParams;
@@ -109,7 +109,8 @@ export function blockchainInfoToJson(f: BlockchainInfoFacts): string {
     w.key('chainSupply');
     writePoolTotal(w, null, f.state.totals.chainSupply);
     w.key('valuePools').beginArray();
-    for (const id of valuePoolIds()) {
+    // A pool after zcashd's once the tip is past its upgrade's activation.
+    for (const id of listedValuePoolIds({ network, height: f.tipHeight })) {
       const total = f.state.totals[id];
       // A pool registered after the totals were made held nothing.
       writePoolTotal(w, id, total === undefined ? 0n : total);

@@ -15,11 +15,11 @@ import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rule
 import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import { isUnspendable } from '../codec/script/opcodes.js';
-import type { OutPoint } from '../codec/tx/types.js';
+import { MAX_MONEY, type OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
-import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
+import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ExtensionPoolId, type ShieldedPoolId } from './pools.js';
 import { checkShieldedRequirements } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
@@ -31,6 +31,7 @@ import {
   poolDeltaIdentityError,
   poolTotalsError,
   PoolValueError,
+  type PoolTotals,
 } from './value-pools.js';
 
 const ZERO32: Uint8Array = new Uint8Array(32);
@@ -100,6 +101,8 @@ export type StateRule =
   | 'value-pool-identity'
   /** zcashd's CheckShieldedRequirements: a nullifier revealed before, or an anchor the chain never had. */
   | `bad-txns-${ShieldedPool}-${'duplicate-nullifier' | 'unknown-anchor'}`
+  /** ZIP 209 for a pool after zcashd's, named as zcashd names Orchard's (`turnstile-violation-orchard`). */
+  | `turnstile-violation-${ExtensionPoolId}`
   /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
   | 'bad-chain-supply-checkpoint'
   | ConnectRule
@@ -266,6 +269,8 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const identity = poolDeltaIdentityError(deltas);
   if (identity) fail('value-pool-identity', identity);
   const totals = parent ? addPoolTotals(parent.totals, deltas) : genesisPoolTotals(deltas);
+  const turnstile = extensionTurnstileViolation(totals, height);
+  if (turnstile) fail(turnstile.rule, turnstile.message);
   const totalsProblem = poolTotalsError(totals, height);
   if (totalsProblem) fail('bad-txns-value-pool', totalsProblem);
   // zcashd's hard-coded chain-supply checkpoint (§3.6): its own totals must equal it, or it stops.
@@ -310,12 +315,19 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   // prints them: before Sapling neither tree can have leaves, and their hashers stay unbuilt.
   const saplingTreeRoot = height > 0 && isUpgradeActive(network, 'Sapling', height) ? trees.sapling.root() : ZERO32;
   const orchardTreeRoot = nu5 ? trees.orchard.root() : ZERO32;
+  // V3 history nodes (NU6.3 on) carry the Ironwood root; before, the tree is not committed to.
+  const nu63 = isUpgradeActive(network, 'NU6.3', height);
+  const ironwoodTreeRoot = nu63 ? trees.ironwood.root() : null;
   let history = parent?.history ?? null;
   let chainHistoryRoot: Uint8Array = ZERO32;
   let authDataRoot: Uint8Array = ZERO32;
   if (height > 0) {
     if (nu5) authDataRoot = block.computeAuthDataRoot();
-    const facts = historyLeafFacts(block, height, { saplingRoot: saplingTreeRoot, ...(nu5 ? { orchardRoot: orchardTreeRoot } : {}) });
+    const facts = historyLeafFacts(block, height, {
+      saplingRoot: saplingTreeRoot,
+      ...(nu5 ? { orchardRoot: orchardTreeRoot } : {}),
+      ...(ironwoodTreeRoot ? { ironwoodRoot: ironwoodTreeRoot } : {}),
+    });
     let prevRoot: Uint8Array | null;
     if (history === 'unknown') {
       // Without the epoch's earlier leaves prevRoot(h) cannot be computed; an upgrade's
@@ -359,7 +371,10 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   // Each registered pool's final root from its upgrade on (null before: not printed), and its size.
   const fields = record as unknown as Record<string, Uint8Array | null | number>;
   for (const { entry, id, root, size } of poolMembers()) {
-    fields[root] = isUpgradeActive(network, entry.upgrade, height) ? trees[id].root() : null;
+    const active = isUpgradeActive(network, entry.upgrade, height);
+    // A pool after zcashd's is not a member of records before its upgrade (absent: nothing in it).
+    if (!active && entry.listing === 'extension' && trees[id].size === 0) continue;
+    fields[root] = active ? trees[id].root() : null;
     fields[size] = trees[id].size;
   }
   // Before Heartwood zcashd takes the header field verbatim (pre-Sapling it may be zero or the
@@ -379,4 +394,31 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     nullifiers: blockNullifiers(block),
     unverified,
   };
+}
+
+/**
+ * ZIP 209 for the pools after zcashd's (Ironwood): a block that leaves such a pool's total out of
+ * range (more taken out than ever went in) is refused as zcashd refuses one that does so to
+ * Orchard's, with the pool totals in its message. An unknown total (a checkpoint start) is not checked.
+ */
+function extensionTurnstileViolation(
+  totals: PoolTotals,
+  height: number,
+): { rule: `turnstile-violation-${ExtensionPoolId}`; message: string } | null {
+  const values = totals as unknown as Record<string, bigint | null | undefined>;
+  const amount = (id: string): string => {
+    const v = values[id];
+    return v === null ? 'unknown' : String(v ?? 0n);
+  };
+  for (const entry of SHIELDED_POOL_ENTRIES) {
+    if (entry.listing !== 'extension') continue;
+    const total = values[entry.id];
+    if (total === null || total === undefined || (total >= 0n && total <= BigInt(MAX_MONEY))) continue;
+    const pools = ['sprout', ...SHIELDED_POOL_ENTRIES.filter((p) => p.listing !== 'extension').map((p) => p.id), 'lockbox', entry.id];
+    return {
+      rule: `turnstile-violation-${entry.id as ExtensionPoolId}`,
+      message: `turnstile violation in ${entry.name} shielded value pool at height ${height} (${pools.map((id) => `${id}=${amount(id)}`).join(', ')})`,
+    };
+  }
+  return null;
 }

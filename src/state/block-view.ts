@@ -8,7 +8,7 @@ import { headerDerivedRoots } from '../chain/commitment-era.js';
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { Block } from '../codec/block.js';
 import { recordPoolRoot, type BlockChainState } from './chain-state.js';
-import { SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from './pools.js';
+import { SHIELDED_POOL_ENTRIES, type ExtensionPoolId, type ShieldedPoolId, type ZcashdPoolId } from './pools.js';
 import {
   addPoolTotals,
   blockPoolDeltas,
@@ -22,7 +22,9 @@ import {
  * The `trees` members, one per registered pool (`saplingTreeSize`, `orchardTreeSize`, …): the
  * tree size at the block's root, or null when zcashd's coins view has no tree for it.
  */
-export type PoolTreeSizes = { [K in ShieldedPoolId as `${K}TreeSize`]: number | null };
+export type PoolTreeSizes = { [K in ZcashdPoolId as `${K}TreeSize`]: number | null } & {
+  [K in ExtensionPoolId as `${K}TreeSize`]?: number | null;
+};
 
 /** A registered pool's `trees` size in a view (null: not printed, or a view made before the pool was registered). */
 export function treeSizeOf(view: BlockStateView, pool: string): number | null {
@@ -47,14 +49,14 @@ export type TreeSizeAt = (pool: ShieldedPoolId, root: Uint8Array) => Promise<num
 const ZERO32 = new Uint8Array(32);
 
 /** A connected block: everything ConnectBlock stored. */
-export async function connectedBlockView(record: BlockChainState, treeSizeAt: TreeSizeAt): Promise<BlockStateView> {
+export async function connectedBlockView(record: BlockChainState, network: NetworkParams, treeSizeAt: TreeSizeAt): Promise<BlockStateView> {
   return {
     finalSaplingRoot: record.saplingRoot,
     finalOrchardRoot: record.orchardRoot,
     chainHistoryRoot: record.chainHistoryRoot,
     authDataRoot: record.authDataRoot,
     anchor: record.sproutRoot,
-    pools: blockValuePools(record.totals, record.deltas),
+    pools: blockValuePools(record.totals, record.deltas, { network, height: record.height }),
     ...(await treeSizes((pool) => recordPoolRoot(record, pool), treeSizeAt)),
   };
 }
@@ -79,7 +81,7 @@ export async function unconnectedBlockView(
   const chainHistoryRoot = roots.chainHistoryRoot ?? ZERO32;
   const body = blockPoolDeltas(block, network, height, null);
   const totals = addPoolTotals(parentTotals ?? unknownPoolTotals(), body);
-  const pools = blockValuePools({ ...totals, transparent: null, chainSupply: null }, body);
+  const pools = blockValuePools({ ...totals, transparent: null, chainSupply: null }, body, { network, height });
   // The roots a never-connected block's index entry holds: Sapling's from the header (era
   // rule above), the others zero from their upgrade on (ConnectBlock never set them).
   return {

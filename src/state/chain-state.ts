@@ -12,7 +12,16 @@
 import { ByteReader, ByteWriter } from '../codec/bytes.js';
 import { bytesEqual } from '../codec/hex.js';
 import { decodeHistoryTree, encodeHistoryTree, type HistoryTree } from './history-tree.js';
-import { poolKeyByte, poolOfKeyByte, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId, type TreePool } from './pools.js';
+import {
+  poolKeyByte,
+  poolOfKeyByte,
+  SHIELDED_POOL_ENTRIES,
+  treePools,
+  type ExtensionPoolId,
+  type ShieldedPoolId,
+  type TreePool,
+  type ZcashdPoolId,
+} from './pools.js';
 import type { MerkleHasher } from './trees/hasher.js';
 import { IncrementalMerkleTree } from './trees/incremental.js';
 import type { PoolDeltas, PoolTotals } from './value-pools.js';
@@ -26,9 +35,9 @@ export type PoolHashers = Readonly<Record<ShieldedPool, MerkleHasher>>;
  * hashFinal<Pool>Root and the tree size after the block, one pair per registered pool
  * (`saplingRoot`, `saplingSize`, `orchardRoot`, …): null where the pool's upgrade was not active.
  */
-export type PoolRecordFields = { [K in ShieldedPoolId as `${K}Root`]: Uint8Array | null } & {
-  [K in ShieldedPoolId as `${K}Size`]: number;
-};
+export type PoolRecordFields = { [K in ZcashdPoolId as `${K}Root`]: Uint8Array | null } & {
+  [K in ZcashdPoolId as `${K}Size`]: number;
+} & { [K in ExtensionPoolId as `${K}Root`]?: Uint8Array | null } & { [K in ExtensionPoolId as `${K}Size`]?: number };
 
 /** What getblock and getblockchaininfo print for one connected block. */
 export interface BlockChainState extends PoolRecordFields {
@@ -123,8 +132,10 @@ export function encodeBlockChainState(s: BlockChainState): Uint8Array {
   for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, s.deltas[k]);
   for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, s.totals[k]);
   w.bytes(s.sproutRoot).bytes(s.chainHistoryRoot).bytes(s.authDataRoot).u64(BigInt(s.sproutSize));
-  w.compactSize(SHIELDED_POOL_ENTRIES.length);
-  for (const { id, keyByte } of SHIELDED_POOL_ENTRIES) {
+  // A pool after zcashd's that the record does not name (a block before its upgrade) is left out.
+  const named = SHIELDED_POOL_ENTRIES.filter((p) => p.listing !== 'extension' || namesPool(s, p.id));
+  w.compactSize(named.length);
+  for (const { id, keyByte } of named) {
     const values = poolValues(s.deltas, s.totals, id);
     w.u8(keyByte).i64(values.delta);
     writeOptionalAmount(w, values.total);
@@ -134,6 +145,12 @@ export function encodeBlockChainState(s: BlockChainState): Uint8Array {
     w.u64(BigInt(recordPoolSize(s, id)));
   }
   return w.finish();
+}
+
+/** Whether a record has any member of the pool. */
+function namesPool(s: BlockChainState, id: string): boolean {
+  const member = (o: object, key: string): boolean => (o as Record<string, unknown>)[key] !== undefined;
+  return member(s.deltas, id) || member(s.totals, id) || member(s, `${id}Root`) || member(s, `${id}Size`);
 }
 
 /** A registered pool's delta and total; a pool registered after the values were made counts as zero (null stays unknown). */
@@ -182,8 +199,10 @@ function decodePoolListBlockState(r: ByteReader): BlockChainState {
   const deltas = { height, transparent: d.transparent, sprout: required('sprout') } as Record<string, unknown>;
   const totals = { chainSupply: t.chainSupply, transparent: t.transparent, sprout: t.sprout } as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
-  for (const { id } of SHIELDED_POOL_ENTRIES) {
+  for (const { id, listing } of SHIELDED_POOL_ENTRIES) {
     const p = pools.get(id as ShieldedPoolId);
+    // A pool after zcashd's that the record does not name stays absent (nothing entered it).
+    if (!p && listing === 'extension') continue;
     deltas[id] = p?.delta ?? 0n;
     totals[id] = p ? p.total : 0n;
     fields[`${id}Root`] = p?.root ?? null;
@@ -260,8 +279,11 @@ export function encodeChainStateTip(tip: ChainStateTip): Uint8Array {
   else if (tip.history) w.u8(1).varBytes(encodeHistoryTree(tip.history));
   else w.u8(0);
   for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, tip.totals[k]);
-  w.compactSize(SHIELDED_POOL_ENTRIES.length);
-  for (const { id, keyByte } of SHIELDED_POOL_ENTRIES) {
+  const named = SHIELDED_POOL_ENTRIES.filter(
+    (p) => p.listing !== 'extension' || (tip.totals as unknown as Record<string, unknown>)[p.id] !== undefined,
+  );
+  w.compactSize(named.length);
+  for (const { id, keyByte } of named) {
     w.u8(keyByte);
     writeOptionalAmount(w, poolValues(tip.totals, tip.totals, id).total);
   }
@@ -299,7 +321,7 @@ export function decodeChainStateTip(bytes: Uint8Array, hashers: PoolHashers): Ch
     const count = readPoolCount(r, what);
     for (let i = 0; i < count; i++) totals[registeredPoolOf(r.u8(), what)] = readOptionalAmount(r);
   }
-  for (const { id } of SHIELDED_POOL_ENTRIES) if (!(id in totals)) totals[id] = 0n;
+  for (const { id, listing } of SHIELDED_POOL_ENTRIES) if (!(id in totals) && listing !== 'extension') totals[id] = 0n;
   const coinsComplete = r.u8() === 1;
   if (r.remaining !== 0) throw new Error('corrupt chain-state tip record (trailing bytes)');
   return { hash, height, trees, history, totals: totals as unknown as PoolTotals, coinsComplete };

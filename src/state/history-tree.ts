@@ -219,14 +219,16 @@ export function historyLeaf(facts: HistoryLeafFacts, branchId: number): HistoryN
 export function historyLeafFacts(
   block: Block,
   height: number,
-  roots: { saplingRoot: Uint8Array; orchardRoot?: Uint8Array },
+  roots: { saplingRoot: Uint8Array; orchardRoot?: Uint8Array; ironwoodRoot?: Uint8Array },
 ): HistoryLeafFacts {
   let saplingTxCount = 0;
   let orchardTxCount = 0;
+  let ironwoodTxCount = 0;
   for (const tx of block.transactions) {
     // The decoder leaves a bundle null exactly when it has no spends/outputs (actions).
     if (tx.data.sapling) saplingTxCount++;
     if (tx.data.orchard) orchardTxCount++;
+    if (tx.data.ironwood) ironwoodTxCount++;
   }
   const facts: HistoryLeafFacts = {
     hash: block.hash,
@@ -239,6 +241,10 @@ export function historyLeafFacts(
   if (roots.orchardRoot) {
     facts.orchardRoot = roots.orchardRoot;
     facts.orchardTxCount = orchardTxCount;
+  }
+  if (roots.ironwoodRoot) {
+    facts.ironwoodRoot = roots.ironwoodRoot;
+    facts.ironwoodTxCount = ironwoodTxCount;
   }
   return facts;
 }

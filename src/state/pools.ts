@@ -8,9 +8,10 @@
  * renderers loop over the registry, so a new pool is one entry here (plus its upgrade in
  * `chain/upgrades.ts` and its transaction JSON in `render/tx.ts`).
  *
- * Sprout is not an entry: its tree has another depth, no subtrees, and its anchors are checked
+ * Sapling, Orchard and NU6.3's Ironwood are the entries. Sprout is not one: its tree has another depth, no subtrees, and its anchors are checked
  * against the intermediate trees of a transaction's own JoinSplits (apply-block.ts).
  */
+import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { NetworkUpgrade } from '../chain/upgrades.js';
 import type { TransactionData } from '../codec/tx/types.js';
 import { defaultOrchardHasher } from '../crypto/orchard/index.js';
@@ -22,6 +23,8 @@ import type { ParentsLayout } from './trees/tree-state.js';
 export interface PoolBundles {
   readonly sapling: { readonly valueBalance: number } | null;
   readonly orchard: { readonly valueBalance: number } | null;
+  /** v6 transactions only (absent in the formats before). */
+  readonly ironwood?: { readonly valueBalance: number } | null;
 }
 
 /**
@@ -57,6 +60,14 @@ export interface ShieldedPoolEntry {
   readonly commitments: (tx: TransactionData, leaves: Uint8Array[]) => void;
   /** The transaction's value balance for the pool (what leaves the pool), zatoshis. */
   readonly valueBalance: (tx: PoolBundles) => number;
+  /**
+   * Absent: a pool zcashd v6.12.2 has, listed wherever zcashd lists it. 'extension': a pool that
+   * came after zcashd, whose members extend zcashd's replies in its style: its value pool is
+   * listed after zcashd's (after the lockbox) and, like its `trees` and `z_gettreestate`
+   * members, only from the block that activates it; a network without its upgrade (the 6.12.2
+   * profile's) does not offer it at all.
+   */
+  readonly listing?: 'extension';
 }
 
 const SAPLING = {
@@ -115,11 +126,57 @@ const ORCHARD = {
   valueBalance: (tx) => tx.orchard?.valueBalance ?? 0,
 } as const satisfies ShieldedPoolEntry;
 
+/**
+ * NU6.3's pool (ZIP 258): Orchard's actions, tree (Sinsemilla, depth 32, empty at activation)
+ * and anchor rule, in a v6 transaction's Ironwood component. No zcashd release has it, so its
+ * roots print as zcashd prints Orchard's, and its JSON members are extensions.
+ */
+const IRONWOOD = {
+  id: 'ironwood',
+  name: 'Ironwood',
+  keyByte: 3,
+  upgrade: 'NU6.3',
+  treeDepth: 32,
+  hasher: () => defaultOrchardHasher().hasher,
+  treeStateLayout: 'padded',
+  rootsPrinted: 'raw',
+  requirements: (tx, visit) => {
+    const bundle = tx.ironwood;
+    if (!bundle) return;
+    for (let i = 0; i < bundle.actions.length; i++) if (!visit('nullifier', bundle.actions[i]!.nullifier, i)) return;
+    visit('anchor', bundle.anchor, 0);
+  },
+  part: (kind, index) => (kind === 'anchor' ? 'the Ironwood bundle' : `Ironwood action ${index}`),
+  nullifiers: (tx, out) => {
+    const actions = tx.ironwood?.actions;
+    if (actions) for (let i = 0; i < actions.length; i++) out.push(actions[i]!.nullifier);
+  },
+  commitments: (tx, leaves) => {
+    const actions = tx.ironwood?.actions;
+    if (actions) for (let i = 0; i < actions.length; i++) leaves.push(actions[i]!.cmx);
+  },
+  valueBalance: (tx) => tx.ironwood?.valueBalance ?? 0,
+  listing: 'extension',
+} as const satisfies ShieldedPoolEntry;
+
 /** The pools this zecrpc knows, in zcashd's order (their trees, value pools and JSON members). */
-const BUILT_IN = [SAPLING, ORCHARD] as const;
+const BUILT_IN = [SAPLING, ORCHARD, IRONWOOD] as const;
 
 /** A registered pool's id: the type every per-pool record and key is indexed by. */
 export type ShieldedPoolId = (typeof BUILT_IN)[number]['id'];
+
+/** The pools zcashd v6.12.2 has: present in every per-pool value this zecrpc makes or reads. */
+export type ZcashdPoolId = Exclude<(typeof BUILT_IN)[number], { listing: 'extension' }>['id'];
+
+/**
+ * The pools after zcashd's (Ironwood): optional in per-pool values, since values made before
+ * the pool existed (records, checkpoint files, views) lack them, and absent means nothing
+ * entered the pool.
+ */
+export type ExtensionPoolId = Exclude<ShieldedPoolId, ZcashdPoolId>;
+
+/** One value per registered pool: required for zcashd's pools, optional for the extension pools. */
+export type PerPool<T> = Record<ZcashdPoolId, T> & Partial<Record<ExtensionPoolId, T>>;
 
 /** Sprout or a registered pool: the trees, the nullifier sets, the anchors. */
 export type TreePool = 'sprout' | ShieldedPoolId;
@@ -202,3 +259,17 @@ export const poolMembers: () => readonly { entry: ShieldedPoolEntry; id: Shielde
       treeSize: `${entry.id}TreeSize`,
     })),
   );
+
+/**
+ * Whether `entry`'s members are printed for a block at `height` (or a chain whose tip is there):
+ * zcashd's pools always; an extension pool from its upgrade's activation on (never where the
+ * upgrade is not configured, as under the 6.12.2 profile).
+ */
+export function poolListedAt(entry: ShieldedPoolEntry, network: NetworkParams, height: number): boolean {
+  return entry.listing !== 'extension' || isUpgradeActive(network, entry.upgrade, height);
+}
+
+/** Whether the network offers `entry` at all (`z_getsubtreesbyindex`'s pools): an extension pool only where its upgrade is configured. */
+export function poolOffered(entry: ShieldedPoolEntry, network: NetworkParams): boolean {
+  return entry.listing !== 'extension' || network.activationHeights[entry.upgrade] !== null;
+}

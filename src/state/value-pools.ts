@@ -12,21 +12,51 @@
 import type { TxIn, TxOut, JoinSplit } from '../codec/tx/types.js';
 import { MAX_MONEY } from '../codec/tx/types.js';
 import { lockboxDelta } from '../chain/funding-streams.js';
-import type { NetworkName } from '../chain/network.js';
-import type { NetworkRef } from '../chain/subsidy.js';
-import { derivedFromRegistry, SHIELDED_POOL_ENTRIES, type PoolBundles, type ShieldedPoolId } from './pools.js';
+import { isUpgradeActive, type NetworkName, type NetworkParams } from '../chain/network.js';
+import { resolveNetwork, type NetworkRef } from '../chain/subsidy.js';
+import {
+  derivedFromRegistry,
+  poolListedAt,
+  SHIELDED_POOL_ENTRIES,
+  shieldedPool,
+  type PerPool,
+  type PoolBundles,
+  type ShieldedPoolId,
+} from './pools.js';
 
 export type ValuePoolId = 'transparent' | 'sprout' | ShieldedPoolId | 'lockbox';
 
-/** getblock's valuePools order: transparent, Sprout, the registered pools (state/pools.ts), the lockbox. */
+/**
+ * getblock's valuePools order: transparent, Sprout, zcashd's registered pools (state/pools.ts),
+ * the lockbox, then the pools after zcashd's (Ironwood), which extend zcashd's list at its end.
+ */
 export const valuePoolIds: () => readonly ValuePoolId[] = derivedFromRegistry(() =>
   Object.freeze([
     'transparent' as const,
     'sprout' as const,
-    ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId),
+    ...SHIELDED_POOL_ENTRIES.filter((p) => p.listing !== 'extension').map((p) => p.id as ShieldedPoolId),
     'lockbox' as const,
+    ...SHIELDED_POOL_ENTRIES.filter((p) => p.listing === 'extension').map((p) => p.id as ShieldedPoolId),
   ]),
 );
+
+/** The pools after zcashd's (listed only where their upgrade is active). */
+const extensionPoolIds = derivedFromRegistry(
+  (): ReadonlySet<string> => new Set(SHIELDED_POOL_ENTRIES.filter((p) => p.listing === 'extension').map((p) => p.id)),
+);
+
+/**
+ * The value pools printed for a block at `at.height` (or a chain whose tip is there): every
+ * pool of zcashd's, and a pool after zcashd's from its upgrade on. Without `at`, zcashd's only.
+ */
+export function listedValuePoolIds(at?: { network: NetworkParams; height: number }): readonly ValuePoolId[] {
+  const extensions = extensionPoolIds();
+  if (extensions.size === 0) return valuePoolIds();
+  return valuePoolIds().filter((id) => {
+    if (!extensions.has(id)) return true;
+    return at !== undefined && poolListedAt(shieldedPool(id)!, at.network, at.height);
+  });
+}
 
 /** The totals' members, chainSupply first. */
 const totalIds = derivedFromRegistry((): readonly (ValuePoolId | 'chainSupply')[] => ['chainSupply', ...valuePoolIds()]);
@@ -38,7 +68,7 @@ const deltaLabels = derivedFromRegistry(() => SHIELDED_POOL_ENTRIES.map((p) => `
 export const VALUE_POOL_IDS: readonly ValuePoolId[] = valuePoolIds();
 
 /** A registered pool's value in per-pool values (a pool registered after they were made counts as zero). */
-function poolValue<T>(values: Readonly<Record<ShieldedPoolId, T>>, id: string, absent: T): T {
+function poolValue<T, A>(values: Readonly<PerPool<T>>, id: string, absent: A): T | A {
   const v = (values as Readonly<Record<string, T | undefined>>)[id];
   return v === undefined ? absent : v;
 }
@@ -47,7 +77,7 @@ function poolValue<T>(values: Readonly<Record<ShieldedPoolId, T>>, id: string, a
 const orZero = (v: bigint | null | undefined): bigint | null => (v === undefined ? 0n : v);
 
 /** The effect of one block on each pool and on the chain supply, in zatoshis. */
-export interface PoolDeltas extends Record<ShieldedPoolId, bigint> {
+export interface PoolDeltas extends PerPool<bigint> {
   height: number;
   /** Σ outputs − Σ spent prevouts; null when a spent prevout's value is unknown. */
   transparent: bigint | null;
@@ -61,7 +91,7 @@ export interface PoolDeltas extends Record<ShieldedPoolId, bigint> {
 }
 
 /** Cumulative totals after a block; null = not monitored (unknown). */
-export interface PoolTotals extends Record<ShieldedPoolId, bigint | null> {
+export interface PoolTotals extends PerPool<bigint | null> {
   chainSupply: bigint | null;
   transparent: bigint | null;
   sprout: bigint | null;
@@ -215,7 +245,12 @@ export function blockPoolDeltas(
   }
 
   const deltas = { height, transparent: known ? BigInt(transparent) : null, sprout: BigInt(sprout) } as PoolDeltas;
-  for (let p = 0; p < pools.length; p++) (deltas as unknown as Record<string, bigint>)[pools[p]!.id] = BigInt(shielded[p]!);
+  for (let p = 0; p < pools.length; p++) {
+    const pool = pools[p]!;
+    // A pool after zcashd's is a member from its upgrade on (nothing can enter it before).
+    if (pool.listing === 'extension' && shielded[p] === 0 && !isUpgradeActive(resolveNetwork(network), pool.upgrade, height)) continue;
+    (deltas as unknown as Record<string, bigint>)[pool.id] = BigInt(shielded[p]!);
+  }
   deltas.lockbox = lockbox;
   deltas.chainSupply = known ? BigInt(supply) : null;
   return deltas;
@@ -223,7 +258,12 @@ export function blockPoolDeltas(
 
 const fmt = (v: bigint | null): string => (v === null ? 'unknown' : v.toString());
 
-function identityError(kind: string, height: number, supply: bigint | null, parts: Record<ValuePoolId, bigint | null>): string | null {
+function identityError(
+  kind: string,
+  height: number,
+  supply: bigint | null,
+  parts: Partial<Record<ValuePoolId, bigint | null>>,
+): string | null {
   if (supply === null) return null;
   let sum = 0n;
   const ids = valuePoolIds();
@@ -233,7 +273,10 @@ function identityError(kind: string, height: number, supply: bigint | null, part
     sum += v;
   }
   if (sum === supply) return null;
-  const terms = ids.map((id) => `${id} ${fmt(orZero(parts[id]))}`).join(' + ');
+  // A pool after zcashd's is named only when it holds something, so zcashd-era messages keep their terms.
+  const extensions = extensionPoolIds();
+  const named = ids.filter((id) => !extensions.has(id) || orZero(parts[id]) !== 0n);
+  const terms = named.map((id) => `${id} ${fmt(orZero(parts[id]))}`).join(' + ');
   return (
     `${kind} value pool identity fails at height ${height}: ` + `chainSupply ${supply} != ${terms} = ${sum} (difference ${supply - sum})`
   );
@@ -265,7 +308,10 @@ export function poolTotalsError(t: PoolTotals, height: number): string | null {
 
 /** The totals after the genesis block: each total is its delta. */
 export function genesisPoolTotals(d: PoolDeltas): PoolTotals {
-  return combineTotals(unknownPoolTotals(), d, (_none, delta) => delta);
+  const none = unknownPoolTotals() as unknown as Record<string, null>;
+  // A pool after zcashd's the genesis block does not name stays absent (it holds nothing).
+  for (const { id, listing } of SHIELDED_POOL_ENTRIES) if (listing === 'extension') delete none[id];
+  return combineTotals(none as unknown as PoolTotals, d, (_none, delta) => delta);
 }
 
 const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
@@ -286,7 +332,8 @@ export function subtractPoolTotals(child: PoolTotals, d: PoolDeltas): PoolTotals
 
 /**
  * Totals and deltas pool by pool, in getblock's member order; a registered pool missing from
- * either side (a value made before the pool was registered) counts as zero.
+ * either side (a value made before the pool was registered, or before a pool after zcashd's
+ * started) counts as zero.
  */
 function combineTotals(totals: PoolTotals, d: PoolDeltas, op: (total: bigint | null, delta: bigint | null) => bigint | null): PoolTotals {
   const out = {
@@ -294,7 +341,9 @@ function combineTotals(totals: PoolTotals, d: PoolDeltas, op: (total: bigint | n
     transparent: op(totals.transparent, d.transparent),
     sprout: op(totals.sprout, d.sprout),
   } as PoolTotals;
-  for (const { id } of SHIELDED_POOL_ENTRIES) {
+  for (const { id, listing } of SHIELDED_POOL_ENTRIES) {
+    // A pool after zcashd's stays absent (nothing in it) until a value names it.
+    if (listing === 'extension' && poolValue(totals, id, undefined) === undefined && poolValue(d, id, undefined) === undefined) continue;
     (out as unknown as Record<string, bigint | null>)[id] = op(poolValue(totals, id, 0n), poolValue(d, id, 0n));
   }
   out.lockbox = op(totals.lockbox, d.lockbox);
@@ -325,10 +374,15 @@ export interface BlockValuePools {
 }
 
 /**
- * What getblock shows for a block: `chainSupply`, then the pools in valuePoolIds() order.
+ * What getblock shows for a block: `chainSupply`, then the pools in valuePoolIds() order, a
+ * pool after zcashd's only from its upgrade on (`at`: the block's network and height).
  * `deltas` null means the block's body was never processed (no valueDelta anywhere).
  */
-export function blockValuePools(totals: PoolTotals, deltas: PoolDeltas | null): BlockValuePools {
+export function blockValuePools(
+  totals: PoolTotals,
+  deltas: PoolDeltas | null,
+  at?: { network: NetworkParams; height: number },
+): BlockValuePools {
   const view = (chainValue: bigint | null, valueDelta: bigint | null): ValuePoolView => ({
     monitored: chainValue !== null,
     chainValue,
@@ -336,7 +390,7 @@ export function blockValuePools(totals: PoolTotals, deltas: PoolDeltas | null): 
   });
   return {
     chainSupply: view(totals.chainSupply, deltas?.chainSupply ?? null),
-    valuePools: valuePoolIds().map((id) => ({ id, ...view(orZero(totals[id]), deltas === null ? null : orZero(deltas[id])) })),
+    valuePools: listedValuePoolIds(at).map((id) => ({ id, ...view(orZero(totals[id]), deltas === null ? null : orZero(deltas[id])) })),
   };
 }
 

@@ -16,7 +16,7 @@ import { blockWork } from '../chain/pow.js';
 import { sha256d } from '../crypto/hash.js';
 import type { CheckpointStart } from '../store/chain.js';
 import type { ShieldedPool } from '../state/chain-state.js';
-import { treePools } from '../state/pools.js';
+import { shieldedPool, treePools, type ExtensionPoolId, type ZcashdPoolId } from '../state/pools.js';
 import { valuePoolIds, type PoolTotals } from '../state/value-pools.js';
 import { ImportError } from './block-sink.js';
 import type { JsonRpcClient } from './rpc-client.js';
@@ -28,7 +28,9 @@ export interface CheckpointFile {
   chainWork: string;
   chainTx?: number | null;
   /** Sprout's and each registered pool's tree state (state/pools.ts), by pool id. */
-  state: { [P in ShieldedPool]: string } & { totals?: Partial<Record<keyof PoolTotals, string | null>> };
+  state: { [P in 'sprout' | ZcashdPoolId]: string } & { [P in ExtensionPoolId]?: string } & {
+    totals?: Partial<Record<keyof PoolTotals, string | null>>;
+  };
 }
 
 function hexBytes(hex: string, what: string): Uint8Array {
@@ -62,8 +64,10 @@ export function checkpointFromJson(json: CheckpointFile): CheckpointStart {
   if (typeof state !== 'object' || state === null) throw new ImportError('checkpoint: state must be an object of tree states');
   const trees: Partial<Record<ShieldedPool, string>> = {};
   for (const pool of treePools()) {
-    const tree = state[pool];
+    const tree = (state as Partial<Record<string, unknown>>)[pool];
     if (typeof tree === 'string') trees[pool] = tree;
+    // A pool after zcashd's may be left out: a checkpoint before its upgrade has nothing in it.
+    else if (tree === undefined && pool !== 'sprout' && shieldedPool(pool)?.listing === 'extension') continue;
     else throw new ImportError(`checkpoint: state.${pool} must be a tree state in hex (z_gettreestate's finalState)`);
   }
   const totals: Partial<PoolTotals> = {};

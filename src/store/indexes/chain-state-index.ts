@@ -12,7 +12,7 @@
  *   removed again when the block is disconnected, so they need no undo);
  * and returns as undo the state before the block and the coins it spent.
  */
-import type { NetworkParams } from '../../chain/network.js';
+import { isUpgradeActive, type NetworkParams } from '../../chain/network.js';
 import { ByteReader, ByteWriter } from '../../codec/bytes.js';
 import { bytesEqual, toHexReversed } from '../../codec/hex.js';
 import { applyBlock, type Coin } from '../../state/apply-block.js';
@@ -31,7 +31,15 @@ import {
   type PoolHashers,
   type ShieldedPool,
 } from '../../state/chain-state.js';
-import { poolKeyByte, poolOfKeyByte, treePools, type ShieldedPoolId } from '../../state/pools.js';
+import {
+  poolKeyByte,
+  poolOfKeyByte,
+  SHIELDED_POOL_ENTRIES,
+  treePools,
+  type ExtensionPoolId,
+  type ShieldedPoolId,
+  type ZcashdPoolId,
+} from '../../state/pools.js';
 import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, CoreConnect, CoreIndexer, DisconnectedBlock, IndexReadView } from './indexer.js';
 import type { CoinsView } from '../types.js';
@@ -193,9 +201,9 @@ function decodeUndo(bytes: Uint8Array): ChainStateUndo {
 
 /** The chain state after a checkpoint block, as an operator supplies it. */
 export type CheckpointState = {
-  /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout. */
-  [P in ShieldedPool]: string;
-} & {
+  /** zcashd's `finalState` hex of each tree (z_gettreestate), either layout; an extension pool's absent: empty. */
+  [P in 'sprout' | ZcashdPoolId]: string;
+} & { [P in ExtensionPoolId]?: string } & {
   /** The current epoch's history tree, or 'unknown' (its commitments then go unverified until the next upgrade). */
   history: HistoryTree | null | 'unknown';
   /** Pool totals after the block; null members are not monitored. Transparent and supply are never carried forward. */
@@ -247,6 +255,16 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
       );
     // Without the coins view the transparent pool, and so the supply, cannot be followed.
     const totals: PoolTotals = { ...unknownPoolTotals(), ...cp.totals, transparent: null, chainSupply: null };
+    // A pool after zcashd's whose upgrade comes after the checkpoint holds nothing yet: known, not
+    // unknown (Zebra prints such a pool unmonitored).
+    for (const entry of SHIELDED_POOL_ENTRIES) {
+      if (
+        entry.listing === 'extension' &&
+        (cp.totals?.[entry.id as ExtensionPoolId] ?? null) === null &&
+        !isUpgradeActive(this.network, entry.upgrade, height)
+      )
+        delete (totals as unknown as Record<string, unknown>)[entry.id];
+    }
     const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
     const ops: BatchOp[] = [{ type: 'put', key: chainStateKeys.tip(), value: Buffer.from(encodeChainStateTip(tip)) }];
     for (const pool of treePools()) {

@@ -42,7 +42,7 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
         for (const id of ['sprout', ...SHIELDED_POOL_ENTRIES.map((p) => p.id as ShieldedPoolId), 'lockbox'] as const) {
           // A pool registered after the record was written held nothing before.
           const total = totals[id] === undefined ? 0n : totals[id];
-          totals[id] = total === null ? null : total + d[id];
+          totals[id] = total === null ? null : total + (d[id] ?? 0n);
         }
       }
       return totals;
@@ -59,14 +59,14 @@ async function bodyTotals(store: ChainStoreReader, hash: Uint8Array, network: Ne
 /** The chain-state members of a connected block (all from its stored record), or null if it was never connected. */
 export async function connectedBlockStateView(store: ChainStoreReader, entry: BlockIndexEntry): Promise<BlockStateView | null> {
   const record = await store.blockState(entry.hash);
-  return record ? connectedBlockView(record, (pool, root) => treeSizeAt(store, pool, root)) : null;
+  return record ? connectedBlockView(record, store.network, (pool, root) => treeSizeAt(store, pool, root)) : null;
 }
 
 /** getblock's chain-state members for a block whose bytes are `bytes`, or null if the store keeps no chain state. */
 export async function blockStateView(store: ChainStoreReader, entry: BlockIndexEntry, bytes: Uint8Array): Promise<BlockStateView | null> {
   const sizeAt = (pool: ShieldedPoolId, root: Uint8Array): Promise<number | null> => treeSizeAt(store, pool, root);
   const record = await store.blockState(entry.hash);
-  if (record) return connectedBlockView(record, sizeAt);
+  if (record) return connectedBlockView(record, store.network, sizeAt);
   if (!(await store.chainStateTip())) return null;
   const parentTotals = entry.height === 0 ? null : await bodyTotals(store, entry.prevHash, store.network);
   return unconnectedBlockView(decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE), entry.height, store.network, parentTotals, sizeAt);

@@ -8,7 +8,8 @@
 import { TRACKED_SUBTREE_HEIGHT } from '../../../state/trees/incremental.js';
 import { getInt, getStr, JsonWriter } from '../../../json/index.js';
 import { toHex } from '../../../codec/hex.js';
-import { SHIELDED_POOL_ENTRIES, shieldedPool, type ShieldedPoolId } from '../../../state/pools.js';
+import type { NetworkParams } from '../../../chain/network.js';
+import { poolOffered, SHIELDED_POOL_ENTRIES, shieldedPool, type ShieldedPoolId } from '../../../state/pools.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
@@ -43,9 +44,9 @@ function help(disabledMsg: string): string {
   );
 }
 
-/** The registered pools as zcashd's error names them: `"sapling" or "orchard"`. */
-function poolChoices(): string {
-  const names = SHIELDED_POOL_ENTRIES.map((p) => `"${p.id}"`);
+/** The pools the network offers as zcashd's error names them: `"sapling" or "orchard"`. */
+function poolChoices(network: NetworkParams): string {
+  const names = SHIELDED_POOL_ENTRIES.filter((p) => poolOffered(p, network)).map((p) => `"${p.id}"`);
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names.join('');
 }
 
@@ -65,7 +66,9 @@ export function zGetSubtreesByIndexMethod(store: ChainStoreReader, lightwalletd:
       if (!lightwalletd) throw new RpcError(RPC.MISC_ERROR, disabledMessage(name));
       const pool = getStr(params[0]!);
       const entry = shieldedPool(pool);
-      if (!entry) throw new RpcError(RPC.INVALID_PARAMETER, `Requested pool must be ${poolChoices()}`);
+      // A pool after zcashd's exists only where its upgrade is configured (not under -compat=6.12.2).
+      if (!entry || !poolOffered(entry, store.network))
+        throw new RpcError(RPC.INVALID_PARAMETER, `Requested pool must be ${poolChoices(store.network)}`);
       // Both are read as int and stored in unsigned 64-bit variables, so a negative start names
       // an index no tree reaches, and a negative limit no limit at all.
       const start = getInt(params[1]!);

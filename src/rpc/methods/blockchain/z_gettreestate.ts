@@ -12,7 +12,7 @@ import { getStr, JsonWriter } from '../../../json/index.js';
 import { recordPoolRoot, treeAtAnchor, type ShieldedPool } from '../../../state/chain-state.js';
 import { defaultPoolHashers } from '../../../state/hashers.js';
 import { type IncrementalMerkleTree } from '../../../state/trees/incremental.js';
-import { SHIELDED_POOL_ENTRIES, shieldedPool } from '../../../state/pools.js';
+import { poolListedAt, SHIELDED_POOL_ENTRIES, shieldedPool } from '../../../state/pools.js';
 import { POOL_TREE_STATE_LAYOUT } from '../../../state/trees/tree-state.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
@@ -110,6 +110,8 @@ export function zGetTreeStateMethod(store: ChainStoreReader, options: { legacyOr
         const poolEntry = shieldedPool(pool);
         const activation = poolEntry ? store.network.activationHeights[poolEntry.upgrade] : 0;
         if (activation === null) continue;
+        // A pool after zcashd's (Ironwood) is printed from its upgrade's activation on.
+        if (poolEntry && !poolListedAt(poolEntry, store.network, entry.height)) continue;
         const root = await finalRoot(store, entry, pool);
         const tree = await treeAt(store, pool, root);
         w.key(pool).beginObject();
