@@ -23,7 +23,7 @@ import { MAINNET, TESTNET, type NetworkParams } from '../src/chain/network.js';
 import { decodeBlockHeader } from '../src/codec/block.js';
 import { openChainStore } from '../src/store/index.js';
 import { NU63_RANGE, nu63Block, type Nu63Network } from '../test/support/zebra-node.js';
-import { fmt, load, median, QUICK } from './lib/measure.js';
+import { fmt, load, median, QUICK, spread } from './lib/measure.js';
 
 const ROUNDS = QUICK ? 2 : 7;
 const PARAMS: Record<Nu63Network, NetworkParams> = { mainnet: MAINNET, testnet: TESTNET };
@@ -98,9 +98,9 @@ async function main(): Promise<void> {
   console.log(`import rate across NU6.3 (real blocks from a checkpoint; median of ${ROUNDS} rounds; ${load()})`);
   const ms = (s: Segment): number => median(times.get(s)!);
   for (const s of all) {
-    const t = ms(s);
+    const { median: t, min, max } = spread(times.get(s)!);
     console.log(
-      `${s.label.padEnd(44)} ${fmt((s.heights.length / t) * 1000, 1).padStart(8)} blocks/s ${((s.bytes / 1048576 / t) * 1000).toFixed(2).padStart(7)} MB/s  (${s.heights.length} blocks, ${fmt(s.bytes)} bytes, ${t.toFixed(2)} ms)`,
+      `${s.label.padEnd(44)} ${fmt((s.heights.length / t) * 1000, 1).padStart(8)} blocks/s ${((s.bytes / 1048576 / t) * 1000).toFixed(2).padStart(7)} MB/s  (${s.heights.length} blocks, ${fmt(s.bytes)} bytes, ${t.toFixed(2)} ms, rounds ${min.toFixed(2)}–${max.toFixed(2)} ms)`,
     );
   }
   for (const network of ['mainnet', 'testnet'] as const) {
