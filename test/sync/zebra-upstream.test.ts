@@ -19,7 +19,10 @@ import { followUpstream, importFromUpstream } from '../../src/sync/upstream.js';
 import { resultOf } from '../support/call.js';
 import { tempDir } from '../support/store.js';
 import { waitFor } from '../support/upstream-server.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { vi } from 'vitest';
+import { runImport } from '../../src/cli/import.js';
 import { vectorPath } from '../support/vectors.js';
 import { NU63_RANGE, ZebraNode, nu63Block, zebraPools, type Nu63Network } from '../support/zebra-node.js';
 
@@ -222,5 +225,50 @@ describe('-upstream: the follower keeps up with a Zebra node as its tip moves', 
     } finally {
       await follower.stop();
     }
+  });
+});
+
+describe('zecrpc import --checkpoint FILE --rpc URL, from a Zebra node', () => {
+  const { activation, last } = NU63_RANGE.testnet;
+  const zebra = new ZebraNode('testnet');
+  const dir = tempDir('zebra-cli');
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await zebra.stop();
+    dir.remove();
+  });
+
+  it('starts at the activation block and imports the ten v6 blocks after it', async () => {
+    const url = await zebra.start();
+    const pools = zebraPools('testnet', activation);
+    const total = (id: string) => String(pools.find((p) => p.id === id)!.chainValueZat);
+    const file = join(dir.path, 'checkpoint.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        height: activation,
+        headers: [Buffer.from(nu63Block('testnet', activation).subarray(0, 1487)).toString('hex')],
+        // Zebra reports no chain work: the header's own, as a checkpoint fetched from it counts.
+        chainWork: blockWork(decodeBlockHeader(nu63Block('testnet', activation).subarray(0, 1487)).bits).toString(),
+        state: {
+          sprout: '000000',
+          sapling: '000000',
+          orchard: '000000',
+          ironwood: '000000',
+          totals: Object.fromEntries(['sprout', 'sapling', 'orchard', 'lockbox', 'ironwood'].map((id) => [id, total(id)])),
+        },
+      }),
+    );
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((t: string | Uint8Array) => (out.push(String(t)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await runImport([`-datadir=${dir.path}`, '-testnet', '--checkpoint', file, '--rpc', url, '--progress', 'silent']);
+    vi.restoreAllMocks();
+    expect(out.join('')).toMatch(
+      new RegExp(
+        `^imported ${last - activation} blocks \\(0 already stored, 0 side-chain, 0 reorganizations\\) in [\\d.]+ s, [\\d.]+ MB/s; tip ${last} ${zebra.hashAt(last)}\\n$`,
+      ),
+    );
   });
 });
