@@ -13,6 +13,7 @@ import { DEFAULT_METHODS, parseMethodSelection } from '../compare/methods.js';
 import { createCompareProgress, type CompareProgressMode } from '../compare/progress.js';
 import { formatJson, formatReport } from '../compare/report.js';
 import { runCompare } from '../compare/run.js';
+import { isHelpFlag } from './options.js';
 import type { ReferenceKind } from '../compare/compare-reply.js';
 
 interface CompareCliOptions {
@@ -39,7 +40,7 @@ interface CompareCliOptions {
   timeout: string;
   maxReported: string;
   json?: boolean;
-  progress: CompareProgressMode;
+  progress: 'auto' | 'bar' | 'log' | 'silent';
 }
 
 export interface CompareIo {
@@ -91,6 +92,12 @@ function profileOf(o: CompareCliOptions): CompatProfile {
   return compatProfileNamed(o.compat) ?? DEFAULT_COMPAT_PROFILE;
 }
 
+/** import's `silent` is the display's `none`; JSON on stdout wants no log lines unless asked for. */
+function progressMode(o: CompareCliOptions): CompareProgressMode {
+  if (o.progress === 'silent' || (o.json && o.progress === 'auto')) return 'none';
+  return o.progress;
+}
+
 async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
   const methods = parseMethodSelection(o.methods);
   const heights = heightSelection(o);
@@ -109,7 +116,8 @@ async function execute(o: CompareCliOptions, io: CompareIo): Promise<number> {
         .map((e) => e.trim())
         .filter((e) => e !== ''),
       maxReported: positiveInt(o.maxReported, '--max-reported'),
-      progress: createCompareProgress(o.json && o.progress === 'auto' ? 'none' : o.progress, io.stderr),
+      progress: createCompareProgress(progressMode(o), io.stderr),
+      onWarning: (w) => io.stderr.write(`zecrpc compare: warning: ${w}\n`),
     });
     io.stdout.write(o.json ? formatJson(result) : formatReport(result));
     return result.ok ? 0 : 1;
@@ -160,7 +168,11 @@ export function compareCommand(
     .option('--timeout <ms>', 'time limit of each request', '30000')
     .option('--max-reported <n>', 'differing replies shown in detail', '50')
     .option('--json', 'print the result as JSON')
-    .addOption(new Option('--progress <mode>', 'progress on stderr').choices(['auto', 'bar', 'log', 'none']).default('auto'))
+    .addOption(
+      new Option('--progress <mode>', 'progress on stderr, as for import (none: the same as silent)')
+        .choices(['auto', 'bar', 'log', 'silent'])
+        .default('auto'),
+    )
     .action(async (o: CompareCliOptions) => {
       try {
         onExit(await execute(o, io));
@@ -172,14 +184,55 @@ export function compareCommand(
     });
 }
 
+/**
+ * The command line as commander reads it: zcashd-style `-name=value` and `-name` (as every other
+ * command takes them; `-referenceuser` or `-reference-user`) become `--reference-user=value`;
+ * `--name value` and `--name=value` pass as they are; `--progress none`, this command's former
+ * spelling of import's `silent`, becomes `silent`.
+ */
+export function normalizeCompareArgs(argv: readonly string[]): string[] {
+  const longs = new Map<string, string>();
+  for (const o of compareCommand().options) {
+    if (!o.long) continue;
+    const bare = o.long.slice(2);
+    longs.set(bare, o.long);
+    longs.set(bare.replace(/-/g, ''), o.long);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i]!;
+    const zcashdStyle = /^-([A-Za-z][A-Za-z0-9-]*)(=.*)?$/s.exec(a);
+    if (zcashdStyle && !isHelpFlag(a)) {
+      const long = longs.get(zcashdStyle[1]!.toLowerCase());
+      if (!long) throw new CompareError(`zecrpc compare does not take -${zcashdStyle[1]!} (unknown option). See 'zecrpc compare -help'.`);
+      a = long + (zcashdStyle[2] ?? '');
+    } else if (isHelpFlag(a)) a = '--help';
+    if (a === '--progress=none') a = '--progress=silent';
+    out.push(a);
+    if (a === '--progress' && argv[i + 1] === 'none') {
+      out.push('silent');
+      i++;
+    }
+  }
+  return out;
+}
+
 /** Runs `zecrpc compare <argv…>`; resolves with the exit status. */
 export async function runCompareCommand(argv: readonly string[], io?: CompareIo): Promise<number> {
   let code = 0;
   const cmd = compareCommand(io, (c) => (code = c));
   cmd.exitOverride();
   if (io) cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  let args: string[];
   try {
-    await cmd.parseAsync([...argv], { from: 'user' });
+    args = normalizeCompareArgs(argv);
+  } catch (e) {
+    if (!(e instanceof CompareError)) throw e;
+    (io?.stderr ?? process.stderr).write(`${e.message}\n`);
+    return 2;
+  }
+  try {
+    await cmd.parseAsync(args, { from: 'user' });
   } catch (e) {
     const err = e as { code?: string; exitCode?: number };
     if (typeof err.code === 'string' && err.code.startsWith('commander.')) return err.exitCode === 0 ? 0 : 2;

@@ -76,6 +76,16 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'upstreamcookie', value: 'file', help: "The upstream node's .cookie file" },
   { name: 'upstreampoll', value: 'seconds', help: 'How often to poll the upstream tip (default: 5)' },
   {
+    name: 'metricsbind',
+    value: 'addr:port',
+    help: 'Serve Prometheus metrics at /metrics, and /healthy and /ready for load balancers, on this address (a listener of its own, never the RPC port; off by default)',
+  },
+  {
+    name: 'readymaxlag',
+    value: 'n',
+    help: "With -upstream: /ready answers 503 when the store is more than <n> blocks behind the upstream's tip (default: 2)",
+  },
+  {
     name: 'debug',
     value: 'category',
     help: 'Output debugging information. -debug=rpc (or -debug, -debug=1) logs every JSON-RPC request; -debug=0 turns it off',

@@ -22,6 +22,15 @@ import { zcashdSubversion } from '../rpc/methods/control/getinfo.js';
 import { storeMethods } from '../rpc/methods/index.js';
 import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
+import { RpcMetrics } from '../rpc/http/metrics.js';
+import {
+  parseMetricsBind,
+  parseReadyMaxLag,
+  readiness,
+  startMetricsListener,
+  type RunningMetricsListener,
+} from '../rpc/http/metrics-listener.js';
+import { nodeFigures } from './node-metrics.js';
 import type { ChainStore } from '../store/chain.js';
 import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
 import { feeRates } from './fee-options.js';
@@ -34,6 +43,8 @@ export interface ServeHandle {
   config: NodeConfig;
   server: RunningRpcServer;
   store: ChainStore;
+  /** The metrics, /healthy and /ready listener (-metricsbind), if any. */
+  metrics: RunningMetricsListener | null;
   /** Resolves once the node has shut down. */
   stopped: Promise<void>;
   shutdown(): Promise<void>;
@@ -126,6 +137,18 @@ export interface StartOptions {
   umask?: boolean;
   /** Where the log goes (default standard output). */
   logTo?: DestinationStream;
+  /** ISO 8601 times in the log instead of epoch milliseconds (default: when standard output is a terminal). */
+  isoTime?: boolean;
+}
+
+/** -metricsbind and -readymaxlag, checked before anything opens. */
+function metricsSettings(config: NodeConfig): { bind: { host: string; port: number } | null; readyMaxLag: number } {
+  const bind = config.getArg('metricsbind');
+  try {
+    return { bind: bind === undefined ? null : parseMetricsBind(bind), readyMaxLag: parseReadyMaxLag(config.getArg('readymaxlag')) };
+  } catch (e) {
+    throw new ConfigError(`Error: ${(e as Error).message}`);
+  }
 }
 
 /** Starts the node; `runServe` adds signal handling and waits for shutdown. */
@@ -139,7 +162,14 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   const settings = logSettings(config);
   if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
-  const logOptions = { level: settings.level, redact: ['req.headers.authorization'] };
+  const metricsOptions = metricsSettings(config);
+  // A person reading a terminal wants wall-clock times; a log collector parses epoch milliseconds.
+  const isoTime = opts.isoTime ?? (opts.logTo === undefined && process.stdout.isTTY === true);
+  const logOptions = {
+    level: settings.level,
+    redact: ['req.headers.authorization'],
+    ...(isoTime ? { timestamp: pino.stdTimeFunctions.isoTime } : {}),
+  };
   const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
   for (const warning of fees.warnings) log?.warn(`Warning: ${warning}`);
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
@@ -181,12 +211,19 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   let shuttingDown: Promise<void> | null = null;
   let follower: UpstreamFollower | null = null;
   let server: RunningRpcServer;
+  let storeOpen = true;
+  const metrics = metricsOptions.bind ? new RpcMetrics() : null;
+  let metricsListener: RunningMetricsListener | null = null;
   const shutdown = (): Promise<void> =>
     (shuttingDown ??= (async () => {
       log?.info('shutting down');
+      // A load balancer stops sending requests while those in progress finish.
+      metricsListener?.stopping();
       follower?.stop();
       await follower?.done.catch(() => undefined);
       await server.close();
+      await metricsListener?.close();
+      storeOpen = false;
       await store.close().catch((e: unknown) => log?.error(`closing the chain store: ${(e as Error).message}`));
       resolveStopped();
     })());
@@ -198,6 +235,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
       logger: log ? log.child({}, { level: httpLogLevel(settings) }) : false,
       onStop: () => void shutdown(),
+      ...(metrics ? { metrics } : {}),
     });
   } catch (e) {
     // A server that failed to start wrote no cookie, or removed the one it wrote (a path it
@@ -213,6 +251,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     throw e;
   }
   try {
+    if (metrics && metricsOptions.bind) metricsListener = await listenForMetrics(metrics, metricsOptions.bind);
     await announceAndFollow();
   } catch (e) {
     // Start-up failed while listening (the follower's credentials, the store): stop as on
@@ -220,7 +259,31 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     await shutdown();
     throw e;
   }
-  return { config, server, store, stopped, shutdown };
+  return { config, server, store, metrics: metricsListener, stopped, shutdown };
+
+  async function listenForMetrics(m: RpcMetrics, bind: { host: string; port: number }): Promise<RunningMetricsListener> {
+    const upstreamHeight = upstream ? () => follower?.upstreamHeight ?? null : null;
+    m.attachNode(nodeFigures(store, config.datadir, upstreamHeight));
+    try {
+      return await startMetricsListener({
+        ...bind,
+        metrics: m,
+        ready: async () =>
+          readiness({
+            storeOpen,
+            storeHeight: storeOpen ? ((await store.tip())?.height ?? null) : null,
+            upstream: upstreamHeight ? { height: upstreamHeight() } : null,
+            maxLag: metricsOptions.readyMaxLag,
+          }),
+        onError: (e) => log?.error(`metrics scrape failed: ${e.message}`),
+      });
+    } catch (e) {
+      if (!isAddressInUse(e)) throw e;
+      throw new ConfigError(
+        `Error: Unable to start the metrics listener: ${bind.host} port ${bind.port} is already in use. Choose another with -metricsbind=ADDR:PORT.`,
+      );
+    }
+  }
 
   /** Says where the server listens and what its store holds, and starts following -upstream. */
   async function announceAndFollow(): Promise<void> {
@@ -230,6 +293,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
         network: config.network.name,
         datadir: config.datadir,
         listen: server.addresses,
+        ...(metricsListener ? { metrics: metricsListener.address } : {}),
         auth: server.cookieFile ? `cookie ${server.cookieFile}` : 'rpcuser/rpcpassword',
         tip: tip ? { height: tip.height, hash: toHexReversed(tip.hash) } : null,
       },

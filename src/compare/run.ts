@@ -12,7 +12,8 @@ import { decodeBlock } from '../codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../codec/tx/acceptance.js';
 import { compareReplies, type ClassifiedDifference, type ReferenceKind, type ReplyComparison } from './compare-reply.js';
 import { checkExclusions, deviationOf, knownDeviations } from './deviations.js';
-import type { CompatProfile } from '../compat/profiles.js';
+import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
+import { chainIdentity, identityWarnings } from './identity.js';
 import type { Endpoint, Reply } from './endpoint.js';
 import { CompareError } from './errors.js';
 import { selectHeights, type HeightSelection } from './heights.js';
@@ -40,6 +41,8 @@ export interface CompareOptions {
   exclude?: readonly string[];
   /** The compatibility profile the target runs (`-compat`): it decides which deviations are known. Default: the default profile. */
   profile?: CompatProfile;
+  /** Told each warning (nodes of different networks or profiles) as soon as it is found, before the requests. */
+  onWarning?: (warning: string) => void;
   /** JSON differences listed per reply. */
   maxDifferencesPerReply?: number;
   /** Differing replies kept in the result with their details (all are counted). */
@@ -104,6 +107,8 @@ export interface CompareResult {
   /** The comparison's own cost: comparing and bookkeeping, and this process's CPU time. */
   overhead: { compareMs: number; perReplyUs: number; processCpuMs: number; wallMs: number };
   notes: string[];
+  /** What makes the comparison doubtful: nodes of different networks, a zecrpc reference on another profile. */
+  warnings: string[];
   /** No request differed except by zebrad drift or an excluded deviation. */
   ok: boolean;
 }
@@ -221,6 +226,9 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
   const kind =
     opts.referenceKind === undefined || opts.referenceKind === 'auto' ? await detectReferenceKind(reference) : opts.referenceKind;
   const heights = selectHeights(opts.heights, Math.min(refTip, tgtTip));
+  const [refIdentity, tgtIdentity] = await Promise.all([chainIdentity(reference), chainIdentity(target)]);
+  const warnings = identityWarnings(refIdentity, tgtIdentity, kind, opts.profile ?? DEFAULT_COMPAT_PROFILE);
+  for (const w of warnings) opts.onWarning?.(w);
 
   const notes: string[] = [];
   if (refTip !== tgtTip)
@@ -416,6 +424,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareResult> {
     reference: { location: reference.location, kind },
     target: { location: target.location },
     tips: { reference: refTip, target: tgtTip },
+    warnings,
     heights: { count: heights.length, first: heights[0] ?? null, last: heights.at(-1) ?? null },
     concurrency,
     methods: [...tallies.values()],

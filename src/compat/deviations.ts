@@ -40,7 +40,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "The replies are the contract: byte-for-byte equality needs zcashd's own number and string formatting.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'getblock-numeric-height',
@@ -54,7 +54,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'For clients whose JSON-RPC layer sends numbers; zcash-cli and zecrpc-cli send strings, which both accept.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
     matches: (method, params) => method === 'getblock' && typeof params[0] === 'number',
   },
   {
@@ -83,7 +83,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc validates no spend and has nowhere to send a transaction, so it refuses what zcashd would refuse and does not claim a submission.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'getblock-never-connected',
@@ -99,7 +99,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A block on a side branch has no chain state of its own; zcashd prints what AddToBlockIndex kept for it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'insight-spent-members',
@@ -126,7 +126,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc keeps no mempool, and a store started from a checkpoint has no record of the coins before it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'reorg-index-traces',
@@ -142,7 +142,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'Indexes that hold the active chain only answer the same after a reorganization as after a replay.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'getblocksubsidy-any-height',
@@ -156,7 +156,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'The subsidy is a function of the height and the network alone.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'getinfo-build',
@@ -169,7 +169,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'The official zcashd build compiles the wallet in; zecrpc has none to enable.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'legacyorchardroot',
@@ -183,7 +183,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'For clients that read the root as zcashd v4.5.0–v5.2.0 printed it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'initial-block-download-latch',
@@ -198,7 +198,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A serving store never imports, and zecrpc has no wallet.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'no-proof-verification',
@@ -211,7 +211,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc serves blocks; it neither mines nor relays.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'cookie-file',
@@ -228,7 +228,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A cookie file left behind, or one renamed over a file that is not a cookie, destroys what an operator did not mean to lose.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'leveldb-current-missing',
@@ -241,7 +241,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'LevelDB would start such a store empty and delete its tables.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'rpcservertimeout-request',
@@ -257,7 +257,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "libevent's timeouts, with Node's keep-alive timer (which adds a second between requests).",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-heads',
@@ -275,7 +275,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what clients read (codes, envelopes, texts) is zcashd's.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-status-line-http-1-0-requests',
@@ -288,7 +288,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-headers-names-order-and-additions',
@@ -302,7 +302,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-head-size-limit',
@@ -315,7 +315,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-head-lenient-forms-libevent-accepted',
@@ -330,7 +330,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-body-chunk-sizes',
@@ -343,7 +343,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-body-unauthenticated-chunked-body-that-is-malformed',
@@ -356,7 +356,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-request-body-413-before-authentication',
@@ -369,7 +369,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-connection-header-close-in-a-list',
@@ -382,7 +382,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-connection-end-after-a-reply-that-closes',
@@ -395,7 +395,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-connection-rpcservertimeout-on-a-request',
@@ -409,7 +409,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'http-rest-rest-getutxos',
@@ -422,21 +422,39 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
     since: '0.1.0',
+    profiles: ['current', '6.12.2'],
+  },
+  {
+    name: 'cheap-calls-queue',
+    kind: 'deviation',
+    subjects: ['HTTP', 'getblockcount', 'getbestblockhash', 'getblockhash', 'getconnectioncount', 'ping'],
+    member: '-rpcworkqueue',
+    text: [
+      'A single request (not a batch) of up to 256 bytes for `getblockcount`, `getbestblockhash`, `getblockhash`,',
+      '`getconnectioncount` or `ping` waits in a work queue of its own, of the same `-rpcthreads` and',
+      '`-rpcworkqueue` sizes: when heavy calls fill the ordinary queue, they are refused ("Work queue depth',
+      'exceeded") and these probes are still answered.',
+    ],
+    why: 'Load balancers and monitors probe with these calls; in zcashd they are shed with the heavy calls that fill its one queue.',
+    since: '0.1.0',
     profiles: ['6.12.2'],
   },
   {
     name: 'wrong-credentials-delay',
-    kind: 'note',
+    kind: 'deviation',
     subjects: ['HTTP'],
     member: null,
     text: [
-      "Wrong credentials wait zcashd's 250 ms in a work-queue slot, as its worker thread sleeps: with",
-      'the default 4 threads and 16 waiting, guesses are limited to about 16 a second across all',
-      'connections, and those beyond the queue get "Work queue depth exceeded".',
+      "Wrong credentials wait zcashd's 250 ms before the 401, on a timer rather than in a work-queue slot:",
+      'a flood of wrong passwords takes no work from authenticated clients. Guessing stays bounded as in',
+      'zcashd: at most `-rpcthreads` + `-rpcworkqueue` wrong credentials wait at once (a quarter of them',
+      'for one address); past that, a request whose Authorization header was not granted recently gets',
+      '"Work queue depth exceeded" without being checked, and a header granted recently is still served.',
+      'The refusals are logged once a minute with their count.',
     ],
-    why: "zcashd's delay, in the same place, limits password guessing the same way.",
+    why: 'In zcashd the sleeping worker is a slot of the work queue, so 20 wrong guesses in flight starve every user; the guessing rate zcashd allows is kept.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'rpcbodymemory',
@@ -456,7 +474,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'Large batches wait their turn instead of being parsed at once, and nothing waits for memory while holding what would free it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'insight-reply-memory',
@@ -484,7 +502,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "A request may use only its reply memory's worth; zcashd reads on without a bound.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'upstream-reply-memory',
@@ -501,7 +519,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "A relayed reply is read, parsed and re-written in this process's memory, under the same budget as its own replies.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'bounded-operator-files',
@@ -518,7 +536,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A file named by mistake (/dev/zero, a pipe, a dump) must end with an error, not with memory exhausted.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'early-reply-body',
@@ -535,7 +553,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A client that never sends the body must not have its next request read as one.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'damaged-storage-verbosity-1',
@@ -553,7 +571,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'Verbosity 1 of a connected block is answered from the index and the chain state, without the block bytes.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'leveldb-checksums',
@@ -571,7 +589,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "classic-level does not expose LevelDB's verify_checksums.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'size-on-disk',
@@ -584,7 +602,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "It is answered in constant time, as zcashd's estimate is.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'zecrpc-cli-conf',
@@ -594,7 +612,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     text: ['zcash-cli refuses to run without a `zcash.conf`; zecrpc-cli (like `zecrpc serve`)', 'needs one only when `-conf` names it.'],
     why: 'Like `zecrpc serve`, the client needs no file when the command line says everything.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'rest-interface',
@@ -610,7 +628,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc implements the REST resources listed; `/rest/getutxos` is not among them.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'address-utilities-no-wallet',
@@ -631,7 +649,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no wallet: it answers as an official build whose wallet holds none of the addresses.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'network-methods-no-peers',
@@ -657,7 +675,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no peers and holds no keys; it answers as zcashd with no connections and -listen=0.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'mempool-mining-via-upstream',
@@ -674,7 +692,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no mempool and no miner.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'verifychain-levels',
@@ -689,7 +707,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zecrpc keeps the stored bytes, the txid list and the chain-state records, not zcashd's in-memory coins views.",
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
   {
     name: 'gettxout-checkpoint-store',
@@ -702,6 +720,6 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A store started from a checkpoint has no record of the outputs before it.',
     since: '0.1.0',
-    profiles: ['6.12.2'],
+    profiles: ['current', '6.12.2'],
   },
 ];

@@ -19,6 +19,7 @@ import type { ValuePoolView } from '../state/value-pools.js';
 import { declaredHeight } from '../codec/coinbase-height.js';
 import { spentRecordsBytes } from './spent-fields.js';
 import { writeTxJson } from './tx.js';
+import { renderToBytes } from './scratch-output.js';
 import { JsonWriter } from '../json/writer.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -105,8 +106,10 @@ export function blockToJson(block: Block, verbosity: 1 | 2, ctx: BlockChainConte
  * is written into that memory while it fits (the result is then a view of it).
  */
 export function blockToJsonBytes(block: Block, verbosity: 1 | 2, ctx: BlockChainContext, network: NetworkParams, output?: Buffer): Buffer {
-  const w = new JsonWriter(output ?? Math.max(1 << 16, block.size * 8));
-  writeBlockJson(w, decodedVerboseBlock(block, verbosity, ctx, network), ctx, network);
+  const view = decodedVerboseBlock(block, verbosity, ctx, network);
+  if (output === undefined) return renderToBytes(Math.max(1 << 16, block.size * 8), (w) => writeBlockJson(w, view, ctx, network));
+  const w = new JsonWriter(output);
+  writeBlockJson(w, view, ctx, network);
   return w.toBuffer();
 }
 

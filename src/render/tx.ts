@@ -19,6 +19,7 @@ import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
 import { JsonFragment, JsonWriter } from '../json/writer.js';
+import { renderToBytes } from './scratch-output.js';
 import { spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
 
 /**
@@ -432,28 +433,9 @@ export function txToJson(tx: Transaction, network: NetworkParams): string {
 }
 
 /**
- * Output memory reused from one transaction reply to the next, whose result is then copied
- * out at its exact size: cheaper than a fresh buffer sized for the worst case every time.
- */
-let scratch: Buffer | null = null;
-const SCRATCH_BYTES = 1 << 20;
-
-/**
  * The same as UTF-8 bytes (TxToJSON is pure ASCII: hex, asm, base58 and fixed words): what a
  * reply sends, written as bytes from the start (see JsonWriter).
  */
 export function txToJsonBytes(tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
-  const estimate = 4 * tx.size + 512;
-  const memory = estimate <= SCRATCH_BYTES ? (scratch ?? Buffer.allocUnsafe(SCRATCH_BYTES)) : null;
-  // Taken while in use, so that a render inside this one could never write into it too.
-  scratch = null;
-  try {
-    const w = new JsonWriter(memory ?? estimate);
-    writeTxJson(w, tx, network, extras);
-    const out = w.toBuffer();
-    // Exactly the reply's bytes, so that whoever keeps it (a cache) keeps no slack.
-    return out.buffer === memory?.buffer || out.buffer.byteLength > 1.5 * out.length ? Buffer.from(out) : out;
-  } finally {
-    if (memory !== null) scratch = memory;
-  }
+  return renderToBytes(4 * tx.size + 512, (w) => writeTxJson(w, tx, network, extras));
 }

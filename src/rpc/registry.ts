@@ -18,6 +18,11 @@ export class MethodRegistry {
     return this.methods.get(name);
   }
 
+  /** Every registered name, hidden methods included. */
+  names(): string[] {
+    return [...this.methods.keys()];
+  }
+
   /**
    * zcashd's CRPCTable::help: with a command, that command's full help text (hidden ones too);
    * without, the first line of each command sorted by category+name, grouped under

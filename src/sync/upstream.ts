@@ -23,6 +23,8 @@ export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   batchSize?: number;
   /** Batches fetched ahead of the one being stored (default 4). */
   pipeline?: number;
+  /** Told the upstream's tip height each time a pass asks for it. */
+  onUpstreamHeight?: (height: number) => void;
 }
 
 export interface FollowOptions extends UpstreamOptions {
@@ -152,6 +154,7 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
   async function syncPasses(): Promise<void> {
     for (let attempt = 0; !stopped(); attempt++) {
       const upstreamHeight = heightReply(client, await client.call('getblockcount'));
+      opts.onUpstreamHeight?.(upstreamHeight);
       const common = await findCommonHeight(store, client, upstreamHeight, batch);
       const start = common + 1;
       if (start > upstreamHeight) break;
@@ -234,6 +237,8 @@ export interface UpstreamFollower {
   readonly lastError: Error | null;
   /** Completed passes (successful or not). */
   readonly passes: number;
+  /** The upstream's tip height as last seen, null until a pass has asked for it. */
+  readonly upstreamHeight: number | null;
 }
 
 /**
@@ -250,12 +255,22 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
   let lastError: Error | null = null;
   let passes = 0;
   let failures = 0;
+  let upstreamHeight: number | null = null;
+  const onUpstreamHeight = (h: number) => {
+    upstreamHeight = h;
+    opts.onUpstreamHeight?.(h);
+  };
 
   const loop = async (): Promise<void> => {
     let first = true;
     while (!abort.signal.aborted) {
       try {
-        const r = await syncFromUpstream(store, client, { ...opts, signal: abort.signal, progress: first ? opts.progress : 'silent' });
+        const r = await syncFromUpstream(store, client, {
+          ...opts,
+          signal: abort.signal,
+          progress: first ? opts.progress : 'silent',
+          onUpstreamHeight,
+        });
         first = false;
         failures = 0;
         lastError = null;
@@ -293,6 +308,9 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
     },
     get passes() {
       return passes;
+    },
+    get upstreamHeight() {
+      return upstreamHeight;
     },
   };
 }

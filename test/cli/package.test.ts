@@ -122,28 +122,34 @@ async function waitForOutput(s: RunningServe, text: string): Promise<void> {
 }
 
 const running: RunningServe[] = [];
+/** What `npm install` of the tarball printed (its warnings included). */
+let installOutput = '';
 
 beforeAll(() => {
   // A copy of the tree the package is built from, with the repo's node_modules, so the real
   // `npm run build` runs without touching the working dist/.
   mkdirSync(stage);
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(repo, f), join(stage, f));
-  cpSync(join(repo, 'bin'), join(stage, 'bin'), { recursive: true });
-  cpSync(join(repo, 'src'), join(stage, 'src'), { recursive: true });
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'ARCHITECTURE.md', 'CHANGELOG.md', 'tsconfig.json', 'tsconfig.build.json']) {
+    cpSync(join(repo, f), join(stage, f));
+  }
+  for (const d of ['bin', 'src', 'docs', 'assembly', 'scripts']) cpSync(join(repo, d), join(stage, d), { recursive: true });
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'), 'dir');
-  mustRun('npm', ['run', 'build'], { cwd: stage, timeoutMs: 120_000 });
-  mustRun('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage });
+  // npm pack as a release runs it: prepack builds and takes `prepare` out of the packed manifest,
+  // postpack puts it back.
+  mustRun('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, timeoutMs: 240_000 });
 
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const tarball = join(work, `zecrpc-${VERSION}.tgz`);
   // Everything should come from npm's cache (npm ci filled it); metadata may still be missing there.
   const offline = run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { timeoutMs: 120_000 });
+  installOutput = offline.stdout + offline.stderr;
   if (offline.code !== 0) {
     const online = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { timeoutMs: 180_000 });
     if (online.code !== 0) throw new Error(`installing the packed tarball failed:\n${offline.stderr}\n${online.stderr}`);
+    installOutput = online.stdout + online.stderr;
   }
-}, 400_000);
+}, 500_000);
 
 afterAll(async () => {
   for (const s of running) {
@@ -161,8 +167,18 @@ describe('npm pack', () => {
     const files = packed[0]!.files.map((f) => f.path).sort();
     const stray = files.filter(
       (f) =>
-        !['LICENSE', 'README.md', 'package.json', 'bin/zecrpc.js', 'bin/zecrpc-cli.js', 'bin/missing-build.js'].includes(f) &&
-        !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f),
+        ![
+          'LICENSE',
+          'README.md',
+          'ARCHITECTURE.md',
+          'CHANGELOG.md',
+          'package.json',
+          'bin/zecrpc.js',
+          'bin/zecrpc-cli.js',
+          'bin/missing-build.js',
+        ].includes(f) &&
+        !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f) &&
+        !/^docs\/[a-z-]+\.md$/.test(f),
     );
     expect(stray).toEqual([]);
     for (const f of [
@@ -185,6 +201,33 @@ describe('npm pack', () => {
     for (const w of wasm) expect(files).toContain(`dist/src/crypto/wasm/${w}`);
     // dist holds only src/
     expect(readdirSync(join(stage, 'dist'))).toEqual(['src']);
+  });
+
+  it('packs a manifest without the prepare script and leaves the one packed from as it was', () => {
+    const installed = JSON.parse(readFileSync(join(consumer, 'node_modules', 'zecrpc', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const source = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(source.scripts.prepare).toBe('npm run build:wasm && npm run build');
+    expect(installed.scripts.prepare).toBeUndefined();
+    expect(readFileSync(join(stage, 'package.json'), 'utf8')).toBe(readFileSync(join(repo, 'package.json'), 'utf8'));
+    expect(existsSync(join(stage, 'package.json.prepack'))).toBe(false);
+    // npm (≥ 11.16) lists a dependency's unapproved install scripts; zecrpc's own are none.
+    expect(installOutput).not.toMatch(/zecrpc@[^\s]* \(/);
+  });
+
+  it("ships every file the README links to, and docs/ whose links stay inside the package or name the repository's development files", () => {
+    const installed = join(consumer, 'node_modules', 'zecrpc');
+    for (const page of ['README.md', ...readdirSync(join(installed, 'docs')).map((f) => `docs/${f}`)]) {
+      const text = readFileSync(join(installed, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const m of text.matchAll(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z][a-z+.-]*:/i.test(target)) continue;
+        const path = join(dirname(join(installed, page)), target);
+        const development = /^\.\.\/(test|bench)\//.test(target) && page.startsWith('docs/');
+        expect({ page, target, shipped: existsSync(path) || development }).toEqual({ page, target, shipped: true });
+      }
+    }
   });
 });
 

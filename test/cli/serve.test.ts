@@ -159,6 +159,33 @@ describe('zecrpc serve (the main job)', () => {
     expect(existsSync(late)).toBe(false);
   });
 
+  it('-debug=rpc logs each request with method, id, status, bytes, ms and client address; ISO times when asked (a terminal)', async () => {
+    for (const isoTime of [true, false]) {
+      const dir = tempDir('serve-request-log');
+      cleanups.push(dir.remove);
+      const lines: string[] = [];
+      const node = await startNode([`-datadir=${dir.path}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p', '-debug=rpc'], {
+        logTo: { write: (s: string) => void lines.push(s) },
+        isoTime,
+      });
+      cleanups.push(() => node.shutdown());
+      const count = await rpc(node.server.port, 'u:p', 'getblockcount');
+      expect(count.text).toBe('{"result":0,"error":null,"id":"e2e"}\n');
+      await waitFor(async () => lines.some((l) => l.includes('request completed')), 'the request line');
+      const entry = JSON.parse(lines.find((l) => l.includes('request completed'))!) as Record<string, unknown>;
+      expect(entry).toMatchObject({
+        rpc: { method: 'getblockcount', id: '"e2e"' },
+        statusCode: 200,
+        bytes: Buffer.byteLength(count.text),
+        remoteAddress: expect.stringMatching(/127\.0\.0\.1$/) as unknown,
+      });
+      expect(typeof entry.ms).toBe('number');
+      if (isoTime) expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      else expect(typeof entry.time).toBe('number');
+      await node.shutdown();
+    }
+  });
+
   it('follows an upstream node given with -upstream', async () => {
     const dir = tempDir('serve-upstream');
     cleanups.push(dir.remove);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCompareCommand } from '../../src/cli/compare.js';
+import { normalizeCompareArgs, runCompareCommand } from '../../src/cli/compare.js';
 import type { CompareResult } from '../../src/compare/run.js';
 import { parseJson } from '../../src/json/reader.js';
 import { type JsonObject } from '../../src/json/value.js';
@@ -178,6 +178,89 @@ describe('zecrpc compare against a node whose replies were altered', () => {
     expect(d.differences).toEqual([expect.objectContaining({ kind: 'member-order', path: 'result' })]);
     expect(d.differences[0]!.reference).toMatch(/nonce,.*time/);
     expect(d.differences[0]!.target).toMatch(/time,.*nonce/);
+  });
+});
+
+describe('zecrpc compare: one grammar, and what the nodes say they are', () => {
+  it('takes zcashd-style -name=value options, and warns when the nodes differ in network or the zecrpc reference lists unknown upgrades', async () => {
+    const upstream = await startZecrpcNode(cleanups, AUTH);
+    const proxy = await startProxy(cleanups, upstream.url, `${AUTH.user}:${AUTH.password}`, (req, reply) => {
+      if (req.method !== 'getblockchaininfo') return undefined;
+      const envelope = JSON.parse(reply.body.toString('utf8')) as { result: { chain: string; upgrades: Record<string, unknown> } };
+      expect(envelope.result.chain).toBe('main');
+      envelope.result.chain = 'test';
+      envelope.result.upgrades['ffffffff'] = { name: 'NU9', activationheight: 9999999, status: 'pending', info: '' };
+      return { status: reply.status, body: Buffer.from(JSON.stringify(envelope) + '\n') };
+    });
+    const target = await closedStore();
+    const r = await compare([`-reference=${proxy.url}`, `-targetdatadir=${target}`, '-heights=0..2', '-json']);
+    expect(r.code).toBe(0);
+    const network =
+      "the nodes are on different networks (reference chain 'test', target chain 'main'): every block and hash will differ; " +
+      'compare nodes of one network (--network with --target-datadir)';
+    const profile =
+      'the reference zecrpc lists the upgrades of a profile this zecrpc does not have ' +
+      '(Overwinter, Sapling, Blossom, Heartwood, Canopy, NU5, NU6, NU6.1, NU6.2, NU6.3, NU9), not of --compat current: ' +
+      'upgrades and transaction parsing will differ; give the target the same -compat';
+    expect(r.err).toBe(`zecrpc compare: warning: ${network}\nzecrpc compare: warning: ${profile}\n`);
+    const res = r.json();
+    expect(res.warnings).toEqual([network, profile]);
+    expect(res.heights).toEqual({ count: 3, first: 0, last: 2 });
+  });
+
+  it('warns when a zecrpc reference runs another profile than the target is compared under', async () => {
+    const reference = await startZecrpcNode(cleanups, AUTH);
+    const r = await compare([
+      `-reference=${reference.url}`,
+      `-referenceuser=${AUTH.user}`,
+      `-referencepassword=${AUTH.password}`,
+      `-targetdatadir=${await closedStore()}`,
+      '-compat=6.12.2',
+      '-heights=3..3',
+      '-json',
+    ]);
+    const warning =
+      'the reference zecrpc lists the upgrades of profile current ' +
+      '(Overwinter, Sapling, Blossom, Heartwood, Canopy, NU5, NU6, NU6.1, NU6.2, NU6.3), not of --compat 6.12.2: ' +
+      'upgrades and transaction parsing will differ; give the target the same -compat';
+    expect(r.err).toBe(`zecrpc compare: warning: ${warning}\n`);
+    expect(r.json().warnings).toEqual([warning]);
+  });
+
+  it('warns of nothing for two nodes of one network and profile', async () => {
+    const reference = await startZecrpcNode(cleanups, AUTH);
+    const r = await compare([
+      `-reference=${reference.url}`,
+      `--reference-user=${AUTH.user}`,
+      '-reference-password',
+      AUTH.password,
+      '--target-datadir',
+      await closedStore(),
+      '-heights=3..3',
+      '--json',
+    ]);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    expect(r.json().warnings).toEqual([]);
+  });
+
+  it("refuses an option it does not take, zcashd-style too, and takes import's --progress values", async () => {
+    const r = await compare(['-referense=http://127.0.0.1:1/']);
+    expect({ code: r.code, err: r.err }).toEqual({
+      code: 2,
+      err: "zecrpc compare does not take -referense (unknown option). See 'zecrpc compare -help'.\n",
+    });
+    expect(normalizeCompareArgs(['-reference=http://a/', '-referenceuser=u', '-json', '--progress', 'none', '-progress=silent'])).toEqual([
+      '--reference=http://a/',
+      '--reference-user=u',
+      '--json',
+      '--progress',
+      'silent',
+      '--progress=silent',
+    ]);
+    expect(normalizeCompareArgs(['-?', '-help', '--target', 'http://b/'])).toEqual(['--help', '--help', '--target', 'http://b/']);
+    const bad = await compare(['--reference', 'http://127.0.0.1:1/', '--progress', 'quiet']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("argument 'quiet' is invalid. Allowed choices are auto, bar, log, silent.");
   });
 });
 

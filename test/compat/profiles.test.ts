@@ -11,13 +11,14 @@ import { toHex } from '../../src/codec/hex.js';
 import { decodeTransaction, decodeTransactionHex } from '../../src/codec/tx/transaction.js';
 import {
   COMPAT_PROFILES,
+  CURRENT,
   compatProfileNamed,
   DEFAULT_COMPAT_PROFILE,
   ZCASHD_6_12_2,
   type CompatProfile,
 } from '../../src/compat/profiles.js';
 import { knownDeviations } from '../../src/compare/deviations.js';
-import { ConfigError, loadNodeConfig } from '../../src/config.js';
+import { loadNodeConfig } from '../../src/config.js';
 import { blockchainInfoToJson } from '../../src/render/chain-info.js';
 import { RpcError, type RpcContext } from '../../src/rpc/method.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
@@ -47,17 +48,32 @@ const V5_COINBASE = realTxBytes('mainnet', 1687107, 0);
 const V5_ORCHARD = realTxBytes('mainnet', 1687107, 4);
 
 describe('-compat', () => {
-  it('defaults to 6.12.2, accepts it by name, and refuses an unknown profile at start-up', () => {
+  it('defaults to current, accepts 6.12.2 by name, and refuses an unknown profile at start-up', () => {
     expect(loadNodeConfig([`-datadir=${dir}`]).compat).toBe(DEFAULT_COMPAT_PROFILE);
-    expect(DEFAULT_COMPAT_PROFILE.name).toBe('6.12.2');
+    expect(DEFAULT_COMPAT_PROFILE).toBe(CURRENT);
     expect(loadNodeConfig([`-datadir=${dir}`, '-compat=6.12.2']).compat).toBe(ZCASHD_6_12_2);
-    expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=current'])).toThrow(ConfigError);
+    expect(loadNodeConfig([`-datadir=${dir}`, '-compat=current']).compat).toBe(CURRENT);
     expect(() => loadNodeConfig([`-datadir=${dir}`, '-compat=6.12'])).toThrow(
-      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: 6.12.2)",
+      "Error: Invalid value for -compat: '6.12' (known compatibility profiles: current, 6.12.2)",
     );
     expect(compatProfileNamed('6.12.2')).toBe(ZCASHD_6_12_2);
     expect(compatProfileNamed('')).toBeNull();
-    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['6.12.2']);
+    expect(COMPAT_PROFILES.map((p) => p.name)).toEqual(['current', '6.12.2']);
+  });
+
+  it("schedules only the upgrades the profile's release knows: 6.12.2 never activates NU6.2 or NU6.3", () => {
+    const mainnet612 = loadNodeConfig([`-datadir=${dir}`, '-compat=6.12.2']).network;
+    expect([mainnet612.activationHeights['NU6.1'], mainnet612.activationHeights['NU6.2'], mainnet612.activationHeights['NU6.3']]).toEqual([
+      3146400,
+      null,
+      null,
+    ]);
+    const current = loadNodeConfig([`-datadir=${dir}`]).network;
+    expect(current).toBe(MAINNET);
+    expect([current.activationHeights['NU6.2'], current.activationHeights['NU6.3']]).toEqual([3364600, 3428143]);
+    const regtest = (compat: string) => loadNodeConfig([`-datadir=${dir}`, '-regtest', `-compat=${compat}`, '-nuparams=5437f330:10']);
+    expect(regtest('current').network.activationHeights['NU6.2']).toBe(10);
+    expect(() => regtest('6.12.2')).toThrow('Error: Invalid network upgrade (5437f330)');
   });
 
   it('6.12.2 accepts the branch ids of Sprout … NU6.1, not those of the upgrades after it', () => {
@@ -135,6 +151,7 @@ describe('the renderers and compare read the profile', () => {
 
   it('compare knows the deviations registered for the profile', () => {
     expect(knownDeviations().map((d) => d.name)).toEqual(['getblock-numeric-height']);
+    expect(knownDeviations(CURRENT).map((d) => d.name)).toEqual(['getblock-numeric-height']);
     expect(knownDeviations(ZCASHD_6_12_2)[0]!.documentedIn).toBe('docs/compatibility.md, getblock-numeric-height');
     expect(knownDeviations(PRE_NU5)).toEqual([]);
   });

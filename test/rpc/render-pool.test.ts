@@ -46,6 +46,23 @@ describe('render pool', () => {
     expect((failure as BlockReadError).reason).toMatch(/merkle root|does not decode/);
   });
 
+  it('counts the time its threads are busy: nothing before a job, at most the wall time of one job on one thread', async () => {
+    const fresh = new RenderPool({ threads: 1, inlineMaxBytes: 1000 });
+    try {
+      expect(fresh.busySeconds()).toBe(0);
+      const started = performance.now();
+      await fresh.render({ hash, bytes: block!, verbosity: 0, context: null, network: MAINNET });
+      const wall = (performance.now() - started) / 1000;
+      const busy = fresh.busySeconds();
+      expect(busy).toBeGreaterThan(0);
+      expect(busy).toBeLessThanOrEqual(wall);
+      // Idle now: the total stays as it was.
+      expect(fresh.busySeconds()).toBe(busy);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('ends threads that stay idle', async () => {
     await pool.render({ hash, bytes: block!, verbosity: 0, context: null, network: MAINNET });
     for (let i = 0; i < 100 && pool.size > 0; i++) await new Promise((r) => setTimeout(r, 20));

@@ -3,14 +3,15 @@
 // any other Error becomes -1 with its message.
 import { MAINNET } from '../../src/chain/network.js';
 import { parseJson, type JsonValue } from '../../src/json/index.js';
-import { RpcError, type RpcMethod } from '../../src/rpc/method.js';
+import { RpcError, type RpcContext, type RpcMethod } from '../../src/rpc/method.js';
 
 export type CallOutcome = { result: string } | { error: { code: number; message: string } };
 
-export async function callMethod(method: RpcMethod, paramsJson: string): Promise<CallOutcome> {
+/** `ctx` adds to (or overrides) the default context: mainnet, the default profile. */
+export async function callMethod(method: RpcMethod, paramsJson: string, ctx: Partial<RpcContext> = {}): Promise<CallOutcome> {
   const params = parseJson(paramsJson) as JsonValue[];
   try {
-    const raw = await method.call(params, { network: MAINNET, requestStop: () => {} });
+    const raw = await method.call(params, { network: MAINNET, requestStop: () => {}, ...ctx });
     // Large results may come back as UTF-8 bytes; compare them as text.
     return { result: typeof raw === 'string' ? raw : raw.toString('utf8') };
   } catch (e) {
@@ -20,8 +21,8 @@ export async function callMethod(method: RpcMethod, paramsJson: string): Promise
 }
 
 /** The result text, failing the test with the error if the call failed. */
-export async function resultOf(method: RpcMethod, paramsJson: string): Promise<string> {
-  const out = await callMethod(method, paramsJson);
+export async function resultOf(method: RpcMethod, paramsJson: string, ctx: Partial<RpcContext> = {}): Promise<string> {
+  const out = await callMethod(method, paramsJson, ctx);
   if ('error' in out) throw new Error(`unexpected error ${out.error.code}: ${out.error.message}`);
   return out.result;
 }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command, Option } from 'commander';
 import { parseZcashArgs } from '../../src/config.js';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { compareCommand } from '../../src/cli/compare.js';
+import { compareCommand, normalizeCompareArgs } from '../../src/cli/compare.js';
 import { decodeCommands } from '../../src/cli/decode.js';
 import { importCommand, splitImportArgv } from '../../src/cli/import.js';
 import { checkOptions, type CommandName } from '../../src/cli/options.js';
@@ -163,7 +163,7 @@ export function checkCommandLine(line: string): void {
       return checkCommanderArgs(importCommand(), own);
     }
     case 'compare':
-      return checkCommanderArgs(compareCommand(), subArgs);
+      return checkCommanderArgs(compareCommand(), normalizeCompareArgs(subArgs));
     case 'help':
       if (subArgs.length !== 1 || (subArgs[0] !== PLACEHOLDER && !(COMMANDS as readonly string[]).includes(subArgs[0]!))) {
         throw new Error(`zecrpc help takes one command name`);

@@ -34,10 +34,18 @@ export interface ReadBody {
   reserved: number;
 }
 
+/** The first buffer of a chunked body; it doubles as bytes come (the budget holds its whole size). */
+const FIRST_CHUNKED_CAPACITY = 4096;
+
 /**
  * Reads a body of `declared` bytes (Content-Length), or of unknown length (chunked). The
  * stream is read only after the reservation is granted: until then llhttp's socket stays
  * paused and the client's bytes wait in the kernel.
+ *
+ * Every chunk is copied into one buffer as it arrives, never kept: a chunk is a view of the
+ * socket's read buffer, so a body sent a byte per packet would otherwise hold an object and a
+ * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
+ * whole size, so the bytes reserved are the bytes allocated.
  */
 export async function readBudgetedBody(stream: Readable, declared: number | null, budget: MemoryBudget): Promise<ReadBody> {
   if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
@@ -46,7 +54,7 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
     if (!(await budget.reserve(declared))) throw new BodyError(413, 'Request body larger than the memory for request bodies');
     reserved = declared;
   }
-  const parts: Buffer[] = [];
+  let buffer: Buffer | null = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
   let received = 0;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -59,30 +67,37 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
       };
       stream.on('data', (chunk: Buffer) => {
         if (failed) return;
-        received += chunk.length;
-        if (received > MAX_BODY_SIZE) return fail(new BodyError(413, 'Request body larger than 32 MiB'));
-        if (received > reserved) {
-          // Chunked: each chunk is reserved as it comes; a full budget refuses rather than waits,
-          // since the bytes are already here.
-          const more = received - reserved;
-          if (!budget.tryReserve(more)) return fail(new BodyError(413, 'Request body larger than the memory for request bodies'));
-          reserved += more;
+        const needed = received + chunk.length;
+        if (needed > MAX_BODY_SIZE) return fail(new BodyError(413, 'Request body larger than 32 MiB'));
+        if (buffer === null || needed > buffer.length) {
+          // Chunked (or more than declared, which llhttp does not let through): grow by doubling,
+          // reserving the growth first; a full budget refuses rather than waits, since the bytes
+          // are already here.
+          const capacity = Math.min(MAX_BODY_SIZE, Math.max(needed, FIRST_CHUNKED_CAPACITY, 2 * (buffer?.length ?? 0)));
+          if (!budget.tryReserve(capacity - reserved))
+            return fail(new BodyError(413, 'Request body larger than the memory for request bodies'));
+          reserved = capacity;
+          const grown = Buffer.allocUnsafe(capacity);
+          if (buffer !== null) buffer.copy(grown, 0, 0, received);
+          buffer = grown;
         }
-        parts.push(chunk);
+        chunk.copy(buffer, received);
+        received = needed;
       });
       stream.once('end', () => (failed ? undefined : resolve()));
       stream.once('error', fail);
       stream.once('close', () => fail(new Error('client closed the connection during the request body')));
     });
   } catch (e) {
+    buffer = null;
     if (reserved > 0) budget.release(reserved);
     throw e;
   }
-  const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
-  // A declared length is exact once llhttp has ended the stream; any excess reservation goes back.
-  if (reserved > received) {
-    budget.release(reserved - received);
-    reserved = received;
-  }
-  return { body, reserved };
+  if (buffer === null) return { body: Buffer.alloc(0), reserved };
+  // Tight already (a declared length is exact once llhttp has ended the stream), or a chunked
+  // body copied out at its size so that the doubling's slack goes back to the budget now.
+  if (received === buffer.length) return { body: buffer, reserved };
+  const body = Buffer.from(buffer.subarray(0, received));
+  budget.release(reserved - received);
+  return { body, reserved: received };
 }

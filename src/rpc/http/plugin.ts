@@ -2,7 +2,8 @@
  * zecrpc's JSON-RPC as a Fastify plugin: `app.register(zecrpcRpc, { config, store })` mounts
  * zcashd's JSON-RPC endpoint on an application's own Fastify instance, with the same policy as
  * `zecrpc serve` (which mounts it the same way): the allow-list, credentials checked in
- * `onRequest` before any body byte is read (with zcashd's 250 ms penalty for wrong ones), the
+ * `onRequest` before any body byte is read (with zcashd's 250 ms penalty for wrong ones, a timer
+ * that holds no work-queue slot: auth-penalty.ts), the
  * body read under the process-wide body budget, zcashd's work queue and the reply budgets.
  *
  * The plugin's hooks, body reader and error handler are encapsulated: the application's other
@@ -19,7 +20,8 @@ import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
 import type { MemoryLimits } from './memory-budget.js';
-import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import type { RpcMetrics } from './metrics.js';
+import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
 
@@ -64,6 +66,8 @@ export interface ZecrpcRpcOptions {
   /** A core built by the caller (`zecrpc serve`); the plugin then neither writes the cookie nor closes it. */
   core?: RpcCore;
   tracker?: ExecutionTracker;
+  /** Prometheus metrics the requests are counted in (serve them with `startMetricsListener`). */
+  metrics?: RpcMetrics;
   /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
   rest?: boolean;
 }
@@ -87,11 +91,9 @@ async function answerFromHead(core: RpcCore, request: FastifyRequest): Promise<S
   // The router matched the path without its query: zcashd's handler wants the exact target.
   if (request.raw.url !== request.routeOptions.url) return { status: 404, body: '', own: 'none' };
   if (request.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
-  const authorization = request.headers.authorization;
-  const verdict = core.checkAuth(authorization);
-  if (verdict === true) return null;
-  if (verdict === false && !(await core.penalize(WRONG_CREDENTIALS_DELAY_MS))) return WORK_QUEUE_FULL;
-  return UNAUTHORIZED;
+  const verdict = await core.authenticate(request.headers.authorization, request.socket.remoteAddress);
+  if (verdict === 'granted') return null;
+  return verdict === 'busy' ? WORK_QUEUE_FULL : UNAUTHORIZED;
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
@@ -109,6 +111,7 @@ function logFields(request: FastifyRequest, reply: FastifyReply) {
 export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
   // The request line's fields cost a few microseconds: computed only when they are logged.
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  const metrics = core.metrics;
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
@@ -154,6 +157,15 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     onResponse: (request, reply, next) => {
       releaseBody(request);
       if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      if (metrics) {
+        const length = reply.getHeader('content-length');
+        metrics.observeRequest(
+          state.get(request)?.summary ?? null,
+          reply.statusCode,
+          length === undefined ? 0 : Number(length),
+          reply.elapsedTime / 1000,
+        );
+      }
       next();
     },
     onRequestAbort: async (request) => releaseBody(request),
@@ -206,6 +218,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       memory: opts.memory,
       renderThreads: opts.renderThreads,
       log: app.log as unknown as Logger,
+      metrics: opts.metrics,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

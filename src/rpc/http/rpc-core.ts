@@ -21,7 +21,10 @@ import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
-import { WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import type { RpcMetrics } from './metrics.js';
+import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
+import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue } from './work-queue.js';
 
 /**
@@ -56,6 +59,8 @@ export interface RpcCoreOptions {
   /** Render-thread count (default -rpcthreads, at most MAX_RENDER_THREADS); 0 renders on the event loop. */
   renderThreads?: number;
   log?: Logger | null;
+  /** Prometheus metrics to keep (`-metricsbind`); without, nothing is counted. */
+  metrics?: RpcMetrics;
 }
 
 export interface ExecutedRequest {
@@ -78,15 +83,15 @@ export interface RpcCore {
   readonly bodies: MemoryBudget;
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
+  /** The metrics requests are counted in, if any. */
+  readonly metrics: RpcMetrics | null;
   isAllowed(address: string | undefined): boolean;
-  /** null: no Authorization header; otherwise whether it grants access. */
-  checkAuth(authorization: string | undefined): boolean | null;
   /**
-   * Holds a work-queue slot for `ms`, as zcashd's worker thread sleeps on wrong credentials: the
-   * penalty then limits how fast anyone can guess, not only each connection. False when the
-   * queue is full (the request then gets zcashd's "Work queue depth exceeded").
+   * The request's credentials: 'missing' without an Authorization header, 'refused' after
+   * zcashd's penalty delay, 'busy' (zcashd's "Work queue depth exceeded") unchecked while too
+   * many wrong ones are being penalized (auth-penalty.ts).
    */
-  penalize(ms: number): Promise<boolean>;
+  authenticate(authorization: string | undefined, address: string | undefined): Promise<AuthVerdict>;
   /** Runs an authenticated JSON-RPC body through the work queue. */
   execute(body: Buffer): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
@@ -149,10 +154,22 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
   const queue = new WorkQueue(settings.threads, settings.workQueue);
+  // As many wrong credentials waiting at once as zcashd's workers and queue could hold.
+  const maxPending = settings.threads + settings.workQueue;
+  const penalty = new FailedAuthPenalty(
+    { ms: WRONG_CREDENTIALS_DELAY_MS, maxPending, maxPerAddress: Math.max(1, Math.ceil(maxPending / 4)) },
+    (turnedAway) => log?.warn(`${turnedAway} request(s) with unchecked credentials refused: too many wrong credentials at once`),
+  );
+  // Calls answered from memory in microseconds get a queue of their own, so that a storm of
+  // heavy calls sheds heavy calls, not the probes of every client (cheap-calls.ts).
+  const cheapQueue = new WorkQueue(settings.threads, settings.workQueue);
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = () => {
-    const admitted = queue.enter();
-    if (!admitted) log?.warn(WORK_QUEUE_FULL_WARNING);
+  const enterQueue = (body: Buffer) => {
+    const admitted = (isCheapCall(body) ? cheapQueue : queue).enter();
+    if (!admitted) {
+      log?.warn(WORK_QUEUE_FULL_WARNING);
+      opts.metrics?.noteQueueRejection();
+    }
     return admitted;
   };
   // `help` lists the registry it belongs to, hence the late-bound reference.
@@ -168,6 +185,14 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const renderThreads = opts.renderThreads ?? Math.min(settings.threads, MAX_RENDER_THREADS);
   const pool = renderThreads > 0 ? new RenderPool({ threads: renderThreads }) : null;
   const renderBacklog = { count: 0, max: 2 * Math.max(1, renderThreads) };
+  opts.metrics?.setMethodNames(registry.names());
+  opts.metrics?.attachRuntime(() => ({
+    running: queue.active,
+    waiting: queue.depth,
+    renderThreads: pool?.size ?? 0,
+    renderJobs: pool?.pending ?? 0,
+    renderBusySeconds: pool?.busySeconds() ?? 0,
+  }));
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
   const ctx: RpcContext = {
     network: config.network,
@@ -184,7 +209,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const parseCost = parsedSizeEstimate(body);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: nothing };
     const releaseParsed = () => parsedBudget.release(parseCost);
-    const admitted = enterQueue();
+    const admitted = enterQueue(body);
     if (!admitted) {
       releaseParsed();
       return { reply: WORK_QUEUE_FULL, summary: null, done: nothing };
@@ -242,16 +267,9 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     auth,
     bodies: bodyBudget,
     timeoutMs: settings.serverTimeout * 1000,
+    metrics: opts.metrics ?? null,
     isAllowed,
-    checkAuth: (authorization) => (authorization === undefined ? null : auth.check(authorization)),
-    async penalize(ms) {
-      const admitted = enterQueue();
-      if (!admitted) return false;
-      const slot = await admitted;
-      await new Promise((r) => setTimeout(r, ms));
-      slot.release();
-      return true;
-    },
+    authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,
     stats: () => ({ running: queue.active, waiting: queue.depth, replyBytes: replyBudget.inUse, bodyBytes: bodyBudget.inUse }),
     close() {

@@ -22,6 +22,7 @@ import { pino, type Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import type { RpcMethod } from '../method.js';
 import type { MemoryLimits } from './memory-budget.js';
+import type { RpcMetrics } from './metrics.js';
 import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
 import { rawErrorReply, errorPage, sendReply } from './reply.js';
 import { createRpcCore } from './rpc-core.js';
@@ -55,6 +56,8 @@ export interface RpcServerOptions {
   /** Render-thread count (default -rpcthreads, at most MAX_RENDER_THREADS); 0 renders on the event loop. */
   renderThreads?: number;
   shutdownGraceMs?: number;
+  /** Prometheus metrics to count requests in (served by metrics-listener.ts, never on the RPC port). */
+  metrics?: RpcMetrics;
 }
 
 export interface RunningRpcServer {
@@ -138,6 +141,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     memory: opts.memory,
     renderThreads: opts.renderThreads,
     log,
+    metrics: opts.metrics,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;

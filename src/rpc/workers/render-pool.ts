@@ -36,6 +36,8 @@ interface PoolWorker {
   slabs: ReplySlab[];
   /** Ends an idle thread (armed whenever its last job finishes). */
   idleTimer: NodeJS.Timeout | null;
+  /** When this thread last went from no job to one (performance.now()), null while idle. */
+  busySince: number | null;
 }
 
 /**
@@ -91,6 +93,8 @@ export class RenderPool implements BlockRenderer {
   private readonly workers: PoolWorker[] = [];
   private nextId = 1;
   private closed = false;
+  /** Milliseconds threads spent busy, up to each one's last idle moment. */
+  private busyMsDone = 0;
   readonly threads: number;
   private readonly inlineMaxBytes: number;
   private readonly idleMs: number;
@@ -119,6 +123,20 @@ export class RenderPool implements BlockRenderer {
     return n;
   }
 
+  /** Seconds threads have spent with at least one job (those busy now counted up to now). */
+  busySeconds(): number {
+    const now = performance.now();
+    let ms = this.busyMsDone;
+    for (const w of this.workers) if (w.busySince !== null) ms += now - w.busySince;
+    return ms / 1000;
+  }
+
+  private markIdle(w: PoolWorker): void {
+    if (w.busySince === null) return;
+    this.busyMsDone += performance.now() - w.busySince;
+    w.busySince = null;
+  }
+
   /** Whether `render` would hand this request to a thread (false: rendered inline). */
   usesThread(req: BlockRenderRequest): boolean {
     return !this.closed && req.bytes.length >= this.inlineMaxBytes;
@@ -143,6 +161,7 @@ export class RenderPool implements BlockRenderer {
     w.idleTimer = null;
     return new Promise<RawJson>((resolve, reject) => {
       w.pending.set(id, { req, resolve, reject, slab, scope });
+      w.busySince ??= performance.now();
       w.worker.postMessage(job);
     });
   }
@@ -168,12 +187,13 @@ export class RenderPool implements BlockRenderer {
 
   private spawn(): PoolWorker {
     const worker = startWorker({ niceness: this.niceness });
-    const w: PoolWorker = { worker, pending: new Map(), slabs: [], idleTimer: null };
+    const w: PoolWorker = { worker, pending: new Map(), slabs: [], idleTimer: null, busySince: null };
     worker.on('message', (m: RenderOutcome) => {
       const p = w.pending.get(m.id);
       if (!p) return;
       w.pending.delete(m.id);
       if (w.pending.size === 0) {
+        this.markIdle(w);
         w.idleTimer = setTimeout(() => {
           if (w.pending.size > 0 || !this.workers.includes(w)) return;
           this.workers.splice(this.workers.indexOf(w), 1);
@@ -202,6 +222,7 @@ export class RenderPool implements BlockRenderer {
         p.reject(e);
       }
       w.pending.clear();
+      this.markIdle(w);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -222,6 +243,7 @@ export class RenderPool implements BlockRenderer {
         if (p.slab) p.slab.lent = false;
         p.reject(new Error('server shutting down'));
       }
+      this.markIdle(w);
     }
     await Promise.all(all.map((w) => w.worker.terminate()));
   }

@@ -6,6 +6,7 @@ import { toHex } from '../../../src/codec/hex.js';
 import { type JsonNumber, type JsonObject, parseJson } from '../../../src/json/index.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
+import { ZCASHD_6_12_2 } from '../../../src/compat/profiles.js';
 import { nextWorkAfter } from '../../../src/rpc/methods/blockchain/network-difficulty.js';
 import { readHexVector, readJsonVector } from '../../support/vectors.js';
 import { errorOf, resultOf } from '../../support/call.js';
@@ -331,7 +332,7 @@ describe('getblockchaininfo', () => {
   });
 
   it('upgrades: every mainnet upgrade pending at height 20, Sprout branch ids', async () => {
-    const text = await resultOf(m('getblockchaininfo'), '[]');
+    const text = await resultOf(m('getblockchaininfo'), '[]', { profile: ZCASHD_6_12_2 });
     const obj = parseJson(text) as JsonObject;
     const upgrades = obj.get('upgrades') as JsonObject;
     expect(upgrades.entries.map(([k]) => k)).toEqual([
@@ -351,6 +352,17 @@ describe('getblockchaininfo', () => {
       '"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."}}',
     );
     expect(text.endsWith('"consensus":{"chaintip":"00000000","nextblock":"00000000"}}')).toBe(true);
+  });
+
+  it('upgrades under the default profile: NU6.2 and NU6.3 after NU6.1, as zcashd v6.20.0 prints NU6.2', async () => {
+    const text = await resultOf(m('getblockchaininfo'), '[]');
+    const upgrades = (parseJson(text) as JsonObject).get('upgrades') as JsonObject;
+    expect(upgrades.entries.map(([k]) => k).slice(-3)).toEqual(['4dec4df0', '5437f330', '37a5165b']);
+    expect(text).toContain(
+      '"4dec4df0":{"name":"NU6.1","activationheight":3146400,"status":"pending","info":"See https://z.cash/upgrade/nu6.1/ for details."},' +
+        '"5437f330":{"name":"NU6.2","activationheight":3364600,"status":"pending","info":"See https://z.cash/upgrade/nu6.2/ for details."},' +
+        '"37a5165b":{"name":"NU6.3","activationheight":3428143,"status":"pending","info":"See https://z.cash/upgrade/nu6.3/ for details."}}',
+    );
   });
 
   it('reports the best header height the store gives', async () => {

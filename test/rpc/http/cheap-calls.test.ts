@@ -1,0 +1,108 @@
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeConfig } from '../../../src/config.js';
+import { isCheapCall } from '../../../src/rpc/http/cheap-calls.js';
+import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import type { RpcMethod } from '../../../src/rpc/method.js';
+
+const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
+
+describe('which calls are cheap', () => {
+  const cheap = (text: string) => isCheapCall(Buffer.from(text, 'latin1'));
+  it('a single call of a method answered from memory', () => {
+    expect(cheap('{"jsonrpc":"1.0","id":"probe","method":"getblockcount","params":[]}')).toBe(true);
+    expect(cheap('{"id":1,"method" : "getblockhash","params":[1000]}')).toBe(true);
+    expect(cheap('{"method":"getbestblockhash"}')).toBe(true);
+  });
+  it('not a batch, another method, a long body, an escape or two method members', () => {
+    expect(cheap('[{"id":1,"method":"getblockcount"}]')).toBe(false);
+    expect(cheap('{"id":1,"method":"getblock","params":["00"]}')).toBe(false);
+    expect(cheap(`{"id":"${'x'.repeat(300)}","method":"getblockcount"}`)).toBe(false);
+    expect(cheap('{"method":"getblockcount","m\\u0065thod":"getblock"}')).toBe(false);
+    expect(cheap('{"method":"getblockcount","method":"getblock"}')).toBe(false);
+    expect(cheap('')).toBe(false);
+  });
+});
+
+describe('a storm of heavy calls against a server with one worker and a queue of one', () => {
+  let dir: string;
+  let server: RunningRpcServer;
+  let releaseHeavy: () => void = () => undefined;
+  const gate = () => new Promise<void>((resolve) => (releaseHeavy = resolve));
+  let heavyGate = gate();
+  const heavy: RpcMethod = {
+    name: 'getblock',
+    category: 'blockchain',
+    required: 0,
+    optional: 2,
+    help: 'getblock\n',
+    call: async () => (await heavyGate, '"heavy"'),
+  };
+  const count: RpcMethod = {
+    name: 'getblockcount',
+    category: 'blockchain',
+    required: 0,
+    optional: 0,
+    help: 'getblockcount\n',
+    call: () => '42',
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zecrpc-lanes-'));
+    const config = loadNodeConfig([
+      `-datadir=${dir}`,
+      '-rpcport=0',
+      '-rpcuser=alice',
+      '-rpcpassword=secret',
+      '-rpcthreads=1',
+      '-rpcworkqueue=1',
+    ]);
+    server = await startRpcServer({ config, methods: [heavy, count], logger: { level: 'silent' } });
+  });
+  afterAll(async () => {
+    releaseHeavy();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = (method: string, id: number) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify({ id, method, params: [] });
+      const req = request(
+        {
+          port: server.port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/',
+          agent: false,
+          headers: { Authorization: AUTH, 'Content-Length': body.length },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('latin1');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('answers the probes while the heavy calls fill the queue and the excess heavy calls are shed', async () => {
+    // One heavy call runs, one waits; the rest find the queue full.
+    const storm = Array.from({ length: 6 }, (_, i) => call('getblock', 100 + i));
+    const shed = await Promise.any(storm.map((p) => p.then((r) => (r.status === 500 ? r : Promise.reject(new Error('served'))))));
+    expect(shed.body).toBe('Work queue depth exceeded');
+    const probes = [];
+    for (let i = 1; i <= 10; i++) probes.push(await call('getblockcount', i));
+    expect(probes.map((p) => p.body)).toEqual(Array.from({ length: 10 }, (_, i) => `{"result":42,"error":null,"id":${i + 1}}\n`));
+    releaseHeavy();
+    heavyGate = Promise.resolve();
+    const heavyReplies = await Promise.all(storm);
+    expect(heavyReplies.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).result)).toEqual(['heavy', 'heavy']);
+    expect(heavyReplies.filter((r) => r.status === 500)).toHaveLength(4);
+  });
+});
