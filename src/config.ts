@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
+import type { ClockMode } from './clock.js';
 import { hexInt } from './codec/hex.js';
 import { ensureDirSync } from './store/dirs.js';
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, networkUnderProfile, type CompatProfile } from './compat/profiles.js';
@@ -175,6 +176,112 @@ function intOption(value: string | undefined, name: string, fallback: number, mi
   const n = integerOption(value, name, fallback);
   if (n < min || n > max) throw new ConfigError(`Error: Invalid value for -${name}: ${n} (must be between ${min} and ${max})`);
   return n;
+}
+
+/** zcashd's atoi64 (strtoll): leading blanks, an optional sign, digits; 0 when there are none. */
+function atoi64(value: string): bigint {
+  const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(value);
+  if (m === null) return 0n;
+  const n = BigInt(m[1]!);
+  const max = (1n << 63n) - 1n;
+  // strtoll saturates.
+  return n > max ? max : n < -max - 1n ? -max - 1n : n;
+}
+
+/** DEFAULT_ALLOW_DEPRECATED (zcashd v6.12.2 deprecation.h, a build with the wallet), in std::set order. */
+export const DEFAULT_ALLOW_DEPRECATED: readonly string[] = [
+  'createrawtransaction',
+  'fundrawtransaction',
+  'getnetworkhashps',
+  'keypoolrefill',
+  'settxfee',
+  'signrawtransaction',
+  'z_gettotalbalance',
+];
+/** DEFAULT_DENY_DEPRECATED, likewise. */
+export const DEFAULT_DENY_DEPRECATED: readonly string[] = [
+  'addrtype',
+  'deprecationinfo_deprecationheight',
+  'gbt_oldhashes',
+  'getnewaddress',
+  'getrawchangeaddress',
+  'legacy_privacy',
+  'wallettxvjoinsplit',
+  'z_getbalance',
+  'z_getnewaddress',
+  'z_listaddresses',
+];
+
+/**
+ * `-allowdeprecated` (zcashd's LoadAllowedDeprecatedFeatures): the deprecated features that
+ * are on — the defaults plus those named, or none with `-allowdeprecated=none` — with zcashd's
+ * messages for `none` among others and for names it does not know.
+ */
+export function allowDeprecatedOption(config: Pick<NodeConfig, 'getArgs'>): ReadonlySet<string> {
+  const given = new Set(config.getArgs('allowdeprecated'));
+  let allowed: Set<string>;
+  if (given.has('none')) {
+    if (given.size > 1) throw new ConfigError('When using -allowdeprecated=none no other values may be provided for -allowdeprecated.');
+    allowed = new Set();
+  } else {
+    allowed = new Set([...given, ...DEFAULT_ALLOW_DEPRECATED]);
+  }
+  const known = new Set([...DEFAULT_ALLOW_DEPRECATED, ...DEFAULT_DENY_DEPRECATED]);
+  const unrecognized = [...allowed].filter((f) => !known.has(f)).sort();
+  if (unrecognized.length > 0) {
+    const allowable = ['none', ...DEFAULT_ALLOW_DEPRECATED, ...DEFAULT_DENY_DEPRECATED].map((f) => `"${f}"`).join(', ');
+    throw new ConfigError(
+      `Unrecognized argument(s) to -allowdeprecated: ${unrecognized.map((f) => `"${f}"`).join(', ')};\n` +
+        `Please select from the following values: ${allowable}`,
+    );
+  }
+  return allowed;
+}
+
+/** What createrawtransaction builds by default: `-preferredtxversion`, `-txexpirydelta`. */
+export interface TxCreationDefaults {
+  /** 4 or 5: below 5 a transaction is v4 even where NU5 is active. */
+  preferredTxVersion: number;
+  /** Blocks from the next height to the expiry height; null for zcashd's 20 (pre-Blossom) or 40. */
+  expiryDelta: number | null;
+}
+
+/**
+ * `-txexpirydelta` (the wallet's ParameterInteraction: at least TX_EXPIRING_SOON_THRESHOLD + 1
+ * = 4) and `-preferredtxversion` (init.cpp: 4 or 5, default 5), read with atoi as zcashd reads
+ * them and refused with its messages.
+ */
+export function txCreationOption(config: Pick<NodeConfig, 'getArg'>): TxCreationDefaults {
+  const deltaText = config.getArg('txexpirydelta');
+  let expiryDelta: number | null = null;
+  if (deltaText !== undefined) {
+    const delta = atoi64(deltaText);
+    if (delta < 4n) throw new ConfigError(`Error: Invalid value for -txexpirydelta='${delta}' (must be least 4)`);
+    // zcashd keeps it as an unsigned int; one that puts the expiry height past the threshold
+    // is refused when a transaction is created, as there.
+    expiryDelta = Number(BigInt.asUintN(32, delta));
+  }
+  // The wallet's parameters are read before -preferredtxversion (init.cpp).
+  const versionText = config.getArg('preferredtxversion');
+  const version = versionText === undefined ? 5n : BigInt.asIntN(32, atoi64(versionText));
+  if (version !== 4n && version !== 5n) throw new ConfigError(`Error: Invalid value for -preferredtxversion=<version>: ${version}`);
+  return { preferredTxVersion: Number(version), expiryDelta };
+}
+
+/** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */
+const MAX_CLOCK_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
+/**
+ * `-mocktime=<n>` and `-clockoffset=<n>` (zcashd's init.cpp): a fixed clock, the system clock
+ * shifted by n seconds, or (both 0, the default) the system clock; never both.
+ */
+export function clockModeOption(config: Pick<NodeConfig, 'getArg'>): ClockMode {
+  const mockTime = intOption(config.getArg('mocktime'), 'mocktime', 0, -MAX_CLOCK_SECONDS, MAX_CLOCK_SECONDS);
+  const offset = intOption(config.getArg('clockoffset'), 'clockoffset', 0, -MAX_CLOCK_SECONDS, MAX_CLOCK_SECONDS);
+  if (mockTime !== 0 && offset !== 0) throw new ConfigError('Error: -mocktime and -clockoffset cannot be used together');
+  if (mockTime !== 0) return { kind: 'fixed', seconds: mockTime };
+  if (offset !== 0) return { kind: 'offset', seconds: offset };
+  return { kind: 'system' };
 }
 
 /** `-compat=<name>`: a known profile's name, the default without the option. */

@@ -18,13 +18,20 @@
  * target: each block is mined (see `mine`).
  */
 import { blockRewardSplit, addressScript } from '../src/chain/funding-streams.js';
-import { REGTEST, type NetworkParams } from '../src/chain/network.js';
+import { branchIdAt, REGTEST, type NetworkParams } from '../src/chain/network.js';
 import { compactToTarget } from '../src/chain/pow.js';
 import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type BlockHeader } from '../src/codec/block.js';
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
-import { SAPLING_VERSION_GROUP_ID, type TransactionData, type TxOut } from '../src/codec/tx/types.js';
+import {
+  NU5_VERSION_GROUP_ID,
+  NU6_3_VERSION_GROUP_ID,
+  SAPLING_VERSION_GROUP_ID,
+  type TransactionData,
+  type TxOut,
+} from '../src/codec/tx/types.js';
 import { solveEquihash } from './equihash-solver.js';
 
 export const REGTEST_BITS = 0x200f0f0f;
@@ -79,15 +86,36 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts));
 }
 
-function coinbaseTx(scriptSig: Uint8Array, vout: TxOut[], format: 'v1' | 'v4' = 'v1'): Uint8Array {
+/** The coinbase formats the builders make: v1 before Overwinter, then v4, v5 (NU5) or v6 (NU6.3). */
+export type CoinbaseFormat = 'v1' | 'v4' | 'v5' | 'v6';
+
+const COINBASE_HEADERS: Readonly<Record<CoinbaseFormat, { version: number; versionGroupId: number }>> = {
+  v1: { version: 1, versionGroupId: 0 },
+  v4: { version: 4, versionGroupId: SAPLING_VERSION_GROUP_ID },
+  v5: { version: 5, versionGroupId: NU5_VERSION_GROUP_ID },
+  v6: { version: 6, versionGroupId: NU6_3_VERSION_GROUP_ID },
+};
+
+/**
+ * A coinbase: v5 and v6 carry the epoch's branch id (`branchId`) and, as ZIP 203 asks of a
+ * coinbase from NU5, the block's height as expiry height.
+ */
+function coinbaseTx(
+  scriptSig: Uint8Array,
+  vout: TxOut[],
+  format: CoinbaseFormat = 'v1',
+  at?: { height: number; branchId: number },
+  edit?: (tx: TransactionData) => void,
+): Uint8Array {
+  const withBranch = format === 'v5' || format === 'v6';
+  if (withBranch && !at) throw new Error(`a ${format} coinbase needs its height and branch id`);
   const tx: TransactionData = {
     format,
-    overwintered: format === 'v4',
-    version: format === 'v4' ? 4 : 1,
-    versionGroupId: format === 'v4' ? SAPLING_VERSION_GROUP_ID : 0,
-    consensusBranchId: null,
+    overwintered: format !== 'v1',
+    ...COINBASE_HEADERS[format],
+    consensusBranchId: withBranch ? at!.branchId : null,
     lockTime: 0,
-    expiryHeight: 0,
+    expiryHeight: withBranch ? at!.height : 0,
     vin: [{ prevout: { hash: new Uint8Array(32), index: 0xffffffff }, scriptSig, sequence: 0xffffffff }],
     vout,
     joinSplits: [],
@@ -95,7 +123,9 @@ function coinbaseTx(scriptSig: Uint8Array, vout: TxOut[], format: 'v1' | 'v4' = 
     joinSplitSig: null,
     sapling: null,
     orchard: null,
+    ...(format === 'v6' ? { ironwood: null } : {}),
   };
+  edit?.(tx);
   return encodeTransaction(tx);
 }
 
@@ -109,7 +139,7 @@ function header(
   return {
     version: 4,
     prevHash,
-    merkleRoot: merkleRoot(txBytes.map((t) => decodeTransaction(t).txid)),
+    merkleRoot: merkleRoot(txBytes.map((t) => decodeTransaction(t, CURRENT_CHAIN_ACCEPTANCE).txid)),
     commitments: new Uint8Array(32),
     time,
     bits: REGTEST_BITS,
@@ -187,8 +217,15 @@ export interface BlockSpec {
   extraTxs?: readonly Uint8Array[];
   /** A Sapling (v4) coinbase instead of a v1 one, as once Overwinter is active. */
   saplingCoinbase?: boolean;
-  /** The header's 32-byte commitment field (zeros unless given). */
-  commitments?: Uint8Array;
+  /** The coinbase's format (overrides `saplingCoinbase`): v5 and v6 carry the network's branch id at the height. */
+  coinbaseFormat?: CoinbaseFormat;
+  /**
+   * The header's 32-byte commitment field (zeros unless given), or how to compute it from the
+   * block's transactions (coinbase first), for fields that commit to them (hashBlockCommitments).
+   */
+  commitments?: Uint8Array | ((txs: readonly Uint8Array[]) => Uint8Array | null);
+  /** Changes the coinbase before it is encoded (shielded outputs in it, or a rule it breaks). */
+  editCoinbase?: (tx: TransactionData) => void;
   /** Whose reward rules the coinbase follows (regtest unless given). */
   network?: NetworkParams;
 }
@@ -206,14 +243,26 @@ function coinbaseOutputs(height: number, network: NetworkParams): TxOut[] {
   ];
 }
 
-export function buildBlock({ parent, tag, extraTxs = [], saplingCoinbase = false, commitments, network = REGTEST }: BlockSpec): BuiltBlock {
+export function buildBlock({
+  parent,
+  tag,
+  extraTxs = [],
+  saplingCoinbase = false,
+  coinbaseFormat,
+  commitments,
+  editCoinbase,
+  network = REGTEST,
+}: BlockSpec): BuiltBlock {
   const height = parent.height + 1;
   const scriptSig = concat(pushNumber(height), push(Buffer.from(tag, 'utf8')));
-  const coinbase = coinbaseTx(scriptSig, coinbaseOutputs(height, network), saplingCoinbase ? 'v4' : 'v1');
+  const format = coinbaseFormat ?? (saplingCoinbase ? 'v4' : 'v1');
+  const at = { height, branchId: branchIdAt(network, height) };
+  const coinbase = coinbaseTx(scriptSig, coinbaseOutputs(height, network), format, at, editCoinbase);
   const txs = [coinbase, ...extraTxs];
   const seed = sha256(Buffer.from(`${tag}/${height}`, 'utf8'));
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);
-  const fields = { ...header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE)), ...(commitments ? { commitments } : {}) };
+  const field = typeof commitments === 'function' ? commitments(txs) : commitments;
+  const fields = { ...header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE)), ...(field ? { commitments: field } : {}) };
   return finish(height, encodeBlock({ ...fields, ...mine(fields) }, txs));
 }
 

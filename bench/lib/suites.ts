@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 
 /** Arguments for a full run and for `--quick` (tiny counts: checks the runner, not the numbers). */
 const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
+  'scale-out': { full: [], quick: ['--seconds=1', '--blocks=2'] },
   'store-import': { full: [], quick: ['100'] },
   'trees-append': { full: ['200000'], quick: ['5000'] },
 };

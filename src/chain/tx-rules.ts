@@ -13,7 +13,8 @@
  * Not checked here, because each needs what zecrpc does not verify: Sprout proofs (CheckTransaction),
  * and in ContextualCheckTransaction the trial decryption of a coinbase's Sapling outputs (from
  * Heartwood: "bad-cb-output-desc-invalid-ct" and the ZIP 212 plaintext version) and Orchard
- * actions ("bad-cb-action-invalid-ciphertext"). zcashd's ZFUTURE epoch is never active here.
+ * actions ("bad-cb-action-invalid-ciphertext"), and from NU6.3 the lead byte 0x03 of a coinbase's
+ * Ironwood outputs (ZIP 258). zcashd's ZFUTURE epoch is never active here.
  */
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';

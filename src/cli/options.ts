@@ -74,7 +74,7 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
   { name: 'upstreamuser', value: 'user', help: 'Username for the upstream node' },
   { name: 'upstreampassword', value: 'pw', help: 'Password for the upstream node' },
   { name: 'upstreamcookie', value: 'file', help: "The upstream node's .cookie file" },
-  { name: 'upstreampoll', value: 'seconds', help: 'How often to poll the upstream tip (default: 5)' },
+  { name: 'upstreampoll', value: 'seconds', help: 'How often to poll the upstream tip (default: 5; fractions down to 0.001)' },
   {
     name: 'metricsbind',
     value: 'addr:port',
@@ -107,6 +107,27 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
     help: 'Memory all request bodies being received may use together (default: from the machine memory)',
   },
   { name: 'rpcssl', help: 'Refused, as by zcashd: SSL mode for RPC is no longer supported' },
+  {
+    name: 'mocktime',
+    value: 'n',
+    help: 'Replace actual time with <n> seconds since epoch; on regtest, setmocktime moves it. Incompatible with -clockoffset (default: 0)',
+  },
+  {
+    name: 'allowdeprecated',
+    value: 'feature',
+    help: 'Explicitly allow the use of the specified deprecated feature (addrtype, deprecationinfo_deprecationheight, …; none for none). Repeatable',
+  },
+  {
+    name: 'preferredtxversion',
+    value: 'version',
+    help: 'createrawtransaction: create transactions of this version when possible, 4 or 5 (default: 5)',
+  },
+  {
+    name: 'txexpirydelta',
+    value: 'n',
+    help: 'createrawtransaction: blocks after which a transaction not mined becomes invalid (min: 4, default: 20 (pre-Blossom) or 40 (post-Blossom))',
+  },
+  { name: 'clockoffset', value: 'n', help: 'Applies offset of <n> seconds to the actual time. Incompatible with -mocktime (default: 0)' },
   { name: 'uacomment', value: 'cmt', help: "Append a comment to getinfo's subversion. Repeatable" },
   {
     name: 'minrelaytxfee',

@@ -6,19 +6,24 @@
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
+import { NodeClock } from '../clock.js';
 import {
   applyZcashdUmask,
+  allowDeprecatedOption,
   assertDatadirExists,
+  clockModeOption,
   ConfigError,
   loadNodeConfig,
   parseZcashArgs,
   rpcServerSettings,
+  txCreationOption,
   type NodeConfig,
 } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
 import { ExperimentalFeatureError, experimentalFeaturesFrom } from '../rpc/methods/control/experimental-features.js';
 import { zcashdSubversion } from '../rpc/methods/control/getinfo.js';
+import { pinoLevelsFor, zcashdDefaultFilter, type LogFilterTarget } from '../rpc/methods/control/log-filter.js';
 import { storeMethods } from '../rpc/methods/index.js';
 import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
@@ -50,12 +55,17 @@ export interface ServeHandle {
   shutdown(): Promise<void>;
 }
 
-/** `-upstreampoll=SECONDS` (default 5, fractions allowed): how often the upstream tip is polled. */
-function upstreamPollMs(value: string | undefined): number {
+/**
+ * `-upstreampoll=SECONDS` (default 5): how often the upstream tip is polled. Fractions down to a
+ * millisecond are allowed, since a replica following another zecrpc on the same network can
+ * afford to ask several times a second. Only plain decimals: `Number` would also take hex,
+ * exponents and surrounding blanks, which no one means as a poll interval.
+ */
+export function upstreamPollMs(value: string | undefined): number {
   if (value === undefined) return 5000;
   // A timer waits 1 to 2^31 − 1 ms: Node runs a longer or shorter one after 1 ms, which would
   // poll the upstream hundreds of times a second.
-  const seconds = Number(value);
+  const seconds = /^(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!(seconds >= 0.001 && seconds <= 2147483.647)) {
     throw new ConfigError(`Error: Invalid value for -upstreampoll: '${value}' (expected seconds from 0.001 to 2147483)`);
   }
@@ -96,6 +106,22 @@ function httpLogLevel(s: LogSettings): LogLevel {
   if (s.level === 'silent' || s.level === 'fatal' || s.level === 'error') return s.level;
   if (s.requests) return s.level === 'trace' || s.level === 'debug' ? s.level : 'info';
   return 'warn';
+}
+
+/** setlogfilter's effect here: the filter's levels for the node's log and the HTTP layer's. */
+function logFilterTarget(config: NodeConfig, settings: LogSettings, log: Logger, httpLog: Logger): LogFilterTarget {
+  return {
+    defaultFilter: zcashdDefaultFilter(config.getArgs('debug')),
+    apply(filter) {
+      const levels = pinoLevelsFor(filter);
+      log.level = levels.node;
+      httpLog.level = levels.http;
+    },
+    reset() {
+      log.level = settings.level;
+      httpLog.level = httpLogLevel(settings);
+    },
+  };
 }
 
 function isAddressInUse(e: unknown): boolean {
@@ -155,11 +181,14 @@ function metricsSettings(config: NodeConfig): { bind: { host: string; port: numb
 export async function startNode(argv: readonly string[], opts: StartOptions = {}): Promise<ServeHandle> {
   const config = loadNodeConfig(argv);
   const { upstream } = rpcServerSettings(config); // checks the server's settings before anything opens
+  // zcashd reads -allowdeprecated before anything else of its start-up (bitcoind.cpp).
+  const allowDeprecated = allowDeprecatedOption(config);
   // zcashd's order (init.cpp): experimental features, then the fee rates, then -uacomment.
   const features = experimentalFeatures(config);
   const fees = feeRates(config);
   const comments = uaComments(config);
   const settings = logSettings(config);
+  const txCreation = txCreationOption(config);
   if (opts.umask) applyZcashdUmask(config);
   const pollMs = upstreamPollMs(config.getArg('upstreampoll'));
   const metricsOptions = metricsSettings(config);
@@ -171,11 +200,14 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     ...(isoTime ? { timestamp: pino.stdTimeFunctions.isoTime } : {}),
   };
   const log: Logger | null = opts.log === false ? null : opts.logTo ? pino(logOptions, opts.logTo) : pino(logOptions);
+  // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
+  const httpLog: Logger | null = log ? log.child({}, { level: httpLogLevel(settings) }) : null;
+  const clock = new NodeClock(clockModeOption(config));
   for (const warning of fees.warnings) log?.warn(`Warning: ${warning}`);
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
     log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
   }
-  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line) });
+  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line), now: clock.seconds });
   // On a full disk the store opens read-only, on a nearly full one it refuses each write: either
   // way it serves what it holds, and says why it stores nothing.
   const readOnly = store.notWritable;
@@ -203,6 +235,14 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
       feeRates: fees,
       relayPolicy: relayPolicy(config),
       legacyOrchardRoot: config.getBoolArg('legacyorchardroot', false),
+      // -upstream's height as last polled: getblockchaininfo's `headers`, a replica's lag over RPC.
+      knownChainHeight: () => follower?.upstreamHeight ?? -1,
+      nodeClock: clock,
+      allowDeprecated,
+      txCreation,
+      // submitblock validates and stores blocks here, unless the store takes no writes.
+      blockAcceptor: readOnly ? null : store,
+      logFilter: log && httpLog ? logFilterTarget(config, settings, log, httpLog) : null,
     },
   );
 
@@ -232,8 +272,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     server = await startRpcServer({
       config,
       methods,
-      // The node's one logger, as Fastify's, at the level that keeps request lines out unless wanted.
-      logger: log ? log.child({}, { level: httpLogLevel(settings) }) : false,
+      logger: httpLog ?? false,
       onStop: () => void shutdown(),
       ...(metrics ? { metrics } : {}),
     });

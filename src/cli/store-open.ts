@@ -31,6 +31,8 @@ export interface StoreOpenOptions {
   groupCommit?: boolean;
   /** The command only writes: a store opened read-only on a full disk is refused at once. */
   writes?: boolean;
+  /** The node's clock, Unix seconds (the header's future-time rule). */
+  now?: () => number;
 }
 
 export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOptions = {}): Promise<ChainStore> {
@@ -41,6 +43,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       network: config.network,
       durable: opts.durable,
       verifySolutions: opts.verifySolutions,
+      now: opts.now,
       log: opts.log,
       groupCommit: opts.groupCommit,
       diskSpace: DISK_SPACE_POLICY,

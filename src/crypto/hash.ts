@@ -149,3 +149,17 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** SHA-256d over data handed in pieces (zcashd's CHashWriter): `update` as often as needed, then `digest` once. */
+export interface Sha256dStream {
+  update(data: Uint8Array): void;
+  digest(): Uint8Array;
+}
+
+export function sha256dStream(): Sha256dStream {
+  const inner = createHash('sha256');
+  return {
+    update: (data) => void inner.update(data),
+    digest: () => digestBytes(sha256Text(digestBytes(inner.digest('binary')))),
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * The secp256k1 operations zcashd's CPubKey performs (src/pubkey.cpp over libsecp256k1):
  * `IsFullyValid` (the key parses as a curve point, hybrid 06/07 encodings included) and
- * `RecoverCompact` (the key of a 65-byte compact recoverable signature), on @noble/curves.
+ * `RecoverCompact` (the key of a 65-byte compact recoverable signature), and CKey's
+ * (src/key.cpp): `Check`, `GetPubKey` and `Sign` (RFC 6979 nonces, low S, DER), on @noble/curves.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 
@@ -49,5 +50,32 @@ export function recoverCompact(hash: Uint8Array, sig: Uint8Array): Uint8Array | 
   } catch {
     // r or s out of range, or no point with x = r (+ n) on the curve.
     return null;
+  }
+}
+
+/** `CKey::Check`: a secret key is 32 bytes in [1, n − 1]. */
+export function isValidSecret(secret: Uint8Array): boolean {
+  return secret.length === 32 && secp256k1.utils.isValidSecretKey(secret);
+}
+
+/** `CKey::GetPubKey`: the serialized public key, compressed (33 bytes) or not (65). */
+export function publicKeyOf(secret: Uint8Array, compressed: boolean): Uint8Array {
+  return secp256k1.getPublicKey(secret, compressed);
+}
+
+/**
+ * `CKey::Sign(hash, vchSig)`: a DER signature of the 32-byte `hash` with RFC 6979's
+ * deterministic nonce (libsecp256k1's default, no extra entropy) and a low S, as zcashd signs.
+ */
+export function signDer(hash: Uint8Array, secret: Uint8Array): Uint8Array {
+  return secp256k1.sign(hash, secret, { prehash: false, lowS: true, format: 'der' });
+}
+
+/** Whether `der` is a valid low-S DER signature of `hash` by `publicKey`. */
+export function verifyDer(hash: Uint8Array, der: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    return secp256k1.verify(der, hash, publicKey, { prehash: false, lowS: true, format: 'der' });
+  } catch {
+    return false;
   }
 }

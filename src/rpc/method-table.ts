@@ -19,8 +19,16 @@ import { ZCASHD_METHODS } from './zcashd-methods.js';
  */
 export function servedMethods(): RpcMethod[] {
   // Only the methods' descriptions are read: a store that offers every optional reader (the address
-  // index, the coins view) registers every method a LevelDB store serves; none of them is called.
-  const store = { network: MAINNET, addressIndexReader: () => ({}), coinsView: () => ({}) } as unknown as ChainStoreReader;
+  // index, the coins view and its scan, the block tree and its operator) registers every method a LevelDB store serves; none of them is called.
+  const store = {
+    network: MAINNET,
+    addressIndexReader: () => ({}),
+    coinsView: () => ({}),
+    coinScan: () => null,
+    chainTips: () => [],
+    invalidateBlock: () => false,
+    reconsiderBlock: () => false,
+  } as unknown as ChainStoreReader;
   const methods = storeMethods(store);
   const registry: MethodRegistry = new MethodRegistry([helpMethod(() => registry), stopMethod(), ...methods]);
   return [helpMethod(() => registry), stopMethod(), ...methods];
@@ -64,5 +72,10 @@ export function methodTableMarkdown(served: readonly RpcMethod[]): string {
   out += '| category | method | zecrpc |\n|---|---|---|\n';
   for (const r of rows) out += `| ${r.category} | \`${r.name}\` | ${r.status} |\n`;
   if (extra.length) out += `\nzecrpc only: ${extra.map((n) => `\`${n}\``).join(', ')}\n`;
+  const costly = served.filter((m) => m.cost).sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (costly.length) {
+    out += '\n## What a call costs\n\nMethods that do more than a few index reads per call:\n\n';
+    for (const m of costly) out += `- \`${m.name}\`: ${m.cost}\n`;
+  }
   return out;
 }

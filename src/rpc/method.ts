@@ -78,6 +78,8 @@ export interface RpcContext {
    * index entries before writing anything stop there instead of reading without bound.
    */
   readonly requestMemory?: number;
+  /** Aborted when the client that sent the request disconnects: long scans stop there. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -111,6 +113,8 @@ export interface RpcMethod {
    * miner; 'upstream' relayed to the -upstream node when one is set.
    */
   readonly surface?: MethodSurface;
+  /** What one call costs, when that is more than a few index reads (listed in docs/methods.md). */
+  readonly cost?: string;
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';

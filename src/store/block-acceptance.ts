@@ -104,6 +104,7 @@ export async function acceptBlock(
       'merkle-root',
       `block ${hashHex} rejected: bad-txns-duplicate: its transaction list repeats transactions in a way that keeps the merkle root of the list without them (CVE-2012-2459)`,
       hash,
+      'bad-txns-duplicate',
     );
   }
   if (!bytesEqual(computedRoot, header.merkleRoot)) {
@@ -111,6 +112,7 @@ export async function acceptBlock(
       'merkle-root',
       `block ${hashHex} rejected: header merkle root ${toHexReversed(header.merkleRoot)} does not match its transactions (${toHexReversed(computedRoot)})`,
       hash,
+      'bad-txnmrklroot',
     );
   }
 
@@ -155,6 +157,7 @@ export async function acceptBlock(
       'header',
       `block ${hashHex} at height ${height} rejected (${headerProblem.rule}): ${headerProblem.message}; ${headerProblem.field}: expected ${headerProblem.expected}, found ${headerProblem.computed}`,
       hash,
+      headerProblem.rule,
     );
   }
   if (headerProblem) {
@@ -163,6 +166,7 @@ export async function acceptBlock(
       'transactions',
       `block ${hashHex} at height ${height} rejected (${headerProblem.rule})${where}: ${headerProblem.message}`,
       hash,
+      headerProblem.rule,
     );
   }
   const chainWork = parentWork + blockWork(header.bits);

@@ -12,6 +12,7 @@ import type { NetworkParams } from '../chain/network.js';
 import type { BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend } from './block-data.js';
+import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
 import { StoreNotWritableError, StoreOpenError, type DiskSpaceLowError } from './errors.js';
@@ -113,6 +114,8 @@ export class ChainDb {
    * zcashd holds every block index entry in memory (mapBlockIndex) and never asks its database.
    */
   highestRecord = -1;
+  /** The childless blocks (getchaintips), maintained with every record written. */
+  readonly chainTips = new ChainTipSet();
   private readonly cache = new Map<string, IndexRecord>();
   /** Blocks marked invalid (`x`, hex of the internal-order hash): few, so all kept in memory, for the reason above. */
   private readonly invalidBlocks = new Set<string>();
@@ -163,6 +166,7 @@ export class ChainDb {
     try {
       await this.checkSchema();
       await this.data.open({ readOnly: this.fullDisk !== null });
+      await this.chainTips.load(this.db);
       for await (const key of this.db.keys({ gte: Buffer.of(keys.invalidPrefix), lt: Buffer.of(keys.invalidPrefix + 1) })) {
         this.invalidBlocks.add(hashKey(key.subarray(1)));
       }
@@ -191,7 +195,10 @@ export class ChainDb {
           `Disk space is low! Cannot create a chain store at ${this.dir}: its file system is full. Free space on it and start again.`,
         );
       }
-      await this.write([{ type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) }], true);
+      await this.write(
+        [{ type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) }, ...ChainTipSet.creationOps()],
+        true,
+      );
       return;
     }
     const version = v.readUInt32LE(0);
@@ -348,6 +355,25 @@ export class ChainDb {
   /** Remembers a block marked invalid once its `x` record is written. */
   markedInvalid(hash: Uint8Array): void {
     this.invalidBlocks.add(hashKey(hash));
+  }
+
+  /** Forgets a block's invalid mark once the deletion of its `x` record is written. */
+  unmarkedInvalid(hash: Uint8Array): void {
+    this.invalidBlocks.delete(hashKey(hash));
+  }
+
+  /** Every block marked invalid (internal order). */
+  invalidHashes(): Uint8Array[] {
+    return [...this.invalidBlocks].map((h) => new Uint8Array(Buffer.from(h, 'hex')));
+  }
+
+  /** Loads or rebuilds the chain-tips set (chain-tips.ts) if the store had none; call with the writer queue held. */
+  async ensureChainTips(): Promise<void> {
+    if (this.chainTips.known) return;
+    await this.flushGroup();
+    await this.chainTips.rebuild(this.db, this.tip, async (ops) => {
+      if (!this.notWritable) await this.write(ops, true, 'the chain-tips set');
+    });
   }
 
   /**

@@ -47,6 +47,7 @@ import { ChainDb, DEFAULT_GROUP_COMMIT, type GroupCommitLimits } from './chain-d
 import { startFromCheckpoint, type CheckpointStart } from './checkpoint-start.js';
 import type { DiskSpacePolicy } from './disk-reserve.js';
 import { BlockRejectedError, type DiskSpaceLowError, type StoreNotWritableError } from './errors.js';
+import { chainTips, invalidateBlock, reconsiderBlock } from './block-tree.js';
 import { activate, type Reorg, type ReorgStepHook } from './fork-choice.js';
 import { IndexerSet } from './indexer-set.js';
 import { AddressIndex } from './indexes/address-index.js';
@@ -56,7 +57,8 @@ import { ChainStateReader } from './indexes/chain-state-reader.js';
 import type { ChainBlock, CoreIndexer, Indexer } from './indexes/indexer.js';
 import { TxIndex } from './indexes/tx-index.js';
 import { decodeChainTx, decodeTxLocation, encodeChainTx, encodeIndexRecord, keys, splitTxids, type IndexRecord } from './layout.js';
-import type { BlockIndexEntry, ChainStoreReader, ChainTip, CoinsView, TxLocation } from './types.js';
+import { chainStateKeys, decodeCoin } from './indexes/chain-state-index.js';
+import type { BlockIndexEntry, ChainOperator, ChainStoreReader, ChainTip, ChainTipInfo, CoinScan, CoinsView, TxLocation } from './types.js';
 import { MAX_REORG_DEPTH } from './undo.js';
 
 export { MAX_BLOCK_SIZE, MAX_REORG_DEPTH, DEFAULT_GROUP_COMMIT };
@@ -128,7 +130,7 @@ function defaultIndexers(network: NetworkParams, log: (line: string) => void): I
   return [new TxIndex(), new ChainStateIndex({ network, hashers: defaultPoolHashers(), log }), new AddressIndex()];
 }
 
-export class ChainStore implements ChainStoreReader {
+export class ChainStore implements ChainStoreReader, ChainOperator {
   readonly network: NetworkParams;
   readonly dir: string;
   /** Set by tests only. */
@@ -185,7 +187,7 @@ export class ChainStore implements ChainStoreReader {
         if (db.readOnly) {
           // Every step of a switch is a consistent store: the current tip is served until space is freed.
           db.log(`a switch to block ${toHexReversed(db.best.hash)} is unfinished and resumes once the store is writable`);
-        } else if (!db.tip || db.best.chainWork > db.tip.chainWork) {
+        } else if (!db.tip || db.best.chainWork > db.tip.chainWork || db.isInvalid(db.tip.hash)) {
           try {
             await activate(db, this.indexers, db.best.hash, () => this.reorgStepHook);
           } catch (e) {
@@ -228,6 +230,11 @@ export class ChainStore implements ChainStoreReader {
     return this.db.exclusive(() => this.addBlockLocked(bytes, opts.solutions ?? this.solutions ?? undefined));
   }
 
+  /** Whether the block was found invalid (connecting it, or a block it descends from, failed). */
+  isMarkedInvalid(hash: Uint8Array): boolean {
+    return this.db.isInvalid(hash);
+  }
+
   /** Hash of a raw block without full decoding (cheap duplicate checks for importers). */
   static hashOf(bytes: Uint8Array): Uint8Array {
     return sha256d(decodeBlockHeader(bytes).bytes);
@@ -267,6 +274,7 @@ export class ChainStore implements ChainStoreReader {
     ];
     if (raisesBest) ops.push({ type: 'put', key: keys.best(), value: Buffer.from(hash) });
     ops.push(...db.highestRecordOps(height));
+    ops.push(...db.chainTips.recordOps(hash, height === 0 ? null : header.prevHash));
     if (connectNow) {
       const chainBlock: ChainBlock = { hash, height, header: header.bytes, txids, block: async () => block };
       try {
@@ -274,7 +282,7 @@ export class ChainStore implements ChainStoreReader {
       } catch (e) {
         // The bytes written to the block file stay unreferenced (past the committed length).
         prepared.abort();
-        if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash);
+        if (e instanceof StateTransitionError) throw new BlockRejectedError('state', e.message, hash, e.rule);
         throw e;
       }
     }
@@ -295,6 +303,7 @@ export class ChainStore implements ChainStoreReader {
       prepared.commit();
     }
     db.remember(hash, rec);
+    db.chainTips.recorded(hash, height === 0 ? null : header.prevHash);
     db.highestRecord = Math.max(db.highestRecord, height);
     if (raisesBest) db.best = { hash, height, chainWork };
     if (connectNow) {
@@ -306,6 +315,29 @@ export class ChainStore implements ChainStoreReader {
       return { status: 'reorganized', hash, height, chainWork, reorg };
     }
     return { status: 'side-chain', hash, height, chainWork };
+  }
+
+  /**
+   * invalidateblock: marks the block (and the active chain above it) invalid and moves the
+   * active chain to the most-work block left (block-tree.ts). False when the store has no such
+   * block; throws InvalidationRefusedError before changing anything when it cannot disconnect it,
+   * and the store's StoreNotWritableError when it takes no writes.
+   */
+  invalidateBlock(hash: Uint8Array): Promise<boolean> {
+    return this.db.exclusive(async () => {
+      if (hash.length !== 32 || !(await this.db.record(hash))) return false;
+      await invalidateBlock(this.db, this.indexers, hash, () => this.reorgStepHook);
+      return true;
+    });
+  }
+
+  /** reconsiderblock: clears the marks of the block, its descendants and ancestors, then activates the most-work chain. */
+  reconsiderBlock(hash: Uint8Array): Promise<boolean> {
+    return this.db.exclusive(async () => {
+      if (hash.length !== 32 || !(await this.db.record(hash))) return false;
+      await reconsiderBlock(this.db, this.indexers, hash, () => this.reorgStepHook);
+      return true;
+    });
   }
 
   /** Writes the blocks group commit still holds (a no-op without group commit). */
@@ -422,12 +454,47 @@ export class ChainStore implements ChainStoreReader {
     return this.chainState.coinsView();
   }
 
+  /**
+   * A snapshot of the coins view (`c` records) and the tip it belongs to, taken with the writer
+   * queue held so that no block is half written; the scan itself runs outside the queue, on the
+   * snapshot LevelDB's iterator keeps. Null for an empty store.
+   */
+  coinScan(): Promise<CoinScan | null> {
+    return this.db.exclusive(
+      async () => {
+        await this.db.flushGroup();
+        const tip = this.db.tip;
+        if (!tip) return null;
+        const prefix = chainStateKeys.coinPrefix;
+        const iterator = this.db.db.iterator({ gt: Buffer.of(prefix), lt: Buffer.of(prefix + 1) });
+        return {
+          tip: { hash: tip.hash, height: tip.height },
+          next: async (max: number) =>
+            (await iterator.nextv(max)).map(([key, value]) => ({
+              txid: key.subarray(1, 33),
+              n: key.readUInt32LE(33),
+              coin: decodeCoin(value),
+            })),
+          close: () => iterator.close(),
+        };
+      },
+      { writes: false },
+    );
+  }
+
   async chainStateTip(): Promise<ChainStateTip | null> {
     return this.chainState.tip();
   }
 
   subtrees(pool: ShieldedPoolId, start: number, limit: number): Promise<{ index: number; root: Uint8Array; endHeight: number }[]> {
     return this.chainState.subtrees(pool, start, limit);
+  }
+
+  /** getchaintips: the childless blocks and the active tip with their statuses (block-tree.ts). */
+  async chainTips(): Promise<ChainTipInfo[]> {
+    // The set is built once for a store written before it existed, with the writer queue held.
+    if (!this.db.chainTips.known) await this.db.exclusive(() => this.db.ensureChainTips(), { writes: false });
+    return chainTips(this.db, (hash) => this.db.indexValue(chainStateKeys.blockState(hash)) !== undefined);
   }
 
   /** Reads of the insight explorer indexes (indexes/address-index.ts) this store keeps. */

@@ -96,11 +96,14 @@ export async function startFromCheckpoint(
   }
   const tip = records[records.length - 1]!;
   ops.push(...db.highestRecordOps(tip.rec.height));
+  // An empty store: the last header is its one childless block.
+  ops.push(...db.chainTips.recordOps(tip.hash, null));
   if (core) ops.push(...core.checkpointOps(tip.hash, cp.height, cp.state));
   ops.push({ type: 'put', key: keys.tip(), value: encodeTip(tip.hash, cp.height) });
   ops.push({ type: 'put', key: keys.best(), value: Buffer.from(tip.hash) });
   await db.write(ops, true, 'the checkpoint start');
   for (const { hash, rec } of records) db.remember(hash, rec);
+  db.chainTips.recorded(tip.hash, null);
   db.highestRecord = cp.height;
   db.tip = { hash: tip.hash, height: cp.height, chainWork: cp.chainWork };
   db.best = { ...db.tip };

@@ -27,6 +27,8 @@ export class BlockRejectedError extends Error {
     message: string,
     /** Block hash (internal order) when the header could be read. */
     readonly blockHash: Uint8Array | null,
+    /** The rule it breaks, as zcashd names it (its reject reason) where a rule was checked. */
+    readonly rule?: string,
   ) {
     super(message);
     this.name = 'BlockRejectedError';

@@ -142,7 +142,7 @@ export async function activate(
     const message = (e as Error).message;
     const invalid = e instanceof StateTransitionError && connecting ? connecting : null;
     await stayOnTip(db, invalid ? { hash: invalid, why: message } : null);
-    if (invalid) throw new BlockRejectedError('state', message, invalid);
+    if (invalid) throw new BlockRejectedError('state', message, invalid, (e as StateTransitionError).rule);
     throw new BlockRejectedError('reorg-failed', `cannot switch to block ${toHexReversed(targetHash)}: ${message}`, targetHash);
   }
 

@@ -21,7 +21,9 @@
  * | `F`                         | block-file cursor: file number(u32 LE) ‖ committed length(u32 LE) | block accepted (flat-file backend) |
  * | `b` ‖ hash(32)              | raw block bytes                                              | block accepted (LevelDB backend)  |
  * | `I` ‖ utf8(import source)   | JSON import checkpoint (resume position of an importer)      | importers, now and then           |
- * | `x` ‖ hash(32)              | why the block is invalid (utf8); its descendants are refused  | a reorganization found it invalid |
+ * | `x` ‖ hash(32)              | why the block is invalid (utf8); its descendants are refused  | a reorganization found it invalid; invalidateblock (del: reconsiderblock) |
+ * | `K`                         | u8 format (1): the `K` ‖ hash set below is kept for every record | store creation / first rebuild (chain-tips.ts) |
+ * | `K` ‖ hash(32)              | empty: a block with a record (`H`) and none of a child, a chain tip of getchaintips | block accepted (put; its parent's: del) |
  * | `B` ‖ hash(32)              | the block's chain state: pool deltas and totals, final roots, tree sizes (state/chain-state.ts) | connect (ChainStateIndex, v3; kept after disconnect) |
  * | `C`                         | chain state after the tip: tree frontiers, history tree, pool totals | every connect / disconnect (ChainStateIndex) |
  * | `c` ‖ txid ‖ n(u32 LE)       | unspent transparent output: i64 LE value ‖ height(u32 LE) ‖ flags(u8) ‖ scriptPubKey | connect / disconnect (ChainStateIndex) |
@@ -97,6 +99,7 @@ const PREFIX = {
   blockTimestamp: 0x53, // S
   migrationProgress: 0x58, // X
   highestRecord: 0x4d, // M
+  chainTip: 0x4b, // K
 } as const;
 
 /** The key prefixes the chain itself writes (every other prefix belongs to one indexer). */
@@ -115,6 +118,7 @@ export const CHAIN_KEY_PREFIXES: readonly number[] = [
   PREFIX.invalid,
   PREFIX.migrationProgress,
   PREFIX.highestRecord,
+  PREFIX.chainTip,
 ];
 
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
@@ -220,6 +224,10 @@ export const keys = {
   invalid: (hash: Uint8Array): Buffer => prefixed(PREFIX.invalid, hash),
   invalidPrefix: PREFIX.invalid,
   highestRecord: (): Buffer => Buffer.of(PREFIX.highestRecord),
+  /** A childless block (a chain tip); `chainTipsKept` alone marks the set as complete. */
+  chainTip: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTip, hash),
+  chainTipsKept: (): Buffer => Buffer.of(PREFIX.chainTip),
+  chainTipPrefix: PREFIX.chainTip,
   indexPrefix: PREFIX.index,
   /** CAddressIndexKey: one receive (spending=false) or spend (spending=true) of an address. */
   addressDelta: (
@@ -400,4 +408,11 @@ export function splitTxids(v: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < v.length; i += 32) out.push(v.subarray(i, i + 32));
   return out;
+}
+
+/** The height and parent hash an index record (`H` value) holds, without decoding the rest. */
+export function indexRecordLink(v: Uint8Array): { height: number; parent: Buffer } {
+  const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (b.length < RECORD_FIXED + 140) throw new Error(`corrupt block index record (${b.length} bytes)`);
+  return { height: b.readUInt32LE(1), parent: b.subarray(RECORD_FIXED + 4, RECORD_FIXED + 36) };
 }

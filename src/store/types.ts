@@ -74,6 +74,13 @@ export interface ChainStoreReader {
    * reader without a chain state has none.
    */
   coinsView?(): CoinsView;
+  /**
+   * The coins view as of one tip, for a full scan (gettxoutsetinfo): a snapshot taken between
+   * two blocks, read in key order. A reader without a chain state has none.
+   */
+  coinScan?(): Promise<CoinScan | null>;
+  /** Every chain tip the store knows (getchaintips), highest first; a reader without a block tree has none. */
+  chainTips?(): Promise<ChainTipInfo[]>;
 }
 
 /** What AcceptToMemoryPool asks of the chain state before it runs scripts and proofs. */
@@ -88,4 +95,33 @@ export interface CoinsView {
   nullifierRevealed(pool: ShieldedPool, nullifier: Uint8Array): boolean;
   /** `GetSaplingAnchorAt` / `GetOrchardAnchorAt`: a root the chain had, the empty tree's included. */
   anchorKnown(pool: ShieldedPoolId, root: Uint8Array): boolean;
+}
+
+/** getchaintips' status of a branch (zcashd's words; "unknown" cannot arise from what zecrpc stores). */
+export type ChainTipStatus = 'active' | 'valid-fork' | 'valid-headers' | 'headers-only' | 'invalid';
+
+/** One childless block the store knows, or the active tip, as getchaintips reports it. */
+export interface ChainTipInfo {
+  hash: Uint8Array;
+  height: number;
+  /** Blocks between it and the active chain (0 for the active tip). */
+  branchLength: number;
+  status: ChainTipStatus;
+}
+
+/** The operator's reorganizations (invalidateblock / reconsiderblock) of a writable store. */
+export interface ChainOperator {
+  /** Marks the block invalid and moves the active chain off it; false when no block has that hash. */
+  invalidateBlock(hash: Uint8Array): Promise<boolean>;
+  /** Clears the marks of the block, its descendants and ancestors, and activates the most-work chain; false when unknown. */
+  reconsiderBlock(hash: Uint8Array): Promise<boolean>;
+}
+
+/** A snapshot of the coins view being read in key order (txid, then output index as u32 LE). */
+export interface CoinScan {
+  /** The tip the snapshot belongs to (the coins view's best block). */
+  readonly tip: ChainTip;
+  /** The next up to `max` coins; empty at the end. */
+  next(max: number): Promise<{ txid: Uint8Array; n: number; coin: Coin }[]>;
+  close(): Promise<void>;
 }

@@ -275,9 +275,12 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
         failures = 0;
         lastError = null;
         if (r.added > 0) {
+          // Lag as of the pass's last getblockcount: what an operator compares across replicas.
           const tip = await store.tip();
+          const upstreamAt = upstreamHeight ?? -1;
+          const lag = tip ? Math.max(0, upstreamAt - tip.height) : upstreamAt + 1;
           logger.info(
-            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}`,
+            `upstream: stored ${r.added} block(s)${r.reorganizations ? `, ${r.reorganizations} reorganization(s)` : ''}; tip ${tip?.height} ${tip ? toHexReversed(tip.hash) : ''}; upstream height ${upstreamAt}, ${lag} behind`,
           );
         }
       } catch (e) {

@@ -29,7 +29,7 @@ describe('the method table', () => {
     expect(status.get('getpeerinfo')).toBe('answered as a node without peers');
     expect(status.get('getblocktemplate')).toBe('forwarded to `-upstream`');
     expect(status.get('z_sendmany')).toBe('wallet: not provided');
-    expect(status.get('setlogfilter')).toBe('not provided yet');
+    expect(status.get('setlogfilter')).toBe('exact');
   });
 
   it('help lists every served method by category, hidden ones left out', () => {

@@ -1,10 +1,9 @@
 // Issue 12, finding 3: rendering large blocks on the event loop stalled every other client.
 // With the render threads, cheap requests keep being answered while other clients hammer
 // uncached getblock verbosity 2 on 1.4 MB blocks. No clock bound (the machine may be busy):
-// a cheap request queued behind renders on the event loop completes about once per two
-// renders (measured 31 against 65 with rendering inline), while off the loop several complete
-// during each one (250 against 91 in a loaded CI run). The p99 figure itself is measured by
-// test/long/stress/run.ts p99.
+// a cheap request queued behind renders on the event loop completes fewer times than the
+// renders, while off the loop several complete during each one. The p99 figure itself is
+// measured by test/long/stress/run.ts p99.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,9 +41,11 @@ describe('a responsive event loop', () => {
         heavy++;
       }
     });
+    // Counted in renders completed, not in seconds, so that a slow or loaded machine only makes
+    // the test take longer: the probes answered meanwhile are what is compared.
+    const RENDERS = 8;
     const latencies: number[] = [];
-    const end = performance.now() + 2500;
-    while (performance.now() < end) {
+    while (heavy < RENDERS) {
       const t0 = performance.now();
       const r = await post(server.port, '{"id":"c","method":"getblockcount"}');
       latencies.push(performance.now() - t0);
@@ -52,7 +53,6 @@ describe('a responsive event loop', () => {
     }
     stop = true;
     await Promise.all(hammer);
-    expect(heavy).toBeGreaterThan(4);
     expect(latencies.length).toBeGreaterThan(heavy);
-  });
+  }, 300_000);
 });

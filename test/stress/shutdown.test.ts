@@ -45,7 +45,7 @@ const slow = (ms: number): RpcMethod => ({
 
 describe('shutdown', () => {
   it('closes idle and half-sent connections at once and finishes the reply in progress', async () => {
-    const s = await startRpcServer({ config: config(), methods: [slow(300)], shutdownGraceMs: 5000 });
+    const s = await startRpcServer({ config: config(), methods: [slow(300)], shutdownGraceMs: 120_000 });
     const halfHead = await openSocket(s.port, 'POST / HTTP/1.1\r\nHost: x\r\n');
     const halfBody = await openSocket(s.port, `POST / HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nContent-Length: 100\r\n\r\n{"id":`);
     const idle = await openSocket(s.port, '');
@@ -58,8 +58,9 @@ describe('shutdown', () => {
     expect(await halfHead.closed).toBe('');
     expect(await halfBody.closed).toBe('');
     expect(await idle.closed).toBe('');
-    // Bounded by the in-flight reply (300 ms), not by the clients that never finish.
-    expect(ms).toBeLessThan(2000);
+    // Bounded by the in-flight reply (300 ms), not by the clients that never finish, which would
+    // hold it for the whole grace period: the margin leaves room for any machine load.
+    expect(ms).toBeLessThan(60_000);
   });
 
   it('closes a reply that outlives the grace period', async () => {
@@ -71,7 +72,8 @@ describe('shutdown', () => {
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
     await s.close();
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // The grace period (300 ms), not the reply's 60 s.
+    expect(performance.now() - t0).toBeLessThan(30_000);
     expect(await stuck.closed).toBe('');
   });
 

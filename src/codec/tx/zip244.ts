@@ -101,7 +101,8 @@ export function transparentDigest(tx: TransactionData): Uint8Array {
   );
 }
 
-function saplingDigest(tx: TransactionData): Uint8Array {
+/** T.3, the Sapling digest (also the signature digest's Sapling part, S.3). */
+export function saplingDigest(tx: TransactionData): Uint8Array {
   const s = tx.sapling;
   if (!s || s.spends.length + s.outputs.length === 0) return emptyDigest(P_SAPLING);
   let spendsDigest: Uint8Array;
@@ -133,7 +134,8 @@ export function saplingOutputsDigest(outputs: readonly SaplingOutput[]): Uint8Ar
   return blake2b256Of(P_SOUTPUTS, c.digest(), m.digest(), n.digest());
 }
 
-function orchardDigest(tx: TransactionData): Uint8Array {
+/** T.4, the Orchard digest (also the signature digest's Orchard part, S.4). */
+export function orchardDigest(tx: TransactionData): Uint8Array {
   const o = tx.orchard;
   if (!o) return emptyDigest(P_ORCHARD);
   const c = blake2b256(P_ORC_C);

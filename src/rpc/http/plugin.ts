@@ -109,8 +109,10 @@ function logFields(request: FastifyRequest, reply: FastifyReply) {
 
 /** Mounts the route on `app` (an encapsulated context) for a core built elsewhere. */
 export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: ExecutionTracker): void {
-  // The request line's fields cost a few microseconds: computed only when they are logged.
-  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  // The request line's fields cost a few microseconds: computed only when they are logged, which
+  // is asked per request because setlogfilter changes the level while the server runs.
+  const logRequests = (request: FastifyRequest): boolean =>
+    (request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const metrics = core.metrics;
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
@@ -156,7 +158,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     },
     onResponse: (request, reply, next) => {
       releaseBody(request);
-      if (logRequests) request.log.info(logFields(request, reply), 'request completed');
+      if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
       if (metrics) {
         const length = reply.getHeader('content-length');
         metrics.observeRequest(
@@ -178,12 +180,17 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       const idleTimeout = request.server.server.timeout;
       socket.setTimeout(0);
       let outcome;
+      // A client gone while its request runs stops methods that scan (gettxoutsetinfo).
+      const gone = new AbortController();
+      const onGone = (): void => gone.abort();
+      socket.once('close', onGone);
       try {
-        outcome = await core.execute(body);
+        outcome = await core.execute(body, gone.signal);
       } catch (e) {
         tracker?.end(socket);
         throw e;
       } finally {
+        socket.off('close', onGone);
         releaseBody(request);
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }

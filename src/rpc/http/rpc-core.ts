@@ -93,7 +93,8 @@ export interface RpcCore {
    */
   authenticate(authorization: string | undefined, address: string | undefined): Promise<AuthVerdict>;
   /** Runs an authenticated JSON-RPC body through the work queue. */
-  execute(body: Buffer): Promise<ExecutedRequest>;
+  /** `signal`: aborted when the client is gone (methods that scan stop early). */
+  execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
@@ -202,7 +203,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     ...(pool ? { blockRenderer: pool } : {}),
   };
 
-  async function execute(body: Buffer): Promise<ExecutedRequest> {
+  async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
     const nothing = () => undefined;
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
@@ -220,9 +221,10 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const scope: ReplyScope = { hold: (release) => held.push(release) };
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+    const baseCtx: RpcContext = signal ? { ...ctx, signal } : ctx;
     const requestCtx: RpcContext = pool
       ? {
-          ...ctx,
+          ...baseCtx,
           blockRenderer: {
             render: async (req) => {
               if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
@@ -237,7 +239,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
             },
           },
         }
-      : ctx;
+      : baseCtx;
     const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
     const done = () => {
       budget.releaseAll();

@@ -3,9 +3,11 @@
  * `help` and `stop` belong to the server itself (rpc/http/server.ts), since `help` reads the
  * finished registry; getinfo and getexperimentalfeatures are here.
  */
+import { SYSTEM_CLOCK, type NodeClock } from '../../clock.js';
+import type { TxCreationDefaults } from '../../config.js';
 import type { AddressIndexReader } from '../../store/indexes/address-index-reader.js';
 import type { RelayPolicy } from '../../chain/tx-policy.js';
-import type { ChainStoreReader } from '../../store/types.js';
+import type { ChainOperator, ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
 import { insightMethods } from './addressindex/index.js';
 import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/index.js';
@@ -13,10 +15,17 @@ import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/e
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
 import { getInfoMethod, type FeeRates } from './control/getinfo.js';
 import { getMemoryInfoMethod } from './control/getmemoryinfo.js';
+import type { LogFilterTarget } from './control/log-filter.js';
+import { setLogFilterMethod } from './control/setlogfilter.js';
+import { setMockTimeMethod } from './control/setmocktime.js';
+import { getChainTipsMethod } from './blockchain/getchaintips.js';
 import { getTxOutMethod } from './blockchain/gettxout.js';
+import { getTxOutSetInfoMethod } from './blockchain/gettxoutsetinfo.js';
+import { invalidateBlockMethod, reconsiderBlockMethod } from './blockchain/invalidateblock.js';
 import { verifyChainMethod } from './blockchain/verifychain.js';
 import { mempoolMethods, withUpstreamFallback, type UpstreamRelay } from './mempool/index.js';
 import { getBlockSubsidyMethod } from './mining/getblocksubsidy.js';
+import type { BlockAcceptor } from './mining/bip22.js';
 import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
 import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
@@ -37,6 +46,19 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   feeRates?: FeeRates;
   /** -datacarrier, -datacarriersize, -permitbaremultisig: what sendrawtransaction holds standard. */
   relayPolicy?: RelayPolicy;
+  /**
+   * The node's clock (`-mocktime`, `-clockoffset`; moved by setmocktime). Every method that
+   * reads "now" reads it, unless `clock` overrides the seconds (default: the system clock).
+   */
+  nodeClock?: NodeClock;
+  /** The deprecated features that are on (`-allowdeprecated`; default zcashd's: none that prints anything). */
+  allowDeprecated?: ReadonlySet<string>;
+  /** `-preferredtxversion` and `-txexpirydelta` for createrawtransaction (default zcashd's). */
+  txCreation?: TxCreationDefaults;
+  /** The writable store submitblock validates and stores blocks in (default none: they go to -upstream). */
+  blockAcceptor?: BlockAcceptor | null;
+  /** Where setlogfilter sends a filter (default: nowhere, as a node without a log). */
+  logFilter?: LogFilterTarget | null;
 }
 
 /** A store that serves its address index beside the chain (ChainStore, which composes its readers). */
@@ -49,34 +71,49 @@ function addressIndexOf(store: ChainStoreReader): AddressIndexReader | null {
   return typeof source.addressIndexReader === 'function' ? source.addressIndexReader() : null;
 }
 
+/** A store that takes the operator's reorganizations (ChainStore). */
+function operatorOf(store: ChainStoreReader): ChainOperator | null {
+  const op = store as Partial<ChainOperator>;
+  const { invalidateBlock, reconsiderBlock } = op;
+  if (typeof invalidateBlock !== 'function' || typeof reconsiderBlock !== 'function') return null;
+  return { invalidateBlock: (hash) => invalidateBlock.call(store, hash), reconsiderBlock: (hash) => reconsiderBlock.call(store, hash) };
+}
+
 export function storeMethods(store: ChainStoreReader, options: StoreMethodOptions = {}): RpcMethod[] {
   const features = options.features ?? NO_EXPERIMENTAL_FEATURES;
   const upstream = options.upstream ?? null;
+  const nodeClock = options.nodeClock ?? SYSTEM_CLOCK;
+  const clock = options.clock ?? nodeClock.seconds;
   const index = options.addressIndex ?? addressIndexOf(store);
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
-  const raw = rawTransactionMethods(store, spentIndexLookup);
+  const raw = rawTransactionMethods(store, spentIndexLookup, options.txCreation);
+  const allowDeprecated = options.allowDeprecated ?? new Set<string>();
   const methods: RpcMethod[] = [
-    ...blockchainMethods(store, { ...options, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexLookup }),
+    ...blockchainMethods(store, { ...options, clock, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexLookup }),
     ...(upstream ? raw.map((m) => (m.name === 'getrawtransaction' ? withUpstreamFallback(m, upstream) : m)) : raw),
-    getInfoMethod(store, { clock: options.clock, uaComments: options.uaComments, feeRates: options.feeRates }),
+    getInfoMethod(store, { clock, uaComments: options.uaComments, feeRates: options.feeRates }),
     getExperimentalFeaturesMethod(features),
     ...mempoolMethods(store, upstream, options.relayPolicy),
     getBlockSubsidyMethod(store),
-    ...utilMethods(),
+    ...utilMethods({ addrTypeField: allowDeprecated.has('addrtype') }),
     ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
   // The node's status as one without peers or a miner, and the proofs and coins of its chain.
   methods.push(
-    ...miningMethods(store, { upstream, clock: options.clock }),
+    ...miningMethods(store, { upstream, clock, blockAcceptor: options.blockAcceptor }),
     getMemoryInfoMethod(),
+    setLogFilterMethod(options.logFilter ?? null),
+    setMockTimeMethod(nodeClock),
     ...networkMethods(store, {
-      clock: options.clock,
+      clock,
+      clockMillis: nodeClock.millis,
       uaComments: options.uaComments,
       minRelayTxFee: options.feeRates?.minRelayTxFee,
       upstream,
+      deprecationHeightField: allowDeprecated.has('deprecationinfo_deprecationheight'),
     }),
     ...txOutProofMethods(store),
     verifyChainMethod(store),
@@ -84,5 +121,11 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   // The coins view, read through the chain state's reader (a store that keeps one).
   const coins = store.coinsView?.();
   if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
+  const { coinScan } = store;
+  if (coinScan) methods.push(getTxOutSetInfoMethod(store, () => coinScan.call(store)));
+  // The block tree beside the active chain, and the operator's reorganizations of it.
+  if (store.chainTips) methods.push(getChainTipsMethod(() => store.chainTips!()));
+  const operator = operatorOf(store);
+  if (operator) methods.push(invalidateBlockMethod(operator), reconsiderBlockMethod(operator));
   return methods;
 }

@@ -52,6 +52,7 @@ export const CHAIN_STATE_KEY_PREFIXES: readonly number[] = Object.values(PREFIX)
 export const chainStateKeys = {
   blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
   tip: (): Buffer => Buffer.of(PREFIX.tip),
+  coinPrefix: PREFIX.coin,
   coin: (txid: Uint8Array, n: number): Buffer => {
     const k = Buffer.allocUnsafe(37);
     k[0] = PREFIX.coin;

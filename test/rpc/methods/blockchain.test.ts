@@ -63,6 +63,8 @@ describe('registration', () => {
       ['setgenerate', 'generating', 1, 1],
       ['generate', 'generating', 1, 0],
       ['getmemoryinfo', 'control', 0, 0],
+      ['setlogfilter', 'control', 1, 0],
+      ['setmocktime', 'hidden', 1, 0],
       ['getconnectioncount', 'network', 0, 0],
       ['getdeprecationinfo', 'network', 0, 0],
       ['ping', 'network', 0, 0],
@@ -118,6 +120,8 @@ describe('registration', () => {
       'setgenerate generate ( genproclimit )',
       'generate numblocks',
       'getmemoryinfo',
+      'setlogfilter "directives"',
+      'setmocktime timestamp',
       'getconnectioncount',
       'getdeprecationinfo',
       'ping',
@@ -134,10 +138,12 @@ describe('registration', () => {
       'verifytxoutproof "proof"',
       'verifychain ( checklevel numblocks )',
     ]);
-    // zcashd's gettxoutproof and verifytxoutproof help texts have no examples.
-    const withoutExamples = new Set(['gettxoutproof', 'verifytxoutproof']);
+    // zcashd's gettxoutproof, verifytxoutproof and setmocktime help texts have no examples;
+    // setmocktime's ends without a newline.
+    const withoutExamples = new Set(['gettxoutproof', 'verifytxoutproof', 'setmocktime']);
     for (const x of methods.values()) {
-      expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, true, !withoutExamples.has(x.name)]);
+      const newlineAtEnd = x.name !== 'setmocktime';
+      expect([x.name, x.help.endsWith('\n'), x.help.includes('\nExamples')]).toEqual([x.name, newlineAtEnd, !withoutExamples.has(x.name)]);
     }
     expect(m('getblockcount').help).toBe(
       'getblockcount\n\nReturns the height of the most recent block in the best valid block chain (equivalently,\n' +

@@ -11,6 +11,9 @@ import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { defaultPoolHashers } from '../../../src/state/hashers.js';
 import { IncrementalMerkleTree } from '../../../src/state/trees/incremental.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
+import type { ChainStoreReader } from '../../../src/store/types.js';
+import { networkUnderProfile, ZCASHD_6_12_2 } from '../../../src/compat/profiles.js';
+import { zGetSubtreesByIndexMethod } from '../../../src/rpc/methods/blockchain/z_getsubtreesbyindex.js';
 import { tempDir } from '../../support/store.js';
 import { readHexVector } from '../../support/vectors.js';
 import { errorOf, resultOf } from '../../support/call.js';
@@ -82,10 +85,20 @@ describe('z_getsubtreesbyindex', () => {
   });
 
   it('rejects other pools and is disabled without -lightwalletd, as zcashd', async () => {
+    // The default profile (current) has NU6.3's Ironwood pool; under -compat=6.12.2 it is zcashd's list.
     expect(await errorOf(enabled.get('z_getsubtreesbyindex')!, '["sprout", 0]')).toEqual({
       code: -8,
-      message: 'Requested pool must be "sapling" or "orchard"',
+      message: 'Requested pool must be "sapling", "orchard" or "ironwood"',
     });
+    expect(await resultOf(enabled.get('z_getsubtreesbyindex')!, '["ironwood", 0]')).toBe(
+      '{"pool":"ironwood","start_index":0,"subtrees":[]}',
+    );
+    const zcashd = zGetSubtreesByIndexMethod({ network: networkUnderProfile(MAINNET, ZCASHD_6_12_2) } as ChainStoreReader, true);
+    for (const pool of ['sprout', 'ironwood'])
+      expect(await errorOf(zcashd, JSON.stringify([pool, 0]))).toEqual({
+        code: -8,
+        message: 'Requested pool must be "sapling" or "orchard"',
+      });
     expect(await errorOf(disabled.get('z_getsubtreesbyindex')!, '["sapling", 0]')).toEqual({
       code: -1,
       message:

@@ -84,7 +84,11 @@ export const GETBLOCKCHAININFO_HELP: string =
   exampleCli('getblockchaininfo', '') +
   exampleRpc('getblockchaininfo', '');
 
-export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = systemClock): RpcMethod {
+export function getBlockchainInfoMethod(
+  store: ChainStoreReader,
+  clock: Clock = systemClock,
+  knownChainHeight: () => number = () => -1,
+): RpcMethod {
   let leftInitialDownload = false;
   return {
     name: 'getblockchaininfo',
@@ -109,7 +113,7 @@ export function getBlockchainInfoMethod(store: ChainStoreReader, clock: Clock = 
         tipHeight: tip.height,
         tipHash: tip.hash,
         tipChainWork: tipEntry.chainWork,
-        bestHeaderHeight: await store.bestHeaderHeight(),
+        bestHeaderHeight: Math.max(await store.bestHeaderHeight(), knownChainHeight()),
         difficulty: await networkDifficulty(store, tipEntry),
         verificationProgress: guessVerificationProgress(network.name, chainTx, tipTime, now),
         sizeOnDisk: await store.sizeOnDisk(),

@@ -31,6 +31,12 @@ export interface BlockchainMethodOptions {
   lightwalletd?: boolean;
   /** The spent index's members for getblock verbosity 2 (-insightexplorer); none by default. */
   spentIndexLookup?: SpentIndexLookup | null;
+  /**
+   * The height of a chain the node knows is there but has not stored yet (-upstream's tip, as
+   * last polled): getblockchaininfo's `headers` is at least this, as zcashd's best header runs
+   * ahead of its blocks while it downloads. -1 or absent: the store's own best block.
+   */
+  knownChainHeight?: () => number;
 }
 
 export function blockchainMethods(store: ChainStoreReader, options: BlockchainMethodOptions = {}): RpcMethod[] {
@@ -42,7 +48,7 @@ export function blockchainMethods(store: ChainStoreReader, options: BlockchainMe
       legacyOrchardRoot: options.legacyOrchardRoot ?? false,
       spentIndexLookup: options.spentIndexLookup ?? null,
     }),
-    getBlockchainInfoMethod(store, options.clock ?? systemClock),
+    getBlockchainInfoMethod(store, options.clock ?? systemClock, options.knownChainHeight),
     getBlockCountMethod(store),
     getBlockHashMethod(store),
     getBlockHeaderMethod(store),

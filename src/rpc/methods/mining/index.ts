@@ -5,6 +5,7 @@
  * is registered on its own.)
  */
 import type { ChainStoreReader } from '../../../store/types.js';
+import type { BlockAcceptor } from './bip22.js';
 import type { RpcMethod } from '../../method.js';
 import type { UpstreamRelay } from '../mempool/upstream-relay.js';
 import { generateMethod } from './generate.js';
@@ -22,6 +23,8 @@ export interface MiningMethodOptions {
   upstream?: UpstreamRelay | null;
   /** Wall clock in seconds. */
   clock?: () => number;
+  /** The store submitblock adds blocks to (default none: new blocks go to -upstream). */
+  blockAcceptor?: BlockAcceptor | null;
 }
 
 export function miningMethods(store: ChainStoreReader, options: MiningMethodOptions = {}): RpcMethod[] {
@@ -35,7 +38,7 @@ export function miningMethods(store: ChainStoreReader, options: MiningMethodOpti
     getMiningInfoMethod(store, { setting, upstream, clock }),
     prioritiseTransactionMethod(upstream),
     getBlockTemplateMethod(upstream),
-    submitBlockMethod(store, upstream),
+    submitBlockMethod(store, upstream, options.blockAcceptor ?? null),
     getGenerateMethod(setting),
     setGenerateMethod(setting),
     generateMethod(),

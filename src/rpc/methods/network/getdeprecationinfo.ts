@@ -2,9 +2,11 @@
  * `getdeprecationinfo` (zcashd v6.12.2 src/rpc/net.cpp, deprecation.h): the version, and on
  * mainnet v6.12.2's end-of-service height with its estimated time (one post-Blossom block
  * spacing per block still to come from the tip); the feature lists are zcashd's defaults as a
- * build with the wallet compiled in has them, each in std::set order. `deprecationheight` is
- * omitted, as with zcashd's default -allowdeprecated. zecrpc does not itself stop at that height.
+ * build with the wallet compiled in has them, each in std::set order (whatever -allowdeprecated
+ * says, as in zcashd). `deprecationheight` is printed only under
+ * `-allowdeprecated=deprecationinfo_deprecationheight`. zecrpc does not itself stop at that height.
  */
+import { DEFAULT_ALLOW_DEPRECATED, DEFAULT_DENY_DEPRECATED } from '../../../config.js';
 import { JsonWriter } from '../../../json/writer.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
@@ -16,28 +18,9 @@ export const DEPRECATION_HEIGHT = 3_336_460 + 10 * 7 * 24 * 48;
 const POST_BLOSSOM_POW_TARGET_SPACING = 75;
 
 /** DEFAULT_ALLOW_DEPRECATED, wallet build, sorted. */
-export const DEPRECATED_FEATURES: readonly string[] = [
-  'createrawtransaction',
-  'fundrawtransaction',
-  'getnetworkhashps',
-  'keypoolrefill',
-  'settxfee',
-  'signrawtransaction',
-  'z_gettotalbalance',
-];
+export const DEPRECATED_FEATURES: readonly string[] = DEFAULT_ALLOW_DEPRECATED;
 /** DEFAULT_DENY_DEPRECATED, wallet build, sorted. */
-export const DISABLED_FEATURES: readonly string[] = [
-  'addrtype',
-  'deprecationinfo_deprecationheight',
-  'gbt_oldhashes',
-  'getnewaddress',
-  'getrawchangeaddress',
-  'legacy_privacy',
-  'wallettxvjoinsplit',
-  'z_getbalance',
-  'z_getnewaddress',
-  'z_listaddresses',
-];
+export const DISABLED_FEATURES: readonly string[] = DEFAULT_DENY_DEPRECATED;
 
 export const GETDEPRECATIONINFO_HELP: string =
   'getdeprecationinfo\n' +
@@ -66,7 +49,7 @@ export const GETDEPRECATIONINFO_HELP: string =
   exampleCli('getdeprecationinfo', '') +
   exampleRpc('getdeprecationinfo', '');
 
-export function getDeprecationInfoMethod(store: ChainStoreReader, clock: () => number): RpcMethod {
+export function getDeprecationInfoMethod(store: ChainStoreReader, clock: () => number, deprecationHeightField = false): RpcMethod {
   return {
     name: 'getdeprecationinfo',
     surface: 'peerless',
@@ -81,6 +64,7 @@ export function getDeprecationInfoMethod(store: ChainStoreReader, clock: () => n
       if (ctx.network.name === 'mainnet') {
         const tip = await store.tip();
         const height = tip ? tip.height : -1;
+        if (deprecationHeightField) w.key('deprecationheight').int(DEPRECATION_HEIGHT);
         w.key('end_of_service').beginObject();
         w.key('block_height').int(DEPRECATION_HEIGHT);
         w.key('estimated_time').int(clock() + (DEPRECATION_HEIGHT - height) * POST_BLOSSOM_POW_TARGET_SPACING);

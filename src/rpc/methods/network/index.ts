@@ -23,10 +23,14 @@ import { setBanMethod } from './setban.js';
 export interface NetworkMethodOptions {
   /** Wall clock in seconds. */
   clock?: () => number;
+  /** Wall clock in milliseconds (getnettotals' timemillis). */
+  clockMillis?: () => number;
   uaComments?: readonly string[];
   /** -minrelaytxfee's rate (getnetworkinfo's relayfee). */
   minRelayTxFee?: bigint;
   upstream?: UpstreamRelay | null;
+  /** `-allowdeprecated=deprecationinfo_deprecationheight`: getdeprecationinfo's deprecationheight. */
+  deprecationHeightField?: boolean;
   /** Name resolution for getaddednodeinfo (default: the system resolver). */
   resolver?: HostResolver;
 }
@@ -36,13 +40,13 @@ export function networkMethods(store: ChainStoreReader, options: NetworkMethodOp
   const lists = new PeerLists(clock);
   return [
     getConnectionCountMethod(),
-    getDeprecationInfoMethod(store, clock),
+    getDeprecationInfoMethod(store, clock, options.deprecationHeightField ?? false),
     pingMethod(),
     getPeerInfoMethod(),
     addNodeMethod(lists),
     disconnectNodeMethod(),
     getAddedNodeInfoMethod(lists, options.resolver),
-    getNetTotalsMethod(),
+    getNetTotalsMethod(options.clockMillis),
     getNetworkInfoMethod({ clock, uaComments: options.uaComments, minRelayTxFee: options.minRelayTxFee, upstream: options.upstream }),
     setBanMethod(lists),
     listBannedMethod(lists),

@@ -2,10 +2,10 @@
  * `createrawtransaction [{"txid":"id","vout":n},...] {"address":amount,...} ( locktime )
  * ( expiryheight )` (zcashd v6.12.2 src/rpc/rawtransaction.cpp `createrawtransaction`, with
  * `CreateNewContextualCMutableTransaction` of src/main.cpp): an unsigned transaction for the
- * next block's consensus rules — v5 from NU5 on (zcashd's default -preferredtxversion), v4
+ * next block's consensus rules — v5 from NU5 on (v4 there with -preferredtxversion=4), v4
  * from Sapling, v3 from Overwinter, v1 before — with zcashd's default expiry height (the next
- * height + 20 before Blossom, + 40 from Blossom on, capped below the next upgrade's
- * activation), its checks in its order and its errors.
+ * height + -txexpirydelta, by default 20 before Blossom and 40 from Blossom on, capped below
+ * the next upgrade's activation), its checks in its order and its errors.
  *
  * The method is deprecated but allowed by default in zcashd (`-allowdeprecated` lists it), and
  * its help says so.
@@ -15,6 +15,7 @@ import { toHex } from '../../../codec/hex.js';
 import { decodeTransparentAddress } from '../../../codec/script/address.js';
 import { destinationScript } from '../../../codec/script/destination-script.js';
 import { serializeTransparentTransaction, type TransparentInput, type TransparentOutput } from '../../../codec/tx/transparent-builder.js';
+import type { TxCreationDefaults } from '../../../config.js';
 import { getInt, getInt64, getObj } from '../../../json/getters.js';
 import { JsonNumber, jsonTypeName, type JsonValue } from '../../../json/value.js';
 import type { ChainStoreReader } from '../../../store/types.js';
@@ -85,9 +86,12 @@ function checkTypes(params: readonly JsonValue[]): void {
   });
 }
 
-/** The format `CurrentTxVersionInfo` picks for a transaction mined at `height`. */
-function versionAt(network: NetworkParams, height: number): 1 | 3 | 4 | 5 {
-  if (isUpgradeActive(network, 'NU5', height)) return 5;
+/** zcashd's defaults: v5 where NU5 is active, the expiry delta by era. */
+export const ZCASHD_TX_CREATION: TxCreationDefaults = { preferredTxVersion: 5, expiryDelta: null };
+
+/** The format `CurrentTxVersionInfo` picks for a transaction mined at `height` (v4 at most with `requireV4`). */
+function versionAt(network: NetworkParams, height: number, requireV4: boolean): 1 | 3 | 4 | 5 {
+  if (isUpgradeActive(network, 'NU5', height) && !requireV4) return 5;
   if (isUpgradeActive(network, 'Sapling', height)) return 4;
   if (isUpgradeActive(network, 'Overwinter', height)) return 3;
   return 1;
@@ -99,9 +103,14 @@ function nextActivationHeight(network: NetworkParams, height: number): number | 
   return null;
 }
 
-/** CreateNewContextualCMutableTransaction's default expiry height. */
-export function defaultExpiryHeight(network: NetworkParams, height: number): number {
-  const delta = isUpgradeActive(network, 'Blossom', height) ? POST_BLOSSOM_EXPIRY_DELTA : PRE_BLOSSOM_EXPIRY_DELTA;
+/**
+ * CreateNewContextualCMutableTransaction's default expiry height: `expiryDelta` (-txexpirydelta)
+ * or the era's, past `height`, capped below the next upgrade. A delta that takes it past the
+ * expiry threshold is refused with zcashd's message.
+ */
+export function defaultExpiryHeight(network: NetworkParams, height: number, expiryDelta: number | null = null): number {
+  const delta = expiryDelta ?? (isUpgradeActive(network, 'Blossom', height) ? POST_BLOSSOM_EXPIRY_DELTA : PRE_BLOSSOM_EXPIRY_DELTA);
+  if (height + delta >= TX_EXPIRY_HEIGHT_THRESHOLD) throw new Error('CreateNewContextualCMutableTransaction: invalid expiry height');
   const next = nextActivationHeight(network, height);
   return next === null ? height + delta : Math.min(height + delta, next - 1);
 }
@@ -136,7 +145,7 @@ function readOutputs(sendTo: JsonValue, network: NetworkParams): TransparentOutp
   return outputs;
 }
 
-export function createRawTransactionMethod(store: ChainStoreReader): RpcMethod {
+export function createRawTransactionMethod(store: ChainStoreReader, defaults: TxCreationDefaults = ZCASHD_TX_CREATION): RpcMethod {
   return {
     name: 'createrawtransaction',
     category: 'rawtransactions',
@@ -150,8 +159,8 @@ export function createRawTransactionMethod(store: ChainStoreReader): RpcMethod {
       const inputs = params[0] as JsonValue[];
       const network = ctx.network;
       const height = (await tipHeight(store)) + 1;
-      const version = versionAt(network, height);
-      let expiryHeight = version === 1 ? 0 : defaultExpiryHeight(network, height);
+      const version = versionAt(network, height, defaults.preferredTxVersion < 5);
+      let expiryHeight = version === 1 ? 0 : defaultExpiryHeight(network, height, defaults.expiryDelta);
 
       let lockTime = 0;
       const lockTimeParam = params[2];

@@ -2,6 +2,7 @@
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
  * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index).
  */
+import type { TxCreationDefaults } from '../../../config.js';
 import type { ChainStoreReader } from '../../../store/types.js';
 import type { RpcMethod } from '../../method.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
@@ -13,9 +14,13 @@ import { getTxOutProofMethod } from './gettxoutproof.js';
 import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
-export function rawTransactionMethods(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod[] {
+export function rawTransactionMethods(
+  store: ChainStoreReader,
+  spentIndexLookup: SpentIndexLookup | null = null,
+  txCreation?: TxCreationDefaults,
+): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store)];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store, txCreation)];
 }
 
 /** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */
