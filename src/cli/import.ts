@@ -142,6 +142,7 @@ export async function runImport(argv: string[]): Promise<void> {
         ? await fetchCheckpoint(
             await JsonRpcClient.create(opts.checkpoint, { user: opts.rpcUser, password: opts.rpcPassword, cookieFile: opts.rpcCookie }),
             checkpointHeightArg(opts.checkpointHeight),
+            { log: (line) => process.stderr.write(`${line}\n`) },
           )
         : await readCheckpointFile(opts.checkpoint);
       await store.startFromCheckpoint(cp);

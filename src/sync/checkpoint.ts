@@ -1,14 +1,18 @@
 /**
  * Where a checkpoint start (ChainStore.startFromCheckpoint) gets its state: a JSON file the
- * operator supplies, or a running zcashd asked over JSON-RPC for what it shows about the block
- * (`getblockheader … false` for the 28 headers the difficulty rules need, `getblock … 1` for the
- * chain work and pool totals, `z_gettreestate` for the three tree frontiers). zcashd does not
- * expose the ZIP-221 history tree or nChainTx: the history stays unknown until the next upgrade
- * starts a new tree (its commitments are reported, not checked), and nChainTx counts from 0.
+ * operator supplies, or a running zcashd, zecrpc or Zebra asked over JSON-RPC for what it shows
+ * about the block (`getblockheader … false` for the 28 headers the difficulty rules need,
+ * `getblock … 1` for the chain work and pool totals, `z_gettreestate` for the tree frontiers).
+ * Neither node exposes the ZIP-221 history tree or nChainTx: the history stays unknown until the
+ * next upgrade starts a new tree (its commitments are reported, not checked), and nChainTx counts
+ * from 0. Zebra reports no chain work and no Sprout tree: chain work then counts from the first
+ * checkpoint header, and the Sprout tree starts empty; each is logged once.
  */
 import { readTextBounded } from '../bounded-read.js';
 import { NEXT_WORK_WINDOW } from '../chain/difficulty.js';
 import { hexToBytesStrict, toHexReversed } from '../codec/hex.js';
+import { decodeBlockHeader } from '../codec/block.js';
+import { blockWork } from '../chain/pow.js';
 import { sha256d } from '../crypto/hash.js';
 import type { CheckpointStart } from '../store/chain.js';
 import type { ShieldedPool } from '../state/chain-state.js';
@@ -102,9 +106,25 @@ interface TreeStateReply {
   commitments?: { finalRoot?: string; finalState?: string };
 }
 
-/** The checkpoint at `height` as a zcashd (or zecrpc) node shows it. */
-export async function fetchCheckpoint(client: JsonRpcClient, height: number): Promise<CheckpointStart> {
-  const first = Math.max(0, height - NEXT_WORK_WINDOW + 1);
+/** A pool as zcashd's and Zebra's `getblock … 1` list it in `valuePools`. */
+interface ValuePoolReply {
+  id: string;
+  monitored: boolean;
+  chainValueZat?: number;
+}
+
+export interface FetchCheckpointOptions {
+  /** Headers to fetch, ending with the checkpoint's (default: the 28 the difficulty rules look back over). */
+  headers?: number;
+  /** Hears, once each, what the node could not give and how the start makes up for it. */
+  log?: (line: string) => void;
+}
+
+/** The checkpoint at `height` as a zcashd, zecrpc or Zebra node shows it. */
+export async function fetchCheckpoint(client: JsonRpcClient, height: number, opts: FetchCheckpointOptions = {}): Promise<CheckpointStart> {
+  const log = opts.log ?? (() => undefined);
+  const count = Math.max(1, Math.min(opts.headers ?? NEXT_WORK_WINDOW, height + 1));
+  const first = height - count + 1;
   const heights = Array.from({ length: height - first + 1 }, (_, i) => first + i);
   const hashes = await client.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
   const headers = await client.batch<string>(hashes.map((hash) => ({ method: 'getblockheader', params: [hash, false] })));
@@ -117,30 +137,48 @@ export async function fetchCheckpoint(client: JsonRpcClient, height: number): Pr
       );
     }
   });
-  const block = await client.call<{ chainwork: string; valuePools?: { id: string; monitored: boolean; chainValueZat?: number }[] }>(
-    'getblock',
-    [hashes[hashes.length - 1], 1],
-  );
+  const block = await client.call<{ chainwork?: string; valuePools?: ValuePoolReply[] }>('getblock', [hashes[hashes.length - 1], 1]);
+  let chainWork = block.chainwork;
+  if (typeof chainWork !== 'string') {
+    // Zebra does not track chain work (its getblockchaininfo says 0, its getblock has none): the
+    // work of the headers given is all this store will count, as nChainTx counts from 0.
+    chainWork = headers.reduce((sum, h) => sum + blockWork(decodeBlockHeader(hexBytes(h, 'header')).bits), 0n).toString();
+    log(
+      `checkpoint: ${client.displayUrl} reports no chain work for block ${height}; chain work counts from height ${first} ` +
+        `(getblock's and getblockheader's chainwork show the work from there on)`,
+    );
+  }
   const trees = await client.call<Partial<Record<ShieldedPool, TreeStateReply>>>('z_gettreestate', [String(height)]);
   const frontier = (pool: ShieldedPool): string => {
     const reply = trees[pool];
     const state = reply?.commitments?.finalState;
     if (state !== undefined) return state;
+    if (pool === 'sprout' && reply === undefined && trees.sapling !== undefined) {
+      // Zebra keeps no Sprout tree and leaves the member out. Sprout anchors before the checkpoint
+      // are then reported unverified, as every anchor before a checkpoint is.
+      log(
+        `checkpoint: ${client.displayUrl} gives no Sprout tree state at height ${height}; the Sprout tree starts empty ` +
+          `(z_gettreestate's sprout member and getblockchaininfo's commitments count from the checkpoint)`,
+      );
+      return '000000';
+    }
     // No such pool on the network, or one not active yet (its root was never set): the empty tree.
     if (reply === undefined || /^0*$/.test(reply.commitments?.finalRoot ?? '')) return '000000';
     throw new ImportError(`${client.displayUrl} has no ${pool} tree state at height ${height} (z_gettreestate shows only a skipHash)`);
   };
+  // zcashd prints chainValueZat only for a pool it monitors; Zebra prints it for every pool (its
+  // `monitored` only says the value is not zero), so a value given is a value known.
   const totals: Partial<PoolTotals> = {};
   for (const pool of block.valuePools ?? []) {
     const id = pool.id as keyof PoolTotals;
     if (id !== 'transparent' && (valuePoolIds() as string[]).includes(id)) {
-      totals[id] = pool.monitored && pool.chainValueZat !== undefined ? BigInt(pool.chainValueZat) : null;
+      totals[id] = typeof pool.chainValueZat === 'number' ? BigInt(pool.chainValueZat) : null;
     }
   }
   return checkpointFromJson({
     height,
     headers,
-    chainWork: block.chainwork,
+    chainWork,
     chainTx: null,
     state: {
       ...(Object.fromEntries(treePools().map((pool) => [pool, frontier(pool)])) as Record<ShieldedPool, string>),

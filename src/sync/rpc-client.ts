@@ -1,6 +1,10 @@
 /**
- * A small JSON-RPC 1.0 client for an upstream zcashd (or zecrpc): basic or cookie auth, batch
+ * A small JSON-RPC client for an upstream zcashd, zecrpc or Zebra: basic or cookie auth, batch
  * requests, a timeout on every request, and errors that name the URL and what went wrong.
+ *
+ * Single calls go as zcashd's clients send them (`"jsonrpc": "1.0"`, which Zebra maps to 2.0 and
+ * back). Batch items say `"jsonrpc": "2.0"`: Zebra rewrites only a single request's version and
+ * hands a batch unchanged to its strict JSON-RPC 2.0 parser, while zcashd and zecrpc ignore the member.
  */
 import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
 import { MAX_BLOCK_SIZE } from '../store/chain.js';
@@ -16,6 +20,23 @@ export interface RpcClientOptions {
   /** Ends every request in flight, and refuses new ones, once aborted (a stopping follower). */
   signal?: AbortSignal;
 }
+
+/** The server answered with a JSON-RPC error object: its code, as the server gave it. */
+export class RpcReplyError extends ImportError {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    origin: ConstructorParameters<typeof ImportError>[1],
+  ) {
+    super(message, origin);
+  }
+}
+
+/**
+ * jsonrpsee's code (Zebra's RPC server) for a batch whose replies together exceed the server's
+ * response limit (50 MiB by default): the batch as a whole is answered with this one error.
+ */
+export const BATCH_RESPONSE_TOO_LARGE = -32011;
 
 /** The request ended because the client's signal was aborted, not because anything failed. */
 export class RequestAbortedError extends ImportError {}
@@ -91,11 +112,16 @@ export class JsonRpcClient {
     this.nextId += calls.length;
     const what = `batch of ${calls.length} ${calls[0]!.method}`;
     const body = await this.post(
-      calls.map((c, i) => ({ jsonrpc: '1.0', id: first + i, method: c.method, params: c.params })),
+      calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })),
       what,
       calls.length,
     );
-    if (!Array.isArray(body)) throw this.error(`reply to a ${what} is not a JSON array`);
+    if (!Array.isArray(body)) {
+      // A server that refuses the batch as a whole (Zebra's reply too large, say) answers with one error object.
+      const error = body && typeof body === 'object' ? (body as { error?: { code?: number; message?: string } | null }).error : null;
+      if (error) throw this.replyError(`${what} failed`, error);
+      throw this.error(`reply to a ${what} is not a JSON array`);
+    }
     const byId = new Map<unknown, unknown>();
     for (const item of body) if (item && typeof item === 'object') byId.set((item as { id?: unknown }).id, item);
     return calls.map((c, i) => {
@@ -108,7 +134,7 @@ export class JsonRpcClient {
   private unwrap(body: unknown, method: string): unknown {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw this.error(`reply to ${method} is not a JSON-RPC object`);
     const { result, error } = body as { result?: unknown; error?: { code?: number; message?: string } | null };
-    if (error) throw this.error(`${method} failed: code ${error.code ?? '?'} ${error.message ?? JSON.stringify(error)}`);
+    if (error) throw this.replyError(`${method} failed`, error);
     if (result === undefined) throw this.error(`reply to ${method} has no result`);
     return result;
   }
@@ -182,6 +208,15 @@ export class JsonRpcClient {
 
   private stopped(what: string): RequestAbortedError {
     return new RequestAbortedError(`upstream ${this.displayUrl}: ${what} stopped`, { source: this.displayUrl, position: 'rpc', offset: 0 });
+  }
+
+  private replyError(what: string, error: { code?: number; message?: string }): RpcReplyError {
+    const code = typeof error.code === 'number' ? error.code : null;
+    return new RpcReplyError(`upstream ${this.displayUrl}: ${what}: code ${code ?? '?'} ${error.message ?? JSON.stringify(error)}`, code, {
+      source: this.displayUrl,
+      position: 'rpc',
+      offset: 0,
+    });
   }
 
   private error(message: string): ImportError {

@@ -16,7 +16,7 @@ import { BlockRejectedError, StoreNotWritableError, UnknownParentError } from '.
 import { ImportError } from './block-sink.js';
 import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
-import { JsonRpcClient, RequestAbortedError, type RpcClientOptions } from './rpc-client.js';
+import { BATCH_RESPONSE_TOO_LARGE, JsonRpcClient, RequestAbortedError, RpcReplyError, type RpcClientOptions } from './rpc-client.js';
 
 export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   /** Blocks per batch request (default 16). */
@@ -65,7 +65,7 @@ async function upstreamHashes(client: JsonRpcClient, from: number, to: number): 
 
 async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Promise<Fetched[]> {
   const hashes = await upstreamHashes(client, from, to);
-  const replies = await client.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [toHexReversed(h), 0] })));
+  const replies = await blockHexes(client, hashes);
   return replies.map((r, i) => {
     const height = from + i;
     const where = `upstream ${client.displayUrl} (height ${height})`;
@@ -86,25 +86,49 @@ async function fetchBlocks(client: JsonRpcClient, from: number, to: number): Pro
   });
 }
 
-/** Highest height at which our best chain and upstream's agree, or -1 (empty store). */
+/**
+ * `getblock <hash> 0` of each hash, in batches. A batch of large blocks can exceed what the
+ * server returns in one reply (Zebra refuses the whole batch): it is then asked for in halves.
+ */
+async function blockHexes(client: JsonRpcClient, hashes: Uint8Array[]): Promise<unknown[]> {
+  try {
+    return await client.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [toHexReversed(h), 0] })));
+  } catch (e) {
+    if (!(e instanceof RpcReplyError && e.code === BATCH_RESPONSE_TOO_LARGE && hashes.length > 1)) throw e;
+    const half = Math.ceil(hashes.length / 2);
+    return [...(await blockHexes(client, hashes.slice(0, half))), ...(await blockHexes(client, hashes.slice(half)))];
+  }
+}
+
+/**
+ * Highest height at which our best chain and upstream's agree, or -1 (empty store). Upstream is
+ * asked only about heights the store holds: a store started from a checkpoint has nothing below
+ * its first header to compare (and the heights it holds are contiguous).
+ */
 async function findCommonHeight(store: ChainStore, client: JsonRpcClient, upstreamHeight: number, batch: number): Promise<number> {
   const tip = await store.tip();
   if (!tip || upstreamHeight < 0) return -1;
   let top = Math.min(tip.height, upstreamHeight);
   let step = batch;
+  let lowest = top;
   while (top >= 0) {
     const low = Math.max(0, top - step + 1);
-    const theirs = await upstreamHashes(client, low, top);
-    for (let h = top; h >= low; h--) {
-      const ours = await store.hashAtHeight(h);
-      if (ours && bytesEqual(ours, theirs[h - low]!)) return h;
+    const ours: (Uint8Array | null)[] = [];
+    for (let h = low; h <= top; h++) ours.push(await store.hashAtHeight(h));
+    let floor = low;
+    while (floor <= top && !ours[floor - low]) floor++;
+    if (floor > top) break;
+    lowest = floor;
+    const theirs = await upstreamHashes(client, floor, top);
+    for (let h = top; h >= floor; h--) {
+      if (bytesEqual(ours[h - low]!, theirs[h - floor]!)) return h;
     }
+    if (floor > low) break;
     top = low - 1;
     step = Math.min(step * 2, 2000);
   }
-  throw new ImportError(
-    `upstream ${client.displayUrl} serves a different chain: not even its genesis block matches ours (${store.network.name}); wrong network?`,
-  );
+  const what = lowest === 0 ? 'its genesis block matches ours' : `its block ${lowest}, the first this store holds, matches ours`;
+  throw new ImportError(`upstream ${client.displayUrl} serves a different chain: not even ${what} (${store.network.name}); wrong network?`);
 }
 
 /**
