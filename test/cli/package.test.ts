@@ -132,7 +132,7 @@ beforeAll(() => {
   for (const f of ['package.json', 'README.md', 'LICENSE', 'ARCHITECTURE.md', 'CHANGELOG.md', 'tsconfig.json', 'tsconfig.build.json']) {
     cpSync(join(repo, f), join(stage, f));
   }
-  for (const d of ['bin', 'src', 'docs', 'assembly', 'scripts']) cpSync(join(repo, d), join(stage, d), { recursive: true });
+  for (const d of ['bin', 'src', 'docs', 'deploy', 'assembly', 'scripts']) cpSync(join(repo, d), join(stage, d), { recursive: true });
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'), 'dir');
   // npm pack as a release runs it: prepack builds and takes `prepare` out of the packed manifest,
   // postpack puts it back.
@@ -178,7 +178,8 @@ describe('npm pack', () => {
           'bin/missing-build.js',
         ].includes(f) &&
         !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f) &&
-        !/^docs\/[a-z-]+\.md$/.test(f),
+        !/^docs\/[a-z-]+\.md$/.test(f) &&
+        !/^deploy\/[a-z-]+\.cfg$/.test(f),
     );
     expect(stray).toEqual([]);
     for (const f of [

@@ -84,26 +84,27 @@ describe('work queue (-rpcthreads, -rpcworkqueue)', () => {
   });
 });
 
-describe('wrong credentials wait in the work queue, as zcashd sleeps in a worker thread', () => {
-  it('limits guesses across connections to -rpcthreads per 250 ms, refusing beyond the queue', async () => {
+describe("wrong credentials wait on a timer, as many at once as zcashd's work queue holds (auth-penalty.ts)", () => {
+  it('limits the guesses one address has in flight to a quarter of -rpcthreads + -rpcworkqueue, refusing the rest unchecked', async () => {
     const config = loadNodeConfig([
       `-datadir=${datadir()}`,
       '-rpcport=0',
       `-rpcuser=${USER}`,
       `-rpcpassword=${PASSWORD}`,
       '-rpcthreads=1',
-      '-rpcworkqueue=2',
+      '-rpcworkqueue=7',
     ]);
     const s = await startRpcServer({ config, methods: [] });
     try {
       const wrong = 'Basic ' + Buffer.from(`${USER}:guess`).toString('base64');
-      // Six guesses at once on six connections: one sleeps in the slot, two wait, three are refused.
+      // Six guesses at once from one address: two wait out the penalty (8 at once, 2 per address),
+      // four are refused unchecked.
       const replies = await Promise.all(Array.from({ length: 6 }, () => post(s.port, '{"id":1,"method":"x"}', wrong)));
       const lines = replies.map((r) => r.statusLine).sort();
       expect(lines).toEqual([
         'HTTP/1.1 401 Unauthorized',
         'HTTP/1.1 401 Unauthorized',
-        'HTTP/1.1 401 Unauthorized',
+        'HTTP/1.1 500 Internal Server Error',
         'HTTP/1.1 500 Internal Server Error',
         'HTTP/1.1 500 Internal Server Error',
         'HTTP/1.1 500 Internal Server Error',
@@ -147,13 +148,14 @@ describe('authentication before the body', () => {
       ),
     );
     clearInterval(watch);
-    // Without credentials: 401 at once. Wrong ones wait in the work queue (4 running, 16 waiting),
-    // so the rest of those get zcashd's full-queue reply instead, from their headers too.
+    // Without credentials: 401 at once. Wrong ones wait out the penalty five at a time for one
+    // address (a quarter of 4 threads + 16 queued), so the rest of those get zcashd's full-queue
+    // reply instead, from their headers too.
     replies.forEach((r, i) => {
       if (i % 2 === 0) expect(r.statusLine).toBe('HTTP/1.1 401 Unauthorized');
       else expect(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 500 Internal Server Error']).toContain(r.statusLine);
     });
-    expect(replies.filter((r) => r.statusLine === 'HTTP/1.1 401 Unauthorized').length).toBeGreaterThanOrEqual(100 + 20);
+    expect(replies.filter((r) => r.statusLine === 'HTTP/1.1 401 Unauthorized').length).toBeGreaterThanOrEqual(100 + 5);
     expect(maxBodyBytes).toBe(0);
     expect(process.memoryUsage.rss() - before).toBeLessThan(64 * 1024 * 1024);
     // The server is in step and serving: a valid request on a fresh connection works.
