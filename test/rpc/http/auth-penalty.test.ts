@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { loadNodeConfig } from '../../../src/config.js';
 import { FailedAuthPenalty } from '../../../src/rpc/http/auth-penalty.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
+import { postJsonRpc } from '../../support/http-rpc.js';
 
 const RIGHT = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 const WRONG = 'Basic ' + Buffer.from('alice:guess').toString('base64');
@@ -80,28 +80,7 @@ describe('a wrong-password flood against a server with one worker and a queue of
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = (auth: string, id: number) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const body = JSON.stringify({ id, method: 'echo', params: [`n${id}`] });
-      const req = request(
-        {
-          port: server.port,
-          host: '127.0.0.1',
-          method: 'POST',
-          path: '/',
-          agent: false,
-          headers: { Authorization: auth, 'Content-Length': body.length },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('latin1');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const call = (auth: string, id: number) => postJsonRpc(server.port, auth, JSON.stringify({ id, method: 'echo', params: [`n${id}`] }));
 
   it('serves every authenticated call while wrong credentials keep the penalties full', async () => {
     expect((await call(RIGHT, 0)).status).toBe(200);

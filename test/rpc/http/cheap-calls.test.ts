@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { loadNodeConfig } from '../../../src/config.js';
 import { isCheapCall } from '../../../src/rpc/http/cheap-calls.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
+import { postJsonRpc } from '../../support/http-rpc.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 
@@ -68,28 +68,7 @@ describe('a storm of heavy calls against a server with one worker and a queue of
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = (method: string, id: number) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const body = JSON.stringify({ id, method, params: [] });
-      const req = request(
-        {
-          port: server.port,
-          host: '127.0.0.1',
-          method: 'POST',
-          path: '/',
-          agent: false,
-          headers: { Authorization: AUTH, 'Content-Length': body.length },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('latin1');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const call = (method: string, id: number) => postJsonRpc(server.port, AUTH, JSON.stringify({ id, method, params: [] }));
 
   it('answers the probes while the heavy calls fill the queue and the excess heavy calls are shed', async () => {
     // One heavy call runs, one waits; the rest find the queue full.
