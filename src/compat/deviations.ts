@@ -5,28 +5,13 @@
  * which compatibility profiles. `zecrpc compare` classifies its requests with the entries that
  * have a matcher (compare/deviations.ts); docs/compatibility.md is generated from it
  * (`npm run docs:compat`, compat/compatibility-doc.ts), and a test holds the committed document
- * to what it generates.
+ * to what it generates. The HTTP transport's entries are in http-deviations.ts, placed here in
+ * the registry's order.
  */
+import { HTTP_DEVIATIONS } from './http-deviations.js';
+import { EVERY_PROFILE, type RegistryEntry } from './registry-entry.js';
 
-export interface RegistryEntry {
-  /** Stable name (`zecrpc compare --exclude NAME` for those with a matcher). */
-  readonly name: string;
-  /** 'deviation': zecrpc answers differently from zcashd; 'note': it matches, in a way worth saying. */
-  readonly kind: 'deviation' | 'note';
-  /** The RPC methods, options or parts of the node it concerns. */
-  readonly subjects: readonly string[];
-  /** The reply member, parameter or option concerned; null when it is the whole behaviour. */
-  readonly member: string | null;
-  /** What zecrpc does, as Markdown lines. */
-  readonly text: readonly string[];
-  readonly why: string;
-  /** The zecrpc version that first behaves so. */
-  readonly since: string;
-  /** The compatibility profiles (`-compat`) it applies under. */
-  readonly profiles: readonly string[];
-  /** Whether a JSON-RPC request exercises it, for the entries `zecrpc compare` can see in a reply. */
-  readonly matches?: (method: string, params: readonly unknown[]) => boolean;
-}
+export type { RegistryEntry } from './registry-entry.js';
 
 export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
   {
@@ -40,7 +25,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "The replies are the contract: byte-for-byte equality needs zcashd's own number and string formatting.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'getblock-numeric-height',
@@ -54,7 +39,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'For clients whose JSON-RPC layer sends numbers; zcash-cli and zecrpc-cli send strings, which both accept.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
     matches: (method, params) => method === 'getblock' && typeof params[0] === 'number',
   },
   {
@@ -83,7 +68,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc validates no spend and has nowhere to send a transaction, so it refuses what zcashd would refuse and does not claim a submission.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'getblock-never-connected',
@@ -99,7 +84,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A block on a side branch has no chain state of its own; zcashd prints what AddToBlockIndex kept for it.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'insight-spent-members',
@@ -126,7 +111,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc keeps no mempool, and a store started from a checkpoint has no record of the coins before it.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'reorg-index-traces',
@@ -142,7 +127,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'Indexes that hold the active chain only answer the same after a reorganization as after a replay.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'getblocksubsidy-any-height',
@@ -156,7 +141,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'The subsidy is a function of the height and the network alone.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'getinfo-build',
@@ -169,7 +154,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'The official zcashd build compiles the wallet in; zecrpc has none to enable.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'legacyorchardroot',
@@ -183,7 +168,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'For clients that read the root as zcashd v4.5.0–v5.2.0 printed it.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'initial-block-download-latch',
@@ -198,7 +183,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A serving store never imports, and zecrpc has no wallet.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'no-proof-verification',
@@ -211,7 +196,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc serves blocks; it neither mines nor relays.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'cookie-file',
@@ -228,7 +213,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A cookie file left behind, or one renamed over a file that is not a cookie, destroys what an operator did not mean to lose.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'leveldb-current-missing',
@@ -241,241 +226,9 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'LevelDB would start such a store empty and delete its tables.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
-  {
-    name: 'rpcservertimeout-request',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: '-rpcservertimeout',
-    text: [
-      '`-rpcservertimeout` (default 30 s) closes a connection idle that long: no byte read or',
-      'written, while a request arrives, while its reply is written (from its last progress, as',
-      "libevent's write timeout) and between keep-alive requests (Node adds a second there); never",
-      'while a request runs. `-rpcservertimeout=0` is no timeout at all, as libevent reads a zero. The',
-      "largest value is 2147483 s (a timer's limit).",
-    ],
-    why: "libevent's timeouts, with Node's keep-alive timer (which adds a second between requests).",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-heads',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: null,
-    text: [
-      "HTTP is parsed by Node's llhttp under Fastify 5, not by a copy of libevent's parser: status",
-      "codes, envelopes, batches, authentication and every JSON-RPC text are zcashd's, while HTTP-level",
-      'details differ (lower-case header names, `HTTP/1.1` status lines for HTTP/1.0 requests, a 431',
-      'for heads over 8 KiB, 400 for the lenient forms libevent read such as a `0x` chunk size or a',
-      'signed Content-Length). Each difference is an `http-…` entry of this registry. CONNECT,',
-      "an unknown `Expect` and unparsable requests still get libevent's HTML pages (501, 417, 400).",
-      "Code points above U+10FFFF in a request's strings are echoed as U+FFFD.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what clients read (codes, envelopes, texts) is zcashd's.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-status-line-http-1-0-requests',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'status line: HTTP/1.0 requests',
-    text: [
-      'Node always answers `HTTP/1.1`; libevent echoed `HTTP/1.0`. The connection still closes unless',
-      'the request asked for keep-alive.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-headers-names-order-and-additions',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'headers: names, order and additions',
-    text: [
-      "Header names are written in lower case by Fastify, in its order, with Node's `Connection` and",
-      '`Keep-Alive: timeout=N` added; values (Content-Type, WWW-Authenticate, Content-Length, Date) are',
-      "zcashd's. HTTP header names are case-insensitive.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-head-size-limit',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'request head: size limit',
-    text: [
-      'llhttp counts the whole head with its line ends against 8 KiB (libevent: request line and',
-      "headers without line ends, 8,192 bytes) and answers 431 with libevent's page instead of 400.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-head-lenient-forms-libevent-accepted',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'request head: lenient forms libevent accepted',
-    text: [
-      'llhttp refuses with 400 what libevent read leniently and what allows request smuggling: a NUL or',
-      'bare CR in a header value, an empty header name, trailing spaces after the HTTP version, a',
-      'signed or repeated Content-Length, Content-Length beside chunked encoding, lower-case methods;',
-      'it skips an empty line before the request line, which libevent refused.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-body-chunk-sizes',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'request body: chunk sizes',
-    text: [
-      'Chunk sizes are hexadecimal digits with optional extensions; `0x`, a sign or leading spaces',
-      "(read by libevent's strtoll) and malformed chunking are 400 with libevent's page, not 413.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-body-unauthenticated-chunked-body-that-is-malformed',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'request body: unauthenticated chunked body that is malformed',
-    text: [
-      'When the malformed chunk arrives with the head, llhttp rejects it before the 401 goes out, so',
-      'the reply is the 400 page; libevent sent the 401.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-request-body-413-before-authentication',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'request body: 413 before authentication',
-    text: [
-      'A Content-Length over 32 MiB is refused after the credentials are checked (401 first without',
-      'them); libevent refused it from the head before any check.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-connection-header-close-in-a-list',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'Connection header: close in a list',
-    text: [
-      'Node closes the connection when `close` appears anywhere in the Connection list (RFC 9110',
-      '§7.6.1); libevent only when it was the whole value.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-connection-end-after-a-reply-that-closes',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'connection: end after a reply that closes',
-    text: [
-      'Node destroys the socket once the reply is written; libevent half-closed it and waited up to',
-      "-rpcservertimeout for the client's FIN.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-connection-rpcservertimeout-on-a-request',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'connection: -rpcservertimeout on a request',
-    text: [
-      'The timeout is an idle timeout (no byte read or written for that long), between and within',
-      'requests; libevent timed a request from its first byte. Node adds one second to the keep-alive',
-      'wait between requests.',
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'http-rest-rest-getutxos',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: 'REST: /rest/getutxos',
-    text: [
-      'Not served (404 with an empty body): zecrpc keeps no mempool whose coins `checkmempool` would',
-      "read. The other REST routes are zcashd's.",
-    ],
-    why: "HTTP is framed by Node's llhttp under Fastify, not by libevent; what JSON-RPC clients read is unchanged.",
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'cheap-calls-queue',
-    kind: 'deviation',
-    subjects: ['HTTP', 'getblockcount', 'getbestblockhash', 'getblockhash', 'getconnectioncount', 'ping'],
-    member: '-rpcworkqueue',
-    text: [
-      'A single request (not a batch) of up to 256 bytes for `getblockcount`, `getbestblockhash`, `getblockhash`,',
-      '`getconnectioncount` or `ping` waits in a work queue of its own, of the same `-rpcthreads` and',
-      '`-rpcworkqueue` sizes: when heavy calls fill the ordinary queue, they are refused ("Work queue depth',
-      'exceeded") and these probes are still answered.',
-    ],
-    why: 'Load balancers and monitors probe with these calls; in zcashd they are shed with the heavy calls that fill its one queue.',
-    since: '0.1.0',
-    profiles: ['6.12.2'],
-  },
-  {
-    name: 'wrong-credentials-delay',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: null,
-    text: [
-      "Wrong credentials wait zcashd's 250 ms before the 401, on a timer rather than in a work-queue slot:",
-      'a flood of wrong passwords takes no work from authenticated clients. Guessing stays bounded as in',
-      'zcashd: at most `-rpcthreads` + `-rpcworkqueue` wrong credentials wait at once (a quarter of them',
-      'for one address); past that, a request whose Authorization header was not granted recently gets',
-      '"Work queue depth exceeded" without being checked, and a header granted recently is still served.',
-      'The refusals are logged once a minute with their count.',
-    ],
-    why: 'In zcashd the sleeping worker is a slot of the work queue, so 20 wrong guesses in flight starve every user; the guessing rate zcashd allows is kept.',
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
-  {
-    name: 'rpcbodymemory',
-    kind: 'deviation',
-    subjects: ['HTTP'],
-    member: '-rpcbodymemory',
-    text: [
-      '`-rpcbodymemory` bounds the request bodies being received and, in a second pool of the same',
-      'size, the parsed form of each large request, estimated from its braces, brackets, commas,',
-      'quotes and colons, its bytes counted two and a half times when it holds non-ASCII bytes or',
-      'escapes (at least 1.2× what parsing keeps for every shape `bench/request-memory.ts` measures;',
-      'numbers hundreds of digits long come nearer 1×), reserved before the request takes a',
-      'work-queue slot and held until its reply is built: large batches wait their turn instead of',
-      'being parsed at once, and nothing waits for memory while holding what would free it; one that',
-      'could never fit is answered -7 "Request too large: …" unparsed. zcashd has no such budget (and',
-      'would parse it).',
-    ],
-    why: 'Large batches wait their turn instead of being parsed at once, and nothing waits for memory while holding what would free it.',
-    since: '0.1.0',
-    profiles: ['current', '6.12.2'],
-  },
+  ...HTTP_DEVIATIONS,
   {
     name: 'insight-reply-memory',
     kind: 'deviation',
@@ -502,7 +255,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "A request may use only its reply memory's worth; zcashd reads on without a bound.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'upstream-reply-memory',
@@ -519,7 +272,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "A relayed reply is read, parsed and re-written in this process's memory, under the same budget as its own replies.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'bounded-operator-files',
@@ -536,7 +289,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A file named by mistake (/dev/zero, a pipe, a dump) must end with an error, not with memory exhausted.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'early-reply-body',
@@ -553,7 +306,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A client that never sends the body must not have its next request read as one.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'damaged-storage-verbosity-1',
@@ -571,7 +324,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'Verbosity 1 of a connected block is answered from the index and the chain state, without the block bytes.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'leveldb-checksums',
@@ -589,7 +342,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "classic-level does not expose LevelDB's verify_checksums.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'size-on-disk',
@@ -602,7 +355,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "It is answered in constant time, as zcashd's estimate is.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'zecrpc-cli-conf',
@@ -612,7 +365,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     text: ['zcash-cli refuses to run without a `zcash.conf`; zecrpc-cli (like `zecrpc serve`)', 'needs one only when `-conf` names it.'],
     why: 'Like `zecrpc serve`, the client needs no file when the command line says everything.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'rest-interface',
@@ -628,7 +381,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc implements the REST resources listed; `/rest/getutxos` is not among them.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'address-utilities-no-wallet',
@@ -649,7 +402,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no wallet: it answers as an official build whose wallet holds none of the addresses.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'network-methods-no-peers',
@@ -675,7 +428,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no peers and holds no keys; it answers as zcashd with no connections and -listen=0.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'mempool-mining-via-upstream',
@@ -695,7 +448,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc has no mempool and no miner.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'setlogfilter-levels',
@@ -711,7 +464,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zecrpc logs through pino, not zcashd's tracing subscriber with its per-module targets.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'setmocktime-range',
@@ -724,7 +477,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "The node's clock is kept in JavaScript milliseconds, exact only up to 2^53.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'verifychain-levels',
@@ -739,7 +492,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zecrpc keeps the stored bytes, the txid list and the chain-state records, not zcashd's in-memory coins views.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'gettxout-checkpoint-store',
@@ -752,7 +505,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A store started from a checkpoint has no record of the outputs before it.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'v6-transaction-json',
@@ -810,7 +563,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: "zcashd's order among tips of one height is not reproducible; a fixed order is.",
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'getchaintips-invalid-branch',
@@ -825,7 +578,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc persists the marks of the blocks found or declared invalid, and decides the rest from the branch.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'invalidateblock-limits',
@@ -841,7 +594,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'zecrpc keeps undo data for the reorganization limit only, and no order of arrival across restarts.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
   {
     name: 'gettxoutsetinfo-checkpoint-store',
@@ -854,7 +607,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     ],
     why: 'A store started from a checkpoint has no record of the outputs before it.',
     since: '0.1.0',
-    profiles: ['current', '6.12.2'],
+    profiles: EVERY_PROFILE,
   },
 ];
 
