@@ -19,10 +19,7 @@ import {
   P_ORC_C,
   P_ORC_M,
   P_ORC_N,
-  P_SAPLING,
-  P_SSPEND_C,
-  P_SSPENDS,
-  saplingOutputsDigest,
+  saplingDigestWith,
   transparentAuthDigest,
   transparentDigest,
 } from './zip244.js';
@@ -60,21 +57,7 @@ const IRONWOOD: ComponentTags = {
 
 /** The Sapling digest of a v6 transaction: v5's, with the spends' non-compact part hashing no anchor. */
 function saplingDigestV6(tx: TransactionData): Uint8Array {
-  const s = tx.sapling;
-  if (!s || s.spends.length + s.outputs.length === 0) return emptyDigest(P_SAPLING);
-  let spendsDigest: Uint8Array;
-  if (s.spends.length === 0) {
-    spendsDigest = emptyDigest(P_SSPENDS);
-  } else {
-    const c = blake2b256(P_SSPEND_C);
-    const n = blake2b256(P_SSPEND_N_V6);
-    for (const sp of s.spends) {
-      c.update(sp.nullifier);
-      n.update(sp.cv).update(sp.rk);
-    }
-    spendsDigest = blake2b256Of(P_SSPENDS, c.digest(), n.digest());
-  }
-  return blake2b256Of(P_SAPLING, spendsDigest, saplingOutputsDigest(s.outputs), le64(s.valueBalance));
+  return saplingDigestWith(tx, P_SSPEND_N_V6, false);
 }
 
 /** An Orchard-protocol component's txid digest: actions, flags and value balance (the anchor is authorizing data in v6). */

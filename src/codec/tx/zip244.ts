@@ -103,6 +103,14 @@ export function transparentDigest(tx: TransactionData): Uint8Array {
 
 /** T.3, the Sapling digest (also the signature digest's Sapling part, S.3). */
 export function saplingDigest(tx: TransactionData): Uint8Array {
+  return saplingDigestWith(tx, P_SSPEND_N, true);
+}
+
+/**
+ * The Sapling digest with the spends' non-compact part hashed under `nonCompact`, with each
+ * spend's anchor (v5) or without it (v6, ZIP 229: the anchor is authorizing data there).
+ */
+export function saplingDigestWith(tx: TransactionData, nonCompact: Uint8Array, anchorInTxid: boolean): Uint8Array {
   const s = tx.sapling;
   if (!s || s.spends.length + s.outputs.length === 0) return emptyDigest(P_SAPLING);
   let spendsDigest: Uint8Array;
@@ -110,10 +118,12 @@ export function saplingDigest(tx: TransactionData): Uint8Array {
     spendsDigest = emptyDigest(P_SSPENDS);
   } else {
     const c = blake2b256(P_SSPEND_C);
-    const n = blake2b256(P_SSPEND_N);
+    const n = blake2b256(nonCompact);
     for (const sp of s.spends) {
       c.update(sp.nullifier);
-      n.update(sp.cv).update(sp.anchor).update(sp.rk);
+      n.update(sp.cv);
+      if (anchorInTxid) n.update(sp.anchor);
+      n.update(sp.rk);
     }
     spendsDigest = blake2b256Of(P_SSPENDS, c.digest(), n.digest());
   }
