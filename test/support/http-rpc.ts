@@ -1,4 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadNodeConfig } from '../../src/config.js';
+import type { RpcMethod } from '../../src/rpc/method.js';
+import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 
 /** POSTs a JSON-RPC body on a fresh connection; resolves with the status and the body as text. */
 export function postJsonRpc(port: number, authorization: string, body: string): Promise<{ status: number; body: string }> {
@@ -22,4 +28,30 @@ export function postJsonRpc(port: number, authorization: string, body: string): 
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A server for alice:secret with the given methods, one worker and a queue of one (the smallest
+ * zcashd work queue), in a data directory of its own; `close` removes it.
+ */
+export async function startOneWorkerServer(
+  methods: readonly RpcMethod[],
+): Promise<{ server: RunningRpcServer; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-one-worker-'));
+  const config = loadNodeConfig([
+    `-datadir=${dir}`,
+    '-rpcport=0',
+    '-rpcuser=alice',
+    '-rpcpassword=secret',
+    '-rpcthreads=1',
+    '-rpcworkqueue=1',
+  ]);
+  const server = await startRpcServer({ config, methods: [...methods], logger: { level: 'silent' } });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

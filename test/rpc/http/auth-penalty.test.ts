@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeConfig } from '../../../src/config.js';
 import { FailedAuthPenalty } from '../../../src/rpc/http/auth-penalty.js';
-import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import type { RunningRpcServer } from '../../../src/rpc/http/server.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
-import { postJsonRpc } from '../../support/http-rpc.js';
+import { postJsonRpc, startOneWorkerServer } from '../../support/http-rpc.js';
 
 const RIGHT = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 const WRONG = 'Basic ' + Buffer.from('alice:guess').toString('base64');
@@ -52,7 +48,6 @@ describe('the wrong-credentials penalty: a timer with bounded concurrency, not a
 });
 
 describe('a wrong-password flood against a server with one worker and a queue of one', () => {
-  let dir: string;
   let server: RunningRpcServer;
   const echo: RpcMethod = {
     name: 'echo',
@@ -63,21 +58,12 @@ describe('a wrong-password flood against a server with one worker and a queue of
     call: (p) => JSON.stringify(p[0]),
   };
 
+  let close: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'zecrpc-flood-'));
-    const config = loadNodeConfig([
-      `-datadir=${dir}`,
-      '-rpcport=0',
-      '-rpcuser=alice',
-      '-rpcpassword=secret',
-      '-rpcthreads=1',
-      '-rpcworkqueue=1',
-    ]);
-    server = await startRpcServer({ config, methods: [echo], logger: { level: 'silent' } });
+    ({ server, close } = await startOneWorkerServer([echo]));
   });
   afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   });
 
   const call = (auth: string, id: number) => postJsonRpc(server.port, auth, JSON.stringify({ id, method: 'echo', params: [`n${id}`] }));

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeConfig } from '../../../src/config.js';
 import { isCheapCall } from '../../../src/rpc/http/cheap-calls.js';
-import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import type { RunningRpcServer } from '../../../src/rpc/http/server.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
-import { postJsonRpc } from '../../support/http-rpc.js';
+import { postJsonRpc, startOneWorkerServer } from '../../support/http-rpc.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 
@@ -28,7 +24,6 @@ describe('which calls are cheap', () => {
 });
 
 describe('a storm of heavy calls against a server with one worker and a queue of one', () => {
-  let dir: string;
   let server: RunningRpcServer;
   let releaseHeavy: () => void = () => undefined;
   const gate = () => new Promise<void>((resolve) => (releaseHeavy = resolve));
@@ -50,22 +45,13 @@ describe('a storm of heavy calls against a server with one worker and a queue of
     call: () => '42',
   };
 
+  let close: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'zecrpc-lanes-'));
-    const config = loadNodeConfig([
-      `-datadir=${dir}`,
-      '-rpcport=0',
-      '-rpcuser=alice',
-      '-rpcpassword=secret',
-      '-rpcthreads=1',
-      '-rpcworkqueue=1',
-    ]);
-    server = await startRpcServer({ config, methods: [heavy, count], logger: { level: 'silent' } });
+    ({ server, close } = await startOneWorkerServer([heavy, count]));
   });
   afterAll(async () => {
     releaseHeavy();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   });
 
   const call = (method: string, id: number) => postJsonRpc(server.port, AUTH, JSON.stringify({ id, method, params: [] }));
