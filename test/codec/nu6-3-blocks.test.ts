@@ -23,37 +23,14 @@ import { NU6_3_VERSION_GROUP_ID, type OrchardBundle } from '../../src/codec/tx/t
 import { zip229AuthDigestFromFields, zip229TxIdFromFields } from '../../src/codec/tx/zip229.js';
 import { zip244AuthDigestFromFields, zip244TxIdFromFields } from '../../src/codec/tx/zip244.js';
 import { BRANCH_IDS, KNOWN_BRANCH_IDS } from '../../src/chain/upgrades.js';
-import { readHexVector, readJsonVector } from '../support/vectors.js';
 import { mutatedTransaction } from '../fuzz/properties.js';
+import { nu63BlockBytes, nu63Facts } from '../support/nu63-facts.js';
 
 const S = ': unspecified iostream_category error';
 
-interface FactTx {
-  txid: string;
-  version: number;
-  size: number;
-  branch_id?: string;
-  authdigest?: string;
-  sapling_spends?: number;
-  sapling_outputs?: number;
-  orchard_actions?: number;
-  orchard_flags?: number;
-  ironwood_actions?: number;
-  ironwood_flags?: number;
-  vin?: number;
-  vout?: number;
-}
-interface FactBlock {
-  network: 'mainnet' | 'testnet';
-  height: number;
-  hash: string;
-  merkleroot: string;
-  transactions: FactTx[];
-}
-
-const facts = readJsonVector<{ blocks: Record<string, FactBlock> }>('nu6.3', 'facts.json').blocks;
+const facts = nu63Facts;
 const blocks = Object.values(facts);
-const bytesOf = (b: Pick<FactBlock, 'network' | 'height'>) => readHexVector('nu6.3', 'blocks', b.network, `${b.height}.hex`);
+const bytesOf = nu63BlockBytes;
 const current = (network: 'mainnet' | 'testnet', height: number) => decodeBlock(bytesOf({ network, height }), CURRENT_CHAIN_ACCEPTANCE);
 const txOf = (network: 'mainnet' | 'testnet', height: number, index: number): Transaction => current(network, height).transactions[index]!;
 

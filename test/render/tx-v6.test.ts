@@ -21,30 +21,12 @@ import { inlineBlockRenderer, type BlockRenderRequest } from '../../src/rpc/work
 import { RenderPool } from '../../src/rpc/workers/render-pool.js';
 import { shieldedLayout } from '../support/v6-layout.js';
 import { txJsonSkeleton } from '../support/tx-json-skeleton.js';
-import { readHexVector, readJsonVector } from '../support/vectors.js';
+import { readHexVector } from '../support/vectors.js';
 import { realTxBytes } from '../fuzz/corpus.js';
 import { resultOf } from '../support/call.js';
 import { mainnetGenesisRun, MemoryChainStore } from '../support/memory-store.js';
 import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction/getrawtransaction.js';
-
-interface FactTx {
-  txid: string;
-  version: number;
-  size: number;
-  branch_id?: string;
-  orchard_actions?: number;
-  orchard_flags?: number;
-  ironwood_actions?: number;
-  ironwood_flags?: number;
-  vin?: number;
-  vout?: number;
-}
-interface FactBlock {
-  network: 'mainnet' | 'testnet';
-  height: number;
-  hash: string;
-  transactions: FactTx[];
-}
+import { nu63BlockBytes, nu63Facts, type Nu63FactBlock, type Nu63FactTx } from '../support/nu63-facts.js';
 
 type Json = Parameters<typeof txJsonSkeleton>[0];
 interface OrchardJson {
@@ -67,9 +49,9 @@ interface TxJson {
   ironwood?: OrchardJson;
 }
 
-const facts = readJsonVector<{ blocks: Record<string, FactBlock> }>('nu6.3', 'facts.json').blocks;
-const blockBytes = (b: Pick<FactBlock, 'network' | 'height'>) => readHexVector('nu6.3', 'blocks', b.network, `${b.height}.hex`);
-const networkOf = (b: FactBlock): NetworkParams => (b.network === 'mainnet' ? MAINNET : TESTNET);
+const facts = nu63Facts;
+const blockBytes = nu63BlockBytes;
+const networkOf = (b: Nu63FactBlock): NetworkParams => (b.network === 'mainnet' ? MAINNET : TESTNET);
 const skeletons = (
   JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'test-vectors', 'v6-json', 'skeletons.json'), 'utf8')) as {
     transactions: Record<string, Json>;
@@ -78,8 +60,8 @@ const skeletons = (
 
 interface V6Case {
   key: string;
-  block: FactBlock;
-  fact: FactTx;
+  block: Nu63FactBlock;
+  fact: Nu63FactTx;
   tx: Transaction;
 }
 const v6: V6Case[] = [];
