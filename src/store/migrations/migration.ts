@@ -21,6 +21,8 @@ export interface Migration {
   /** The schema version the store has once this migration is applied. */
   readonly version: number;
   readonly description: string;
+  /** Once it has run, every value carries its checksum (record-checksums.ts), its final batch included. */
+  readonly sealsRecords?: true;
   /** Builds the migration's data; returns its final batch (without the version record). */
   run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
 }
