@@ -31,6 +31,7 @@ import {
 } from './layout.js';
 import { decodeVersionRecord, encodeVersionRecord, migrate } from './migrations/index.js';
 import { attachChecksums, recordChecksumCause, RecordChecksumError, RecordChecksums } from './record-checksums.js';
+import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 
@@ -173,6 +174,9 @@ export class ChainDb {
       await this.checkSchema();
       // From here on every value is read through its checksum.
       this.checksums.decoding = this.checksums.sealed;
+      // Before the block files open: opening cuts their bytes past the committed cursor.
+      const lost = await lostCommittedData(this.db, this.data.kind === 'flat' ? join(this.dir, 'blocks') : null);
+      if (lost.length > 0) throw new StoreDamagedError(this.dir, lost);
       await this.data.open({ readOnly: this.fullDisk !== null });
       await this.chainTips.load(this.db);
       for await (const key of this.db.keys({ gte: Buffer.of(keys.invalidPrefix), lt: Buffer.of(keys.invalidPrefix + 1) })) {
