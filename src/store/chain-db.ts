@@ -249,7 +249,7 @@ export class ChainDb {
     if (!this.checksums.sealed) {
       throw new StoreOpenError(
         `chain store at ${this.dir} has schema version ${version} but lost its record-checksum mark (R): ` +
-          'its LevelDB data is damaged; run `zecrpc repair` to rebuild it from the block files',
+          'its LevelDB data is damaged; run `zecrpc verify -repair` to rebuild it from the block files',
       );
     }
   }

@@ -33,7 +33,7 @@ export class StoreDamagedError extends StoreOpenError {
   ) {
     super(
       `The chain store at ${dir} lost data it had committed (LevelDB dropped damaged records when it opened): ` +
-        `${problems.join('; ')}. It is not served. Run \`zecrpc repair\` with the same -datadir and network, which rebuilds ` +
+        `${problems.join('; ')}. It is not served. Run \`zecrpc verify -repair\` with the same -datadir and network, which rebuilds ` +
         "the store's index from its block files (they hold every block it stored), or move the store aside and import again.",
     );
     this.name = 'StoreDamagedError';

@@ -65,7 +65,7 @@ export async function migrate(
   fromVersion: number,
   network: string,
   log: (line: string) => void,
-  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'network'> = {},
+  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'chunkBytes' | 'network'> = {},
 ): Promise<void> {
   const checksums = await checksumsFor(db);
   for (const m of MIGRATIONS) {

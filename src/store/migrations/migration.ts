@@ -10,6 +10,8 @@ export interface MigrationContext {
   afterChunk?(position: number): void;
   /** Test hook: blocks per intermediate batch of a progressive migration. */
   chunkBlocks?: number;
+  /** Test hook: bytes per intermediate batch of a migration that rewrites records (v7). */
+  chunkBytes?: number;
   /**
    * The network the store is opened with, when it is more than its recorded name says (regtest
    * with `-nuparams`); otherwise the recorded name's parameters are used.

@@ -35,6 +35,7 @@ export const recordChecksumMigration: Migration = {
     // Rewritten by the final batches, not here.
     const skipped = (key: Buffer) => key.length <= progressKey.length && (key.equals(progressKey) || key.equals(versionKey));
     const it = db.iterator({ ...(resumeAfter ? { gt: resumeAfter } : {}), highWaterMarkBytes: SCAN_BATCH_BYTES });
+    const chunkBytes = ctx?.chunkBytes ?? CHUNK_BYTES;
     let rewritten = 0;
     let ops: BatchOp[] = [];
     let bytes = 0;
@@ -53,7 +54,7 @@ export const recordChecksumMigration: Migration = {
           ops.push({ type: 'put', key, value: sealValue(value) });
           bytes += key.length + value.length;
           lastKey = key;
-          if (bytes >= CHUNK_BYTES) await flush(key);
+          if (bytes >= chunkBytes) await flush(key);
         }
       }
     } finally {
