@@ -105,7 +105,8 @@ const lines = [
   '',
   `\`npx tsx bench/record-checksums.ts${QUICK ? ' --quick' : ''}\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${load()} at the end).`,
   `Chain: ${fmt(chain.length)} regtest blocks (${fmt(SPENDING_BLOCKS)} spending earlier outputs), imported with group commit, Equihash off (so`,
-  'the store\'s own work is what is measured); getblock 1 uncached over every block, ' + `${GETBLOCK_PASSES} passes. Medians of ${ROUNDS} interleaved rounds.`,
+  "the store's own work is what is measured); getblock 1 uncached over every block, " +
+    `${GETBLOCK_PASSES} passes. Medians of ${ROUNDS} interleaved rounds.`,
   '',
   '| | checksums on | checksums off | cost |',
   '|---|---|---|---|',
