@@ -10,6 +10,8 @@
  * with its checksum state switched off right after creation, before any block: nothing sealed on
  * write, nothing checked on read; such a store exists only here. The two run interleaved,
  * ROUNDS times, alternating which goes first; the figures are medians and the ratio is on / off.
+ * Times are this process's CPU time (user + system, LevelDB's own threads included): on a
+ * machine shared with other work, wall time varies several-fold between identical runs.
  * Results: bench/results/record-checksums.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,10 +26,10 @@ import { openChainStore, type ChainStore } from '../src/store/index.js';
 import type { RecordChecksums } from '../src/store/record-checksums.js';
 import { verifiedStoreReader } from '../src/store/verify.js';
 import { matureStart, nextNode, rng, type ChainNode } from '../test/support/address-index-chain.js';
-import { fmt, load, median, positional, QUICK } from './lib/measure.js';
+import { cpuMicros, fmt, load, median, positional, QUICK } from './lib/measure.js';
 
 const SPENDING_BLOCKS = Number(positional()[0] ?? (QUICK ? 100 : 600));
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = QUICK ? 1 : 7;
 const GETBLOCK_PASSES = QUICK ? 2 : 10;
 type Mode = 'on' | 'off';
 
@@ -54,10 +56,10 @@ async function openStore(datadir: string, mode: Mode): Promise<ChainStore> {
 async function importChain(mode: Mode): Promise<{ ms: number; store: ChainStore; dir: string }> {
   const dir = join(root, `d${dirs++}`);
   const store = await openStore(dir, mode);
-  const started = performance.now();
+  const started = cpuMicros();
   for (const b of chain) await store.addBlock(b);
   await store.flush();
-  return { ms: performance.now() - started, store, dir };
+  return { ms: (cpuMicros() - started) / 1000, store, dir };
 }
 
 /** Microseconds per uncached `getblock <hash> 1`, over every block of the chain, GETBLOCK_PASSES times. */
@@ -65,9 +67,9 @@ async function getblockMicros(store: ChainStore): Promise<number> {
   const getblock = storeMethods(verifiedStoreReader(store), { cacheReplies: false }).find((m) => m.name === 'getblock')!;
   const ctx = { network: REGTEST, requestStop: () => undefined };
   const params = hashes.map((h) => parseJson(`["${h}",1]`) as JsonValue[]);
-  const started = performance.now();
+  const started = cpuMicros();
   for (let pass = 0; pass < GETBLOCK_PASSES; pass++) for (const p of params) await getblock.call(p, ctx as never);
-  return ((performance.now() - started) * 1000) / (GETBLOCK_PASSES * params.length);
+  return (cpuMicros() - started) / (GETBLOCK_PASSES * params.length);
 }
 
 const samples: Record<Mode, { importMs: number[]; getblockUs: number[] }> = {
@@ -110,8 +112,8 @@ const lines = [
   '',
   '| | checksums on | checksums off | cost |',
   '|---|---|---|---|',
-  `| import (ms) | ${importOn.toFixed(0)} | ${importOff.toFixed(0)} | ${pct(importOn, importOff)} |`,
-  `| getblock 1 (µs per call) | ${getblockOn.toFixed(1)} | ${getblockOff.toFixed(1)} | ${pct(getblockOn, getblockOff)} |`,
+  `| import (CPU ms) | ${importOn.toFixed(0)} | ${importOff.toFixed(0)} | ${pct(importOn, importOff)} |`,
+  `| getblock 1 (CPU µs per call) | ${getblockOn.toFixed(1)} | ${getblockOff.toFixed(1)} | ${pct(getblockOn, getblockOff)} |`,
   '',
   `Samples (on / off): import ${samples.on.importMs.map((v) => v.toFixed(0)).join(', ')} / ${samples.off.importMs.map((v) => v.toFixed(0)).join(', ')} ms;`,
   `getblock 1 ${samples.on.getblockUs.map((v) => v.toFixed(1)).join(', ')} / ${samples.off.getblockUs.map((v) => v.toFixed(1)).join(', ')} µs.`,
