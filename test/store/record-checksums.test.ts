@@ -4,6 +4,7 @@
 // gains the checksums through a migration that resumes after a crash.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
@@ -18,7 +19,7 @@ import { storeMethods } from '../../src/rpc/methods/index.js';
 import { chainStateKeys } from '../../src/store/indexes/chain-state-index.js';
 import { SCHEMA_VERSION, keys } from '../../src/store/layout.js';
 import { migrate } from '../../src/store/migrations/index.js';
-import { hasValidChecksum } from '../../src/store/record-checksums.js';
+import { hasValidChecksum, openValue, recordCrc, RecordChecksumError, sealValue } from '../../src/store/record-checksums.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { scanStore } from '../../src/store/scan.js';
 import { verifiedStoreReader } from '../../src/store/verify.js';
@@ -43,6 +44,26 @@ async function rawEntries(datadir: string): Promise<[Buffer, Buffer][]> {
     await db.close();
   }
 }
+
+describe('the checksum', () => {
+  it("is zlib's CRC-32 at every length, on both sides of the table/native switch", () => {
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 131 + 7) & 0xff));
+    for (let n = 0; n <= bytes.length; n++) expect(recordCrc(bytes.subarray(0, n))).toBe(crc32(bytes.subarray(0, n)));
+    // The check value of CRC-32 (IEEE): "123456789" → cbf43926.
+    expect(recordCrc(Buffer.from('123456789'))).toBe(0xcbf43926);
+  });
+
+  it('catches every single flipped bit of a sealed value, checksum bytes included', () => {
+    const sealed = sealValue(Buffer.from('0123456789abcdef0123456789', 'hex'));
+    expect(openValue(sealed).toString('hex')).toBe('0123456789abcdef0123456789');
+    for (let bit = 0; bit < sealed.length * 8; bit++) {
+      const damaged = Buffer.from(sealed);
+      damaged[bit >> 3]! ^= 1 << (bit & 7);
+      expect(() => openValue(damaged, Buffer.of(0x42))).toThrow(RecordChecksumError);
+    }
+    expect(() => openValue(Buffer.of(1, 2, 3))).toThrow('its checksum does not match');
+  });
+});
 
 describe('a damaged chain-state value', () => {
   const dir = tempDir('record-checksums');
