@@ -20,7 +20,6 @@
  * version written into it) and one whose values have none (a store written before version 7).
  */
 import { crc32 } from 'node:zlib';
-import { toHexReversed } from '../codec/hex.js';
 import { BlockReadError } from './verify.js';
 
 export const CHECKSUM_BYTES = 4;
@@ -170,9 +169,4 @@ export function recordChecksumCause(e: unknown): RecordChecksumError | null {
     if (at instanceof RecordChecksumError) return at;
   }
   return null;
-}
-
-/** Internal-order block hash of a `prefix ‖ hash` key, for messages. */
-export function keyForMessage(key: Uint8Array): string {
-  return key.length === 33 ? `${String.fromCharCode(key[0]!)} ${toHexReversed(key.subarray(1))}` : Buffer.from(key).toString('hex');
 }
