@@ -31,6 +31,7 @@ import {
 } from './layout.js';
 import { decodeVersionRecord, encodeVersionRecord, migrate } from './migrations/index.js';
 import { attachChecksums, recordChecksumCause, RecordChecksumError, RecordChecksums } from './record-checksums.js';
+import { damagedLogRecords } from './leveldb-files.js';
 import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
@@ -153,6 +154,16 @@ export class ChainDb {
     this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
     this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
     assertIndexOpenable(join(this.dir, 'index'), this.dir); // before classic-level opens it
+    // Also before: LevelDB replays its log when it opens, and drops a damaged record silently.
+    const damagedLog = damagedLogRecords(join(this.dir, 'index'));
+    if (damagedLog.length > 0) {
+      throw new StoreDamagedError(
+        this.dir,
+        damagedLog.map(
+          (p) => `${p.where}: ${p.problem} (LevelDB would drop the committed writes from there to the end of its 32 KiB block)`,
+        ),
+      );
+    }
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: this.checksums.encoding,

@@ -10,12 +10,14 @@
  * Every batch that moves the tip writes the best-chain entry (`h`) of each height it connects in
  * the same batch, so a lost batch always leaves a hole in `h`. The check reads:
  * - the tip record `T`, its block's record `H` and the entry `h` at its height;
- * - the `h` keys (keys alone) from the lowest one to the tip: no gap, nothing above the tip, and
- *   the lowest is the genesis block or a checkpoint's first header (a record without block data);
+ * - the `h` keys (keys alone) of the last OPEN_CHECK_HEIGHTS heights: no gap, nothing above the
+ *   tip, and the lowest entry is the genesis block or a checkpoint's first header (a record
+ *   without block data);
  * - the block-file cursor `F` against the flat files: each file before it present, its own at
  *   least as long as it says, and the tip's block inside it.
  *
- * Reading the `h` keys is one key-only scan, in large native batches.
+ * Before LevelDB opens the store at all, `damagedLogRecords` (leveldb-files.ts) reads the logs it
+ * is about to replay: a damaged record followed by sound ones is data LevelDB would drop.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,16 +54,56 @@ function ranges(values: readonly number[]): string {
   return out.join(', ');
 }
 
-/** Every best-chain entry's key, read many per native call. */
-async function* heightKeys(db: ClassicLevel<Buffer, Buffer>): AsyncGenerator<Buffer> {
-  const it = db.keys({ gte: Buffer.of(keys.heightPrefix), lt: Buffer.of(keys.heightPrefix + 1), highWaterMarkBytes: 1 << 20 });
+/**
+ * Heights the store wrote in the batches LevelDB may still have been replaying: the last
+ * OPEN_CHECK_HEIGHTS under the tip. A batch older than that has long been in a table (the logs
+ * hold a write buffer or two: tens of megabytes, far fewer heights), where a damaged key or value
+ * is the business of the record checksums and `zecrpc verify`, which walks every height.
+ */
+export const OPEN_CHECK_HEIGHTS = 100_000;
+
+/** Missing heights from the window's start (or the lowest entry) to the tip, and entries above it. */
+async function heightGaps(
+  db: ClassicLevel<Buffer, Buffer>,
+  tipHeight: number,
+): Promise<{ missing: number[]; missingCount: number; above: number[] }> {
+  const missing: number[] = [];
+  let missingCount = 0;
+  const above: number[] = [];
+  const gap = (from: number, to: number) => {
+    for (let h = from; h < to && h <= tipHeight; h++) {
+      missingCount++;
+      if (missing.length < LISTED_GAPS) missing.push(h);
+    }
+  };
+  const [lowestKey] = await db.keys({ gte: keys.height(0), lte: keys.height(0xffffffff), limit: 1 }).all();
+  const lowest = lowestKey ? lowestKey.readUInt32BE(1) : tipHeight + 1;
+  if (lowest > 0) {
+    // Below the lowest entry nothing is missing only when the store started from a checkpoint there.
+    const hash = lowestKey && (await db.get(lowestKey));
+    const rec = hash && (await db.get(keys.index(hash)));
+    if (!rec || decodeIndexRecord(rec).haveData) gap(0, Math.min(lowest, OPEN_CHECK_HEIGHTS));
+  }
+  const from = Math.max(lowest, tipHeight - OPEN_CHECK_HEIGHTS);
+  let expected = from;
+  const it = db.keys({ gte: keys.height(from), lte: keys.height(0xffffffff), highWaterMarkBytes: 1 << 20 });
   try {
     for (let batch = await it.nextv(10_000); batch.length > 0; batch = await it.nextv(10_000)) {
-      for (const key of batch) if (key.length === 5) yield key;
+      for (const key of batch) {
+        const height = key.readUInt32BE(1);
+        if (height > tipHeight) {
+          if (above.length < LISTED_GAPS) above.push(height);
+          continue;
+        }
+        if (height > expected) gap(expected, height);
+        expected = height + 1;
+      }
     }
   } finally {
     await it.close();
   }
+  gap(expected, tipHeight);
+  return { missing, missingCount, above };
 }
 
 /** At most this many missing heights are listed one by one (the rest as a count). */
@@ -84,36 +126,7 @@ export async function lostCommittedData(db: ClassicLevel<Buffer, Buffer>, blocks
   if (!atTip || !bytesEqual(atTip, tip.hash))
     problems.push(`the best-chain entry at the tip's height ${tip.height} (h) is missing or names another block`);
 
-  const missing: number[] = [];
-  let missingCount = 0;
-  let lowest = -1;
-  let previous = -1;
-  const above: number[] = [];
-  for await (const key of heightKeys(db)) {
-    const height = key.readUInt32BE(1);
-    if (lowest < 0) lowest = height;
-    else {
-      for (let h = previous + 1; h < height && h <= tip.height; h++) {
-        missingCount++;
-        if (missing.length < LISTED_GAPS) missing.push(h);
-      }
-    }
-    if (height > tip.height && above.length < LISTED_GAPS) above.push(height);
-    previous = height;
-  }
-  for (let h = Math.max(previous + 1, 0); h < tip.height; h++) {
-    missingCount++;
-    if (missing.length < LISTED_GAPS) missing.push(h);
-  }
-  if (lowest > 0) {
-    // Below the lowest entry nothing is missing only when the store started from a checkpoint there.
-    const hash = await db.get(keys.height(lowest));
-    const rec = hash && (await db.get(keys.index(hash)));
-    if (!rec || decodeIndexRecord(rec).haveData) {
-      missingCount += lowest;
-      missing.unshift(...Array.from({ length: Math.min(lowest, LISTED_GAPS) }, (_, i) => i));
-    }
-  }
+  const { missing, missingCount, above } = await heightGaps(db, tip.height);
   if (missingCount > 0) {
     const listed = missing.slice(0, LISTED_GAPS);
     const more = missingCount > listed.length ? ` and ${missingCount - listed.length} more` : '';
