@@ -23,10 +23,10 @@ import { toHexReversed } from '../src/codec/hex.js';
 import { parseJson, type JsonValue } from '../src/json/index.js';
 import { storeMethods } from '../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../src/store/index.js';
-import type { RecordChecksums } from '../src/store/record-checksums.js';
+import { hasValidChecksum, SealingScratch, sealValue, type RecordChecksums } from '../src/store/record-checksums.js';
 import { verifiedStoreReader } from '../src/store/verify.js';
 import { matureStart, nextNode, rng, type ChainNode } from '../test/support/address-index-chain.js';
-import { cpuMicros, fmt, load, median, positional, QUICK } from './lib/measure.js';
+import { cpuMicros, cpuMicrosPerUnit, fmt, load, median, positional, QUICK } from './lib/measure.js';
 
 const SPENDING_BLOCKS = Number(positional()[0] ?? (QUICK ? 100 : 600));
 const ROUNDS = QUICK ? 1 : 7;
@@ -97,6 +97,32 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
+/** The operations alone: CPU ns to seal (on write) and to check (on read) one value of each size. */
+const scratch = new SealingScratch();
+const perValue = [8, 40, 200, 2000].map((size) => {
+  const value = Buffer.alloc(size, 0x5a);
+  const sealed = sealValue(value);
+  const seal =
+    cpuMicrosPerUnit(
+      () => {
+        for (let i = 0; i < 1000; i++) scratch.seal(value);
+      },
+      1000,
+      5,
+      QUICK ? 0.02 : 0.2,
+    ) * 1000;
+  const check =
+    cpuMicrosPerUnit(
+      () => {
+        for (let i = 0; i < 1000; i++) hasValidChecksum(sealed);
+      },
+      1000,
+      5,
+      QUICK ? 0.02 : 0.2,
+    ) * 1000;
+  return `| ${size} | ${seal.toFixed(0)} | ${check.toFixed(0)} |`;
+});
+
 const importOn = median(samples.on.importMs);
 const importOff = median(samples.off.importMs);
 const getblockOn = median(samples.on.getblockUs);
@@ -117,6 +143,12 @@ const lines = [
   '',
   `Samples (on / off): import ${samples.on.importMs.map((v) => v.toFixed(0)).join(', ')} / ${samples.off.importMs.map((v) => v.toFixed(0)).join(', ')} ms;`,
   `getblock 1 ${samples.on.getblockUs.map((v) => v.toFixed(1)).join(', ')} / ${samples.off.getblockUs.map((v) => v.toFixed(1)).join(', ')} µs.`,
+  '',
+  'The operations alone (CPU ns per value, median of 5 runs):',
+  '',
+  '| value bytes | seal (write) | check (read) |',
+  '|---|---|---|',
+  ...perValue,
   '',
 ];
 console.log(lines.join('\n'));
