@@ -38,7 +38,7 @@ export interface SignedInput {
 
 const ZERO32: Uint8Array = new Uint8Array(32);
 
-function outputsBytes(vout: readonly TxOut[]): Uint8Array {
+export function outputsBytes(vout: readonly TxOut[]): Uint8Array {
   let size = 0;
   for (const o of vout) size += 8 + compactSizeLength(o.scriptPubKey.length) + o.scriptPubKey.length;
   const w = new ByteWriter(size);
@@ -59,7 +59,7 @@ function sequencesBytes(tx: TransactionData): Uint8Array {
 }
 
 /** A JSDescription as the transaction serializes it. */
-function joinSplitBytes(w: ByteWriter, js: JoinSplit): void {
+export function joinSplitBytes(w: ByteWriter, js: JoinSplit): void {
   w.i64(js.vpubOld).i64(js.vpubNew).bytes(js.anchor);
   w.bytes(js.nullifiers[0]).bytes(js.nullifiers[1]).bytes(js.commitments[0]).bytes(js.commitments[1]);
   w.bytes(js.ephemeralKey).bytes(js.randomSeed).bytes(js.macs[0]).bytes(js.macs[1]);
