@@ -250,8 +250,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         case OP.NEGATE:
         case OP.ABS:
         case OP.NOT:
-        case OP.NOTEQUAL0:
-        {
+        case OP.NOTEQUAL0: {
           need(1);
           const result = unaryOp(opcode, num(-1));
           stack.pop();
@@ -341,6 +340,5 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
   if (exec.length > 0) return ScriptError.UNBALANCED_CONDITIONAL;
   return ScriptError.OK;
 }
-
 
 export { NO_SIGNATURE_CHECKER, type SignatureChecker };

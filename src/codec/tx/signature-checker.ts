@@ -75,7 +75,7 @@ export class TransactionSignatureChecker implements SignatureChecker {
   checkLockTime(lockTime: number): boolean {
     const txLockTime = this.tx.lockTime;
     // Height against height or time against time, not yet past the transaction's, on an input that is not final.
-    if ((txLockTime < LOCKTIME_THRESHOLD) !== (lockTime < LOCKTIME_THRESHOLD)) return false;
+    if (txLockTime < LOCKTIME_THRESHOLD !== lockTime < LOCKTIME_THRESHOLD) return false;
     if (lockTime > txLockTime) return false;
     return this.tx.vin[this.input.index]!.sequence !== SEQUENCE_FINAL;
   }

@@ -68,7 +68,11 @@ describe("zcashd's script test vectors", () => {
   it("refuses every tx_invalid.json transaction: at decoding, at CheckTransaction, or in some input's script", () => {
     const invalid = rows('tx_invalid.json');
     expect(invalid.length).toBe(54);
-    for (const row of invalid) expect(verdicts(row).some((v) => v !== 'No error'), row.comment).toBe(true);
+    for (const row of invalid)
+      expect(
+        verdicts(row).some((v) => v !== 'No error'),
+        row.comment,
+      ).toBe(true);
     const byComment = (prefix: string) => invalid.filter((r) => r.comment.startsWith(prefix)).map(verdicts);
     expect(byComment('Duplicate inputs')).toEqual([['CheckTransaction']]);
     // Bitcoin's first multisig spends carry a signature that is not strict DER, which zcashd

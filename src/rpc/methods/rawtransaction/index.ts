@@ -1,6 +1,7 @@
 /**
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
- * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index).
+ * decoderawtransaction (stateless), getrawtransaction (over the chain store's tx index),
+ * decodescript, createrawtransaction and signrawtransaction (over the coins view).
  */
 import type { TxCreationDefaults } from '../../../config.js';
 import type { ChainStoreReader } from '../../../store/types.js';
@@ -11,6 +12,7 @@ import { createRawTransactionMethod } from './createrawtransaction.js';
 import { decodeScriptMethod } from './decodescript.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 import { getTxOutProofMethod } from './gettxoutproof.js';
+import { signRawTransactionMethod } from './signrawtransaction.js';
 import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
@@ -20,7 +22,13 @@ export function rawTransactionMethods(
   txCreation?: TxCreationDefaults,
 ): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store, txCreation)];
+  return [
+    decode,
+    getRawTransactionMethod(store, spentIndexLookup),
+    decodeScriptMethod,
+    createRawTransactionMethod(store, txCreation),
+    signRawTransactionMethod(store),
+  ];
 }
 
 /** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */
