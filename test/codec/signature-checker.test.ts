@@ -66,7 +66,7 @@ describe('TransactionSignatureChecker on the signature-hash vectors', () => {
       const spent = amounts.map((value, i) => ({ value, scriptPubKey: bytes(scripts[i]!) }));
       const input = { index, amount: spent[index]!.value, spent };
       TYPES.forEach((type, t) => {
-        const expected = row[7 + t];
+        const expected = row[7 + t] as string | null | undefined;
         if (expected === null || expected === undefined) {
           // SINGLE without an output at the input's index: zcashd's logic_error, no hash.
           if ((type & 0x7f) === 3) expect(transparentSignatureHash(tx, input, spent[index]!.scriptPubKey, type, 0)).toBeNull();
