@@ -19,6 +19,7 @@ import { hash160 } from '../../../src/crypto/hash.js';
 import { publicKeyOf, signDer, verifyDer } from '../../../src/crypto/secp256k1.js';
 import { signRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/signrawtransaction.js';
 import type { Coin } from '../../../src/state/apply-block.js';
+import type { RpcMethod } from '../../../src/rpc/method.js';
 import type { ChainStoreReader } from '../../../src/store/types.js';
 import { errorOf, resultOf } from '../../support/call.js';
 import { mainnetVectorTransactions, mainnetWifKeys, previousOutputsOf } from '../../support/signing-fixtures.js';
@@ -29,14 +30,12 @@ const compressed = keys.filter((k) => k.key.compressed);
 const uncompressed = keys.filter((k) => !k.key.compressed);
 const SAPLING = '76b809bb';
 
-/** A store at `height` whose coins view holds `coins` (txid hex as printed, ':', n). */
-function storeWith(height: number, coins: Map<string, Coin> = new Map()): ChainStoreReader {
-  return {
-    tip: async () => ({ height, hash: new Uint8Array(32) }),
-    coinsView: () => ({ coin: (txid: Uint8Array, n: number) => coins.get(`${toHex(Uint8Array.from(txid).reverse())}:${n}`) ?? null }),
-  } as unknown as ChainStoreReader;
+/** The method over a store at `height` whose coins view holds `coins` (txid hex as printed, ':', n). */
+function methodAt(height: number, coins: Map<string, Coin> = new Map()): RpcMethod {
+  const store = { tip: async () => ({ height, hash: new Uint8Array(32) }) } as unknown as ChainStoreReader;
+  return signRawTransactionMethod(store, { coin: (txid, n) => coins.get(`${toHex(Uint8Array.from(txid).reverse())}:${n}`) ?? null });
 }
-const method = signRawTransactionMethod(storeWith(3_400_000));
+const method = methodAt(3_400_000);
 
 interface Reply {
   hex: string;
@@ -262,7 +261,7 @@ describe('signrawtransaction: inputs it cannot sign', () => {
     const pubkey = publicKeyOf(compressed[0]!.key.secret, true);
     const [prev] = previousOutputsOf(tx, all);
     const coins = new Map([[`${prev!.txid}:${prev!.vout}`, { value: 5000, scriptPubKey: p2pkh(pubkey), height: 1, coinbase: false }]]);
-    const viaStore = signRawTransactionMethod(storeWith(434_872, coins));
+    const viaStore = methodAt(434_872, coins);
     const reply = JSON.parse(await resultOf(viaStore, JSON.stringify([template, null, [compressed[0]!.wif], 'ALL', SAPLING]))) as Reply;
     expect(reply.complete).toBe(true);
     // A prevtxs entry whose script differs from the coin's is refused with both scripts' asm.
@@ -354,10 +353,10 @@ describe('signrawtransaction: bad parameters', () => {
     const real = all.get(V4_SAPLING)!;
     const params = JSON.stringify([toHex(real.bytes), previousOutputsOf(real, all), []]);
     const saplingRegtest = regtestWithActivations({ Overwinter: 1, Sapling: 1 });
-    const onRegtest = await resultOf(signRawTransactionMethod(storeWith(0)), params, { network: saplingRegtest });
+    const onRegtest = await resultOf(methodAt(0), params, { network: saplingRegtest });
     expect((JSON.parse(onRegtest) as Reply).complete).toBe(true);
     // Mainnet in the Sapling epoch: the release height's NU6.1 branch id is used instead.
-    const onMainnet = await resultOf(signRawTransactionMethod(storeWith(434_872)), params);
+    const onMainnet = await resultOf(methodAt(434_872), params);
     expect((JSON.parse(onMainnet) as Reply).complete).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
  * decoderawtransaction (stateless), getrawtransaction (over the chain store's tx index),
- * decodescript, createrawtransaction and signrawtransaction (over the coins view).
+ * decodescript and createrawtransaction; signrawtransaction joins them where the store keeps a
+ * coins view (methods/index.ts).
  */
 import type { TxCreationDefaults } from '../../../config.js';
 import type { ChainStoreReader } from '../../../store/types.js';
@@ -12,7 +13,6 @@ import { createRawTransactionMethod } from './createrawtransaction.js';
 import { decodeScriptMethod } from './decodescript.js';
 import { getRawTransactionMethod } from './getrawtransaction.js';
 import { getTxOutProofMethod } from './gettxoutproof.js';
-import { signRawTransactionMethod } from './signrawtransaction.js';
 import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
 /** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
@@ -22,13 +22,7 @@ export function rawTransactionMethods(
   txCreation?: TxCreationDefaults,
 ): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [
-    decode,
-    getRawTransactionMethod(store, spentIndexLookup),
-    decodeScriptMethod,
-    createRawTransactionMethod(store, txCreation),
-    signRawTransactionMethod(store),
-  ];
+  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store, txCreation)];
 }
 
 /** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */

@@ -28,7 +28,7 @@ import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/prof
 import { getStr } from '../../../json/getters.js';
 import { jsonTypeName, type JsonValue } from '../../../json/value.js';
 import { JsonWriter } from '../../../json/writer.js';
-import type { ChainStoreReader } from '../../../store/types.js';
+import type { ChainStoreReader, CoinsView } from '../../../store/types.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { tipHeight } from '../blockchain/context.js';
 import { APPROX_RELEASE_HEIGHT } from '../network/getdeprecationinfo.js';
@@ -90,9 +90,9 @@ async function currentBranchId(store: ChainStoreReader, network: NetworkParams):
   return branchIdAt(network, height);
 }
 
-export function signRawTransactionMethod(store: ChainStoreReader): RpcMethod {
-  const view = store.coinsView?.();
-  const chainCoin = (txid: Uint8Array, n: number): SpendableCoin | null => view?.coin(txid, n) ?? null;
+/** Over the store's tip (the branch id) and its coins view (`coins`: null reads none). */
+export function signRawTransactionMethod(store: ChainStoreReader, coins: Pick<CoinsView, 'coin'> | null): RpcMethod {
+  const chainCoin = (txid: Uint8Array, n: number): SpendableCoin | null => coins?.coin(txid, n) ?? null;
   return {
     name: 'signrawtransaction',
     category: 'rawtransactions',
@@ -105,13 +105,13 @@ export function signRawTransactionMethod(store: ChainStoreReader): RpcMethod {
       checkTypes(params);
       const variants = readVariants(parseHexV(params[0], 'argument 1'), profile);
       const tx = variants[0]!;
-      const coins = new SigningCoins(chainCoin, new Set(tx.vin.map((i) => toHex(i.prevout.hash))));
+      const view = new SigningCoins(chainCoin, new Set(tx.vin.map((i) => toHex(i.prevout.hash))));
 
       const keysParam = params[2];
       const givenKeys = keysParam !== undefined && keysParam !== null;
       const keys = givenKeys ? readPrivateKeys(keysParam as JsonValue[], ctx.network) : new KeyStore();
       const prevTxs = params[1];
-      if (prevTxs !== undefined && prevTxs !== null) readPreviousOutputs(prevTxs as JsonValue[], coins, givenKeys ? keys : null);
+      if (prevTxs !== undefined && prevTxs !== null) readPreviousOutputs(prevTxs as JsonValue[], view, givenKeys ? keys : null);
 
       const hashTypeParam = params[3];
       const hashType = hashTypeParam !== undefined && hashTypeParam !== null ? readHashType(getStr(hashTypeParam)) : SIGHASH_ALL;
@@ -123,7 +123,7 @@ export function signRawTransactionMethod(store: ChainStoreReader): RpcMethod {
       // A v5 signature commits to every input's spent output, so all must be known.
       let spent: SpentOutput[] = [];
       if (tx.version >= ZIP225_TX_VERSION) {
-        const outputs = tx.vin.map((i) => coins.get(i.prevout.hash, i.prevout.index));
+        const outputs = tx.vin.map((i) => view.get(i.prevout.hash, i.prevout.index));
         if (outputs.some((o) => o === null))
           throw new RpcError(RPC.INVALID_PARAMETER, 'Cannot sign v5 transactions without knowing all inputs');
         spent = outputs.map((o) => ({ value: o!.value, scriptPubKey: o!.scriptPubKey }));
@@ -133,7 +133,7 @@ export function signRawTransactionMethod(store: ChainStoreReader): RpcMethod {
       const errors = new JsonWriter().beginArray();
       let complete = true;
       tx.vin.forEach((txin, index) => {
-        const coin = coins.get(txin.prevout.hash, txin.prevout.index);
+        const coin = view.get(txin.prevout.hash, txin.prevout.index);
         if (!coin) {
           complete = false;
           writeInputError(errors, txin, scriptSigs[index]!, 'Input not found or already spent');
