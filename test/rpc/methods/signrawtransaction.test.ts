@@ -5,8 +5,9 @@
 // against an independently computed signature hash; a 2-of-3 P2SH multisig is signed by one key,
 // then completed by a second call and by merging two variants; missing keys and coins give
 // zcashd's per-input errors, and every bad parameter zcashd's code and message.
-import { describe, expect, it } from 'vitest';
-import { regtestWithActivations } from '../../../src/chain/network.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAINNET, regtestWithActivations } from '../../../src/chain/network.js';
+import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { ScriptError } from '../../../src/codec/script/script-error.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../../src/codec/script/signature-encoding.js';
@@ -20,9 +21,13 @@ import { publicKeyOf, signDer, verifyDer } from '../../../src/crypto/secp256k1.j
 import { signRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/signrawtransaction.js';
 import type { Coin } from '../../../src/state/apply-block.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
+import { storeMethods } from '../../../src/rpc/methods/index.js';
+import { openChainStore, type ChainStore } from '../../../src/store/index.js';
 import type { ChainStoreReader } from '../../../src/store/types.js';
 import { errorOf, resultOf } from '../../support/call.js';
+import { mainnetGenesisRun } from '../../support/memory-store.js';
 import { mainnetVectorTransactions, mainnetWifKeys, previousOutputsOf } from '../../support/signing-fixtures.js';
+import { tempDir } from '../../support/store.js';
 
 const all = mainnetVectorTransactions();
 const keys = mainnetWifKeys();
@@ -368,3 +373,46 @@ describe('signrawtransaction: bad parameters', () => {
 const EXPECTED_V4_SCRIPTSIG =
   '473044022070d6dfd65146c27c01e8ea69ff822eb47056c8dfd3478860098f4d59ac13226302204759de01aed962e995a22ba6aa87435795e1858e10802c6b7ee81eade7fdd68d01' +
   '2102157bc6dc9dc7a25d537f36d4714c0cfc11c882f017a989e16956cc1aa8cce20a';
+
+describe('signrawtransaction over the LevelDB store (mainnet 0..20)', () => {
+  const dir = tempDir('signrawtransaction');
+  const blocks = mainnetGenesisRun();
+  let store: ChainStore;
+  let methods: Map<string, RpcMethod>;
+  beforeAll(async () => {
+    store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    for (const b of blocks) await store.addBlock(b);
+    methods = new Map(storeMethods(store).map((m) => [m.name, m]));
+  });
+  afterAll(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  it("finds the chain's unspent outputs for the inputs, refuses a prevtx that contradicts one, misses the rest", async () => {
+    const [first, second] = [1, 2].map((h) => decodeBlock(blocks[h]!).transactions[0]!.txidHex);
+    const inputs = [
+      { txid: first, vout: 0 },
+      { txid: first, vout: 1 },
+      { txid: second, vout: 7 },
+    ];
+    const unsigned = JSON.parse(
+      await resultOf(methods.get('createrawtransaction')!, JSON.stringify([inputs, { t1T8yaLVhNqxA5KJcmiqqFN88e8DNp2PBfF: 0.1 }])),
+    ) as string;
+    const signer = methods.get('signrawtransaction')!;
+    const reply = JSON.parse(await resultOf(signer, JSON.stringify([unsigned]))) as Reply;
+    expect(reply.errors?.map((e) => [e.txid, e.vout, e.error])).toEqual([
+      [first, 0, 'Operation not valid with the current stack size'],
+      [first, 1, 'Operation not valid with the current stack size'],
+      [second, 7, 'Input not found or already spent'],
+    ]);
+    const coinbase = JSON.parse(await resultOf(methods.get('getrawtransaction')!, JSON.stringify([first, 1]))) as {
+      vout: { scriptPubKey: { asm: string } }[];
+    };
+    const given = { txid: first, vout: 0, scriptPubKey: '51' };
+    expect(await errorOf(signer, JSON.stringify([unsigned, [given]]))).toEqual({
+      code: -22,
+      message: `Previous output scriptPubKey mismatch:\n${coinbase.vout[0]!.scriptPubKey.asm}\nvs:\n1`,
+    });
+  });
+});
