@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET, regtestWithActivations } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../../../src/codec/tx/acceptance.js';
+import { CURRENT, ZCASHD_6_12_2 } from '../../../src/compat/profiles.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { ScriptError } from '../../../src/codec/script/script-error.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../../src/codec/script/signature-encoding.js';
@@ -24,8 +26,9 @@ import type { RpcMethod } from '../../../src/rpc/method.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { openChainStore, type ChainStore } from '../../../src/store/index.js';
 import type { ChainStoreReader } from '../../../src/store/types.js';
-import { errorOf, resultOf } from '../../support/call.js';
+import { callMethod, errorOf, resultOf } from '../../support/call.js';
 import { mainnetGenesisRun } from '../../support/memory-store.js';
+import { nu63BlockBytes, nu63Facts } from '../../support/nu63-facts.js';
 import { mainnetVectorTransactions, mainnetWifKeys, previousOutputsOf } from '../../support/signing-fixtures.js';
 import { tempDir } from '../../support/store.js';
 
@@ -413,6 +416,20 @@ describe('signrawtransaction over the LevelDB store (mainnet 0..20)', () => {
     expect(await errorOf(signer, JSON.stringify([unsigned, [given]]))).toEqual({
       code: -22,
       message: `Previous output scriptPubKey mismatch:\n${coinbase.vout[0]!.scriptPubKey.asm}\nvs:\n1`,
+    });
+  });
+});
+
+describe('signrawtransaction and the compatibility profiles', () => {
+  it('refuses a real v6 transaction: not decoded under 6.12.2, not signable under the current profile', async () => {
+    const block = Object.values(nu63Facts).find((b) => b.transactions.some((t) => t.version === 6))!;
+    const index = block.transactions.findIndex((t) => t.version === 6);
+    const v6 = decodeBlock(nu63BlockBytes(block), CURRENT_CHAIN_ACCEPTANCE).transactions[index]!;
+    expect(v6.txidHex).toBe(block.transactions[index]!.txid);
+    const params = JSON.stringify([toHex(v6.bytes)]);
+    expect(await callMethod(method, params, { profile: ZCASHD_6_12_2 })).toEqual({ error: { code: -22, message: 'TX decode failed' } });
+    expect(await callMethod(method, params, { profile: CURRENT })).toEqual({
+      error: { code: -8, message: 'Cannot sign v6 transactions: zecrpc has no ZIP 229 signature digest' },
     });
   });
 });

@@ -44,6 +44,8 @@ import {
 } from './signing-inputs.js';
 
 const ZIP225_TX_VERSION = 5;
+/** The formats with a transparent signature hash: zcashd v6.12.2's (v6's ZIP 229 digest is not implemented). */
+const SIGNABLE_FORMATS: ReadonlySet<TransactionData['format']> = new Set(['v1', 'v2', 'v3', 'v4', 'v5']);
 
 /** `RPCTypeCheck(params, {str, arr, arr, str, str}, fAllowNull=true)`. */
 function checkTypes(params: readonly JsonValue[]): void {
@@ -105,6 +107,10 @@ export function signRawTransactionMethod(store: ChainStoreReader, coins: Pick<Co
       checkTypes(params);
       const variants = readVariants(parseHexV(params[0], 'argument 1'), profile);
       const tx = variants[0]!;
+      const unsignable = variants.find((v) => !SIGNABLE_FORMATS.has(v.format));
+      if (unsignable) {
+        throw new RpcError(RPC.INVALID_PARAMETER, `Cannot sign ${unsignable.format} transactions: zecrpc has no ZIP 229 signature digest`);
+      }
       const view = new SigningCoins(chainCoin, new Set(tx.vin.map((i) => toHex(i.prevout.hash))));
 
       const keysParam = params[2];
