@@ -4,6 +4,7 @@
  * original scheme before Overwinter (sighash-sprout.ts), ZIP 143/243 for v3 and v4, ZIP 244 for
  * v5, which commits to every input's spent output.
  */
+import { toHex } from '../hex.js';
 import type { SignatureChecker } from '../script/checker.js';
 import { verifyDerNormalized } from '../../crypto/secp256k1.js';
 import { SIGHASH_ANYONECANPAY, SIGHASH_SINGLE, zip243SignatureHash, zip244SignatureHash, type SpentOutput } from './sighash.js';
@@ -60,6 +61,9 @@ function isValidPubkeySize(key: Uint8Array): boolean {
 
 /** The checker of one input of `tx`. */
 export class TransactionSignatureChecker implements SignatureChecker {
+  /** The hashes already computed: merging multisig signatures checks each against every key. */
+  private readonly hashes = new Map<string, Uint8Array | null>();
+
   constructor(
     private readonly tx: TransactionData,
     private readonly input: SigningInput,
@@ -68,7 +72,12 @@ export class TransactionSignatureChecker implements SignatureChecker {
   checkSig(sig: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array, branchId: number): boolean {
     if (!isValidPubkeySize(pubkey) || sig.length === 0) return false;
     const hashType = sig[sig.length - 1]!;
-    const hash = transparentSignatureHash(this.tx, this.input, scriptCode, hashType, branchId);
+    const key = `${hashType} ${branchId} ${toHex(scriptCode)}`;
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      hash = transparentSignatureHash(this.tx, this.input, scriptCode, hashType, branchId);
+      this.hashes.set(key, hash);
+    }
     return hash !== null && verifyDerNormalized(hash, sig.subarray(0, sig.length - 1), pubkey);
   }
 
