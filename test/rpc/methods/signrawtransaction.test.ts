@@ -17,6 +17,7 @@ import { verifyScript } from '../../../src/codec/script/verify-script.js';
 import { zip243SignatureHash, zip244SignatureHash } from '../../../src/codec/tx/sighash.js';
 import { TransactionSignatureChecker } from '../../../src/codec/tx/signature-checker.js';
 import { decodeTransactionHex, encodeTransaction, type Transaction } from '../../../src/codec/tx/transaction.js';
+import { serializeTransparentTransaction } from '../../../src/codec/tx/transparent-builder.js';
 import type { TransactionData } from '../../../src/codec/tx/types.js';
 import { hash160 } from '../../../src/crypto/hash.js';
 import { publicKeyOf, signDer, verifyDer } from '../../../src/crypto/secp256k1.js';
@@ -431,5 +432,36 @@ describe('signrawtransaction and the compatibility profiles', () => {
     expect(await callMethod(method, params, { profile: CURRENT })).toEqual({
       error: { code: -8, message: 'Cannot sign v6 transactions: zecrpc has no ZIP 229 signature digest' },
     });
+  });
+});
+
+describe('signrawtransaction with many inputs', () => {
+  it('signs 20 P2PKH inputs of a v4 transaction, letting the event loop turn after every 8', async () => {
+    const { wif, key } = compressed[0]!;
+    const script = toHex(p2pkh(publicKeyOf(key.secret, true)));
+    const inputs = Array.from({ length: 20 }, (_, n) => ({ txid: n.toString(16).padStart(64, '0'), vout: n, sequence: 0xffffffff }));
+    const unsigned = serializeTransparentTransaction({
+      version: 4,
+      branchId: 0x76b809bb,
+      lockTime: 0,
+      expiryHeight: 0,
+      inputs: inputs.map((i) => ({ txid: Uint8Array.from(Buffer.from(i.txid, 'hex')).reverse(), vout: i.vout, sequence: i.sequence })),
+      outputs: [{ script: p2pkh(publicKeyOf(key.secret, true)), value: 1000n }],
+    });
+    // Turns of the event loop while the call runs: it yields after every 8 inputs.
+    let turns = 0;
+    let running = true;
+    const turn = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const prevtxs = inputs.map((i) => ({ txid: i.txid, vout: i.vout, scriptPubKey: script, amount: 0.0001 }));
+    const reply = await sign([toHex(unsigned), prevtxs, [wif], 'ALL', SAPLING]);
+    running = false;
+    expect(reply.complete).toBe(true);
+    expect(decodeTransactionHex(reply.hex).data.vin.every((i) => pushes(i.scriptSig).length === 2)).toBe(true);
+    expect(turns).toBe(2);
   });
 });

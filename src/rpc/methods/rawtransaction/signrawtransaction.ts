@@ -44,6 +44,8 @@ import {
 } from './signing-inputs.js';
 
 const ZIP225_TX_VERSION = 5;
+/** Inputs signed between two turns of the event loop. */
+const YIELD_EVERY = 8;
 /** The formats with a transparent signature hash: zcashd v6.12.2's (v6's ZIP 229 digest is not implemented). */
 const SIGNABLE_FORMATS: ReadonlySet<TransactionData['format']> = new Set(['v1', 'v2', 'v3', 'v4', 'v5']);
 
@@ -101,7 +103,7 @@ export function signRawTransactionMethod(store: ChainStoreReader, coins: Pick<Co
     required: 1,
     optional: 4,
     help: SIGNRAWTRANSACTION_HELP,
-    asciiResults: false,
+    cost: 'per input, a coins-view read, ECDSA signing and verification (merging multisig variants checks each signature against each key); other requests run between every 8 inputs',
     async call(params, ctx) {
       const profile = ctx.profile ?? DEFAULT_COMPAT_PROFILE;
       checkTypes(params);
@@ -138,12 +140,18 @@ export function signRawTransactionMethod(store: ChainStoreReader, coins: Pick<Co
       const scriptSigs = tx.vin.map((i) => i.scriptSig);
       const errors = new JsonWriter().beginArray();
       let complete = true;
-      tx.vin.forEach((txin, index) => {
+      for (let index = 0; index < tx.vin.length; index++) {
+        // Each input costs signature checks: let other requests run between inputs, and stop for a client that left.
+        if (index % YIELD_EVERY === YIELD_EVERY - 1) {
+          await new Promise(setImmediate);
+          if (ctx.signal?.aborted) throw new RpcError(RPC.MISC_ERROR, 'signrawtransaction stopped: the client disconnected');
+        }
+        const txin = tx.vin[index]!;
         const coin = view.get(txin.prevout.hash, txin.prevout.index);
         if (!coin) {
           complete = false;
           writeInputError(errors, txin, scriptSigs[index]!, 'Input not found or already spent');
-          return;
+          continue;
         }
         const input = { index, amount: coin.value, spent };
         const checker = new TransactionSignatureChecker(tx, input);
@@ -163,7 +171,7 @@ export function signRawTransactionMethod(store: ChainStoreReader, coins: Pick<Co
           complete = false;
           writeInputError(errors, txin, scriptSig, scriptErrorString(error));
         }
-      });
+      }
 
       // The inputs may be views over the bytes read (their fields getters), so each is rebuilt.
       const vin = tx.vin.map((i, n): TxIn => ({ prevout: i.prevout, scriptSig: scriptSigs[n]!, sequence: i.sequence }));
