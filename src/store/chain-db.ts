@@ -15,7 +15,7 @@ import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend 
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
-import { StoreNotWritableError, StoreOpenError, type DiskSpaceLowError } from './errors.js';
+import { StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
 import { assertIndexOpenable } from './index-dir.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import {
@@ -345,7 +345,11 @@ export class ChainDb {
       if (pending === undefined) pending = this.writing?.writes.lookup(key);
       if (pending !== undefined) return pending ?? undefined;
     }
-    return this.db.getSync(key);
+    try {
+      return this.db.getSync(key);
+    } catch (e) {
+      throw new StoreReadError(key, e);
+    }
   }
 
   isInvalid(hash: Uint8Array): boolean {
