@@ -59,11 +59,17 @@ const FIRST_CHUNKED_CAPACITY = 4096;
  * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
  * whole size, so the bytes reserved are the bytes allocated.
  */
-export async function readBudgetedBody(stream: Readable, declared: number | null, budget: MemoryBudget, wait?: BodyWait): Promise<ReadBody> {
+export async function readBudgetedBody(
+  stream: Readable,
+  declared: number | null,
+  budget: MemoryBudget,
+  wait?: BodyWait,
+): Promise<ReadBody> {
   if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
   let reserved = 0;
   if (declared !== null && declared > 0) {
-    if (!(await reserveDeclared(budget, declared, wait))) throw new BodyError(413, 'Request body larger than the memory for request bodies');
+    if (!(await reserveDeclared(budget, declared, wait)))
+      throw new BodyError(413, 'Request body larger than the memory for request bodies');
     reserved = declared;
   }
   let buffer: Buffer | null = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;

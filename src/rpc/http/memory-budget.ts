@@ -33,23 +33,25 @@ export class MemoryBudget {
     if (bytes > this.limit) return false;
     if (this.tryReserve(bytes)) return true;
     return new Promise<boolean>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const waiter = {
         bytes,
         resolve: () => {
-          clearTimeout(timer);
+          clearTimeout(expiry);
           resolve(true);
         },
       };
       this.waiters.push(waiter);
-      if (maxWaitMs === undefined) return;
-      timer = setTimeout(() => {
-        const at = this.waiters.indexOf(waiter);
-        if (at < 0) return;
-        this.waiters.splice(at, 1);
-        this.grantWaiting();
-        resolve(false);
-      }, maxWaitMs);
+      // Granted waiters leave the queue first, so a timer that finds its waiter gone does nothing.
+      const expiry =
+        maxWaitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              const at = this.waiters.indexOf(waiter);
+              if (at < 0) return;
+              this.waiters.splice(at, 1);
+              this.grantWaiting();
+              resolve(false);
+            }, maxWaitMs);
     });
   }
 

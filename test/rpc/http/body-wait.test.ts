@@ -54,8 +54,21 @@ describe('a body that waits for the body budget', () => {
     let releaseHold!: () => void;
     const held = new Promise<void>((r) => (releaseHold = r));
     // Runs until the test lets it go: its body's reservation stays held meanwhile.
-    const hold: RpcMethod = { name: 'hold', category: 'control', required: 0, optional: 1, help: 'hold', call: async () => (await held, '"released"') };
-    const config = loadNodeConfig([`-datadir=${dir.path}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, '-rpcservertimeout=1']);
+    const hold: RpcMethod = {
+      name: 'hold',
+      category: 'control',
+      required: 0,
+      optional: 1,
+      help: 'hold',
+      call: async () => (await held, '"released"'),
+    };
+    const config = loadNodeConfig([
+      `-datadir=${dir.path}`,
+      '-rpcport=0',
+      `-rpcuser=${USER}`,
+      `-rpcpassword=${PASSWORD}`,
+      '-rpcservertimeout=1',
+    ]);
     // The wait outlasts the 1 s idle timeout, which used to end the connection first.
     server = await startRpcServer({ config, methods: [hold], memory: { bodies: 4096 }, bodyWaitMs: 1500 });
     const port = server.port;
