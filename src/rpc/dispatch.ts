@@ -10,6 +10,7 @@
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
+import { StoreReadError } from '../store/errors.js';
 import { BlockReadError } from '../store/verify.js';
 import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
@@ -188,6 +189,10 @@ function exceptionAnswer(e: unknown, opts: DispatchOptions): { code: number; mes
   // A LevelDB failure: zcashd's dbwrapper_error text, an RPC_MISC_ERROR as any exception.
   const database = databaseErrorText(error);
   if (database !== null) return { code: RPC.MISC_ERROR, message: told(error, database) };
+  // Any other failed read (the database closed under it): the binding's text, the key logged.
+  if (error instanceof StoreReadError && error.cause instanceof Error) {
+    return { code: RPC.MISC_ERROR, message: told(error, hidden(error.cause.message)) };
+  }
   // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.
   const message = hidden(error.message);
   if (message !== error.message) told(error, message);

@@ -6,11 +6,14 @@
 import { closeSync, openSync, readdirSync, truncateSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClassicLevel } from 'classic-level';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
 import { loadNodeConfig } from '../../src/config.js';
+import { handleJsonRpcBody } from '../../src/rpc/dispatch.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
+import { MethodRegistry } from '../../src/rpc/registry.js';
 import { invalidateBlockMethod } from '../../src/rpc/methods/blockchain/invalidateblock.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { databaseErrorText, DATADIR_PLACEHOLDER, hideDirectory } from '../../src/rpc/server-errors.js';
@@ -154,5 +157,33 @@ describe('hideDirectory and databaseErrorText', () => {
     expect(databaseErrorText(new StoreReadError(Buffer.from([0x43]), coded('LEVEL_IO_ERROR')))).toBe('Database I/O error');
     expect(databaseErrorText(coded('ENOENT'))).toBeNull();
     expect(databaseErrorText(new Error('Database is not open'))).toBeNull();
+  });
+});
+
+describe('a failed read that is not a LevelDB status', () => {
+  it("answers the binding's own text and logs the key: a read of a closed database", async () => {
+    const scratch = tempDir('closed-db');
+    const db = new ClassicLevel<Buffer, Buffer>(join(scratch.path, 'db'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await db.open();
+    await db.close();
+    let thrown: unknown;
+    try {
+      db.getSync(Buffer.from([0x43]));
+    } catch (e) {
+      thrown = new StoreReadError(Buffer.from([0x43]), e);
+    }
+    scratch.remove();
+    const registry = new MethodRegistry([
+      { name: 'read', category: 'control', required: 0, optional: 0, help: 'read', call: () => Promise.reject(thrown) },
+    ]);
+    const logged: [string, string][] = [];
+    const reply = await handleJsonRpcBody(
+      Buffer.from('{"id":1,"method":"read","params":[]}'),
+      registry,
+      { network: MAINNET, requestStop: () => undefined },
+      { onServerError: (e, answered) => logged.push([answered, e.message]), privateDir: scratch.path },
+    );
+    expect(reply.body).toBe('{"result":null,"error":{"code":-1,"message":"Database is not open"},"id":1}\n');
+    expect(logged).toEqual([['Database is not open', 'reading key 43: Database is not open']]);
   });
 });
