@@ -15,7 +15,7 @@ import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend 
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
-import { StoreNotWritableError, StoreOpenError, type DiskSpaceLowError } from './errors.js';
+import { StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
 import { assertIndexOpenable } from './index-dir.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import {
@@ -382,7 +382,8 @@ export class ChainDb {
     try {
       return this.db.getSync(key);
     } catch (e) {
-      throw this.damagedRecord(e, key);
+      const damaged = this.damagedRecord(e, key);
+      throw damaged === e ? new StoreReadError(key, e) : damaged;
     }
   }
 

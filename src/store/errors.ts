@@ -76,3 +76,21 @@ export class DiskSpaceLowError extends Error {
     this.name = 'DiskSpaceLowError';
   }
 }
+
+/**
+ * A LevelDB read that failed (an I/O error, a corrupt table), with the key it was reading: the
+ * binding's error names the file, never the key. Its `code` is the binding's.
+ */
+export class StoreReadError extends Error {
+  readonly code: string | undefined;
+
+  constructor(
+    readonly key: Uint8Array,
+    cause: unknown,
+  ) {
+    super(`reading key ${Buffer.from(key).toString('hex')}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreReadError';
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}

@@ -28,6 +28,18 @@ export class BodyError extends Error {
   }
 }
 
+/** How long a body may wait for the body budget, and what to do while it waits. */
+export interface BodyWait {
+  /** After this long without room on the budget, the body is refused (413) rather than kept waiting. */
+  maxMs: number;
+  /**
+   * Called when the body starts waiting; the function it returns, when the wait ends. The server
+   * suspends the connection's idle timeout meanwhile: the client is not idle, the server is not
+   * reading, and a timeout would end the connection without a reply.
+   */
+  onWait?: () => () => void;
+}
+
 export interface ReadBody {
   body: Buffer;
   /** Bytes reserved on the budget; the caller releases them once the request is answered. */
@@ -47,11 +59,17 @@ const FIRST_CHUNKED_CAPACITY = 4096;
  * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
  * whole size, so the bytes reserved are the bytes allocated.
  */
-export async function readBudgetedBody(stream: Readable, declared: number | null, budget: MemoryBudget): Promise<ReadBody> {
+export async function readBudgetedBody(
+  stream: Readable,
+  declared: number | null,
+  budget: MemoryBudget,
+  wait?: BodyWait,
+): Promise<ReadBody> {
   if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
   let reserved = 0;
   if (declared !== null && declared > 0) {
-    if (!(await budget.reserve(declared))) throw new BodyError(413, 'Request body larger than the memory for request bodies');
+    if (!(await reserveDeclared(budget, declared, wait)))
+      throw new BodyError(413, 'Request body larger than the memory for request bodies');
     reserved = declared;
   }
   let buffer: Buffer | null = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
@@ -100,4 +118,16 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
   const body = Buffer.from(buffer.subarray(0, received));
   budget.release(reserved - received);
   return { body, reserved: received };
+}
+
+/** A declared length's reservation: granted now, or after a wait of at most `wait.maxMs`. */
+async function reserveDeclared(budget: MemoryBudget, bytes: number, wait: BodyWait | undefined): Promise<boolean> {
+  if (bytes > budget.limit) return false;
+  if (budget.tryReserve(bytes)) return true;
+  const resume = wait?.onWait?.();
+  try {
+    return await budget.reserve(bytes, wait?.maxMs);
+  } finally {
+    resume?.();
+  }
 }

@@ -70,6 +70,8 @@ export interface ZecrpcRpcOptions {
   metrics?: RpcMetrics;
   /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
   rest?: boolean;
+  /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
+  bodyWaitMs?: number;
 }
 
 interface RequestState {
@@ -118,7 +120,19 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
     const length = request.headers['content-length'];
-    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies);
+    const socket = request.raw.socket;
+    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies, {
+      maxMs: core.bodyWaitMs,
+      // The server reads nothing while the body waits: the idle timeout would end the
+      // connection without a reply, so the wait's own limit replaces it meanwhile.
+      onWait: () => {
+        const idleTimeout = request.server.server.timeout;
+        socket.setTimeout(0);
+        return () => {
+          if (!socket.destroyed) socket.setTimeout(idleTimeout);
+        };
+      },
+    });
     const s = state.get(request);
     if (s) s.reservedBody = read.reserved;
     return read.body;
@@ -226,6 +240,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       renderThreads: opts.renderThreads,
       log: app.log as unknown as Logger,
       metrics: opts.metrics,
+      bodyWaitMs: opts.bodyWaitMs,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

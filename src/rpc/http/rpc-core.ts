@@ -6,6 +6,7 @@
  * and a per-request budget for each reply). Large blocks are rendered in worker threads whose
  * reply slabs are held until the reply is written.
  */
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
@@ -26,6 +27,9 @@ import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from '.
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue } from './work-queue.js';
+
+/** How long a body waits for the body budget when -rpcservertimeout=0 sets no idle timeout. */
+export const DEFAULT_BODY_WAIT_MS = 30_000;
 
 /**
  * At most this many render threads, whatever `-rpcthreads` says: zcashd accepts any thread
@@ -61,6 +65,11 @@ export interface RpcCoreOptions {
   log?: Logger | null;
   /** Prometheus metrics to keep (`-metricsbind`); without, nothing is counted. */
   metrics?: RpcMetrics;
+  /**
+   * Longest a request body waits for room on the body budget before it is refused with 413
+   * (milliseconds); default -rpcservertimeout, or DEFAULT_BODY_WAIT_MS when that is 0 (none).
+   */
+  bodyWaitMs?: number;
 }
 
 export interface ExecutedRequest {
@@ -83,6 +92,8 @@ export interface RpcCore {
   readonly bodies: MemoryBudget;
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
+  /** Longest a body waits for the body budget before it is refused (milliseconds). */
+  readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
   isAllowed(address: string | undefined): boolean;
@@ -98,6 +109,15 @@ export interface RpcCore {
   stats(): RpcCoreStats;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
+}
+
+/** A server-side failure as logged: its message, the key it concerns, and what caused it. */
+function errorFields(e: Error): Record<string, string> {
+  const fields: Record<string, string> = { message: e.message };
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string') fields.code = code;
+  if (e.cause instanceof Error && !e.message.includes(e.cause.message)) fields.cause = e.cause.message;
+  return fields;
 }
 
 /**
@@ -195,6 +215,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     renderBusySeconds: pool?.busySeconds() ?? 0,
   }));
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  const privateDir = resolve(config.datadir);
   const ctx: RpcContext = {
     network: config.network,
     profile: config.compat,
@@ -252,7 +273,9 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
           await new Promise((r) => setImmediate(r));
           await slot.yield();
         },
-        onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
+        // The whole error, with the path and the key or file, for the operator only.
+        onServerError: (e, answered) => log?.error({ err: errorFields(e) }, answered),
+        privateDir,
       });
       return { reply: { status: reply.status, body: reply.body, own: 'json' }, summary: reply.summary ?? null, done };
     } catch (e) {
@@ -269,6 +292,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     auth,
     bodies: bodyBudget,
     timeoutMs: settings.serverTimeout * 1000,
+    // No longer than a connection may stay idle: a client waiting that long hears why.
+    bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),

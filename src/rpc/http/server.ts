@@ -58,6 +58,8 @@ export interface RpcServerOptions {
   shutdownGraceMs?: number;
   /** Prometheus metrics to count requests in (served by metrics-listener.ts, never on the RPC port). */
   metrics?: RpcMetrics;
+  /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
+  bodyWaitMs?: number;
 }
 
 export interface RunningRpcServer {
@@ -142,6 +144,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     renderThreads: opts.renderThreads,
     log,
     metrics: opts.metrics,
+    bodyWaitMs: opts.bodyWaitMs,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;
