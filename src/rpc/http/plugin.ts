@@ -19,6 +19,7 @@ import type { RequestSummary } from '../dispatch.js';
 import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
+import { noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
@@ -74,7 +75,6 @@ export interface ZecrpcRpcOptions {
 
 interface RequestState {
   summary: RequestSummary | null;
-  reservedBody: number;
 }
 
 const state = new WeakMap<FastifyRequest, RequestState>();
@@ -119,8 +119,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
     const length = request.headers['content-length'];
     const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies);
-    const s = state.get(request);
-    if (s) s.reservedBody = read.reserved;
+    noteReservedBody(request, read.reserved);
     return read.body;
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
@@ -129,19 +128,13 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     if (status === 500) request.log.error({ err: { message: error.message } }, 'JSON-RPC request failed');
     return answer(reply, errorPage(status));
   });
-  const releaseBody = (request: FastifyRequest) => {
-    const s = state.get(request);
-    if (s && s.reservedBody > 0) {
-      core.bodies.release(s.reservedBody);
-      s.reservedBody = 0;
-    }
-  };
+  const releaseBody = (request: FastifyRequest) => releaseReservedBody(request, core.bodies);
 
   app.route({
     method: [...RPC_ROUTE_METHODS],
     url: '/',
     onRequest: async (request, reply) => {
-      state.set(request, { summary: null, reservedBody: 0 });
+      state.set(request, { summary: null });
       const early = await answerFromHead(core, request);
       const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
       if (early) {
