@@ -3,12 +3,15 @@
 // to the founders' P2SH) are unspent, the genesis coinbase is never a coin; each format's exact
 // bytes built here from the vector blocks, the POSTed bodies as zcashd reads them, and every
 // error's status and text.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { loadNodeConfig } from '../../src/config.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
+import { UpstreamRelay } from '../../src/rpc/methods/mempool/upstream-relay.js';
 import { openChainStore, type ChainStore } from '../../src/store/index.js';
 import { mainnetGenesisRun } from '../support/memory-store.js';
 import { tempDir } from '../support/store.js';
@@ -254,5 +257,82 @@ describe('/rest/getutxos on a chain that spends', () => {
       value: spentCoinbase.data.vout[0]!.value / 1e8,
       scriptPubKey: { hex: Buffer.from(scriptFor(0)).toString('hex'), type: 'pubkeyhash' },
     });
+  });
+});
+
+// checkmempool with -upstream: each outpoint is the upstream's gettxout (its mempool over its chain).
+describe('/rest/getutxos with -upstream', () => {
+  const upstreamDir = tempDir('rest-getutxos-upstream');
+  const mempoolTxid = 'ab'.repeat(32);
+  const elsewhereTxid = 'cd'.repeat(32);
+  const P2PKH = '76a914' + '11'.repeat(20) + '88ac';
+  const scriptJson = `{"asm":"OP_DUP OP_HASH160 ${'11'.repeat(20)} OP_EQUALVERIFY OP_CHECKSIG","hex":"${P2PKH}","reqSigs":1,"type":"pubkeyhash","addresses":["t1KzZ5n2TPEGYXTZ3WYGL1AYEumEQaRoHaL"]}`;
+  /** zcashd's gettxout replies the test upstream gives: a coin its mempool created, one at another tip. */
+  const coins = new Map<string, string>([
+    [
+      `${mempoolTxid}:1`,
+      `{"bestblock":"${tip.hashHex}","confirmations":0,"value":1.25000000,"scriptPubKey":${scriptJson},"version":4,"coinbase":false}`,
+    ],
+    [
+      `${elsewhereTxid}:0`,
+      `{"bestblock":"${'00'.repeat(32)}","confirmations":3,"value":1.00000000,"scriptPubKey":${scriptJson},"version":4,"coinbase":false}`,
+    ],
+  ]);
+  let upstream: Server;
+  let relayed: RunningRpcServer;
+
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const call = JSON.parse(text) as { id: number; method: string; params: [string, number, boolean] };
+        const result = call.method === 'gettxout' ? (coins.get(`${call.params[0]}:${call.params[1]}`) ?? 'null') : 'null';
+        res.setHeader('content-type', 'application/json');
+        res.end(`{"result":${result},"error":null,"id":${call.id}}\n`);
+      });
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+    relayed = await startRpcServer({
+      config: loadNodeConfig([`-datadir=${upstreamDir.path}`, '-rpcport=0', '-rpcuser=u', '-rpcpassword=p', '-rest']),
+      methods: storeMethods(store, { upstream: new UpstreamRelay(url, { timeoutMs: 5000 }) }),
+      renderThreads: 0,
+    });
+  });
+  afterAll(async () => {
+    await relayed.close();
+    upstream.closeAllConnections();
+    await new Promise<void>((r) => upstream.close(() => r()));
+    upstreamDir.remove();
+  });
+
+  it('gives a coin the upstream’s mempool created zcashd’s MEMPOOL_HEIGHT', async () => {
+    const r = await fetch(`http://127.0.0.1:${relayed.port}/rest/getutxos/checkmempool/${mempoolTxid}-1/${mempoolTxid}-0.bin`);
+    const body = Buffer.from(await r.arrayBuffer());
+    expect(body).toEqual(
+      Buffer.concat([
+        u32(20),
+        Buffer.from(tip.hash),
+        Buffer.from([1, 0b01, 1]),
+        u32(4),
+        u32(0x7fffffff),
+        u64(125_000_000),
+        Buffer.from([25]),
+        Buffer.from(P2PKH, 'hex'),
+      ]),
+    );
+    const json = await fetch(`http://127.0.0.1:${relayed.port}/rest/getutxos/checkmempool/${mempoolTxid}-1.json`);
+    expect(await json.text()).toBe(
+      `{"chainHeight":20,"chaintipHash":"${tip.hashHex}","bitmap":"1","utxos":[{"txvers":4,"height":2147483647,"value":1.25000000,"scriptPubKey":${scriptJson}}]}\n`,
+    );
+  });
+
+  it('refuses with 503 a confirmed coin counted from a tip this node does not have yet', async () => {
+    const r = await fetch(`http://127.0.0.1:${relayed.port}/rest/getutxos/checkmempool/${elsewhereTxid}-0.json`);
+    expect([r.status, await r.text()]).toEqual([
+      503,
+      `Service temporarily unavailable: coins read at tip ${'00'.repeat(32)}, not at this node's tip ${tip.hashHex}\r\n`,
+    ]);
   });
 });
