@@ -58,15 +58,20 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
   let received = 0;
   try {
     await new Promise<void>((resolve, reject) => {
-      let failed = false;
-      const fail = (e: Error) => {
-        if (failed) return;
-        failed = true;
+      // Every listener goes once the body is settled: a request's stream closes after each
+      // request, and its 'close' must then cost nothing.
+      const settle = (): void => {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        stream.off('error', fail);
+        stream.off('close', onClose);
+      };
+      const fail = (e: Error): void => {
+        settle();
         stream.pause();
         reject(e);
       };
-      stream.on('data', (chunk: Buffer) => {
-        if (failed) return;
+      const onData = (chunk: Buffer): void => {
         const needed = received + chunk.length;
         if (needed > MAX_BODY_SIZE) return fail(new BodyError(413, 'Request body larger than 32 MiB'));
         if (buffer === null || needed > buffer.length) {
@@ -83,10 +88,16 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
         }
         chunk.copy(buffer, received);
         received = needed;
-      });
-      stream.once('end', () => (failed ? undefined : resolve()));
+      };
+      const onEnd = (): void => {
+        settle();
+        resolve();
+      };
+      const onClose = (): void => fail(new Error('client closed the connection during the request body'));
+      stream.on('data', onData);
+      stream.once('end', onEnd);
       stream.once('error', fail);
-      stream.once('close', () => fail(new Error('client closed the connection during the request body')));
+      stream.once('close', onClose);
     });
   } catch (e) {
     buffer = null;
