@@ -20,7 +20,7 @@ import type { AuthVerdict } from './auth-penalty.js';
 import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
-import { noteReservedBody, releaseReservedBody } from './body-reservations.js';
+import { declareBodyReservations, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
@@ -74,11 +74,10 @@ export interface ZecrpcRpcOptions {
   rest?: boolean;
 }
 
-interface RequestState {
-  summary: RequestSummary | null;
-}
-
-const state = new WeakMap<FastifyRequest, RequestState>();
+/** The JSON-RPC summary of a request, for its log line and metrics: a property of each request. */
+const SUMMARY = 'zecrpcSummary';
+type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null };
+const summaryOf = (request: FastifyRequest): RequestSummary | null => (request as WithSummary)[SUMMARY];
 const EMPTY = Buffer.alloc(0);
 
 const goneSignals = new WeakMap<Socket, AbortSignal>();
@@ -124,7 +123,7 @@ function answerFromHead(core: RpcCore, request: FastifyRequest): SimpleReply | n
 function logFields(request: FastifyRequest, reply: FastifyReply) {
   const length = reply.getHeader('content-length');
   return {
-    rpc: state.get(request)?.summary ?? null,
+    rpc: summaryOf(request),
     statusCode: reply.statusCode,
     bytes: length === undefined ? null : Number(length),
     ms: Math.round(reply.elapsedTime * 1000) / 1000,
@@ -139,6 +138,8 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   const logRequests = (request: FastifyRequest): boolean =>
     (request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const metrics = core.metrics;
+  if (!app.hasRequestDecorator(SUMMARY)) app.decorateRequest(SUMMARY, null);
+  declareBodyReservations(app);
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
@@ -160,7 +161,6 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     url: '/',
     // A callback hook: a granted request goes on without a promise or a turn of the event loop.
     onRequest: (request, reply, done) => {
-      state.set(request, { summary: null });
       const decide = (early: SimpleReply | null): void => {
         const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
         if (early) {
@@ -188,12 +188,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
       if (metrics) {
         const length = reply.getHeader('content-length');
-        metrics.observeRequest(
-          state.get(request)?.summary ?? null,
-          reply.statusCode,
-          length === undefined ? 0 : Number(length),
-          reply.elapsedTime / 1000,
-        );
+        metrics.observeRequest(summaryOf(request), reply.statusCode, length === undefined ? 0 : Number(length), reply.elapsedTime / 1000);
       }
       next();
     },
@@ -225,8 +220,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       };
       if (socket.destroyed) finish();
       else reply.raw.once('close', finish);
-      const s = state.get(request);
-      if (s) s.summary = outcome.summary;
+      (request as WithSummary)[SUMMARY] = outcome.summary;
       return answer(reply, outcome.reply);
     },
   });

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { quoteJsonString } from '../../json/writer.js';
-import { releaseReservedBody } from './body-reservations.js';
+import { declareBodyReservations, releaseReservedBody } from './body-reservations.js';
 import { sendReply } from './reply.js';
 import { ALL_FORMATS, call, failed, isHash, json, parseFormat, restError, serialised, text } from './rest-common.js';
 import { getUtxos } from './rest-getutxos.js';
@@ -98,6 +98,7 @@ const EMPTY = Buffer.alloc(0);
  * route's parser, which `app` shares, and released once the request is answered.
  */
 export function mountRestRoutes(app: FastifyInstance, core: RpcCore): void {
+  declareBodyReservations(app);
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT'],
     url: '/rest/*',

@@ -209,12 +209,16 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const noteRelease = (bytes: number) => releaser.noteRelease(bytes);
   /** The context a request runs in: what it adds to the server's are its signal and render-thread policy. */
   const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
-    const baseCtx: RpcContext = signal ? { ...ctx, signal } : ctx;
-    if (!pool) return baseCtx;
+    if (!pool) return signal ? { ...ctx, signal } : ctx;
+    // Every member of `ctx` written out rather than spread: one object of one shape per request.
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
     return {
-      ...baseCtx,
+      network: ctx.network,
+      profile: ctx.profile,
+      requestMemory: ctx.requestMemory,
+      requestStop: ctx.requestStop,
+      signal,
       blockRenderer: {
         render: async (req) => {
           if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
