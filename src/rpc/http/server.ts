@@ -222,16 +222,25 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       return http;
     },
   });
-  // zcashd's answers before its handlers (httpserver.cpp http_request_cb), for every path.
-  app.addHook('onRequest', async (request, reply) => {
-    if (closing) {
-      reply.header('Connection', 'close');
-      return sendReply(reply, errorPage(503));
-    }
-    if (!core.isAllowed(request.socket.remoteAddress)) return sendReply(reply, { status: 403, body: '', own: 'none' });
-    if (!LIBEVENT_METHODS.has(request.method)) return sendReply(reply, errorPage(501));
-    if (request.method === 'DELETE') return sendReply(reply, { status: 405, body: '', own: 'none' });
-    return undefined;
+  // zcashd's answers before its handlers (httpserver.cpp http_request_cb), for every path. A
+  // callback hook, not an async one: a request let through costs no promise. A refusal is sent
+  // once the rest of the packet is parsed, as libevent reads the whole request first (a
+  // malformed body in it gets the 400 page instead).
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = closing
+      ? errorPage(503)
+      : !core.isAllowed(request.socket.remoteAddress)
+        ? { status: 403, body: '', own: 'none' as const }
+        : !LIBEVENT_METHODS.has(request.method)
+          ? errorPage(501)
+          : request.method === 'DELETE'
+            ? { status: 405, body: '', own: 'none' as const }
+            : null;
+    if (refusal === null) return done();
+    queueMicrotask(() => {
+      if (refusal.status === 503) reply.header('Connection', 'close');
+      sendReply(reply, refusal);
+    });
   });
   app.addHook('onResponse', (request, _reply, next) => {
     if (!request.raw.complete) answeredEarly.add(request.socket);
