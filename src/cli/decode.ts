@@ -3,6 +3,7 @@
  * block-intrinsic members of getblock verbosity 2, printed from bytes given as a hex argument,
  * `@file`, or `-` (stdin).
  */
+import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { readTextBounded } from '../bounded-read.js';
 import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
@@ -20,6 +21,22 @@ export function readHexArgument(arg: string): string {
   if (arg === '-') return readTextBounded(0, REQUEST_TEXT_LIMIT).trim();
   if (arg.startsWith('@')) return readTextBounded(arg.slice(1), REQUEST_TEXT_LIMIT).trim();
   return arg;
+}
+
+/**
+ * For an argument that is not hex but names a file: the hint that a file is read with `@` (the
+ * argument is hex text by default, as zcashd's RPC takes it).
+ */
+export function fileArgumentHint(arg: string, e: DecodeError): string {
+  if (e.reason !== 'invalid-hex' || arg === '-' || arg.startsWith('@')) return '';
+  let isFile = false;
+  try {
+    isFile = statSync(arg).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (isFile) return `\n${arg} is a file: write @${arg} to read the hex in it (or - to read stdin)`;
+  return /[/\\]|\.[a-z]+$/i.test(arg) ? `\nto read a file, write @ before its path (@${arg}), or - to read stdin` : '';
 }
 
 interface DecodeOptions {
@@ -67,7 +84,7 @@ export function decodeCommands(): Command[] {
     try {
       json = decodeTxToJsonText(readHexArgument(arg), opts.network);
     } catch (e) {
-      if (e instanceof DecodeError) fail(e.rpcMessage);
+      if (e instanceof DecodeError) fail(e.rpcMessage + fileArgumentHint(arg, e));
       throw e;
     }
     emit(json, opts.pretty);
@@ -85,7 +102,7 @@ export function decodeCommands(): Command[] {
     try {
       json = decodeBlockToJsonText(readHexArgument(arg), opts.network);
     } catch (e) {
-      if (e instanceof DecodeError) fail(`Block decode failed: ${e.what}`);
+      if (e instanceof DecodeError) fail(`Block decode failed: ${e.what}${fileArgumentHint(arg, e)}`);
       throw e;
     }
     emit(json, opts.pretty);
