@@ -201,6 +201,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),
+    ...(opts.metrics ? { noteCacheLookup: opts.metrics.noteCacheLookup } : {}),
   };
 
   async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
