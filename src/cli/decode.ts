@@ -39,6 +39,21 @@ export function fileArgumentHint(arg: string, e: DecodeError): string {
   return /[/\\]|\.[a-z]+$/i.test(arg) ? `\nto read a file, write @ before its path (@${arg}), or - to read stdin` : '';
 }
 
+/**
+ * decode-tx and decode-block take zcashd-style options as the other commands do: `-name=value`
+ * and `-name` become commander's `--name=value` and `--name`, and `-testnet` / `-regtest` select
+ * the network as they do for `serve`; `--long` options and the hex argument pass unchanged.
+ */
+export function normalizeDecodeArgs(argv: readonly string[]): string[] {
+  return argv.map((a) => {
+    const zcashdStyle = /^-([A-Za-z][A-Za-z0-9-]*)(=.*)?$/s.exec(a);
+    if (!zcashdStyle) return a;
+    const name = zcashdStyle[1]!.toLowerCase();
+    if ((name === 'testnet' || name === 'regtest') && zcashdStyle[2] === undefined) return `--network=${name}`;
+    return `--${name}${zcashdStyle[2] ?? ''}`;
+  });
+}
+
 interface DecodeOptions {
   network: NetworkName;
   pretty?: boolean;
