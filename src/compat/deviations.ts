@@ -5,10 +5,11 @@
  * which compatibility profiles. `zecrpc compare` classifies its requests with the entries that
  * have a matcher (compare/deviations.ts); docs/compatibility.md is generated from it
  * (`npm run docs:compat`, compat/compatibility-doc.ts), and a test holds the committed document
- * to what it generates. The HTTP transport's entries are in http-deviations.ts, placed here in
- * the registry's order.
+ * to what it generates. The HTTP transport's entries are in http-deviations.ts and
+ * signrawtransaction's in signing-deviations.ts, placed here in the registry's order.
  */
 import { HTTP_DEVIATIONS } from './http-deviations.js';
+import { SIGNING_DEVIATIONS } from './signing-deviations.js';
 import { EVERY_PROFILE, type RegistryEntry } from './registry-entry.js';
 
 export type { RegistryEntry } from './registry-entry.js';
@@ -333,12 +334,15 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     member: null,
     text: [
       "LevelDB's own checksums (a CRC-32C per table block and log record) are not checked when a",
-      "value is read: classic-level never sets LevelDB's `verify_checksums`. Values the store can check",
-      "are checked on every read (as above); those it cannot — a block's chain-state amounts, the",
-      "address index's entries — are covered by `zecrpc verify`, which checks every LevelDB checksum of",
-      'the stopped store before opening it and names each damaged table block or log record by file',
-      'and offset (`src/store/leveldb-files.ts`). A record cut off at the end of a log, as a crash',
-      'leaves it, is not damage: LevelDB drops it when it opens.',
+      "value is read: classic-level never sets LevelDB's `verify_checksums`. Instead every value the",
+      'store writes ends with its own CRC-32 (schema version 7, `src/store/record-checksums.ts`),',
+      'checked on every read: a damaged value (a chain-state amount, an address-index entry) is',
+      'answered as an unreadable block and logged with its key, never served. `zecrpc verify` checks',
+      'every LevelDB checksum of the stopped store before opening it and names each damaged table block',
+      'or log record by file and offset (`src/store/leveldb-files.ts`). A record cut off at the end of a',
+      'log, as a crash leaves it, is not damage: LevelDB drops it when it opens. A damaged log record',
+      'LevelDB drops silently is found when the store opens (`src/store/open-check.ts`), which then',
+      'refuses to serve it until `zecrpc verify -repair` has rebuilt it from its block files.',
     ],
     why: "classic-level does not expose LevelDB's verify_checksums.",
     since: '0.1.0',
@@ -507,6 +511,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     since: '0.1.0',
     profiles: EVERY_PROFILE,
   },
+  ...SIGNING_DEVIATIONS,
   {
     name: 'v6-transaction-json',
     kind: 'deviation',
