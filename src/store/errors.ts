@@ -1,6 +1,7 @@
 /** Errors the chain store reports for blocks it refuses. Each names the block and the reason. */
 import { toHexReversed } from '../codec/hex.js';
 
+/** Why a block was refused. */
 export type RejectReason =
   | 'decode'
   | 'merkle-root'
@@ -21,6 +22,7 @@ export type RejectReason =
   /** Switching to it failed for another reason (undo data gone, an unreadable block); the store stays on its chain. */
   | 'reorg-failed';
 
+/** A block the store refused: why (`reason`) and, where a rule was checked, zcashd's name for it (`rule`). */
 export class BlockRejectedError extends Error {
   constructor(
     readonly reason: RejectReason,

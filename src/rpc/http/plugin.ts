@@ -54,6 +54,7 @@ export interface ExecutionTracker {
   end(socket: Socket): void;
 }
 
+/** The Fastify plugin's options: zcashd-style settings and the store it serves. */
 export interface ZecrpcRpcOptions {
   /** zcashd-style settings (`loadNodeConfig([...])`): credentials, -rpcallowip, -rpcthreads, budgets. */
   config: NodeConfig;

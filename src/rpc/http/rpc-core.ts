@@ -224,6 +224,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),
+    ...(opts.metrics ? { noteCacheLookup: opts.metrics.noteCacheLookup } : {}),
   };
 
   // The whole error, with the path and the key or file, for the operator only.

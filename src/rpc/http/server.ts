@@ -40,6 +40,7 @@ export const MAX_HEADERS_SIZE = 8192;
 /** How long replies in progress may take to finish once shutdown has begun. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
 
+/** What `startRpcServer` serves: the settings and the methods. */
 export interface RpcServerOptions {
   config: NodeConfig;
   /** Methods besides `help` and `stop`. */
@@ -62,6 +63,7 @@ export interface RpcServerOptions {
   bodyWaitMs?: number;
 }
 
+/** A running JSON-RPC server: the port it bound and how to close it. */
 export interface RunningRpcServer {
   /** The port actually bound (useful with -rpcport=0). */
   port: number;
@@ -132,6 +134,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Methods libevent hands to zcashd; it answers any other with its 501 page. */
 const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
 
+/** Starts zcashd's JSON-RPC over HTTP with the methods given, on the addresses the settings name. */
 export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpcServer> {
   const { config } = opts;
   if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
