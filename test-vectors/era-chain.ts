@@ -20,7 +20,8 @@
  * hashes, Sapling spends and outputs and Orchard actions have their canonical sizes. The one size
  * regtest fixes is the Equihash solution: 36 bytes for (48, 5) instead of mainnet's 1344 for
  * (200, 9) (chainparams.cpp), so each header is 1,308 bytes shorter than a mainnet header; the
- * projection adds them back (bench/lib/import-model.ts).
+ * projection multiplies its per-byte cost by mainnet's real bytes, solutions included, and adds
+ * Equihash (200, 9) per header (bench/import-eras.ts).
  */
 import { regtestWithActivations, branchIdAt, type NetworkParams, type NetworkUpgrade } from '../src/chain/network.js';
 import { NETWORK_UPGRADES } from '../src/chain/upgrades.js';

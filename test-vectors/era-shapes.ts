@@ -140,7 +140,12 @@ export interface PlannedBlock {
 }
 
 /** Outputs one feeder transaction creates (a payout of the size of mainnet 347499's 1,011-output transaction). */
-const FEEDER_OUTPUTS = 1000;
+export const FEEDER_OUTPUTS = 1000;
+/**
+ * Payout transactions in one block: each P2PKH output counts one signature operation, and zcashd's
+ * MAX_BLOCK_SIGOPS is 20,000 a block.
+ */
+export const MAX_PAYOUTS_PER_BLOCK = 15;
 
 /**
  * The blocks of `segments` on `generator`'s chain, in order: each era cycles through its real
@@ -165,7 +170,7 @@ export function* eraChainBlocks(
       const needed = shape.reduce((s, t) => s + t.inputs, 0);
       while (generator.spendableCount < needed) {
         const deficit = needed - generator.spendableCount;
-        const payouts = Math.min(generator.spendableCount, Math.ceil(deficit / FEEDER_OUTPUTS), 50);
+        const payouts = Math.min(generator.spendableCount, Math.ceil(deficit / FEEDER_OUTPUTS), MAX_PAYOUTS_PER_BLOCK);
         yield { era: 'feeder', block: generator.next(Array.from({ length: payouts }, () => ({ inputs: 1, outputs: FEEDER_OUTPUTS }))) };
       }
       yield { era, block: generator.next(shape) };
