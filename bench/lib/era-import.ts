@@ -31,12 +31,13 @@ export interface EraImportRun {
   windowEnds: number[];
 }
 
-/** Bytes under `dir`, recursively. */
+/** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
 export function diskBytes(dir: string): number {
   let total = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    total += e.isDirectory() ? diskBytes(p) : statSync(p).size;
+    if (e.isDirectory()) total += diskBytes(p);
+    else total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
   }
   return total;
 }
