@@ -9,7 +9,7 @@
  * including that no block's bytes were stored twice.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClassicLevel } from 'classic-level';
@@ -87,26 +87,96 @@ export interface ChildRun {
   importMs: number;
 }
 
-/** Runs the import child; if `killAfterMs` is set, SIGKILLs it that long after it reports ready. */
+/**
+ * How long an import child may go without its tip moving (it reports the tip every second) before
+ * it counts as stalled. Blocks import by the hundred per second on an idle machine: minutes
+ * without one is a hang, not load.
+ */
+const STALL_MS = 180_000;
+
+/** What a stalled child's diagnostic report (`--report-on-signal`) says it was doing. */
+function describeReport(dir: string): string {
+  const name = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.json')) : undefined;
+  if (!name) return 'no diagnostic report was written';
+  const report = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+    javascriptStack?: { message?: string; stack?: string[] };
+    libuv?: { type: string; is_active?: boolean; is_referenced?: boolean }[];
+    workers?: { javascriptStack?: { stack?: string[] } }[];
+  };
+  const handles = (report.libuv ?? []).filter((h) => h.is_active && h.is_referenced).map((h) => h.type);
+  const workers = (report.workers ?? []).map((w, i) => `worker ${i}: ${(w.javascriptStack?.stack ?? []).slice(0, 6).join(' | ')}`);
+  return [
+    `main thread: ${(report.javascriptStack?.stack ?? []).slice(0, 8).join(' | ') || 'idle, waiting on its event loop'}`,
+    `active referenced handles: ${handles.join(', ') || 'none'}`,
+    ...workers,
+    `full report: ${join(dir, name)}`,
+  ].join('\n');
+}
+
+/**
+ * Runs the import child; if `killAfterMs` is set, SIGKILLs it that long after it reports ready.
+ * A child whose tip stops moving for STALL_MS is asked for a diagnostic report, killed, and the
+ * run rejected with what the report says, instead of leaving the test to time out in silence.
+ */
 export function runChild(datadir: string, blocksDir: string, killAfterMs?: number): Promise<ChildRun> {
+  const reports = `${datadir}.reports`;
+  mkdirSync(reports, { recursive: true });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'import-child.ts'), datadir, blocksDir], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--report-on-signal',
+        '--report-signal=SIGUSR2',
+        `--report-directory=${reports}`,
+        '--import',
+        'tsx',
+        join(here, 'import-child.ts'),
+        datadir,
+        blocksDir,
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
     let stderr = '';
     let readyAt = 0;
+    let lastTip = '';
+    let stalled = false;
+    let lastProgress = Date.now();
     let timer: NodeJS.Timeout | undefined;
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastProgress < STALL_MS || stalled) return;
+      stalled = true;
+      child.kill('SIGUSR2');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    }, 1000);
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
-      if (!readyAt && d.toString().includes('ready')) {
-        readyAt = Date.now();
+      const text = d.toString();
+      stdout = (stdout + text).slice(-4000);
+      const tips = [...text.matchAll(/^tip (-?\d+)$/gm)];
+      const tip = tips.at(-1)?.[1];
+      if (tip !== undefined && tip !== lastTip) {
+        lastTip = tip;
+        lastProgress = Date.now();
+      }
+      if (!readyAt && text.includes('ready')) {
+        readyAt = lastProgress = Date.now();
         if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       }
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watchdog);
+      if (stalled) {
+        const phase = readyAt ? `its tip stayed at ${lastTip || 'none'}` : 'it never opened its store';
+        reject(
+          new Error(
+            `import child in ${datadir} stalled: ${phase} for ${STALL_MS / 1000} s\n${describeReport(reports)}\nstdout tail: ${stdout.slice(-500)}\nstderr: ${stderr}`,
+          ),
+        );
+        return;
+      }
       resolve({ code, signal, stderr, importMs: readyAt ? Date.now() - readyAt : 0 });
     });
   });
