@@ -107,7 +107,8 @@ async function run(chainDir: string): Promise<void> {
     });
     if (timer) clearTimeout(timer);
     const seconds = r.wallMicros / 1e6;
-    const imported = r.blocks + 1;
+    // `added` counts every block the files held, genesis included.
+    const imported = r.blocks;
     // The prediction for exactly the blocks imported: whole windows, and the share of the last.
     const full = Math.floor(imported / WINDOW_BLOCKS);
     const part = (imported % WINDOW_BLOCKS) / Math.max(1, windows[full]?.blocks ?? 1);
