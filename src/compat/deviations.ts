@@ -5,10 +5,11 @@
  * which compatibility profiles. `zecrpc compare` classifies its requests with the entries that
  * have a matcher (compare/deviations.ts); docs/compatibility.md is generated from it
  * (`npm run docs:compat`, compat/compatibility-doc.ts), and a test holds the committed document
- * to what it generates. The HTTP transport's entries are in http-deviations.ts, placed here in
- * the registry's order.
+ * to what it generates. The HTTP transport's entries are in http-deviations.ts and
+ * signrawtransaction's in signing-deviations.ts, placed here in the registry's order.
  */
 import { HTTP_DEVIATIONS } from './http-deviations.js';
+import { SIGNING_DEVIATIONS } from './signing-deviations.js';
 import { EVERY_PROFILE, type RegistryEntry } from './registry-entry.js';
 
 export type { RegistryEntry } from './registry-entry.js';
@@ -507,6 +508,7 @@ export const COMPATIBILITY_REGISTRY: readonly RegistryEntry[] = [
     since: '0.1.0',
     profiles: EVERY_PROFILE,
   },
+  ...SIGNING_DEVIATIONS,
   {
     name: 'v6-transaction-json',
     kind: 'deviation',

@@ -10,7 +10,7 @@
  */
 import * as nodeCrypto from 'node:crypto';
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
-import { ripemd160 } from '@noble/hashes/legacy.js';
+import { ripemd160, sha1 } from '@noble/hashes/legacy.js';
 import { wasmBlake2b256, wasmBlake2bAvailable } from './blake2b.js';
 
 const { createHash } = nodeCrypto;
@@ -68,6 +68,15 @@ export function sha256dPair(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 export function hash160(data: Uint8Array): Uint8Array {
   return ripemd160(sha256(data));
+}
+
+/** RIPEMD-160 and SHA-1 alone: script's OP_RIPEMD160 and OP_SHA1. */
+export function ripemd160Of(data: Uint8Array): Uint8Array {
+  return ripemd160(data);
+}
+
+export function sha1Of(data: Uint8Array): Uint8Array {
+  return sha1(data);
 }
 
 const personalCache = new Map<string, Uint8Array>();

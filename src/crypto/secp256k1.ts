@@ -79,3 +79,21 @@ export function verifyDer(hash: Uint8Array, der: Uint8Array, publicKey: Uint8Arr
     return false;
   }
 }
+
+/**
+ * `CPubKey::Verify(hash, sig)`, which a script's signature check calls: the key parses (hybrid
+ * 06/07 keys as libsecp256k1 takes them), the DER signature parses and either half of S is
+ * taken (libsecp256k1 normalizes it before verifying), so a high-S signature verifies here (the script flags refuse it
+ * earlier). libsecp256k1's lax DER parser also takes some non-DER encodings; those fail here,
+ * which only a combined signature that no standard signer made could reach.
+ */
+export function verifyDerNormalized(hash: Uint8Array, der: Uint8Array, publicKey: Uint8Array): boolean {
+  if (!isFullyValidPubkey(publicKey)) return false;
+  const prefix = publicKey[0]!;
+  const key = prefix === 0x06 || prefix === 0x07 ? Uint8Array.from(publicKey, (b, i) => (i === 0 ? 0x04 : b)) : publicKey;
+  try {
+    return secp256k1.verify(der, hash, key, { prehash: false, lowS: false, format: 'der' });
+  } catch {
+    return false;
+  }
+}

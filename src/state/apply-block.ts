@@ -15,11 +15,11 @@ import { checkCommitmentField, type HeaderRuleError } from '../chain/header-rule
 import type { Block } from '../codec/block.js';
 import { bytesEqual, toHex, toHexReversed } from '../codec/hex.js';
 import { isUnspendable } from '../codec/script/opcodes.js';
-import { MAX_MONEY, type OutPoint } from '../codec/tx/types.js';
+import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
-import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ExtensionPoolId, type ShieldedPoolId } from './pools.js';
+import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
 import { checkShieldedRequirements } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
@@ -30,8 +30,9 @@ import {
   genesisPoolTotals,
   poolDeltaIdentityError,
   poolTotalsError,
+  turnstileViolation,
+  type TurnstileRule,
   PoolValueError,
-  type PoolTotals,
 } from './value-pools.js';
 
 const ZERO32: Uint8Array = new Uint8Array(32);
@@ -101,8 +102,8 @@ export type StateRule =
   | 'value-pool-identity'
   /** zcashd's CheckShieldedRequirements: a nullifier revealed before, or an anchor the chain never had. */
   | `bad-txns-${ShieldedPool}-${'duplicate-nullifier' | 'unknown-anchor'}`
-  /** ZIP 209 for a pool after zcashd's, named as zcashd names Orchard's (`turnstile-violation-orchard`). */
-  | `turnstile-violation-${ExtensionPoolId}`
+  /** ZIP 209, §4.17 and the supply checks: zcashd's reasons, a pool after zcashd's named as Orchard's. */
+  | TurnstileRule
   /** The pool totals at the NU6.1 activation block differ from zcashd's hard-coded checkpoint. */
   | 'bad-chain-supply-checkpoint'
   | ConnectRule
@@ -269,10 +270,10 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const identity = poolDeltaIdentityError(deltas);
   if (identity) fail('value-pool-identity', identity);
   const totals = parent ? addPoolTotals(parent.totals, deltas) : genesisPoolTotals(deltas);
-  const turnstile = extensionTurnstileViolation(totals, height);
+  const turnstile = turnstileViolation(totals, height);
   if (turnstile) fail(turnstile.rule, turnstile.message);
   const totalsProblem = poolTotalsError(totals, height);
-  if (totalsProblem) fail('bad-txns-value-pool', totalsProblem);
+  if (totalsProblem) fail('value-pool-identity', totalsProblem);
   // zcashd's hard-coded chain-supply checkpoint (§3.6): its own totals must equal it, or it stops.
   const checkpoint = CHAIN_SUPPLY_CHECKPOINTS[network.name];
   if (checkpoint && checkpoint.height === height) {
@@ -394,31 +395,4 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     nullifiers: blockNullifiers(block),
     unverified,
   };
-}
-
-/**
- * ZIP 209 for the pools after zcashd's (Ironwood): a block that leaves such a pool's total out of
- * range (more taken out than ever went in) is refused as zcashd refuses one that does so to
- * Orchard's, with the pool totals in its message. An unknown total (a checkpoint start) is not checked.
- */
-function extensionTurnstileViolation(
-  totals: PoolTotals,
-  height: number,
-): { rule: `turnstile-violation-${ExtensionPoolId}`; message: string } | null {
-  const values = totals as unknown as Record<string, bigint | null | undefined>;
-  const amount = (id: string): string => {
-    const v = values[id];
-    return v === null ? 'unknown' : String(v ?? 0n);
-  };
-  for (const entry of SHIELDED_POOL_ENTRIES) {
-    if (entry.listing !== 'extension') continue;
-    const total = values[entry.id];
-    if (total === null || total === undefined || (total >= 0n && total <= BigInt(MAX_MONEY))) continue;
-    const pools = ['sprout', ...SHIELDED_POOL_ENTRIES.filter((p) => p.listing !== 'extension').map((p) => p.id), 'lockbox', entry.id];
-    return {
-      rule: `turnstile-violation-${entry.id as ExtensionPoolId}`,
-      message: `turnstile violation in ${entry.name} shielded value pool at height ${height} (${pools.map((id) => `${id}=${amount(id)}`).join(', ')})`,
-    };
-  }
-  return null;
 }

@@ -21,6 +21,7 @@ import {
   shieldedPool,
   type PerPool,
   type PoolBundles,
+  type ExtensionPoolId,
   type ShieldedPoolId,
 } from './pools.js';
 
@@ -57,9 +58,6 @@ export function listedValuePoolIds(at?: { network: NetworkParams; height: number
     return at !== undefined && poolListedAt(shieldedPool(id)!, at.network, at.height);
   });
 }
-
-/** The totals' members, chainSupply first. */
-const totalIds = derivedFromRegistry((): readonly (ValuePoolId | 'chainSupply')[] => ['chainSupply', ...valuePoolIds()]);
 
 /** What an out-of-range pool delta is called in its error ("sapling value delta"). */
 const deltaLabels = derivedFromRegistry(() => SHIELDED_POOL_ENTRIES.map((p) => `${p.id} value delta`));
@@ -292,18 +290,85 @@ export function poolDeltaIdentityError(d: PoolDeltas): string | null {
 }
 
 /**
- * The same identity on the chain totals after the block at `height`, plus zcashd's turnstile
- * checks (no known total may be negative or exceed MAX_MONEY). Null when everything known holds.
+ * The §3.1 identity on the totals after a block (their sum is the chain supply); the range of
+ * each total is `turnstileViolation`'s.
  */
 export function poolTotalsError(t: PoolTotals, height: number): string | null {
-  const max = BigInt(MAX_MONEY);
-  const ids = totalIds();
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    const v = orZero(t[id]);
-    if (v !== null && (v < 0n || v > max)) return `${id} total out of range at height ${height}: ${v}`;
-  }
   return identityError('chain total', height, t.chainSupply, t);
+}
+
+/** zcashd's reject reasons for a block that leaves a total out of range (ConnectBlock). */
+export type TurnstileRule =
+  | 'turnstile-violation-sprout-shielded-pool'
+  | 'turnstile-violation-sapling-shielded-pool'
+  | 'turnstile-violation-orchard'
+  | 'invalid-lockbox-disbursement-amount'
+  | 'turnstile-violation-transparent'
+  | 'turnstile-violation-total'
+  /** A pool after zcashd's, named as zcashd names Orchard's. */
+  | `turnstile-violation-${ExtensionPoolId}`;
+
+interface TurnstileCheck {
+  id: ValuePoolId | 'chainSupply';
+  rule: TurnstileRule;
+  what: string;
+  /** The transparent and total checks print those two totals beside the pools'. */
+  withSupply: boolean;
+}
+
+/**
+ * The totals zcashd checks after connecting a block, in its order: the shielded pools (ZIP 209),
+ * the lockbox (§4.17), then the transparent pool and the total supply. A pool after zcashd's
+ * follows Orchard.
+ */
+const turnstileChecks = derivedFromRegistry((): readonly TurnstileCheck[] => [
+  {
+    id: 'sprout',
+    rule: 'turnstile-violation-sprout-shielded-pool',
+    what: 'turnstile violation in Sprout shielded value pool',
+    withSupply: false,
+  },
+  {
+    id: 'sapling',
+    rule: 'turnstile-violation-sapling-shielded-pool',
+    what: 'turnstile violation in Sapling shielded value pool',
+    withSupply: false,
+  },
+  { id: 'orchard', rule: 'turnstile-violation-orchard', what: 'turnstile violation in Orchard shielded value pool', withSupply: false },
+  ...SHIELDED_POOL_ENTRIES.filter((p) => p.listing === 'extension').map((p) => ({
+    id: p.id as ValuePoolId,
+    rule: `turnstile-violation-${p.id as ExtensionPoolId}` as const,
+    what: `turnstile violation in ${p.name} shielded value pool`,
+    withSupply: false,
+  })),
+  { id: 'lockbox', rule: 'invalid-lockbox-disbursement-amount', what: 'invalid lockbox disbursement amount', withSupply: false },
+  { id: 'transparent', rule: 'turnstile-violation-transparent', what: 'turnstile violation in transparent value pool', withSupply: true },
+  { id: 'chainSupply', rule: 'turnstile-violation-total', what: 'turnstile violation in total supply', withSupply: true },
+]);
+
+/**
+ * The first total a block leaves outside 0..MAX_MONEY, with zcashd's reject reason and the
+ * totals in the message; an unknown total (a checkpoint start) is not checked. A pool after
+ * zcashd's is named in the message only when it is the one out of range or holds something.
+ */
+export function turnstileViolation(t: PoolTotals, height: number): { rule: TurnstileRule; message: string } | null {
+  const max = BigInt(MAX_MONEY);
+  const values = t as unknown as Record<string, bigint | null | undefined>;
+  const amount = (id: string): string => {
+    const v = values[id];
+    return v === null ? 'unknown' : String(v ?? 0n);
+  };
+  const extensions = extensionPoolIds();
+  for (const check of turnstileChecks()) {
+    const v = values[check.id];
+    if (v === null || v === undefined || (v >= 0n && v <= max)) continue;
+    const shown = ['sprout', 'sapling', 'orchard', 'lockbox'];
+    for (const id of extensions) if (id === check.id || (values[id] ?? 0n) !== 0n) shown.push(id);
+    if (check.withSupply) shown.push('transparent', 'chainSupply');
+    const terms = shown.map((id) => `${id === 'chainSupply' ? 'total' : id}=${amount(id)}`).join(', ');
+    return { rule: check.rule, message: `${check.what} at height ${height} (${terms})` };
+  }
+  return null;
 }
 
 /** The totals after the genesis block: each total is its delta. */

@@ -1,9 +1,11 @@
 // Real transactions to test against (every tx of every real block under blocks/ and
-// zcashd-2019/), plus an independent field-layout walker for v1–v5 transactions written
+// zcashd-2019/, and separately today's chain: nu6.3/'s blocks with v4, v5 and v6 transactions), plus an independent field-layout walker for v1–v5 transactions written
 // straight from transaction-format.md §1.4–§1.8 — it shares no code with src/codec, so tests can
 // use it as an oracle for "which section does byte k fall in" and "where is field X".
 import { decodeBlock } from '../../src/codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import type { Transaction } from '../../src/codec/tx/transaction.js';
+import { nu63BlockBytes, nu63Facts } from '../support/nu63-facts.js';
 import { readHexVector, realBlockFiles, zcashd2019Heights } from '../support/vectors.js';
 
 export interface RealTx {
@@ -25,6 +27,20 @@ export function realBlocks(): RealBlock[] {
   for (const f of realBlockFiles()) out.push({ label: `${f.network} ${f.height}`, bytes: readHexVector(f.file) });
   for (const h of zcashd2019Heights()) out.push({ label: `zcashd-2019 ${h}`, bytes: readHexVector('zcashd-2019', `${h}.hex`) });
   return (blocksCache = out);
+}
+
+/** The real blocks around NU6.3 (nu6.3/blocks, mainnet and testnet), which only today's chain's acceptance reads. */
+export function currentChainBlocks(): RealBlock[] {
+  return Object.values(nu63Facts).map((f) => ({ label: `${f.network} ${f.height}`, bytes: nu63BlockBytes(f) }));
+}
+
+/** Every transaction of those blocks (v4, v5 and v6), decoded as today's chain reads them. */
+export function currentChainTransactions(): RealTx[] {
+  const out: RealTx[] = [];
+  for (const b of currentChainBlocks()) {
+    decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions.forEach((tx, i) => out.push({ label: `${b.label} tx ${i}`, tx }));
+  }
+  return out;
 }
 
 /** Every transaction of every real block (decoded once, cached). */

@@ -26,9 +26,10 @@ import {
   readTransaction,
   Transaction,
 } from '../../src/codec/tx/transaction.js';
+import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from '../../src/codec/tx/acceptance.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { txToJson, txToJsonBytes } from '../../src/render/tx.js';
-import { realTransactions } from './corpus.js';
+import { currentChainTransactions, realTransactions } from './corpus.js';
 
 const S = ': unspecified iostream_category error';
 const EOD = `CBaseDataStream::read\\(\\): end of data${S}`;
@@ -49,12 +50,15 @@ const RUST_INNER = [
   'invalid Orchard flags',
   'invalid Orchard anchor',
 ].join('|');
-/** Every `what` zcashd v6.12.2 can produce while decoding (transaction-format.md §1.9). */
+/**
+ * Every `what` zcashd v6.12.2 can produce while decoding (transaction-format.md §1.9), and the
+ * Ironwood bundle's, which reads as the Orchard bundle and is named after its component.
+ */
 export const KNOWN_WHAT = new RegExp(
   `^(?:${EOD}|non-canonical ReadCompactSize\\(\\)${S}|ReadCompactSize\\(\\): size too large${S}` +
     `|Unknown transaction format${S}|lead byte of G[12] point not recognized${S}` +
     `|CTransaction::UpdateHash: Invalid transaction format${S}` +
-    `|Failed to parse (?:v4 Sapling bundle|v5 Sapling bundle|Orchard bundle): (?:${RUST_INNER})${S})$`,
+    `|Failed to parse (?:v4 Sapling bundle|v5 Sapling bundle|Orchard bundle|Ironwood bundle): (?:${RUST_INNER})${S})$`,
 );
 
 export type Outcome = 'decoded' | 'rejected';
@@ -72,18 +76,21 @@ function checkError(e: unknown, input: Uint8Array): 'rejected' {
   return 'rejected';
 }
 
-/** Decodes `input` as a transaction and checks the contract; throws a plain Error on violation. */
-export function checkTransaction(input: Uint8Array): Outcome {
+/**
+ * Decodes `input` as a transaction (read as `acceptance` reads, zcashd v6.12.2's by default) and
+ * checks the contract; throws a plain Error on violation.
+ */
+export function checkTransaction(input: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Outcome {
   let tx;
   try {
-    tx = decodeTransaction(input);
+    tx = decodeTransaction(input, acceptance);
   } catch (e) {
-    sameVerdictFieldByField(input, e);
-    sameVerdictInsideBuffer(input, e);
+    sameVerdictFieldByField(input, e, acceptance);
+    sameVerdictInsideBuffer(input, e, acceptance);
     return checkError(e, input);
   }
-  sameVerdictFieldByField(input, tx);
-  sameVerdictInsideBuffer(input, tx);
+  sameVerdictFieldByField(input, tx, acceptance);
+  sameVerdictInsideBuffer(input, tx, acceptance);
   const consumed = input.subarray(0, tx.size);
   if (!sameBytes(encodeTransaction(tx.data), consumed)) throw new Error('re-encoding differs from the consumed bytes');
   if (tx.txid.length !== 32 || tx.authDigest.length !== 32) throw new Error('bad id length');
@@ -95,10 +102,10 @@ export function checkTransaction(input: Uint8Array): Outcome {
  * decodeTransaction reads most transactions through a quick path; the general readers
  * alone must reach the same verdict: the same error at the same offset, or the same bytes and ids.
  */
-function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown): void {
+function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown, acceptance: TxAcceptance): void {
   let general: Transaction;
   try {
-    general = decodeTransactionFieldByField(input);
+    general = decodeTransactionFieldByField(input, acceptance);
   } catch (e) {
     if (quick instanceof Transaction) throw new Error(`only the general reader rejects: ${String(e)}`);
     const q = quick as DecodeError;
@@ -131,13 +138,13 @@ function sameVerdictFieldByField(input: Uint8Array, quick: Transaction | unknown
  * whose bytes past the reader's end are not zero: the verdict must not change (an error's
  * offset moves by where the reader starts), and the reader must end just after the transaction.
  */
-function sameVerdictInsideBuffer(input: Uint8Array, alone: Transaction | unknown): void {
+function sameVerdictInsideBuffer(input: Uint8Array, alone: Transaction | unknown, acceptance: TxAcceptance): void {
   const framed = new Uint8Array(input.length + 4).fill(0xa5);
   framed.set(input, 1);
   const r = new ByteReader(framed, 1, 1 + input.length);
   let tx: Transaction;
   try {
-    tx = readTransaction(r);
+    tx = readTransaction(r, acceptance);
   } catch (e) {
     const a = alone as DecodeError;
     if (
@@ -203,10 +210,10 @@ function checkRendering(tx: Transaction, consumed: Uint8Array): void {
 }
 
 /** Same contract for blocks. */
-export function checkBlock(input: Uint8Array): Outcome {
+export function checkBlock(input: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Outcome {
   let block;
   try {
-    block = decodeBlock(input);
+    block = decodeBlock(input, acceptance);
   } catch (e) {
     return checkError(e, input);
   }
@@ -229,6 +236,14 @@ export function checkBlock(input: Uint8Array): Outcome {
 /** Real transactions small enough to mutate quickly, covering every version present. */
 export function fuzzCorpus(maxSize = 12_000): Uint8Array[] {
   return realTransactions()
+    .map((t) => t.tx.bytes)
+    .filter((b) => b.length <= maxSize)
+    .map((b) => b.slice());
+}
+
+/** Today's chain's real transactions (v4, v5 and v6, nu6.3/) small enough to mutate quickly. */
+export function currentChainFuzzCorpus(maxSize = 12_000): Uint8Array[] {
+  return currentChainTransactions()
     .map((t) => t.tx.bytes)
     .filter((b) => b.length <= maxSize)
     .map((b) => b.slice());
@@ -291,9 +306,12 @@ export function mutatedTransaction(corpus: Uint8Array[]): fc.Arbitrary<Uint8Arra
   return fc.oneof(truncated, flipped, overwritten, compactSize);
 }
 
-/** A known header (all formats, plus junk) followed by random bytes. */
-export function randomTransactionBytes(): fc.Arbitrary<Uint8Array> {
-  const headers = [
+/**
+ * A known header (all formats, plus junk, plus `extraHeaders`: today's chain's v6 headers)
+ * followed by random bytes.
+ */
+export function randomTransactionBytes(extraHeaders: readonly Uint8Array[] = []): fc.Arbitrary<Uint8Array> {
+  const known = [
     '01000000',
     '02000000',
     '00000000',
@@ -303,6 +321,7 @@ export function randomTransactionBytes(): fc.Arbitrary<Uint8Array> {
     'ffff0080ffffffff',
     '',
   ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+  const headers = [...known, ...extraHeaders];
   return fc.tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600 })).map(([h, body]) => {
     const out = new Uint8Array(h.length + body.length);
     out.set(h);

@@ -1,17 +1,21 @@
 /**
  * Long fuzz run of the decoder and rendering contract in test/fuzz/properties.ts (the CI fuzz
- * tests run the same properties a few thousand times):
+ * tests, test/fuzz/*.fuzz.test.ts, run the same properties a few thousand times, seeded):
  *
- *   npx tsx test/long/fuzz-long.ts [runs=1000000] [seed=random]
+ *   npx tsx test/long/fuzz-long.ts [runs=10000000] [seed=random]
  *
- * Inputs: 85% mutations of real transactions (truncation, bit flips, overwrites, spliced
- * CompactSize values), 15% random bytes behind every known header. Exits non-zero with the
- * counterexample (and the seed to replay it) on the first contract violation.
+ * Inputs: 45% mutations of real v1–v5 transactions read as zcashd v6.12.2 reads them, 40%
+ * mutations of today's chain's v4, v5 and v6 transactions (nu6.3/) read with today's chain's
+ * acceptance (truncation, bit flips, overwrites, spliced CompactSize values), 15% random bytes
+ * behind every known header, v6's included. Exits non-zero with the counterexample (and the seed
+ * to replay it) on the first contract violation.
  */
 import fc from 'fast-check';
-import { checkTransaction, fuzzCorpus, mutatedTransaction, randomTransactionBytes } from '../fuzz/properties.js';
+import { CURRENT_CHAIN_ACCEPTANCE, ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from '../../src/codec/tx/acceptance.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { checkTransaction, currentChainFuzzCorpus, fuzzCorpus, mutatedTransaction, randomTransactionBytes } from '../fuzz/properties.js';
 
-const runs = Number(process.argv[2] ?? 1_000_000);
+const runs = Number(process.argv[2] ?? 10_000_000);
 const seed = Number(process.argv[3] ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
 if (!Number.isInteger(runs) || runs <= 0 || !Number.isInteger(seed)) {
   console.error('usage: npx tsx test/long/fuzz-long.ts [runs] [seed]');
@@ -19,17 +23,24 @@ if (!Number.isInteger(runs) || runs <= 0 || !Number.isInteger(seed)) {
 }
 
 const corpus = fuzzCorpus();
-const input = fc.oneof({ weight: 85, arbitrary: mutatedTransaction(corpus) }, { weight: 15, arbitrary: randomTransactionBytes() });
+const current = currentChainFuzzCorpus();
+const v6Headers = current.filter((b) => decodeTransaction(b, CURRENT_CHAIN_ACCEPTANCE).data.format === 'v6').map((b) => b.subarray(0, 12));
+const as = (acceptance: TxAcceptance) => (bytes: Uint8Array) => ({ bytes, acceptance });
+const input = fc.oneof(
+  { weight: 45, arbitrary: mutatedTransaction(corpus).map(as(ZCASHD_6_12_2_ACCEPTANCE)) },
+  { weight: 40, arbitrary: mutatedTransaction(current).map(as(CURRENT_CHAIN_ACCEPTANCE)) },
+  { weight: 15, arbitrary: randomTransactionBytes(v6Headers).map(as(CURRENT_CHAIN_ACCEPTANCE)) },
+);
 const outcomes = { decoded: 0, rejected: 0 };
 let bytes = 0;
 const started = performance.now();
 
 const result = fc.check(
-  fc.property(input, (tx) => {
-    outcomes[checkTransaction(tx)]++;
+  fc.property(input, ({ bytes: tx, acceptance }) => {
+    outcomes[checkTransaction(tx, acceptance)]++;
     bytes += tx.length;
     const done = outcomes.decoded + outcomes.rejected;
-    if (done % 100_000 === 0) {
+    if (done % 1_000_000 === 0) {
       const s = (performance.now() - started) / 1000;
       console.log(`${done.toLocaleString('en-US')} inputs, ${s.toFixed(0)} s`);
     }

@@ -17,6 +17,7 @@ import {
   poolTotalsError,
   PoolValueError,
   subtractPoolTotals,
+  turnstileViolation,
   UNKNOWN_POOL_TOTALS,
   type PoolBlock,
   type PoolDeltas,
@@ -299,7 +300,53 @@ describe('totals and monitored (§3.2)', () => {
     expect(poolTotalsError({ ...parent, sprout: 21n }, 7)).toMatch(
       /^chain total value pool identity fails at height 7: chainSupply 100 != /,
     );
-    expect(poolTotalsError({ ...parent, sapling: -1n, transparent: 71n }, 7)).toBe('sapling total out of range at height 7: -1');
+    expect(poolTotalsError({ ...parent, sapling: -1n, transparent: 71n }, 7)).toBeNull();
+  });
+
+  it("turnstile: zcashd's reject reason for each total out of range, in zcashd's order", () => {
+    expect(turnstileViolation(parent, 7)).toBeNull();
+    const MAX = 21_000_000n * 100_000_000n;
+    const cases: [Partial<PoolTotals>, string, string][] = [
+      [
+        { sprout: -1n },
+        'turnstile-violation-sprout-shielded-pool',
+        'turnstile violation in Sprout shielded value pool at height 7 (sprout=-1, sapling=10, orchard=10, lockbox=0)',
+      ],
+      [
+        { sapling: -1n },
+        'turnstile-violation-sapling-shielded-pool',
+        'turnstile violation in Sapling shielded value pool at height 7 (sprout=20, sapling=-1, orchard=10, lockbox=0)',
+      ],
+      [
+        { orchard: MAX + 1n },
+        'turnstile-violation-orchard',
+        `turnstile violation in Orchard shielded value pool at height 7 (sprout=20, sapling=10, orchard=${MAX + 1n}, lockbox=0)`,
+      ],
+      [
+        { lockbox: -5n },
+        'invalid-lockbox-disbursement-amount',
+        'invalid lockbox disbursement amount at height 7 (sprout=20, sapling=10, orchard=10, lockbox=-5)',
+      ],
+      [
+        { transparent: -1n },
+        'turnstile-violation-transparent',
+        'turnstile violation in transparent value pool at height 7 (sprout=20, sapling=10, orchard=10, lockbox=0, transparent=-1, total=100)',
+      ],
+      [
+        { chainSupply: MAX + 1n },
+        'turnstile-violation-total',
+        `turnstile violation in total supply at height 7 (sprout=20, sapling=10, orchard=10, lockbox=0, transparent=60, total=${MAX + 1n})`,
+      ],
+      // Two out of range: zcashd refuses for the shielded pool, checked before the transparent one.
+      [
+        { sapling: -1n, transparent: -1n },
+        'turnstile-violation-sapling-shielded-pool',
+        'turnstile violation in Sapling shielded value pool at height 7 (sprout=20, sapling=-1, orchard=10, lockbox=0)',
+      ],
+    ];
+    for (const [change, rule, message] of cases) expect(turnstileViolation({ ...parent, ...change }, 7)).toEqual({ rule, message });
+    // An unknown total is not checked (a store started from a checkpoint).
+    expect(turnstileViolation({ ...parent, transparent: null, chainSupply: null }, 7)).toBeNull();
   });
 });
 
@@ -308,6 +355,7 @@ describe('chain-supply checkpoints (§3.6)', () => {
     for (const network of ['mainnet', 'testnet'] as const) {
       const c = CHAIN_SUPPLY_CHECKPOINTS[network]!;
       expect(poolTotalsError(c.totals, c.height)).toBeNull();
+      expect(turnstileViolation(c.totals, c.height)).toBeNull();
     }
     expect(CHAIN_SUPPLY_CHECKPOINTS.mainnet!.height).toBe(3146400);
     expect(CHAIN_SUPPLY_CHECKPOINTS.testnet!.height).toBe(3536500);

@@ -53,8 +53,10 @@ function gate(): { method: RpcMethod; open(): void; entered: () => number } {
 const header = (r: RawReply, name: string) => r.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 const PAGE = (status: number, reason: string) =>
   `<HTML><HEAD>\n<TITLE>${status} ${reason}</TITLE>\n</HEAD><BODY>\n<H1>${reason}</H1>\n</BODY></HTML>\n`;
+/** Polls the server's state until `cond` holds: a deadline far beyond any machine's load, not a measure of speed. */
 const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 50_000;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(cond()).toBe(true);
 };
 
@@ -258,21 +260,36 @@ describe('transport details (rpc-http-json.md §1)', () => {
     expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n')).toBe(true);
   });
 
-  /** Everything the server sends on one connection for `bytes`, until it closes (or 300 ms of quiet). */
+  /**
+   * The server's one reply to `bytes` (a single request) and whether it then closed the
+   * connection, decided without a timer: a reply saying `Connection: close` must be followed by
+   * the close, which is awaited; after any other, a second request on the connection must be
+   * answered (it stayed open), else the close that comes instead says it did not.
+   */
   const exchange = (bytes: string) =>
     new Promise<{ text: string; closed: boolean }>((resolve) => {
-      let text = '';
-      let quiet: NodeJS.Timeout | undefined;
+      let received = '';
+      let replyLength: number | null = null;
+      let probing = false;
       const sock = connect(s.port, '127.0.0.1', () => sock.write(bytes));
+      sock.on('error', () => undefined);
       const settle = (closed: boolean) => {
-        clearTimeout(quiet);
         sock.destroy();
-        resolve({ text, closed });
+        resolve({ text: replyLength === null ? received : received.slice(0, replyLength), closed });
       };
       sock.on('data', (d: Buffer) => {
-        text += d.toString('latin1');
-        clearTimeout(quiet);
-        quiet = setTimeout(() => settle(false), 300);
+        received += d.toString('latin1');
+        const headEnd = received.indexOf('\r\n\r\n');
+        if (replyLength === null && headEnd >= 0) {
+          const length = /\r\ncontent-length: (\d+)\r\n/i.exec(received.slice(0, headEnd + 2));
+          replyLength = headEnd + 4 + Number(length?.[1] ?? 0);
+        }
+        if (replyLength === null || received.length < replyLength) return;
+        const keepsOpen = !/\r\nconnection: close\r\n/i.test(received.slice(0, replyLength));
+        if (keepsOpen && !probing) {
+          probing = true;
+          sock.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+        } else if (probing && /^HTTP\/1\.1 \d{3} /.test(received.slice(replyLength))) settle(false);
       });
       sock.on('close', () => settle(true));
     });

@@ -4,7 +4,7 @@
 // test/scale-out/ and bench/scale-out.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -119,13 +119,41 @@ export interface Haproxy {
   readonly pid: number;
   readonly exited: Promise<number | null>;
   readonly output: string[];
+  /** The servers HAProxy's health checks hold UP at this moment (its runtime API's `show servers state`). */
+  serversUp(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
-/** Runs haproxy in the foreground with `config` (written into `dir`). */
+/** One command on HAProxy's runtime API (the `stats socket` of its configuration); its whole answer. */
+export function haproxyCommand(socketPath: string, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(socketPath, () => sock.end(`${command}\n`));
+    let answer = '';
+    sock.on('data', (d: Buffer) => (answer += d.toString()));
+    sock.on('error', reject);
+    sock.on('close', () => resolve(answer));
+  });
+}
+
+/**
+ * The servers whose operational state is running (2) in a `show servers state` answer: a line
+ * per server, `be_id be_name srv_id srv_name srv_addr srv_op_state …`, after a version line and
+ * a `#` header.
+ */
+export function runningServers(state: string): string[] {
+  return state
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length > 5 && /^\d+$/.test(f[0]!) && f[5] === '2')
+    .map((f) => f[3]!);
+}
+
+/** Runs haproxy in the foreground with `config` (written into `dir`, its runtime API's socket there too). */
 export async function startHaproxy(binary: string, dir: string, config: string, port: number): Promise<Haproxy> {
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, config);
+  const socketPath = join(dir, 'haproxy.sock');
+  if (!/^\s*stats socket\s/m.test(config)) throw new Error('the HAProxy configuration has no `stats socket` line');
+  writeFileSync(file, config.replace(/^(\s*stats socket\s+)\S+/m, `$1${socketPath}`));
   const check = spawnSync(binary, ['-c', '-q', '-f', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy -c refused the configuration: ${check.stderr}${check.stdout}`);
   const proc = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -138,6 +166,7 @@ export async function startHaproxy(binary: string, dir: string, config: string, 
     pid: proc.pid!,
     exited,
     output,
+    serversUp: async () => runningServers(await haproxyCommand(socketPath, 'show servers state')),
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited;

@@ -159,3 +159,21 @@ function matchMultisig(script: Uint8Array): { required: number; keys: Uint8Array
   if (keys.length !== count || count < required) return null;
   return pos + 1 === size ? { required, keys } : null;
 }
+
+/**
+ * `Solver`'s solutions (standard.cpp), which signing and combining read: P2SH and P2PKH their
+ * 20-byte hash, P2PK its key, multisig [m] ‖ keys ‖ [n], OP_RETURN data none; null for a
+ * nonstandard script (Solver's false).
+ */
+export function scriptSolutions(script: Uint8Array): { type: TxOutType; solutions: Uint8Array[] } | null {
+  if (isPayToScriptHash(script)) return { type: 'scripthash', solutions: [script.subarray(2, 22)] };
+  if (script.length >= 1 && script[0] === OP_RETURN && isPushOnlyFrom(script, 1)) return { type: 'nulldata', solutions: [] };
+  const pubkey = matchPayToPubkey(script);
+  if (pubkey) return { type: 'pubkey', solutions: [pubkey] };
+  if (isPayToPubkeyHash(script)) return { type: 'pubkeyhash', solutions: [script.subarray(3, 23)] };
+  const multisig = matchMultisig(script);
+  if (multisig) {
+    return { type: 'multisig', solutions: [Uint8Array.of(multisig.required), ...multisig.keys, Uint8Array.of(multisig.keys.length)] };
+  }
+  return null;
+}

@@ -38,7 +38,34 @@ export interface SignedInput {
 
 const ZERO32: Uint8Array = new Uint8Array(32);
 
-function outputsBytes(vout: readonly TxOut[]): Uint8Array {
+/**
+ * The digests every input's signature hash of one transaction shares (zcashd's
+ * PrecomputedTransactionData), computed once per transaction object: without them signing or
+ * checking n inputs would hash the whole transaction n times. A transaction's fields are not
+ * changed once decoded, which keying by the object relies on.
+ */
+const shared = new WeakMap<TransactionData, Map<string, Uint8Array>>();
+
+/** Likewise the digests of the outputs the inputs spend, per list the caller passes. */
+const sharedSpent = new WeakMap<readonly SpentOutput[], Map<string, Uint8Array>>();
+
+function onceForSpent(spent: readonly SpentOutput[], name: string, compute: () => Uint8Array): Uint8Array {
+  let digests = sharedSpent.get(spent);
+  if (!digests) sharedSpent.set(spent, (digests = new Map()));
+  let digest = digests.get(name);
+  if (!digest) digests.set(name, (digest = compute()));
+  return digest;
+}
+
+function once(tx: TransactionData, name: string, compute: () => Uint8Array): Uint8Array {
+  let digests = shared.get(tx);
+  if (!digests) shared.set(tx, (digests = new Map()));
+  let digest = digests.get(name);
+  if (!digest) digests.set(name, (digest = compute()));
+  return digest;
+}
+
+export function outputsBytes(vout: readonly TxOut[]): Uint8Array {
   let size = 0;
   for (const o of vout) size += 8 + compactSizeLength(o.scriptPubKey.length) + o.scriptPubKey.length;
   const w = new ByteWriter(size);
@@ -59,7 +86,7 @@ function sequencesBytes(tx: TransactionData): Uint8Array {
 }
 
 /** A JSDescription as the transaction serializes it. */
-function joinSplitBytes(w: ByteWriter, js: JoinSplit): void {
+export function joinSplitBytes(w: ByteWriter, js: JoinSplit): void {
   w.i64(js.vpubOld).i64(js.vpubNew).bytes(js.anchor);
   w.bytes(js.nullifiers[0]).bytes(js.nullifiers[1]).bytes(js.commitments[0]).bytes(js.commitments[1]);
   w.bytes(js.ephemeralKey).bytes(js.randomSeed).bytes(js.macs[0]).bytes(js.macs[1]);
@@ -80,23 +107,27 @@ export function zip243SignatureHash(tx: TransactionData, input: SignedInput | nu
   const base = hashType & 0x1f;
   const anyoneCanPay = (hashType & SIGHASH_ANYONECANPAY) !== 0;
   const personal = (tag: string) => P(tag);
-  const hashPrevouts = anyoneCanPay ? ZERO32 : blake2b256Of(personal('ZcashPrevoutHash'), prevoutsBytes(tx));
+  const hashPrevouts = anyoneCanPay
+    ? ZERO32
+    : once(tx, '243 prevouts', () => blake2b256Of(personal('ZcashPrevoutHash'), prevoutsBytes(tx)));
   const hashSequence =
     anyoneCanPay || base === SIGHASH_SINGLE || base === SIGHASH_NONE
       ? ZERO32
-      : blake2b256Of(personal('ZcashSequencHash'), sequencesBytes(tx));
+      : once(tx, '243 sequences', () => blake2b256Of(personal('ZcashSequencHash'), sequencesBytes(tx)));
   let hashOutputs = ZERO32;
   if (base !== SIGHASH_SINGLE && base !== SIGHASH_NONE) {
-    hashOutputs = blake2b256Of(personal('ZcashOutputsHash'), outputsBytes(tx.vout));
+    hashOutputs = once(tx, '243 outputs', () => blake2b256Of(personal('ZcashOutputsHash'), outputsBytes(tx.vout)));
   } else if (base === SIGHASH_SINGLE && input !== null && input.index < tx.vout.length) {
     hashOutputs = blake2b256Of(personal('ZcashOutputsHash'), outputsBytes([tx.vout[input.index]!]));
   }
   let hashJoinSplits = ZERO32;
   if (tx.joinSplits.length > 0) {
-    const w = new ByteWriter(1700 * tx.joinSplits.length + 32);
-    for (const js of tx.joinSplits) joinSplitBytes(w, js);
-    w.bytes(tx.joinSplitPubKey!);
-    hashJoinSplits = blake2b256Of(personal('ZcashJSplitsHash'), w.finish());
+    hashJoinSplits = once(tx, '243 joinsplits', () => {
+      const w = new ByteWriter(1700 * tx.joinSplits.length + 32);
+      for (const js of tx.joinSplits) joinSplitBytes(w, js);
+      w.bytes(tx.joinSplitPubKey!);
+      return blake2b256Of(personal('ZcashJSplitsHash'), w.finish());
+    });
   }
   const w = new ByteWriter(512);
   w.u32((tx.version | 0x80000000) >>> 0).u32(tx.versionGroupId >>> 0);
@@ -106,16 +137,20 @@ export function zip243SignatureHash(tx: TransactionData, input: SignedInput | nu
     const outputs = tx.sapling?.outputs ?? [];
     let hashSpends = ZERO32;
     if (spends.length > 0) {
-      const s = new ByteWriter(384 * spends.length);
-      for (const sp of spends) s.bytes(sp.cv).bytes(sp.anchor).bytes(sp.nullifier).bytes(sp.rk).bytes(sp.zkproof);
-      hashSpends = blake2b256Of(personal('ZcashSSpendsHash'), s.finish());
+      hashSpends = once(tx, '243 spends', () => {
+        const s = new ByteWriter(384 * spends.length);
+        for (const sp of spends) s.bytes(sp.cv).bytes(sp.anchor).bytes(sp.nullifier).bytes(sp.rk).bytes(sp.zkproof);
+        return blake2b256Of(personal('ZcashSSpendsHash'), s.finish());
+      });
     }
     let hashOutputsShielded = ZERO32;
     if (outputs.length > 0) {
-      const s = new ByteWriter(948 * outputs.length);
-      for (const o of outputs)
-        s.bytes(o.cv).bytes(o.cmu).bytes(o.ephemeralKey).bytes(o.encCiphertext).bytes(o.outCiphertext).bytes(o.zkproof);
-      hashOutputsShielded = blake2b256Of(personal('ZcashSOutputHash'), s.finish());
+      hashOutputsShielded = once(tx, '243 shielded outputs', () => {
+        const s = new ByteWriter(948 * outputs.length);
+        for (const o of outputs)
+          s.bytes(o.cv).bytes(o.cmu).bytes(o.ephemeralKey).bytes(o.encCiphertext).bytes(o.outCiphertext).bytes(o.zkproof);
+        return blake2b256Of(personal('ZcashSOutputHash'), s.finish());
+      });
     }
     w.bytes(hashSpends).bytes(hashOutputsShielded);
   }
@@ -142,20 +177,29 @@ function transparentSigDigest(tx: TransactionData, input: SignedInput | null, ha
   const base = hashType & 0x03;
   const anyoneCanPay = (hashType & SIGHASH_ANYONECANPAY) !== 0;
   const empty = (tag: string) => blake2b256Of(P(tag));
-  const prevouts = anyoneCanPay ? empty('ZTxIdPrevoutHash') : blake2b256Of(P('ZTxIdPrevoutHash'), prevoutsBytes(tx));
+  const prevouts = anyoneCanPay
+    ? empty('ZTxIdPrevoutHash')
+    : once(tx, '244 prevouts', () => blake2b256Of(P('ZTxIdPrevoutHash'), prevoutsBytes(tx)));
   let amounts = empty('ZTxTrAmountsHash');
   let scripts = empty('ZTxTrScriptsHash');
   if (!anyoneCanPay) {
-    const a = new ByteWriter(8 * spent.length);
-    for (const s of spent) a.i64(s.value);
-    amounts = blake2b256Of(P('ZTxTrAmountsHash'), a.finish());
-    const sc = new ByteWriter(64 * spent.length);
-    for (const s of spent) sc.varBytes(s.scriptPubKey);
-    scripts = blake2b256Of(P('ZTxTrScriptsHash'), sc.finish());
+    amounts = onceForSpent(spent, 'amounts', () => {
+      const a = new ByteWriter(8 * spent.length);
+      for (const s of spent) a.i64(s.value);
+      return blake2b256Of(P('ZTxTrAmountsHash'), a.finish());
+    });
+    scripts = onceForSpent(spent, 'scripts', () => {
+      const sc = new ByteWriter(64 * spent.length);
+      for (const s of spent) sc.varBytes(s.scriptPubKey);
+      return blake2b256Of(P('ZTxTrScriptsHash'), sc.finish());
+    });
   }
-  const sequences = anyoneCanPay ? empty('ZTxIdSequencHash') : blake2b256Of(P('ZTxIdSequencHash'), sequencesBytes(tx));
+  const sequences = anyoneCanPay
+    ? empty('ZTxIdSequencHash')
+    : once(tx, '244 sequences', () => blake2b256Of(P('ZTxIdSequencHash'), sequencesBytes(tx)));
   let outputs = empty('ZTxIdOutputsHash');
-  if (base !== SIGHASH_SINGLE && base !== SIGHASH_NONE) outputs = blake2b256Of(P('ZTxIdOutputsHash'), outputsBytes(tx.vout));
+  if (base !== SIGHASH_SINGLE && base !== SIGHASH_NONE)
+    outputs = once(tx, '244 outputs', () => blake2b256Of(P('ZTxIdOutputsHash'), outputsBytes(tx.vout)));
   else if (base === SIGHASH_SINGLE && input !== null && input.index < tx.vout.length) {
     outputs = blake2b256Of(P('ZTxIdOutputsHash'), outputsBytes([tx.vout[input.index]!]));
   }
@@ -188,9 +232,9 @@ export function zip244SignatureHash(
   if (input === null && hashType !== SIGHASH_ALL) throw new Error('the shielded signature hash is SIGHASH_ALL');
   return blake2b256Of(
     personalization('ZcashTxHash_', tx.consensusBranchId!),
-    headerDigest(tx),
+    once(tx, '244 header', () => headerDigest(tx)),
     transparentSigDigest(tx, input, hashType, spent),
-    saplingDigest(tx),
-    orchardDigest(tx),
+    once(tx, '244 sapling', () => saplingDigest(tx)),
+    once(tx, '244 orchard', () => orchardDigest(tx)),
   );
 }

@@ -29,6 +29,7 @@ import type { BlockAcceptor } from './mining/bip22.js';
 import { miningMethods } from './mining/index.js';
 import { networkMethods } from './network/index.js';
 import { rawTransactionMethods, txOutProofMethods } from './rawtransaction/index.js';
+import { signRawTransactionMethod } from './rawtransaction/signrawtransaction.js';
 import { SpentIndexLookup } from './spent-index-lookup.js';
 import { utilMethods } from './util/index.js';
 import { walletlessMethods } from './wallet/index.js';
@@ -118,9 +119,14 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...txOutProofMethods(store),
     verifyChainMethod(store),
   );
-  // The coins view, read through the chain state's reader (a store that keeps one).
+  // The coins view, read through the chain state's reader (a store that keeps one); the coins
+  // signrawtransaction spends when prevtxs does not name them.
   const coins = store.coinsView?.();
-  if (coins) methods.push(getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream));
+  if (coins)
+    methods.push(
+      getTxOutMethod(store, (txid, n) => coins.coin(txid, n), upstream),
+      signRawTransactionMethod(store, coins),
+    );
   const { coinScan } = store;
   if (coinScan) methods.push(getTxOutSetInfoMethod(store, () => coinScan.call(store)));
   // The block tree beside the active chain, and the operator's reorganizations of it.

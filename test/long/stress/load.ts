@@ -124,7 +124,9 @@ export async function load(
           else res.ok++;
         } catch (e) {
           res.failures++;
-          const why = (e as Error).message;
+          // What failed and after how long: a close at a fixed age points at a timeout.
+          const age = (performance.now() - t0) / 1000;
+          const why = `${(e as Error).message} (${q.kind}, after ${age < 1 ? '<1' : Math.round(age)} s)`;
           res.failureReasons.set(why, (res.failureReasons.get(why) ?? 0) + 1);
           c = new KeepAliveClient(port);
           await sleep(50);

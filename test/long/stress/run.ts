@@ -3,6 +3,8 @@
  *
  *   npx tsx test/long/stress/run.ts            all short scenarios (about two minutes)
  *   npx tsx test/long/stress/run.ts long       the long run: 60 s, 500 connections, mixed methods
+ *   npx tsx test/long/stress/run.ts storm      the long run with cheap probes and the memory after it
+ *                                          (issue 41's criteria; figures in bench/results/storm.md)
  *   npx tsx test/long/stress/run.ts <name>…    chosen scenarios: batch, flood, p99, throughput, shutdown, verify
  *   DURATION=20 CONNECTIONS=200 …          shorten or shrink the long run
  *
@@ -74,9 +76,14 @@ const mb = (n: number) => `${(n / MIB).toFixed(0)} MB`;
 
 /** `connections` clients of getblock 2 in a child process of their own (load-child.ts), started once it is ready. */
 async function loadInChild(port: number, connections: number, ms: number): Promise<{ ok: number; wrong: string[] }> {
+  return (await startLoadChild<{ ok: number; wrong: string[] }>(port, connections, ms, false)).done;
+}
+
+/** Starts load-child.ts and resolves once its clients run; `done` gives its result. */
+async function startLoadChild<T>(port: number, connections: number, ms: number, mixed: boolean): Promise<{ done: Promise<T> }> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'test/long/stress/load-child.ts', String(port), String(connections), String(ms)],
+    ['--import', 'tsx', 'test/long/stress/load-child.ts', String(port), String(connections), String(ms), ...(mixed ? ['mixed'] : [])],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -92,7 +99,7 @@ async function loadInChild(port: number, connections: number, ms: number): Promi
       clearInterval(t);
     }, 10);
   });
-  return exited.then(() => JSON.parse(out.slice(out.indexOf('READY\n') + 6)) as { ok: number; wrong: string[] });
+  return { done: exited.then(() => JSON.parse(out.slice(out.indexOf('READY\n') + 6)) as T) };
 }
 
 /** Samples the child's RSS until stopped; returns the peak seen. */
@@ -271,6 +278,85 @@ const scenarios: Record<string, () => Promise<void>> = {
     console.log(`  SIGTERM → exit in ${closeMs.toFixed(0)} ms`);
   },
 };
+
+/**
+ * Issue 41's storm: the long run's load, plus PROBES clients looping getblockcount on
+ * connections of their own (the cheap calls an operator's monitoring sends), then the server
+ * left idle for up to 60 s while its RSS is sampled every second. Prints the criteria's figures:
+ * wrong answers, the share of probes answered (correctly) within 1 s, peak RSS, and when RSS
+ * fell under 600 MB; and the load average before and after.
+ */
+async function storm(): Promise<void> {
+  const seconds = Number(process.env.DURATION ?? 60);
+  const connections = Number(process.env.CONNECTIONS ?? 500);
+  const probes = Number(process.env.PROBES ?? 10);
+  const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const before = loadavg();
+  const child = await startServer({ CACHE: '1', ARGS: process.env.LONG_ARGS ?? '' });
+  await sleep(500);
+  const base = child.rss().rss;
+  const stop = watchRss(child);
+  const probe = { sent: 0, withinSecond: 0, latencies: [] as number[], other: new Map<string, number>() };
+  // The load runs in a process of its own (parsing its replies would delay the probes' own
+  // event loop); the probes start once it is ready.
+  const { done: loadDone } = await startLoadChild<StormLoad>(child.port, connections, seconds * 1000, true);
+  const end = performance.now() + seconds * 1000;
+  const probeLoops = Array.from({ length: probes }, async () => {
+    let c = new KeepAliveClient(child.port);
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      probe.sent++;
+      try {
+        const r = await c.request('{"id":1,"method":"getblockcount"}');
+        const ms = performance.now() - t0;
+        probe.latencies.push(ms);
+        const text = r.body.toString('utf8');
+        if (text === '{"result":20,"error":null,"id":1}\n' && ms <= 1000) probe.withinSecond++;
+        else if (text !== '{"result":20,"error":null,"id":1}\n')
+          probe.other.set(text.slice(0, 60), (probe.other.get(text.slice(0, 60)) ?? 0) + 1);
+      } catch (e) {
+        probe.other.set((e as Error).message, (probe.other.get((e as Error).message) ?? 0) + 1);
+        c = new KeepAliveClient(child.port);
+      }
+      await sleep(100);
+    }
+    c.close();
+  });
+  const [r] = await Promise.all([loadDone, ...probeLoops]);
+  const peak = stop();
+  const after: number[] = [];
+  let under: number | null = null;
+  for (let s = 1; s <= 60 && under === null; s++) {
+    await sleep(1000);
+    after.push(child.rss().rss);
+    if (child.rss().rss < 600 * MIB) under = s;
+  }
+  console.log(
+    `storm: ${seconds} s, ${connections} connections (mixed getblockcount/getblockhash/getblock 0/1/2 on 1.4 MB blocks) + ${probes} getblockcount probes every 100 ms\n` +
+      `  load: ${r.ok} answers (${(r.ok / seconds).toFixed(0)}/s), ${r.shed} shed, ${r.budget} -7, ${r.wrong.length} wrong, ${r.failures} connection failures; p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms\n` +
+      `  probes: ${probe.withinSecond}/${probe.sent} answered correctly within 1 s (${((100 * probe.withinSecond) / probe.sent).toFixed(1)} %), p50 ${pct(probe.latencies, 50).toFixed(0)} ms, p99 ${pct(probe.latencies, 99).toFixed(0)} ms, max ${Math.max(...probe.latencies).toFixed(0)} ms\n` +
+      `  RSS: ${mb(base)} before, peak ${mb(peak)}; after the storm ${after.map((x) => (x / MIB).toFixed(0)).join(' ')} MB (1 s apart): ` +
+      (under === null ? 'not under 600 MB within 60 s' : `under 600 MB after ${under} s`) +
+      `\n  load average ${before} before, ${loadavg()} after`,
+  );
+  if (probe.other.size) console.log('  probes not answered 20:', Object.fromEntries(probe.other));
+  if (r.wrong.length) console.log('  first wrong answers:', r.wrong.slice(0, 5));
+  if (r.failures) console.log('  connection failures:', r.failureReasons);
+  const closeMs = await child.stop();
+  console.log(`  SIGTERM → exit in ${closeMs.toFixed(0)} ms`);
+}
+scenarios.storm = storm;
+
+interface StormLoad {
+  ok: number;
+  wrong: string[];
+  shed: number;
+  budget: number;
+  failures: number;
+  failureReasons: Record<string, number>;
+  p50: number;
+  p99: number;
+}
 
 const chosen = process.argv.slice(2);
 const names = chosen.length ? chosen : ['verify', 'batch', 'p99', 'throughput', 'flood', 'shutdown'];

@@ -13,8 +13,10 @@ import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../.
 import type { RpcMethod } from '../../method.js';
 import { ZCASHD_CLIENT_VERSION, zcashdSubversion } from '../control/getinfo.js';
 
+/** deprecation.h's APPROX_RELEASE_HEIGHT: about where the chain was when v6.12.2 was released. */
+export const APPROX_RELEASE_HEIGHT = 3_336_460;
 /** APPROX_RELEASE_HEIGHT + 10 weeks of 48 blocks an hour (deprecation.h). */
-export const DEPRECATION_HEIGHT = 3_336_460 + 10 * 7 * 24 * 48;
+export const DEPRECATION_HEIGHT = APPROX_RELEASE_HEIGHT + 10 * 7 * 24 * 48;
 const POST_BLOSSOM_POW_TARGET_SPACING = 75;
 
 /** DEFAULT_ALLOW_DEPRECATED, wallet build, sorted. */

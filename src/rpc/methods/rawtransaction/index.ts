@@ -1,6 +1,8 @@
 /**
  * The rawtransactions category (zcashd v6.12.2 src/rpc/rawtransaction.cpp `commands[]`):
- * decoderawtransaction (stateless) and getrawtransaction (over the chain store's tx index).
+ * decoderawtransaction (stateless), getrawtransaction (over the chain store's tx index),
+ * decodescript and createrawtransaction; signrawtransaction joins them where the store keeps a
+ * coins view (methods/index.ts).
  */
 import type { TxCreationDefaults } from '../../../config.js';
 import type { ChainStoreReader } from '../../../store/types.js';
