@@ -11,6 +11,7 @@ import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
 import { BlockReadError } from '../store/verify.js';
+import { recordChecksumCause } from '../store/record-checksums.js';
 import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
@@ -151,9 +152,10 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
       if (e.cause instanceof Error) opts.onServerError?.(e.cause);
       return fail(e.code, e.message);
     }
-    if (e instanceof BlockReadError) {
-      // A stored block failed verification: zcashd's ReadBlockFromDisk failure.
-      opts.onServerError?.(e);
+    const unreadable = e instanceof BlockReadError ? e : recordChecksumCause(e);
+    if (unreadable) {
+      // A stored block or record failed verification: zcashd's ReadBlockFromDisk failure.
+      opts.onServerError?.(unreadable);
       return fail(RPC.INTERNAL_ERROR, "Can't read block from disk");
     }
     // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.

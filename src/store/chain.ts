@@ -215,6 +215,11 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     return this.db.notWritable;
   }
 
+  /** Values read since the store opened whose checksum did not match (record-checksums.ts). */
+  get damagedReads(): number {
+    return this.db.damagedReads;
+  }
+
   /** Whether added blocks have their Equihash solutions checked (an importer then prefetches verdicts). */
   get verifiesSolutions(): boolean {
     return this.rules.verifySolutions;

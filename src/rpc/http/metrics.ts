@@ -38,6 +38,8 @@ export interface NodeFigures {
   upstreamHeight?(): number | null;
   /** Bytes on disk of the store's parts (cached by the caller: a scrape must stay cheap). */
   diskBytes?(): Promise<{ index: number; blocks: number }>;
+  /** Store values read whose checksum did not match, since the store opened. */
+  damagedReads?(): number;
 }
 
 /** prom-client's default gauges whose names end in `_total`. */
@@ -175,6 +177,16 @@ export class RpcMetrics {
         const upstream = node()?.upstreamHeight?.() ?? null;
         const height = upstream === null ? null : await node()!.storeHeight();
         this.set(upstream === null ? -1 : Math.max(0, upstream - (height ?? -1)));
+      },
+    });
+    new Counter({
+      name: 'zecrpc_store_damaged_reads_total',
+      help: 'Store values read whose checksum did not match (each answered as an unreadable block, never as data)',
+      registers,
+      collect() {
+        // A total kept by the store: the counter shows it as it stands.
+        this.reset();
+        this.inc(node()?.damagedReads?.() ?? 0);
       },
     });
     new Gauge({
