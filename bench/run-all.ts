@@ -149,8 +149,48 @@ if (process.argv.includes('--docs')) {
     process.stderr.write('docs/performance.md results section updated\n');
   }
 }
+printImportProjection(join(root, 'bench', 'results', 'import-projection.json'));
 const failed = results.suites.filter((s) => s.problem);
 if (failed.length > 0) {
   process.stderr.write(`problems: ${failed.map((s) => `${s.suite} (${s.problem})`).join('; ')}\n`);
   process.exitCode = 1;
+}
+
+/** The import projection (bench/import-eras.ts, bench/import-contiguous.ts), as written. */
+function printImportProjection(file: string): void {
+  let p: {
+    mainnet_hours: number;
+    mainnet_hours_at_measured_load?: number;
+    cores: number;
+    eras: { era: string; mainnet: { blocks: number; bytes: number }; connect_seconds: number; equihash_seconds: number }[];
+    contiguous: {
+      blocks: number;
+      blocks_imported?: number;
+      seconds: number | null;
+      predicted_seconds: number;
+      predicted_seconds_for_imported?: number;
+    } | null;
+  };
+  try {
+    p = JSON.parse(readFileSync(file, 'utf8')) as typeof p;
+  } catch {
+    process.stderr.write(`\nno import projection (${relative(root, file)}): run bench/import-eras.ts\n`);
+    return;
+  }
+  const lines = [
+    `\nimport projection (${relative(root, file)}): full mainnet ${p.mainnet_hours.toFixed(2)} h on ${p.cores} cores` +
+      (p.mainnet_hours_at_measured_load ? ` (${p.mainnet_hours_at_measured_load.toFixed(2)} h at the load measured)` : ''),
+    ...p.eras.map(
+      (e) =>
+        `  ${e.era.padEnd(8)} ${e.mainnet.blocks.toLocaleString('en')} blocks, ${(e.mainnet.bytes / 1e9).toFixed(1)} GB: ` +
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h, Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+    ),
+    p.contiguous
+      ? `  contiguous import: ${(p.contiguous.blocks_imported ?? p.contiguous.blocks).toLocaleString('en')} blocks, ` +
+        (p.contiguous.seconds === null
+          ? `predicted ${p.contiguous.predicted_seconds.toFixed(0)} s, not run yet`
+          : `${p.contiguous.seconds.toFixed(0)} s, predicted ${(p.contiguous.predicted_seconds_for_imported ?? p.contiguous.predicted_seconds).toFixed(0)} s`)
+      : '  contiguous import: not run (bench/import-contiguous.ts)',
+  ];
+  process.stderr.write(lines.join('\n') + '\n');
 }
