@@ -147,7 +147,9 @@ export function buildApiReport(root: string): string {
     for (const e of exported) lines.push(...describe(checker, e.name, e));
     lines.push('```');
   }
-  return lines.join('\n') + '\n';
+  // The checker names types it cannot name otherwise by absolute import paths: made relative to
+  // the package, the report is the same in every checkout.
+  return lines.join('\n').split(`import("${root}/`).join('import("./') + '\n';
 }
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
