@@ -1,15 +1,23 @@
 /**
- * The Fastify front end against a bare node:http ceiling: small replies (`getblockcount`, a
- * cached `getblock 1`, a 9 kB `decoderawtransaction`) and a large one (cached `getblock 2` of the
- * 1.39 MB mainnet block 106598, 9,250 transparent inputs).
+ * The Fastify front end against a bare node:http ceiling and, with `--base`, against another
+ * revision's server (the hand-written HTTP transport Fastify replaced): small replies
+ * (`getblockcount`, a cached `getblock 1`, a 9 kB `decoderawtransaction`) and a large one (cached
+ * `getblock 2` of the 1.39 MB mainnet block 106598, 9,250 transparent inputs).
  *
- *   npx tsx bench/front-end.ts [--seconds=1] [--rounds=5] [--quick]
+ *   git worktree add --detach /tmp/zecrpc-fe-base a1e879e^ && ln -s "$PWD/node_modules" /tmp/zecrpc-fe-base/ \
+ *     && (cd /tmp/zecrpc-fe-base && npm run build:wasm)
+ *   npx tsx bench/front-end.ts [--base=/tmp/zecrpc-fe-base] [--seconds=1] [--rounds=5] [--small] [--quick]
  *
  * zecrpc (Fastify 5 on node:http, with its auth, work queue and budgets) serves the mainnet
- * vector store in a child process (bench/lib/zecrpc-server.ts); the ceiling, in another child
+ * vector store in a child process (bench/lib/zecrpc-server.ts), and the base revision its own
+ * bench/lib/zecrpc-server.ts from its checkout; the ceiling, in another child
  * (bench/lib/http-ceiling-server.ts), is node:http answering each request with zecrpc's reply
- * body captured beforehand. Interleaved rounds at 10 connections; the ratio is taken per round,
- * median and min–max printed, with the load average (the machine is shared).
+ * body captured beforehand. The base's replies must be byte-identical to zecrpc's bodies.
+ * Interleaved rounds at 10 connections; each ratio is taken within a round, median and min–max
+ * printed, with the load average (the machine is shared). Then each server's CPU time per
+ * request (its process's user + system time around a fixed number of requests, interleaved the
+ * same way), which depends far less on what else the machine runs than throughput does.
+ * `--small` leaves out the large reply.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,14 +26,20 @@ import { decodeBlock } from '../src/codec/block.js';
 import { toHex, toHexReversed } from '../src/codec/hex.js';
 import { readHexVector } from '../test/support/vectors.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
-import { describeCell, failuresIn, interleavedRounds } from './lib/interleaved.js';
-import { load, numberFlag, QUICK } from './lib/measure.js';
-import { captureReply, replyParts } from './lib/raw-http.js';
+import { timedRun } from './lib/autocannon.js';
+import { describeCell, failuresIn, interleavedRounds, type Target } from './lib/interleaved.js';
+import { load, median, numberFlag, QUICK, spread } from './lib/measure.js';
+import { processCpuMicros } from './lib/process-cpu.js';
+import { BENCH_HEADERS, captureReply, replyParts } from './lib/raw-http.js';
 import { servedBlockBytes, SERVED_BLOCKS } from './lib/served-blocks.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 1);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CONNECTIONS = 10;
+const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
+const SMALL_ONLY = process.argv.includes('--small');
+/** Requests per CPU measurement: about a second of a server's CPU on a small reply. */
+const CPU_REQUESTS = numberFlag('cpu-requests', QUICK ? 2000 : 20000);
 
 const v5 = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.find((t) => t.data.orchard)!;
 const large = decodeBlock(servedBlockBytes(SERVED_BLOCKS.find((b) => b.name === 'main-106598')!));
@@ -35,7 +49,26 @@ const CASES: { name: string; body: string }[] = [
   { name: 'getblock 1 (block 1, cached)', body: `{"id":1,"method":"getblock","params":["${block1}",1]}` },
   { name: 'decoderawtransaction (v5)', body: `{"id":1,"method":"decoderawtransaction","params":["${toHex(v5.bytes)}"]}` },
   { name: 'getblock 2 (106598, cached)', body: `{"id":1,"method":"getblock","params":["${toHexReversed(large.hash)}",2]}` },
-];
+].filter((c) => !SMALL_ONLY || !c.name.startsWith('getblock 2'));
+
+/** µs of `pid`'s CPU per request over `amount` requests of `body` at CONNECTIONS connections. */
+async function cpuPerRequest(target: Target & { pid: number }, body: string, amount: number): Promise<number> {
+  const before = processCpuMicros(target.pid);
+  const { result } = await timedRun({
+    url: `http://127.0.0.1:${target.port}/`,
+    connections: CONNECTIONS,
+    amount,
+    method: 'POST',
+    headers: { ...BENCH_HEADERS },
+    body,
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests while measuring CPU`);
+  return (processCpuMicros(target.pid) - before) / result.requests.total;
+}
+
+const ratioOf = (per: Map<string, number[]>, num: string, den: string) => spread(per.get(num)!.map((v, i) => v / per.get(den)![i]!));
+const describeRatio = (s: ReturnType<typeof spread>) => `${s.median.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`;
 
 async function main(): Promise<void> {
   const children: ChildServer[] = [];
@@ -43,33 +76,76 @@ async function main(): Promise<void> {
   try {
     const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64' });
     children.push(zecrpc);
-    const recorded: { body: string; reply: string; bytes: number }[] = [];
+    const recorded: { body: string; reply: string; bytes: number; replyBody: Buffer }[] = [];
     for (const c of CASES) {
       const reply = await captureReply(zecrpc.port, c.body);
       if (reply.status !== 200) throw new Error(`${c.name}: zecrpc answered ${reply.status}`);
-      recorded.push({ body: c.body, reply: reply.bytes.toString('base64'), bytes: replyParts(reply).body.length });
+      const replyBody = replyParts(reply).body;
+      recorded.push({ body: c.body, reply: reply.bytes.toString('base64'), bytes: replyBody.length, replyBody });
     }
     const file = join(dir, 'replies.json');
     writeFileSync(file, JSON.stringify(recorded.map(({ body, reply }) => ({ body, reply }))));
     const ceiling = await startChildServer('bench/lib/http-ceiling-server.ts', { REPLIES: file });
     children.push(ceiling);
+    const targets: (Target & { pid: number })[] = [{ name: 'ceiling', port: ceiling.port, pid: ceiling.pid }];
+    // The base's head differs (HTTP/1.0-era headers): its whole reply's size is its own.
+    const baseReplyBytes: number[] = [];
+    if (BASE) {
+      const base = await startChildServer(
+        'bench/lib/zecrpc-server.ts',
+        { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64' },
+        { root: BASE },
+      );
+      children.push(base);
+      for (const [i, c] of CASES.entries()) {
+        const theirs = await captureReply(base.port, c.body);
+        if (!replyParts(theirs).body.equals(recorded[i]!.replyBody)) {
+          throw new Error(`${c.name}: the base revision's reply differs from zecrpc's`);
+        }
+        baseReplyBytes.push(theirs.bytes.length);
+      }
+      targets.push({ name: 'base', port: base.port, pid: base.pid });
+    }
+    targets.push({ name: 'zecrpc', port: zecrpc.port, pid: zecrpc.pid });
     console.log(
-      `zecrpc on Fastify ${(await import('fastify/package.json', { with: { type: 'json' } })).default.version} vs node:http ${process.version}, ` +
-        `both in child processes; autocannon here; ${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
+      `zecrpc on Fastify ${(await import('fastify/package.json', { with: { type: 'json' } })).default.version} vs node:http ${process.version}` +
+        `${BASE ? ` and the base revision at ${BASE}` : ''}, all in child processes; autocannon here; ` +
+        `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
     );
-    const targets = [
-      { name: 'ceiling', port: ceiling.port },
-      { name: 'zecrpc', port: zecrpc.port },
-    ];
+    const labels: Record<string, string> = BASE ? { base: 'hand-written', zecrpc: 'Fastify' } : { zecrpc: 'Fastify' };
     let failures = 0;
     for (const [i, c] of CASES.entries()) {
       const bytes = recorded[i]!.bytes;
       // autocannon counts the whole reply; the head is within the 0.5 % it allows.
       const capture = Buffer.from(recorded[i]!.reply, 'base64').length;
-      const r = await interleavedRounds(targets, c.body, capture, CONNECTIONS, ROUNDS, SECONDS);
+      const r = await interleavedRounds(
+        targets,
+        c.body,
+        (t) => (t === 'base' ? baseReplyBytes[i]! : capture),
+        CONNECTIONS,
+        ROUNDS,
+        SECONDS,
+      );
       const bad = targets.reduce((a, t) => a + failuresIn(r.runs.get(t.name)!), 0);
       failures += bad;
-      console.log(`${c.name} (${bytes} B): ${describeCell(r, { zecrpc: 'Fastify' })} | ${load()}${bad ? ` | ${bad} FAILED` : ''}`);
+      const rates = new Map([...r.runs].map(([name, runs]) => [name, runs.map((x) => x.rate)]));
+      const vsBase = BASE ? ` | Fastify ÷ hand-written rate ${describeRatio(ratioOf(rates, 'zecrpc', 'base'))}` : '';
+      console.log(`${c.name} (${bytes} B): ${describeCell(r, labels)}${vsBase} | ${load()}${bad ? ` | ${bad} FAILED` : ''}`);
+    }
+    // CPU per request, small replies only (a large one is rendering, not the front end).
+    for (const c of CASES.filter((x) => !x.name.startsWith('getblock 2'))) {
+      const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+      for (const t of targets) await cpuPerRequest(t, c.body, Math.min(CPU_REQUESTS, 2000)); // warm-up
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 ? [...targets].reverse() : targets;
+        for (const t of order) cpu.get(t.name)!.push(await cpuPerRequest(t, c.body, CPU_REQUESTS));
+      }
+      const perTarget = targets.map((t) => `${labels[t.name] ?? t.name} ${median(cpu.get(t.name)!).toFixed(1)} µs`).join(' | ');
+      const vsBase = BASE ? ` | Fastify ÷ hand-written CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'base'))}` : '';
+      console.log(
+        `${c.name}: server CPU per request (median of ${ROUNDS} × ${CPU_REQUESTS} requests) ${perTarget}` +
+          ` | Fastify ÷ ceiling CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'ceiling'))}${vsBase} | ${load()}`,
+      );
     }
     if (failures) process.exitCode = 1;
   } finally {

@@ -1,24 +1,26 @@
 /**
  * Runs every benchmark suite in bench/ one after another, each in its own process, and writes
  * bench/results/: results.json (machine, run, every figure with its in-run baseline and ratio),
- * results.md (the table), throughput.svg and latency.svg, and performance-section.md.
+ * results.md (the table), the charts (throughput.svg, latency.svg and, from import-nu63.md,
+ * import-rate.svg) and performance-section.md.
  *
- *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--docs]
+ *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--docs] [--charts-only]
  *
- * --quick   tiny iteration counts: checks the runner; the numbers are labelled as not for publication
- * --docs    also replaces the section between <!-- bench:start --> and <!-- bench:end --> in docs/performance.md
+ * --quick        tiny iteration counts: checks the runner; the numbers are labelled as not for publication
+ * --docs         also replaces the section between <!-- bench:start --> and <!-- bench:end --> in docs/performance.md
+ * --charts-only  runs no suite: redraws the table, the charts and the section from DIR/results.json
  *
  * A full run takes tens of minutes and is only meaningful on an otherwise idle machine: each
  * suite's load average at start is recorded next to its figures.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResults, MachineInfo, SuiteResult } from './lib/figures.js';
 import { PARSERS } from './lib/parsers.js';
-import { latencySvg, markdownTable, readmeSection, replaceReadmeSection, throughputSvg } from './lib/render.js';
+import { importRateSvg, latencySvg, markdownTable, readmeSection, replaceReadmeSection, throughputSvg } from './lib/render.js';
 import { discoverSuites } from './lib/suites.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -29,6 +31,7 @@ function option(name: string): string | undefined {
 }
 
 const quick = process.argv.includes('--quick');
+const chartsOnly = process.argv.includes('--charts-only');
 const only = option('--only')
   ?.split(',')
   .map((s) => s.trim())
@@ -82,11 +85,15 @@ function runSuite(file: string, args: string[]): Promise<{ code: number | null; 
   });
 }
 
-const results: BenchResults = { quick, startedAt: new Date().toISOString(), commit: commit(), machine: machine(), suites: [] };
-const plans = discoverSuites(join(root, 'bench'), quick, only);
-process.stderr.write(
-  `${plans.length} suites${quick ? ' (QUICK: tiny counts, numbers not for publication)' : ''}: ${plans.map((p) => p.suite).join(', ')}\n`,
-);
+const results: BenchResults = chartsOnly
+  ? (JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as BenchResults)
+  : { quick, startedAt: new Date().toISOString(), commit: commit(), machine: machine(), suites: [] };
+const plans = chartsOnly ? [] : discoverSuites(join(root, 'bench'), quick, only);
+if (!chartsOnly) {
+  process.stderr.write(
+    `${plans.length} suites${quick ? ' (QUICK: tiny counts, numbers not for publication)' : ''}: ${plans.map((p) => p.suite).join(', ')}\n`,
+  );
+}
 for (const p of plans) {
   process.stderr.write(`\n=== ${p.suite} ${p.args.join(' ')}\n`);
   const load = loadavg()[0]!;
@@ -117,11 +124,18 @@ writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '
 writeFileSync(join(outDir, 'results.md'), markdownTable(results));
 writeFileSync(join(outDir, 'throughput.svg'), throughputSvg(results));
 writeFileSync(join(outDir, 'latency.svg'), latencySvg(results));
+// The import rate per era is bench/import-nu63.ts's report, not a figure of results.json.
+const importReport = join(outDir, 'import-nu63.md');
+const importChart = existsSync(importReport) ? importRateSvg(readFileSync(importReport, 'utf8')) : null;
+if (importChart) writeFileSync(join(outDir, 'import-rate.svg'), importChart);
+else rmSync(join(outDir, 'import-rate.svg'), { force: true });
 // The charts are linked from docs/performance.md, so their paths are relative to docs/.
 const performanceDoc = join(root, 'docs', 'performance.md');
-const section = readmeSection(results, relative(dirname(performanceDoc), outDir));
+const section = readmeSection(results, relative(dirname(performanceDoc), outDir), importChart !== null);
 writeFileSync(join(outDir, 'performance-section.md'), section + '\n');
-process.stderr.write(`\nwrote ${relative(root, outDir)}/{results.json,results.md,throughput.svg,latency.svg,performance-section.md}\n`);
+process.stderr.write(
+  `\nwrote ${relative(root, outDir)}/{results.json,results.md,throughput.svg,latency.svg,${importChart ? 'import-rate.svg,' : ''}performance-section.md}\n`,
+);
 
 if (process.argv.includes('--docs')) {
   const updated = replaceReadmeSection(readFileSync(performanceDoc, 'utf8'), section);
@@ -135,8 +149,48 @@ if (process.argv.includes('--docs')) {
     process.stderr.write('docs/performance.md results section updated\n');
   }
 }
+printImportProjection(join(root, 'bench', 'results', 'import-projection.json'));
 const failed = results.suites.filter((s) => s.problem);
 if (failed.length > 0) {
   process.stderr.write(`problems: ${failed.map((s) => `${s.suite} (${s.problem})`).join('; ')}\n`);
   process.exitCode = 1;
+}
+
+/** The import projection (bench/import-eras.ts, bench/import-contiguous.ts), as written. */
+function printImportProjection(file: string): void {
+  let p: {
+    mainnet_hours: number;
+    mainnet_hours_at_measured_load?: number;
+    cores: number;
+    eras: { era: string; mainnet: { blocks: number; bytes: number }; connect_seconds: number; equihash_seconds: number }[];
+    contiguous: {
+      blocks: number;
+      blocks_imported?: number;
+      seconds: number | null;
+      predicted_seconds: number;
+      predicted_seconds_for_imported?: number;
+    } | null;
+  };
+  try {
+    p = JSON.parse(readFileSync(file, 'utf8')) as typeof p;
+  } catch {
+    process.stderr.write(`\nno import projection (${relative(root, file)}): run bench/import-eras.ts\n`);
+    return;
+  }
+  const lines = [
+    `\nimport projection (${relative(root, file)}): full mainnet ${p.mainnet_hours.toFixed(2)} h on ${p.cores} cores` +
+      (p.mainnet_hours_at_measured_load ? ` (${p.mainnet_hours_at_measured_load.toFixed(2)} h at the load measured)` : ''),
+    ...p.eras.map(
+      (e) =>
+        `  ${e.era.padEnd(8)} ${e.mainnet.blocks.toLocaleString('en')} blocks, ${(e.mainnet.bytes / 1e9).toFixed(1)} GB: ` +
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h, Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+    ),
+    p.contiguous
+      ? `  contiguous import: ${(p.contiguous.blocks_imported ?? p.contiguous.blocks).toLocaleString('en')} blocks, ` +
+        (p.contiguous.seconds === null
+          ? `predicted ${p.contiguous.predicted_seconds.toFixed(0)} s, not run yet`
+          : `${p.contiguous.seconds.toFixed(0)} s, predicted ${(p.contiguous.predicted_seconds_for_imported ?? p.contiguous.predicted_seconds).toFixed(0)} s`)
+      : '  contiguous import: not run (bench/import-contiguous.ts)',
+  ];
+  process.stderr.write(lines.join('\n') + '\n');
 }

@@ -24,7 +24,7 @@
  *    solutions are far cheaper, so the "Equihash off" ratio understates mainnet's share.
  * 5. Coins-view lookups (LevelDB getSync of `c` keys, as ChainStateIndex reads them) per second
  *    right after reopening the store, then again warm.
- * 6. A full-mainnet import projection from these per-block and per-transaction costs.
+ * The full-mainnet projection is bench/import-eras.ts's, from era-shaped chains.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,6 @@ import { mainnetChain } from '../test/support/store.js';
 import { buildChain, regtestGenesis } from '../test-vectors/regtest-builder.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { cpuMicrosPerUnit, fmt, load, median, positional, QUICK } from './lib/measure.js';
-import { MAINNET_ASSUMPTIONS } from './lib/mainnet.js';
 
 const MB = 1024 * 1024;
 const BLOCKS = Number(positional()[0] ?? (QUICK ? 100 : 1200));
@@ -389,33 +388,7 @@ console.log(
   rmSync(dir, { recursive: true, force: true });
 }
 
-// ---- 6. Full-mainnet projection from the per-block and per-transaction costs above.
-{
-  const { blocks, transactions } = MAINNET_ASSUMPTIONS;
-  const hours = (us: number): number => us / 3.6e9;
-  const lines = [
-    {
-      label: 'one batch per block, one core',
-      block: perBlockUs - eq48 + eq200,
-      how: 'coinbase-only block with Equihash (200,9) in place of (48,5)',
-      tx: perTxUs,
-    },
-    {
-      label: 'group commit (zecrpc import), solutions on a second core',
-      // The solution thread keeps up while a block takes longer here than a (200,9) check there.
-      block: Math.max(groupedPerBlockUs, eq200),
-      how: 'coinbase-only block; Equihash (200,9) on the solution thread',
-      tx: groupedPerTxUs,
-    },
-  ];
-  for (const { label, block, how, tx } of lines) {
-    const blockH = hours(blocks * block);
-    const txH = hours((transactions - blocks) * tx);
-    console.log(
-      `projection, store import with everything on, ${label}, trees excluded (see bench/trees.ts): ` +
-        `${fmt(blocks / 1e6, 1)} M blocks × ${block.toFixed(0)} µs (${how}) = ${blockH.toFixed(2)} h, ` +
-        `+ ${fmt((transactions - blocks) / 1e6, 1)} M non-coinbase transactions × ${tx.toFixed(0)} µs = ${txH.toFixed(2)} h; total ≈ ${(blockH + txH).toFixed(2)} h`,
-    );
-  }
-}
+// ---- 6. No mainnet projection here: these chains' v1 transactions of 1–3 inputs and outputs and
+// 36-byte solutions are not mainnet's composition. bench/import-eras.ts projects full mainnet
+// from unit costs measured on era-shaped chains (bench/results/import-projection.json).
 rmSync(root, { recursive: true, force: true });

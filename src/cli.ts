@@ -7,7 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.js';
 import { COMMANDS } from './cli/commands.js';
-import { decodeCommands } from './cli/decode.js';
+import { decodeCommands, normalizeDecodeArgs } from './cli/decode.js';
 import { isHelpFlag, isVersionFlag } from './cli/options.js';
 import { importUsage, serveUsage } from './cli/usage.js';
 import { versionLine } from './cli/version.js';
@@ -58,7 +58,7 @@ async function runDecode(argv: string[]): Promise<void> {
   const program = new Command('zecrpc').exitOverride().configureOutput({ writeErr: () => undefined });
   for (const c of decodeCommands()) program.addCommand(c.exitOverride().configureOutput({ writeErr: () => undefined }));
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync([argv[0]!, ...normalizeDecodeArgs(argv.slice(1))], { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
       throw new ConfigError(`Error: zecrpc ${argv[0]}: ${e.message.replace(/^error: /, '')}. See 'zecrpc ${argv[0]} -help'.`);

@@ -140,6 +140,7 @@ export function parseConfFile(text: string, path: string): OptionMap {
   return options;
 }
 
+/** zcashd-style settings from arguments and zcash.conf: the network, the data dir, the `-compat` profile and every option's value. */
 export interface NodeConfig {
   /** `-compat=<name>`: the zcashd release whose replies are reproduced (compat/profiles.ts). */
   compat: CompatProfile;

@@ -17,10 +17,17 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+export interface ChildOptions {
+  /** The checkout whose `script` runs (default this one): another revision's, to compare with. */
+  root?: string;
+  /** Node options before the script (`--cpu-prof`, …). */
+  nodeArgs?: readonly string[];
+}
+
 /** Starts `script` (a path from the repository root) under tsx with `env` added; resolves once it listens. */
-export async function startChildServer(script: string, env: Record<string, string>): Promise<ChildServer> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: REPO,
+export async function startChildServer(script: string, env: Record<string, string>, options: ChildOptions = {}): Promise<ChildServer> {
+  const proc: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+    cwd: options.root ?? REPO,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -49,24 +49,26 @@ async function drive(port: number, body: string, connections: number, amount: nu
 }
 
 /**
- * `rounds` interleaved rounds of `body` at `connections`; `targets[0]` is the ceiling. Each
+ * `rounds` interleaved rounds of `body` at `connections`; `targets[0]` is the ceiling. `replyBytes`
+ * is the whole reply's expected size, or per target (servers whose heads differ). Each
  * target first gets one request per connection (warm-up, not counted; it also sizes the runs).
  */
 export async function interleavedRounds(
   targets: readonly Target[],
   body: string,
-  replyBytes: number,
+  replyBytes: number | ((target: string) => number),
   connections: number,
   rounds: number,
   seconds: number,
 ): Promise<CellResult> {
+  const bytesOf = (t: Target) => (typeof replyBytes === 'number' ? replyBytes : replyBytes(t.name));
   const lastRate = new Map<string, number>();
-  for (const t of targets) lastRate.set(t.name, (await drive(t.port, body, connections, connections, replyBytes)).rate);
+  for (const t of targets) lastRate.set(t.name, (await drive(t.port, body, connections, connections, bytesOf(t))).rate);
   const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       const amount = Math.max(connections, Math.round(lastRate.get(t.name)! * seconds));
-      const run = await drive(t.port, body, connections, amount, replyBytes);
+      const run = await drive(t.port, body, connections, amount, bytesOf(t));
       lastRate.set(t.name, run.rate);
       runs.get(t.name)!.push(run);
     }

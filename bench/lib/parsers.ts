@@ -441,26 +441,21 @@ function storeImport(out: string): Figure[] {
       }),
     );
   }
-  const projection = (label: string): number | undefined => {
-    const m = new RegExp(`projection, store import with everything on, ${label}.* total ≈ ([\\d.]+) h`).exec(out);
-    return m ? num(m[1]!) : undefined;
-  };
-  const perBlockH = projection('one batch per block, one core');
-  const groupedH = projection('group commit \\(zecrpc import\\), solutions on a second core');
-  if (groupedH !== undefined)
+  return figs;
+}
+
+/** bench/import-eras.ts: the full-mainnet projection from era-shaped chains, and each era chain's import rate. */
+function importEras(out: string): Figure[] {
+  const figs: Figure[] = [];
+  for (const m of out.matchAll(/^import (era \S+) .*?\s+([\d,]+) blocks\/s\s+([\d.]+) MB\/s/gm))
+    figs.push(figure('import-eras', `import, ${m[1]} chain (zecrpc import's way)`, num(m[3]!), 'MB/s', 'higher', null));
+  const p = /^projection, full mainnet .* on (\d+) cores: ([\d.]+) h from CPU costs, ([\d.]+) h at the load measured/m.exec(out);
+  if (p)
     figs.push(
-      figure(
-        'store-import',
-        'projected mainnet import as zecrpc import (group commit, solutions on a second core), trees excluded',
-        groupedH,
-        'h',
-        'lower',
-        perBlockH === undefined ? null : { name: 'one batch per block', value: perBlockH },
-      ),
-    );
-  else if (perBlockH !== undefined)
-    figs.push(
-      figure('store-import', 'projected mainnet import, one batch per block, one core, trees excluded', perBlockH, 'h', 'lower', null),
+      figure('import-eras', `projected full mainnet import, ${p[1]} cores (CPU costs)`, num(p[2]!), 'h', 'lower', {
+        name: 'same projection at the load measured',
+        value: num(p[3]!),
+      }),
     );
   return figs;
 }
@@ -695,6 +690,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   'store-serve': storeServe,
   'getblock-connected': getblockConnected,
   'store-import': storeImport,
+  'import-eras': importEras,
   'chain-state': chainState,
   trees,
   equihash,

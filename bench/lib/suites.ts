@@ -9,12 +9,15 @@ import { readdirSync } from 'node:fs';
 const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
   'scale-out': { full: [], quick: ['--seconds=1', '--blocks=2'] },
   'store-import': { full: [], quick: ['100'] },
+  'import-eras': { full: [], quick: ['--blocks=30', '--rounds=1'] },
   'trees-append': { full: ['200000'], quick: ['5000'] },
 };
 
 /** Files in bench/ that are not benchmarks. */
 export const NOT_SUITES: Readonly<Record<string, string>> = {
   'run-all': 'this runner',
+  'import-contiguous':
+    'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };
 
 export interface SuitePlan {

@@ -1,135 +1,166 @@
 /**
- * Two charts as plain SVG text (no chart library): ratios against in-run baselines as
- * horizontal bars on a log scale with the 1× line marked, and latency percentiles as grouped
- * bars by concurrency.
+ * One horizontal bar chart as plain SVG text (no chart library), used for each of the benchmark
+ * charts: rows grouped under headings, one or more coloured bars per row (a legend names the
+ * colours), each bar's value printed beside it, an optional reference line (the 1.0 baseline) and
+ * optional min–max whiskers. The sizes come from the content, so every label is drawn whole, and
+ * are bounded so that a long results file cannot make an unreadable chart.
  */
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const FONT = 'font-family="system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif"';
-const PALETTE = ['#2f6fdb', '#e8833a', '#3aa655', '#b04fc8', '#d64545', '#7a7a7a'];
 
-export interface RatioBar {
-  label: string;
-  ratio: number;
-  /** Shown after the ratio, e.g. the absolute value. */
-  note?: string;
+/** Colours that stay distinct for readers with the common colour-vision deficiencies (Okabe–Ito). */
+export const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00'] as const;
+
+/** A generous width per character of 12 px text: a label measured with it is never clipped. */
+const CHAR_W = 7;
+const BAR_H = 12;
+const BAR_GAP = 2;
+const ROW_PAD = 5;
+const HEADING_H = 24;
+const PLOT_W = 420;
+/** Bounds that keep a chart readable on a page; a spec that would exceed them is refused. */
+export const MAX_WIDTH = 1400;
+export const MAX_HEIGHT = 1600;
+
+export interface Bar {
+  /** The series (legend entry) this bar belongs to. */
+  series: string;
+  value: number;
+  /** What is printed beside the bar, e.g. `0.96× (309 of 313 req/s)` or `< 1 ms`. */
+  text: string;
+  /** Drawn as a whisker across the bar, e.g. the slowest and fastest round. */
+  range?: readonly [number, number];
 }
 
-/** Horizontal bars of ratios (log scale), grouped under section headings. */
-export function ratioChart(title: string, subtitle: string, sections: { heading: string; bars: RatioBar[] }[]): string {
-  const labelW = 380;
-  const plotW = 440;
-  const rowH = 22;
-  const top = 64;
-  const all = sections.flatMap((s) => s.bars.map((b) => b.ratio));
-  const lo = Math.min(0.1, ...all.map((r) => r / 1.5));
-  const hi = Math.max(10, ...all.map((r) => r * 1.5));
-  const x = (r: number) => labelW + ((Math.log10(r) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotW;
-  const rows = sections.reduce((n, s) => n + s.bars.length + 1, 0);
-  const height = top + rows * rowH + 40;
-  const width = labelW + plotW + 150;
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
-  );
-  parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  parts.push(`<text x="12" y="22" font-size="16" font-weight="600">${esc(title)}</text>`);
-  parts.push(`<text x="12" y="42" fill="#555">${esc(subtitle)}</text>`);
-  const ticks = [0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000, 3000].filter((t) => t >= lo && t <= hi);
-  const bottom = top + rows * rowH;
-  for (const t of ticks) {
-    parts.push(
-      `<line x1="${x(t).toFixed(1)}" y1="${top - 6}" x2="${x(t).toFixed(1)}" y2="${bottom}" stroke="${t === 1 ? '#222' : '#e3e3e3'}" stroke-width="${t === 1 ? 1.5 : 1}"/>`,
-    );
-    parts.push(`<text x="${x(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" fill="#555">${t}×</text>`);
+export interface BarRow {
+  label: string;
+  bars: Bar[];
+}
+
+export interface BarChartSpec {
+  title: string;
+  /** Lines under the title: the machine and run, and how to read the chart. */
+  subtitle: string[];
+  axis: {
+    scale: 'linear' | 'log';
+    /** Ends of the axis; on a log scale a value at or below `min` is drawn as a stub at `min`. */
+    min: number;
+    max: number;
+    ticks: number[];
+    tickLabel: (v: number) => string;
+    title: string;
+  };
+  reference?: { value: number; label: string };
+  series: string[];
+  groups: { heading: string; rows: BarRow[] }[];
+}
+
+/** The bar chart as an SVG document; throws when a value is not finite or the chart would be oversized. */
+export function barChart(spec: BarChartSpec): string {
+  const { axis } = spec;
+  const bars = spec.groups.flatMap((g) => g.rows.flatMap((r) => r.bars));
+  for (const b of bars) {
+    const values = [b.value, ...(b.range ?? [])];
+    if (!values.every(Number.isFinite)) throw new Error(`chart "${spec.title}": bar "${b.text}" has a value that is not a number`);
+    if (!spec.series.includes(b.series)) throw new Error(`chart "${spec.title}": series "${b.series}" is not in the legend`);
   }
-  parts.push(`<text x="${x(1).toFixed(1)}" y="${top - 10}" text-anchor="middle" fill="#222">baseline</text>`);
+  if (!(axis.max > axis.min) || (axis.scale === 'log' && axis.min <= 0)) throw new Error(`chart "${spec.title}": bad axis`);
+
+  const longest = (texts: string[]): number => Math.max(0, ...texts.map((t) => t.length)) * CHAR_W;
+  const labelW = 24 + longest(spec.groups.flatMap((g) => g.rows.map((r) => r.label)));
+  const textW = 16 + longest(bars.map((b) => b.text));
+  const left = labelW;
+  const legendRows = Math.ceil(spec.series.length / 3);
+  const top = 36 + spec.subtitle.length * 17 + legendRows * 20 + 22;
+  const rowHeight = (r: BarRow): number => r.bars.length * (BAR_H + BAR_GAP) - BAR_GAP + 2 * ROW_PAD;
+  const plotH = spec.groups.reduce((h, g) => h + HEADING_H + g.rows.reduce((s, r) => s + rowHeight(r), 0), 0);
+  const width = Math.max(left + PLOT_W + textW, 16 + longest([...spec.subtitle, spec.title]));
+  const height = top + plotH + 50;
+  if (width > MAX_WIDTH || height > MAX_HEIGHT) {
+    throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
+  }
+
+  const clamp = (v: number): number => Math.min(axis.max, Math.max(axis.min, v));
+  const x = (v: number): number => {
+    const c = clamp(v);
+    const share =
+      axis.scale === 'log'
+        ? (Math.log10(c) - Math.log10(axis.min)) / (Math.log10(axis.max) - Math.log10(axis.min))
+        : (c - axis.min) / (axis.max - axis.min);
+    return left + share * PLOT_W;
+  };
+  const f = (n: number): string => n.toFixed(1);
+  const colour = (series: string): string => PALETTE[spec.series.indexOf(series) % PALETTE.length]!;
+
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
+    '<rect width="100%" height="100%" fill="#ffffff"/>',
+    `<text x="12" y="24" font-size="16" font-weight="600">${esc(spec.title)}</text>`,
+  ];
+  spec.subtitle.forEach((line, i) => out.push(`<text x="12" y="${44 + i * 17}" fill="#555">${esc(line)}</text>`));
+  const legendTop = 36 + spec.subtitle.length * 17 + 8;
+  spec.series.forEach((s, i) => {
+    const lx = 12 + (i % 3) * 300;
+    const ly = legendTop + Math.floor(i / 3) * 20;
+    out.push(`<rect class="legend" x="${lx}" y="${ly}" width="12" height="12" fill="${colour(s)}"/>`);
+    out.push(`<text x="${lx + 17}" y="${ly + 10}">${esc(s)}</text>`);
+  });
+
+  const bottom = top + plotH;
+  for (const t of axis.ticks) {
+    out.push(`<line x1="${f(x(t))}" y1="${top - 4}" x2="${f(x(t))}" y2="${bottom}" stroke="#e6e6e6"/>`);
+    out.push(`<text x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle" fill="#555">${esc(axis.tickLabel(t))}</text>`);
+  }
+  out.push(`<text x="${f(left + PLOT_W / 2)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
+
   let y = top;
-  sections.forEach((s, si) => {
-    parts.push(`<text x="12" y="${y + 15}" font-weight="600">${esc(s.heading)}</text>`);
-    y += rowH;
-    for (const b of s.bars) {
-      const x0 = x(1);
-      const x1 = x(b.ratio);
-      const color = PALETTE[si % PALETTE.length]!;
-      parts.push(`<text x="${labelW - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>`);
-      parts.push(
-        `<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 4}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" height="${rowH - 8}" fill="${color}" opacity="${b.ratio >= 1 ? 0.9 : 0.45}"/>`,
-      );
-      parts.push(
-        `<text x="${(Math.max(x0, x1) + 6).toFixed(1)}" y="${y + 15}">${b.ratio.toFixed(b.ratio < 10 ? 2 : 0)}×${b.note ? ` ${esc(b.note)}` : ''}</text>`,
-      );
-      y += rowH;
+  for (const g of spec.groups) {
+    out.push(`<text x="12" y="${y + 16}" font-weight="600">${esc(g.heading)}</text>`);
+    y += HEADING_H;
+    for (const r of g.rows) {
+      const h = rowHeight(r);
+      out.push(`<text x="${left - 10}" y="${f(y + h / 2 + 4)}" text-anchor="end">${esc(r.label)}</text>`);
+      r.bars.forEach((b, i) => {
+        const by = y + ROW_PAD + i * (BAR_H + BAR_GAP);
+        const x0 = axis.scale === 'log' ? left : x(Math.max(axis.min, 0));
+        const x1 = x(b.value);
+        out.push(
+          `<rect class="bar" x="${f(Math.min(x0, x1))}" y="${by}" width="${f(Math.max(2, Math.abs(x1 - x0)))}" height="${BAR_H}" fill="${colour(b.series)}"><title>${esc(`${r.label}, ${b.series}: ${b.text}`)}</title></rect>`,
+        );
+        let textX = Math.max(x0, x1) + 6;
+        if (b.range) {
+          const [lo, hi] = [x(Math.min(...b.range)), x(Math.max(...b.range))];
+          const my = by + BAR_H / 2;
+          out.push(
+            `<path class="whisker" d="M${f(lo)} ${my - 4}v8M${f(lo)} ${my}H${f(hi)}M${f(hi)} ${my - 4}v8" stroke="#222" fill="none"/>`,
+          );
+          textX = Math.max(textX, hi + 6);
+        }
+        out.push(`<text x="${f(textX)}" y="${by + BAR_H - 2}">${esc(b.text)}</text>`);
+      });
+      y += h;
     }
-  });
-  parts.push('</svg>');
-  return parts.join('\n') + '\n';
-}
-
-export interface LatencyGroup {
-  /** e.g. "10 connections" */
-  label: string;
-  bars: { series: string; ms: number }[];
-}
-
-/** Grouped vertical bars: one group per concurrency, one bar per series. */
-export function latencyChart(title: string, subtitle: string, groups: LatencyGroup[]): string {
-  const series = [...new Set(groups.flatMap((g) => g.bars.map((b) => b.series)))];
-  const barW = 26;
-  const gap = 34;
-  const left = 60;
-  const top = 80;
-  const plotH = 260;
-  const groupW = series.length * barW + gap;
-  const width = Math.max(520, left + groups.length * groupW + 40);
-  const height = top + plotH + 60;
-  const max = Math.max(1, ...groups.flatMap((g) => g.bars.map((b) => b.ms)));
-  const step = niceStep(max / 5);
-  const yMax = Math.ceil(max / step) * step;
-  const y = (v: number) => top + plotH - (v / yMax) * plotH;
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
-  );
-  parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  parts.push(`<text x="12" y="22" font-size="16" font-weight="600">${esc(title)}</text>`);
-  parts.push(`<text x="12" y="42" fill="#555">${esc(subtitle)}</text>`);
-  series.forEach((s, i) => {
-    const lx = left + i * 170;
-    parts.push(`<rect x="${lx}" y="52" width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/>`);
-    parts.push(`<text x="${lx + 16}" y="62">${esc(s)}</text>`);
-  });
-  for (let v = 0; v <= yMax + 1e-9; v += step) {
-    parts.push(`<line x1="${left}" y1="${y(v).toFixed(1)}" x2="${width - 20}" y2="${y(v).toFixed(1)}" stroke="#e3e3e3"/>`);
-    parts.push(`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#555">${formatTick(v)}</text>`);
   }
-  parts.push(
-    `<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" fill="#555">ms</text>`,
-  );
-  groups.forEach((g, gi) => {
-    const gx = left + 20 + gi * groupW;
-    g.bars.forEach((b) => {
-      const si = series.indexOf(b.series);
-      const bx = gx + si * barW;
-      parts.push(
-        `<rect x="${bx}" y="${y(b.ms).toFixed(1)}" width="${barW - 4}" height="${(top + plotH - y(b.ms)).toFixed(1)}" fill="${PALETTE[si % PALETTE.length]}"/>`,
-      );
-      parts.push(
-        `<text x="${bx + (barW - 4) / 2}" y="${(y(b.ms) - 4).toFixed(1)}" text-anchor="middle" font-size="10">${formatTick(b.ms)}</text>`,
-      );
-    });
-    parts.push(`<text x="${gx + (series.length * barW) / 2}" y="${top + plotH + 18}" text-anchor="middle">${esc(g.label)}</text>`);
-  });
-  parts.push('</svg>');
-  return parts.join('\n') + '\n';
+  if (spec.reference) {
+    const rx = f(x(spec.reference.value));
+    out.push(
+      `<line class="reference" x1="${rx}" y1="${top - 8}" x2="${rx}" y2="${bottom}" stroke="#222" stroke-width="1.5" stroke-dasharray="5 3"/>`,
+    );
+    out.push(`<text x="${rx}" y="${top - 12}" text-anchor="middle" fill="#222">${esc(spec.reference.label)}</text>`);
+  }
+  out.push('</svg>');
+  return out.join('\n') + '\n';
 }
 
-function niceStep(raw: number): number {
-  const p = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
-
-function formatTick(v: number): string {
-  return v >= 10 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v.toFixed(2);
+/** Ticks at `multiples` (1, 2 and 5 by default) of each power of ten within [min, max], for a log axis. */
+export function logTicks(min: number, max: number, multiples: readonly number[] = [1, 2, 5]): number[] {
+  const ticks: number[] = [];
+  for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
+    for (const m of multiples) {
+      const t = m * 10 ** p;
+      if (t >= min * 0.999 && t <= max * 1.001) ticks.push(Number(t.toPrecision(6)));
+    }
+  }
+  return ticks;
 }

@@ -6,6 +6,7 @@
 
 import { BRANCH_IDS, NETWORK_UPGRADES, type NetworkUpgrade } from './upgrades.js';
 
+/** The three networks zcashd knows. */
 export type NetworkName = 'mainnet' | 'testnet' | 'regtest';
 
 export const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet', 'regtest'];
@@ -22,6 +23,7 @@ export interface UpgradeActivation {
 /** Activation height of every upgrade on one network; null = never (regtest without -nuparams). */
 export type ActivationHeights = Readonly<Record<NetworkUpgrade, number | null>>;
 
+/** One network's consensus parameters: upgrade heights, address prefixes, proof-of-work limits and the other facts its rules read. */
 export interface NetworkParams {
   name: NetworkName;
   /** getblockchaininfo `chain`. */
@@ -65,6 +67,7 @@ function schedule(heights: ActivationHeights): Pick<NetworkParams, 'activationHe
 
 const NEVER: ActivationHeights = Object.fromEntries(NETWORK_UPGRADES.map((u) => [u, null])) as Record<NetworkUpgrade, null>;
 
+/** Mainnet's consensus parameters. */
 export const MAINNET: NetworkParams = {
   name: 'mainnet',
   chain: 'main',
@@ -92,6 +95,7 @@ export const MAINNET: NetworkParams = {
   }),
 };
 
+/** Testnet's consensus parameters. */
 export const TESTNET: NetworkParams = {
   name: 'testnet',
   chain: 'test',
@@ -119,6 +123,7 @@ export const TESTNET: NetworkParams = {
   }),
 };
 
+/** Regtest's consensus parameters with no upgrade scheduled, as zcashd's regtest without `-nuparams`. */
 export const REGTEST: NetworkParams = {
   name: 'regtest',
   chain: 'regtest',
@@ -174,6 +179,7 @@ export function withoutUpgradesAfter(params: NetworkParams, last: NetworkUpgrade
   return { ...params, ...schedule(heights), orchardSoftForkHeight };
 }
 
+/** The consensus parameters of the network named. */
 export function networkParams(name: NetworkName): NetworkParams {
   return name === 'mainnet' ? MAINNET : name === 'testnet' ? TESTNET : REGTEST;
 }

@@ -11,6 +11,7 @@ export const ZCASHD_6_12_2_UPGRADES = ['Overwinter', 'Sapling', 'Blossom', 'Hear
 /** Upgrades after Sprout, in activation order: zcashd v6.12.2's, then NU6.2 and NU6.3. */
 export const NETWORK_UPGRADES = [...ZCASHD_6_12_2_UPGRADES, 'NU6.2', 'NU6.3'] as const;
 
+/** A network upgrade's name, from Overwinter to NU6.3. */
 export type NetworkUpgrade = (typeof NETWORK_UPGRADES)[number];
 
 /** The consensus branch id of each epoch (Sprout's is 0). Used as little-endian u32 in personalizations. */

@@ -3,6 +3,7 @@
  * block-intrinsic members of getblock verbosity 2, printed from bytes given as a hex argument,
  * `@file`, or `-` (stdin).
  */
+import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { readTextBounded } from '../bounded-read.js';
 import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
@@ -20,6 +21,37 @@ export function readHexArgument(arg: string): string {
   if (arg === '-') return readTextBounded(0, REQUEST_TEXT_LIMIT).trim();
   if (arg.startsWith('@')) return readTextBounded(arg.slice(1), REQUEST_TEXT_LIMIT).trim();
   return arg;
+}
+
+/**
+ * For an argument that is not hex but names a file: the hint that a file is read with `@` (the
+ * argument is hex text by default, as zcashd's RPC takes it).
+ */
+export function fileArgumentHint(arg: string, e: DecodeError): string {
+  if (e.reason !== 'invalid-hex' || arg === '-' || arg.startsWith('@')) return '';
+  let isFile = false;
+  try {
+    isFile = statSync(arg).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (isFile) return `\n${arg} is a file: write @${arg} to read the hex in it (or - to read stdin)`;
+  return /[/\\]|\.[a-z]+$/i.test(arg) ? `\nto read a file, write @ before its path (@${arg}), or - to read stdin` : '';
+}
+
+/**
+ * decode-tx and decode-block take zcashd-style options as the other commands do: `-name=value`
+ * and `-name` become commander's `--name=value` and `--name`, and `-testnet` / `-regtest` select
+ * the network as they do for `serve`; `--long` options and the hex argument pass unchanged.
+ */
+export function normalizeDecodeArgs(argv: readonly string[]): string[] {
+  return argv.map((a) => {
+    const zcashdStyle = /^-([A-Za-z][A-Za-z0-9-]*)(=.*)?$/s.exec(a);
+    if (!zcashdStyle) return a;
+    const name = zcashdStyle[1]!.toLowerCase();
+    if ((name === 'testnet' || name === 'regtest') && zcashdStyle[2] === undefined) return `--network=${name}`;
+    return `--${name}${zcashdStyle[2] ?? ''}`;
+  });
 }
 
 interface DecodeOptions {
@@ -67,7 +99,7 @@ export function decodeCommands(): Command[] {
     try {
       json = decodeTxToJsonText(readHexArgument(arg), opts.network);
     } catch (e) {
-      if (e instanceof DecodeError) fail(e.rpcMessage);
+      if (e instanceof DecodeError) fail(e.rpcMessage + fileArgumentHint(arg, e));
       throw e;
     }
     emit(json, opts.pretty);
@@ -85,7 +117,7 @@ export function decodeCommands(): Command[] {
     try {
       json = decodeBlockToJsonText(readHexArgument(arg), opts.network);
     } catch (e) {
-      if (e instanceof DecodeError) fail(`Block decode failed: ${e.what}`);
+      if (e instanceof DecodeError) fail(`Block decode failed: ${e.what}${fileArgumentHint(arg, e)}`);
       throw e;
     }
     emit(json, opts.pretty);

@@ -15,7 +15,7 @@ import { importBlkFiles } from '../sync/blk.js';
 import type { ImportResult } from '../sync/hex.js';
 import { importHex } from '../sync/hex.js';
 import { stderrLogger, type ProgressMode } from '../sync/progress.js';
-import { followUpstream, importFromUpstream } from '../sync/upstream.js';
+import { followUpstream, importFromUpstream, type UpstreamFollower } from '../sync/upstream.js';
 import { checkOptions, isHelpFlag, isVersionFlag } from './options.js';
 import { fetchCheckpoint, readCheckpointFile } from '../sync/checkpoint.js';
 import { JsonRpcClient } from '../sync/rpc-client.js';
@@ -154,9 +154,12 @@ export async function runImport(argv: string[]): Promise<void> {
     else {
       const rpcOpts = { ...common, user: opts.rpcUser, password: opts.rpcPassword, cookieFile: opts.rpcCookie };
       if (opts.follow) {
+        const startedAt = Date.now();
+        const startTip = await store.tip();
         const follower = await followUpstream(store, opts.rpc!, rpcOpts);
         if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
         await follower.stop();
+        process.stdout.write(followSummary(follower, startTip?.height ?? null, await store.tip(), (Date.now() - startedAt) / 1000) + '\n');
         return;
       }
       result = await importFromUpstream(store, opts.rpc!, rpcOpts);
@@ -177,6 +180,23 @@ export async function runImport(argv: string[]): Promise<void> {
       await solutions?.close();
     }
   }
+}
+
+/** What `import --follow` did, printed when it stops: an operator sees where it left the store. */
+export function followSummary(
+  follower: Pick<UpstreamFollower, 'added' | 'reorganizations' | 'passes' | 'upstreamHeight' | 'lastError'>,
+  startHeight: number | null,
+  tip: { height: number; hash: Uint8Array } | null,
+  seconds: number,
+): string {
+  const lag = tip && follower.upstreamHeight !== null ? `, ${Math.max(0, follower.upstreamHeight - tip.height)} behind` : '';
+  return (
+    `followed for ${seconds.toFixed(1)} s (${follower.passes} polls): stored ${follower.added} blocks` +
+    (follower.reorganizations ? ` (${follower.reorganizations} reorganizations)` : '') +
+    `; tip ${startHeight ?? 'none'} → ${tip ? `${tip.height} ${toHexReversed(tip.hash)}` : 'none'}` +
+    `; upstream height ${follower.upstreamHeight ?? 'never read'}${lag}` +
+    (follower.lastError ? `; last error: ${follower.lastError.message}` : '')
+  );
 }
 
 function checkpointHeightArg(text: string | undefined): number {

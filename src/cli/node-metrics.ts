@@ -52,5 +52,6 @@ export function nodeFigures(store: ChainStore, datadir: string, upstreamHeight: 
     storeHeight: async () => (await store.tip())?.height ?? null,
     ...(upstreamHeight ? { upstreamHeight } : {}),
     diskBytes: diskSizer(datadir),
+    damagedReads: () => store.damagedReads,
   };
 }

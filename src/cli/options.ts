@@ -188,8 +188,14 @@ export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   { name: 'rpcssl', help: 'Refused, as by zcash-cli: SSL mode for RPC is no longer supported (-norpcssl is accepted)' },
 ];
 
-/** `zecrpc verify` reads the same store options as import. */
-export const VERIFY_OPTIONS: readonly OptionDoc[] = IMPORT_OPTIONS;
+/** `zecrpc verify` reads the same store options as import, and `-repair`. */
+export const VERIFY_OPTIONS: readonly OptionDoc[] = [
+  ...IMPORT_OPTIONS,
+  {
+    name: 'repair',
+    help: 'Rebuild a store that lost committed data from its own block files (the damaged store is kept as zecrpc.damaged beside it)',
+  },
+];
 
 const BY_COMMAND: Record<CommandName, readonly OptionDoc[]> = {
   serve: SERVE_OPTIONS,

@@ -43,7 +43,9 @@ import { relayPolicy } from './relay-options.js';
 import { checkOptions } from './options.js';
 import { verifiedStoreReader } from '../store/verify.js';
 import { openStoreOrExplain } from './store-open.js';
+import { typedCommand } from './typed-command.js';
 
+/** A node started by `startNode`: its settings, RPC server, store and metrics listener; `shutdown` stops it. */
 export interface ServeHandle {
   config: NodeConfig;
   server: RunningRpcServer;
@@ -340,10 +342,11 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
     );
     if (tip?.height === 0 && !upstream) {
       const net = config.network.name === 'mainnet' ? '' : ` -${config.network.name}`;
+      const importCommand = `${typedCommand()} import${net}`;
       log?.info(
         'the store holds only the genesis block. Fill it with the server stopped: ' +
-          `\`zecrpc import${net} --blocks-dir ~/.zcash/blocks\` (zcashd's blk files), ` +
-          `\`zecrpc import${net} --hex FILE|DIR\` (raw block hex) or \`zecrpc import${net} --rpc URL\` (a running node); ` +
+          `\`${importCommand} --blocks-dir ~/.zcash/blocks\` (zcashd's blk files), ` +
+          `\`${importCommand} --hex FILE|DIR\` (raw block hex) or \`${importCommand} --rpc URL\` (a running node); ` +
           `or start with -upstream=URL to follow a zcashd/zebrad while serving`,
       );
     }

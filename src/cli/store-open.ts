@@ -7,6 +7,7 @@ import { ConfigError, type NodeConfig } from '../config.js';
 import { openChainStore, type ChainStore } from '../store/chain.js';
 import { DISK_SPACE_POLICY } from '../store/disk-reserve.js';
 import { StoreOpenError } from '../store/errors.js';
+import { typedCommand } from './typed-command.js';
 
 /** LevelDB reports a store held by another process as an IO error on its LOCK file. */
 export function isStoreLockedError(e: unknown): boolean {
@@ -17,7 +18,7 @@ export function isStoreLockedError(e: unknown): boolean {
 export function lockedStoreError(config: Pick<NodeConfig, 'datadir'>): ConfigError {
   return new ConfigError(
     `Error: Cannot obtain a lock on data directory ${config.datadir}. zecrpc is probably already running. ` +
-      '(One process at a time: stop the server before `zecrpc import`, or let the server follow a node with -upstream.)',
+      `(One process at a time: stop the server before \`${typedCommand()} import\`, or let the server follow a node with -upstream.)`,
   );
 }
 

@@ -7,7 +7,10 @@ import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, par
 import { checkOptions, formatOptions, VERIFY_OPTIONS } from './options.js';
 import { versionLine } from './version.js';
 import { scanStore, type ScanReport } from '../store/scan.js';
-import { isStoreLockedError, lockedStoreError } from './store-open.js';
+import { isStoreLockedError, lockedStoreError, openStoreOrExplain } from './store-open.js';
+import { repairStore } from '../sync/repair.js';
+import { toHexReversed } from '../codec/hex.js';
+import type { NodeConfig } from '../config.js';
 
 export function formatScanReport(r: ScanReport): string {
   const lines = r.problems.map((p) => `DAMAGED ${p.where}: ${p.problem}`);
@@ -28,8 +31,9 @@ export function verifyUsage(): string {
   return (
     `${versionLine('zecrpc')}\n\n` +
     'Usage:\n' +
-    '  zecrpc verify [options]     Check every record of the chain store and list the damaged ones\n\n' +
-    'Changes nothing; exit status 1 when anything is damaged. Stop the server first.\n\n' +
+    '  zecrpc verify [options]     Check every record of the chain store and list the damaged ones\n' +
+    '  zecrpc verify -repair       Rebuild the store from its block files, then check it\n\n' +
+    'Without -repair it changes nothing; exit status 1 when anything is damaged. Stop the server first.\n\n' +
     'Options:\n\n' +
     formatOptions(VERIFY_OPTIONS)
   );
@@ -43,6 +47,7 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   assertDatadirExists(argv);
   const config = loadNodeConfig(argv);
   applyZcashdUmask(config);
+  if (config.getBoolArg('repair', false)) await runRepair(config, out);
   const report = await scanStore(config.datadir, config.network, {
     onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records checked`),
   }).catch((e: unknown) => {
@@ -51,4 +56,20 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   if (process.stderr.isTTY) process.stderr.write('\r');
   out(formatScanReport(report));
   return report.problems.length === 0 ? 0 : 1;
+}
+
+/** `-repair`: the store rebuilt from its block files (sync/repair.ts), before the check that follows. */
+async function runRepair(config: NodeConfig, out: (s: string) => void): Promise<void> {
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  const result = await repairStore({
+    datadir: config.datadir,
+    network: config.network,
+    log,
+    openStore: () => openStoreOrExplain(config, { log, groupCommit: true, writes: true }),
+  });
+  const tip = result.tip ? `tip ${result.tip.height} ${toHexReversed(result.tip.hash)}` : 'no block';
+  out(
+    `repaired: the store was rebuilt from its block files (${result.blocksStored} blocks stored, ${tip}); ` +
+      `the damaged store is kept in ${result.damagedCopy}: delete it once the repaired store serves\n`,
+  );
 }

@@ -12,6 +12,7 @@ import { readTransaction, type Transaction } from './tx/transaction.js';
 /** Header size without the Equihash solution. */
 export const HEADER_PREFIX_SIZE = 140;
 
+/** A block header's fields, with the Equihash solution and the header's own bytes. */
 export interface BlockHeader {
   version: number;
   /** 32 bytes, internal order. */
@@ -30,6 +31,7 @@ export interface BlockHeader {
   bytes: Uint8Array;
 }
 
+/** A decoded block: its header, its transactions and the bytes they were decoded from. */
 export class Block {
   readonly header: BlockHeader;
   readonly transactions: Transaction[];
@@ -85,10 +87,12 @@ export function readBlockHeader(r: ByteReader): BlockHeader {
   return { version, prevHash, merkleRoot, commitments, time, bits, nonce, solution, bytes: r.view(start, r.pos) };
 }
 
+/** Decodes a block header (with its Equihash solution) from the start of `bytes`. */
 export function decodeBlockHeader(bytes: Uint8Array): BlockHeader {
   return readBlockHeader(new ByteReader(bytes));
 }
 
+/** The block hash: SHA-256d of the header's bytes, in internal order (RPC prints it reversed). */
 export function blockHeaderHash(header: BlockHeader): Uint8Array {
   return sha256d(header.bytes);
 }
@@ -111,12 +115,14 @@ export function decodeBlock(bytes: Uint8Array, acceptance: TxAcceptance = ZCASHD
   return readBlock(new ByteReader(bytes), acceptance);
 }
 
+/** Decodes a block from hex, as `decodeBlock` does from bytes; throws a DecodeError for text that is not hex. */
 export function decodeBlockHex(hex: string, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Block {
   const bytes = hexToBytesStrict(hex);
   if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
   return decodeBlock(bytes, acceptance);
 }
 
+/** A block header's wire bytes, from its fields. */
 export function encodeBlockHeader(h: Omit<BlockHeader, 'bytes'>): Uint8Array {
   const w = new ByteWriter(1500);
   w.i32(h.version).bytes(h.prevHash).bytes(h.merkleRoot).bytes(h.commitments).u32(h.time).u32(h.bits).bytes(h.nonce);

@@ -30,6 +30,7 @@ export function viewOf(b: Uint8Array, start: number, end: number): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset + start, end - start);
 }
 
+/** Reads little-endian integers, CompactSizes and byte ranges from a buffer, throwing a DecodeError past its end. */
 export class ByteReader {
   /**
    * The bytes being read. A Buffer is replaced by a plain Uint8Array view of the same memory,
@@ -194,6 +195,7 @@ export function compactSizeLength(n: number): number {
   return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
 }
 
+/** Writes little-endian integers, CompactSizes and bytes into a buffer that grows as needed. */
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;

@@ -27,6 +27,7 @@ export type DecodeReason =
 /** libc++'s `std::ios_base::failure::what()` suffix (zcashd release builds link libc++). */
 export const IOS_SUFFIX = ': unspecified iostream_category error';
 
+/** Bytes that are not a valid transaction or block: why (`reason`), where (`offset`) and zcashd's message for it (`rpcMessage`). */
 export class DecodeError extends Error {
   readonly reason: DecodeReason;
   readonly offset: number;

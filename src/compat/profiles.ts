@@ -11,6 +11,7 @@ import { withoutUpgradesAfter } from '../chain/network.js';
 import { NETWORK_UPGRADES, ZCASHD_6_12_2_UPGRADES, type NetworkUpgrade } from '../chain/upgrades.js';
 import { CURRENT_CHAIN_ACCEPTANCE, ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from '../codec/tx/acceptance.js';
 
+/** A compatibility profile (`-compat`): the zcashd release whose replies are reproduced, the upgrades it knows and the transactions its parser accepts. */
 export interface CompatProfile {
   /** The `-compat` value. */
   readonly name: string;

@@ -10,10 +10,13 @@
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
+import { StoreReadError } from '../store/errors.js';
 import { BlockReadError } from '../store/verify.js';
+import { recordChecksumCause } from '../store/record-checksums.js';
 import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
+import { databaseErrorText, hideDirectory } from './server-errors.js';
 
 export interface RpcReply {
   status: number;
@@ -34,8 +37,16 @@ export interface DispatchOptions {
   budget?: RequestBudget;
   /** Called between batch items every few milliseconds, so other work can run (fairness). */
   yieldTurn?: () => Promise<void>;
-  /** Told about failures that operators must see (unreadable or corrupt blocks). */
-  onServerError?: (e: Error) => void;
+  /**
+   * Told about failures that operators must see (unreadable or corrupt blocks, database and file
+   * errors), once each, with what the client was answered.
+   */
+  onServerError?: (e: Error, answered: string) => void;
+  /**
+   * The data directory (absolute): a client's error message never names it (server-errors.ts);
+   * an error that did is logged whole through `onServerError`.
+   */
+  privateDir?: string;
 }
 
 /** zcashd's RPC_OUT_OF_MEMORY. */
@@ -147,17 +158,8 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
   try {
     result = await m.call(params, ctx);
   } catch (e) {
-    if (e instanceof RpcError) {
-      if (e.cause instanceof Error) opts.onServerError?.(e.cause);
-      return fail(e.code, e.message);
-    }
-    if (e instanceof BlockReadError) {
-      // A stored block failed verification: zcashd's ReadBlockFromDisk failure.
-      opts.onServerError?.(e);
-      return fail(RPC.INTERNAL_ERROR, "Can't read block from disk");
-    }
-    // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.
-    return fail(RPC.MISC_ERROR, e instanceof Error ? e.message : String(e));
+    const answer = exceptionAnswer(e, opts);
+    return fail(answer.code, answer.message);
   }
   const suffix = `,"error":null,"id":${idText(id)}}`;
   if (typeof result === 'string') {
@@ -167,6 +169,36 @@ async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcCont
     result = Buffer.from(result, 'latin1');
   }
   return { parts: [RESULT_PREFIX, result, suffix], code: null };
+}
+
+/** The code and message a method's exception is answered with; server-side failures are logged. */
+function exceptionAnswer(e: unknown, opts: DispatchOptions): { code: number; message: string } {
+  const told = (error: Error, message: string): string => {
+    opts.onServerError?.(error, message);
+    return message;
+  };
+  const hidden = (message: string): string => (opts.privateDir ? hideDirectory(message, opts.privateDir) : message);
+  if (e instanceof RpcError) {
+    const message = hidden(e.message);
+    if (e.cause instanceof Error) told(e.cause, message);
+    else if (message !== e.message) told(e, message);
+    return { code: e.code, message };
+  }
+  // A stored block or record failed verification: zcashd's ReadBlockFromDisk failure.
+  const unreadable = e instanceof BlockReadError ? e : recordChecksumCause(e);
+  if (unreadable) return { code: RPC.INTERNAL_ERROR, message: told(unreadable, "Can't read block from disk") };
+  const error = e instanceof Error ? e : new Error(String(e));
+  // A LevelDB failure: zcashd's dbwrapper_error text, an RPC_MISC_ERROR as any exception.
+  const database = databaseErrorText(error);
+  if (database !== null) return { code: RPC.MISC_ERROR, message: told(error, database) };
+  // Any other failed read (the database closed under it): the binding's text, the key logged.
+  if (error instanceof StoreReadError && error.cause instanceof Error) {
+    return { code: RPC.MISC_ERROR, message: told(error, hidden(error.cause.message)) };
+  }
+  // zcashd turns any other exception into RPC_MISC_ERROR with its what() text.
+  const message = hidden(error.message);
+  if (message !== error.message) told(error, message);
+  return { code: RPC.MISC_ERROR, message };
 }
 
 function addResult(out: ReplyBuilder, r: ExecResult): void {

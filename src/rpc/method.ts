@@ -80,7 +80,12 @@ export interface RpcContext {
   readonly requestMemory?: number;
   /** Aborted when the client that sent the request disconnects: long scans stop there. */
   readonly signal?: AbortSignal;
+  /** Counts a lookup in a method's reply cache (the metrics' cache hits); absent without metrics. */
+  readonly noteCacheLookup?: (cache: ReplyCacheName, hit: boolean) => void;
 }
+
+/** The reply caches a lookup is counted for: a bounded set, as every metric label. */
+export type ReplyCacheName = 'getblock' | 'decoderawtransaction';
 
 /**
  * A method's result as compact JSON: text, or its UTF-8 bytes for large results (rendering a

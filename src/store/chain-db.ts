@@ -15,7 +15,7 @@ import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend 
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
-import { StoreNotWritableError, StoreOpenError, type DiskSpaceLowError } from './errors.js';
+import { StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
 import { assertIndexOpenable } from './index-dir.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import {
@@ -29,7 +29,10 @@ import {
   storeDirectory,
   type IndexRecord,
 } from './layout.js';
-import { encodeVersionRecord, migrate } from './migrations/index.js';
+import { decodeVersionRecord, encodeVersionRecord, migrate } from './migrations/index.js';
+import { attachChecksums, recordChecksumCause, RecordChecksumError, RecordChecksums } from './record-checksums.js';
+import { damagedLogRecords } from './leveldb-files.js';
+import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 
@@ -137,6 +140,10 @@ export class ChainDb {
   private fullDisk: StoreNotWritableError | null = null;
   private readonly reserve: DiskReserve;
   private readonly minFreeBytes: number;
+  /** Whether values carry checksums and are checked as they are read (record-checksums.ts). */
+  readonly checksums = new RecordChecksums();
+  /** Keys whose damaged value was logged already: each is logged once, however often it is asked for. */
+  private readonly loggedDamage = new Set<string>();
 
   constructor(opts: ChainDbOptions) {
     this.network = opts.network;
@@ -147,12 +154,23 @@ export class ChainDb {
     this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
     this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
     assertIndexOpenable(join(this.dir, 'index'), this.dir); // before classic-level opens it
+    // Also before: LevelDB replays its log when it opens, and drops a damaged record silently.
+    const damagedLog = damagedLogRecords(join(this.dir, 'index'));
+    if (damagedLog.length > 0) {
+      throw new StoreDamagedError(
+        this.dir,
+        damagedLog.map(
+          (p) => `${p.where}: ${p.problem} (LevelDB would drop the committed writes from there to the end of its 32 KiB block)`,
+        ),
+      );
+    }
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
-      valueEncoding: 'buffer',
+      valueEncoding: this.checksums.encoding,
       cacheSize: BLOCK_CACHE_BYTES,
       writeBufferSize: WRITE_BUFFER_BYTES,
     });
+    attachChecksums(this.db, this.checksums);
     this.data =
       (opts.blockData ?? 'flat') === 'flat'
         ? new FlatFileBlockData(join(this.dir, 'blocks'), opts.network.magic, this.db, this.durable)
@@ -165,6 +183,11 @@ export class ChainDb {
     this.fullDisk = await openWithReserve(this.db, this.dir, this.reserve);
     try {
       await this.checkSchema();
+      // From here on every value is read through its checksum.
+      this.checksums.decoding = this.checksums.sealed;
+      // Before the block files open: opening cuts their bytes past the committed cursor.
+      const lost = await lostCommittedData(this.db, this.data.kind === 'flat' ? join(this.dir, 'blocks') : null);
+      if (lost.length > 0) throw new StoreDamagedError(this.dir, lost);
       await this.data.open({ readOnly: this.fullDisk !== null });
       await this.chainTips.load(this.db);
       for await (const key of this.db.keys({ gte: Buffer.of(keys.invalidPrefix), lt: Buffer.of(keys.invalidPrefix + 1) })) {
@@ -190,19 +213,24 @@ export class ChainDb {
   private async checkSchema(): Promise<void> {
     const v = await this.db.get(keys.version());
     if (!v) {
+      this.checksums.sealed = true;
       if (this.fullDisk) {
         throw new StoreOpenError(
           `Disk space is low! Cannot create a chain store at ${this.dir}: its file system is full. Free space on it and start again.`,
         );
       }
       await this.write(
-        [{ type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) }, ...ChainTipSet.creationOps()],
+        [
+          { type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) },
+          { type: 'put', key: keys.recordChecksums(), value: Buffer.of(1) },
+          ...ChainTipSet.creationOps(),
+        ],
         true,
       );
       return;
     }
-    const version = v.readUInt32LE(0);
-    const network = v.subarray(4).toString('utf8');
+    const { version, network } = decodeVersionRecord(v);
+    this.checksums.sealed = (await this.db.get(keys.recordChecksums())) !== undefined;
     if (network !== this.network.name) {
       throw new StoreOpenError(`chain store at ${this.dir} holds ${network} blocks, not ${this.network.name}`);
     }
@@ -228,6 +256,12 @@ export class ChainDb {
             'what is on disk is consistent and the upgrade resumes: free space on that file system and start again.',
         );
       });
+    }
+    if (!this.checksums.sealed) {
+      throw new StoreOpenError(
+        `chain store at ${this.dir} has schema version ${version} but lost its record-checksum mark (R): ` +
+          'its LevelDB data is damaged; run `zecrpc verify -repair` to rebuild it from the block files',
+      );
     }
   }
 
@@ -345,7 +379,28 @@ export class ChainDb {
       if (pending === undefined) pending = this.writing?.writes.lookup(key);
       if (pending !== undefined) return pending ?? undefined;
     }
-    return this.db.getSync(key);
+    try {
+      return this.db.getSync(key);
+    } catch (e) {
+      const damaged = this.damagedRecord(e, key);
+      throw damaged === e ? new StoreReadError(key, e) : damaged;
+    }
+  }
+
+  /** A read that failed on a damaged value: logged once per key, thrown with the key named. */
+  damagedRecord(e: unknown, key: Uint8Array): unknown {
+    if (!recordChecksumCause(e)) return e;
+    const hex = Buffer.from(key).toString('hex');
+    if (!this.loggedDamage.has(hex) && this.loggedDamage.size < 10_000) {
+      this.loggedDamage.add(hex);
+      this.log(`damaged record in the chain store: the value of LevelDB key ${hex} fails its checksum; run \`zecrpc verify\``);
+    }
+    return new RecordChecksumError(hex);
+  }
+
+  /** Values read whose checksum did not match, since the store opened. */
+  get damagedReads(): number {
+    return this.checksums.mismatches;
   }
 
   isInvalid(hash: Uint8Array): boolean {

@@ -109,8 +109,10 @@ export interface ChainStoreOptions {
   diskSpace?: DiskSpacePolicy;
 }
 
+/** How an added block was taken: onto the best chain, onto a side chain, by a reorganization, or already held. */
 export type AddStatus = 'connected' | 'side-chain' | 'reorganized' | 'duplicate';
 
+/** What adding a block did. */
 export interface AddResult {
   status: AddStatus;
   hash: Uint8Array;
@@ -130,6 +132,7 @@ function defaultIndexers(network: NetworkParams, log: (line: string) => void): I
   return [new TxIndex(), new ChainStateIndex({ network, hashers: defaultPoolHashers(), log }), new AddressIndex()];
 }
 
+/** The LevelDB chain store: adds blocks (validating and connecting them, reorganizing when a side chain gets more work) and reads blocks, transactions and chain state. */
 export class ChainStore implements ChainStoreReader, ChainOperator {
   readonly network: NetworkParams;
   readonly dir: string;
@@ -213,6 +216,11 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
    */
   get notWritable(): StoreNotWritableError | null {
     return this.db.notWritable;
+  }
+
+  /** Values read since the store opened whose checksum did not match (record-checksums.ts). */
+  get damagedReads(): number {
+    return this.db.damagedReads;
   }
 
   /** Whether added blocks have their Equihash solutions checked (an importer then prefetches verdicts). */

@@ -34,6 +34,7 @@ export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 /** zcashd's nMinDiskSpace: the free space below which it writes nothing more. */
 export const MIN_FREE_BYTES = 50 * 1024 * 1024;
 
+/** How much disk the store keeps free (writes are refused below it) and in reserve (so it opens read-only on a full disk). */
 export interface DiskSpacePolicy {
   /** Kept in a reserve file so that the store still opens, read-only, on a full disk. */
   reserveBytes: number;

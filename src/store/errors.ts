@@ -1,6 +1,7 @@
 /** Errors the chain store reports for blocks it refuses. Each names the block and the reason. */
 import { toHexReversed } from '../codec/hex.js';
 
+/** Why a block was refused. */
 export type RejectReason =
   | 'decode'
   | 'merkle-root'
@@ -21,6 +22,7 @@ export type RejectReason =
   /** Switching to it failed for another reason (undo data gone, an unreadable block); the store stays on its chain. */
   | 'reorg-failed';
 
+/** A block the store refused: why (`reason`) and, where a rule was checked, zcashd's name for it (`rule`). */
 export class BlockRejectedError extends Error {
   constructor(
     readonly reason: RejectReason,
@@ -74,5 +76,23 @@ export class DiskSpaceLowError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DiskSpaceLowError';
+  }
+}
+
+/**
+ * A LevelDB read that failed (an I/O error, a corrupt table), with the key it was reading: the
+ * binding's error names the file, never the key. Its `code` is the binding's.
+ */
+export class StoreReadError extends Error {
+  readonly code: string | undefined;
+
+  constructor(
+    readonly key: Uint8Array,
+    cause: unknown,
+  ) {
+    super(`reading key ${Buffer.from(key).toString('hex')}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreReadError';
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
   }
 }

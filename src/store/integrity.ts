@@ -9,6 +9,7 @@ import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import type { ChainStore } from './chain.js';
 import { decodeHighestRecord, decodeIndexRecord, decodeTxLocation, keys } from './layout.js';
 
+/** What `checkStoreIntegrity` found. */
 export interface IntegrityReport {
   ok: boolean;
   problems: string[];
@@ -19,6 +20,7 @@ export interface IntegrityReport {
   txEntries: number;
 }
 
+/** Checks every invariant of the store's key layout along the whole best chain (for test-sized stores and offline checks). */
 export async function checkStoreIntegrity(store: ChainStore): Promise<IntegrityReport> {
   const problems: string[] = [];
   // Its scans read LevelDB itself: blocks a group commit still holds are written first.

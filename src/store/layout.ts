@@ -37,6 +37,12 @@
  * | `S` ‖ hash(32)              | logical time(u32 LE) of a best-chain block                   | connect / disconnect (AddressIndex, v4) |
  * | `X` ‖ version(u32 BE)       | resume position of a migration that writes progressively (u32 LE next height) | migrations (deleted when done) |
  * | `X` ‖ version(u32 BE) ‖ txid ‖ n(u32 LE) | scratch coin of a replay migration (coin record as `c`) | v4 replay (empty when done) |
+ * | `R`                         | u8 format (1): every value of the store ends with its checksum | store creation / v7 migration (record-checksums.ts) |
+ *
+ * From schema version 7 every value above ends with 4 more bytes, the CRC-32 of the value
+ * (record-checksums.ts): writes append it and reads check and remove it in one place, so the
+ * formats above are what every other module sees. `V` is read before the store says whether its
+ * values carry checksums, so its reader takes it with or without one (decodeVersionRecord).
  *
  * Block index record (`H`): flags(u8: bit0 = data stored) ‖ height(u32 LE) ‖ chainWork(32, big-endian)
  * ‖ size(u32 LE) ‖ txCount(u32 LE) ‖ file(u32 LE) ‖ offset(u32 LE) ‖ header bytes (rest).
@@ -71,7 +77,7 @@
  */
 import { join } from 'node:path';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The chain store's directory in a (network's) data directory. */
 export function storeDirectory(datadir: string): string {
@@ -100,6 +106,7 @@ const PREFIX = {
   migrationProgress: 0x58, // X
   highestRecord: 0x4d, // M
   chainTip: 0x4b, // K
+  recordChecksums: 0x52, // R
 } as const;
 
 /** The key prefixes the chain itself writes (every other prefix belongs to one indexer). */
@@ -119,6 +126,7 @@ export const CHAIN_KEY_PREFIXES: readonly number[] = [
   PREFIX.migrationProgress,
   PREFIX.highestRecord,
   PREFIX.chainTip,
+  PREFIX.recordChecksums,
 ];
 
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
@@ -224,6 +232,8 @@ export const keys = {
   invalid: (hash: Uint8Array): Buffer => prefixed(PREFIX.invalid, hash),
   invalidPrefix: PREFIX.invalid,
   highestRecord: (): Buffer => Buffer.of(PREFIX.highestRecord),
+  /** Present when every value of the store carries its checksum (record-checksums.ts). */
+  recordChecksums: (): Buffer => Buffer.of(PREFIX.recordChecksums),
   /** A childless block (a chain tip); `chainTipsKept` alone marks the set as complete. */
   chainTip: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTip, hash),
   chainTipsKept: (): Buffer => Buffer.of(PREFIX.chainTip),

@@ -7,6 +7,7 @@ import type { ClassicLevel } from 'classic-level';
 import type { BatchOp } from './block-data.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import { PendingWrites } from './pending-writes.js';
+import { storedValue } from './record-checksums.js';
 
 export class WriteOverlay implements IndexReadView {
   private pending = new PendingWrites();
@@ -16,7 +17,7 @@ export class WriteOverlay implements IndexReadView {
   get(key: Buffer): Buffer | undefined {
     const p = this.pending.lookup(key);
     if (p !== undefined) return p ?? undefined;
-    return this.db.getSync(key);
+    return storedValue(this.db, this.db.getSync(key), key);
   }
 
   apply(ops: readonly BatchOp[]): void {

@@ -26,6 +26,7 @@ import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, storeDirectory
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles, type LevelDbCheck } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
+import { CHECKSUM_BYTES, hasValidChecksum } from './record-checksums.js';
 
 import type { StoreProblem } from './store-problem.js';
 
@@ -41,6 +42,8 @@ export interface ScanReport {
   blocksChecked: number;
   recordsChecked: number;
   heightsChecked: number;
+  /** Values whose record checksum was checked (every value of a store of schema version 7 on). */
+  recordChecksums: number;
   problems: StoreProblem[];
 }
 
@@ -117,13 +120,20 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     blocksChecked: 0,
     recordsChecked: 0,
     heightsChecked: 0,
+    recordChecksums: 0,
     problems: [...levelDb.problems],
   };
   const problem = (where: string, what: string) => report.problems.push({ where, problem: what });
   const records = new Map<string, IndexRecord>();
   try {
+    const sealed = await checkRecordChecksums(db, report, problem);
+    /** A value without its checksum, or null when it is damaged (reported by the pass above). */
+    const opened = (value: Buffer): Buffer | null =>
+      !sealed ? value : hasValidChecksum(value) ? value.subarray(0, value.length - CHECKSUM_BYTES) : null;
     try {
-      for await (const [key, value] of db.iterator(prefixRange(keys.indexPrefix))) {
+      for await (const [key, sealedValue] of db.iterator(prefixRange(keys.indexPrefix))) {
+        const value = opened(sealedValue);
+        if (!value) continue;
         const hash = key.subarray(1);
         const name = `block ${toHexReversed(hash)}`;
         report.recordsChecked++;
@@ -142,7 +152,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
         records.set(hash.toString('hex'), rec);
         if (!rec.haveData) continue;
         report.blocksChecked++;
-        const read = await readStoredBlock(db, dir, blockFiles, network, hash, rec);
+        const read = await readStoredBlock(db, opened, dir, blockFiles, network, hash, rec);
         if (!(read instanceof Uint8Array)) {
           report.problems.push({ where: `${name} at ${read.where}`, problem: read.problem });
           continue;
@@ -155,12 +165,14 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     } catch (e) {
       problem('LevelDB block index', `reading stopped: ${(e as Error).message}`);
     }
-    await checkHighestRecord(db, records, problem);
+    await checkHighestRecord(db, opened, records, problem);
 
     let prev: Buffer | null = null;
     let top = -1;
     try {
-      for await (const [key, value] of db.iterator(prefixRange(keys.heightPrefix))) {
+      for await (const [key, sealedValue] of db.iterator(prefixRange(keys.heightPrefix))) {
+        const value = opened(sealedValue);
+        if (!value) continue;
         const height = key.readUInt32BE(1);
         report.heightsChecked++;
         const where = `best-chain entry at height ${height}`;
@@ -180,10 +192,11 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
     } catch (e) {
       problem('LevelDB best-chain entries', `reading stopped: ${(e as Error).message}`);
     }
-    const tip = await db.get(keys.tip()).catch((e: Error) => {
+    const storedTip = await db.get(keys.tip()).catch((e: Error) => {
       problem('tip record', e.message);
       return undefined;
     });
+    const tip = storedTip && opened(storedTip);
     if (tip) {
       const t = decodeTip(tip);
       if (t.height !== top || !prev || !bytesEqual(t.hash, prev))
@@ -198,11 +211,37 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
 }
 
 /**
+ * Every value's checksum (record-checksums.ts), in a store whose values carry them (the `R`
+ * mark): the one check that covers values nothing else can check (chain-state amounts, the
+ * address index). Returns whether the store's values carry checksums.
+ */
+async function checkRecordChecksums(
+  db: ClassicLevel<Buffer, Buffer>,
+  report: ScanReport,
+  problem: (where: string, what: string) => void,
+): Promise<boolean> {
+  if ((await db.get(keys.recordChecksums())) === undefined) return false;
+  const version = keys.version();
+  try {
+    for await (const [key, value] of db.iterator({ highWaterMarkBytes: 4 << 20 })) {
+      // `V` is read before anything says whether values carry checksums (decodeVersionRecord).
+      if (key.equals(version)) continue;
+      report.recordChecksums++;
+      if (!hasValidChecksum(value)) problem(`LevelDB record ${key.toString('hex')}`, 'its checksum does not match');
+    }
+  } catch (e) {
+    problem('LevelDB records', `reading stopped: ${(e as Error).message}`);
+  }
+  return true;
+}
+
+/**
  * `M` (schema version 5 on) must bound every record's height: the store takes a block above it
  * for a new one, and would store a block it holds a second time.
  */
 async function checkHighestRecord(
   db: ClassicLevel<Buffer, Buffer>,
+  opened: (value: Buffer) => Buffer | null,
   records: ReadonlyMap<string, IndexRecord>,
   problem: (where: string, what: string) => void,
 ): Promise<void> {
@@ -210,7 +249,10 @@ async function checkHighestRecord(
   try {
     const version = await db.get(keys.version());
     if (!version || version.readUInt32LE(0) < highestRecordMigration.version) return;
-    const highest = decodeHighestRecord(await db.get(keys.highestRecord()));
+    const stored = await db.get(keys.highestRecord());
+    const value = stored && opened(stored);
+    if (value === null) return;
+    const highest = decodeHighestRecord(value);
     const above = [...records.values()].filter((r) => r.height > highest);
     if (above.length === 0) return;
     const top = Math.max(...above.map((r) => r.height));
@@ -223,13 +265,16 @@ async function checkHighestRecord(
 /** A stored block's bytes, or where and why they cannot be read. */
 async function readStoredBlock(
   db: ClassicLevel<Buffer, Buffer>,
+  opened: (value: Buffer) => Buffer | null,
   dir: string,
   files: Map<number, FileHandle>,
   network: NetworkParams,
   hash: Buffer,
   rec: IndexRecord,
 ): Promise<Uint8Array | StoreProblem> {
-  const inLevel = rec.file === 0 && rec.offset === 0 ? await db.get(keys.blockData(hash)) : undefined;
+  const stored = rec.file === 0 && rec.offset === 0 ? await db.get(keys.blockData(hash)) : undefined;
+  const inLevel = stored && opened(stored);
+  if (inLevel === null) return { where: `LevelDB value b${hash.toString('hex')}`, problem: 'its checksum does not match' };
   if (inLevel) {
     const bad = storedBlockProblem(hash, inLevel, rec.size);
     return bad ? { where: `LevelDB value b${hash.toString('hex')}`, problem: bad } : inLevel;

@@ -8,6 +8,7 @@ import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chai
 import type { ShieldedPoolId } from '../state/pools.js';
 import type { Coin } from '../state/apply-block.js';
 
+/** A block's record in the block index (CBlockIndex's fields). */
 export interface BlockIndexEntry {
   hash: Uint8Array;
   height: number;
@@ -26,11 +27,13 @@ export interface BlockIndexEntry {
   onBestChain: boolean;
 }
 
+/** The best chain's last block. */
 export interface ChainTip {
   hash: Uint8Array;
   height: number;
 }
 
+/** Where a transaction is: its block and its position in it. */
 export interface TxLocation {
   blockHash: Uint8Array;
   height: number;
@@ -38,6 +41,7 @@ export interface TxLocation {
   index: number;
 }
 
+/** Reading a chain store: the tip, blocks, transactions and their positions. */
 export interface ChainStoreReader {
   readonly network: NetworkParams;
   /** The best chain's tip, or null for an empty store. */

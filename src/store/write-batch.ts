@@ -16,9 +16,13 @@
  * so only their own bytes are written. abstract-level's own checks that matter here are kept: the
  * database must be open, and every operation must be a put or a del with buffer data. Where the
  * private methods are missing (another classic-level), the public `batch` is used.
+ *
+ * Every value gets its checksum here when the store's values carry them (record-checksums.ts):
+ * this is the one door every write of the store goes through.
  */
 import type { ClassicLevel } from 'classic-level';
 import { expandOps, type BatchOp, type PlainOp } from './block-data.js';
+import { checksumsOf, sealValue, SealingScratch } from './record-checksums.js';
 
 /** classic-level's ChainedBatch, below abstract-level's validating `put`/`del`/`write`. */
 interface NativeChainedBatch {
@@ -66,26 +70,42 @@ export async function writeBatch(
     // abstract-level's wording and code for the same situation.
     throw Object.assign(new Error('Database is not open'), { code: 'LEVEL_DATABASE_NOT_OPEN' });
   }
+  const sealed = checksumsOf(db)?.sealed === true;
   const batch = (db as unknown as { _chainedBatch?: () => NativeChainedBatch })._chainedBatch?.();
   if (!batch || typeof batch._put !== 'function' || typeof batch._del !== 'function' || typeof batch._write !== 'function') {
     await batch?.close();
-    await db.batch(expandOps(isRowSource(ops) ? rowSourceOps(ops) : ops), options);
+    const plain = expandOps(isRowSource(ops) ? rowSourceOps(ops) : ops);
+    const sealedOps = sealed ? plain.map((op) => (op.type === 'put' ? { ...op, value: sealValue(op.value) } : op)) : plain;
+    // Raw buffers: the values carry their checksums already, the store's encoding must not add more.
+    await db.batch(sealedOps, { ...options, valueEncoding: 'buffer' });
     return;
   }
+  const target = sealed ? sealingBatch(batch) : batch;
   let count = 0;
   try {
     if (isRowSource(ops)) {
       count = ops.writeRows(
-        (key, value) => batch._put(key, value),
-        (key) => batch._del(key),
+        (key, value) => target._put(key, value),
+        (key) => target._del(key),
       );
     } else {
-      count = putOps(batch, ops);
+      count = putOps(target, ops);
     }
     if (count > 0) await batch._write({ sync: options.sync });
   } finally {
     await batch.close();
   }
+}
+
+/** The native batch with every value sealed on its way in (the batch copies what it is given). */
+function sealingBatch(batch: NativeChainedBatch): NativeChainedBatch {
+  const scratch = new SealingScratch();
+  return {
+    _put: (key, value) => batch._put(key, scratch.seal(value)),
+    _del: (key) => batch._del(key),
+    _write: (options) => batch._write(options),
+    close: () => batch.close(),
+  };
 }
 
 /** Puts `ops` into the native batch; returns the number of rows. */

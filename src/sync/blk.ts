@@ -35,11 +35,13 @@ interface BlkCheckpoint {
   beforeZeroTail?: true;
 }
 
+/** What an import of blk files stored, and where the last file stops if zcashd is still writing it. */
 export interface BlkImportResult extends ImportResult {
   /** Where the last file stops mid-record (zcashd still writing it), if it does. */
   truncated: { file: string; offset: number } | null;
 }
 
+/** zcashd's blk?????.dat files in a blocks or data directory, in order. */
 export async function listBlkFiles(dir: string): Promise<string[]> {
   const st = await statSource(dir);
   // Accept the data dir itself (…/blocks inside it) as well as the blocks dir.
@@ -85,6 +87,7 @@ async function zerosToEnd(handle: FileHandle, from: number, size: number): Promi
   return true;
 }
 
+/** Imports zcashd's blk?????.dat files from its blocks directory (or data directory) into the store. */
 export async function importBlkFiles(store: ChainStore, dir: string, opts: ImportOptions = {}): Promise<BlkImportResult> {
   const started = Date.now();
   const files = await listBlkFiles(dir);

@@ -6,7 +6,9 @@
 import { toHexReversed } from '../codec/hex.js';
 import type { AddResult, ChainStore, SolutionVerdicts } from '../store/chain.js';
 import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
+import { networkOptions, otherNetworkOf } from './block-network.js';
 
+/** Where an imported block came from: a file and its line or offset, or an upstream URL and height. */
 export interface BlockOrigin {
   /** File path or upstream URL. */
   source: string;
@@ -16,6 +18,7 @@ export interface BlockOrigin {
   offset: number;
 }
 
+/** A block an import could not store, with where it came from. */
 export class ImportError extends Error {
   constructor(
     message: string,
@@ -28,6 +31,7 @@ export class ImportError extends Error {
 
 export const describeOrigin = (o: BlockOrigin): string => `${o.source} (${o.position})`;
 
+/** What an import has done so far. */
 export interface ImportStats {
   added: number;
   duplicates: number;
@@ -57,6 +61,7 @@ export interface BlockSinkOptions {
  */
 const WAITING_OVERHEAD_BYTES = 2048;
 
+/** Feeds importers' blocks to the store, holding back blocks whose parent has not arrived yet. */
 export class BlockSink {
   readonly stats: ImportStats = { added: 0, duplicates: 0, sideChain: 0, reorganizations: 0, bytes: 0 };
   private readonly waiting = new Map<string, Waiting[]>();
@@ -136,7 +141,8 @@ export class BlockSink {
     if (this.bufferedBytes > this.maxBufferedBytes) {
       throw new ImportError(
         `${describeOrigin(w.origin)}: ${this.bufferedCount} blocks (${(this.bufferedBytes / 1048576).toFixed(0)} MB) are waiting for ` +
-          `parents that have not appeared; the input is not a chain from genesis (first missing parent: ${this.firstMissing()})`,
+          `parents that have not appeared; the input is not a chain from genesis (first missing parent: ${this.firstMissing()}).` +
+          this.missingParentAdvice([w]),
         w.origin,
       );
     }
@@ -176,8 +182,32 @@ export class BlockSink {
       .join('; ');
     throw new ImportError(
       `${left.length} block(s) could not be stored because their parent never appeared (everything else was stored): ${shown}` +
-        (left.length > 5 ? `; … ${left.length - 5} more` : ''),
+        (left.length > 5 ? `; … ${left.length - 5} more` : '') +
+        '.' +
+        this.missingParentAdvice([...this.waiting.values()].flat()),
       left[0]!.origin,
+    );
+  }
+
+  /**
+   * What to do about blocks whose parent is missing: a block of another network is named as such
+   * (its parent is not missing, it is on another chain); otherwise, the checkpoint start, which
+   * imports a chain without its ancestors.
+   */
+  private missingParentAdvice(blocks: readonly Waiting[]): string {
+    const network = this.store.network.name;
+    for (const w of blocks) {
+      const other = otherNetworkOf(w.bytes, this.store.network);
+      if (other) {
+        return (
+          ` ${toHexReversed(w.hash)} is a ${other.networks.join(' or ')} block (${other.evidence}) and this store is ${network}'s: ` +
+          `import it with ${networkOptions(other.networks)}.`
+        );
+      }
+    }
+    return (
+      ' Blocks import onto their parent: import the missing blocks first, or start an empty store at a checkpoint ' +
+      'with `zecrpc import --checkpoint FILE|URL` (docs/operating.md, "Importing"; its file format: README.md, "Starting at a checkpoint").'
     );
   }
 }

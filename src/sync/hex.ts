@@ -13,6 +13,7 @@ import { ImportProgress, type ImportLogger, type ProgressMode } from './progress
 import type { SolutionPrefetcher } from './solution-prefetch.js';
 import { specialKind, statSource } from './source-files.js';
 
+/** How an import reports its progress and where it logs. */
 export interface ImportOptions {
   progress?: ProgressMode;
   logger?: ImportLogger;
@@ -27,6 +28,7 @@ export interface ImportOptions {
   solutions?: SolutionPrefetcher;
 }
 
+/** What an import stored, the tip it reached and how long it took. */
 export interface ImportResult extends ImportStats {
   tipHeight: number;
   seconds: number;
@@ -107,6 +109,7 @@ export async function listHexFiles(paths: readonly string[], ancestors: Readonly
   return out;
 }
 
+/** Imports raw block hex (one block a line, or one a file) from files and directories into the store. */
 export async function importHex(store: ChainStore, paths: readonly string[], opts: ImportOptions = {}): Promise<ImportResult> {
   const started = Date.now();
   const files = await listHexFiles(paths);

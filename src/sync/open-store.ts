@@ -16,6 +16,7 @@ export interface ImportStoreOptions extends ChainStoreOptions {
   solutionThreads?: number;
 }
 
+/** Opens (or creates) a chain store as `zecrpc import` does, checking Equihash solutions on `solutionThreads` threads. */
 export function openChainStore(opts: ImportStoreOptions): Promise<ChainStore> {
   const { solutionThreads = 0, ...store } = opts;
   const verifies = opts.verifySolutions ?? true;

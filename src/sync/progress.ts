@@ -4,6 +4,7 @@
  */
 import cliProgress, { type SingleBar } from 'cli-progress';
 
+/** Where an import's messages go. */
 export interface ImportLogger {
   info(msg: string): void;
   warn(msg: string): void;
@@ -15,8 +16,10 @@ export const stderrLogger: ImportLogger = {
   warn: (msg) => process.stderr.write(`warning: ${msg}\n`),
 };
 
+/** A logger that drops every message. */
 export const silentLogger: ImportLogger = { info: () => undefined, warn: () => undefined };
 
+/** How progress is shown: a bar or log lines, chosen by the terminal (`auto`), or none. */
 export type ProgressMode = 'auto' | 'bar' | 'log' | 'silent';
 
 export interface ProgressOptions {
@@ -31,6 +34,7 @@ export interface ProgressOptions {
 
 const MB = 1024 * 1024;
 
+/** Reports an import's progress as a bar on a terminal or as log lines. */
 export class ImportProgress {
   private readonly started = Date.now();
   private lastLog = Date.now();

@@ -10,6 +10,7 @@ import { COOKIE_FILE_LIMIT, readTextBounded } from '../bounded-read.js';
 import { MAX_BLOCK_SIZE } from '../store/chain.js';
 import { ImportError } from './block-sink.js';
 
+/** A JSON-RPC client's credentials and limits. */
 export interface RpcClientOptions {
   user?: string;
   password?: string;
@@ -52,6 +53,7 @@ export interface RpcCall {
   params: unknown[];
 }
 
+/** A JSON-RPC client for zcashd, zebrad or zecrpc (user and password or cookie file, batch requests). */
 export class JsonRpcClient {
   /** The URL without credentials, for messages. */
   readonly displayUrl: string;

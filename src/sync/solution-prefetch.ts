@@ -15,6 +15,7 @@ import type { SolutionVerdicts } from '../store/block-acceptance.js';
 /** Solution verdicts kept for blocks not yet added (an importer reads a few hundred ahead at most). */
 const MAX_PREFETCHED = 4096;
 
+/** Checks the Equihash solutions of blocks read ahead on a thread pool, so that connecting a block finds its verdict ready. */
 export class SolutionPrefetcher implements SolutionVerdicts {
   private readonly pool: EquihashPool;
   /** Verdicts on the solutions of prefetched blocks, by block hash (latin1), oldest first. */

@@ -18,6 +18,7 @@ import type { ImportOptions, ImportResult } from './hex.js';
 import { ImportProgress, stderrLogger, type ImportLogger } from './progress.js';
 import { BATCH_RESPONSE_TOO_LARGE, JsonRpcClient, RequestAbortedError, RpcReplyError, type RpcClientOptions } from './rpc-client.js';
 
+/** How blocks are fetched from an upstream node's RPC. */
 export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   /** Blocks per batch request (default 16). */
   batchSize?: number;
@@ -27,6 +28,7 @@ export interface UpstreamOptions extends RpcClientOptions, ImportOptions {
   onUpstreamHeight?: (height: number) => void;
 }
 
+/** How an upstream node is followed: its RPC, and how often its tip is polled. */
 export interface FollowOptions extends UpstreamOptions {
   /** Delay between polls of upstream's tip (default 5000 ms). */
   pollMs?: number;
@@ -228,6 +230,7 @@ export async function importFromUpstream(store: ChainStore, url: string, opts: U
   return syncFromUpstream(store, await JsonRpcClient.create(url, opts), opts);
 }
 
+/** An upstream node being followed. */
 export interface UpstreamFollower {
   /** Stops polling and the pass in progress (between blocks); resolves once it has ended. */
   stop(): Promise<void>;
@@ -239,6 +242,10 @@ export interface UpstreamFollower {
   readonly passes: number;
   /** The upstream's tip height as last seen, null until a pass has asked for it. */
   readonly upstreamHeight: number | null;
+  /** Blocks stored since the follower started. */
+  readonly added: number;
+  /** Reorganizations since the follower started. */
+  readonly reorganizations: number;
 }
 
 /**
@@ -256,6 +263,8 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
   let passes = 0;
   let failures = 0;
   let upstreamHeight: number | null = null;
+  let added = 0;
+  let reorganizations = 0;
   const onUpstreamHeight = (h: number) => {
     upstreamHeight = h;
     opts.onUpstreamHeight?.(h);
@@ -274,6 +283,8 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
         first = false;
         failures = 0;
         lastError = null;
+        added += r.added;
+        reorganizations += r.reorganizations;
         if (r.added > 0) {
           // Lag as of the pass's last getblockcount: what an operator compares across replicas.
           const tip = await store.tip();
@@ -314,6 +325,12 @@ export async function followUpstream(store: ChainStore, url: string, opts: Follo
     },
     get upstreamHeight() {
       return upstreamHeight;
+    },
+    get added() {
+      return added;
+    },
+    get reorganizations() {
+      return reorganizations;
     },
   };
 }

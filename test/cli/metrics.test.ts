@@ -100,6 +100,26 @@ describe('-metricsbind: /metrics', () => {
     expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: '' });
   });
 
+  it('counts reply-cache hits and misses of getblock and decoderawtransaction', async () => {
+    const { node, metricsPort } = await startWithMetrics();
+    const rpcPort = node.server.port;
+    const genesis = '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08';
+    const tx =
+      '01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff025100ffffffff0250c30000000000002321027a46eb513588b01b37ea24303f4b628afd12cc20df789fede0921e43cad3e875acd43000000000000017a9147d46a730d31f97b1930d3368a967c309bd4d136a8700000000';
+    for (let i = 0; i < 3; i++) expect(await post(rpcPort, { id: i, method: 'getblock', params: [genesis, 1] })).toBe(200);
+    for (let i = 0; i < 2; i++) expect(await post(rpcPort, { id: i, method: 'decoderawtransaction', params: [tx] })).toBe(200);
+    const { text } = await get(metricsPort, '/metrics');
+    expect(sample(text, 'zecrpc_rpc_reply_cache_lookups_total{cache="getblock",result="miss"}')).toBe(1);
+    expect(sample(text, 'zecrpc_rpc_reply_cache_lookups_total{cache="getblock",result="hit"}')).toBe(2);
+    expect(sample(text, 'zecrpc_rpc_reply_cache_lookups_total{cache="decoderawtransaction",result="miss"}')).toBe(1);
+    expect(sample(text, 'zecrpc_rpc_reply_cache_lookups_total{cache="decoderawtransaction",result="hit"}')).toBe(1);
+    const promtool = promtoolPath();
+    if (promtool) {
+      const check = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: '' });
+    }
+  });
+
   it('/healthy and /ready answer 200 with a JSON reason; other paths and methods are refused', async () => {
     const { metricsPort } = await startWithMetrics();
     expect(await get(metricsPort, '/healthy')).toEqual({

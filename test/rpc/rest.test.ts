@@ -111,7 +111,12 @@ describe('-rest', () => {
     for (const [path, status, message] of cases) {
       expect(await get(on, path)).toEqual({ status, type: 'text/plain', body: Buffer.from(`${message}\r\n`) });
     }
-    expect((await get(on, '/rest/getutxos/checkmempool/00-0.json')).status).toBe(404);
+    // This store keeps no coins view: without checkmempool nothing is looked up (rest-getutxos.test.ts).
+    expect(await get(on, '/rest/getutxos/checkmempool/00-0.json')).toEqual({
+      status: 500,
+      type: 'text/plain',
+      body: Buffer.from('Error: this node keeps no coins view to look outpoints up in\r\n'),
+    });
   });
 
   it('is off by default, as in zcashd', async () => {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { storedValue } from '../../src/store/record-checksums.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGTEST } from '../../src/chain/network.js';
 import { TxIndex } from '../../src/store/indexes/tx-index.js';
@@ -35,11 +36,14 @@ function canonicalUndo(v: Buffer): string {
   return blobs.map(([tag, blob]) => `${tag}:${hexOf(blob)}`).join(' ');
 }
 
+/** Every entry of the listed prefixes, values as the store reads them (a raw database's without their checksums). */
 async function dumpDb(db: ClassicLevel<Buffer, Buffer>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const p of PREFIXES) {
-    for await (const [k, v] of db.iterator({ gte: Buffer.of(p), lt: Buffer.of(p + 1) }))
+    for await (const [k, stored] of db.iterator({ gte: Buffer.of(p), lt: Buffer.of(p + 1) })) {
+      const v = storedValue(db, stored, k);
       out.set(hexOf(k), p === 0x55 ? canonicalUndo(v) : hexOf(v));
+    }
   }
   return out;
 }

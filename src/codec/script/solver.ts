@@ -40,6 +40,7 @@ export interface Destination {
   hash: Uint8Array;
 }
 
+/** What zcashd's Solver and ExtractDestinations make of an output script. */
 export interface SolvedScript {
   type: TxOutType;
   /** Present exactly when zcashd prints `reqSigs` and `addresses` (ExtractDestinations succeeded). */

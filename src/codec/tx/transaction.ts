@@ -438,6 +438,7 @@ export function writeTransaction(w: ByteWriter, tx: TransactionData): void {
   format.write(w, tx);
 }
 
+/** A transaction's wire bytes, as zcashd serializes it (decoding them gives the same transaction back). */
 export function encodeTransaction(tx: TransactionData): Uint8Array {
   const w = new ByteWriter(1024);
   writeTransaction(w, tx);

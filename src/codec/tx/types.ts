@@ -5,36 +5,47 @@
  */
 
 export const COIN = 100_000_000;
+/** The most zatoshis any amount may hold (21 million ZEC). */
 export const MAX_MONEY = 21_000_000 * COIN;
 
+/** v3 (Overwinter) transactions' version group id. */
 export const OVERWINTER_VERSION_GROUP_ID = 0x03c48270;
+/** v4 (Sapling) transactions' version group id. */
 export const SAPLING_VERSION_GROUP_ID = 0x892f2085;
+/** v5 (ZIP 225, NU5) transactions' version group id. */
 export const NU5_VERSION_GROUP_ID = 0x26a7270a;
 /** v6 (ZIP 229), valid from NU6.3. */
 export const NU6_3_VERSION_GROUP_ID = 0xd884b698;
+/** zcashd's version group id for its placeholder future transaction format (ZFUTURE). */
 export const ZFUTURE_VERSION_GROUP_ID = 0xffffffff;
+/** zcashd's version number for its placeholder future transaction format (ZFUTURE). */
 export const ZFUTURE_TX_VERSION = 0xffff;
 
+/** The output a transparent input spends. */
 export interface OutPoint {
   /** 32 bytes, internal order (printed reversed). */
   hash: Uint8Array;
   index: number;
 }
 
+/** A transparent input. */
 export interface TxIn {
   prevout: OutPoint;
   scriptSig: Uint8Array;
   sequence: number;
 }
 
+/** A transparent output. */
 export interface TxOut {
   /** zatoshis */
   value: number;
   scriptPubKey: Uint8Array;
 }
 
+/** A JoinSplit's proof system: PHGR13 before Sapling, Groth16 from it. */
 export type SproutProofKind = 'phgr' | 'groth16';
 
+/** A Sprout JoinSplit description. */
 export interface JoinSplit {
   vpubOld: number;
   vpubNew: number;
@@ -50,6 +61,7 @@ export interface JoinSplit {
   ciphertexts: [Uint8Array, Uint8Array];
 }
 
+/** A Sapling spend description. */
 export interface SaplingSpend {
   cv: Uint8Array;
   /** v4: the spend's own anchor; v5: the bundle's shared anchor. */
@@ -60,6 +72,7 @@ export interface SaplingSpend {
   spendAuthSig: Uint8Array;
 }
 
+/** A Sapling output description. */
 export interface SaplingOutput {
   cv: Uint8Array;
   cmu: Uint8Array;
@@ -69,6 +82,7 @@ export interface SaplingOutput {
   zkproof: Uint8Array;
 }
 
+/** A transaction's Sapling part: spends, outputs, value balance and binding signature. */
 export interface SaplingBundle {
   spends: SaplingSpend[];
   outputs: SaplingOutput[];
@@ -79,6 +93,7 @@ export interface SaplingBundle {
   bindingSig: Uint8Array | null;
 }
 
+/** An Orchard action description. */
 export interface OrchardAction {
   cv: Uint8Array;
   nullifier: Uint8Array;
@@ -136,6 +151,7 @@ export interface TransparentPart {
 /** The wire layout a transaction was read with. One module per format under `formats/`. */
 export type TxFormatName = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'v6' | 'zfuture';
 
+/** Every field of a decoded transaction of any version, as the wire format gives it. */
 export interface TransactionData {
   format: TxFormatName;
   overwintered: boolean;

@@ -28,6 +28,18 @@ export class BodyError extends Error {
   }
 }
 
+/** How long a body may wait for the body budget, and what to do while it waits. */
+export interface BodyWait {
+  /** After this long without room on the budget, the body is refused (413) rather than kept waiting. */
+  maxMs: number;
+  /**
+   * Called when the body starts waiting; the function it returns, when the wait ends. The server
+   * suspends the connection's idle timeout meanwhile: the client is not idle, the server is not
+   * reading, and a timeout would end the connection without a reply.
+   */
+  onWait?: () => () => void;
+}
+
 export interface ReadBody {
   body: Buffer;
   /** Bytes reserved on the budget; the caller releases them once the request is answered. */
@@ -36,6 +48,83 @@ export interface ReadBody {
 
 /** The first buffer of a chunked body; it doubles as bytes come (the budget holds its whole size). */
 const FIRST_CHUNKED_CAPACITY = 4096;
+
+/**
+ * One body being read: its listeners are methods bound once, not closures made per request, and
+ * all of them go once the body is settled (a request's stream closes after each request, and its
+ * 'close' must then cost nothing).
+ */
+class BodyRead {
+  buffer: Buffer | null;
+  received = 0;
+  private resolve: () => void = () => undefined;
+  private reject: (e: Error) => void = () => undefined;
+  private readonly onData = this.data.bind(this);
+  private readonly onEnd = this.end.bind(this);
+  private readonly onError = this.fail.bind(this);
+  private readonly onClose = this.closed.bind(this);
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly budget: MemoryBudget,
+    public reserved: number,
+  ) {
+    this.buffer = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
+  }
+
+  run(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.stream.on('data', this.onData);
+      this.stream.once('end', this.onEnd);
+      this.stream.once('error', this.onError);
+      this.stream.once('close', this.onClose);
+    });
+  }
+
+  private settle(): void {
+    this.stream.off('data', this.onData);
+    this.stream.off('end', this.onEnd);
+    this.stream.off('error', this.onError);
+    this.stream.off('close', this.onClose);
+  }
+
+  private fail(e: Error): void {
+    this.settle();
+    this.stream.pause();
+    this.reject(e);
+  }
+
+  private closed(): void {
+    this.fail(new Error('client closed the connection during the request body'));
+  }
+
+  private end(): void {
+    this.settle();
+    this.resolve();
+  }
+
+  private data(chunk: Buffer): void {
+    const needed = this.received + chunk.length;
+    if (needed > MAX_BODY_SIZE) return this.fail(new BodyError(413, 'Request body larger than 32 MiB'));
+    let buffer = this.buffer;
+    if (buffer === null || needed > buffer.length) {
+      // Chunked (or more than declared, which llhttp does not let through): grow by doubling,
+      // reserving the growth first; a full budget refuses rather than waits, since the bytes
+      // are already here.
+      const capacity = Math.min(MAX_BODY_SIZE, Math.max(needed, FIRST_CHUNKED_CAPACITY, 2 * (buffer?.length ?? 0)));
+      if (!this.budget.tryReserve(capacity - this.reserved))
+        return this.fail(new BodyError(413, 'Request body larger than the memory for request bodies'));
+      this.reserved = capacity;
+      const grown = Buffer.allocUnsafe(capacity);
+      if (buffer !== null) buffer.copy(grown, 0, 0, this.received);
+      this.buffer = buffer = grown;
+    }
+    chunk.copy(buffer, this.received);
+    this.received = needed;
+  }
+}
 
 /**
  * Reads a body of `declared` bytes (Content-Length), or of unknown length (chunked). The
@@ -47,52 +136,29 @@ const FIRST_CHUNKED_CAPACITY = 4096;
  * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
  * whole size, so the bytes reserved are the bytes allocated.
  */
-export async function readBudgetedBody(stream: Readable, declared: number | null, budget: MemoryBudget): Promise<ReadBody> {
+export async function readBudgetedBody(
+  stream: Readable,
+  declared: number | null,
+  budget: MemoryBudget,
+  wait?: BodyWait,
+): Promise<ReadBody> {
   if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
   let reserved = 0;
   if (declared !== null && declared > 0) {
-    if (!(await budget.reserve(declared))) throw new BodyError(413, 'Request body larger than the memory for request bodies');
+    if (!(await reserveDeclared(budget, declared, wait)))
+      throw new BodyError(413, 'Request body larger than the memory for request bodies');
     reserved = declared;
   }
-  let buffer: Buffer | null = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
-  let received = 0;
+  const read = new BodyRead(stream, budget, reserved);
   try {
-    await new Promise<void>((resolve, reject) => {
-      let failed = false;
-      const fail = (e: Error) => {
-        if (failed) return;
-        failed = true;
-        stream.pause();
-        reject(e);
-      };
-      stream.on('data', (chunk: Buffer) => {
-        if (failed) return;
-        const needed = received + chunk.length;
-        if (needed > MAX_BODY_SIZE) return fail(new BodyError(413, 'Request body larger than 32 MiB'));
-        if (buffer === null || needed > buffer.length) {
-          // Chunked (or more than declared, which llhttp does not let through): grow by doubling,
-          // reserving the growth first; a full budget refuses rather than waits, since the bytes
-          // are already here.
-          const capacity = Math.min(MAX_BODY_SIZE, Math.max(needed, FIRST_CHUNKED_CAPACITY, 2 * (buffer?.length ?? 0)));
-          if (!budget.tryReserve(capacity - reserved))
-            return fail(new BodyError(413, 'Request body larger than the memory for request bodies'));
-          reserved = capacity;
-          const grown = Buffer.allocUnsafe(capacity);
-          if (buffer !== null) buffer.copy(grown, 0, 0, received);
-          buffer = grown;
-        }
-        chunk.copy(buffer, received);
-        received = needed;
-      });
-      stream.once('end', () => (failed ? undefined : resolve()));
-      stream.once('error', fail);
-      stream.once('close', () => fail(new Error('client closed the connection during the request body')));
-    });
+    await read.run();
   } catch (e) {
-    buffer = null;
-    if (reserved > 0) budget.release(reserved);
+    read.buffer = null;
+    if (read.reserved > 0) budget.release(read.reserved);
     throw e;
   }
+  const { buffer, received } = read;
+  reserved = read.reserved;
   if (buffer === null) return { body: Buffer.alloc(0), reserved };
   // Tight already (a declared length is exact once llhttp has ended the stream), or a chunked
   // body copied out at its size so that the doubling's slack goes back to the budget now.
@@ -100,4 +166,16 @@ export async function readBudgetedBody(stream: Readable, declared: number | null
   const body = Buffer.from(buffer.subarray(0, received));
   budget.release(reserved - received);
   return { body, reserved: received };
+}
+
+/** A declared length's reservation: granted now, or after a wait of at most `wait.maxMs`. */
+async function reserveDeclared(budget: MemoryBudget, bytes: number, wait: BodyWait | undefined): Promise<boolean> {
+  if (bytes > budget.limit) return false;
+  if (budget.tryReserve(bytes)) return true;
+  const resume = wait?.onWait?.();
+  try {
+    return await budget.reserve(bytes, wait?.maxMs);
+  } finally {
+    resume?.();
+  }
 }

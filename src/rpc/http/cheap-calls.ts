@@ -12,15 +12,20 @@ const CHEAP_METHODS = new Set(['getblockcount', 'getbestblockhash', 'getblockhas
 /** Longer bodies are not probes: they are parsed in the ordinary queue. */
 const MAX_CHEAP_BODY = 256;
 
-const METHOD = /"method"\s*:\s*"([a-z]+)"/;
+/** Every "method" member, one after another (exec from lastIndex 0 each call). */
+const METHOD = /"method"\s*:\s*"([a-z]+)"/g;
+
+/** A batch: `[` after JavaScript's white space (what trimStart removes from Latin-1 text). */
+const BATCH = /^[\t\n\v\f\r \u00a0]*\[/;
 
 export function isCheapCall(body: Buffer): boolean {
   if (body.length === 0 || body.length > MAX_CHEAP_BODY) return false;
   const text = body.toString('latin1');
   // An escape could spell another "method" member the pattern does not see.
-  if (text.trimStart().startsWith('[') || text.includes('\\')) return false;
-  const all = text.match(new RegExp(METHOD.source, 'g'));
+  if (BATCH.test(text) || text.includes('\\')) return false;
+  METHOD.lastIndex = 0;
+  const first = METHOD.exec(text);
   // A second "method" member (or one inside params) is not a plain probe.
-  if (all === null || all.length !== 1) return false;
-  return CHEAP_METHODS.has(METHOD.exec(text)![1]!);
+  if (first === null || METHOD.exec(text) !== null) return false;
+  return CHEAP_METHODS.has(first[1]!);
 }

@@ -25,18 +25,44 @@ export class MemoryBudget {
 
   /**
    * Waits until `bytes` fit, first come first served. A request larger than the whole budget
-   * could never be granted, so it is refused (false) instead of waiting forever.
+   * could never be granted, so it is refused (false) instead of waiting forever; with
+   * `maxWaitMs`, so is one still waiting after that long (it leaves the queue, and those behind
+   * it may then fit).
    */
-  async reserve(bytes: number): Promise<boolean> {
+  async reserve(bytes: number, maxWaitMs?: number): Promise<boolean> {
     if (bytes > this.limit) return false;
     if (this.tryReserve(bytes)) return true;
-    await new Promise<void>((resolve) => this.waiters.push({ bytes, resolve }));
-    return true;
+    return new Promise<boolean>((resolve) => {
+      const waiter = {
+        bytes,
+        resolve: () => {
+          clearTimeout(expiry);
+          resolve(true);
+        },
+      };
+      this.waiters.push(waiter);
+      // Granted waiters leave the queue first, so a timer that finds its waiter gone does nothing.
+      const expiry =
+        maxWaitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              const at = this.waiters.indexOf(waiter);
+              if (at < 0) return;
+              this.waiters.splice(at, 1);
+              this.grantWaiting();
+              resolve(false);
+            }, maxWaitMs);
+    });
   }
 
   release(bytes: number): void {
     this.used -= bytes;
     if (this.used < 0) this.used = 0;
+    this.grantWaiting();
+  }
+
+  /** Grants the queue's head for as long as it fits. */
+  private grantWaiting(): void {
     while (this.waiters.length > 0 && this.used + this.waiters[0]!.bytes <= this.limit) {
       const w = this.waiters.shift()!;
       this.used += w.bytes;

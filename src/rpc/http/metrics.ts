@@ -12,6 +12,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestSummary } from '../dispatch.js';
+import type { ReplyCacheName } from '../method.js';
 
 /** What an answered request came to, as the `outcome` label says it. */
 export type RequestOutcome = 'success' | 'error' | 'unauthorized' | 'refused';
@@ -38,6 +39,8 @@ export interface NodeFigures {
   upstreamHeight?(): number | null;
   /** Bytes on disk of the store's parts (cached by the caller: a scrape must stay cheap). */
   diskBytes?(): Promise<{ index: number; blocks: number }>;
+  /** Store values read whose checksum did not match, since the store opened. */
+  damagedReads?(): number;
 }
 
 /** prom-client's default gauges whose names end in `_total`. */
@@ -67,6 +70,7 @@ export class RpcMetrics {
   private readonly duration: Histogram<'method'>;
   private readonly replyBytes: Counter<'method'>;
   private readonly rejections: Counter;
+  private readonly cacheLookups: Counter<'cache' | 'result'>;
   private runtime: (() => RpcRuntimeFigures) | null = null;
   private node: NodeFigures | null = null;
 
@@ -96,6 +100,12 @@ export class RpcMetrics {
       name: 'zecrpc_rpc_reply_bytes_total',
       help: 'Reply body bytes sent, by method',
       labelNames: ['method'],
+      registers,
+    });
+    this.cacheLookups = new Counter({
+      name: 'zecrpc_rpc_reply_cache_lookups_total',
+      help: 'Lookups in the reply caches (getblock, decoderawtransaction), by cache and result (hit or miss)',
+      labelNames: ['cache', 'result'],
       registers,
     });
     this.rejections = new Counter({
@@ -177,6 +187,16 @@ export class RpcMetrics {
         this.set(upstream === null ? -1 : Math.max(0, upstream - (height ?? -1)));
       },
     });
+    new Counter({
+      name: 'zecrpc_store_damaged_reads_total',
+      help: 'Store values read whose checksum did not match (each answered as an unreadable block, never as data)',
+      registers,
+      collect() {
+        // A total kept by the store: the counter shows it as it stands.
+        this.reset();
+        this.inc(node()?.damagedReads?.() ?? 0);
+      },
+    });
     new Gauge({
       name: 'zecrpc_store_disk_bytes',
       help: "Bytes on disk of the chain store: part index is LevelDB's directory, blocks the flat block files",
@@ -210,6 +230,11 @@ export class RpcMetrics {
   noteQueueRejection(): void {
     this.rejections.inc();
   }
+
+  /** A lookup in a method's reply cache (an arrow: methods call it detached from the metrics). */
+  readonly noteCacheLookup = (cache: ReplyCacheName, hit: boolean): void => {
+    this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+  };
 
   /** The `method` label of a request: never the client's text unless it names a registered method. */
   methodLabel(summary: RequestSummary | null): string {

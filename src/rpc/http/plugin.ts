@@ -16,9 +16,11 @@ import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import type { ChainStoreReader } from '../../store/types.js';
 import type { RequestSummary } from '../dispatch.js';
+import type { AuthVerdict } from './auth-penalty.js';
 import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
 import { BodyError, readBudgetedBody } from './body.js';
+import { declareBodyReservations, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
@@ -52,6 +54,7 @@ export interface ExecutionTracker {
   end(socket: Socket): void;
 }
 
+/** The Fastify plugin's options: zcashd-style settings and the store it serves. */
 export interface ZecrpcRpcOptions {
   /** zcashd-style settings (`loadNodeConfig([...])`): credentials, -rpcallowip, -rpcthreads, budgets. */
   config: NodeConfig;
@@ -70,36 +73,60 @@ export interface ZecrpcRpcOptions {
   metrics?: RpcMetrics;
   /** zcashd's REST interface at `/rest/…` (unauthenticated, as `-rest` in zcashd); default off. */
   rest?: boolean;
+  /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
+  bodyWaitMs?: number;
 }
 
-interface RequestState {
-  summary: RequestSummary | null;
-  reservedBody: number;
-}
-
-const state = new WeakMap<FastifyRequest, RequestState>();
+/** The JSON-RPC summary of a request, for its log line and metrics: a property of each request. */
+const SUMMARY = 'zecrpcSummary';
+type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null };
+const summaryOf = (request: FastifyRequest): RequestSummary | null => (request as WithSummary)[SUMMARY];
 const EMPTY = Buffer.alloc(0);
+
+const goneSignals = new WeakMap<Socket, AbortSignal>();
+
+/**
+ * Aborted when the connection closes: a client gone while its request runs stops methods that
+ * scan (gettxoutsetinfo). One per connection, made at its first request, not one per request.
+ */
+function connectionGone(socket: Socket): AbortSignal {
+  let signal = goneSignals.get(socket);
+  if (signal === undefined) {
+    if (socket.destroyed) return AbortSignal.abort();
+    const gone = new AbortController();
+    socket.once('close', () => gone.abort());
+    signal = gone.signal;
+    goneSignals.set(socket, signal);
+  }
+  return signal;
+}
 
 function answer(reply: FastifyReply, r: SimpleReply): FastifyReply {
   return sendReply(reply, r);
 }
 
-/** zcashd's checks that need no body (rpc-http-json.md §1.2), in its order; null lets an authenticated POST through. */
-async function answerFromHead(core: RpcCore, request: FastifyRequest): Promise<SimpleReply | null> {
+const verdictReply = (verdict: AuthVerdict): SimpleReply | null =>
+  verdict === 'granted' ? null : verdict === 'busy' ? WORK_QUEUE_FULL : UNAUTHORIZED;
+
+/**
+ * zcashd's checks that need no body (rpc-http-json.md §1.2), in its order; null lets an
+ * authenticated POST through. Decided at once except for wrong credentials, whose penalty is waited
+ * out (a promise then).
+ */
+function answerFromHead(core: RpcCore, request: FastifyRequest): SimpleReply | null | Promise<SimpleReply | null> {
   if (!core.isAllowed(request.socket.remoteAddress)) return { status: 403, body: '', own: 'none' };
   if (request.method === 'DELETE') return { status: 405, body: '', own: 'none' };
   // The router matched the path without its query: zcashd's handler wants the exact target.
   if (request.raw.url !== request.routeOptions.url) return { status: 404, body: '', own: 'none' };
   if (request.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
-  const verdict = await core.authenticate(request.headers.authorization, request.socket.remoteAddress);
-  if (verdict === 'granted') return null;
-  return verdict === 'busy' ? WORK_QUEUE_FULL : UNAUTHORIZED;
+  const verdict = core.authenticate(request.headers.authorization, request.socket.remoteAddress);
+  return typeof verdict === 'string' ? verdictReply(verdict) : verdict.then(verdictReply);
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
   const length = reply.getHeader('content-length');
   return {
-    rpc: state.get(request)?.summary ?? null,
+    rpc: summaryOf(request),
     statusCode: reply.statusCode,
     bytes: length === undefined ? null : Number(length),
     ms: Math.round(reply.elapsedTime * 1000) / 1000,
@@ -114,13 +141,26 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   const logRequests = (request: FastifyRequest): boolean =>
     (request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const metrics = core.metrics;
+  if (!app.hasRequestDecorator(SUMMARY)) app.decorateRequest(SUMMARY, null);
+  declareBodyReservations(app);
   app.removeAllContentTypeParsers();
   // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
   app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
     const length = request.headers['content-length'];
-    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies);
-    const s = state.get(request);
-    if (s) s.reservedBody = read.reserved;
+    const socket = request.raw.socket;
+    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies, {
+      maxMs: core.bodyWaitMs,
+      // The server reads nothing while the body waits: the idle timeout would end the
+      // connection without a reply, so the wait's own limit replaces it meanwhile.
+      onWait: () => {
+        const idleTimeout = request.server.server.timeout;
+        socket.setTimeout(0);
+        return () => {
+          if (!socket.destroyed) socket.setTimeout(idleTimeout);
+        };
+      },
+    });
+    noteReservedBody(request, read.reserved);
     return read.body;
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
@@ -129,44 +169,41 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     if (status === 500) request.log.error({ err: { message: error.message } }, 'JSON-RPC request failed');
     return answer(reply, errorPage(status));
   });
-  const releaseBody = (request: FastifyRequest) => {
-    const s = state.get(request);
-    if (s && s.reservedBody > 0) {
-      core.bodies.release(s.reservedBody);
-      s.reservedBody = 0;
-    }
-  };
+  const releaseBody = (request: FastifyRequest) => releaseReservedBody(request, core.bodies);
 
   app.route({
     method: [...RPC_ROUTE_METHODS],
     url: '/',
-    onRequest: async (request, reply) => {
-      state.set(request, { summary: null, reservedBody: 0 });
-      const early = await answerFromHead(core, request);
-      const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
-      if (early) {
-        if (awaitsContinue) reply.header('Connection', 'close');
-        return answer(reply, early);
-      }
-      // As libevent: the interim reply only when a body is to be read.
-      const length = request.headers['content-length'];
-      const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-      if (awaitsContinue && bodyComing) reply.raw.writeContinue();
-      // The body is read as bytes by the parser above, whatever the client declared.
-      delete request.raw.headers['content-type'];
-      return undefined;
+    // A callback hook: a granted request goes on without a promise or a turn of the event loop.
+    onRequest: (request, reply, done) => {
+      const decide = (early: SimpleReply | null): void => {
+        const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
+        if (early) {
+          if (awaitsContinue) reply.header('Connection', 'close');
+          answer(reply, early);
+          return;
+        }
+        // As libevent: the interim reply only when a body is to be read.
+        const length = request.headers['content-length'];
+        const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+        if (awaitsContinue && bodyComing) reply.raw.writeContinue();
+        // The body is read as bytes by the parser above, whatever the client declared.
+        delete request.raw.headers['content-type'];
+        done();
+      };
+      const early = answerFromHead(core, request);
+      if (early instanceof Promise) early.then(decide, done);
+      // A refusal waits for the rest of the packet to be parsed, as libevent reads the whole
+      // request first: a malformed body in it gets the 400 page, not the refusal.
+      else if (early) queueMicrotask(() => decide(early));
+      else decide(null);
     },
     onResponse: (request, reply, next) => {
       releaseBody(request);
       if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
       if (metrics) {
         const length = reply.getHeader('content-length');
-        metrics.observeRequest(
-          state.get(request)?.summary ?? null,
-          reply.statusCode,
-          length === undefined ? 0 : Number(length),
-          reply.elapsedTime / 1000,
-        );
+        metrics.observeRequest(summaryOf(request), reply.statusCode, length === undefined ? 0 : Number(length), reply.elapsedTime / 1000);
       }
       next();
     },
@@ -180,17 +217,12 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       const idleTimeout = request.server.server.timeout;
       socket.setTimeout(0);
       let outcome;
-      // A client gone while its request runs stops methods that scan (gettxoutsetinfo).
-      const gone = new AbortController();
-      const onGone = (): void => gone.abort();
-      socket.once('close', onGone);
       try {
-        outcome = await core.execute(body, gone.signal);
+        outcome = await core.execute(body, connectionGone(socket));
       } catch (e) {
         tracker?.end(socket);
         throw e;
       } finally {
-        socket.off('close', onGone);
         releaseBody(request);
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }
@@ -203,8 +235,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       };
       if (socket.destroyed) finish();
       else reply.raw.once('close', finish);
-      const s = state.get(request);
-      if (s) s.summary = outcome.summary;
+      (request as WithSummary)[SUMMARY] = outcome.summary;
       return answer(reply, outcome.reply);
     },
   });
@@ -226,6 +257,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       renderThreads: opts.renderThreads,
       log: app.log as unknown as Logger,
       metrics: opts.metrics,
+      bodyWaitMs: opts.bodyWaitMs,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

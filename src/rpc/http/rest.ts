@@ -3,69 +3,15 @@
  * blocks, transactions, headers, chain and mempool state, as `.bin` (the serialisation), `.hex`
  * (its hex and a newline) or `.json` (the RPC result zcashd builds, and a newline). Each answer
  * is computed by the JSON-RPC methods themselves, through the same work queue and memory
- * budgets as JSON-RPC, and cut out of their reply. `/rest/getutxos` is not served (404).
+ * budgets as JSON-RPC, and cut out of their reply (`/rest/getutxos`: rest-getutxos.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { quoteJsonString } from '../../json/writer.js';
+import { declareBodyReservations, releaseReservedBody } from './body-reservations.js';
 import { sendReply } from './reply.js';
+import { ALL_FORMATS, call, failed, isHash, json, parseFormat, restError, serialised, text } from './rest-common.js';
+import { getUtxos } from './rest-getutxos.js';
 import type { RpcCore } from './rpc-core.js';
-
-type Format = 'bin' | 'hex' | 'json' | null;
-
-/** zcashd's ParseDataFormat: the text after the first dot up to the next, if it names a format. */
-function parseFormat(part: string): { path: string; format: Format } {
-  const pieces = part.split('.');
-  const f = pieces[1];
-  return { path: pieces[0]!, format: f === 'bin' || f === 'hex' || f === 'json' ? f : null };
-}
-
-/** zcashd's ParseHashStr: 64 hex digits. */
-const isHash = (s: string): boolean => /^[0-9a-fA-F]{64}$/.test(s);
-
-const ALL_FORMATS = 'output format not found (available: .bin, .hex, .json)';
-
-/** A method's outcome: its result's JSON text, or its error. */
-type Called = { ok: true; result: Buffer } | { ok: false; status: number; message: string; passThrough?: Parameters<typeof sendReply>[1] };
-
-const RESULT_PREFIX = '{"result":';
-const RESULT_SUFFIX = ',"error":null,"id":null}\n';
-
-async function call(core: RpcCore, method: string, params: string): Promise<Called> {
-  const outcome = await core.execute(Buffer.from(`{"method":"${method}","params":${params},"id":null}`));
-  try {
-    const r = outcome.reply;
-    if (r.own !== 'json') return { ok: false, status: r.status, message: '', passThrough: r };
-    const bytes = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : Buffer.concat(r.body);
-    if (r.status === 200) return { ok: true, result: bytes.subarray(RESULT_PREFIX.length, bytes.length - RESULT_SUFFIX.length) };
-    const error = (JSON.parse(bytes.toString('utf8')) as { error: { code: number; message: string } }).error;
-    return { ok: false, status: error.code === -7 ? 500 : 404, message: error.message };
-  } finally {
-    outcome.done();
-  }
-}
-
-function text(reply: FastifyReply, status: number, type: string, body: Buffer | string): FastifyReply {
-  reply.code(status).header('Content-Type', type);
-  return reply.send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
-}
-
-/** zcashd's RESTERR: the message and CRLF as text/plain. */
-const restError = (reply: FastifyReply, status: number, message: string) => text(reply, status, 'text/plain', `${message}\r\n`);
-
-/** The hex string a method returned (a JSON string), as bytes in the requested form. */
-function serialised(reply: FastifyReply, format: 'bin' | 'hex', jsonString: Buffer): FastifyReply {
-  const hex = jsonString.toString('latin1').slice(1, -1);
-  return format === 'bin'
-    ? text(reply, 200, 'application/octet-stream', Buffer.from(hex, 'hex'))
-    : text(reply, 200, 'text/plain', `${hex}\n`);
-}
-
-const json = (reply: FastifyReply, result: Buffer) => text(reply, 200, 'application/json', Buffer.concat([result, Buffer.from('\n')]));
-
-function failed(reply: FastifyReply, c: Extract<Called, { ok: false }>, notFound: string): FastifyReply {
-  if (c.passThrough) return sendReply(reply, c.passThrough);
-  return restError(reply, c.status, c.status === 404 ? notFound : c.message);
-}
 
 async function block(core: RpcCore, reply: FastifyReply, part: string, details: boolean): Promise<FastifyReply> {
   const { path: hash, format } = parseFormat(part);
@@ -133,7 +79,7 @@ async function jsonOnly(core: RpcCore, reply: FastifyReply, part: string, method
 }
 
 /** zcashd's handlers by URI prefix, the first that matches wins (its registration order). */
-const HANDLERS: [string, (core: RpcCore, reply: FastifyReply, part: string) => Promise<FastifyReply>][] = [
+const HANDLERS: [string, (core: RpcCore, reply: FastifyReply, part: string, body: Buffer) => Promise<FastifyReply>][] = [
   ['/rest/tx/', transaction],
   ['/rest/block/notxdetails/', (core, reply, part) => block(core, reply, part, false)],
   ['/rest/block/', (core, reply, part) => block(core, reply, part, true)],
@@ -141,19 +87,38 @@ const HANDLERS: [string, (core: RpcCore, reply: FastifyReply, part: string) => P
   ['/rest/mempool/info', (core, reply, part) => jsonOnly(core, reply, part, 'getmempoolinfo', '[]')],
   ['/rest/mempool/contents', (core, reply, part) => jsonOnly(core, reply, part, 'getrawmempool', '[true]')],
   ['/rest/headers/', headers],
+  ['/rest/getutxos', getUtxos],
 ];
 
-/** Mounts `/rest/…` on `app` (unauthenticated, as in zcashd; the allow-list applies). */
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Mounts `/rest/…` on `app` (unauthenticated, as in zcashd; the allow-list applies before any
+ * body byte is read). A body (getutxos reads one) is read under the body budget by the JSON-RPC
+ * route's parser, which `app` shares, and released once the request is answered.
+ */
 export function mountRestRoutes(app: FastifyInstance, core: RpcCore): void {
+  declareBodyReservations(app);
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT'],
     url: '/rest/*',
-    handler: async (request, reply) => {
+    onRequest: async (request, reply) => {
       if (!core.isAllowed(request.socket.remoteAddress)) return sendReply(reply, { status: 403, body: '', own: 'none' });
+      // zcashd reads the body as bytes, whatever the client declared.
+      delete request.raw.headers['content-type'];
+      return undefined;
+    },
+    onResponse: (request, _reply, next) => {
+      releaseReservedBody(request, core.bodies);
+      next();
+    },
+    onRequestAbort: async (request) => releaseReservedBody(request, core.bodies),
+    handler: async (request, reply) => {
       // zcashd matches the whole target, query included.
       const uri = request.raw.url ?? '';
+      const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
       for (const [prefix, handle] of HANDLERS) {
-        if (uri.startsWith(prefix)) return handle(core, reply, uri.slice(prefix.length));
+        if (uri.startsWith(prefix)) return handle(core, reply, uri.slice(prefix.length), body);
       }
       return sendReply(reply, { status: 404, body: '', own: 'none' });
     },

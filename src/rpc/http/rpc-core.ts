@@ -6,6 +6,7 @@
  * and a per-request budget for each reply). Large blocks are rendered in worker threads whose
  * reply slabs are held until the reply is written.
  */
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
@@ -25,7 +26,10 @@ import type { RpcMetrics } from './metrics.js';
 import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { isCheapCall } from './cheap-calls.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue, type WorkSlot } from './work-queue.js';
+
+/** How long a body waits for the body budget when -rpcservertimeout=0 sets no idle timeout. */
+export const DEFAULT_BODY_WAIT_MS = 30_000;
 
 /**
  * At most this many render threads, whatever `-rpcthreads` says: zcashd accepts any thread
@@ -45,6 +49,8 @@ const REQUEST_TOO_LARGE: SimpleReply = {
   own: 'json',
 };
 
+const NOTHING = (): void => undefined;
+
 const WORK_QUEUE_FULL_WARNING =
   'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
 
@@ -61,6 +67,11 @@ export interface RpcCoreOptions {
   log?: Logger | null;
   /** Prometheus metrics to keep (`-metricsbind`); without, nothing is counted. */
   metrics?: RpcMetrics;
+  /**
+   * Longest a request body waits for room on the body budget before it is refused with 413
+   * (milliseconds); default -rpcservertimeout, or DEFAULT_BODY_WAIT_MS when that is 0 (none).
+   */
+  bodyWaitMs?: number;
 }
 
 export interface ExecutedRequest {
@@ -83,6 +94,8 @@ export interface RpcCore {
   readonly bodies: MemoryBudget;
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
+  /** Longest a body waits for the body budget before it is refused (milliseconds). */
+  readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
   isAllowed(address: string | undefined): boolean;
@@ -91,13 +104,22 @@ export interface RpcCore {
    * zcashd's penalty delay, 'busy' (zcashd's "Work queue depth exceeded") unchecked while too
    * many wrong ones are being penalized (auth-penalty.ts).
    */
-  authenticate(authorization: string | undefined, address: string | undefined): Promise<AuthVerdict>;
+  authenticate(authorization: string | undefined, address: string | undefined): AuthVerdict | Promise<AuthVerdict>;
   /** Runs an authenticated JSON-RPC body through the work queue. */
   /** `signal`: aborted when the client is gone (methods that scan stop early). */
   execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
+}
+
+/** A server-side failure as logged: its message, the key it concerns, and what caused it. */
+function errorFields(e: Error): Record<string, string> {
+  const fields: Record<string, string> = { message: e.message };
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string') fields.code = code;
+  if (e.cause instanceof Error && !e.message.includes(e.cause.message)) fields.cause = e.cause.message;
+  return fields;
 }
 
 /**
@@ -195,71 +217,83 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     renderBusySeconds: pool?.busySeconds() ?? 0,
   }));
   const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  const privateDir = resolve(config.datadir);
   const ctx: RpcContext = {
     network: config.network,
     profile: config.compat,
     requestMemory: limits.perRequest,
     requestStop: () => setImmediate(() => opts.onStop?.()),
     ...(pool ? { blockRenderer: pool } : {}),
+    ...(opts.metrics ? { noteCacheLookup: opts.metrics.noteCacheLookup } : {}),
+  };
+
+  // The whole error, with the path and the key or file, for the operator only.
+  const onServerError = (e: Error, answered: string) => log?.error({ err: errorFields(e) }, answered);
+  const noteRelease = (bytes: number) => releaser.noteRelease(bytes);
+  /** The context a request runs in: what it adds to the server's are its signal and render-thread policy. */
+  const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
+    if (!pool) return signal ? { ...ctx, signal } : ctx;
+    // Every member of `ctx` written out rather than spread: one object of one shape per request.
+    // Renders in a thread run off the slot, so cheap requests are not queued behind them;
+    // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+    return {
+      network: ctx.network,
+      profile: ctx.profile,
+      requestMemory: ctx.requestMemory,
+      requestStop: ctx.requestStop,
+      signal,
+      blockRenderer: {
+        render: async (req) => {
+          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
+          renderBacklog.count++;
+          const resume = slot.suspend();
+          try {
+            return await pool.render(req, scope);
+          } finally {
+            renderBacklog.count--;
+            await resume();
+          }
+        },
+      },
+    };
   };
 
   async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
-    const nothing = () => undefined;
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
     const parseCost = parsedSizeEstimate(body);
-    if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: nothing };
-    const releaseParsed = () => parsedBudget.release(parseCost);
+    if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
     const admitted = enterQueue(body);
     if (!admitted) {
-      releaseParsed();
-      return { reply: WORK_QUEUE_FULL, summary: null, done: nothing };
+      if (parseCost > 0) parsedBudget.release(parseCost);
+      return { reply: WORK_QUEUE_FULL, summary: null, done: NOTHING };
     }
     const slot = await admitted;
     // Memory lent to this reply by the render threads, given back once the reply is written.
     const held: (() => void)[] = [];
     const scope: ReplyScope = { hold: (release) => held.push(release) };
-    // Renders in a thread run off the slot, so cheap requests are not queued behind them;
-    // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
-    const baseCtx: RpcContext = signal ? { ...ctx, signal } : ctx;
-    const requestCtx: RpcContext = pool
-      ? {
-          ...baseCtx,
-          blockRenderer: {
-            render: async (req) => {
-              if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
-              renderBacklog.count++;
-              const resume = slot.suspend();
-              try {
-                return await pool.render(req, scope);
-              } finally {
-                renderBacklog.count--;
-                await resume();
-              }
-            },
-          },
-        }
-      : baseCtx;
-    const budget = new RequestBudget(replyBudget, limits.perRequest, (bytes) => releaser.noteRelease(bytes));
+    const budget = new RequestBudget(replyBudget, limits.perRequest, noteRelease);
     const done = () => {
       budget.releaseAll();
       for (const release of held.splice(0)) release();
     };
     try {
-      const reply = await handleJsonRpcBody(body, registry, requestCtx, {
+      const reply = await handleJsonRpcBody(body, registry, contextFor(signal, slot, scope), {
         budget,
         yieldTurn: async () => {
           await new Promise((r) => setImmediate(r));
           await slot.yield();
         },
-        onServerError: (e) => log?.error({ err: { message: e.message } }, "Can't read block from disk"),
+        onServerError,
+        privateDir,
       });
       return { reply: { status: reply.status, body: reply.body, own: 'json' }, summary: reply.summary ?? null, done };
     } catch (e) {
       done();
       throw e;
     } finally {
-      releaseParsed(); // the parsed request is garbage once its reply is built
+      // The parsed request is garbage once its reply is built.
+      if (parseCost > 0) parsedBudget.release(parseCost);
       slot.release();
     }
   }
@@ -269,6 +303,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     auth,
     bodies: bodyBudget,
     timeoutMs: settings.serverTimeout * 1000,
+    // No longer than a connection may stay idle: a client waiting that long hears why.
+    bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),

@@ -40,6 +40,7 @@ export const MAX_HEADERS_SIZE = 8192;
 /** How long replies in progress may take to finish once shutdown has begun. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 3000;
 
+/** What `startRpcServer` serves: the settings and the methods. */
 export interface RpcServerOptions {
   config: NodeConfig;
   /** Methods besides `help` and `stop`. */
@@ -58,8 +59,11 @@ export interface RpcServerOptions {
   shutdownGraceMs?: number;
   /** Prometheus metrics to count requests in (served by metrics-listener.ts, never on the RPC port). */
   metrics?: RpcMetrics;
+  /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
+  bodyWaitMs?: number;
 }
 
+/** A running JSON-RPC server: the port it bound and how to close it. */
 export interface RunningRpcServer {
   /** The port actually bound (useful with -rpcport=0). */
   port: number;
@@ -130,6 +134,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Methods libevent hands to zcashd; it answers any other with its 501 page. */
 const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
 
+/** Starts zcashd's JSON-RPC over HTTP with the methods given, on the addresses the settings name. */
 export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpcServer> {
   const { config } = opts;
   if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
@@ -142,6 +147,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     renderThreads: opts.renderThreads,
     log,
     metrics: opts.metrics,
+    bodyWaitMs: opts.bodyWaitMs,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;
@@ -219,16 +225,25 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       return http;
     },
   });
-  // zcashd's answers before its handlers (httpserver.cpp http_request_cb), for every path.
-  app.addHook('onRequest', async (request, reply) => {
-    if (closing) {
-      reply.header('Connection', 'close');
-      return sendReply(reply, errorPage(503));
-    }
-    if (!core.isAllowed(request.socket.remoteAddress)) return sendReply(reply, { status: 403, body: '', own: 'none' });
-    if (!LIBEVENT_METHODS.has(request.method)) return sendReply(reply, errorPage(501));
-    if (request.method === 'DELETE') return sendReply(reply, { status: 405, body: '', own: 'none' });
-    return undefined;
+  // zcashd's answers before its handlers (httpserver.cpp http_request_cb), for every path. A
+  // callback hook, not an async one: a request let through costs no promise. A refusal is sent
+  // once the rest of the packet is parsed, as libevent reads the whole request first (a
+  // malformed body in it gets the 400 page instead).
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = closing
+      ? errorPage(503)
+      : !core.isAllowed(request.socket.remoteAddress)
+        ? { status: 403, body: '', own: 'none' as const }
+        : !LIBEVENT_METHODS.has(request.method)
+          ? errorPage(501)
+          : request.method === 'DELETE'
+            ? { status: 405, body: '', own: 'none' as const }
+            : null;
+    if (refusal === null) return done();
+    queueMicrotask(() => {
+      if (refusal.status === 503) reply.header('Connection', 'close');
+      sendReply(reply, refusal);
+    });
   });
   app.addHook('onResponse', (request, _reply, next) => {
     if (!request.raw.complete) answeredEarly.add(request.socket);

@@ -63,29 +63,30 @@ export class WorkQueue {
   }
 
   private slot(): WorkSlot {
-    let held = true;
-    return {
-      yield: async () => {
-        if (!held || this.waiting.length === 0) return;
-        // Hand the slot straight to the next waiter and queue behind everyone already waiting.
-        const turn = new Promise<void>((resolve) => this.waiting.push({ resolve, fresh: false }));
-        this.handOver();
-        await turn;
-      },
-      release: () => {
-        if (!held) return;
-        held = false;
-        this.free();
-      },
-      suspend: () => {
-        if (!held) return () => Promise.resolve();
-        this.free();
-        return async () => {
-          if (this.running < this.threads && this.waiting.length === 0) this.running++;
-          else await new Promise<void>((resolve) => this.waiting.unshift({ resolve, fresh: false }));
-        };
-      },
-    };
+    return new Slot(this);
+  }
+
+  /** @internal (Slot) The slot is handed straight to the next waiter; resolves on its next turn. */
+  handOverAndWait(): Promise<void> {
+    const turn = new Promise<void>((resolve) => this.waiting.push({ resolve, fresh: false }));
+    this.handOver();
+    return turn;
+  }
+
+  /** @internal (Slot) Whether anyone waits for a slot. */
+  get anyWaiting(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  /** @internal (Slot) Takes a slot back after a suspension, ahead of requests not yet started. */
+  async resume(): Promise<void> {
+    if (this.running < this.threads && this.waiting.length === 0) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.unshift({ resolve, fresh: false }));
+  }
+
+  /** @internal (Slot) */
+  freeSlot(): void {
+    this.free();
   }
 
   private free(): void {
@@ -101,5 +102,30 @@ export class WorkQueue {
     const next = this.waiting.shift()!;
     if (next.fresh) this.freshWaiting--;
     next.resolve();
+  }
+}
+
+/** A request's slot: methods on a prototype, not closures made for every request. */
+class Slot implements WorkSlot {
+  private held = true;
+
+  constructor(private readonly queue: WorkQueue) {}
+
+  async yield(): Promise<void> {
+    if (!this.held || !this.queue.anyWaiting) return;
+    // Hand the slot straight to the next waiter and queue behind everyone already waiting.
+    await this.queue.handOverAndWait();
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.queue.freeSlot();
+  }
+
+  suspend(): () => Promise<void> {
+    if (!this.held) return () => Promise.resolve();
+    this.queue.freeSlot();
+    return () => this.queue.resume();
   }
 }

@@ -41,6 +41,7 @@ abstract class NoteCommitmentTree {
   }
 }
 
+/** The Sapling note-commitment tree (depth 32, Pedersen MerkleCRH), as z_gettreestate reports it. */
 export class SaplingTree extends NoteCommitmentTree {
   constructor(tree?: IncrementalMerkleTree) {
     super(tree ?? new IncrementalMerkleTree(saplingHasher()), POOL_TREE_STATE_LAYOUT.sapling);
@@ -51,6 +52,7 @@ export class SaplingTree extends NoteCommitmentTree {
   }
 }
 
+/** The Orchard note-commitment tree (depth 32, Sinsemilla MerkleCRH), as z_gettreestate reports it. */
 export class OrchardTree extends NoteCommitmentTree {
   constructor(tree?: IncrementalMerkleTree) {
     super(tree ?? new IncrementalMerkleTree(orchardHasher()), POOL_TREE_STATE_LAYOUT.orchard);

@@ -20,6 +20,10 @@ import { chainStateMigration } from './v3-chain-state.js';
 import { addressIndexMigration } from './v4-address-index.js';
 import { highestRecordMigration } from './v5-highest-record.js';
 import { nullifierMigration } from './v6-nullifiers.js';
+import { recordChecksumMigration } from './v7-record-checksums.js';
+import { attachChecksums, checksumsOf, RecordChecksums } from '../record-checksums.js';
+
+export { decodeVersionRecord } from './version-record.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 export type { Migration, MigrationContext } from './migration.js';
@@ -31,12 +35,25 @@ export const MIGRATIONS: readonly Migration[] = [
   addressIndexMigration,
   highestRecordMigration,
   nullifierMigration,
+  recordChecksumMigration,
 ];
 
 export function encodeVersionRecord(version: number, network: string): Buffer {
   const rec = Buffer.concat([Buffer.alloc(4), Buffer.from(network, 'utf8')]);
   rec.writeUInt32LE(version, 0);
   return rec;
+}
+
+/**
+ * The checksum state of a database the store did not open itself (a test's or a tool's): its
+ * values carry checksums when the store has the `R` mark. Its reads are raw (its own encoding).
+ */
+async function checksumsFor(db: ClassicLevel<Buffer, Buffer>): Promise<RecordChecksums> {
+  const known = checksumsOf(db);
+  if (known) return known;
+  const state = new RecordChecksums();
+  state.sealed = (await db.get(keys.recordChecksums())) !== undefined;
+  return attachChecksums(db, state);
 }
 
 /**
@@ -48,13 +65,16 @@ export async function migrate(
   fromVersion: number,
   network: string,
   log: (line: string) => void,
-  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'network'> = {},
+  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'chunkBytes' | 'network'> = {},
 ): Promise<void> {
+  const checksums = await checksumsFor(db);
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;
     const started = Date.now();
     log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
     const ops = await m.run(db, { log, ...hooks });
+    // Its final batch (the `R` mark, the version) is written with checksums, as everything after it.
+    if (m.sealsRecords) checksums.sealed = true;
     await writeBatch(db, [...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {
       sync: true,
     });

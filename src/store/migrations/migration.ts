@@ -10,6 +10,8 @@ export interface MigrationContext {
   afterChunk?(position: number): void;
   /** Test hook: blocks per intermediate batch of a progressive migration. */
   chunkBlocks?: number;
+  /** Test hook: bytes per intermediate batch of a migration that rewrites records (v7). */
+  chunkBytes?: number;
   /**
    * The network the store is opened with, when it is more than its recorded name says (regtest
    * with `-nuparams`); otherwise the recorded name's parameters are used.
@@ -21,6 +23,8 @@ export interface Migration {
   /** The schema version the store has once this migration is applied. */
   readonly version: number;
   readonly description: string;
+  /** Once it has run, every value carries its checksum (record-checksums.ts), its final batch included. */
+  readonly sealsRecords?: true;
   /** Builds the migration's data; returns its final batch (without the version record). */
   run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
 }

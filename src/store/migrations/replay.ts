@@ -17,6 +17,8 @@ import { STORED_BLOCK_ACCEPTANCE } from '../../codec/tx/acceptance.js';
 import { blockFileName, type BatchOp } from '../block-data.js';
 import type { ChainBlock, Indexer } from '../indexes/indexer.js';
 import { WriteOverlay } from '../overlay.js';
+import { storedValue } from '../record-checksums.js';
+import { decodeVersionRecord } from './version-record.js';
 import { decodeIndexRecord, decodeTip, keys, splitTxids, type IndexRecord } from '../layout.js';
 import { decodeUndoRecord, encodeUndoRecord, MAX_REORG_DEPTH } from '../undo.js';
 import type { Migration, MigrationContext } from './migration.js';
@@ -32,7 +34,7 @@ function blockReader(db: ClassicLevel<Buffer, Buffer>): { read(hash: Uint8Array,
   const fds = new Map<number, number>();
   return {
     read(hash, rec) {
-      const inDb = db.getSync(keys.blockData(hash));
+      const inDb = storedValue(db, db.getSync(keys.blockData(hash)), keys.blockData(hash));
       if (inDb) return inDb;
       let fd = fds.get(rec.file);
       if (fd === undefined) fds.set(rec.file, (fd = openSync(join(blocksDir, blockFileName(rec.file)), 'r')));
@@ -67,7 +69,7 @@ export interface ReplayMigrationSpec {
 function storeNetwork(db: ClassicLevel<Buffer, Buffer>): string {
   const v = db.getSync(keys.version());
   if (!v) throw new Error('chain store has no version record');
-  return v.subarray(4).toString('utf8');
+  return decodeVersionRecord(v).network;
 }
 
 /**
@@ -85,12 +87,12 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
     description: spec.description,
     async run(db, ctx?: MigrationContext) {
       const log = ctx?.log ?? (() => undefined);
-      const tipValue = db.getSync(keys.tip());
+      const tipValue = storedValue(db, db.getSync(keys.tip()), keys.tip());
       const progressKey = keys.migrationProgress(spec.version);
       const done = (): BatchOp[] => [{ type: 'del', key: progressKey }];
       if (!tipValue) return done();
       const tip = decodeTip(tipValue);
-      const resumeValue = db.getSync(progressKey);
+      const resumeValue = storedValue(db, db.getSync(progressKey), progressKey);
       let next = resumeValue ? resumeValue.readUInt32LE(0) : await lowestActiveHeight(db);
       if (resumeValue) log(`${spec.label}: resuming at height ${next} of ${tip.height}`);
 
@@ -103,14 +105,14 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
       let chunkBlocks = 0;
       try {
         for (; next <= tip.height; next++) {
-          const hash = db.getSync(keys.height(next));
+          const hash = storedValue(db, db.getSync(keys.height(next)), keys.height(next));
           if (!hash) throw new Error(`chain store is inconsistent: no best-chain block at height ${next}`);
-          const recValue = db.getSync(keys.index(hash));
+          const recValue = storedValue(db, db.getSync(keys.index(hash)), keys.index(hash));
           if (!recValue) throw new Error(`chain store is inconsistent: block at height ${next} has no index record`);
           const rec = decodeIndexRecord(recValue);
           // A store started from a checkpoint holds headers alone below it: no block to replay.
           if (!rec.haveData) continue;
-          const txidList = db.getSync(keys.txids(hash));
+          const txidList = storedValue(db, db.getSync(keys.txids(hash)), keys.txids(hash));
           if (!txidList) throw new Error(`chain store is inconsistent: block at height ${next} has no txid list`);
           const bytes = reader.read(hash, rec);
           const chainBlock: ChainBlock = {

@@ -5,6 +5,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { decodeIndexRecord, encodeChainTx, keys } from '../layout.js';
+import { storedValue } from '../record-checksums.js';
 import type { Migration } from './migration.js';
 
 export const chainTxMigration: Migration = {
@@ -16,7 +17,7 @@ export const chainTxMigration: Migration = {
     const blocks: { hash: Buffer; prev: string; height: number; txCount: number }[] = [];
     const prefix = Buffer.of(keys.indexPrefix);
     for await (const [key, value] of db.iterator({ gte: prefix, lt: Buffer.of(keys.indexPrefix + 1) })) {
-      const rec = decodeIndexRecord(value);
+      const rec = decodeIndexRecord(storedValue(db, value, key));
       blocks.push({
         hash: key.subarray(1),
         prev: Buffer.from(rec.header.subarray(4, 36)).toString('hex'),

@@ -6,6 +6,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { decodeIndexRecord, encodeHighestRecord, keys } from '../layout.js';
+import { storedValue } from '../record-checksums.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -24,7 +25,7 @@ export const highestRecordMigration: Migration = {
     const it = db.iterator({ gte: Buffer.of(keys.indexPrefix), lt: Buffer.of(keys.indexPrefix + 1), highWaterMarkBytes: SCAN_BATCH_BYTES });
     try {
       for (let batch = await it.nextv(SCAN_BATCH); batch.length > 0; batch = await it.nextv(SCAN_BATCH)) {
-        for (const [, value] of batch) highest = Math.max(highest, decodeIndexRecord(value).height);
+        for (const [key, value] of batch) highest = Math.max(highest, decodeIndexRecord(storedValue(db, value, key)).height);
       }
     } finally {
       await it.close();

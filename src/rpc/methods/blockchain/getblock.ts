@@ -245,6 +245,7 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
       const verbosity = parseVerbosity(params[1]);
       const key = `${verbosity}:${Buffer.from(hash).toString('hex')}`;
       const cached = cache.get<RawJson>(scope, key);
+      if (cacheReplies) rpcCtx.noteCacheLookup?.('getblock', cached !== undefined);
       if (cached !== undefined) return cached;
 
       const entry = await requireBlockIndex(store, hash);

@@ -150,6 +150,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       // Results differ by network (addresses) and by profile (the branch ids its parser accepts).
       const cacheKey = `${ctx.network.name} ${profile.name}`;
       const hit = cache?.get(cacheKey, hex);
+      if (cache) ctx.noteCacheLookup?.('decoderawtransaction', hit !== undefined);
       if (hit) return hit;
       if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
       const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile.acceptance), ctx.network));

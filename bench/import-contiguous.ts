@@ -1,0 +1,165 @@
+/**
+ * The long contiguous import that checks the projection: an era-shaped chain of ≥ 100,000 blocks
+ * (bench/lib/contiguous-plan.ts) imported as `zecrpc import --blocks-dir` runs, predicted by the
+ * import model before it runs.
+ *
+ *   npx tsx bench/import-contiguous.ts generate DIR      builds the chain into DIR (blk files)
+ *   npx tsx bench/import-contiguous.ts run DIR [--max-seconds=N]
+ *
+ * `run` reads what the chain holds from its blk files (every block decoded and counted, in
+ * windows of 1,000 blocks), predicts the import from bench/results/import-projection.json's unit
+ * costs (bench/import-eras.ts), writes that prediction into the same file, then imports into a
+ * fresh store, sampling RSS, the store's size on disk and the load average every 10 s. With
+ * --max-seconds the import stops between blocks at that time, and what was imported is compared
+ * with the prediction for exactly those blocks. Per window, measured time ÷ predicted shows
+ * whether throughput falls as LevelDB grows; the keys in the store are counted at the end.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { decodeBlock } from '../src/codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
+import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
+import { CONTIGUOUS_SEGMENTS } from './lib/contiguous-plan.js';
+import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
+import { diskBytes, importChainDir } from './lib/era-import.js';
+import { predictMicros, type UnitCosts } from './lib/import-model.js';
+import { fmt, load, numberFlag } from './lib/measure.js';
+
+const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
+const [command, dir] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (!dir || (command !== 'generate' && command !== 'run')) {
+  console.error('usage: import-contiguous.ts generate|run DIR [--max-seconds=N]');
+  process.exit(2);
+}
+
+if (command === 'generate') {
+  const t0 = performance.now();
+  const c = writeEraChain(dir, CONTIGUOUS_SEGMENTS, 'contiguous', (h) => {
+    if ((h + 1) % 10_000 === 0)
+      console.log(`generated ${fmt(h + 1)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s (${load()})`);
+  });
+  console.log(`generated ${fmt(c.total.blocks)} blocks, ${(c.total.bytes / 1e9).toFixed(2)} GB in ${c.generatorSeconds.toFixed(0)} s`);
+} else {
+  await run(dir);
+}
+
+/** What each window of WINDOW_BLOCKS blocks in DIR's blk files holds, read from the files. */
+function windowsOf(chainDir: string): Composition[] {
+  const blocksDir = join(chainDir, 'blocks');
+  const windows: Composition[] = [];
+  let n = 0;
+  for (const name of readdirSync(blocksDir)
+    .filter((f) => /^blk\d{5}\.dat$/.test(f))
+    .sort()) {
+    const file = readFileSync(join(blocksDir, name));
+    for (let at = 0; at + 8 <= file.length;) {
+      const size = file.readUInt32LE(at + 4);
+      if (at + 8 + size > file.length) break;
+      const bytes = file.subarray(at + 8, at + 8 + size);
+      const w = Math.floor(n++ / WINDOW_BLOCKS);
+      addComposition((windows[w] ??= emptyComposition()), compositionOf(decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE), size));
+      at += 8 + size;
+    }
+  }
+  return windows;
+}
+
+async function run(chainDir: string): Promise<void> {
+  const maxSeconds = process.argv.some((a) => a.startsWith('--max-seconds=')) ? numberFlag('max-seconds', 1) : null;
+  const projection = JSON.parse(readFileSync(RESULT, 'utf8')) as {
+    unit_costs_us: { wall: UnitCosts; cpu: UnitCosts };
+    contiguous?: unknown;
+    [k: string]: unknown;
+  };
+  const windows = windowsOf(chainDir);
+  const total = windows.reduce((a, w) => addComposition(a, { ...w }), emptyComposition());
+  const predictedWall = windows.map((w) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6);
+  const predictedCpu = windows.map((w) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6);
+  const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
+  const prediction = {
+    blocks: total.blocks,
+    bytes: total.bytes,
+    composition: total,
+    predicted_seconds: sum(predictedWall) + projection.unit_costs_us.wall.run / 1e6,
+    predicted_cpu_seconds: sum(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6,
+    predicted_at: new Date().toISOString(),
+    load_at_prediction: loadavg()[0],
+    seconds: null as number | null,
+  };
+  projection.contiguous = prediction;
+  writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
+  console.log(
+    `contiguous chain: ${fmt(total.blocks)} blocks, ${(total.bytes / 1e9).toFixed(2)} GB, ${fmt(total.inputs)} inputs, ${fmt(total.outputs)} outputs, ` +
+      `${fmt(total.saplingOutputs)} Sapling outputs, ${fmt(total.orchardActions)} Orchard actions; predicted before the run: ` +
+      `${prediction.predicted_seconds.toFixed(0)} s wall, ${prediction.predicted_cpu_seconds.toFixed(0)} s CPU (${load()})`,
+  );
+
+  const datadir = mkdtempSync(join(tmpdir(), 'zecrpc-contiguous-'));
+  const stop = new AbortController();
+  const timer = maxSeconds ? setTimeout(() => stop.abort(), maxSeconds * 1000) : null;
+  try {
+    const r = await importChainDir(chainDir, datadir, ERA_REGTEST, {
+      traceEverySeconds: 10,
+      windowBlocks: WINDOW_BLOCKS,
+      signal: stop.signal,
+    });
+    if (timer) clearTimeout(timer);
+    const seconds = r.wallMicros / 1e6;
+    // `added` counts every block the files held, genesis included.
+    const imported = r.blocks;
+    // The prediction for exactly the blocks imported: whole windows, and the share of the last.
+    const full = Math.floor(imported / WINDOW_BLOCKS);
+    const part = (imported % WINDOW_BLOCKS) / Math.max(1, windows[full]?.blocks ?? 1);
+    const forImported = (p: number[]) => sum(p.slice(0, full)) + (p[full] ?? 0) * part;
+    const predictedSeconds = forImported(predictedWall) + projection.unit_costs_us.wall.run / 1e6;
+    const predictedCpuSeconds = forImported(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6;
+    const windowRatios = r.windowEnds.map((end, i) => (end - (i === 0 ? 0 : r.windowEnds[i - 1]!)) / predictedWall[i]!);
+    const keys = await countKeys(join(datadir, 'zecrpc', 'index'));
+    const result = {
+      ...prediction,
+      blocks_imported: imported,
+      stopped_early: imported < total.blocks,
+      seconds,
+      cpu_seconds: r.cpuMicros / 1e6,
+      predicted_seconds_for_imported: predictedSeconds,
+      predicted_cpu_seconds_for_imported: predictedCpuSeconds,
+      wall_ratio: seconds / predictedSeconds,
+      cpu_ratio: r.cpuMicros / 1e6 / predictedCpuSeconds,
+      mb_per_second: r.bytes / 1e6 / seconds,
+      leveldb_keys: keys,
+      store_bytes: diskBytes(datadir),
+      window_seconds_over_predicted: windowRatios.map((x) => Number(x.toFixed(3))),
+      trace: r.trace.map((t) => ({ ...t, t: Number(t.t.toFixed(1)), rssMiB: Math.round(t.rssMiB), diskMiB: Math.round(t.diskMiB) })),
+    };
+    projection.contiguous = result;
+    writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
+    console.log(
+      `contiguous import: ${fmt(imported)} of ${fmt(total.blocks)} blocks in ${seconds.toFixed(0)} s wall (${(r.cpuMicros / 1e6).toFixed(0)} s CPU), ` +
+        `${result.mb_per_second.toFixed(2)} MB/s; predicted ${predictedSeconds.toFixed(0)} s wall (${(result.wall_ratio * 100).toFixed(0)} %), ` +
+        `${predictedCpuSeconds.toFixed(0)} s CPU (${(result.cpu_ratio * 100).toFixed(0)} %); ${fmt(keys.count)}${keys.complete ? '' : '+'} LevelDB keys, ` +
+        `store ${(result.store_bytes / 2 ** 30).toFixed(2)} GiB, peak RSS ${Math.max(...r.trace.map((t) => t.rssMiB)).toFixed(0)} MiB (${load()})`,
+    );
+  } finally {
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
+
+/** Keys in the LevelDB at `path`, counted for at most 120 s (`complete` false if cut short). */
+async function countKeys(path: string): Promise<{ count: number; complete: boolean }> {
+  const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const t0 = performance.now();
+  let count = 0;
+  let complete = true;
+  for await (const _ of db.keys()) {
+    count++;
+    if ((count & 0xffff) === 0 && performance.now() - t0 > 120_000) {
+      complete = false;
+      break;
+    }
+  }
+  await db.close();
+  return { count, complete };
+}

@@ -1,0 +1,185 @@
+/**
+ * The import projection: what a full mainnet import costs on this machine, from unit costs
+ * measured on era-shaped chains and mainnet's composition per era.
+ * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick]
+ *
+ * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
+ *    transactions, transparent inputs and outputs, Sapling spends, Sapling outputs, Orchard
+ *    actions), and five rebuild the eras' real block shapes. Each is written as blk files and
+ *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
+ *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
+ *    kept, wall time and this process's CPU time (LevelDB's threads included).
+ * 2. Unit costs: least squares over the chains (bench/lib/import-model.ts), every cost ≥ 0, with
+ *    each chain's predicted/measured ratio.
+ * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
+ *    is measured apart and run, as `zecrpc import` runs it, on the second core.
+ * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs; with
+ *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
+ *    (the other core). Written to bench/results/import-projection.json, whose unit costs
+ *    bench/import-contiguous.ts then uses to predict its long import before running it (a
+ *    measured contiguous run already in the file is kept).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBlock } from '../src/codec/block.js';
+import { verifyEquihash } from '../src/crypto/equihash.js';
+import { ERA_REGTEST, EraChainGenerator, type Composition } from '../test-vectors/era-chain.js';
+import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
+import { calibrationChains } from './lib/calibration-chains.js';
+import { writeChainFile } from './lib/era-chain-file.js';
+import { importChainDir } from './lib/era-import.js';
+import { fitCosts, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
+import { mainnetEras, MAINNET_TIP, ORCHARD_ACTIONS_TOTAL, SAPLING_OUTPUTS_TOTAL, ZEBRA_SIZE_ON_DISK } from './lib/mainnet.js';
+import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
+
+const BLOCKS = numberFlag('blocks', QUICK ? 30 : 250);
+const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
+const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
+
+const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-eras-'));
+try {
+  // ---- 1. Build and import the calibration chains.
+  const chains = calibrationChains(BLOCKS).map((spec, i) => {
+    const dir = join(root, `chain${i}`);
+    const t0 = performance.now();
+    const generator = new EraChainGenerator({ tag: `cal${i}`, ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+    const written = writeChainFile(dir, generator, spec.blocks(generator));
+    console.log(
+      `built ${spec.label.padEnd(46)} ${fmt(written.total.blocks).padStart(6)} blocks ${(written.total.bytes / 1e6).toFixed(1).padStart(6)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    return { spec, dir, composition: written.total, wall: [] as number[], cpu: [] as number[] };
+  });
+  // Warm-up: JIT and the hashers' lazily built tables, paid once, not by the first chain measured.
+  await importOnce(chains[chains.length - 1]!.dir);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < chains.length; k++) {
+      const chain = chains[(k + round) % chains.length]!;
+      const run = await importOnce(chain.dir);
+      chain.wall.push(run.wallMicros);
+      chain.cpu.push(run.cpuMicros);
+    }
+  }
+  const samples = (which: 'wall' | 'cpu'): ImportSample[] =>
+    chains.map((c) => ({ label: c.spec.label, composition: c.composition, micros: median(c[which]) }));
+  const wall = samples('wall');
+  const cpu = samples('cpu');
+  for (const c of chains) {
+    const w = median(c.wall) / 1e6;
+    console.log(
+      `import ${c.spec.label.padEnd(46)} ${(c.composition.blocks / w).toFixed(0).padStart(6)} blocks/s ${(c.composition.bytes / 1e6 / w).toFixed(2).padStart(6)} MB/s  (median of ${ROUNDS}: ${w.toFixed(2)} s wall, ${(median(c.cpu) / 1e6).toFixed(2)} s CPU; ${load()})`,
+    );
+  }
+
+  // ---- 2. Unit costs.
+  const wallCosts = fitCosts(wall);
+  const cpuCosts = fitCosts(cpu);
+  console.log(
+    `unit costs (least squares over ${chains.length} chains, µs): ${describeCosts(wallCosts)} (wall); ${describeCosts(cpuCosts)} (CPU)`,
+  );
+  for (const r of residuals(wallCosts, wall)) console.log(`  fit check ${r.label.padEnd(46)} predicted/measured ${r.ratio.toFixed(2)}`);
+
+  // ---- 3. Equihash (200, 9) on real mainnet headers.
+  const headers = realBlockFiles()
+    .filter((f) => f.network === 'mainnet')
+    .map((f) => decodeBlock(readHexVector(f.file)).header);
+  const equihashUs = cpuMicrosPerUnit(
+    () => {
+      for (const h of headers) if (!verifyEquihash(200, 9, h.bytes.subarray(0, 140), h.solution).ok) throw new Error('real header refused');
+    },
+    headers.length,
+    3,
+    QUICK ? 0.1 : 0.5,
+  );
+  console.log(
+    `Equihash (200,9): ${equihashUs.toFixed(0)} µs a header (CPU, ${headers.length} real mainnet headers, median of 3; ${load()})`,
+  );
+
+  // ---- 4. The projection.
+  const cores = Math.min(2, cpus().length);
+  // Two projections: from CPU costs (what the import asks of a core: this machine's time when no
+  // one else uses it) and from wall costs (this machine as loaded while the chains were imported).
+  const project = (costs: UnitCosts) =>
+    mainnetEras().map(({ era, composition, sampleBlocks }) => {
+      const connectSeconds = predictMicros(costs, composition) / 1e6;
+      const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
+      const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;
+      return {
+        era,
+        sample_blocks: sampleBlocks,
+        mainnet: roundComposition(composition),
+        connect_seconds: connectSeconds,
+        equihash_seconds: equihashSeconds,
+        seconds,
+      };
+    });
+  const eras = project(cpuCosts);
+  const loadedEras = project(wallCosts);
+  const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
+  const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);
+  const mainnetBytes = eras.reduce((s, e) => s + e.mainnet.bytes, 0);
+  for (const [i, e] of eras.entries()) {
+    console.log(
+      `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
+        `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
+        `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+    );
+  }
+  console.log(
+    `projection, full mainnet (${fmt(MAINNET_TIP + 1)} blocks, ${(mainnetBytes / 1e9).toFixed(0)} GB; Zebra's whole state ${(ZEBRA_SIZE_ON_DISK / 1e9).toFixed(0)} GB) on ${cores} cores: ` +
+      `${(totalSeconds / 3600).toFixed(2)} h from CPU costs, ${(loadedSeconds / 3600).toFixed(2)} h at the load measured (${load()})`,
+  );
+
+  const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as { contiguous?: { seconds?: number | null } }) : null;
+  // A contiguous run already measured keeps its prediction (made before it ran, with the costs of
+  // that time); bench/import-contiguous.ts makes the next one from the costs written here.
+  const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
+  const out = {
+    generated_at: new Date().toISOString(),
+    quick: QUICK,
+    mainnet_hours: totalSeconds / 3600,
+    mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
+    mainnet_hours_at_measured_load: loadedSeconds / 3600,
+    cores,
+    load_average: load(),
+    equihash_200_9_us: equihashUs,
+    unit_costs_us: { wall: wallCosts, cpu: cpuCosts },
+    sources: {
+      blocks: `activation heights (zcashd chainparams.cpp, nu6.3/README.md) and tip ${MAINNET_TIP} (nu6.3/zebra-rpc/mainnet-getblockchaininfo-end.json)`,
+      per_block_counts: 'mean of each era’s real blocks in ../shared/test-vectors (test-vectors/era-shapes.ts)',
+      sapling_outputs: `${SAPLING_OUTPUTS_TOTAL / 1e6} M in all (issue 11 estimate); outside the spam, the real blocks' mean`,
+      orchard_actions: `${ORCHARD_ACTIONS_TOTAL / 1e6} M in all (issue 11 estimate), spread by the samples' actions`,
+    },
+    calibration: chains.map((c) => ({
+      label: c.spec.label,
+      composition: c.composition,
+      wall_seconds: median(c.wall) / 1e6,
+      cpu_seconds: median(c.cpu) / 1e6,
+      predicted_seconds: predictMicros(wallCosts, c.composition) / 1e6,
+    })),
+    eras,
+    eras_at_measured_load: loadedEras,
+    contiguous,
+  };
+  if (!QUICK) writeFileSync(RESULT, JSON.stringify(out, null, 2) + '\n');
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros: number }> {
+  const datadir = mkdtempSync(join(root, 'store-'));
+  try {
+    return await importChainDir(dir, datadir, ERA_REGTEST);
+  } finally {
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
+
+function describeCosts(c: UnitCosts): string {
+  return [...UNITS, 'run' as const].map((u) => `${u} ${c[u] < 1 ? c[u].toFixed(4) : c[u].toFixed(1)}`).join(', ');
+}
+
+function roundComposition(c: Composition): Composition {
+  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Math.round(v)])) as unknown as Composition;
+}

@@ -1,0 +1,91 @@
+/**
+ * One import of a chain written by era-chain-file.ts, as `zecrpc import --blocks-dir` runs it: a
+ * fresh store opened with group commit, the blk-file importer, Equihash solutions checked on a
+ * solution thread while earlier blocks connect. Times the whole import (wall and this process's
+ * CPU, LevelDB's threads included) and samples RSS and the store's size on disk as it goes.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import type { NetworkParams } from '../../src/chain/network.js';
+import { importBlkFiles, openChainStore } from '../../src/store/index.js';
+import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
+import { cpuMicros } from './measure.js';
+
+export interface ImportTrace {
+  /** Seconds since the import started. */
+  t: number;
+  height: number;
+  rssMiB: number;
+  diskMiB: number;
+  load1: number;
+}
+
+export interface EraImportRun {
+  wallMicros: number;
+  cpuMicros: number;
+  blocks: number;
+  bytes: number;
+  trace: ImportTrace[];
+  /** Seconds from the start at which each window of `windowBlocks` blocks was connected. */
+  windowEnds: number[];
+}
+
+/** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
+export function diskBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) total += diskBytes(p);
+    else total += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+  }
+  return total;
+}
+
+export async function importChainDir(
+  chainDir: string,
+  datadir: string,
+  network: NetworkParams,
+  options: { traceEverySeconds?: number; windowBlocks?: number; signal?: AbortSignal } = {},
+): Promise<EraImportRun> {
+  const store = await openChainStore({ datadir, network, groupCommit: true });
+  const solutions = new SolutionPrefetcher(network, 1);
+  const trace: ImportTrace[] = [];
+  const windowEnds: number[] = [];
+  const t0 = performance.now();
+  const c0 = cpuMicros();
+  let height = -1;
+  const sample = (): void => {
+    trace.push({
+      t: (performance.now() - t0) / 1000,
+      height,
+      rssMiB: process.memoryUsage().rss / 2 ** 20,
+      diskMiB: diskBytes(datadir) / 2 ** 20,
+      load1: loadavg()[0]!,
+    });
+  };
+  const timer = options.traceEverySeconds ? setInterval(sample, options.traceEverySeconds * 1000) : null;
+  const windowBlocks = options.windowBlocks ?? 0;
+  // Counts the blocks the importer adds (the genesis block is the store's first), to time windows.
+  const add = store.addBlock.bind(store);
+  store.addBlock = async (bytes, opts) => {
+    const r = await add(bytes, opts);
+    height++;
+    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
+    return r;
+  };
+  const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
+    progress: 'silent',
+    solutions,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  await store.flush();
+  const wallMicros = (performance.now() - t0) * 1000;
+  const cpu = cpuMicros() - c0;
+  if (timer) clearInterval(timer);
+  height = (await store.tip())?.height ?? 0;
+  if (options.traceEverySeconds) sample();
+  await solutions.close();
+  await store.close();
+  return { wallMicros, cpuMicros: cpu, blocks: result.added, bytes: result.bytes, trace, windowEnds };
+}

@@ -1,0 +1,335 @@
+/**
+ * Era-shaped regtest chains: blocks whose transactions have the shapes of mainnet's eras
+ * (transparent-heavy, the 2022 Sapling-output spam, Orchard-action-heavy NU5+ blocks), built one
+ * block at a time so that a chain of 100,000 blocks or more never sits in memory.
+ *
+ * The network is regtest with every upgrade through NU6.1 active from height 1 (`ERA_REGTEST`), so
+ * v4 (Sapling) and v5 (Orchard) transactions are both valid at any height and every header
+ * carries NU5's hashBlockCommitments, computed from the state the project's own transition
+ * reaches after the parent. Blocks are mined with regtest's real Equihash (48, 5).
+ *
+ * What the importer checks holds for these blocks: every transparent input spends an existing
+ * unspent output (the generator keeps the unspent set), amounts balance exactly (no fees: from
+ * NU6 the coinbase must claim exactly the subsidy), Sapling spends and Orchard actions name an
+ * anchor the chain had (the parent's root) and reveal nullifiers never revealed before, and the
+ * value pools never go below zero. What they are not: scripts are not valid signatures and
+ * proofs and signatures are zeros (zecrpc verifies neither, README), so zcashd would refuse them.
+ *
+ * Byte sizes follow mainnet's: a transparent input carries a 107-byte scriptSig (a P2PKH
+ * signature and compressed key, 148 bytes an input), outputs pay P2PKH scripts to distinct
+ * hashes, Sapling spends and outputs and Orchard actions have their canonical sizes. The one size
+ * regtest fixes is the Equihash solution: 36 bytes for (48, 5) instead of mainnet's 1344 for
+ * (200, 9) (chainparams.cpp), so each header is 1,308 bytes shorter than a mainnet header; the
+ * projection multiplies its per-byte cost by mainnet's real bytes, solutions included, and adds
+ * Equihash (200, 9) per header (bench/import-eras.ts).
+ */
+import { regtestWithActivations, branchIdAt, type NetworkParams, type NetworkUpgrade } from '../src/chain/network.js';
+import { NETWORK_UPGRADES } from '../src/chain/upgrades.js';
+import { expectedCommitmentField } from '../src/chain/header-rules.js';
+import { authDataRoot, decodeBlock, type Block } from '../src/codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
+import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
+import {
+  SAPLING_VERSION_GROUP_ID,
+  type OutPoint,
+  type SaplingOutput,
+  type SaplingSpend,
+  type TxIn,
+  type TxOut,
+} from '../src/codec/tx/types.js';
+import { applyBlock, type Coin } from '../src/state/apply-block.js';
+import type { ChainStateTip } from '../src/state/chain-state.js';
+import { defaultPoolHashers } from '../src/state/hashers.js';
+import { prevHistoryRoot } from '../src/state/history-tree.js';
+import { actionBundle, shieldedTransaction } from '../test/support/nu6-regtest.js';
+import { buildBlock, regtestGenesis, type BuiltBlock } from './regtest-builder.js';
+import { JUBJUB_POINT } from './regtest-shielded.js';
+
+/** Regtest with Overwinter … NU6.1 active from height 1 (NU6.2 and NU6.3 never). */
+export const ERA_REGTEST: NetworkParams = regtestWithActivations(
+  Object.fromEntries(NETWORK_UPGRADES.filter((u) => u !== 'NU6.2' && u !== 'NU6.3').map((u) => [u, 1])) as Partial<
+    Record<NetworkUpgrade, number>
+  >,
+);
+
+/** One transaction's shape: how many of each part it has. */
+export interface TxShape {
+  /** Transparent inputs (spending the oldest unspent outputs the chain has). */
+  inputs: number;
+  /** Transparent outputs (P2PKH). */
+  outputs: number;
+  saplingSpends?: number;
+  saplingOutputs?: number;
+  orchardActions?: number;
+}
+
+/** A block's transactions after its coinbase. */
+export type BlockShape = readonly TxShape[];
+
+/** The parts a block or a chain holds, in the units the import model counts. */
+export interface Composition {
+  blocks: number;
+  bytes: number;
+  /** Transactions, coinbases included. */
+  txs: number;
+  /** Transparent inputs of non-coinbase transactions. */
+  inputs: number;
+  /** Transparent outputs, coinbase outputs included. */
+  outputs: number;
+  saplingSpends: number;
+  saplingOutputs: number;
+  orchardActions: number;
+}
+
+export const emptyComposition = (): Composition => ({
+  blocks: 0,
+  bytes: 0,
+  txs: 0,
+  inputs: 0,
+  outputs: 0,
+  saplingSpends: 0,
+  saplingOutputs: 0,
+  orchardActions: 0,
+});
+
+/** Adds `b` into `a` (in place) and returns `a`. */
+export function addComposition(a: Composition, b: Composition): Composition {
+  for (const k of Object.keys(a) as (keyof Composition)[]) a[k] += b[k];
+  return a;
+}
+
+/** What a decoded block holds, counted the way `Composition` counts. */
+export function compositionOf(block: Block, bytes: number): Composition {
+  const c = emptyComposition();
+  c.blocks = 1;
+  c.bytes = bytes;
+  c.txs = block.transactions.length;
+  block.transactions.forEach((tx, i) => {
+    const d = tx.data;
+    if (i > 0) c.inputs += d.vin.length;
+    c.outputs += d.vout.length;
+    c.saplingSpends += d.sapling?.spends.length ?? 0;
+    c.saplingOutputs += d.sapling?.outputs.length ?? 0;
+    c.orchardActions += d.orchard?.actions.length ?? 0;
+  });
+  return c;
+}
+
+/** Regtest's COINBASE_MATURITY. */
+const COINBASE_MATURITY = 100;
+/** A P2PKH scriptSig's length: a push of a 72-byte DER signature and of a 33-byte compressed key. */
+export const P2PKH_SCRIPTSIG_BYTES = 107;
+/** zcashd's MAX_BLOCK_SIZE. */
+const MAX_BLOCK_BYTES = 2_000_000;
+
+interface Spendable {
+  prevout: OutPoint;
+  value: number;
+}
+
+/** A distinct small integer as 32 little-endian bytes: a canonical Jubjub or Pallas base field element. */
+function counterElement(n: number, tag: number): Uint8Array {
+  const out = new Uint8Array(32);
+  new DataView(out.buffer).setUint32(0, n, true);
+  out[5] = tag;
+  return out;
+}
+
+export interface EraChainOptions {
+  /** Distinguishes chains (goes into every coinbase and nonce). */
+  tag: string;
+  /** Bytes of each transparent input's scriptSig (P2PKH's 107 unless given). */
+  scriptSigBytes?: number;
+}
+
+/**
+ * Builds one chain from regtest's genesis, a block at a time; keeps only the tip's state and the
+ * unspent outputs, so its memory does not grow with the chain.
+ */
+export class EraChainGenerator {
+  readonly network = ERA_REGTEST;
+  readonly genesis: BuiltBlock = regtestGenesis();
+  private readonly hashers = defaultPoolHashers();
+  private tip: BuiltBlock = this.genesis;
+  private state: ChainStateTip;
+  /** Unspent outputs by `txid:index`, for applyBlock's coins view. */
+  private readonly coins = new Map<string, Coin>();
+  /** Spendable outputs, oldest first (`head` is the next to spend). */
+  private spendable: Spendable[] = [];
+  private head = 0;
+  /** Coinbase outputs waiting for maturity, by the height at which they mature. */
+  private readonly maturing: { height: number; coins: Spendable[] }[] = [];
+  private counter = 1;
+  private readonly scriptSig: Uint8Array;
+
+  constructor(private readonly options: EraChainOptions) {
+    this.scriptSig = new Uint8Array(options.scriptSigBytes ?? P2PKH_SCRIPTSIG_BYTES).fill(0x51);
+    this.state = this.apply(this.genesis, null);
+  }
+
+  get height(): number {
+    return this.tip.height;
+  }
+
+  /** Transparent outputs spendable by the next block. */
+  get spendableCount(): number {
+    return this.spendable.length - this.head;
+  }
+
+  /** The next block, carrying transactions of `shape` after its coinbase. */
+  next(shape: BlockShape): BuiltBlock {
+    const height = this.tip.height + 1;
+    while (this.maturing.length && this.maturing[0]!.height <= height) this.spendable.push(...this.maturing.shift()!.coins);
+    const saplingAnchor = this.state.trees.sapling.root();
+    const orchardAnchor = this.state.trees.orchard.root();
+    const branchId = branchIdAt(this.network, height);
+    const txs = shape.map((t) => this.transaction(t, saplingAnchor, orchardAnchor, branchId));
+    const parentState = this.state;
+    const network = this.network;
+    const block = buildBlock({
+      parent: this.tip,
+      tag: this.options.tag,
+      extraTxs: txs,
+      coinbaseFormat: 'v5',
+      network,
+      commitments: (all) =>
+        expectedCommitmentField(network, height, {
+          prevHistoryRoot: prevHistoryRoot(network, parentState.history === 'unknown' ? null : parentState.history, height),
+          authDataRoot: authDataRoot(all.map((t) => decodeTransaction(t, CURRENT_CHAIN_ACCEPTANCE).authDigest)),
+        }),
+    });
+    if (block.bytes.length > MAX_BLOCK_BYTES) throw new RangeError(`block at ${height} is ${block.bytes.length} bytes, over 2 MB`);
+    this.state = this.apply(block, parentState);
+    this.tip = block;
+    if (this.spendable.length > 4096 && this.head > this.spendable.length / 2) {
+      this.spendable = this.spendable.slice(this.head);
+      this.head = 0;
+    }
+    return block;
+  }
+
+  private take(count: number): Spendable[] {
+    if (this.spendableCount < count)
+      throw new RangeError(`height ${this.tip.height + 1}: ${count} inputs wanted, ${this.spendableCount} outputs spendable`);
+    const out = this.spendable.slice(this.head, this.head + count);
+    this.head += count;
+    return out;
+  }
+
+  private p2pkh(): Uint8Array {
+    const script = new Uint8Array(25);
+    script.set([0x76, 0xa9, 0x14], 0);
+    new DataView(script.buffer).setUint32(3, this.counter++, true);
+    script.set([0x88, 0xac], 23);
+    return script;
+  }
+
+  /**
+   * A transaction of `shape`: its inputs' whole value goes to its transparent outputs, or, when it
+   * has shielded outputs, into their pool (Orchard before Sapling), so nothing is left as a fee.
+   */
+  private transaction(shape: TxShape, saplingAnchor: Uint8Array, orchardAnchor: Uint8Array, branchId: number): Uint8Array {
+    const inputs = this.take(shape.inputs);
+    const vin: TxIn[] = inputs.map((c) => ({ prevout: c.prevout, scriptSig: this.scriptSig, sequence: 0xffffffff }));
+    const valueIn = inputs.reduce((s, c) => s + c.value, 0);
+    const shieldedSink = (shape.orchardActions ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0;
+    const transparentOut = shieldedSink ? 0 : valueIn;
+    const vout: TxOut[] = Array.from({ length: shape.outputs }, (_, i) => ({
+      value: Math.floor(transparentOut / shape.outputs) + (i === 0 ? transparentOut % shape.outputs : 0),
+      scriptPubKey: this.p2pkh(),
+    }));
+    const toPool = valueIn - transparentOut;
+    let bytes: Uint8Array;
+    if ((shape.orchardActions ?? 0) > 0) {
+      if ((shape.saplingSpends ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0)
+        throw new RangeError('a transaction shape mixes Sapling and Orchard parts; give them as two transactions');
+      bytes = shieldedTransaction({
+        format: 'v5',
+        branchId,
+        vin,
+        vout,
+        orchard: actionBundle({ actions: shape.orchardActions!, flags: 0b011, valueBalance: -toPool, anchor: orchardAnchor }),
+      });
+    } else if ((shape.saplingSpends ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0) {
+      bytes = this.saplingTransaction(vin, vout, shape, saplingAnchor, -toPool);
+    } else {
+      if (shape.inputs === 0 || shape.outputs === 0) throw new RangeError('a transparent transaction needs inputs and outputs');
+      bytes = encodeTransaction({
+        format: 'v4',
+        overwintered: true,
+        version: 4,
+        versionGroupId: SAPLING_VERSION_GROUP_ID,
+        consensusBranchId: null,
+        lockTime: 0,
+        expiryHeight: 0,
+        vin,
+        vout,
+        joinSplits: [],
+        joinSplitPubKey: null,
+        joinSplitSig: null,
+        sapling: null,
+        orchard: null,
+      });
+    }
+    return bytes;
+  }
+
+  private saplingTransaction(vin: TxIn[], vout: TxOut[], shape: TxShape, anchor: Uint8Array, valueBalance: number): Uint8Array {
+    const spends: SaplingSpend[] = Array.from({ length: shape.saplingSpends ?? 0 }, () => ({
+      cv: JUBJUB_POINT,
+      anchor,
+      nullifier: counterElement(this.counter++, 0x5b),
+      rk: JUBJUB_POINT,
+      zkproof: new Uint8Array(192),
+      spendAuthSig: new Uint8Array(64),
+    }));
+    const outputs: SaplingOutput[] = Array.from({ length: shape.saplingOutputs ?? 0 }, () => ({
+      cv: JUBJUB_POINT,
+      cmu: counterElement(this.counter++, 0x5c),
+      ephemeralKey: JUBJUB_POINT,
+      encCiphertext: new Uint8Array(580),
+      outCiphertext: new Uint8Array(80),
+      zkproof: new Uint8Array(192),
+    }));
+    return encodeTransaction({
+      format: 'v4',
+      overwintered: true,
+      version: 4,
+      versionGroupId: SAPLING_VERSION_GROUP_ID,
+      consensusBranchId: null,
+      lockTime: 0,
+      expiryHeight: 0,
+      vin,
+      vout,
+      joinSplits: [],
+      joinSplitPubKey: null,
+      joinSplitSig: null,
+      sapling: { spends, outputs, valueBalance, sharedAnchor: null, bindingSig: new Uint8Array(64) },
+      orchard: null,
+    });
+  }
+
+  /** Runs the project's state transition on `block`, and keeps the outputs it created. */
+  private apply(block: BuiltBlock, parent: ChainStateTip | null): ChainStateTip {
+    const decoded = decodeBlock(block.bytes, CURRENT_CHAIN_ACCEPTANCE);
+    const key = (o: OutPoint): string => `${Buffer.from(o.hash).toString('hex')}:${o.index}`;
+    const result = applyBlock({
+      network: this.network,
+      hashers: this.hashers,
+      block: decoded,
+      height: block.height,
+      parent,
+      coin: (o) => this.coins.get(key(o)) ?? null,
+    });
+    for (const s of result.spent) this.coins.delete(key(s.outpoint));
+    const matured: Spendable[] = [];
+    for (const c of result.created) {
+      this.coins.set(key(c.outpoint), c.coin);
+      const spendable = { prevout: c.outpoint, value: c.coin.value };
+      if (c.coin.coinbase) matured.push(spendable);
+      else this.spendable.push(spendable);
+    }
+    if (matured.length) this.maturing.push({ height: block.height + COINBASE_MATURITY, coins: matured });
+    return result.tip;
+  }
+}

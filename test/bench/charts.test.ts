@@ -1,0 +1,152 @@
+// The benchmark charts drawn from the committed results (bench/results/results.json, a real run, and
+// bench/results/import-nu63.md): their structure, not their pixels, which were looked at when drawn.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../bench/lib/figures.js';
+import { formatLatency, importRateSvg, latencySvg, throughputSvg } from '../../bench/lib/render.js';
+import { MAX_HEIGHT, MAX_WIDTH, PALETTE, barChart, logTicks, type BarChartSpec } from '../../bench/lib/svg.js';
+
+const results = JSON.parse(readFileSync(new URL('../../bench/results/results.json', import.meta.url), 'utf8')) as BenchResults;
+const importReport = readFileSync(new URL('../../bench/results/import-nu63.md', import.meta.url), 'utf8');
+
+const unescape = (s: string): string =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+const texts = (svg: string): string[] => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => unescape(m[1]!));
+const size = (svg: string): { width: number; height: number } => {
+  const m = /^<svg [^>]*width="(\d+)" height="(\d+)"/.exec(svg)!;
+  return { width: Number(m[1]), height: Number(m[2]) };
+};
+const attr = (el: string, name: string): number => Number(new RegExp(` ${name}="([^"]+)"`).exec(el)![1]);
+
+function expectWellFormed(svg: string): void {
+  expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+  expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  expect(svg).not.toMatch(/NaN|Infinity|undefined/);
+  const { width, height } = size(svg);
+  expect(width).toBeGreaterThan(300);
+  expect(width).toBeLessThanOrEqual(MAX_WIDTH);
+  expect(height).toBeLessThanOrEqual(MAX_HEIGHT);
+  // Every bar lies inside the drawing.
+  for (const bar of svg.match(/<rect class="bar"[^>]*>/g)!) {
+    expect(attr(bar, 'x') + attr(bar, 'width')).toBeLessThanOrEqual(width);
+    expect(attr(bar, 'y') + attr(bar, 'height')).toBeLessThanOrEqual(height);
+  }
+}
+
+describe('benchmark charts from the committed results', () => {
+  const ceilingFigures = results.suites
+    .flatMap((s) => s.figures)
+    .filter((f) => !f.latency && f.unit === 'req/s' && f.baseline && /ceiling/.test(f.baseline.name));
+
+  it('throughput: one bar per HTTP figure against the ceiling, its ratio and counts printed, the 1.0 line drawn', () => {
+    const svg = throughputSvg(results);
+    expectWellFormed(svg);
+    expect(svg.match(/<rect class="bar"/g)!.length).toBe(ceilingFigures.length);
+    const shown = texts(svg);
+    // getblock 2 of block 106598 at 10 connections: 309 of the ceiling's 313 requests per second.
+    expect(shown).toContain('0.99× (309 of 313 req/s)');
+    expect(shown).toContain('0.012× (861 of 69,611 req/s)');
+    for (const heading of [
+      'decoderawtransaction',
+      'getblock 0 main-106598 (1.39 MB)',
+      "getblock 1 connected 1.37 MB block (106598's shape)",
+    ]) {
+      expect(shown).toContain(heading);
+    }
+    expect(shown).toEqual(expect.arrayContaining(['as served', 'reply cache off', 'ceiling = 1.0', '1 conn', '10 conn', '50 conn']));
+    const reference = /<line class="reference"[^>]*>/.exec(svg)![0];
+    const oneTick = /<line x1="([\d.]+)"[^>]*\/>\n<text [^>]*>1\.0<\/text>/.exec(svg)!;
+    expect(attr(reference, 'x1')).toBe(Number(oneTick[1]));
+  });
+
+  it('latency: every percentile figure printed at its resolution, never as 0.00', () => {
+    const svg = latencySvg(results);
+    expectWellFormed(svg);
+    const latency = results.suites.flatMap((s) => s.figures).filter((f) => f.latency);
+    expect(svg.match(/<rect class="bar"/g)!.length).toBe(latency.length);
+    const shown = texts(svg);
+    expect(shown).not.toContainEqual(expect.stringMatching(/\b0\.00\b/));
+    // p99 of cached getblock 1 at 1 connection was under autocannon's 1 ms resolution.
+    expect(shown.filter((t) => t === 'p99 < 1 ms').length).toBe(latency.filter((f) => f.value < 1).length);
+    expect(shown).toContain('p99 882 ms');
+    expect(shown).toContain('store-serve · getblock 2 main-106598 (1.39 MB) uncached');
+  });
+
+  it('latency: one distinct colour per percentile, in percentile order', () => {
+    const fig = (percentile: string, value: number) => ({
+      suite: 'rpc',
+      name: `decoderawtransaction ${percentile}, 10 conn`,
+      value,
+      unit: 'ms',
+      better: 'lower' as const,
+      baseline: null,
+      ratio: null,
+      latency: { percentile, connections: 10, series: 'zecrpc' },
+    });
+    const r: BenchResults = {
+      ...results,
+      suites: [{ ...results.suites[0]!, suite: 'rpc', figures: [fig('p99', 12), fig('p50', 0), fig('p90', 3)] }],
+    };
+    const svg = latencySvg(r);
+    const legend = [...svg.matchAll(/<rect class="legend"[^>]*fill="([^"]+)"\/>\n<text[^>]*>([^<]+)<\/text>/g)].map((m) => [m[2], m[1]]);
+    expect(legend).toEqual([
+      ['p50', PALETTE[0]],
+      ['p90', PALETTE[1]],
+      ['p99', PALETTE[2]],
+    ]);
+    expect(texts(svg)).toEqual(expect.arrayContaining(['p50 < 1 ms', 'p90 3 ms', 'p99 12 ms']));
+  });
+
+  it('import rate: each era of the NU6.3 report with its median and its rounds as a whisker', () => {
+    const svg = importRateSvg(importReport)!;
+    expectWellFormed(svg);
+    const shown = texts(svg);
+    expect(shown).toEqual(expect.arrayContaining(['mainnet', 'testnet', 'NU6.2 era 3428142–3428142', 'NU6.3 era, all 4134001–4134010']));
+    // 1 block in 38.66 ms (slowest round) and 4.84 ms (fastest): 25.9 and 207 blocks/s.
+    expect(shown).toContain('72.8 blocks/s (1 block; rounds 25.9–207)');
+    expect(svg.match(/<path class="whisker"/g)!.length).toBe(6);
+    expect(importRateSvg('# no import lines\n')).toBeNull();
+  });
+});
+
+describe('barChart', () => {
+  const spec = (value: number, rows = 1): BarChartSpec => ({
+    title: 't',
+    subtitle: [],
+    axis: { scale: 'linear', min: 0, max: 2, ticks: [0, 1, 2], tickLabel: String, title: 'x' },
+    series: ['s'],
+    groups: [
+      { heading: 'g', rows: Array.from({ length: rows }, (_, i) => ({ label: `r${i}`, bars: [{ series: 's', value, text: 'v' }] })) },
+    ],
+  });
+
+  it('refuses a value that is not a number, an unknown series and a chart past its size bounds', () => {
+    expect(() => barChart(spec(Number.NaN))).toThrow('not a number');
+    expect(() => barChart({ ...spec(1), series: [] })).toThrow('not in the legend');
+    expect(() => barChart(spec(1, 200))).toThrow(/split it/);
+  });
+
+  it('gives a label column wide enough for the longest label', () => {
+    const long = 'x'.repeat(60);
+    const svg = barChart({ ...spec(1), groups: [{ heading: 'g', rows: [{ label: long, bars: [{ series: 's', value: 1, text: 'v' }] }] }] });
+    const label = new RegExp(`<text x="([\\d.]+)"[^>]*text-anchor="end">${long}</text>`).exec(svg)!;
+    // 12 px text averages well under 7 px a character.
+    expect(Number(label[1])).toBeGreaterThanOrEqual(60 * 7);
+  });
+
+  it('puts log ticks on 1, 2 and 5 of each decade', () => {
+    expect(logTicks(10, 1000)).toEqual([10, 20, 50, 100, 200, 500, 1000]);
+    expect(logTicks(1, 1000, [1])).toEqual([1, 10, 100, 1000]);
+  });
+
+  it('prints a latency under its resolution as such', () => {
+    expect(formatLatency(0)).toBe('< 1 ms');
+    expect(formatLatency(0.05, 0.1)).toBe('< 0.1 ms');
+    expect(formatLatency(0.25, 0.01)).toBe('0.25 ms');
+    expect(formatLatency(1234)).toBe('1,234 ms');
+  });
+});

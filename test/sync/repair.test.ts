@@ -1,0 +1,125 @@
+// Issue 41, item 2: a store that lost committed data never opens silently, and `zecrpc verify
+// -repair` rebuilds it from its block files. A bit flipped in LevelDB's write-ahead log makes
+// LevelDB drop the batch it is in (and the rest of that 32 KiB log block) at the next open, while
+// later batches survive; a flipped bit in a best-chain entry's key moves the entry away from its
+// height. Both are refused, named, and repaired to a store where every height answers its block.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAINNET } from '../../src/chain/network.js';
+import { decodeBlock } from '../../src/codec/block.js';
+import { toHexReversed } from '../../src/codec/hex.js';
+import { runVerify } from '../../src/cli/verify.js';
+import { keys } from '../../src/store/layout.js';
+import { StoreDamagedError } from '../../src/store/open-check.js';
+import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { damagedStoreDirectory } from '../../src/sync/repair.js';
+import { mainnetGenesisRun } from '../support/memory-store.js';
+import { tempDir } from '../support/store.js';
+
+const blocks = mainnetGenesisRun();
+const hashes = blocks.map((b) => toHexReversed(decodeBlock(b).hash));
+
+const dirs: { remove(): void }[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
+
+/** A store holding mainnet 0..20, one batch per block, closed: its batches are still in LevelDB's log. */
+async function importedStore(label: string): Promise<string> {
+  const dir = tempDir(label);
+  dirs.push(dir);
+  const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+  for (const b of blocks) await store.addBlock(b);
+  await store.close();
+  return dir.path;
+}
+
+async function expectEveryHeight(datadir: string): Promise<void> {
+  const store = await openChainStore({ datadir, network: MAINNET });
+  try {
+    expect((await store.tip())?.height).toBe(20);
+    for (let h = 0; h <= 20; h++) expect(toHexReversed((await store.hashAtHeight(h))!)).toBe(hashes[h]);
+    expect((await checkStoreIntegrity(store)).problems).toEqual([]);
+  } finally {
+    await store.close();
+  }
+}
+
+async function repair(datadir: string): Promise<string> {
+  let out = '';
+  const status = await runVerify([`-datadir=${datadir}`, '-repair'], (s) => void (out += s));
+  expect(status).toBe(0);
+  return out;
+}
+
+describe('a store that lost committed data', () => {
+  it("a flipped bit in LevelDB's log: refused with the missing heights, then repaired from the block files", async () => {
+    const datadir = await importedStore('repair-log');
+    const indexDir = join(datadir, 'zecrpc', 'index');
+    const log = readdirSync(indexDir)
+      .filter((f) => f.endsWith('.log'))
+      .sort()
+      .at(-1)!;
+    const bytes = readFileSync(join(indexDir, log));
+    // Block 3's header, inside the batch that stored it.
+    const at = bytes.indexOf(Buffer.from(blocks[3]!.subarray(0, 140)));
+    expect(at).toBeGreaterThan(0);
+    bytes[at + 100]! ^= 0x04;
+    writeFileSync(join(indexDir, log), bytes);
+
+    // Refused before LevelDB opens the store (it would drop the record), on every attempt.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(openChainStore({ datadir, network: MAINNET })).rejects.toThrow(
+        new RegExp(
+          `^The chain store at .* lost data it had committed \\(LevelDB dropped damaged records when it opened\\): LevelDB log ${log} at offset \\d+: ` +
+            'record checksum mismatch \\(LevelDB would drop the committed writes from there to the end of its 32 KiB block\\)\\. It is not served\\. ' +
+            'Run `zecrpc verify -repair` with the same -datadir and network',
+        ),
+      );
+    }
+    // Once something else has opened it (LevelDB replayed the log and dropped the batches), the
+    // hole in the best chain is what is refused.
+    const raw = new ClassicLevel<Buffer, Buffer>(indexDir, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await raw.open();
+    await raw.close();
+    const refusal =
+      /^The chain store at .* lost data it had committed \(LevelDB dropped damaged records when it opened\): best-chain heights 3–(\d+) under the tip 20 have no entry \(h\)\. It is not served\. Run `zecrpc verify -repair` with the same -datadir and network/;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const e = await openChainStore({ datadir, network: MAINNET }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(StoreDamagedError);
+      expect((e as Error).message).toMatch(refusal);
+      expect(Number(refusal.exec((e as Error).message)![1])).toBeLessThan(20);
+    }
+
+    const out = await repair(datadir);
+    expect(out).toMatch(
+      new RegExp(
+        `^repaired: the store was rebuilt from its block files \\(21 blocks stored, tip 20 ${hashes[20]}\\); the damaged store is kept in .*zecrpc\\.damaged: delete it once the repaired store serves\\n` +
+          'checked 21 index records, 21 stored blocks, 21 best-chain entries, \\d+ LevelDB checksums: no damage found\\n$',
+      ),
+    );
+    expect(existsSync(damagedStoreDirectory(datadir))).toBe(true);
+    await expectEveryHeight(datadir);
+  });
+
+  it('a flipped bit in a best-chain key: the height has no entry and another lies above the tip; repaired', async () => {
+    const datadir = await importedStore('repair-height-key');
+    const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await db.open();
+    const value = (await db.get(keys.height(15)))!;
+    await db.batch([
+      { type: 'del', key: keys.height(15) },
+      { type: 'put', key: keys.height(15 | 0x10000), value },
+    ]);
+    await db.close();
+
+    await expect(openChainStore({ datadir, network: MAINNET })).rejects.toThrow(
+      'best-chain heights 15 under the tip 20 have no entry (h); best-chain entries at heights 65551 lie above the tip 20.',
+    );
+    await repair(datadir);
+    await expectEveryHeight(datadir);
+  });
+});
