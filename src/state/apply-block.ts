@@ -20,7 +20,7 @@ import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connec
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
 import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
 import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
-import { checkShieldedRequirements } from './shielded-requirements.js';
+import { checkShieldedRequirements, type ShieldedRequirementFailure } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
 import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
 import {
@@ -218,9 +218,17 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   };
   const requirementView = { nullifierRevealed: spentBefore, anchorKnown: input.anchorKnown };
   const revealedByPool: Uint8Array[] = [];
+  // One report callback for the block, reading the transaction being checked.
+  let checkedTx = block.transactions[0]!;
+  const reportRequirement = (f: ShieldedRequirementFailure): boolean => {
+    const what = `${f.part} of transaction ${checkedTx.txidHex}`;
+    if (f.kind === 'duplicate-nullifier') fail(f.rule, `${what} reveals nullifier ${toHexReversed(f.value)} again`);
+    unknownAnchor(f.rule, what, f.value, f.pool.name);
+    return true;
+  };
   for (const tx of block.transactions) {
     const d = tx.data;
-    const intermediates = new Map<string, IncrementalMerkleTree>();
+    const intermediates = d.joinSplits.length > 0 ? new Map<string, IncrementalMerkleTree>() : null;
     d.joinSplits.forEach((js, j) => {
       for (const nf of js.nullifiers) {
         if (spentBefore('sprout', nf))
@@ -230,18 +238,14 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
           );
       }
       if (!input.sproutTreeAt) return;
-      const tree = intermediates.get(toHex(js.anchor))?.clone() ?? input.sproutTreeAt(js.anchor)?.clone() ?? null;
+      const tree = intermediates!.get(toHex(js.anchor))?.clone() ?? input.sproutTreeAt(js.anchor)?.clone() ?? null;
       if (!tree) return unknownAnchor('bad-txns-sprout-unknown-anchor', `JoinSplit ${j} of transaction ${tx.txidHex}`, js.anchor, 'Sprout');
       tree.append(js.commitments[0]);
       tree.append(js.commitments[1]);
-      intermediates.set(toHex(tree.root()), tree);
+      intermediates!.set(toHex(tree.root()), tree);
     });
-    checkShieldedRequirements(d, requirementView, (f) => {
-      const what = `${f.part} of transaction ${tx.txidHex}`;
-      if (f.kind === 'duplicate-nullifier') fail(f.rule, `${what} reveals nullifier ${toHexReversed(f.value)} again`);
-      unknownAnchor(f.rule, what, f.value, f.pool.name);
-      return true;
-    });
+    checkedTx = tx;
+    checkShieldedRequirements(d, requirementView, reportRequirement);
     // SetNullifiers after the transaction: a later transaction of the block may not reveal them again.
     for (const js of d.joinSplits) for (const nf of js.nullifiers) revealed.add('sprout' + toHex(nf));
     for (const pool of SHIELDED_POOL_ENTRIES) {

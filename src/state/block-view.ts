@@ -8,7 +8,7 @@ import { headerDerivedRoots } from '../chain/commitment-era.js';
 import { isUpgradeActive, type NetworkParams } from '../chain/network.js';
 import type { Block } from '../codec/block.js';
 import { recordPoolRoot, type BlockChainState } from './chain-state.js';
-import { SHIELDED_POOL_ENTRIES, type ExtensionPoolId, type ShieldedPoolId, type ZcashdPoolId } from './pools.js';
+import { poolMemberNames, SHIELDED_POOL_ENTRIES, type ExtensionPoolId, type ShieldedPoolId, type ZcashdPoolId } from './pools.js';
 import {
   addPoolTotals,
   blockPoolDeltas,
@@ -28,7 +28,7 @@ export type PoolTreeSizes = { [K in ZcashdPoolId as `${K}TreeSize`]: number | nu
 
 /** A registered pool's `trees` size in a view (null: not printed, or a view made before the pool was registered). */
 export function treeSizeOf(view: BlockStateView, pool: string): number | null {
-  return (view as unknown as Record<string, number | null | undefined>)[`${pool}TreeSize`] ?? null;
+  return (view as unknown as Record<string, number | null | undefined>)[poolMemberNames(pool).treeSize] ?? null;
 }
 
 /** Plain data (structured-cloneable: it may travel to a rendering worker). */
@@ -107,7 +107,7 @@ async function treeSizes(rootOf: (pool: ShieldedPoolId) => Uint8Array | null, tr
   const sizes: Record<string, number | null> = {};
   for (const { id } of SHIELDED_POOL_ENTRIES) {
     const root = rootOf(id as ShieldedPoolId);
-    sizes[`${id}TreeSize`] = root ? await treeSizeAt(id as ShieldedPoolId, root) : null;
+    sizes[poolMemberNames(id).treeSize] = root ? await treeSizeAt(id as ShieldedPoolId, root) : null;
   }
   return sizes as PoolTreeSizes;
 }

@@ -14,6 +14,7 @@ import { bytesEqual } from '../codec/hex.js';
 import { decodeHistoryTree, encodeHistoryTree, type HistoryTree } from './history-tree.js';
 import {
   poolKeyByte,
+  poolMemberNames,
   poolOfKeyByte,
   SHIELDED_POOL_ENTRIES,
   treePools,
@@ -58,12 +59,12 @@ export interface BlockChainState extends PoolRecordFields {
 
 /** A registered pool's final root in a block record (null: not active, or a record written before the pool existed). */
 export function recordPoolRoot(s: BlockChainState, pool: string): Uint8Array | null {
-  return (s as unknown as Record<string, Uint8Array | null | undefined>)[`${pool}Root`] ?? null;
+  return (s as unknown as Record<string, Uint8Array | null | undefined>)[poolMemberNames(pool).root] ?? null;
 }
 
 /** A registered pool's tree size in a block record (0 for a record written before the pool existed). */
 export function recordPoolSize(s: BlockChainState, pool: string): number {
-  return (s as unknown as Record<string, number | undefined>)[`${pool}Size`] ?? 0;
+  return (s as unknown as Record<string, number | undefined>)[poolMemberNames(pool).size] ?? 0;
 }
 
 /** The state after the tip: what connecting the next block starts from. */
@@ -150,7 +151,7 @@ export function encodeBlockChainState(s: BlockChainState): Uint8Array {
 /** Whether a record has any member of the pool. */
 function namesPool(s: BlockChainState, id: string): boolean {
   const member = (o: object, key: string): boolean => (o as Record<string, unknown>)[key] !== undefined;
-  return member(s.deltas, id) || member(s.totals, id) || member(s, `${id}Root`) || member(s, `${id}Size`);
+  return member(s.deltas, id) || member(s.totals, id) || member(s, poolMemberNames(id).root) || member(s, poolMemberNames(id).size);
 }
 
 /** A registered pool's delta and total; a pool registered after the values were made counts as zero (null stays unknown). */
@@ -171,18 +172,8 @@ export function decodeBlockChainState(bytes: Uint8Array): BlockChainState {
 function decodePoolListBlockState(r: ByteReader): BlockChainState {
   const what = 'block chain-state record';
   const height = r.u32();
-  const readCore = (): Record<CoreValueKey, bigint | null> => {
-    const out = {} as Record<CoreValueKey, bigint | null>;
-    for (const k of CORE_VALUE_KEYS) out[k] = readOptionalAmount(r);
-    return out;
-  };
-  const d = readCore();
-  const t = readCore();
-  const required = (k: CoreValueKey): bigint => {
-    const v = d[k];
-    if (v === null) throw new Error(`corrupt block chain-state record (no ${k} delta)`);
-    return v;
-  };
+  const d = readCoreValues(r);
+  const t = readCoreValues(r);
   const sproutRoot = r.bytes(32).slice();
   const chainHistoryRoot = r.bytes(32).slice();
   const authDataRoot = r.bytes(32).slice();
@@ -196,19 +187,20 @@ function decodePoolListBlockState(r: ByteReader): BlockChainState {
     const root = r.u8() === 1 ? r.bytes(32).slice() : null;
     pools.set(pool, { delta, total, root, size: Number(r.u64()) });
   }
-  const deltas = { height, transparent: d.transparent, sprout: required('sprout') } as Record<string, unknown>;
+  const deltas = { height, transparent: d.transparent, sprout: requiredDelta(d, 'sprout') } as Record<string, unknown>;
   const totals = { chainSupply: t.chainSupply, transparent: t.transparent, sprout: t.sprout } as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
   for (const { id, listing } of SHIELDED_POOL_ENTRIES) {
     const p = pools.get(id as ShieldedPoolId);
     // A pool after zcashd's that the record does not name stays absent (nothing entered it).
     if (!p && listing === 'extension') continue;
+    const names = poolMemberNames(id);
     deltas[id] = p?.delta ?? 0n;
     totals[id] = p ? p.total : 0n;
-    fields[`${id}Root`] = p?.root ?? null;
-    fields[`${id}Size`] = p?.size ?? 0;
+    fields[names.root] = p?.root ?? null;
+    fields[names.size] = p?.size ?? 0;
   }
-  deltas.lockbox = required('lockbox');
+  deltas.lockbox = requiredDelta(d, 'lockbox');
   deltas.chainSupply = d.chainSupply;
   totals.lockbox = t.lockbox;
   // Sapling's root is never null in a record: zero where no tree existed yet.
@@ -223,6 +215,18 @@ function decodePoolListBlockState(r: ByteReader): BlockChainState {
     authDataRoot,
     sproutSize,
   };
+}
+
+function readCoreValues(r: ByteReader): Record<CoreValueKey, bigint | null> {
+  const out = {} as Record<CoreValueKey, bigint | null>;
+  for (const k of CORE_VALUE_KEYS) out[k] = readOptionalAmount(r);
+  return out;
+}
+
+function requiredDelta(d: Record<CoreValueKey, bigint | null>, k: CoreValueKey): bigint {
+  const v = d[k];
+  if (v === null) throw new Error(`corrupt block chain-state record (no ${k} delta)`);
+  return v;
 }
 
 /** Format 1: the Sprout, Sapling and Orchard values, roots and sizes in fixed fields. */

@@ -251,14 +251,27 @@ export const treePools: () => readonly TreePool[] = derivedFromRegistry(() =>
 /** Each registered pool with the names of its members in per-pool records (`saplingRoot`, `saplingSize`, `saplingTreeSize`). */
 export const poolMembers: () => readonly { entry: ShieldedPoolEntry; id: ShieldedPoolId; root: string; size: string; treeSize: string }[] =
   derivedFromRegistry(() =>
-    SHIELDED_POOL_ENTRIES.map((entry) => ({
-      entry,
-      id: entry.id as ShieldedPoolId,
-      root: `${entry.id}Root`,
-      size: `${entry.id}Size`,
-      treeSize: `${entry.id}TreeSize`,
-    })),
+    SHIELDED_POOL_ENTRIES.map((entry) => ({ entry, id: entry.id as ShieldedPoolId, ...poolMemberNames(entry.id) })),
   );
+
+/** Member names of one pool in per-pool records and views. */
+export interface PoolMemberNames {
+  root: string;
+  size: string;
+  treeSize: string;
+}
+
+const memberNames = new Map<string, PoolMemberNames>();
+
+/**
+ * `pool`'s member names (`saplingRoot`, `saplingSize`, `saplingTreeSize`), made once per pool: a
+ * name built by concatenation on every read must be looked up in V8's string table each time.
+ */
+export function poolMemberNames(pool: string): PoolMemberNames {
+  let names = memberNames.get(pool);
+  if (!names) memberNames.set(pool, (names = { root: `${pool}Root`, size: `${pool}Size`, treeSize: `${pool}TreeSize` }));
+  return names;
+}
 
 /**
  * Whether `entry`'s members are printed for a block at `height` (or a chain whose tip is there):

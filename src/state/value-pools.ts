@@ -18,8 +18,8 @@ import {
   derivedFromRegistry,
   poolListedAt,
   SHIELDED_POOL_ENTRIES,
-  shieldedPool,
   type PerPool,
+  type ShieldedPoolEntry,
   type PoolBundles,
   type ExtensionPoolId,
   type ShieldedPoolId,
@@ -46,18 +46,33 @@ const extensionPoolIds = derivedFromRegistry(
   (): ReadonlySet<string> => new Set(SHIELDED_POOL_ENTRIES.filter((p) => p.listing === 'extension').map((p) => p.id)),
 );
 
+/** The entries of the pools after zcashd's. */
+const extensionPoolEntries = derivedFromRegistry((): readonly ShieldedPoolEntry[] =>
+  SHIELDED_POOL_ENTRIES.filter((p) => p.listing === 'extension'),
+);
+
 /**
  * The value pools printed for a block at `at.height` (or a chain whose tip is there): every
  * pool of zcashd's, and a pool after zcashd's from its upgrade on. Without `at`, zcashd's only.
  */
 export function listedValuePoolIds(at?: { network: NetworkParams; height: number }): readonly ValuePoolId[] {
-  const extensions = extensionPoolIds();
-  if (extensions.size === 0) return valuePoolIds();
-  return valuePoolIds().filter((id) => {
-    if (!extensions.has(id)) return true;
-    return at !== undefined && poolListedAt(shieldedPool(id)!, at.network, at.height);
-  });
+  const extensions = extensionPoolEntries();
+  if (extensions.length === 0) return valuePoolIds();
+  // Which extension pools are listed, as bits; the list for each combination is built once.
+  let mask = 0;
+  if (at !== undefined) for (let i = 0; i < extensions.length; i++) if (poolListedAt(extensions[i]!, at.network, at.height)) mask |= 1 << i;
+  const lists = listsByExtensionMask();
+  let list = lists.get(mask);
+  if (!list) {
+    const listed = new Set(extensions.filter((_, i) => mask & (1 << i)).map((p) => p.id as ValuePoolId));
+    const excluded = new Set(extensions.map((p) => p.id as ValuePoolId).filter((id) => !listed.has(id)));
+    lists.set(mask, (list = Object.freeze(valuePoolIds().filter((id) => !excluded.has(id)))));
+  }
+  return list;
 }
+
+/** listedValuePoolIds' lists, by which extension pools they hold. */
+const listsByExtensionMask = derivedFromRegistry(() => new Map<number, readonly ValuePoolId[]>());
 
 /** What an out-of-range pool delta is called in its error ("sapling value delta"). */
 const deltaLabels = derivedFromRegistry(() => SHIELDED_POOL_ENTRIES.map((p) => `${p.id} value delta`));
@@ -448,15 +463,14 @@ export function blockValuePools(
   deltas: PoolDeltas | null,
   at?: { network: NetworkParams; height: number },
 ): BlockValuePools {
-  const view = (chainValue: bigint | null, valueDelta: bigint | null): ValuePoolView => ({
-    monitored: chainValue !== null,
-    chainValue,
-    valueDelta,
-  });
-  return {
-    chainSupply: view(totals.chainSupply, deltas?.chainSupply ?? null),
-    valuePools: listedValuePoolIds(at).map((id) => ({ id, ...view(orZero(totals[id]), deltas === null ? null : orZero(deltas[id])) })),
-  };
+  const ids = listedValuePoolIds(at);
+  const valuePools: BlockValuePools['valuePools'] = [];
+  for (const id of ids) {
+    const chainValue = orZero(totals[id]);
+    valuePools.push({ id, monitored: chainValue !== null, chainValue, valueDelta: deltas === null ? null : orZero(deltas[id]) });
+  }
+  const chainSupply = totals.chainSupply;
+  return { chainSupply: { monitored: chainSupply !== null, chainValue: chainSupply, valueDelta: deltas?.chainSupply ?? null }, valuePools };
 }
 
 // --- Hard-coded checkpoints (v6.12.2 src/chainparams.cpp) ------------------------------------
