@@ -242,6 +242,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       requestMemory: ctx.requestMemory,
       requestStop: ctx.requestStop,
       signal,
+      noteCacheLookup: ctx.noteCacheLookup,
       blockRenderer: {
         render: async (req) => {
           if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
