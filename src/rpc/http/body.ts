@@ -145,9 +145,16 @@ export async function readBudgetedBody(
   if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
   let reserved = 0;
   if (declared !== null && declared > 0) {
-    if (!(await reserveDeclared(budget, declared, wait)))
+    // Waiting (and a promise) only when the budget is short: most bodies are granted at once.
+    if (!budget.tryReserve(declared) && !(await reserveDeclared(budget, declared, wait)))
       throw new BodyError(413, 'Request body larger than the memory for request bodies');
     reserved = declared;
+    // A client gone while its body waited for the budget: its stream closed with no one
+    // listening, and a read started now would never settle, holding the reservation for good.
+    if (stream.destroyed || stream.readableAborted) {
+      budget.release(reserved);
+      throw new Error('client closed the connection during the request body');
+    }
   }
   const read = new BodyRead(stream, budget, reserved);
   try {

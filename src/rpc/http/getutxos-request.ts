@@ -74,14 +74,16 @@ function parseInt32(s: string): number | null {
 
 /** ParseHex: pairs of hex digits, each pair after any white space, up to the first that is not one. */
 function parseHexLenient(body: Uint8Array): Uint8Array {
-  const out: number[] = [];
+  // At most a byte per two characters, in one allocation the body's size bounds.
+  const out = new Uint8Array(body.length >>> 1);
+  let n = 0;
   let i = 0;
   for (;;) {
     while (i < body.length && isCSpace(body[i]!)) i++;
     const hi = i < body.length ? hexDigit(body[i]!) : -1;
     const lo = i + 1 < body.length ? hexDigit(body[i + 1]!) : -1;
-    if (hi < 0 || lo < 0) return Uint8Array.from(out);
-    out.push((hi << 4) | lo);
+    if (hi < 0 || lo < 0) return out.subarray(0, n);
+    out[n++] = (hi << 4) | lo;
     i += 2;
   }
 }

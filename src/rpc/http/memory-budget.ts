@@ -16,6 +16,11 @@ export class MemoryBudget {
     return this.used;
   }
 
+  /** Reservations waiting for room. */
+  get queued(): number {
+    return this.waiters.length;
+  }
+
   /** Reserves `bytes` if they fit now (and nobody is queued ahead), else returns false. */
   tryReserve(bytes: number): boolean {
     if (this.waiters.length > 0 || this.used + bytes > this.limit) return false;

@@ -192,7 +192,8 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
         done();
       };
       const early = answerFromHead(core, request);
-      if (early instanceof Promise) early.then(decide, done);
+      // A failure answering after the penalty goes to Fastify, never an unhandled rejection.
+      if (early instanceof Promise) early.then(decide).catch(done);
       // A refusal waits for the rest of the packet to be parsed, as libevent reads the whole
       // request first: a malformed body in it gets the 400 page, not the refusal.
       else if (early) queueMicrotask(() => decide(early));

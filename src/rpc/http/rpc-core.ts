@@ -87,6 +87,8 @@ export interface RpcCoreStats {
   waiting: number;
   replyBytes: number;
   bodyBytes: number;
+  /** Bodies waiting for room in the body budget. */
+  bodyWaiters: number;
 }
 
 export interface RpcCore {
@@ -310,7 +312,13 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,
-    stats: () => ({ running: queue.active, waiting: queue.depth, replyBytes: replyBudget.inUse, bodyBytes: bodyBudget.inUse }),
+    stats: () => ({
+      running: queue.active,
+      waiting: queue.depth,
+      replyBytes: replyBudget.inUse,
+      bodyBytes: bodyBudget.inUse,
+      bodyWaiters: bodyBudget.queued,
+    }),
     close() {
       return (closed ??= (async () => {
         await pool?.close();

@@ -25,7 +25,7 @@ import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
 import { rawErrorReply, errorPage, sendReply } from './reply.js';
-import { createRpcCore } from './rpc-core.js';
+import { createRpcCore, type RpcCoreStats } from './rpc-core.js';
 
 export { MAX_BODY_SIZE } from './body.js';
 export { WRONG_CREDENTIALS_DELAY_MS } from './reply.js';
@@ -74,7 +74,7 @@ export interface RunningRpcServer {
   /** The Fastify instance serving (routes may not be added once it runs). */
   app: FastifyInstance;
   /** Live figures, for tests and monitoring. */
-  stats(): { connections: number; running: number; waiting: number; replyBytes: number; bodyBytes: number };
+  stats(): { connections: number } & RpcCoreStats;
   close(): Promise<void>;
 }
 

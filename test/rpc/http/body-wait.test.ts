@@ -2,6 +2,7 @@
 // reset without an HTTP reply. The wait is now bounded by an option of its own (default
 // -rpcservertimeout) during which the idle timeout is suspended, and ends with the 413 page
 // the server gives every body the budget refuses.
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadNodeConfig } from '../../../src/config.js';
 import { MemoryBudget } from '../../../src/rpc/http/memory-budget.js';
@@ -86,6 +87,36 @@ describe('a body that waits for the body budget', () => {
     const answered = await holder;
     expect(answered.statusLine).toBe('HTTP/1.1 200 OK');
     expect(answered.body.toString('utf8')).toBe('{"result":"released","error":null,"id":1}\n');
+    expect(server.stats().bodyBytes).toBe(0);
+  }, 120_000);
+
+  it('gives back the reservation of a client that left while its body waited', async () => {
+    let releaseHold!: () => void;
+    const held = new Promise<void>((r) => (releaseHold = r));
+    const hold: RpcMethod = {
+      name: 'hold',
+      category: 'control',
+      required: 0,
+      optional: 1,
+      help: 'hold',
+      call: async () => (await held, '"released"'),
+    };
+    const config = loadNodeConfig([`-datadir=${dir.path}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
+    server = await startRpcServer({ config, methods: [hold], memory: { bodies: 4096 }, bodyWaitMs: 600_000 });
+    const port = server.port;
+    const holder = post(port, JSON.stringify({ id: 1, method: 'hold', params: ['x'.repeat(3000)] }));
+    await expect.poll(() => server!.stats().running, { timeout: 60_000 }).toBe(1);
+    // A head that declares 2,000 bytes, then the client goes while its body waits for room.
+    const leaver = connect(port, '127.0.0.1');
+    const auth = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+    leaver.write(`POST / HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: 2000\r\n\r\n`);
+    await expect.poll(() => server!.stats().bodyWaiters, { timeout: 60_000 }).toBe(1);
+    await new Promise<void>((r) => leaver.destroy().once('close', () => r()));
+    await expect.poll(() => server!.stats().connections, { timeout: 60_000 }).toBe(1);
+    releaseHold();
+    expect((await holder).statusLine).toBe('HTTP/1.1 200 OK');
+    // Granted after its client left, the waiter's reservation is given back, not held for good.
+    await expect.poll(() => server!.stats(), { timeout: 60_000 }).toMatchObject({ bodyBytes: 0, bodyWaiters: 0 });
     expect(server.stats().bodyBytes).toBe(0);
   }, 120_000);
 });
