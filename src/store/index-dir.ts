@@ -5,6 +5,7 @@
  * tables and manifest already there deleted as obsolete, every block's index with them.
  */
 import { readdirSync } from 'node:fs';
+import { ClassicLevel } from 'classic-level';
 import { StoreOpenError } from './errors.js';
 
 /** LevelDB's table, log and manifest files in `indexDir` when its CURRENT file is missing. */
@@ -33,4 +34,20 @@ export function assertIndexOpenable(indexDir: string, storeDir: string): void {
       `LevelDB files (${orphaned.slice(0, 3).join(', ')}${orphaned.length > 3 ? ', …' : ''}); opening it would start it empty ` +
       `and delete them. Restore CURRENT (one line naming the newest MANIFEST file and ending in a newline, e.g. "${newestManifest}") or move the directory away.`,
   );
+}
+
+/**
+ * Whether a process (this one or another) has the LevelDB in `indexDir` open: LevelDB refuses a
+ * second open at once, on its LOCK file, before it reads anything. Opened otherwise, LevelDB
+ * replays its log as at any open; the caller is about to set the store aside (verify -repair).
+ */
+export async function indexIsHeld(indexDir: string): Promise<boolean> {
+  const db = new ClassicLevel(indexDir, { createIfMissing: false });
+  try {
+    await db.open();
+  } catch (e) {
+    return (e as { cause?: { code?: unknown } }).cause?.code === 'LEVEL_LOCKED';
+  }
+  await db.close();
+  return false;
 }

@@ -17,6 +17,8 @@ import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NetworkParams } from '../chain/network.js';
 import type { ChainStore } from '../store/chain.js';
+import { StoreOpenError } from '../store/errors.js';
+import { indexIsHeld } from '../store/index-dir.js';
 import { storeDirectory } from '../store/layout.js';
 import { importBlkFiles } from './blk.js';
 import { ImportError } from './block-sink.js';
@@ -51,6 +53,12 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
   if (!resumed) {
     if (!existsSync(join(dir, 'blocks'))) {
       throw new ImportError(`${dir} has no block files to rebuild the store from (${join(dir, 'blocks')} is missing)`);
+    }
+    // A server (or an import) with the store open would go on writing into the copy set aside.
+    if (await indexIsHeld(join(dir, 'index'))) {
+      throw new StoreOpenError(
+        `the chain store at ${dir} is open in another process: stop the server (or the import) holding it, then run zecrpc verify -repair again`,
+      );
     }
     renameSync(dir, damaged);
     opts.log(`moved the damaged store to ${damaged}`);

@@ -122,4 +122,17 @@ describe('a store that lost committed data', () => {
     await repair(datadir);
     await expectEveryHeight(datadir);
   });
+  it('refuses to set aside a store another process has open, and leaves it in place', async () => {
+    const datadir = await importedStore('repair-held');
+    const serving = await openChainStore({ datadir, network: MAINNET });
+    try {
+      await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
+        /is open in another process: stop the server \(or the import\) holding it/,
+      );
+      expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
+      expect((await serving.tip())?.height).toBe(20);
+    } finally {
+      await serving.close();
+    }
+  });
 });
