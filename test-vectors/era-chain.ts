@@ -33,6 +33,7 @@ import {
   SAPLING_VERSION_GROUP_ID,
   type OutPoint,
   type SaplingOutput,
+  type SaplingBundle,
   type SaplingSpend,
   type TxIn,
   type TxOut,
@@ -254,22 +255,7 @@ export class EraChainGenerator {
       bytes = this.saplingTransaction(vin, vout, shape, saplingAnchor, -toPool);
     } else {
       if (shape.inputs === 0 || shape.outputs === 0) throw new RangeError('a transparent transaction needs inputs and outputs');
-      bytes = encodeTransaction({
-        format: 'v4',
-        overwintered: true,
-        version: 4,
-        versionGroupId: SAPLING_VERSION_GROUP_ID,
-        consensusBranchId: null,
-        lockTime: 0,
-        expiryHeight: 0,
-        vin,
-        vout,
-        joinSplits: [],
-        joinSplitPubKey: null,
-        joinSplitSig: null,
-        sapling: null,
-        orchard: null,
-      });
+      bytes = v4Transaction(vin, vout, null);
     }
     return bytes;
   }
@@ -291,22 +277,7 @@ export class EraChainGenerator {
       outCiphertext: new Uint8Array(80),
       zkproof: new Uint8Array(192),
     }));
-    return encodeTransaction({
-      format: 'v4',
-      overwintered: true,
-      version: 4,
-      versionGroupId: SAPLING_VERSION_GROUP_ID,
-      consensusBranchId: null,
-      lockTime: 0,
-      expiryHeight: 0,
-      vin,
-      vout,
-      joinSplits: [],
-      joinSplitPubKey: null,
-      joinSplitSig: null,
-      sapling: { spends, outputs, valueBalance, sharedAnchor: null, bindingSig: new Uint8Array(64) },
-      orchard: null,
-    });
+    return v4Transaction(vin, vout, { spends, outputs, valueBalance, sharedAnchor: null, bindingSig: new Uint8Array(64) });
   }
 
   /** Runs the project's state transition on `block`, and keeps the outputs it created. */
@@ -332,4 +303,24 @@ export class EraChainGenerator {
     if (matured.length) this.maturing.push({ height: block.height + COINBASE_MATURITY, coins: matured });
     return result.tip;
   }
+}
+
+/** A v4 (Sapling-format) transaction with no JoinSplits, its Sapling bundle or none. */
+function v4Transaction(vin: TxIn[], vout: TxOut[], sapling: SaplingBundle | null): Uint8Array {
+  return encodeTransaction({
+    format: 'v4',
+    overwintered: true,
+    version: 4,
+    versionGroupId: SAPLING_VERSION_GROUP_ID,
+    consensusBranchId: null,
+    lockTime: 0,
+    expiryHeight: 0,
+    vin,
+    vout,
+    joinSplits: [],
+    joinSplitPubKey: null,
+    joinSplitSig: null,
+    sapling,
+    orchard: null,
+  });
 }

@@ -43,6 +43,21 @@ describe('MemoryBudget.reserve with a longest wait', () => {
   });
 });
 
+/** A method that runs until the test lets it go: its body's reservation stays held meanwhile. */
+function holdingMethod(): { hold: RpcMethod; releaseHold: () => void } {
+  let releaseHold!: () => void;
+  const held = new Promise<void>((r) => (releaseHold = r));
+  const hold: RpcMethod = {
+    name: 'hold',
+    category: 'control',
+    required: 0,
+    optional: 1,
+    help: 'hold',
+    call: async () => (await held, '"released"'),
+  };
+  return { hold, releaseHold };
+}
+
 describe('a body that waits for the body budget', () => {
   let server: RunningRpcServer | null = null;
   const dir = tempDir('body-wait');
@@ -52,17 +67,7 @@ describe('a body that waits for the body budget', () => {
   });
 
   it('gets the 413 page after its wait, past -rpcservertimeout, not a reset; the holder is answered after', async () => {
-    let releaseHold!: () => void;
-    const held = new Promise<void>((r) => (releaseHold = r));
-    // Runs until the test lets it go: its body's reservation stays held meanwhile.
-    const hold: RpcMethod = {
-      name: 'hold',
-      category: 'control',
-      required: 0,
-      optional: 1,
-      help: 'hold',
-      call: async () => (await held, '"released"'),
-    };
+    const { hold, releaseHold } = holdingMethod();
     const config = loadNodeConfig([
       `-datadir=${dir.path}`,
       '-rpcport=0',
@@ -91,16 +96,7 @@ describe('a body that waits for the body budget', () => {
   }, 120_000);
 
   it('gives back the reservation of a client that left while its body waited', async () => {
-    let releaseHold!: () => void;
-    const held = new Promise<void>((r) => (releaseHold = r));
-    const hold: RpcMethod = {
-      name: 'hold',
-      category: 'control',
-      required: 0,
-      optional: 1,
-      help: 'hold',
-      call: async () => (await held, '"released"'),
-    };
+    const { hold, releaseHold } = holdingMethod();
     const config = loadNodeConfig([`-datadir=${dir.path}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
     server = await startRpcServer({ config, methods: [hold], memory: { bodies: 4096 }, bodyWaitMs: 600_000 });
     const port = server.port;
