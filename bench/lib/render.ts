@@ -15,9 +15,10 @@ export const README_END = '<!-- bench:end -->';
 const fmt = (v: number): string =>
   v >= 1000 ? Math.round(v).toLocaleString('en-US') : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
 
-export function describeMachine(r: BenchResults): string {
+/** The machine, and the load average at the run's start (or `load`, what to say of it instead). */
+export function describeMachine(r: BenchResults, load?: string): string {
   const m = r.machine;
-  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; load average ${m.loadAverageAtStart.toFixed(2)} at start`;
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; ${load ?? `load average ${m.loadAverageAtStart.toFixed(2)} at start`}`;
 }
 
 function runLabel(r: BenchResults): string {
@@ -171,13 +172,16 @@ function latencyRows(r: BenchResults): LatencyRow[] {
   return [...rows.values()];
 }
 
-/** The run the latency figures come from: a rerun's, when every suite holding them was rerun alone. */
-function latencyRunLabel(r: BenchResults): string {
+/** The machine and run the latency figures come from (a rerun's, when every suite holding them was rerun alone), and each suite's load: two lines. */
+function latencyRunLabel(r: BenchResults): [string, string] {
   const suites = r.suites.filter((s) => s.figures.some((f) => f.latency));
+  const load = suites.length
+    ? `load average ${suites.map((s) => `${s.loadAverage.toFixed(2)} (${s.suite})`).join(', ')} at the start of each suite`
+    : undefined;
   const reruns = new Set(suites.map((s) => (s.rerun ? `${s.rerun.startedAt.slice(0, 10)}|${s.rerun.commit ?? ''}` : '')));
   const only = suites[0]?.rerun;
-  if (reruns.size !== 1 || !only) return runLabel(r);
-  return runLabel({ ...r, startedAt: only.startedAt, commit: only.commit });
+  const run = reruns.size !== 1 || !only ? runLabel(r) : runLabel({ ...r, startedAt: only.startedAt, commit: only.commit });
+  return [describeMachine(r, load), `Run: ${run}.`];
 }
 
 /**
@@ -207,7 +211,7 @@ export function latencySvg(r: BenchResults): string {
     const band = row.baseline ? undefined : ceilingBand.get(`${row.heading}\n${row.connections}`);
     const text =
       points.map(([p, v]) => `${p} ${formatLatency(v, row.resolutionMs)}`).join(' · ') +
-      (row.samples ? ` (${row.samples.toLocaleString('en-US')} requests)` : '');
+      (row.samples ? ` (${row.samples.toLocaleString('en-US')} request${row.samples === 1 ? '' : 's'})` : '');
     const list = groups.get(row.heading) ?? [];
     list.push({
       label: row.label,
@@ -231,7 +235,7 @@ export function latencySvg(r: BenchResults): string {
   return dotChart({
     title: 'Latency percentiles per request kind',
     subtitle: [
-      `${describeMachine(r)} — ${latencyRunLabel(r)}`,
+      ...latencyRunLabel(r),
       `Percentiles of all a target's requests over its rounds (their count in brackets); resolution: ${resolutionText || 'none recorded'}. Log scale.`,
       ...(hasBand
         ? ['Ceiling: a server replaying zecrpc’s exact reply bytes, measured in the same rounds; its p50–p99 is the grey band.']
