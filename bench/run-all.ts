@@ -96,11 +96,13 @@ const earlier = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 
 const rerun = !chartsOnly && only !== undefined && !process.argv.includes('--fresh') && earlier !== null && earlier.quick === quick;
 if (chartsOnly && !earlier) throw new Error(`--charts-only: no ${relative(root, resultsFile)} to draw from`);
 const startedAt = new Date().toISOString();
+// The checkout the suites run from, taken once: a commit made while they run is not theirs.
+const runCommit = chartsOnly ? null : commit();
 const results: BenchResults = chartsOnly
   ? earlier!
   : rerun
     ? { ...earlier!, suites: earlier!.suites.filter((s) => !only.includes(s.suite)) }
-    : { quick, startedAt, commit: commit(), machine: machine(), suites: [] };
+    : { quick, startedAt, commit: runCommit, machine: machine(), suites: [] };
 const plans = chartsOnly ? [] : discoverSuites(join(root, 'bench'), quick, only);
 if (!chartsOnly) {
   process.stderr.write(
@@ -120,7 +122,7 @@ for (const p of plans) {
     exitCode: run.code,
     loadAverage: load,
     figures: [],
-    ...(rerun ? { rerun: { startedAt, commit: commit() } } : {}),
+    ...(rerun ? { rerun: { startedAt, commit: runCommit } } : {}),
   };
   const parse = PARSERS[p.suite];
   if (run.timedOut) suite.problem = `stopped after ${suiteTimeoutMs / 60_000} min`;
