@@ -94,6 +94,19 @@ describe('benchmark charts from the committed results', () => {
     );
   });
 
+  it('table: the suites rerun alone with their date, commit and load, and the store of every HTTP row', () => {
+    const table = markdownTable(results);
+    expect(table).toContain('Suite rpc rerun alone: 2026-11-29 12:15 UTC, commit 115f7fb94b, load average 17.65 at its start.');
+    expect(table).toContain('Suite store-serve rerun alone: 2026-11-29 12:15 UTC, commit 115f7fb94b, load average 17.44 at its start.');
+    const httpRows = table.split('\n').filter((l) => /^\| (rpc|store-serve|getblock-connected) \|.* conn \|/.test(l));
+    expect(httpRows.length).toBeGreaterThan(40);
+    for (const row of httpRows) expect(row).toMatch(/, (no store|in-memory store|LevelDB store)[,)]/);
+    expect(table).toContain(
+      '| rpc | decoderawtransaction, no store, latency, 1 conn | p99 48.7 ms (p50 0.591 ms, p90 7.03 ms; 4,786 requests) | Buffer-bodied node:net ceiling, own process, p99: 14.9 ms | 0.31× |',
+    );
+    expect(table).not.toMatch(/\b0\.00 ms/);
+  });
+
   it('latency: one distinct colour per percentile, in percentile order', () => {
     const fig = (percentile: string, value: number) => ({
       suite: 'rpc',
