@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rotated } from '../../bench/lib/interleaved.js';
 import { describeLatency, formatLatency, LATENCY_PATTERN, nearestRank, summariseNanos } from '../../bench/lib/latency.js';
 import { parseCell } from '../../bench/lib/parsers-http.js';
+import { PARSERS } from '../../bench/lib/parsers.js';
 
 describe('latency percentiles', () => {
   it('takes the nearest rank: the smallest value with at least p % at or below it', () => {
@@ -72,5 +73,18 @@ describe('interleaved rounds', () => {
     });
     expect(cell.get('zecrpc')).toMatchObject({ rate: 101, cpuMicros: null, percent: 16.5, latency: { count: 10200 } });
     expect(parseCell('zecrpc 101 req/s p99 5 ms')).toBeNull();
+  });
+
+  it('reads the address index’s HTTP line as printed now: its store named, the rates read past the percentiles', () => {
+    const figs = PARSERS['address-index']!(
+      'getaddresstxids over HTTP, 10 conn, address with 1000 index entries (86 unspent), served from LevelDB, 5 interleaved rounds: ' +
+        'ceiling 42164 req/s p50 0.101 p90 0.180 p99 0.702 ms, 30000 requests, server CPU 22 µs/req | ' +
+        'zecrpc 595 req/s p50 15.200 p90 20.100 p99 27.300 ms, 2975 requests, server CPU 1610 µs/req = 1.4 % (1.3–1.5) | load 1.27',
+    );
+    expect(figs.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['getaddresstxids over HTTP, LevelDB store, 10 conn, 1,000 index entries', 595, 42164],
+    ]);
+    // The printed median of the per-round ratios.
+    expect(figs[0]!.ratio).toBeCloseTo(0.014, 10);
   });
 });
