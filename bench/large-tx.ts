@@ -4,29 +4,28 @@
  * replays zecrpc's exact reply bytes, measured from outside.
  *
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--clients=2] [--connections=8] [--quick]
- *                             [--only=<text in a case's label>] [--profile=<dir for the servers' .cpuprofile>]
+ *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *
- * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts): decoderawtransaction
- * with its result cache (cached) and without it (uncached), and the chain store's servers for
- * getrawtransaction, which has no reply cache (every request reads the block and decodes). The
- * ceiling (bench/lib/ceiling-server.ts) is a plain node:net server writing each recorded reply
- * as one Buffer. The load comes from several client processes (bench/lib/client-pool.ts): a
- * 400–600 kB reply costs its reader about what it costs its writer.
+ * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts), each method with its
+ * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
+ * and without it (uncached: every request decodes, hashes and renders). The ceiling
+ * (bench/lib/ceiling-server.ts) is a plain node:net server writing each recorded reply as one
+ * Buffer. The load comes from several client processes (bench/lib/client-pool.ts): a 400–600 kB
+ * reply costs its reader about what it costs its writer.
  *
- * Each case is measured twice. Hot: one request repeated (cached decoderawtransaction answers
- * from its cache; getrawtransaction re-decodes but finds its addresses encoded). Cold: requests
- * cycled over distinct transactions, so that nothing a previous request left helps:
- * decoderawtransaction of copies of the transaction that differ from each other where the
- * reply shows it (the first prevout, the first Orchard ciphertext, every output's address, each
- * evicting the previous copy's from its address-table slot) on the server without the result
- * cache; getrawtransaction of the other transactions of the same block. The ceiling replays
- * the same requests' replies in the same order.
+ * Cached: one request repeated. Uncached: requests cycled over distinct transactions on the
+ * server without the cache, so that nothing a previous request left helps: for
+ * decoderawtransaction, copies of the transaction that differ from each other where the reply
+ * shows it (the first prevout, the first Orchard ciphertext, every output's address, each
+ * evicting the previous copy's from its address-table slot); for getrawtransaction, the large
+ * transactions of the same block. The ceiling replays the same requests' replies.
  *
- * Interleaved rounds (ceiling, zecrpc for hot, then for cold); each ratio is taken within its
- * round, median and min–max printed. Beside each rate, the server's CPU time per request over
- * the same run (its process's user + system time, bench/lib/process-cpu.ts): far less sensitive
- * to the rest of the machine's load than throughput, so the CPU ratio (ceiling ÷ zecrpc) is the
- * steadier figure. Target: ≥ 60 % of the ceiling.
+ * Interleaved rounds (ceiling, then with `--base` the base revision's server, then this one's);
+ * each ratio is taken within its round, median and min–max printed. Beside each rate, the
+ * server's CPU time per request over the same run (its process's user + system time,
+ * bench/lib/process-cpu.ts): far less sensitive to the rest of the machine's load than
+ * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
+ * the ceiling.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,19 +47,22 @@ const CONNECTIONS = numberFlag('connections', 8);
 const COPIES = 16;
 const WORK_QUEUE = 64;
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+/** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
+const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
-interface Server {
+/** A server configuration, started for this revision and, with `--base`, for the base's. */
+interface ServerSpec {
   name: string;
-  child: ChildServer;
+  env: Record<string, string>;
 }
 
 interface Case {
   label: string;
   /** The server answering the hot requests, and the one answering the cold ones. */
-  hot: Server;
-  cold: Server;
+  hot: ServerSpec;
+  cold: ServerSpec;
   hotBodies: string[];
   coldBodies: string[];
   /** What the first reply to each body must be (its body), when known beforehand. */
@@ -69,88 +71,103 @@ interface Case {
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
 
+function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
+  return {
+    name: `decoderaw-${t.network}-${t.compat ?? 'default'}-${cache ? 'cached' : 'uncached'}`,
+    env: {
+      SERVE: 'decoderaw',
+      NETWORK: t.network,
+      CACHE: cache ? '1' : '0',
+      ARGS: [`-rpcworkqueue=${WORK_QUEUE}`, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
+    },
+  };
+}
+
+function storeServer(t: LargeTx, cache: boolean): ServerSpec {
+  return {
+    name: `store-${t.network}-${cache ? 'cached' : 'uncached'}`,
+    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: `-rpcworkqueue=${WORK_QUEUE}` },
+  };
+}
+
+function largeTxCases(txs: readonly LargeTx[]): Case[] {
+  const cases: Case[] = [];
+  for (const t of txs) {
+    const decodeBody = (bytes: Uint8Array) => rpc('decoderawtransaction', `"${toHex(bytes)}"`);
+    const copies = distinctCopies(t, COPIES);
+    const expectedByBody = new Map<string, Uint8Array>([
+      [decodeBody(t.tx.bytes), t.tx.bytes],
+      ...copies.map((c) => [decodeBody(c), c] as const),
+    ]);
+    cases.push({
+      label: `decoderawtransaction ${t.name}`,
+      hot: decodeServer(t, true),
+      cold: decodeServer(t, false),
+      hotBodies: [decodeBody(t.tx.bytes)],
+      coldBodies: copies.map(decodeBody),
+      expected: (body) => {
+        const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
+        return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
+      },
+    });
+  }
+  // getrawtransaction over the stores bench/lib/served-blocks.ts builds, which hold these two blocks.
+  for (const t of txs.filter((x) => x.name === 'test-141042#1' || x.name === 'main-106598#40')) {
+    const body = (txid: string) => rpc('getrawtransaction', `"${txid}",1,"${t.block.hashHex}"`);
+    cases.push({
+      label: `getrawtransaction 1 ${t.name}`,
+      hot: storeServer(t, true),
+      cold: storeServer(t, false),
+      hotBodies: [body(t.tx.txidHex)],
+      // The block's large transactions, on the server that keeps no reply.
+      coldBodies: t.block.transactions.filter((x) => x.size > 30_000).map((x) => body(x.txidHex)),
+      expected: () => null,
+    });
+  }
+  return ONLY ? cases.filter((c) => c.label.includes(ONLY)) : cases;
+}
+
 async function main(): Promise<void> {
   const txs = largeTransactions();
+  const cases = largeTxCases(txs);
   const children: ChildServer[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-large-tx-'));
   let pool: ClientPool | null = null;
   try {
-    const servers = new Map<string, Server>();
-    const server = async (name: string, env: Record<string, string>): Promise<Server> => {
-      let s = servers.get(name);
-      if (!s) {
+    const started = new Map<string, ChildServer>();
+    const start = async (spec: ServerSpec, root?: string): Promise<ChildServer> => {
+      const name = `${root ? 'base-' : ''}${spec.name}`;
+      let child = started.get(name);
+      if (!child) {
         // One folder per server: every thread of it (main, tsx's loader, render threads) writes its own profile.
         const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
-        const child = await startChildServer('bench/lib/zecrpc-server.ts', env, { nodeArgs });
+        child = await startChildServer('bench/lib/zecrpc-server.ts', spec.env, { nodeArgs, ...(root ? { root } : {}) });
         children.push(child);
-        servers.set(name, (s = { name, child }));
+        started.set(name, child);
       }
-      return s;
+      return child;
     };
-    const decodeServer = (t: LargeTx, cache: boolean) =>
-      server(`decoderaw-${t.network}-${t.compat ?? 'default'}-${cache ? 'cached' : 'uncached'}`, {
-        SERVE: 'decoderaw',
-        NETWORK: t.network,
-        CACHE: cache ? '1' : '0',
-        ARGS: [`-rpcworkqueue=${WORK_QUEUE}`, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
-      });
-    const storeServer = (t: LargeTx) =>
-      server(`store-${t.network}`, { SERVE: 'store', NETWORK: t.network, ARGS: `-rpcworkqueue=${WORK_QUEUE}` });
 
-    const cases: Case[] = [];
-    for (const t of txs) {
-      const decodeBody = (bytes: Uint8Array) => rpc('decoderawtransaction', `"${toHex(bytes)}"`);
-      const copies = distinctCopies(t, COPIES);
-      const expectedByBody = new Map<string, Uint8Array>([
-        [decodeBody(t.tx.bytes), t.tx.bytes],
-        ...copies.map((c) => [decodeBody(c), c] as const),
-      ]);
-      cases.push({
-        label: `decoderawtransaction ${t.name}`,
-        hot: await decodeServer(t, true),
-        cold: await decodeServer(t, false),
-        hotBodies: [decodeBody(t.tx.bytes)],
-        coldBodies: copies.map(decodeBody),
-        expected: (body) => {
-          const bytes = expectedByBody.get(body)!;
-          const json = txToJsonBytes(decodeTransaction(bytes, t.acceptance), t.params);
-          return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
-        },
-      });
-    }
-    // getrawtransaction over the stores bench/lib/served-blocks.ts builds (which hold these two blocks).
-    for (const t of txs.filter((x) => x.name === 'test-141042#1' || x.name === 'main-106598#40')) {
-      const body = (txid: string) => rpc('getrawtransaction', `"${txid}",1,"${t.block.hashHex}"`);
-      const s = await storeServer(t);
-      const others = t.block.transactions.filter((x) => x.size > 30_000).map((x) => body(x.txidHex));
-      cases.push({
-        label: `getrawtransaction 1 ${t.name}`,
-        hot: s,
-        cold: s,
-        hotBodies: [body(t.tx.txidHex)],
-        // The block's other large transactions, each read and decoded afresh.
-        coldBodies: others.length > 1 ? others : [],
-        expected: () => null,
-      });
-    }
-
-    if (ONLY) cases.splice(0, cases.length, ...cases.filter((c) => c.label.includes(ONLY)));
-    // Record every reply; the ceiling replays them.
+    // Record every reply; the ceiling replays them, and the base must give the same.
     const recorded: RecordedReply[] = [];
     const replySize = new Map<string, number>();
     const sizes: string[] = [];
     for (const c of cases) {
-      for (const [s, bodies] of [
+      for (const [spec, bodies] of [
         [c.hot, c.hotBodies],
         [c.cold, c.coldBodies],
       ] as const) {
+        const ours = await start(spec);
+        const base = BASE ? await start(spec, BASE) : null;
         for (const body of bodies) {
           if (replySize.has(body)) continue;
-          const r = await captureReply(s.child.port, body);
+          const r = await captureReply(ours.port, body);
           const got = replyParts(r).body;
           const want = c.expected(body);
           if (r.status !== 200 || (want && !got.equals(want)) || !got.toString('latin1', 0, 12).startsWith('{"result":{'))
             throw new Error(`${c.label}: unexpected reply ${got.toString('latin1', 0, 120)}`);
+          if (base && !replyParts(await captureReply(base.port, body)).body.equals(got))
+            throw new Error(`${c.label}: the base revision's reply differs from this revision's`);
           recorded.push({ body, reply: r.bytes.toString('base64') });
           replySize.set(body, r.bytes.length);
         }
@@ -163,8 +180,9 @@ async function main(): Promise<void> {
     pool = await ClientPool.start(CLIENTS);
 
     console.log(
-      `large replies: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies; ` +
-        `${CLIENTS} client processes, ${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
+      `large replies: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+        `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
+        `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
     );
     for (const t of txs) console.log(`${t.name}: ${fmt(t.tx.size)} bytes, ${t.content}, txid ${t.tx.txidHex}`);
     for (const line of sizes) console.log(line);
@@ -174,15 +192,11 @@ async function main(): Promise<void> {
       for (const kind of ['hot', 'cold'] as const) {
         const bodies = kind === 'hot' ? c.hotBodies : c.coldBodies;
         if (bodies.length === 0) continue;
-        const target = kind === 'hot' ? c.hot : c.cold;
-        const r = await compare(pool, ceiling, target.child, `${c.label} ${kind}`, bodies, replySize);
+        const spec = kind === 'hot' ? c.hot : c.cold;
+        const targets = [...(BASE ? [{ name: 'base', child: await start(spec, BASE) }] : []), { name: 'zecrpc', child: await start(spec) }];
+        const r = await compare(pool, ceiling, targets, `${c.label} ${kind}`, bodies, replySize);
         failures += r.failures;
-        const what =
-          kind === 'hot'
-            ? c.label.startsWith('decoderaw')
-              ? 'cached'
-              : 'hot (no reply cache; the same tx)'
-            : `uncached (${bodies.length} distinct txs${c.label.startsWith('decoderaw') ? ', result cache off' : ''})`;
+        const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length} distinct txs, reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
       }
     }
@@ -194,19 +208,19 @@ async function main(): Promise<void> {
   }
 }
 
-/** Interleaved rounds of `bodies` against the ceiling and `zecrpc`: rate and CPU per request, ratios within each round. */
+/**
+ * Interleaved rounds of `bodies` against the ceiling and each of `servers` (the base revision,
+ * then this one): rate and CPU per request, ratios to the ceiling within each round.
+ */
 async function compare(
   pool: ClientPool,
   ceiling: ChildServer,
-  zecrpc: ChildServer,
+  servers: readonly { name: string; child: ChildServer }[],
   set: string,
   bodies: readonly string[],
   replySize: ReadonlyMap<string, number>,
 ): Promise<{ line: string; failures: number }> {
-  const targets = [
-    { name: 'ceiling', child: ceiling },
-    { name: 'zecrpc', child: zecrpc },
-  ];
+  const targets = [{ name: 'ceiling', child: ceiling }, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replySize.get(b)! }));
     await pool.define(`${set} ${t.name}`, requests);
@@ -233,12 +247,18 @@ async function compare(
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
     }
   }
-  const rates = rate.get('zecrpc')!.map((v, i) => (100 * v) / rate.get('ceiling')![i]!);
-  const cpus = cpu.get('zecrpc')!.map((v, i) => (100 * cpu.get('ceiling')![i]!) / v);
-  const line =
-    `ceiling ${fmt(median(rate.get('ceiling')!))} req/s, zecrpc ${fmt(median(rate.get('zecrpc')!))} req/s = ${describePercent(spread(rates))} of the ceiling | ` +
-    `server CPU per request: ceiling ${fmt(median(cpu.get('ceiling')!))} µs, zecrpc ${fmt(median(cpu.get('zecrpc')!))} µs, ceiling ÷ zecrpc ${describePercent(spread(cpus))}`;
-  return { line, failures };
+  const ceilingRate = rate.get('ceiling')!;
+  const ceilingCpu = cpu.get('ceiling')!;
+  const parts = [`ceiling ${fmt(median(ceilingRate))} req/s ${fmt(median(ceilingCpu))} µs CPU`];
+  for (const s of servers) {
+    const rates = rate.get(s.name)!.map((v, i) => (100 * v) / ceilingRate[i]!);
+    const cpus = cpu.get(s.name)!.map((v, i) => (100 * ceilingCpu[i]!) / v);
+    parts.push(
+      `${s.name} ${fmt(median(rate.get(s.name)!))} req/s = ${describePercent(spread(rates))} of the ceiling, ` +
+        `${fmt(median(cpu.get(s.name)!))} µs CPU, ceiling CPU ÷ ${s.name} CPU ${describePercent(spread(cpus))}`,
+    );
+  }
+  return { line: parts.join(' | '), failures };
 }
 
 await main();
