@@ -18,7 +18,9 @@
  * decoderawtransaction, copies of the transaction that differ from each other where the reply
  * shows it (the first prevout, the first Orchard ciphertext, every output's address, each
  * evicting the previous copy's from its address-table slot); for getrawtransaction, the large
- * transactions of the same block. The ceiling replays the same requests' replies.
+ * transactions of the same block. The ceiling replays the same requests' replies. Last,
+ * `getblock <hash> 2` of testnet 141042 (1.93 MB, 20 Sprout JoinSplits: the vectors' largest
+ * shielded block; none holds 2 MB of Sapling or Orchard), cached and with the cache off.
  *
  * Interleaved rounds (ceiling, then with `--base` the base revision's server, then this one's);
  * each ratio is taken within its round, median and min–max printed. Beside each rate, the
@@ -30,6 +32,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
 import { decodeTransaction } from '../src/codec/tx/transaction.js';
 import { txToJsonBytes } from '../src/render/tx.js';
@@ -39,6 +42,7 @@ import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-tra
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
 import { processCpuMicros } from './lib/process-cpu.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
+import { SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
@@ -124,6 +128,20 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       expected: () => null,
     });
   }
+  // getblock 2 of the largest shielded block the vectors hold (testnet 141042: 1.93 MB, 20 Sprout
+  // JoinSplits); uncached is the server without the reply cache, rendering every request.
+  const big = SERVED_BLOCKS.find((b) => b.name === 'test-141042')!;
+  const bigHash = decodeBlock(servedBlockBytes(big)).hashHex;
+  const bigServed = txs.find((t) => t.name === 'test-141042#1')!;
+  const getblock = rpc('getblock', `"${bigHash}",2`);
+  cases.push({
+    label: `getblock 2 ${big.name}`,
+    hot: storeServer(bigServed, true),
+    cold: storeServer(bigServed, false),
+    hotBodies: [getblock],
+    coldBodies: [getblock],
+    expected: () => null,
+  });
   return ONLY ? cases.filter((c) => c.label.includes(ONLY)) : cases;
 }
 
@@ -196,7 +214,7 @@ async function main(): Promise<void> {
         const targets = [...(BASE ? [{ name: 'base', child: await start(spec, BASE) }] : []), { name: 'zecrpc', child: await start(spec) }];
         const r = await compare(pool, ceiling, targets, `${c.label} ${kind}`, bodies, replySize);
         failures += r.failures;
-        const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length} distinct txs, reply cache off)`;
+        const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
       }
     }

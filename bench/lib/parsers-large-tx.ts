@@ -9,7 +9,7 @@ import { figure, type Figure } from './figures.js';
 const num = (s: string): number => Number(s.replace(/,/g, ''));
 
 const LINE =
-  /^(decoderawtransaction|getrawtransaction 1) (\S+) (cached|uncached)[^:]*: ceiling ([\d,]+) req\/s ([\d,]+) µs CPU \|.*?\bzecrpc ([\d,]+) req\/s = ([\d.]+) % \([^)]*\) of the ceiling, ([\d,]+) µs CPU, ceiling CPU ÷ zecrpc CPU ([\d.]+) %/;
+  /^(decoderawtransaction|getrawtransaction 1|getblock 2) (\S+) (cached|uncached)[^:]*: ceiling ([\d,]+) req\/s ([\d,]+) µs CPU \|.*?\bzecrpc ([\d,]+) req\/s = ([\d.]+) % \([^)]*\) of the ceiling, ([\d,]+) µs CPU, ceiling CPU ÷ zecrpc CPU ([\d.]+) %/;
 
 export function largeTx(out: string): Figure[] {
   const figs: Figure[] = [];
