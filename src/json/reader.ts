@@ -74,8 +74,8 @@ const CONTROL_CHARACTER = /[\x00-\x1f]/;
  * Native checks instead of one regex over the whole class: isAscii and indexOf are SIMD scans,
  * and a search for a control character in the string made anyway is a fast loop. Nothing else
  * is built: a raw transaction's hex can be hundreds of kilobytes, and every string that size is
- * a fresh large-object allocation (copying the text again, as JSON.parse of it did, cost more
- * than everything else here).
+ * a fresh large-object allocation, which costs more than all the checks (so no second copy, such
+ * as JSON.parse of the quoted text would make).
  */
 function readPlainAsciiString(buf: Buffer, start: number, end: number): string | null {
   const body = buf.subarray(start, end);

@@ -258,7 +258,7 @@ async function blockExtras(store: ChainStoreReader, found: FoundTx): Promise<TxJ
   return { hash: found.blockHash, notIndexed: true };
 }
 
-/** Bytes of finished replies kept for the current tip (a 100 kB transaction's verbose reply is ≈ 600 kB). */
+/** Bytes of finished replies kept for the current tip (a verbose reply is several times its transaction's size). */
 const GETRAWTRANSACTION_CACHE_BYTES = 32 * 1024 * 1024;
 
 const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
@@ -275,7 +275,7 @@ export interface GetRawTransactionOptions {
  * change, and everything else in the reply (which block it is in on the active chain, its
  * confirmations, `in_active_chain`) is a function of the active chain, which the tip determines.
  * Explorers ask for the same transactions over and over, and a large transaction's verbose
- * reply costs milliseconds to read, decode and render but nothing to send again. With the
+ * reply costs far more to read, decode and render than to send again. With the
  * spent index the reply is not cached: its members are the index's, not the block's.
  */
 export function getRawTransactionMethod(store: ChainStoreReader, options: GetRawTransactionOptions = {}): RpcMethod {
