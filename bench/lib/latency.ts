@@ -1,7 +1,7 @@
 /**
  * Request latencies as the HTTP benches record them: every request's time from its first byte
  * written to its reply's last byte read, in nanoseconds (`process.hrtime.bigint()` in the load
- * generator's processes, bench/lib/load-client.ts), pooled over a figure's rounds and summarised
+ * generator's processes, bench/lib/timed-client.ts), pooled over a figure's rounds and summarised
  * as nearest-rank percentiles with the count they rest on.
  */
 

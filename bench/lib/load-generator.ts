@@ -1,5 +1,5 @@
 /**
- * The HTTP benches' load generator: processes of its own (bench/lib/load-client-process.ts), apart from
+ * The HTTP benches' load generator: processes of its own (bench/lib/timed-client-process.ts), apart from
  * the servers measured and from the bench, each timing its requests to the microsecond. A job's
  * connections are shared out among the processes, so the replies of one job are read by several
  * processes at once: one process reading multi-megabyte replies is busy enough to become what is
@@ -8,9 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childNodeArgs } from './bench-child.js';
-import type { LoadJob, LoadJobResult } from './load-client.js';
+import type { LoadJob, LoadJobResult } from './timed-client.js';
 
-const CLIENT = fileURLToPath(new URL('./load-client-process.ts', import.meta.url));
+const CLIENT = fileURLToPath(new URL('./timed-client-process.ts', import.meta.url));
 
 export interface LoadResult {
   /** Every answered request's latency, ns, one array per process. */

@@ -5,6 +5,7 @@
  */
 import { figure, type Figure } from './figures.js';
 import { num, OWN_CEILING, perRoundRatio, rpc, storeLabel, storeServe } from './parsers-http.js';
+import { largeTx } from './parsers-large-tx.js';
 
 function decode(out: string): Figure[] {
   const figs: Figure[] = [];
@@ -530,6 +531,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   rpc,
   'store-serve': storeServe,
   'getblock-connected': getblockConnected,
+  'large-tx': largeTx,
   'store-import': storeImport,
   'import-eras': importEras,
   'chain-state': chainState,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childNodeArgs } from '../../bench/lib/bench-child.js';
-import { runJob } from '../../bench/lib/load-client.js';
+import { runJob } from '../../bench/lib/timed-client.js';
 import { LoadGenerator } from '../../bench/lib/load-generator.js';
 import { requestBytes } from '../../bench/lib/raw-http.js';
 
