@@ -208,7 +208,7 @@ describe('PendingWrites', () => {
       const seen = new Set<number>([hashKey(base)]);
       for (let i = 0; i < length; i++) {
         const k = base.slice();
-        k[i] ^= 1;
+        k[i] = k[i]! ^ 1;
         seen.add(hashKey(k));
       }
       expect(seen.size).toBe(length + 1);
