@@ -6,6 +6,7 @@
  * carries the exact size of its recorded reply, so a reply of any other size is a failure.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { childNodeArgs } from './bench-child.js';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +35,14 @@ export class ClientPool {
   private constructor(private readonly procs: ChildProcess[]) {}
 
   static async start(processes: number): Promise<ClientPool> {
-    const procs = Array.from({ length: processes }, () => fork(CLIENT, [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' }));
+    const procs = Array.from({ length: processes }, () =>
+      fork(CLIENT, [], {
+        execArgv: childNodeArgs(),
+        // Waiting for jobs on the channel is this process's whole work: keep it referenced.
+        env: { ...process.env, ZECRPC_BENCH_CHANNEL_WORK: '1' },
+        stdio: 'inherit',
+      }),
+    );
     const pool = new ClientPool(procs);
     await Promise.all(procs.map((p) => pool.next(p, 'ready')));
     return pool;
