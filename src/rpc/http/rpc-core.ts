@@ -21,6 +21,7 @@ import type { ReplyScope } from '../workers/reply-slab.js';
 import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
+import { DEFAULT_IDLE_TRIM_MS, IdleTrimmer, type TrimOutcome, type TrimScheduler } from './idle-trim.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
 import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
@@ -72,6 +73,13 @@ export interface RpcCoreOptions {
    * (milliseconds); default -rpcservertimeout, or DEFAULT_BODY_WAIT_MS when that is 0 (none).
    */
   bodyWaitMs?: number;
+  /**
+   * Milliseconds without a request after which the reply caches are dropped, idle render
+   * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
+   */
+  idleTrimMs?: number;
+  /** The idle trim's timer (tests fire it themselves; default an unref'd setTimeout). */
+  idleTrimScheduler?: TrimScheduler;
 }
 
 export interface ExecutedRequest {
@@ -89,6 +97,13 @@ export interface RpcCoreStats {
   bodyBytes: number;
   /** Bodies waiting for room in the body budget. */
   bodyWaiters: number;
+  /** Bytes of replies the methods' caches hold. */
+  cacheBytes: number;
+  /** Render threads running, and the bytes of reply slabs they hold. */
+  renderThreads: number;
+  slabBytes: number;
+  /** Idle trims run so far. */
+  idleTrims: number;
 }
 
 export interface RpcCore {
@@ -111,6 +126,8 @@ export interface RpcCore {
   /** `signal`: aborted when the client is gone (methods that scan stop early). */
   execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
+  /** Resolves once an idle trim in progress (if any) has finished. */
+  trimSettled(): Promise<void>;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
 }
@@ -189,8 +206,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   // heavy calls sheds heavy calls, not the probes of every client (cheap-calls.ts).
   const cheapQueue = new WorkQueue(settings.threads, settings.workQueue);
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = (body: Buffer) => {
-    const admitted = (isCheapCall(body) ? cheapQueue : queue).enter();
+  const enterQueue = (cheap: boolean) => {
+    const admitted = (cheap ? cheapQueue : queue).enter();
     if (!admitted) {
       log?.warn(WORK_QUEUE_FULL_WARNING);
       opts.metrics?.noteQueueRejection();
@@ -218,7 +235,30 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     renderJobs: pool?.pending ?? 0,
     renderBusySeconds: pool?.busySeconds() ?? 0,
   }));
-  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  const busy = () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0;
+  const releaser = new MemoryReleaser({ busy });
+  const caches = opts.methods.flatMap((m) => (m.cache ? [m.cache] : []));
+  const cacheBytes = () => caches.reduce((n, c) => n + c.bytes, 0);
+  const trimmer = new IdleTrimmer({
+    idleMs: opts.idleTrimMs,
+    busy,
+    schedule: opts.idleTrimScheduler,
+    trim: async (): Promise<TrimOutcome> => {
+      const outcome = { cacheBytes: cacheBytes(), renderThreads: 0 };
+      for (const c of caches) c.clear();
+      try {
+        outcome.renderThreads = (await pool?.retireIdle()) ?? 0;
+      } catch (e) {
+        log?.warn({ err: errorFields(e as Error) }, 'ending idle render threads failed');
+      }
+      releaser.collectNow();
+      return outcome;
+    },
+    onTrim: (o) =>
+      log?.info(
+        `idle for ${Math.round((opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS) / 1000)} s: dropped ${Math.round(o.cacheBytes / MIB)} MiB of cached replies, ended ${o.renderThreads} render thread(s), collected garbage`,
+      ),
+  });
   const privateDir = resolve(config.datadir);
   const ctx: RpcContext = {
     network: config.network,
@@ -264,9 +304,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
+    // Cheap calls (a monitor's probes) use no cache or render thread: they leave the server idle.
+    const cheap = isCheapCall(body);
+    if (!cheap) trimmer.noteActivity();
     const parseCost = parsedSizeEstimate(body);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
-    const admitted = enterQueue(body);
+    const admitted = enterQueue(cheap);
     if (!admitted) {
       if (parseCost > 0) parsedBudget.release(parseCost);
       return { reply: WORK_QUEUE_FULL, summary: null, done: NOTHING };
@@ -279,6 +322,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const done = () => {
       budget.releaseAll();
       for (const release of held.splice(0)) release();
+      if (!cheap) trimmer.noteActivity();
     };
     try {
       const reply = await handleJsonRpcBody(body, registry, contextFor(signal, slot, scope), {
@@ -318,9 +362,16 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       replyBytes: replyBudget.inUse,
       bodyBytes: bodyBudget.inUse,
       bodyWaiters: bodyBudget.queued,
+      cacheBytes: cacheBytes(),
+      renderThreads: pool?.size ?? 0,
+      slabBytes: pool?.slabBytes ?? 0,
+      idleTrims: trimmer.trims,
     }),
+    trimSettled: () => trimmer.settled(),
     close() {
       return (closed ??= (async () => {
+        trimmer.close();
+        await trimmer.settled();
         await pool?.close();
         releaser.close();
         auth.removeCookie();

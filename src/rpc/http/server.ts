@@ -61,6 +61,8 @@ export interface RpcServerOptions {
   metrics?: RpcMetrics;
   /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
   bodyWaitMs?: number;
+  /** Milliseconds without a request before caches and idle render threads are released (rpc-core.ts; 0: never). */
+  idleTrimMs?: number;
 }
 
 /** A running JSON-RPC server: the port it bound and how to close it. */
@@ -148,6 +150,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     log,
     metrics: opts.metrics,
     bodyWaitMs: opts.bodyWaitMs,
+    idleTrimMs: opts.idleTrimMs,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;
