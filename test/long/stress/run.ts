@@ -12,7 +12,9 @@
  * transaction count, hex), so "wrong answers" means answers that differ from the data.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { storedBlockProblem } from '../../../src/store/verify.js';
@@ -329,7 +331,9 @@ async function storm(): Promise<void> {
   const probes = Number(process.env.PROBES ?? 10);
   const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const before = loadavg();
-  const child = await startServer({ CACHE: '1', ARGS: process.env.LONG_ARGS ?? '' });
+  const logDir = mkdtempSync(join(tmpdir(), 'zecrpc-storm-log-'));
+  const logFile = join(logDir, 'server.log');
+  const child = await startServer({ CACHE: '1', ARGS: process.env.LONG_ARGS ?? '', LOG_FILE: logFile });
   await sleep(500);
   const base = child.rss().rss;
   const stop = watchRss(child);
@@ -360,6 +364,7 @@ async function storm(): Promise<void> {
     c.close();
   });
   const [r] = await Promise.all([loadDone, ...probeLoops]);
+  const stormEnded = Date.now();
   const peak = stop();
   const memoryAtEnd = await child.memory();
   const after: number[] = [];
@@ -389,6 +394,36 @@ async function storm(): Promise<void> {
   if (r.failures) console.log('  connection failures:', r.failureReasons);
   const closeMs = await child.stop();
   console.log(`  SIGTERM → exit in ${closeMs.toFixed(0)} ms`);
+  console.log(serverLogSummary(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '', stormEnded, r.failed));
+  rmSync(logDir, { recursive: true, force: true });
+}
+
+/**
+ * What the server logged (LOG_FILE): its idle trims, timed from the storm's end, and the
+ * connections its -rpcservertimeout closed, by reason; each connection the load saw closed is
+ * matched to the server's line by its port.
+ */
+function serverLogSummary(text: string, stormEnded: number, failed: { port: number; why: string }[]): string {
+  const lines = text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { time: number; msg: string; reason?: string; remotePort?: number });
+  const trims = lines.filter((l) => l.msg.startsWith('idle for'));
+  const closes = lines.filter((l) => l.reason !== undefined);
+  const byReason = new Map<string, number>();
+  for (const c of closes) byReason.set(c.reason!, (byReason.get(c.reason!) ?? 0) + 1);
+  const reasonOf = new Map(closes.map((c) => [c.remotePort, c.reason]));
+  const matched = new Map<string, number>();
+  for (const f of failed) {
+    const key = `${f.why} ← server: ${reasonOf.get(f.port) ?? 'no timeout close logged'}`;
+    matched.set(key, (matched.get(key) ?? 0) + 1);
+  }
+  const at = (t: number) => `${((t - stormEnded) / 1000).toFixed(1)} s`;
+  return (
+    `  server log: ${trims.length} idle trim(s) ${trims.map((t) => `at ${at(t.time)} (${t.msg})`).join('; ')}\n` +
+    `  connections closed by -rpcservertimeout: ${JSON.stringify(Object.fromEntries(byReason))}` +
+    (matched.size ? `\n  the load's failures, matched by port: ${JSON.stringify(Object.fromEntries(matched), null, 1)}` : '')
+  );
 }
 scenarios.storm = storm;
 
@@ -399,6 +434,7 @@ interface StormLoad {
   budget: number;
   failures: number;
   failureReasons: Record<string, number>;
+  failed: { port: number; why: string }[];
   p50: number;
   p99: number;
 }

@@ -4,12 +4,15 @@
  * ~1.4 MB blocks (test/stress/fixtures.ts), getblock replies uncached unless CACHE=1.
  * Prints `PORT <n>` when listening; stops on SIGTERM; SIGUSR2 prints memory figures, a line
  * `loopdelay` on standard input the event-loop delay. Options come from the environment:
- * BLOCKS, CACHE, and ARGS (zcashd-style options, e.g. "-rpcthreads=4 -rpcworkqueue=16").
+ * BLOCKS, CACHE, ARGS (zcashd-style options, e.g. "-rpcthreads=4 -rpcworkqueue=16"), and LOG_FILE:
+ * where the server's log goes at info level (as `zecrpc serve -debug=rpc` logs: its idle trims
+ * and the connections its timeout closes; per-request lines are the route's, not written here).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pino } from 'pino';
 import { loadNodeConfig } from '../../../src/config.js';
 import { storeMethods } from '../../../src/rpc/methods/index.js';
 import { startRpcServer } from '../../../src/rpc/http/server.js';
@@ -20,9 +23,24 @@ const { store } = storeWithLargeBlocks(largeBlocks(count));
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-stress-server-'));
 const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
 const config = loadNodeConfig([`-datadir=${dir}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`, ...extra]);
+/** The server's info log, less the per-request lines (thousands a second under load). */
+function stressLog(file: string) {
+  return pino(
+    {
+      level: 'info',
+      hooks: {
+        logMethod(args, method) {
+          if (args[1] !== 'request completed') method.apply(this, args);
+        },
+      },
+    },
+    pino.destination({ dest: file, sync: true }),
+  );
+}
 const renderThreads = process.env.RENDER_THREADS === undefined ? undefined : Number(process.env.RENDER_THREADS);
 const server = await startRpcServer({
   config,
+  ...(process.env.LOG_FILE ? { logger: stressLog(process.env.LOG_FILE) } : {}),
   methods: storeMethods(store, { cacheReplies: process.env.CACHE === '1' }),
   ...(renderThreads === undefined ? {} : { renderThreads }),
 });
