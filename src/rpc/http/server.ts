@@ -203,10 +203,12 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     const written = socket.bytesWritten;
     setImmediate(() => {
       if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written) return;
+      // The peer's address is gone from a destroyed socket: read first.
+      const peer = { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort };
       const reason = idleReason(socket);
       socket.destroy();
       log?.info(
-        { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, reason, timeoutMs },
+        { ...peer, reason, timeoutMs },
         `connection closed after -rpcservertimeout (${timeoutMs / 1000} s) without a byte read or written: ${IDLE_REASONS[reason]}`,
       );
     });

@@ -36,9 +36,18 @@ interface Child {
   stop(): Promise<number>;
 }
 
+/**
+ * SERVER_ENV="NAME=value …": variables for the server process alone (glibc's MALLOC_ARENA_MAX,
+ * say), so the load's processes run as they always do.
+ */
+function serverEnv(): Record<string, string> {
+  const pairs = (process.env.SERVER_ENV ?? '').split(' ').filter((p) => p.includes('='));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
 async function startServer(env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/long/stress/server.ts'], {
-    env: { ...process.env, BLOCKS: String(BLOCKS), ...env },
+    env: { ...process.env, BLOCKS: String(BLOCKS), ...serverEnv(), ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
