@@ -50,6 +50,30 @@ describe('memory releaser', () => {
     r.close();
   });
 
+  it('collects thoroughly at once when the server goes idle, and counts released bytes afresh', () => {
+    const collect = vi.fn();
+    const collectThoroughly = vi.fn();
+    const r = new MemoryReleaser({
+      busy: () => false,
+      collect,
+      collectThoroughly,
+      thresholdBytes: 100,
+      minIntervalMs: 1000,
+      quietCheckMs: 50,
+    });
+    r.noteRelease(500);
+    expect(r.collectNow()).toBe(true);
+    expect(collectThoroughly).toHaveBeenCalledTimes(1);
+    // The collection the release had asked for is the one just run.
+    vi.advanceTimersByTime(5000);
+    expect(collect).not.toHaveBeenCalled();
+    r.noteRelease(60);
+    vi.advanceTimersByTime(5000);
+    expect(collect).not.toHaveBeenCalled();
+    r.close();
+    expect(new MemoryReleaser({ busy: () => false, collect: null, collectThoroughly: null }).collectNow()).toBe(false);
+  });
+
   it('does nothing when no collection can be run', () => {
     const r = new MemoryReleaser({ busy: () => false, collect: null, thresholdBytes: 1 });
     r.noteRelease(10);

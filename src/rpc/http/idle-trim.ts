@@ -12,8 +12,12 @@
  * server pays nothing per request; it never keeps the process alive.
  */
 
-/** How long the server must be idle before it trims: past the gaps between a client's calls. */
-export const DEFAULT_IDLE_TRIM_MS = 10_000;
+/**
+ * How long the server must be idle before it trims: as long as it keeps an idle connection open
+ * (-rpcservertimeout's default), far past the gaps between one client's calls, so a client that
+ * pauses does not find the cache emptied.
+ */
+export const DEFAULT_IDLE_TRIM_MS = 30_000;
 
 /** What one trim gave back (for the log and the server's figures). */
 export interface TrimOutcome {

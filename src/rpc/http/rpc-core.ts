@@ -234,6 +234,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     renderThreads: pool?.size ?? 0,
     renderJobs: pool?.pending ?? 0,
     renderBusySeconds: pool?.busySeconds() ?? 0,
+    cacheBytes: cacheBytes(),
+    idleTrims: trimmer.trims,
   }));
   const busy = () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0;
   const releaser = new MemoryReleaser({ busy });
