@@ -256,10 +256,13 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       releaser.collectNow();
       return outcome;
     },
-    onTrim: (o) =>
+    onTrim: (o) => {
+      const idleMs = opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
       log?.info(
-        `idle for ${Math.round((opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS) / 1000)} s: dropped ${Math.round(o.cacheBytes / MIB)} MiB of cached replies, ended ${o.renderThreads} render thread(s), collected garbage`,
-      ),
+        { idleMs, droppedCacheBytes: o.cacheBytes, endedRenderThreads: o.renderThreads },
+        `idle for ${idleMs / 1000} s: dropped ${o.cacheBytes} bytes of cached replies, ended ${o.renderThreads} render thread(s), collected garbage`,
+      );
+    },
   });
   const privateDir = resolve(config.datadir);
   const ctx: RpcContext = {

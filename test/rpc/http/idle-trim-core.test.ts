@@ -6,6 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadNodeConfig } from '../../../src/config.js';
 import { decodeBlock } from '../../../src/codec/block.js';
@@ -51,14 +53,22 @@ async function untilTrimmed(core: RpcCore, timers: ReturnType<typeof manualTimer
 }
 
 describe('idle trim in the RPC core', () => {
-  it('drops the reply cache and ends the render thread once idle; the next request answers the same bytes', async () => {
+  it('drops the reply cache and ends the render thread once idle, and logs it; the next request answers the same bytes', async () => {
     const timers = manualTimers();
+    const logged: { msg: string; droppedCacheBytes?: number; endedRenderThreads?: number }[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const l of chunk.toString('utf8').split('\n')) if (l !== '') logged.push(JSON.parse(l) as (typeof logged)[number]);
+        done();
+      },
+    });
     const core = createRpcCore({
       config,
       methods: storeMethods(store),
       renderThreads: 1,
       idleTrimMs: 1,
       idleTrimScheduler: timers.schedule,
+      log: pino({ level: 'info' }, stream),
     });
     try {
       const first = await getblock(core, 2);
@@ -74,6 +84,13 @@ describe('idle trim in the RPC core', () => {
       await untilTrimmed(core, timers, 0);
       expect(core.stats()).toMatchObject({ idleTrims: 1, cacheBytes: 0, renderThreads: 0, slabBytes: 0 });
       expect(timers.count()).toBe(0);
+      expect(logged.filter((l) => l.msg.startsWith('idle for'))).toEqual([
+        expect.objectContaining({
+          droppedCacheBytes: filled.cacheBytes,
+          endedRenderThreads: 1,
+          msg: `idle for 0.001 s: dropped ${filled.cacheBytes} bytes of cached replies, ended 1 render thread(s), collected garbage`,
+        }),
+      ]);
 
       const again = await getblock(core, 2);
       expect(body(again)).toBe(text);
