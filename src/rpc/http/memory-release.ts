@@ -36,13 +36,20 @@ export function exposeGc(): (() => void) | null {
 }
 
 /**
- * V8's most thorough collection (what it runs before giving up on an allocation): several
- * rounds, and the freed heap pages go back to the system at once rather than being kept for
- * reuse. Worth its longer pause only when the server is idle.
+ * A full collection, then V8's most thorough one (what it runs before giving up on an
+ * allocation), worth their longer pause only when the server is idle. The first, called without
+ * options, is the one that frees the memory of dead buffers (replies are buffers): called with
+ * options, V8 keeps it. The second hands the freed heap pages back to the system at once rather
+ * than keeping them for reuse.
  */
 export function exposeThoroughGc(): (() => void) | null {
   const gc = exposedGcFunction();
-  return gc ? () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }) : null;
+  return gc
+    ? () => {
+        gc();
+        gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+      }
+    : null;
 }
 
 export interface MemoryReleaserOptions {

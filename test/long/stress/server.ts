@@ -3,7 +3,8 @@
  * loop are measured apart from the load generator: mainnet blocks 0..20 plus `BLOCKS` distinct
  * ~1.4 MB blocks (test/stress/fixtures.ts), getblock replies uncached unless CACHE=1.
  * Prints `PORT <n>` when listening; stops on SIGTERM; SIGUSR2 prints memory figures, a line
- * `loopdelay` on standard input the event-loop delay. Options come from the environment:
+ * `loopdelay` on standard input the event-loop delay, a line `memory` a `MEMORY {json}` line
+ * (memoryReport). Options come from the environment:
  * BLOCKS, CACHE, ARGS (zcashd-style options, e.g. "-rpcthreads=4 -rpcworkqueue=16"), and LOG_FILE:
  * where the server's log goes at info level (as `zecrpc serve -debug=rpc` logs: its idle trims
  * and the connections its timeout closes; per-request lines are the route's, not written here).
