@@ -4,6 +4,7 @@
  * figure is reported as "output not recognised" by the runner, so a changed format is noticed.
  */
 import { figure, type Figure } from './figures.js';
+import { largeTx } from './parsers-large-tx.js';
 
 const num = (s: string): number => Number(s.replace(/,/g, ''));
 
@@ -689,6 +690,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   rpc,
   'store-serve': storeServe,
   'getblock-connected': getblockConnected,
+  'large-tx': largeTx,
   'store-import': storeImport,
   'import-eras': importEras,
   'chain-state': chainState,
