@@ -162,7 +162,7 @@ export class RpcMetrics {
     });
     new Gauge({
       name: 'zecrpc_rpc_reply_cache_bytes',
-      help: 'Bytes of replies kept by the getblock and decoderawtransaction caches (dropped when the server goes idle)',
+      help: 'Bytes of replies kept by the reply caches of getblock, getrawtransaction and decoderawtransaction (dropped when the server goes idle)',
       registers,
       collect() {
         this.set(figures()?.cacheBytes ?? 0);
