@@ -4,7 +4,8 @@
  * `-rpcthreads` running, `-rpcworkqueue` waiting, "Work queue depth exceeded" beyond), and how
  * much memory requests may hold (process-wide budgets for bodies, parsed requests and replies,
  * and a per-request budget for each reply). Large blocks are rendered in worker threads whose
- * reply slabs are held until the reply is written.
+ * reply slabs are held until the reply is written. Once no request has come for a while, what
+ * a burst left (the methods' reply caches, idle render threads) is given back (idle-trim.ts).
  */
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
