@@ -1,13 +1,16 @@
 /**
- * Servers under measurement run in child processes, apart from the load generator (autocannon
- * in the bench's own process): a server sharing its process with the generator competes with
- * it for the event loop, which drags every ratio toward 100 %. Same approach as the hostile-load
- * runs (test/long/stress/run.ts): the child prints `PORT <n>` once listening and exits on SIGTERM.
+ * Servers under measurement run in child processes, apart from the load generator (in
+ * processes of its own, bench/lib/load-generator.ts): a server sharing its process with the
+ * generator competes with it for the event loop, which drags every ratio toward 100 %. Same
+ * approach as the hostile-load runs (test/long/stress/run.ts): the child prints `PORT <n>` once
+ * listening and exits on SIGTERM, and on its parent's death (bench/lib/exit-with-parent.ts, over
+ * the IPC channel it is given).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childNodeArgs } from './bench-child.js';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -26,11 +29,13 @@ export interface ChildOptions {
 
 /** Starts `script` (a path from the repository root) under tsx with `env` added; resolves once it listens. */
 export async function startChildServer(script: string, env: Record<string, string>, options: ChildOptions = {}): Promise<ChildServer> {
-  const proc: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+  const proc: ChildProcess = spawn(process.execPath, [...childNodeArgs(options.nodeArgs), script], {
     cwd: options.root ?? REPO,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // The channel is only the child's lifeline (it closes when this process ends): it must not keep this process alive.
+  proc.channel?.unref();
   let out = '';
   const exited = new Promise<void>((done) => proc.once('exit', () => done()));
   const port = await new Promise<number>((done, fail) => {
