@@ -173,6 +173,19 @@ describe('getrawtransaction replies cached per chain tip', () => {
     expect(store.blockReads).toBe(3);
   });
 
+  it('tells the server how much it keeps, and after the server drops it reads the block again for the same bytes', async () => {
+    const store = new CountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store);
+    expect(method.cache?.bytes).toBe(0);
+    const first = await resultOf(method, `["${TX5}", 1]`);
+    expect(method.cache?.bytes).toBe(first.length);
+    method.cache!.clear();
+    expect(method.cache?.bytes).toBe(0);
+    expect(await resultOf(method, `["${TX5}", 1]`)).toBe(first);
+    expect(store.blockReads).toBe(2);
+    expect(getRawTransactionMethod(store, { cacheReplies: false }).cache).toBeUndefined();
+  });
+
   it('with cacheReplies off, reads and renders every request', async () => {
     const store = new CountingStore(MAINNET, blocks, [side]);
     const method = getRawTransactionMethod(store, { cacheReplies: false });

@@ -288,6 +288,16 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
     required: 1,
     optional: 2,
     help: GETRAWTRANSACTION_HELP,
+    ...(cache
+      ? {
+          cache: {
+            get bytes() {
+              return cache.size;
+            },
+            clear: () => cache.clear(),
+          },
+        }
+      : {}),
     async call(params) {
       const txid = parseHashV(params[0], 'parameter 1');
       // An int getter, unlike getblock: true/false are type errors, any non-zero is verbose.
