@@ -254,7 +254,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       } catch (e) {
         log?.warn({ err: errorFields(e as Error) }, 'ending idle render threads failed');
       }
-      releaser.collectNow();
+      // Requests may have arrived while the threads were ending: a full collection would stall them.
+      if (!busy()) releaser.collectNow();
       return outcome;
     },
     onTrim: (o) => {

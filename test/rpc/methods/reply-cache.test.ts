@@ -42,6 +42,22 @@ describe('TipScopedReplyCache', () => {
   });
 });
 
+describe('TipScopedReplyCache memory', () => {
+  it('keeps a slice of a shared buffer in memory of its own, counting what it holds', () => {
+    const cache = new TipScopedReplyCache(1 << 20);
+    const pooled = Buffer.from('{"result":"00","error":null,"id":1}\n');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length); // a slice of Node's 8 KiB pool
+    cache.set('t', 't', 'small', pooled);
+    const kept = cache.get<Buffer>('t', 'small')!;
+    expect(kept.equals(pooled)).toBe(true);
+    expect(kept.buffer.byteLength).toBe(kept.length);
+    const whole = Buffer.allocUnsafeSlow(4096).fill(7);
+    cache.set('t', 't', 'whole', whole);
+    expect(cache.get<Buffer>('t', 'whole')).toBe(whole); // already its own memory: not copied
+    expect(cache.size).toBe(pooled.length + 4096);
+  });
+});
+
 describe('getblock replies follow the tip of a growing LevelDB store', () => {
   const dir = tempDir('rpc-cache');
   const blocks = mainnetGenesisRun();

@@ -60,12 +60,25 @@ export class TipScopedReplyCache {
       this.entries.delete(key);
       this.chars -= old.length;
     }
-    this.entries.set(key, value);
-    this.chars += value.length;
+    const kept = typeof value === 'string' ? value : ownMemory(value);
+    this.entries.set(key, kept);
+    this.chars += kept.length;
     for (const [k, v] of this.entries) {
       if (this.chars <= this.maxChars) break;
       this.entries.delete(k);
       this.chars -= v.length;
     }
   }
+}
+
+/**
+ * `reply` in memory of its own. A small Buffer is usually a slice of Node's shared 8 KiB pool,
+ * and a rendered reply may be a view of a larger scratch buffer: kept in the cache, such a slice
+ * would hold its whole backing store alive while the budget counts only the slice.
+ */
+export function ownMemory(reply: Buffer): Buffer {
+  if (reply.byteOffset === 0 && reply.buffer.byteLength === reply.length) return reply;
+  const own = Buffer.allocUnsafeSlow(reply.length);
+  reply.copy(own);
+  return own;
 }

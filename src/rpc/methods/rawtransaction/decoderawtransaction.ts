@@ -8,6 +8,7 @@ import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { jsonTypeName } from '../../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
+import { ownMemory } from '../blockchain/reply-cache.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =
@@ -117,7 +118,9 @@ class DecodeCache {
     if (cost > this.maxBytes / 8) return;
     let m = this.byNetwork.get(network);
     if (!m) this.byNetwork.set(network, (m = new Map()));
-    m.set(hex, result);
+    const old = m.get(hex);
+    if (old !== undefined) this.size -= hex.length + old.length;
+    m.set(hex, ownMemory(result));
     this.size += cost;
     for (const [net, entries] of this.byNetwork) {
       for (const [k, v] of entries) {
