@@ -40,6 +40,8 @@ async function drive(port: number, body: string, connections: number, amount: nu
     method: 'POST',
     headers: { ...BENCH_HEADERS },
     body,
+    // Large replies to 10 connections at once may take longer than autocannon's default 10 s.
+    timeout: 120,
   });
   const perReply = r.requests.total > 0 ? r.throughput.total / r.requests.total : 0;
   // Every reply of a run is the same reply (the Date header keeps its length), so a size off by
