@@ -65,6 +65,8 @@ const CASES: { name: string; body: string }[] = [
   { name: 'decoderawtransaction (v5)', body: `{"id":1,"method":"decoderawtransaction","params":["${toHex(v5.bytes)}"]}` },
   { name: LARGE_NAME, body: `{"id":1,"method":"getblock","params":["${toHexReversed(large.hash)}",2]}` },
 ].filter((c) => !SMALL_ONLY || c.name !== LARGE_NAME);
+/** Node's options as `zecrpc serve` runs (bin/zecrpc.js's, the same at the base), for every server. */
+const NODE_ARGS = ['--max-semi-space-size=32'];
 const SERVER_ENV = { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64', LARGE_BLOCK: String(LARGE_BYTES) };
 
 /** µs of `pid`'s CPU per request over `amount` requests of `body` at CONNECTIONS connections. */
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   const children: ChildServer[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-front-end-'));
   try {
-    const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { mode: MODE });
+    const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { mode: MODE, nodeArgs: NODE_ARGS });
     children.push(zecrpc);
     const recorded: { body: string; reply: string; bytes: number; replyBody: Buffer }[] = [];
     for (const c of CASES) {
@@ -103,13 +105,13 @@ async function main(): Promise<void> {
     }
     const file = join(dir, 'replies.json');
     writeFileSync(file, JSON.stringify(recorded.map(({ body, reply }) => ({ body, reply }))));
-    const ceiling = await startChildServer('bench/lib/http-ceiling-server.ts', { REPLIES: file }, { mode: MODE });
+    const ceiling = await startChildServer('bench/lib/http-ceiling-server.ts', { REPLIES: file }, { mode: MODE, nodeArgs: NODE_ARGS });
     children.push(ceiling);
     const targets: (Target & { pid: number })[] = [{ name: 'ceiling', port: ceiling.port, pid: ceiling.pid }];
     // The base's head differs (HTTP/1.0-era headers): its whole reply's size is its own.
     const baseReplyBytes: number[] = [];
     if (BASE) {
-      const base = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { root: BASE, mode: MODE });
+      const base = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { root: BASE, mode: MODE, nodeArgs: NODE_ARGS });
       children.push(base);
       for (const [i, c] of CASES.entries()) {
         const theirs = await captureReply(base.port, c.body);
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
     console.log(
       `zecrpc on Fastify ${(await import('fastify/package.json', { with: { type: 'json' } })).default.version} vs node:http ${process.version}` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}, all in child processes ` +
-        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}); autocannon here; ` +
+        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${NODE_ARGS.join(' ')}); autocannon here; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
     );
     const labels: Record<string, string> = BASE ? { base: 'hand-written', zecrpc: 'Fastify' } : { zecrpc: 'Fastify' };

@@ -23,7 +23,7 @@ import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
-import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { ReplyJoinBuffers, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue, type WorkSlot } from './work-queue.js';
@@ -72,6 +72,11 @@ export interface RpcCoreOptions {
    * (milliseconds); default -rpcservertimeout, or DEFAULT_BODY_WAIT_MS when that is 0 (none).
    */
   bodyWaitMs?: number;
+  /**
+   * Join small replies in reusable buffers (ReplyJoinBuffers): only for a Fastify instance no
+   * application's onSend hook can reach (`zecrpc serve`'s), since a hook could keep a payload.
+   */
+  reuseReplyBuffers?: boolean;
 }
 
 export interface ExecutedRequest {
@@ -100,6 +105,8 @@ export interface RpcCore {
   readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
+  /** Reusable buffers small replies are joined in (`reuseReplyBuffers`), or null. */
+  readonly replyJoins: ReplyJoinBuffers | null;
   isAllowed(address: string | undefined): boolean;
   /**
    * The request's credentials: 'missing' without an Authorization header, 'refused' after
@@ -309,6 +316,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
+    replyJoins: opts.reuseReplyBuffers ? new ReplyJoinBuffers() : null,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,
