@@ -316,7 +316,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
             upstream: upstreamHeight ? { height: upstreamHeight() } : null,
             maxLag: metricsOptions.readyMaxLag,
           }),
-        onError: (e) => log?.error(`metrics scrape failed: ${e.message}`),
+        onError: (e) => log?.error(`metrics listener request failed: ${e.message}`),
       });
     } catch (e) {
       if (!isAddressInUse(e)) throw e;

@@ -108,4 +108,22 @@ describe('the metrics listener', () => {
       await listener.close();
     }
   });
+
+  it('answers 500 without the error text when a check throws; the error goes to onError', async () => {
+    const failures: Error[] = [];
+    const listener = await startMetricsListener({
+      host: '127.0.0.1',
+      port: 0,
+      metrics: new RpcMetrics({ processMetrics: false }),
+      ready: () => Promise.reject(new Error('IO error: /srv/zcash/zecrpc/index/000012.ldb: No such file or directory')),
+      onError: (e) => failures.push(e),
+    });
+    try {
+      const ready = await fetch(`http://127.0.0.1:${listener.port}/ready`);
+      expect([ready.status, await ready.text()]).toEqual([500, '{"error":"the check failed: see the server log"}\n']);
+      expect(failures.map((e) => e.message)).toEqual(['IO error: /srv/zcash/zecrpc/index/000012.ldb: No such file or directory']);
+    } finally {
+      await listener.close();
+    }
+  });
 });

@@ -2,7 +2,8 @@
 // path and were never logged. On a real store (mainnet blocks 0..20, LevelDB + flat block
 // file) whose block file is truncated, whose LevelDB table is damaged, or that refuses a write
 // naming its directory, the client gets zcashd's code and text without any path of the data
-// directory, and the server's log gets the whole error, with the path or the key, once.
+// directory, and the server's log gets the whole error, with the path or the key, once;
+// verifychain answers false over a block it cannot read, as zcashd does.
 import { closeSync, openSync, readdirSync, truncateSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,8 @@ describe('store errors in RPC replies', () => {
     }
     const lines = errorLines(from);
     expect(lines).toHaveLength(3);
+    // zcashd's VerifyDB answers false when ReadBlockFromDisk fails, at every level.
+    for (const level of [0, 4]) expect((await call('verifychain', [level, 0])).text).toBe('{"result":false,"error":null,"id":1}\n');
     for (const l of lines) {
       expect(l.msg).toBe("Can't read block from disk");
       expect(l.err!.message).toMatch(

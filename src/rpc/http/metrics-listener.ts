@@ -120,7 +120,9 @@ export async function startMetricsListener(opts: MetricsListenerOptions): Promis
     req.resume();
     handle(req, res).catch((e: unknown) => {
       opts.onError?.(e as Error);
-      if (!res.headersSent) send(res, 500, JSON_TYPE, `${JSON.stringify({ error: (e as Error).message })}\n`, false);
+      // The error may name the data directory (a LevelDB failure): the log gets it, the
+      // unauthenticated scraper only that it failed.
+      if (!res.headersSent) send(res, 500, JSON_TYPE, '{"error":"the check failed: see the server log"}\n', false);
       else res.destroy();
     });
   });

@@ -15,7 +15,14 @@
 import { checkBlockTransactions } from '../../../chain/block-rules.js';
 import { getInt } from '../../../json/getters.js';
 import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
-import { blockContentProblem, decodeVerifiedBlock, storedBlockProblem, storedTxidsProblem } from '../../../store/verify.js';
+import {
+  BlockReadError,
+  blockContentProblem,
+  decodeVerifiedBlock,
+  IndexCorruptionError,
+  storedBlockProblem,
+  storedTxidsProblem,
+} from '../../../store/verify.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc } from '../../help-examples.js';
 import type { RpcMethod } from '../../method.js';
 
@@ -35,8 +42,25 @@ export const VERIFYCHAIN_HELP: string =
   exampleCli('verifychain', '') +
   exampleRpc('verifychain', '');
 
-/** Whether one block passes the checks up to `level`. */
+/**
+ * Whether one block passes the checks up to `level`. A block or record the store cannot read
+ * (a truncated block file, a record whose checksum fails) fails the check, as a failed
+ * ReadBlockFromDisk makes zcashd's VerifyDB answer false rather than raise an error.
+ */
 async function blockPasses(store: ChainStoreReader, entry: BlockIndexEntry, level: number): Promise<boolean> {
+  try {
+    return await blockChecksPass(store, entry, level);
+  } catch (e) {
+    if (isUnreadable(e)) return false;
+    throw e;
+  }
+}
+
+function isUnreadable(e: unknown): boolean {
+  return e instanceof BlockReadError || e instanceof IndexCorruptionError;
+}
+
+async function blockChecksPass(store: ChainStoreReader, entry: BlockIndexEntry, level: number): Promise<boolean> {
   const bytes = entry.haveData ? await store.blockBytes(entry.hash) : null;
   if (!bytes || storedBlockProblem(entry.hash, bytes, entry.size) !== null) return false;
   if (level >= 1) {
@@ -67,8 +91,14 @@ export function verifyChainMethod(store: ChainStoreReader): RpcMethod {
       if (depth <= 0 || depth > tip.height) depth = tip.height;
       level = Math.max(0, Math.min(4, level));
       for (let height = tip.height; height > 0 && height >= tip.height - depth; height--) {
-        const hash = await store.hashAtHeight(height);
-        const entry = hash ? await store.blockIndex(hash) : null;
+        let entry: BlockIndexEntry | null;
+        try {
+          const hash = await store.hashAtHeight(height);
+          entry = hash ? await store.blockIndex(hash) : null;
+        } catch (e) {
+          if (isUnreadable(e)) return 'false';
+          throw e;
+        }
         // A store started from a checkpoint holds nothing below it: the check ends there.
         if (!entry && (await store.chainStateTip())?.coinsComplete === false) break;
         if (!entry || !(await blockPasses(store, entry, level))) return 'false';
