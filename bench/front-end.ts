@@ -8,7 +8,7 @@
  *   git -C /work/main worktree add /tmp/zecrpc-fe-base 153a30e && ln -s "$PWD/node_modules" /tmp/zecrpc-fe-base/ \
  *     && (cd /tmp/zecrpc-fe-base && npm run build:wasm && npm run build)
  *   npm run build
- *   npx tsx bench/front-end.ts [--base=/tmp/zecrpc-fe-base] [--seconds=1] [--rounds=5] [--small] [--quick] [--tsx]
+ *   npx tsx bench/front-end.ts [--base=/tmp/zecrpc-fe-base] [--seconds=1] [--rounds=5] [--small | --large] [--quick] [--tsx]
  *     [--cpu-requests=20000] [--large-cpu-requests=300] [--large-bytes=2000000]
  *
  * Every server runs in a child process from compiled JavaScript (child-server.ts's 'dist' mode):
@@ -24,7 +24,7 @@
  * printed, with the load average (the machine is shared). Then each server's CPU time per
  * request (its process's user + system time around a fixed number of requests, interleaved the
  * same way), which depends far less on what else the machine runs than throughput does: small
- * replies first, then the large one. `--small` leaves out the large reply.
+ * replies first, then the large one. `--small` leaves out the large reply, `--large` the small ones.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,7 @@ const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CONNECTIONS = 10;
 const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
 const SMALL_ONLY = process.argv.includes('--small');
+const LARGE_ONLY = process.argv.includes('--large');
 /** Requests per CPU measurement: about a second of a server's CPU on a small reply. */
 const CPU_REQUESTS = numberFlag('cpu-requests', QUICK ? 2000 : 20000);
 /** Requests per CPU measurement of the large reply: a few seconds of a server's CPU. */
@@ -64,7 +65,7 @@ const CASES: { name: string; body: string }[] = [
   { name: 'getblock 1 (block 1, cached)', body: `{"id":1,"method":"getblock","params":["${block1}",1]}` },
   { name: 'decoderawtransaction (v5)', body: `{"id":1,"method":"decoderawtransaction","params":["${toHex(v5.bytes)}"]}` },
   { name: LARGE_NAME, body: `{"id":1,"method":"getblock","params":["${toHexReversed(large.hash)}",2]}` },
-].filter((c) => !SMALL_ONLY || c.name !== LARGE_NAME);
+].filter((c) => (LARGE_ONLY ? c.name === LARGE_NAME : !SMALL_ONLY || c.name !== LARGE_NAME));
 /** Node's options as `zecrpc serve` runs (bin/zecrpc.js's, the same at the base), for every server. */
 const NODE_ARGS = ['--max-semi-space-size=32'];
 const SERVER_ENV = { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64', LARGE_BLOCK: String(LARGE_BYTES) };
@@ -83,7 +84,12 @@ async function cpuPerRequest(target: Target & { pid: number }, body: string, amo
     timeout: 120,
   });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests while measuring CPU`);
+  if (failed > 0) {
+    throw new Error(
+      `${target.name}: ${failed} failed requests while measuring CPU ` +
+        `(${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts)`,
+    );
+  }
   return (processCpuMicros(target.pid) - before) / result.requests.total;
 }
 
