@@ -8,6 +8,9 @@
 // table point to every accumulator and shares one field inversion across the batch (Montgomery's
 // trick). A small one accumulates each hash in Jacobian coordinates and shares one inversion at
 // the end.
+// A hash whose right operand is the empty subtree of its level (most of a root's hashes: the
+// frontier padded up to depth 32) starts from P_h = C_h + Σ T_i[m_i] over that operand's 25
+// chunks, computed once per level, and adds the 26 chunks the left operand reaches.
 // An addition whose operands share an x-coordinate is reported through a flag and not handled
 // here; the host recomputes that hash with the reference implementation.
 //
@@ -36,6 +39,8 @@ const SMASK: i64 = <i64>MASK;
 let constants: usize = 0;
 let tables: usize = 0;
 let levels: usize = 0;
+/** P_h per height (affine), for a right operand the host installed with setPadded. */
+let padded: usize = 0;
 let scratch: usize = 0;
 // Batch buffers, sized by reserve().
 let capacity: i32 = 0;
@@ -60,6 +65,7 @@ export function init(constantsPtr: usize): void {
   setModulus(constants);
   tables = heap.alloc(<usize>OPERAND_CHUNKS * ROW_BYTES);
   levels = heap.alloc(CHUNK_VALUES * POINT);
+  padded = heap.alloc(CHUNK_VALUES * POINT);
   scratch = heap.alloc(16 * E);
 }
 
@@ -250,12 +256,15 @@ function tablePoint(i: i32, m: u32): usize {
   return tables + <usize>i * ROW_BYTES + <usize>m * POINT;
 }
 
+/** Chunks (0-based rows) that hold a bit of the left operand: rows 0..24 and the straddling row 25. */
+const LEFT_CHUNKS: i32 = 26;
+
 /**
- * Accumulates C_h + Σ T_i[m_i] for the 51 chunks at `chunks` into Jacobian (X, Y, Z) with mixed
- * additions (a = 0, 8M + 3S each); X and Y stay below p between steps. Returns false when an
- * addition hits equal x-coordinates.
+ * Accumulates c + Σ T_i[m_i] for the chunks i in [first, end) at `chunks` into Jacobian
+ * (X, Y, Z) with mixed additions (a = 0, 8M + 3S each); X and Y stay below p between steps.
+ * Returns false when an addition hits equal x-coordinates.
  */
-function accumulateJacobian(c: usize, chunks: usize, X: usize, Y: usize, Z: usize): bool {
+function accumulateJacobian(c: usize, chunks: usize, X: usize, Y: usize, Z: usize, first: i32 = 0, end: i32 = OPERAND_CHUNKS): bool {
   const zz = scratch, u2 = scratch + E, s2 = scratch + 2 * E, h = scratch + 3 * E;
   const r = scratch + 4 * E, hh = scratch + 5 * E, hhh = scratch + 6 * E, v = scratch + 7 * E;
   const t = scratch + 8 * E;
@@ -263,7 +272,7 @@ function accumulateJacobian(c: usize, chunks: usize, X: usize, Y: usize, Z: usiz
   copy(Y, c + E);
   // 1 in Montgomery form (R mod p), which the constants block holds at offset 72.
   copy(Z, constants + 72);
-  for (let i = 0; i < OPERAND_CHUNKS; i++) {
+  for (let i = first; i < end; i++) {
     const p = tablePoint(i, <u32>load<u16>(chunks + (<usize>i << 1)));
     mul(zz, Z, Z);
     mul(u2, p, zz);
@@ -382,4 +391,45 @@ function combineLockstep(height: i32, count: i32): void {
     }
   }
   for (let k: usize = 0; k < n; k++) toBytes(outBuf + k * 32, xs + k * E);
+}
+
+/**
+ * Installs P_h for `height` from the pair at pairsPtr(), whose right half is the operand (the
+ * level's empty root): C_h plus the table points of its 25 chunks, in affine coordinates.
+ * Returns false (nothing installed) when an addition hits equal x-coordinates.
+ */
+export function setPadded(height: i32): bool {
+  const chunks = chunksBuf;
+  writeChunks(pairsBuf, chunks);
+  const X = xs, Y = ys, Z = ds;
+  if (!accumulateJacobian(levels + <usize>height * POINT, chunks, X, Y, Z, LEFT_CHUNKS, OPERAND_CHUNKS)) return false;
+  // (x, y) = (X / Z², Y / Z³)
+  batchInvert(Z, E, 1, prefix);
+  const t = scratch;
+  const at = padded + <usize>height * POINT;
+  mul(t, Z, Z);
+  mul(at, X, t);
+  mul(t, t, Z);
+  mul(at + E, Y, t);
+  reduceP(at, at);
+  reduceP(at + E, at + E);
+  return true;
+}
+
+/**
+ * One hash of the pair at pairsPtr() whose right operand is the one setPadded installed for
+ * `height`: P_h plus the left operand's 26 chunks. Result at outPtr(), flag at flagsPtr().
+ */
+export function combinePadded(height: i32): void {
+  const chunks = chunksBuf;
+  writeChunks(pairsBuf, chunks);
+  store<u8>(flagsBuf, 0);
+  if (!accumulateJacobian(padded + <usize>height * POINT, chunks, xs, ys, ds, 0, LEFT_CHUNKS)) {
+    store<u8>(flagsBuf, 1);
+    return;
+  }
+  batchInvert(ds, E, 1, prefix);
+  mul(ds, ds, ds);
+  mul(xs, xs, ds);
+  toBytes(outBuf, xs);
 }

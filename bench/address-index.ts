@@ -17,8 +17,9 @@
  *    QUERY_BLOCKS blocks;
  * 4. the same two calls over HTTP as a client sees them, for that address with 1,000 index
  *    entries (the store holds the chain up to the block of its 1,000th entry): zecrpc reading
- *    the store as `zecrpc serve -experimentalfeatures -insightexplorer` does, in a child process,
- *    autocannon here at 10 connections, against a node:net server in another child replaying
+ *    the LevelDB store as `zecrpc serve -experimentalfeatures -insightexplorer` does, in a child
+ *    process, the load generator in processes of its own (bench/lib/load-generator.ts) at 10
+ *    connections, against a node:net server in another child replaying
  *    zecrpc's exact replies (the ceiling); HTTP_ROUNDS interleaved rounds, ratio per round.
  *
  * The import chain is long enough for LevelDB to flush its 16 MiB write buffer to tables and
@@ -227,14 +228,14 @@ async function overHttp(address: number, cutHeight: number): Promise<void> {
     const ceiling = await startReplayCeiling(dir.path, recorded);
     children.push(ceiling);
     const targets = [
-      { name: 'ceiling', port: ceiling.port },
-      { name: 'zecrpc', port: zecrpc.port },
+      { name: 'ceiling', port: ceiling.port, pid: ceiling.pid },
+      { name: 'zecrpc', port: zecrpc.port, pid: zecrpc.pid },
     ];
     for (const { method, body } of bodies) {
       const r = await interleavedRounds(targets, body, replyBytes.get(body)!, 10, HTTP_ROUNDS, HTTP_SECONDS);
       const bad = failuresIn(r.runs.get('ceiling')!) + failuresIn(r.runs.get('zecrpc')!);
       console.log(
-        `${method} over HTTP, 10 conn, address with ${entries} index entries (${unspent} unspent), ${HTTP_ROUNDS} interleaved rounds: ` +
+        `${method} over HTTP, 10 conn, address with ${entries} index entries (${unspent} unspent), served from LevelDB, ${HTTP_ROUNDS} interleaved rounds: ` +
           `${describeCell(r, { zecrpc: 'zecrpc' })} | ${load()}${bad ? ` | ${bad} FAILED requests` : ''}`,
       );
       if (bad) process.exitCode = 1;

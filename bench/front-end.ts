@@ -132,14 +132,15 @@ async function main(): Promise<void> {
     console.log(
       `zecrpc on Fastify ${(await import('fastify/package.json', { with: { type: 'json' } })).default.version} vs node:http ${process.version}` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}, all in child processes ` +
-        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${NODE_ARGS.join(' ')}); autocannon here; ` +
+        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${NODE_ARGS.join(' ')}); ` +
+        `rounds driven by the load generator's processes (bench/lib/load-generator.ts), CPU measured under autocannon here; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
     );
     const labels: Record<string, string> = BASE ? { base: 'hand-written', zecrpc: 'Fastify' } : { zecrpc: 'Fastify' };
     let failures = 0;
     for (const [i, c] of CASES.entries()) {
       const bytes = recorded[i]!.bytes;
-      // autocannon counts the whole reply; the head is within the 0.5 % it allows.
+      // The load generator counts the whole reply; the head is within the 0.5 % it allows.
       const capture = Buffer.from(recorded[i]!.reply, 'base64').length;
       const r = await interleavedRounds(
         targets,

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const block = await writeConnectedLargeBlockStore(store);
     const hash = toHexReversed(block.hash);
     console.log(
-      `block regtest ${block.height}: ${fmt(block.bytes.length)} bytes, ${LARGE_BLOCK_TXS} txs, ${fmt(LARGE_BLOCK_INPUTS)} transparent inputs (mainnet 106598's shape), connected in a LevelDB store`,
+      `block regtest ${block.height}: ${fmt(block.bytes.length)} bytes, ${LARGE_BLOCK_TXS} txs, ${fmt(LARGE_BLOCK_INPUTS)} transparent inputs (mainnet 106598's shape), connected in a LevelDB store and served from LevelDB`,
     );
     const server = async (name: string, env: Record<string, string>): Promise<ChildServer> => {
       const datadir = join(root, name);
@@ -68,10 +68,10 @@ async function main(): Promise<void> {
     children.push(ceiling);
 
     const targets = [
-      { name: 'ceiling', port: ceiling.port },
-      { name: 'cached', port: cached.port },
-      { name: 'index', port: fromIndex.port },
-      { name: 'decoded', port: decoded.port },
+      { name: 'ceiling', port: ceiling.port, pid: ceiling.pid },
+      { name: 'cached', port: cached.port, pid: cached.pid },
+      { name: 'index', port: fromIndex.port, pid: fromIndex.pid },
+      { name: 'decoded', port: decoded.port, pid: decoded.pid },
     ];
     let failures = 0;
     for (const v of [1, 2]) {

@@ -8,14 +8,16 @@
  *    actions), and five rebuild the eras' real block shapes. Each is written as blk files and
  *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
  *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
- *    kept, wall time and this process's CPU time (LevelDB's threads included).
+ *    kept, wall time, this process's CPU time (LevelDB's threads included) and its main thread's.
  * 2. Unit costs: least squares over the chains (bench/lib/import-model.ts), every cost ≥ 0, with
  *    each chain's predicted/measured ratio.
  * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
  *    is measured apart and run, as `zecrpc import` runs it, on the second core.
  * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs; with
  *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
- *    (the other core). Written to bench/results/import-projection.json, whose unit costs
+ *    (the other core). Beside it, the same from main-thread costs: what no second core can take
+ *    over as the import is built (LevelDB's writes and compactions, the solution thread and the
+ *    collector's helpers run beside the main thread), the floor of the wall time on any cores. Written to bench/results/import-projection.json, whose unit costs
  *    bench/import-contiguous.ts then uses to predict its long import before running it (a
  *    measured contiguous run already in the file is kept).
  */
@@ -48,7 +50,7 @@ try {
     console.log(
       `built ${spec.label.padEnd(46)} ${fmt(written.total.blocks).padStart(6)} blocks ${(written.total.bytes / 1e6).toFixed(1).padStart(6)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    return { spec, dir, composition: written.total, wall: [] as number[], cpu: [] as number[] };
+    return { spec, dir, composition: written.total, wall: [] as number[], cpu: [] as number[], main: [] as number[] };
   });
   // Warm-up: JIT and the hashers' lazily built tables, paid once, not by the first chain measured.
   await importOnce(chains[chains.length - 1]!.dir);
@@ -58,24 +60,27 @@ try {
       const run = await importOnce(chain.dir);
       chain.wall.push(run.wallMicros);
       chain.cpu.push(run.cpuMicros);
+      chain.main.push(run.mainThreadCpuMicros);
     }
   }
-  const samples = (which: 'wall' | 'cpu'): ImportSample[] =>
+  const samples = (which: 'wall' | 'cpu' | 'main'): ImportSample[] =>
     chains.map((c) => ({ label: c.spec.label, composition: c.composition, micros: median(c[which]) }));
   const wall = samples('wall');
   const cpu = samples('cpu');
+  const main = samples('main');
   for (const c of chains) {
     const w = median(c.wall) / 1e6;
     console.log(
-      `import ${c.spec.label.padEnd(46)} ${(c.composition.blocks / w).toFixed(0).padStart(6)} blocks/s ${(c.composition.bytes / 1e6 / w).toFixed(2).padStart(6)} MB/s  (median of ${ROUNDS}: ${w.toFixed(2)} s wall, ${(median(c.cpu) / 1e6).toFixed(2)} s CPU; ${load()})`,
+      `import ${c.spec.label.padEnd(46)} ${(c.composition.blocks / w).toFixed(0).padStart(6)} blocks/s ${(c.composition.bytes / 1e6 / w).toFixed(2).padStart(6)} MB/s  (median of ${ROUNDS}: ${w.toFixed(2)} s wall, ${(median(c.cpu) / 1e6).toFixed(2)} s CPU, ${(median(c.main) / 1e6).toFixed(2)} s on the main thread; ${load()})`,
     );
   }
 
   // ---- 2. Unit costs.
   const wallCosts = fitCosts(wall);
   const cpuCosts = fitCosts(cpu);
+  const mainCosts = fitCosts(main);
   console.log(
-    `unit costs (least squares over ${chains.length} chains, µs): ${describeCosts(wallCosts)} (wall); ${describeCosts(cpuCosts)} (CPU)`,
+    `unit costs (least squares over ${chains.length} chains, µs): ${describeCosts(wallCosts)} (wall); ${describeCosts(cpuCosts)} (CPU); ${describeCosts(mainCosts)} (main thread)`,
   );
   for (const r of residuals(wallCosts, wall)) console.log(`  fit check ${r.label.padEnd(46)} predicted/measured ${r.ratio.toFixed(2)}`);
 
@@ -115,6 +120,8 @@ try {
     });
   const eras = project(cpuCosts);
   const loadedEras = project(wallCosts);
+  const mainThreadEras = project(mainCosts);
+  const mainThreadSeconds = mainThreadEras.reduce((s, e) => s + e.seconds, 0);
   const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
   const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);
   const mainnetBytes = eras.reduce((s, e) => s + e.mainnet.bytes, 0);
@@ -128,7 +135,8 @@ try {
   }
   console.log(
     `projection, full mainnet (${fmt(MAINNET_TIP + 1)} blocks, ${(mainnetBytes / 1e9).toFixed(0)} GB; Zebra's whole state ${(ZEBRA_SIZE_ON_DISK / 1e9).toFixed(0)} GB) on ${cores} cores: ` +
-      `${(totalSeconds / 3600).toFixed(2)} h from CPU costs, ${(loadedSeconds / 3600).toFixed(2)} h at the load measured (${load()})`,
+      `${(totalSeconds / 3600).toFixed(2)} h from CPU costs, ${(loadedSeconds / 3600).toFixed(2)} h at the load measured (${load()}); ` +
+      `main thread alone ${(mainThreadSeconds / 3600).toFixed(2)} h`,
   );
 
   const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as { contiguous?: { seconds?: number | null } }) : null;
@@ -141,10 +149,12 @@ try {
     mainnet_hours: totalSeconds / 3600,
     mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
     mainnet_hours_at_measured_load: loadedSeconds / 3600,
+    mainnet_hours_main_thread: mainThreadSeconds / 3600,
+    mainnet_hours_main_thread_basis: 'main-thread CPU time per unit: the part no other core takes over; Equihash (200,9) on another core',
     cores,
     load_average: load(),
     equihash_200_9_us: equihashUs,
-    unit_costs_us: { wall: wallCosts, cpu: cpuCosts },
+    unit_costs_us: { wall: wallCosts, cpu: cpuCosts, main_thread: mainCosts },
     sources: {
       blocks: `activation heights (zcashd chainparams.cpp, nu6.3/README.md) and tip ${MAINNET_TIP} (nu6.3/zebra-rpc/mainnet-getblockchaininfo-end.json)`,
       per_block_counts: 'mean of each era’s real blocks in ../shared/test-vectors (test-vectors/era-shapes.ts)',
@@ -156,10 +166,12 @@ try {
       composition: c.composition,
       wall_seconds: median(c.wall) / 1e6,
       cpu_seconds: median(c.cpu) / 1e6,
+      main_thread_cpu_seconds: median(c.main) / 1e6,
       predicted_seconds: predictMicros(wallCosts, c.composition) / 1e6,
     })),
     eras,
     eras_at_measured_load: loadedEras,
+    eras_main_thread: mainThreadEras,
     contiguous,
   };
   if (!QUICK) writeFileSync(RESULT, JSON.stringify(out, null, 2) + '\n');
@@ -167,7 +179,7 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros: number }> {
+async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros: number; mainThreadCpuMicros: number }> {
   const datadir = mkdtempSync(join(root, 'store-'));
   try {
     return await importChainDir(dir, datadir, ERA_REGTEST);

@@ -4,9 +4,12 @@
  * results.md (the table), the charts (throughput.svg, latency.svg and, from import-nu63.md,
  * import-rate.svg) and performance-section.md.
  *
- *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc] [--out DIR] [--docs] [--charts-only]
+ *   npx tsx bench/run-all.ts [--quick] [--only decode,rpc [--fresh]] [--out DIR] [--docs] [--charts-only]
  *
  * --quick        tiny iteration counts: checks the runner; the numbers are labelled as not for publication
+ * --only         runs these suites; their results replace theirs in DIR/results.json (the other suites' stay,
+ *                and the table says which suites were rerun, when, at which commit and load), unless --fresh
+ *                or DIR/results.json is of the other kind (quick or not)
  * --docs         also replaces the section between <!-- bench:start --> and <!-- bench:end --> in docs/performance.md
  * --charts-only  runs no suite: redraws the table, the charts and the section from DIR/results.json
  *
@@ -18,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childNodeArgs } from './lib/bench-child.js';
 import type { BenchResults, MachineInfo, SuiteResult } from './lib/figures.js';
 import { PARSERS } from './lib/parsers.js';
 import { importRateSvg, latencySvg, markdownTable, readmeSection, replaceReadmeSection, throughputSvg } from './lib/render.js';
@@ -62,10 +66,12 @@ function commit(): string | null {
 /** Runs one suite under tsx; its output is echoed to stderr as it comes and returned. */
 function runSuite(file: string, args: string[]): Promise<{ code: number | null; out: string; timedOut: boolean }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    // With an IPC channel, which the suite's preloaded watcher reads: the suite (and, through
+    // theirs, its servers) ends when this runner does.
+    const child = spawn(process.execPath, [...childNodeArgs(), file, ...args], {
       cwd: root,
       env: { ...process.env, ZECRPC_BENCH_QUICK: quick ? '1' : '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     let out = '';
     let timedOut = false;
@@ -73,11 +79,11 @@ function runSuite(file: string, args: string[]): Promise<{ code: number | null; 
       timedOut = true;
       child.kill('SIGTERM');
     }, suiteTimeoutMs);
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       process.stderr.write(c);
     });
-    child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
+    child.stderr!.on('data', (c: Buffer) => process.stderr.write(c));
     child.on('close', (code) => {
       clearTimeout(timer);
       done({ code, out, timedOut });
@@ -85,9 +91,18 @@ function runSuite(file: string, args: string[]): Promise<{ code: number | null; 
   });
 }
 
+const resultsFile = join(outDir, 'results.json');
+const earlier = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults) : null;
+const rerun = !chartsOnly && only !== undefined && !process.argv.includes('--fresh') && earlier !== null && earlier.quick === quick;
+if (chartsOnly && !earlier) throw new Error(`--charts-only: no ${relative(root, resultsFile)} to draw from`);
+const startedAt = new Date().toISOString();
+// The checkout the suites run from, taken once: a commit made while they run is not theirs.
+const runCommit = chartsOnly ? null : commit();
 const results: BenchResults = chartsOnly
-  ? (JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as BenchResults)
-  : { quick, startedAt: new Date().toISOString(), commit: commit(), machine: machine(), suites: [] };
+  ? earlier!
+  : rerun
+    ? { ...earlier!, suites: earlier!.suites.filter((s) => !only.includes(s.suite)) }
+    : { quick, startedAt, commit: runCommit, machine: machine(), suites: [] };
 const plans = chartsOnly ? [] : discoverSuites(join(root, 'bench'), quick, only);
 if (!chartsOnly) {
   process.stderr.write(
@@ -107,6 +122,7 @@ for (const p of plans) {
     exitCode: run.code,
     loadAverage: load,
     figures: [],
+    ...(rerun ? { rerun: { startedAt, commit: runCommit } } : {}),
   };
   const parse = PARSERS[p.suite];
   if (run.timedOut) suite.problem = `stopped after ${suiteTimeoutMs / 60_000} min`;
@@ -119,8 +135,10 @@ for (const p of plans) {
   results.suites.push(suite);
 }
 
+// The order discoverSuites runs them in, whichever were rerun.
+results.suites.sort((a, b) => (a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : 0));
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
 writeFileSync(join(outDir, 'results.md'), markdownTable(results));
 writeFileSync(join(outDir, 'throughput.svg'), throughputSvg(results));
 writeFileSync(join(outDir, 'latency.svg'), latencySvg(results));

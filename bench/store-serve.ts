@@ -9,15 +9,20 @@
  *    fresh memory.
  * 2. Over HTTP: zecrpc's server in child processes (bench/lib/zecrpc-server.ts; one per network
  *    and per cache setting: replies cached as served, or rebuilt from the store on every
- *    request), a ceiling in another child (bench/lib/ceiling-server.ts) replaying zecrpc's exact
- *    reply bytes, and autocannon here. The blocks (bench/lib/served-blocks.ts) and their sizes
+ *    request; the store is in memory, bench/lib/served-blocks.ts, not LevelDB), a ceiling in
+ *    another child (bench/lib/ceiling-server.ts) replaying zecrpc's exact reply bytes, and the
+ *    load generator in processes of its own (bench/lib/load-generator.ts; two for replies of a
+ *    megabyte or more, which one process reading them would be too slow to measure). The blocks (bench/lib/served-blocks.ts) and their sizes
  *    are printed first.
  *    - cold and warm: the first request for each block and verbosity on a fresh server (that
  *      reply not cached yet; the server's very first request also pays for JIT warm-up), then
  *      the median of the next requests, one at a time.
- *    - throughput: getblock <hash> 0/1/2 at 1, 10 and 50 connections for the largest mainnet
- *      block, at 10 for the others; interleaved rounds (ceiling, cached, uncached), the ratio to
- *      the ceiling taken per round, median and min–max printed.
+ *    - throughput and latency: getblock <hash> 0/1/2 at 1, 10 and 50 connections for the largest
+ *      mainnet block, at 10 for the others; interleaved rounds (ceiling, cached, uncached, the
+ *      order rotating), the ratio to the ceiling taken per round, median and min–max printed;
+ *      each target's p50/p90/p99 over all its rounds' requests (at least 10,000 where a run of
+ *      3 s allows), timed per request to the microsecond, with the count, and the server's CPU
+ *      time per request.
  * Every line carries the load average: the machine is shared, so medians and spreads matter
  * more than absolute numbers.
  */
@@ -186,7 +191,9 @@ async function main(): Promise<void> {
 
     console.log(
       `getblock over HTTP: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}, default -rpcthreads) against a Buffer-bodied node:net ceiling ` +
-        `in another child replaying zecrpc's exact reply bytes; autocannon in the bench process; ${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target`,
+        `in another child replaying zecrpc's exact reply bytes; served from an in-memory store (bench/lib/served-blocks.ts); ` +
+        `load generator in processes of its own (two for replies of 1 MB or more), latency timed per request to the microsecond; ` +
+        `${ROUNDS} interleaved rounds (order rotating) of ≈ ${SECONDS} s per target, more to reach 10,000 requests per target where a run of 3 s allows`,
     );
     const recorded: { body: string; reply: string }[] = [];
     const replyBytes = new Map<string, number>();
@@ -225,9 +232,9 @@ async function main(): Promise<void> {
     for (const p of prepared) {
       const s = servers.get(p.block.network)!;
       const targets = [
-        { name: 'ceiling', port: ceiling.port },
-        { name: 'cached', port: s.cached.port },
-        { name: 'uncached', port: s.uncached.port },
+        { name: 'ceiling', port: ceiling.port, pid: ceiling.pid },
+        { name: 'cached', port: s.cached.port, pid: s.cached.pid },
+        { name: 'uncached', port: s.uncached.port, pid: s.uncached.pid },
       ];
       for (const v of [0, 1, 2]) {
         for (const c of p.block.full ? CONNECTIONS : [10]) {

@@ -1,14 +1,17 @@
 /**
- * Servers under measurement run in child processes, apart from the load generator (autocannon
- * in the bench's own process): a server sharing its process with the generator competes with
- * it for the event loop, which drags every ratio toward 100 %. Same approach as the hostile-load
- * runs (test/long/stress/run.ts): the child prints `PORT <n>` once listening and exits on SIGTERM.
+ * Servers under measurement run in child processes, apart from the load generator (in
+ * processes of its own, bench/lib/load-generator.ts): a server sharing its process with the
+ * generator competes with it for the event loop, which drags every ratio toward 100 %. Same
+ * approach as the hostile-load runs (test/long/stress/run.ts): the child prints `PORT <n>` once
+ * listening and exits on SIGTERM, and on its parent's death (bench/lib/exit-with-parent.ts, over
+ * the IPC channel it is given).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VECTORS_DIR } from '../../test/support/vectors.js';
+import { childNodeArgs } from './bench-child.js';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -34,9 +37,17 @@ export interface ChildOptions {
 /** The node arguments and environment that run `script` as `options` ask. */
 function launch(script: string, options: ChildOptions): { args: string[]; env: Record<string, string>; cwd: string } {
   const root = resolve(options.root ?? REPO);
-  if (options.mode !== 'dist') return { args: ['--import', 'tsx', script], env: {}, cwd: root };
+  if (options.mode !== 'dist') return { args: [...childNodeArgs(options.nodeArgs), script], env: {}, cwd: root };
   return {
-    args: ['--import', join(REPO, 'bench/lib/dist-register.mjs'), join(REPO, script)],
+    args: [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      join(REPO, 'bench/lib/dist-register.mjs'),
+      // As childNodeArgs does: the child ends with its parent (transpiled by the hooks above).
+      '--import',
+      new URL('./exit-with-parent.ts', import.meta.url).href,
+      join(REPO, script),
+    ],
     // The vectors are found from this checkout: another one may sit where ../shared is absent.
     env: { ZECRPC_BENCH_ROOT: root, ZECRPC_BENCH_REPO: REPO, ZECRPC_VECTORS: VECTORS_DIR },
     cwd: root,
@@ -46,11 +57,13 @@ function launch(script: string, options: ChildOptions): { args: string[]; env: R
 /** Starts `script` (a path from the repository root) with `env` added, as `options.mode` says; resolves once it listens. */
 export async function startChildServer(script: string, env: Record<string, string>, options: ChildOptions = {}): Promise<ChildServer> {
   const how = launch(script, options);
-  const proc: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...how.args], {
+  const proc: ChildProcess = spawn(process.execPath, how.args, {
     cwd: how.cwd,
     env: { ...process.env, ...how.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // The channel is only the child's lifeline (it closes when this process ends): it must not keep this process alive.
+  proc.channel?.unref();
   let out = '';
   const exited = new Promise<void>((done) => proc.once('exit', () => done()));
   const port = await new Promise<number>((done, fail) => {

@@ -15,7 +15,27 @@ export interface Figure {
   /** How many times better than the baseline (> 1 = faster); null without a baseline. */
   ratio: number | null;
   /** Latency figures carry the concurrency they were measured at, for the latency chart. */
-  latency?: { percentile: string; connections: number; series: string };
+  latency?: LatencyInfo;
+}
+
+/**
+ * A latency figure's context. Figures from autocannon (older results) carry one percentile each
+ * at 1 ms resolution; those from bench/lib/load-generator.ts carry p50, p90 and p99 of one target
+ * in one cell (the figure's value is its p99), their resolution and how many requests they rest on.
+ */
+export interface LatencyInfo {
+  /** Which percentile the figure's value is. */
+  percentile: string;
+  connections: number;
+  /** The target: 'as served', 'cache off', 'ceiling' (older results: 'zecrpc', 'getblock 1 cached', …). */
+  series: string;
+  /** The request kind the chart groups by, with the store it is served from; older results derive it from the name. */
+  kind?: string;
+  /** The unit the latencies were measured in, ms (absent: autocannon's whole milliseconds). */
+  resolutionMs?: number;
+  /** How many requests the percentiles rest on. */
+  samples?: number;
+  percentiles?: { p50: number; p90: number; p99: number };
 }
 
 export function figure(
@@ -53,6 +73,8 @@ export interface SuiteResult {
   figures: Figure[];
   /** Why the suite has no figures (failed, output not recognised, no parser). */
   problem?: string;
+  /** Set when this suite was rerun alone (`--only`) into an earlier run's results: when and at which commit. */
+  rerun?: { startedAt: string; commit: string | null };
 }
 
 export interface BenchResults {

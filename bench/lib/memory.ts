@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { childNodeArgs } from './bench-child.js';
 import { exposeGc } from '../../src/rpc/http/memory-release.js';
 
 /**
@@ -46,7 +47,7 @@ export const peakResident = (): number => procStatusBytes('VmHWM');
  * last line of output prints; `label` names the case in the error when the child fails.
  */
 export function measureInChild<T>(file: string, env: Record<string, string>, args: readonly string[], label: string): T {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [...childNodeArgs(), file, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`${label}: the measuring process failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').pop()!) as T;
 }

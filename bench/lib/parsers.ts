@@ -4,8 +4,8 @@
  * figure is reported as "output not recognised" by the runner, so a changed format is noticed.
  */
 import { figure, type Figure } from './figures.js';
-
-const num = (s: string): number => Number(s.replace(/,/g, ''));
+import { num, OWN_CEILING, perRoundRatio, rpc, storeLabel, storeServe } from './parsers-http.js';
+import { largeTx } from './parsers-large-tx.js';
 
 function decode(out: string): Figure[] {
   const figs: Figure[] = [];
@@ -154,170 +154,11 @@ function decoderaw(out: string): Figure[] {
   return figs;
 }
 
-/**
- * A figure whose ratio is the median of per-round ratios (interleaved rounds, bench/lib/interleaved.ts)
- * rather than the quotient of the two medians: each round's ratio is what shared-machine noise
- * affects least.
- */
-function perRoundRatio(f: Figure, percent: number): Figure {
-  return { ...f, ratio: percent / 100 };
-}
-
-const OWN_CEILING = 'Buffer-bodied node:net ceiling, own process';
-
-function rpc(out: string): Figure[] {
-  const figs: Figure[] = [];
-  for (const line of out.split('\n')) {
-    const m =
-      /^\s*(\d+) conn: ceiling (\d+) req\/s p99 ([\d.]+) ms \| zecrpc (\d+) req\/s p99 ([\d.]+) ms = ([\d.]+) % \([^)]*\) \| cache off (\d+) req\/s p99 ([\d.]+) ms = ([\d.]+) %/.exec(
-        line,
-      );
-    if (m) {
-      const c = Number(m[1]);
-      const ceiling = { name: OWN_CEILING, value: num(m[2]!) };
-      figs.push(perRoundRatio(figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling), num(m[6]!)));
-      figs.push(
-        perRoundRatio(figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[7]!), 'req/s', 'higher', ceiling), num(m[9]!)),
-      );
-      const p99Ceiling = { name: `${OWN_CEILING}, p99`, value: num(m[3]!) };
-      figs.push(
-        figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, {
-          percentile: 'p99',
-          connections: c,
-          series: 'zecrpc',
-        }),
-      );
-      figs.push(
-        figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[8]!), 'ms', 'lower', p99Ceiling, {
-          percentile: 'p99',
-          connections: c,
-          series: 'zecrpc, cache off',
-        }),
-      );
-      figs.push(
-        figure('rpc', `ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections: c, series: 'ceiling' }),
-      );
-      continue;
-    }
-    figs.push(...rpcInProcessLine(line));
-  }
-  return figs;
-}
-
-/**
- * The line bench/rpc.ts printed while it drove an in-process server against a string-bodied
- * Fastify route; test/compare/bench-results.test.ts still feeds results in that form.
- */
-function rpcInProcessLine(line: string): Figure[] {
-  const m =
-    /^\s*(\d+) conn: fixed-body Fastify (\d+) req\/s p99 ([\d.]+) ms \| zecrpc (\d+) req\/s p99 ([\d.]+) ms = [\d.]+ % \| cache off (\d+) req\/s p99 ([\d.]+) ms/.exec(
-      line,
-    );
-  if (!m) return [];
-  const c = Number(m[1]);
-  const ceiling = { name: 'fixed-body Fastify route', value: num(m[2]!) };
-  const p99Ceiling = { name: 'fixed-body Fastify route p99', value: num(m[3]!) };
-  return [
-    figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling),
-    figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[6]!), 'req/s', 'higher', ceiling),
-    figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc',
-    }),
-    figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[7]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc, cache off',
-    }),
-    figure('rpc', `fixed-body ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, {
-      percentile: 'p99',
-      connections: c,
-      series: 'fixed-body ceiling',
-    }),
-  ];
-}
-
-function storeServe(out: string): Figure[] {
-  const figs: Figure[] = [];
-  const lines = out.split('\n');
-  // "main-106598 (1.39 MB)": every figure names the block and its size.
-  const sizes = new Map<string, number>();
-  for (const line of lines) {
-    const b = /^block (\S+): \S+ \d+, ([\d,]+) bytes/.exec(line);
-    if (b) sizes.set(b[1]!, num(b[2]!));
-  }
-  const named = (block: string): string => (sizes.has(block) ? `${block} (${(sizes.get(block)! / 1e6).toFixed(2)} MB)` : block);
-  // Latency figures only for the block measured at every connection count (the chart groups by concurrency).
-  const allConnections = new Set(lines.map((l) => /^(\S+) v\d 50 conn:/.exec(l)?.[1]).filter((b): b is string => b !== undefined));
-  for (const line of lines) {
-    const cpu =
-      /^in-process getblock verbosity 2, (\S+) \(([\d,]+) bytes → .*decode\+txids\+JSON median ([\d.]+) ms into a reply slab .*, ([\d.]+) ms into fresh memory/.exec(
-        line,
-      );
-    if (cpu) {
-      const mb = (num(cpu[2]!) / 1e6).toFixed(2);
-      const name = `getblock 2 in-process (decode+txids+JSON), ${cpu[1]} (${mb} MB), median`;
-      const outgrown = line.includes('outgrowing its');
-      // V8's serializer writing the same reply from objects built beforehand, in the same run.
-      const sj = /Buffer\.from\(JSON\.stringify\(…\)\) of the same reply prebuilt as objects ([\d.]+) ms/.exec(line);
-      const stringify = sj ? { name: 'Buffer.from(JSON.stringify(…)) of the same reply prebuilt as objects', value: num(sj[1]!) } : null;
-      figs.push(
-        figure(
-          'store-serve',
-          `${name}, into a reply slab${outgrown ? ' it outgrows' : ''} (uncached serving)`,
-          num(cpu[3]!),
-          'ms',
-          'lower',
-          stringify,
-        ),
-      );
-      figs.push(figure('store-serve', `${name}, into fresh memory (first cached rendering)`, num(cpu[4]!), 'ms', 'lower', stringify));
-      continue;
-    }
-    const cold =
-      /^\s*cold\/warm (\S+) v([12]): cache on first [\d.]+ ms, warm [\d.]+ ms \| cache off first ([\d.]+) ms, warm ([\d.]+) ms/.exec(line);
-    if (cold && (sizes.get(cold[1]!) ?? 0) > 1e6) {
-      figs.push(
-        figure('store-serve', `getblock ${cold[2]} ${named(cold[1]!)}, cache off, first request`, num(cold[3]!), 'ms', 'lower', null),
-      );
-      figs.push(figure('store-serve', `getblock ${cold[2]} ${named(cold[1]!)}, cache off, warm`, num(cold[4]!), 'ms', 'lower', null));
-      continue;
-    }
-    const m =
-      /^(\S+) v(\d) +(\d+) conn: ceiling (\d+) req\/s p99 ([\d.]+) ms \| cached (\d+) req\/s p99 ([\d.]+) ms = ([\d.]+) % \([^)]*\) \| uncached (\d+) req\/s p99 ([\d.]+) ms = ([\d.]+) %/.exec(
-        line,
-      );
-    if (!m) continue;
-    const [block, v, c] = [m[1]!, m[2]!, Number(m[3])];
-    const ceiling = { name: OWN_CEILING, value: num(m[4]!) };
-    figs.push(
-      perRoundRatio(figure('store-serve', `getblock ${v} ${named(block)}, ${c} conn`, num(m[6]!), 'req/s', 'higher', ceiling), num(m[8]!)),
-    );
-    figs.push(
-      perRoundRatio(
-        figure('store-serve', `getblock ${v} ${named(block)} uncached, ${c} conn`, num(m[9]!), 'req/s', 'higher', ceiling),
-        num(m[11]!),
-      ),
-    );
-    if (allConnections.has(block) && v !== '0') {
-      const p99Ceiling = { name: `${OWN_CEILING}, p99`, value: num(m[5]!) };
-      const p99 = (value: string, series: string): Figure =>
-        figure('store-serve', `getblock ${v} ${named(block)} ${series} p99, ${c} conn`, num(value), 'ms', 'lower', p99Ceiling, {
-          percentile: 'p99',
-          connections: c,
-          series: `getblock ${v} ${series}`,
-        });
-      figs.push(p99(m[7]!, 'cached'), p99(m[10]!, 'uncached'));
-    }
-  }
-  return figs;
-}
-
 function getblockConnected(out: string): Figure[] {
   const figs: Figure[] = [];
   const size = /^block regtest \d+: ([\d,]+) bytes/m.exec(out);
   const mb = size ? `${(num(size[1]!) / 1e6).toFixed(2)} MB` : 'large';
+  const store = storeLabel(out);
   for (const line of out.split('\n')) {
     const m =
       /^connected-large v(\d) +(\d+) conn: ceiling (\d+) req\/s .*\| cached (\d+) req\/s .*\| uncached from the index (\d+) req\/s .*\| uncached decode path (\d+) req\/s .*\| index ÷ decode path ([\d.]+)×/.exec(
@@ -332,7 +173,7 @@ function getblockConnected(out: string): Figure[] {
       figs.push({
         ...figure(
           'getblock-connected',
-          `getblock ${v} ${block} uncached from the index, ${c} conn`,
+          `getblock ${v} ${block} uncached from the index${store}, ${c} conn`,
           num(m[5]!),
           'req/s',
           'higher',
@@ -341,7 +182,7 @@ function getblockConnected(out: string): Figure[] {
         ratio: num(m[7]!),
       });
     figs.push(
-      figure('getblock-connected', `getblock ${v} ${block} cached, ${c} conn`, num(m[4]!), 'req/s', 'higher', {
+      figure('getblock-connected', `getblock ${v} ${block} cached${store}, ${c} conn`, num(m[4]!), 'req/s', 'higher', {
         name: OWN_CEILING,
         value: num(m[3]!),
       }),
@@ -566,15 +407,16 @@ function addressIndex(out: string): Figure[] {
     );
   }
   const http =
-    /^(getaddress\w+) over HTTP, 10 conn, address with ([\d,]+) index entries .*: ceiling (\d+) req\/s p99 [\d.]+ ms \| zecrpc (\d+) req\/s p99 [\d.]+ ms = ([\d.]+) %/gm;
+    /^(getaddress\w+) over HTTP, 10 conn, address with ([\d,]+) index entries (.*): ceiling (\d+) req\/s [^|]*\| zecrpc (\d+) req\/s [^|]*= ([\d.]+) %/gm;
   for (const m of out.matchAll(http)) {
     const entries = num(m[2]!).toLocaleString('en-US');
-    const f = figure('address-index', `${m[1]} over HTTP, 10 conn, ${entries} index entries`, num(m[4]!), 'req/s', 'higher', {
+    const store = storeLabel(m[3]!);
+    const f = figure('address-index', `${m[1]} over HTTP${store}, 10 conn, ${entries} index entries`, num(m[5]!), 'req/s', 'higher', {
       name: OWN_CEILING,
-      value: num(m[3]!),
+      value: num(m[4]!),
     });
     // The median of the per-round ratios (as printed), not the ratio of the medians.
-    figs.push({ ...f, ratio: num(m[5]!) / 100 });
+    figs.push({ ...f, ratio: num(m[6]!) / 100 });
   }
   return figs;
 }
@@ -689,6 +531,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   rpc,
   'store-serve': storeServe,
   'getblock-connected': getblockConnected,
+  'large-tx': largeTx,
   'store-import': storeImport,
   'import-eras': importEras,
   'chain-state': chainState,

@@ -9,12 +9,21 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-/** CPU µs `pid` has used so far. */
-export function processCpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU µs `pid` (or its thread `tid`) has used so far. */
+export function processCpuMicros(pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1e6) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU µs this process's main thread has used so far (its task's line in /proc): the JavaScript
+ * thread that validates and connects blocks, without LevelDB's writer and compaction threads,
+ * the worker threads and the garbage collector's helpers, which process.cpuUsage() also counts.
+ */
+export function mainThreadCpuMicros(): number {
+  return processCpuMicros(process.pid, process.pid);
 }

@@ -4,7 +4,9 @@
  * of docs/performance.md (between `<!-- bench:start -->` and `<!-- bench:end -->`). Everything is
  * derived from the results file, so the published text always names the machine and run it came from.
  */
-import type { BenchResults } from './figures.js';
+import type { BenchResults, Figure } from './figures.js';
+import { formatLatency as formatAtResolution } from './latency.js';
+import { dotChart, type DotRow } from './svg-dots.js';
 import { barChart, logTicks, type BarRow } from './svg.js';
 
 export const README_START = '<!-- bench:start -->';
@@ -13,9 +15,10 @@ export const README_END = '<!-- bench:end -->';
 const fmt = (v: number): string =>
   v >= 1000 ? Math.round(v).toLocaleString('en-US') : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
 
-export function describeMachine(r: BenchResults): string {
+/** The machine, and the load average at the run's start (or `load`, what to say of it instead). */
+export function describeMachine(r: BenchResults, load?: string): string {
   const m = r.machine;
-  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; load average ${m.loadAverageAtStart.toFixed(2)} at start`;
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; ${load ?? `load average ${m.loadAverageAtStart.toFixed(2)} at start`}`;
 }
 
 function runLabel(r: BenchResults): string {
@@ -23,8 +26,13 @@ function runLabel(r: BenchResults): string {
 }
 
 export function markdownTable(r: BenchResults): string {
+  const reruns = r.suites.filter((s) => s.rerun);
   const lines = [
     `Machine: ${describeMachine(r)}. Run: ${runLabel(r)}.`,
+    ...reruns.map(
+      (s) =>
+        `Suite ${s.suite} rerun alone: ${s.rerun!.startedAt.slice(0, 16).replace('T', ' ')} UTC${s.rerun!.commit ? `, commit ${s.rerun!.commit.slice(0, 10)}` : ''}, load average ${s.loadAverage.toFixed(2)} at its start.`,
+    ),
     '',
     '| suite | figure | zecrpc | in-run baseline | ratio |',
     '|---|---|---:|---|---:|',
@@ -33,12 +41,22 @@ export function markdownTable(r: BenchResults): string {
     if (s.problem) lines.push(`| ${s.suite} | _${s.problem}_ | | | |`);
     for (const f of s.figures) {
       if (f.latency && !f.baseline) continue;
-      const base = f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value)} ${f.unit}` : '—';
+      const value = f.latency ? latencyCell(f) : `${fmt(f.value)} ${f.unit}`;
+      const baseValue = f.baseline && (f.latency ? formatLatency(f.baseline.value, resolutionOf(f)) : `${fmt(f.baseline.value)} ${f.unit}`);
+      const base = f.baseline ? `${f.baseline.name}: ${baseValue}` : '—';
       const ratio = f.ratio === null ? '—' : `${f.ratio.toFixed(f.ratio < 10 ? 2 : 0)}×`;
-      lines.push(`| ${f.suite} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${base} | ${ratio} |`);
+      lines.push(`| ${f.suite} | ${f.name} | ${value} | ${base} | ${ratio} |`);
     }
   }
   lines.push('', 'Ratio: how many times the baseline measured in the same run (> 1 is better: more per second, or less time).');
+  const latency = r.suites.some((s) => s.figures.some((f) => f.latency?.percentiles));
+  if (latency) {
+    lines.push(
+      '',
+      'Latency: percentiles of all a target’s requests over its interleaved rounds, each request timed by the load generator ' +
+        '(bench/lib/load-generator.ts, processes of its own) from its first byte written to its reply’s last byte read; the ratio is the p99’s.',
+    );
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -94,55 +112,146 @@ export function throughputSvg(r: BenchResults): string {
   });
 }
 
-/** autocannon's percentiles come from an HDR histogram of whole milliseconds. */
-export const LATENCY_RESOLUTION_MS = 1;
+/** autocannon's percentiles (older results) come from an HDR histogram of whole milliseconds. */
+export const AUTOCANNON_RESOLUTION_MS = 1;
 
-/** A latency at its resolution: a value under it reads `< 1 ms`, never `0.00`. */
-export function formatLatency(ms: number, resolutionMs = LATENCY_RESOLUTION_MS): string {
-  if (ms < resolutionMs) return `< ${resolutionMs} ms`;
-  const decimals = Math.max(0, -Math.floor(Math.log10(resolutionMs)));
-  return `${ms.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })} ms`;
+/** A latency figure's value at the resolution it was measured at: `< 1 ms` under autocannon's, never `0.00`. */
+export function formatLatency(ms: number, resolutionMs = AUTOCANNON_RESOLUTION_MS): string {
+  return formatAtResolution(ms, resolutionMs);
+}
+
+const resolutionOf = (f: Figure): number => f.latency?.resolutionMs ?? AUTOCANNON_RESOLUTION_MS;
+
+/** A latency figure's table cell: its p99, and with the load generator's figures p50, p90 and the request count. */
+function latencyCell(f: Figure): string {
+  const res = resolutionOf(f);
+  const p = f.latency?.percentiles;
+  if (!p) return formatLatency(f.value, res);
+  const n = f.latency?.samples;
+  return `p99 ${formatLatency(p.p99, res)} (p50 ${formatLatency(p.p50, res)}, p90 ${formatLatency(p.p90, res)}${n ? `; ${n.toLocaleString('en-US')} requests` : ''})`;
 }
 
 const PERCENTILE_ORDER = ['p50', 'p75', 'p90', 'p97.5', 'p99', 'p99.9'];
+const CEILING_SERIES = 'ceiling';
 
-/** One chart: each request kind's latency percentiles, one row per concurrency, one colour per percentile. */
-export function latencySvg(r: BenchResults): string {
-  const groups = new Map<string, Map<string, BarRow>>();
-  const percentiles = new Set<string>();
-  let max = LATENCY_RESOLUTION_MS;
+interface LatencyRow {
+  heading: string;
+  label: string;
+  connections: number;
+  baseline: boolean;
+  values: Map<string, number>;
+  resolutionMs: number;
+  samples?: number;
+}
+
+/** Latency figures as chart rows: one per target and concurrency, its percentiles together. */
+function latencyRows(r: BenchResults): LatencyRow[] {
+  const rows = new Map<string, LatencyRow>();
   for (const f of r.suites.flatMap((s) => s.figures)) {
-    if (!f.latency) continue;
-    const kind = `${f.suite} · ${f.name.replace(/,? ?p[\d.]+, \d+ conn$/, '')}`;
-    const label = `${f.suite}, ${f.latency.connections} conn`;
-    const rows = groups.get(kind) ?? new Map<string, BarRow>();
-    const row = rows.get(label) ?? { label, bars: [] };
-    row.bars.push({ series: f.latency.percentile, value: f.value, text: `${f.latency.percentile} ${formatLatency(f.value)}` });
-    percentiles.add(f.latency.percentile);
-    max = Math.max(max, f.value);
-    rows.set(label, row);
-    groups.set(kind, rows);
+    const l = f.latency;
+    if (!l) continue;
+    // Older results: one figure per percentile, the kind in the name, one row per suite and concurrency.
+    const heading = `${f.suite} · ${l.kind ?? f.name.replace(/,? ?p[\d.]+, \d+ conn$/, '')}`;
+    const label = l.kind
+      ? `${l.series === CEILING_SERIES ? 'ceiling (baseline)' : l.series}, ${l.connections} conn`
+      : `${f.suite}, ${l.connections} conn`;
+    const key = `${heading}\n${label}`;
+    const row = rows.get(key) ?? {
+      heading,
+      label,
+      connections: l.connections,
+      baseline: l.kind !== undefined && l.series === CEILING_SERIES,
+      values: new Map<string, number>(),
+      resolutionMs: l.resolutionMs ?? AUTOCANNON_RESOLUTION_MS,
+      ...(l.samples ? { samples: l.samples } : {}),
+    };
+    if (l.percentiles) for (const [p, v] of Object.entries(l.percentiles)) row.values.set(p, v);
+    else row.values.set(l.percentile, f.value);
+    rows.set(key, row);
   }
+  return [...rows.values()];
+}
+
+/** The machine and run the latency figures come from (a rerun's, when every suite holding them was rerun alone), and each suite's load: two lines. */
+function latencyRunLabel(r: BenchResults): [string, string] {
+  const suites = r.suites.filter((s) => s.figures.some((f) => f.latency));
+  const load = suites.length
+    ? `load average ${suites.map((s) => `${s.loadAverage.toFixed(2)} (${s.suite})`).join(', ')} at the start of each suite`
+    : undefined;
+  const reruns = new Set(suites.map((s) => (s.rerun ? `${s.rerun.startedAt.slice(0, 10)}|${s.rerun.commit ?? ''}` : '')));
+  const only = suites[0]?.rerun;
+  const run = reruns.size !== 1 || !only ? runLabel(r) : runLabel({ ...r, startedAt: only.startedAt, commit: only.commit });
+  return [describeMachine(r, load), `Run: ${run}.`];
+}
+
+/**
+ * One chart: each request kind's latency percentiles, one row per target and concurrency, one
+ * marker (colour and shape) per percentile, the ceiling's row drawn as the baseline and its
+ * p50–p99 as a band behind the rows measured against it.
+ */
+export function latencySvg(r: BenchResults): string {
+  const rows = latencyRows(r);
   const order = (p: string): number => (PERCENTILE_ORDER.includes(p) ? PERCENTILE_ORDER.indexOf(p) : PERCENTILE_ORDER.length);
-  const series = [...percentiles].sort((a, b) => order(a) - order(b));
-  for (const rows of groups.values()) for (const row of rows.values()) row.bars.sort((a, b) => order(a.series) - order(b.series));
-  const axisMax = 10 ** Math.ceil(Math.log10(max * 1.05));
-  return barChart({
+  const series = [...new Set(rows.flatMap((row) => [...row.values.keys()]))].sort((a, b) => order(a) - order(b));
+  const ceilingBand = new Map<string, readonly [number, number]>();
+  for (const row of rows.filter((x) => x.baseline)) {
+    const p50 = row.values.get('p50');
+    const p99 = row.values.get('p99');
+    if (p50 !== undefined && p99 !== undefined) ceilingBand.set(`${row.heading}\n${row.connections}`, [p50, p99]);
+  }
+  const groups = new Map<string, DotRow[]>();
+  let lo = Infinity;
+  let hi = 0;
+  for (const row of rows) {
+    const points = [...row.values].sort((a, b) => order(a[0]) - order(b[0]));
+    for (const [, v] of points) {
+      lo = Math.min(lo, Math.max(v, row.resolutionMs / 2));
+      hi = Math.max(hi, v);
+    }
+    const band = row.baseline ? undefined : ceilingBand.get(`${row.heading}\n${row.connections}`);
+    const text =
+      points.map(([p, v]) => `${p} ${formatLatency(v, row.resolutionMs)}`).join(' · ') +
+      (row.samples ? ` (${row.samples.toLocaleString('en-US')} request${row.samples === 1 ? '' : 's'})` : '');
+    const list = groups.get(row.heading) ?? [];
+    list.push({
+      label: row.label,
+      points: points.map(([p, v]) => ({ series: p, value: v })),
+      text,
+      baseline: row.baseline,
+      ...(band ? { band } : {}),
+    });
+    groups.set(row.heading, list);
+  }
+  if (rows.length === 0) lo = hi = AUTOCANNON_RESOLUTION_MS;
+  const axisMin = 10 ** Math.floor(Math.log10(lo));
+  const axisMax = 10 ** Math.ceil(Math.log10(Math.max(hi, lo) * 1.05));
+  const resolutions = [...new Set(rows.map((row) => row.resolutionMs))];
+  const resolutionText = resolutions
+    .map((res) =>
+      res === AUTOCANNON_RESOLUTION_MS ? 'autocannon’s whole milliseconds (“< 1 ms” is under it)' : `timed per request to ${res * 1000} µs`,
+    )
+    .join('; ');
+  const hasBand = ceilingBand.size > 0;
+  return dotChart({
     title: 'Latency percentiles per request kind',
     subtitle: [
-      `${describeMachine(r)} — ${runLabel(r)}`,
-      `Percentiles recorded by this run: ${series.join(', ') || 'none'}; resolution ${LATENCY_RESOLUTION_MS} ms (“< ${LATENCY_RESOLUTION_MS} ms” is under it). Log scale.`,
+      ...latencyRunLabel(r),
+      `Percentiles of all a target's requests over its rounds (their count in brackets); resolution: ${resolutionText || 'none recorded'}. Log scale.`,
+      ...(hasBand
+        ? ['Ceiling: a server replaying zecrpc’s exact reply bytes, measured in the same rounds; its p50–p99 is the grey band.']
+        : []),
     ],
     axis: {
       scale: 'log',
-      min: LATENCY_RESOLUTION_MS / 2,
+      min: axisMin,
       max: axisMax,
-      ticks: logTicks(LATENCY_RESOLUTION_MS, axisMax, [1]),
-      tickLabel: (v) => v.toLocaleString('en-US'),
+      ticks: logTicks(axisMin, axisMax, [1]),
+      tickLabel: (v) => (v >= 1 ? v.toLocaleString('en-US') : String(Number(v.toPrecision(1)))),
       title: 'milliseconds (lower is better)',
     },
     series,
-    groups: [...groups].map(([heading, rows]) => ({ heading, rows: [...rows.values()] })),
+    ...(hasBand ? { bandLabel: 'ceiling p50–p99 (baseline)' } : {}),
+    groups: [...groups].map(([heading, list]) => ({ heading, rows: list })),
   });
 }
 

@@ -16,6 +16,7 @@ const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
 /** Files in bench/ that are not benchmarks. */
 export const NOT_SUITES: Readonly<Record<string, string>> = {
   'run-all': 'this runner',
+  'import-profile': 'imports chosen calibration chains to be profiled (node --cpu-prof): a tool, not a measurement',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };

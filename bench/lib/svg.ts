@@ -6,14 +6,14 @@
  * are bounded so that a long results file cannot make an unreadable chart.
  */
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const FONT = 'font-family="system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif"';
+export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const FONT = 'font-family="system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif"';
 
 /** Colours that stay distinct for readers with the common colour-vision deficiencies (Okabe–Ito). */
 export const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00'] as const;
 
 /** A generous width per character of 12 px text: a label measured with it is never clipped. */
-const CHAR_W = 7;
+export const CHAR_W = 7;
 const BAR_H = 12;
 const BAR_GAP = 2;
 const ROW_PAD = 5;
@@ -38,19 +38,21 @@ export interface BarRow {
   bars: Bar[];
 }
 
+export interface Axis {
+  scale: 'linear' | 'log';
+  /** Ends of the axis; on a log scale a value at or below `min` is drawn as a stub at `min`. */
+  min: number;
+  max: number;
+  ticks: number[];
+  tickLabel: (v: number) => string;
+  title: string;
+}
+
 export interface BarChartSpec {
   title: string;
   /** Lines under the title: the machine and run, and how to read the chart. */
   subtitle: string[];
-  axis: {
-    scale: 'linear' | 'log';
-    /** Ends of the axis; on a log scale a value at or below `min` is drawn as a stub at `min`. */
-    min: number;
-    max: number;
-    ticks: number[];
-    tickLabel: (v: number) => string;
-    title: string;
-  };
+  axis: Axis;
   reference?: { value: number; label: string };
   series: string[];
   groups: { heading: string; rows: BarRow[] }[];

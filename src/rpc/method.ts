@@ -120,6 +120,19 @@ export interface RpcMethod {
   readonly surface?: MethodSurface;
   /** What one call costs, when that is more than a few index reads (listed in docs/methods.md). */
   readonly cost?: string;
+  /** The replies the method keeps for later calls, which the server drops once it goes idle. */
+  readonly cache?: MethodCache;
+}
+
+/**
+ * Memory a method keeps between calls (a reply cache): bounded, and worth keeping while the same
+ * requests keep coming, but after a burst it would stay held for as long as the server is idle.
+ */
+export interface MethodCache {
+  /** Bytes kept (a text reply counted by its length: reply text is ASCII). */
+  readonly bytes: number;
+  /** Drops everything kept; later calls fill the cache again. */
+  clear(): void;
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';

@@ -35,18 +35,33 @@ const ROW = 5;
 const NATIVE_COPY_BYTES = 256;
 
 /**
- * FNV-1a over the length, the prefix byte and the last 16 bytes, with a final mix so the low bits
- * (the slot) depend on all of them. Store keys end in what tells them apart (txid ‖ output index,
- * block hash, height), and hashing whole 67-byte keys took longer than the rest of a lookup.
+ * MurmurHash3's 32-bit mixing over every byte of the key, four at a time. Every byte counts: keys
+ * that differ only in bytes a partial hash skips (a nullifier whose distinguishing bytes lead, a
+ * row whose tail is shared) would all share a slot chain, and each lookup would then walk every
+ * earlier such key, quadratic in the group's size.
  */
-function hashKey(key: Uint8Array, start = 0, length = key.length - start): number {
-  let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-  if (length > 0) h = Math.imul(h ^ key[start]!, 0x01000193);
+export function hashKey(key: Uint8Array, start = 0, length = key.length - start): number {
+  let h = length ^ 0x9e3779b9;
   const end = start + length;
-  for (let i = length > 17 ? end - 16 : start + 1; i < end; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    h ^= mixWord(key[i]! | (key[i + 1]! << 8) | (key[i + 2]! << 16) | (key[i + 3]! << 24));
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  let tail = 0;
+  for (let shift = 0; i < end; i++, shift += 8) tail |= key[i]! << shift;
+  h ^= mixWord(tail);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
-  return h ^ (h >>> 13);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+function mixWord(word: number): number {
+  const k = Math.imul(word, 0xcc9e2d51);
+  return Math.imul((k << 15) | (k >>> 17), 0x1b873593);
 }
 
 export interface PendingFootprint {

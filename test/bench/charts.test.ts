@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/lib/figures.js';
-import { formatLatency, importRateSvg, latencySvg, throughputSvg } from '../../bench/lib/render.js';
+import { PARSERS } from '../../bench/lib/parsers.js';
+import { formatLatency, importRateSvg, latencySvg, markdownTable, throughputSvg } from '../../bench/lib/render.js';
 import { MAX_HEIGHT, MAX_WIDTH, PALETTE, barChart, logTicks, type BarChartSpec } from '../../bench/lib/svg.js';
 
 const results = JSON.parse(readFileSync(new URL('../../bench/results/results.json', import.meta.url), 'utf8')) as BenchResults;
@@ -30,10 +31,17 @@ function expectWellFormed(svg: string): void {
   expect(width).toBeGreaterThan(300);
   expect(width).toBeLessThanOrEqual(MAX_WIDTH);
   expect(height).toBeLessThanOrEqual(MAX_HEIGHT);
-  // Every bar lies inside the drawing.
-  for (const bar of svg.match(/<rect class="bar"[^>]*>/g)!) {
+  // Every bar and every point lies inside the drawing.
+  const bars = svg.match(/<rect class="bar"[^>]*>/g) ?? [];
+  const points = svg.match(/<circle class="point"[^>]*>/g) ?? [];
+  expect(bars.length + points.length).toBeGreaterThan(0);
+  for (const bar of bars) {
     expect(attr(bar, 'x') + attr(bar, 'width')).toBeLessThanOrEqual(width);
     expect(attr(bar, 'y') + attr(bar, 'height')).toBeLessThanOrEqual(height);
+  }
+  for (const point of points) {
+    expect(attr(point, 'cx') + attr(point, 'r')).toBeLessThanOrEqual(width);
+    expect(attr(point, 'cy') + attr(point, 'r')).toBeLessThanOrEqual(height);
   }
 }
 
@@ -47,13 +55,14 @@ describe('benchmark charts from the committed results', () => {
     expectWellFormed(svg);
     expect(svg.match(/<rect class="bar"/g)!.length).toBe(ceilingFigures.length);
     const shown = texts(svg);
-    // getblock 2 of block 106598 at 10 connections: 309 of the ceiling's 313 requests per second.
-    expect(shown).toContain('0.99× (309 of 313 req/s)');
-    expect(shown).toContain('0.012× (861 of 69,611 req/s)');
+    // getblock 0 of block 106598 at 10 connections: 45 of the ceiling's 49 requests per second.
+    expect(shown).toContain('0.92× (45 of 49 req/s)');
+    expect(shown).toContain('0.0041× (60 of 14,639 req/s)');
+    // Every request kind names the store it is served from.
     for (const heading of [
-      'decoderawtransaction',
-      'getblock 0 main-106598 (1.39 MB)',
-      "getblock 1 connected 1.37 MB block (106598's shape)",
+      'decoderawtransaction, no store',
+      'getblock 0 main-106598 (1.39 MB), in-memory store',
+      "getblock 1 connected 1.37 MB block (106598's shape), LevelDB store",
     ]) {
       expect(shown).toContain(heading);
     }
@@ -63,17 +72,39 @@ describe('benchmark charts from the committed results', () => {
     expect(attr(reference, 'x1')).toBe(Number(oneTick[1]));
   });
 
-  it('latency: every percentile figure printed at its resolution, never as 0.00', () => {
+  it('latency: p50, p90 and p99 of every target, to the microsecond, with the requests they rest on', () => {
     const svg = latencySvg(results);
     expectWellFormed(svg);
     const latency = results.suites.flatMap((s) => s.figures).filter((f) => f.latency);
-    expect(svg.match(/<rect class="bar"/g)!.length).toBe(latency.length);
+    // One figure per target and cell, each a row of three markers.
+    expect(latency.every((f) => f.latency!.percentiles && f.latency!.samples! > 0 && f.latency!.resolutionMs === 0.001)).toBe(true);
+    expect(svg.match(/class="point"/g)!.length).toBe(3 + 3 * latency.length);
     const shown = texts(svg);
+    const rows = shown.filter((t) => /^p50 .* \([\d,]+ requests?\)$/.test(t));
+    expect(rows.length).toBe(latency.length);
     expect(shown).not.toContainEqual(expect.stringMatching(/\b0\.00\b/));
-    // p99 of cached getblock 1 at 1 connection was under autocannon's 1 ms resolution.
-    expect(shown.filter((t) => t === 'p99 < 1 ms').length).toBe(latency.filter((f) => f.value < 1).length);
-    expect(shown).toContain('p99 882 ms');
-    expect(shown).toContain('store-serve · getblock 2 main-106598 (1.39 MB) uncached');
+    // The ceiling's decoderawtransaction at 1 connection: a sub-millisecond p50, printed as such.
+    expect(shown).toContain('p50 0.118 ms · p90 1.34 ms · p99 14.9 ms (9,282 requests)');
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        'store-serve · getblock 2 main-106598 (1.39 MB), in-memory store',
+        'ceiling (baseline), 50 conn',
+        'cache off, 50 conn',
+      ]),
+    );
+  });
+
+  it('table: the suites rerun alone with their date, commit and load, and the store of every HTTP row', () => {
+    const table = markdownTable(results);
+    expect(table).toContain('Suite rpc rerun alone: 2026-11-29 12:15 UTC, commit 115f7fb94b, load average 17.65 at its start.');
+    expect(table).toContain('Suite store-serve rerun alone: 2026-11-29 12:15 UTC, commit 115f7fb94b, load average 17.44 at its start.');
+    const httpRows = table.split('\n').filter((l) => /^\| (rpc|store-serve|getblock-connected) \|.* conn \|/.test(l));
+    expect(httpRows.length).toBeGreaterThan(40);
+    for (const row of httpRows) expect(row).toMatch(/, (no store|in-memory store|LevelDB store)[,)]/);
+    expect(table).toContain(
+      '| rpc | decoderawtransaction, no store, latency, 1 conn | p99 48.7 ms (p50 0.591 ms, p90 7.03 ms; 4,786 requests) | Buffer-bodied node:net ceiling, own process, p99: 14.9 ms | 0.31× |',
+    );
+    expect(table).not.toMatch(/\b0\.00 ms/);
   });
 
   it('latency: one distinct colour per percentile, in percentile order', () => {
@@ -92,13 +123,17 @@ describe('benchmark charts from the committed results', () => {
       suites: [{ ...results.suites[0]!, suite: 'rpc', figures: [fig('p99', 12), fig('p50', 0), fig('p90', 3)] }],
     };
     const svg = latencySvg(r);
-    const legend = [...svg.matchAll(/<rect class="legend"[^>]*fill="([^"]+)"\/>\n<text[^>]*>([^<]+)<\/text>/g)].map((m) => [m[2], m[1]]);
+    const legend = [...svg.matchAll(/<g class="legend"><\w+ class="point"[^>]*fill="([^"]+)"><title>([^<]+)<\/title>/g)].map((m) => [
+      m[2],
+      m[1],
+    ]);
     expect(legend).toEqual([
       ['p50', PALETTE[0]],
       ['p90', PALETTE[1]],
       ['p99', PALETTE[2]],
     ]);
-    expect(texts(svg)).toEqual(expect.arrayContaining(['p50 < 1 ms', 'p90 3 ms', 'p99 12 ms']));
+    // Older results' figures, one per percentile, join in one row.
+    expect(texts(svg)).toEqual(expect.arrayContaining(['rpc, 10 conn', 'p50 < 1 ms · p90 3 ms · p99 12 ms']));
   });
 
   it('import rate: each era of the NU6.3 report with its median and its rounds as a whisker', () => {
@@ -148,5 +183,82 @@ describe('barChart', () => {
     expect(formatLatency(0.05, 0.1)).toBe('< 0.1 ms');
     expect(formatLatency(0.25, 0.01)).toBe('0.25 ms');
     expect(formatLatency(1234)).toBe('1,234 ms');
+  });
+});
+
+describe('latency chart from the load generator’s figures', () => {
+  // Two cells as bench/store-serve.ts prints them (bench/lib/interleaved.ts's describeCell).
+  const out = [
+    'getblock over HTTP: zecrpc in child processes; served from an in-memory store (bench/lib/served-blocks.ts); …',
+    'block main-106598: mainnet 106598, 1,385,299 bytes, 41 txs (…); reply bodies v0 2,770,632, v1 6,845, v2 8,174,757 bytes',
+    'main-106598 v1  1 conn: ceiling 14756 req/s p50 0.052 p90 0.071 p99 0.148 ms, 30000 requests, server CPU 21 µs/req | ' +
+      'cached 9591 req/s p50 0.088 p90 0.120 p99 0.391 ms, 28000 requests, server CPU 60 µs/req = 59.0 % (55.0–61.0) | ' +
+      'uncached 540 req/s p50 1.702 p90 2.514 p99 4.250 ms, 4860 requests, server CPU 1650 µs/req = 3.7 % (3.5–3.9) | load 1.10',
+    'main-106598 v2 10 conn: ceiling 97 req/s p50 98.100 p90 140.000 p99 178.400 ms, 873 requests, server CPU 4100 µs/req | ' +
+      'cached 99 req/s p50 96.000 p90 130.000 p99 154.000 ms, 891 requests, server CPU 4500 µs/req = 101.0 % (97.0–103.0) | ' +
+      'uncached 65 req/s p50 150.000 p90 200.000 p99 247.000 ms, 585 requests, server CPU 14000 µs/req = 62.0 % (60.0–66.0) | load 1.20',
+  ].join('\n');
+  const figures = PARSERS['store-serve']!(out);
+  const r: BenchResults = { ...results, suites: [{ ...results.suites[0]!, suite: 'store-serve', figures }] };
+
+  it('names the store and keeps every target’s percentiles with their count and resolution', () => {
+    const cached = figures.find((f) => f.name === 'getblock 1 main-106598 (1.39 MB), in-memory store, latency, 1 conn')!;
+    expect(cached).toMatchObject({
+      value: 0.391,
+      unit: 'ms',
+      baseline: { value: 0.148 },
+      latency: { series: 'as served', samples: 28000, resolutionMs: 0.001, percentiles: { p50: 0.088, p90: 0.12, p99: 0.391 } },
+    });
+    const uncached = figures.find((f) => f.name === 'getblock 1 main-106598 (1.39 MB) uncached, in-memory store, 1 conn')!;
+    expect(uncached).toMatchObject({ value: 540, baseline: { value: 14756 } });
+    // The printed median of the per-round ratios, not 540 ÷ 14,756.
+    expect(uncached.ratio).toBeCloseTo(0.037, 10);
+    // Server CPU per request: a figure for the multi-megabyte reply (v2) only.
+    expect(figures.filter((f) => f.unit === 'µs').map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['getblock 2 main-106598 (1.39 MB), in-memory store, server CPU per request, 10 conn', 4500, 4100],
+      ['getblock 2 main-106598 (1.39 MB) uncached, in-memory store, server CPU per request, 10 conn', 14000, 4100],
+    ]);
+    const table = markdownTable(r);
+    expect(table).toContain(
+      '| store-serve | getblock 1 main-106598 (1.39 MB), in-memory store, latency, 1 conn | p99 0.391 ms (p50 0.088 ms, p90 0.120 ms; 28,000 requests) | Buffer-bodied node:net ceiling, own process, p99: 0.148 ms | 0.38× |',
+    );
+    expect(table).not.toMatch(/\b0\.00 ms/);
+  });
+
+  it('draws p50, p90 and p99 as three series in the legend, distinct in colour and shape, the ceiling as the baseline', () => {
+    const svg = latencySvg(r);
+    expectWellFormed(svg);
+    const legend = [...svg.matchAll(/<g class="legend"><(\w+) class="point"[^>]*fill="([^"]+)"><title>([^<]+)<\/title>/g)].map((m) => [
+      m[3],
+      m[1],
+      m[2],
+    ]);
+    expect(legend).toEqual([
+      ['p50', 'circle', PALETTE[0]],
+      ['p90', 'rect', PALETTE[1]],
+      ['p99', 'path', PALETTE[2]],
+    ]);
+    const shown = texts(svg);
+    expect(shown).toEqual(expect.arrayContaining(['p50', 'p90', 'p99', 'ceiling p50–p99 (baseline)']));
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        'store-serve · getblock 1 main-106598 (1.39 MB), in-memory store',
+        'ceiling (baseline), 1 conn',
+        'as served, 1 conn',
+        'cache off, 10 conn',
+        'p50 0.088 ms · p90 0.120 ms · p99 0.391 ms (28,000 requests)',
+        'p50 150 ms · p90 200 ms · p99 247 ms (585 requests)',
+      ]),
+    );
+    // Three markers a row, six rows; a band (the ceiling's p50–p99) behind each of the four rows measured against it.
+    expect(svg.match(/class="point"/g)!.length).toBe(3 + 6 * 3);
+    const bands = [...svg.matchAll(/<rect class="band" x="([\d.]+)"[^>]*width="([\d.]+)"/g)];
+    expect(bands.length).toBe(4);
+    // The band spans the ceiling's own p50 and p99 markers.
+    const ceilingRow = /ceiling \(baseline\), 1 conn<\/text>\n<line x1="([\d.]+)"[^>]*x2="([\d.]+)"/.exec(svg)!;
+    expect(Number(bands[0]![1])).toBeCloseTo(Number(ceilingRow[1]), 0);
+    expect(Number(bands[0]![1]) + Number(bands[0]![2])).toBeCloseTo(Number(ceilingRow[2]), 0);
+    expect(shown.join('\n')).toContain('timed per request to 1 µs');
+    expect(shown).not.toContainEqual(expect.stringMatching(/\b0\.00\b/));
   });
 });

@@ -148,6 +148,14 @@ describe('bench results', () => {
       baseline: { value: 2038 },
       ratio: 1.42,
     });
+    const large = PARSERS['large-tx']!(
+      'decoderawtransaction main-106598#40 cached: ceiling 65 req/s 2,361 µs CPU | base 29 req/s = 50.6 % (47.8–65.6) of the ceiling, 8,000 µs CPU, ' +
+        'ceiling CPU ÷ base CPU 37.5 % (23.3–45.8) | zecrpc 45 req/s = 72.0 % (49.9–94.0) of the ceiling, 4,583 µs CPU, ceiling CPU ÷ zecrpc CPU 52.2 % (44.4–60.0) | load 19.84',
+    );
+    expect(large.map((f) => [f.name, f.value, f.baseline?.value, f.ratio])).toEqual([
+      ['decoderawtransaction main-106598#40 cached', 45, 65, 0.72],
+      ['decoderawtransaction main-106598#40 cached, server CPU per request', 4583, 2361, 0.522],
+    ]);
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
     const zip = PARSERS.zip244!(
       [

@@ -187,6 +187,18 @@ describe('fast hashers agree with the reference', () => {
       );
     });
 
+    it(`${name}: combine with the level's empty root on the right (a root's padding) == reference, and other right operands after it too`, () => {
+      const empty = hasher.emptyRoots;
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 31 }), fieldElement, fieldElement, (height, left, other) => {
+          expect(hex(hasher.combine(height, left, empty[height]!))).toBe(hex(merkleCrhAtHeight(height, left, empty[height]!)));
+          expect(hex(hasher.combine(height, left, other))).toBe(hex(merkleCrhAtHeight(height, left, other)));
+          expect(hex(hasher.combine(height, empty[height]!, empty[height]!))).toBe(hex(empty[height + 1]!));
+        }),
+        { numRuns: 40 },
+      );
+    });
+
     // 25 pairs: a batch large enough for the lockstep path.
     it(`${name}: equal operands, zeros and all-ones values (bit 255 set) agree with the reference`, () => {
       const specials = [

@@ -40,3 +40,28 @@ describe('parsedSizeEstimate', () => {
     expect(parsedSizeEstimate(raw)).toBe(Math.ceil(2.5 * raw.length) + structure);
   });
 });
+
+describe('parsedSizeEstimate skips long runs between quotes natively, counting exactly what a byte loop counts', () => {
+  /** The estimate counted byte by byte, as its weights are defined. */
+  function byteByByte(body: Uint8Array): number {
+    if (body.length < 64 * 1024) return 0;
+    const count = (c: string) => body.filter((b) => b === c.charCodeAt(0)).length;
+    const wide = body.some((b) => b >= 0x80 || b === 0x5c);
+    return (
+      Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * count('{') + 224 * count('[') + 80 * count(',') + 32 * count('"') + 32 * count(':')
+    );
+  }
+  const hex = 'ab01'.repeat(30_000);
+  it.each([
+    ['one long hex string', `{"id":1,"method":"decoderawtransaction","params":["${hex}"]}`],
+    ['long strings holding structure bytes', `["${hex},{[:${hex}", "${'x'.repeat(300)}:${hex}"]`],
+    ['a backslash or non-ASCII inside a long run', `["${hex}\\"${hex}", "${hex}é${hex}"]`],
+    ['an unterminated long string', `["${hex}`],
+    ['many short values', JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ k: i, s: 'v' })))],
+  ])('%s', (_, text) => {
+    const body = Buffer.from(text, 'utf8');
+    expect(body.length).toBeGreaterThan(64 * 1024);
+    expect(parsedSizeEstimate(body)).toBe(byteByByte(body));
+    expect(parsedSizeEstimate(new Uint8Array(body))).toBe(byteByByte(body));
+  });
+});

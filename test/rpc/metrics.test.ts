@@ -30,6 +30,20 @@ describe('RpcMetrics labels', () => {
     expect(requestOutcome(null, 500)).toBe('refused');
   });
 
+  it("shows the RPC core's cache bytes and idle trims as they stand", async () => {
+    const fresh = new RpcMetrics({ processMetrics: false });
+    const figures = { running: 0, waiting: 0, renderThreads: 0, renderJobs: 0, renderBusySeconds: 0, cacheBytes: 8_123_456, idleTrims: 2 };
+    fresh.attachRuntime(() => figures);
+    let { text } = await fresh.exposition();
+    expect(text).toContain('\nzecrpc_rpc_reply_cache_bytes 8123456\n');
+    expect(text).toContain('\nzecrpc_rpc_idle_trims_total 2\n');
+    figures.cacheBytes = 0;
+    figures.idleTrims = 3;
+    ({ text } = await fresh.exposition());
+    expect(text).toContain('\nzecrpc_rpc_reply_cache_bytes 0\n');
+    expect(text).toContain('\nzecrpc_rpc_idle_trims_total 3\n');
+  });
+
   it('keeps one series per label pair however many distinct names clients send', async () => {
     const fresh = new RpcMetrics({ processMetrics: false });
     fresh.setMethodNames(['getblockcount']);

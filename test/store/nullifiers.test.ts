@@ -81,6 +81,44 @@ describe('nullifier sets and Sapling anchors', () => {
     expect((await store.tip())?.height).toBe(102);
   });
 
+  it('under group commit, refuses a nullifier revealed by a block still pending or already written, among many alike but for their leading bytes', async () => {
+    // Nullifiers that differ only in a counter in their first bytes, as era-chain.ts writes them:
+    // their records share every byte a partial key hash might read.
+    const counterNf = (n: number): Uint8Array => {
+      const out = new Uint8Array(32);
+      new DataView(out.buffer).setUint32(0, n, true);
+      out[5] = 0x5b;
+      return out;
+    };
+    const dir = tempDir('nullifiers-group');
+    const store = await openChainStore({ datadir: dir.path, network: SHIELDED_REGTEST, groupCommit: true });
+    cleanup.push(async () => {
+      await store.close();
+      dir.remove();
+    });
+    const [many] = builder.chain(base[101]!, 1, 'many', undefined, () =>
+      Array.from({ length: 300 }, (_, i) => saplingSpend(counterNf(i), root, 10)),
+    );
+    for (const b of [...base, many!]) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+    // Still in the pending group: LevelDB has not seen the records yet.
+    expect(store.database.getSync(chainStateKeys.nullifier('sapling', counterNf(37)))).toBeUndefined();
+    const pendingAgain = saplingSpend(counterNf(37), root, 9);
+    const [fromPending] = builder.chain(many!, 1, 'pending', undefined, () => [pendingAgain]);
+    expect(await refusal(store, fromPending!)).toContain(
+      `rejected (bad-txns-sapling-duplicate-nullifier): Sapling spend 0 of transaction ${spendTxid(pendingAgain)} reveals nullifier ${toHexReversed(counterNf(37))} again`,
+    );
+    const [fresh] = builder.chain(many!, 1, 'fresh', undefined, () => [saplingSpend(counterNf(300), root, 10)]);
+    expect((await store.addBlock(fresh!.bytes)).status).toBe('connected');
+    await store.flush();
+    expect(store.database.getSync(chainStateKeys.nullifier('sapling', counterNf(299)))).toEqual(Buffer.of(1));
+    const writtenAgain = saplingSpend(counterNf(299), root, 9);
+    const [fromWritten] = builder.chain(fresh!, 1, 'written', undefined, () => [writtenAgain]);
+    expect(await refusal(store, fromWritten!)).toContain(
+      `Sapling spend 0 of transaction ${spendTxid(writtenAgain)} reveals nullifier ${toHexReversed(counterNf(299))} again`,
+    );
+    expect((await store.tip())?.height).toBe(103);
+  });
+
   it("are what sendrawtransaction checks a loose spend against, with zcashd's mempool codes", async () => {
     const [spent] = builder.chain(base[101]!, 1, 'loose', undefined, () => [saplingSpend(nf(10), root)]);
     const store = await storeWith([...base, spent!]);

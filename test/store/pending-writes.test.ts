@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BatchOp, PlainOp } from '../../src/store/block-data.js';
 import { PackedOps } from '../../src/store/packed-ops.js';
-import { PendingWrites } from '../../src/store/pending-writes.js';
+import { hashKey, PendingWrites } from '../../src/store/pending-writes.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-/** Keys that differ only at the front (the hash reads the prefix byte and the last 16 bytes). */
+/** Keys that differ only in one byte near the front, among many bytes they share. */
 const key = fc.oneof(
   fc.uint8Array({ minLength: 1, maxLength: 100 }),
   fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 3 })).map(([front, length]) => {
@@ -178,5 +178,40 @@ describe('PendingWrites', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('spreads keys that differ only in their leading bytes over the table (nullifier rows whose counter leads)', () => {
+    // `N` ‖ pool ‖ nullifier: nullifiers alike but for a counter in their first four bytes, as
+    // era-chain.ts builds them. Hashes that skip those bytes put every such key in one slot chain.
+    const slotBits = 16;
+    const slots = new Set<number>();
+    const hashes = new Set<number>();
+    const n = 20_000;
+    for (let i = 0; i < n; i++) {
+      const key = Buffer.alloc(34);
+      key[0] = 0x4e;
+      key[1] = 1;
+      key.writeUInt32LE(i, 2);
+      key[7] = 0x5b;
+      const h = hashKey(key);
+      hashes.add(h);
+      slots.add(h & ((1 << slotBits) - 1));
+    }
+    expect(hashes.size).toBe(n);
+    // Random placement of 20,000 keys in 65,536 slots fills about 17,500 of them.
+    expect(slots.size).toBeGreaterThan(17_000);
+  });
+
+  it('hashes every byte: keys one byte apart anywhere hash apart', () => {
+    for (const length of [1, 3, 4, 5, 34, 37, 67]) {
+      const base = new Uint8Array(length).fill(0xa5);
+      const seen = new Set<number>([hashKey(base)]);
+      for (let i = 0; i < length; i++) {
+        const k = base.slice();
+        k[i] = k[i]! ^ 1;
+        seen.add(hashKey(k));
+      }
+      expect(seen.size).toBe(length + 1);
+    }
   });
 });

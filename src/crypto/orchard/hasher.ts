@@ -79,6 +79,9 @@ export class FastOrchardHasher implements MerkleHasher {
   combine(height: number, left: Uint8Array, right: Uint8Array): Uint8Array {
     checkHeight(height);
     checkNodes(left, right);
+    // A root pads the frontier with empty subtrees: that operand's chunks are summed once.
+    const empty = this.empty?.[height];
+    if (empty !== undefined) return this.module().combineWithFixedRight(height, left, right, empty);
     return this.module().combine(height, left, right);
   }
 

@@ -22,6 +22,8 @@ interface PallasExports {
   outPtr(): number;
   flagsPtr(): number;
   combineMany(height: number, count: number): void;
+  setPadded?(height: number): number;
+  combinePadded(height: number): void;
 }
 
 /** Largest batch handed to the module in one call (bounds its scratch memory, ≈ 0.4 KB per pair). */
@@ -30,6 +32,11 @@ const MAX_BATCH = 1 << 14;
 export class WasmMerkleEngine {
   private readonly x: PallasExports;
   private readonly levelsSet = new Uint8Array(CHUNK_VALUES);
+  /**
+   * Per height, the right operand whose chunks the module has summed once (setPadded), null
+   * where the sum hit an exceptional addition; absent until first asked.
+   */
+  private readonly paddedRight = new Map<number, Uint8Array | null>();
   /** 64 bytes where a level constant is handed over. */
   private readonly staging: number;
   /** Seconds spent instantiating the module and building the tables. */
@@ -82,6 +89,32 @@ export class WasmMerkleEngine {
     return this.bytes(this.x.outPtr(), 32).slice();
   }
 
+  /**
+   * combine() where `right` may be `recurring`, the one right operand of `height` that comes
+   * back hash after hash (the empty subtree a tree's root is padded with): its chunks are summed
+   * once, so each such hash adds only the left operand's. Any other right operand takes combine().
+   * The first call at a height fixes that height's recurring operand.
+   */
+  combineWithFixedRight(height: number, left: Uint8Array, right: Uint8Array, recurring: Uint8Array): Uint8Array {
+    let fixed = this.paddedRight.get(height);
+    if (fixed === undefined) {
+      this.level(height);
+      const pairs = this.x.pairsPtr();
+      this.bytes(pairs, 32).fill(0);
+      this.bytes(pairs + 32, 32).set(recurring);
+      // A module built before setPadded existed (src/crypto/wasm is built at install) lacks it.
+      fixed = typeof this.x.setPadded === 'function' && this.x.setPadded(height) ? recurring.slice() : null;
+      this.paddedRight.set(height, fixed);
+    }
+    if (fixed === null || !sameBytes(fixed, right)) return this.combine(height, left, right);
+    const pairs = this.x.pairsPtr();
+    this.bytes(pairs, 32).set(left);
+    this.bytes(pairs + 32, 32).set(right);
+    this.x.combinePadded(height);
+    if (this.bytes(this.x.flagsPtr(), 1)[0] === 1) return merkleCrhAtHeight(height, left, right);
+    return this.bytes(this.x.outPtr(), 32).slice();
+  }
+
   combineMany(height: number, pairs: Uint8Array, count: number): Uint8Array {
     const out = new Uint8Array(32 * count);
     this.level(height);
@@ -101,4 +134,10 @@ export class WasmMerkleEngine {
     }
     return out;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

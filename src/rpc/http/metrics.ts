@@ -29,6 +29,10 @@ export interface RpcRuntimeFigures {
   renderJobs: number;
   /** Seconds render threads have spent with at least one job, since the server started. */
   renderBusySeconds: number;
+  /** Bytes of replies the methods' caches hold. */
+  cacheBytes: number;
+  /** Idle trims run since the server started (idle-trim.ts). */
+  idleTrims: number;
 }
 
 /** Figures of the node around the RPC server, read when scraped. */
@@ -154,6 +158,24 @@ export class RpcMetrics {
         // A total kept by the render pool: the counter shows it as it stands.
         this.reset();
         this.inc(figures()?.renderBusySeconds ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'zecrpc_rpc_reply_cache_bytes',
+      help: 'Bytes of replies kept by the reply caches of getblock, getrawtransaction and decoderawtransaction (dropped when the server goes idle)',
+      registers,
+      collect() {
+        this.set(figures()?.cacheBytes ?? 0);
+      },
+    });
+    new Counter({
+      name: 'zecrpc_rpc_idle_trims_total',
+      help: 'Times the server, idle, dropped its reply caches, ended idle render threads and collected garbage',
+      registers,
+      collect() {
+        // A total kept by the RPC core: the counter shows it as it stands.
+        this.reset();
+        this.inc(figures()?.idleTrims ?? 0);
       },
     });
     this.nodeGauges(registers);

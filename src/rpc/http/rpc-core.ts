@@ -4,7 +4,8 @@
  * `-rpcthreads` running, `-rpcworkqueue` waiting, "Work queue depth exceeded" beyond), and how
  * much memory requests may hold (process-wide budgets for bodies, parsed requests and replies,
  * and a per-request budget for each reply). Large blocks are rendered in worker threads whose
- * reply slabs are held until the reply is written.
+ * reply slabs are held until the reply is written. Once no request has come for a while, what
+ * a burst left (the methods' reply caches, idle render threads) is given back (idle-trim.ts).
  */
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -21,6 +22,7 @@ import type { ReplyScope } from '../workers/reply-slab.js';
 import { parseAllowList, peerAllowed, type AllowSubnet } from './allow-ip.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } from './memory-budget.js';
+import { DEFAULT_IDLE_TRIM_MS, IdleTrimmer, type TrimOutcome, type TrimScheduler } from './idle-trim.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
 import { ReplyJoinBuffers, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
@@ -77,6 +79,13 @@ export interface RpcCoreOptions {
    * application's onSend hook can reach (`zecrpc serve`'s), since a hook could keep a payload.
    */
   reuseReplyBuffers?: boolean;
+  /**
+   * Milliseconds without a request after which the reply caches are dropped, idle render
+   * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
+   */
+  idleTrimMs?: number;
+  /** The idle trim's timer (tests fire it themselves; default an unref'd setTimeout). */
+  idleTrimScheduler?: TrimScheduler;
 }
 
 export interface ExecutedRequest {
@@ -94,6 +103,13 @@ export interface RpcCoreStats {
   bodyBytes: number;
   /** Bodies waiting for room in the body budget. */
   bodyWaiters: number;
+  /** Bytes of replies the methods' caches hold. */
+  cacheBytes: number;
+  /** Render threads running, and the bytes of reply slabs they hold. */
+  renderThreads: number;
+  slabBytes: number;
+  /** Idle trims run so far. */
+  idleTrims: number;
 }
 
 export interface RpcCore {
@@ -118,6 +134,8 @@ export interface RpcCore {
   /** `signal`: aborted when the client is gone (methods that scan stop early). */
   execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
+  /** Resolves once an idle trim in progress (if any) has finished. */
+  trimSettled(): Promise<void>;
   /** Stops the render threads and removes the cookie file. */
   close(): Promise<void>;
 }
@@ -196,8 +214,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   // heavy calls sheds heavy calls, not the probes of every client (cheap-calls.ts).
   const cheapQueue = new WorkQueue(settings.threads, settings.workQueue);
   /** A work-queue slot, or null with zcashd's warning when the queue is full. */
-  const enterQueue = (body: Buffer) => {
-    const admitted = (isCheapCall(body) ? cheapQueue : queue).enter();
+  const enterQueue = (cheap: boolean) => {
+    const admitted = (cheap ? cheapQueue : queue).enter();
     if (!admitted) {
       log?.warn(WORK_QUEUE_FULL_WARNING);
       opts.metrics?.noteQueueRejection();
@@ -224,8 +242,36 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     renderThreads: pool?.size ?? 0,
     renderJobs: pool?.pending ?? 0,
     renderBusySeconds: pool?.busySeconds() ?? 0,
+    cacheBytes: cacheBytes(),
+    idleTrims: trimmer.trims,
   }));
-  const releaser = new MemoryReleaser({ busy: () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0 });
+  const busy = () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0;
+  const releaser = new MemoryReleaser({ busy });
+  const caches = opts.methods.flatMap((m) => (m.cache ? [m.cache] : []));
+  const cacheBytes = () => caches.reduce((n, c) => n + c.bytes, 0);
+  const trimmer = new IdleTrimmer({
+    idleMs: opts.idleTrimMs,
+    busy,
+    schedule: opts.idleTrimScheduler,
+    trim: async (): Promise<TrimOutcome> => {
+      const outcome = { cacheBytes: cacheBytes(), renderThreads: 0 };
+      for (const c of caches) c.clear();
+      try {
+        outcome.renderThreads = (await pool?.retireIdle()) ?? 0;
+      } catch (e) {
+        log?.warn({ err: errorFields(e as Error) }, 'ending idle render threads failed');
+      }
+      releaser.collectNow();
+      return outcome;
+    },
+    onTrim: (o) => {
+      const idleMs = opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
+      log?.info(
+        { idleMs, droppedCacheBytes: o.cacheBytes, endedRenderThreads: o.renderThreads },
+        `idle for ${idleMs / 1000} s: dropped ${o.cacheBytes} bytes of cached replies, ended ${o.renderThreads} render thread(s), collected garbage`,
+      );
+    },
+  });
   const privateDir = resolve(config.datadir);
   const ctx: RpcContext = {
     network: config.network,
@@ -271,9 +317,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
+    // Cheap calls (a monitor's probes) use no cache or render thread: they leave the server idle.
+    const cheap = isCheapCall(body);
+    if (!cheap) trimmer.noteActivity();
     const parseCost = parsedSizeEstimate(body);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
-    const admitted = enterQueue(body);
+    const admitted = enterQueue(cheap);
     if (!admitted) {
       if (parseCost > 0) parsedBudget.release(parseCost);
       return { reply: WORK_QUEUE_FULL, summary: null, done: NOTHING };
@@ -286,6 +335,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const done = () => {
       budget.releaseAll();
       for (const release of held.splice(0)) release();
+      if (!cheap) trimmer.noteActivity();
     };
     try {
       const reply = await handleJsonRpcBody(body, registry, contextFor(signal, slot, scope), {
@@ -326,9 +376,16 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       replyBytes: replyBudget.inUse,
       bodyBytes: bodyBudget.inUse,
       bodyWaiters: bodyBudget.queued,
+      cacheBytes: cacheBytes(),
+      renderThreads: pool?.size ?? 0,
+      slabBytes: pool?.slabBytes ?? 0,
+      idleTrims: trimmer.trims,
     }),
+    trimSettled: () => trimmer.settled(),
     close() {
       return (closed ??= (async () => {
+        trimmer.close();
+        await trimmer.settled();
         await pool?.close();
         releaser.close();
         auth.removeCookie();

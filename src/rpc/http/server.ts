@@ -61,6 +61,8 @@ export interface RpcServerOptions {
   metrics?: RpcMetrics;
   /** Longest a body waits for the body budget before a 413 (ms; default -rpcservertimeout, or 30 s). */
   bodyWaitMs?: number;
+  /** Milliseconds without a request before caches and idle render threads are released (rpc-core.ts; 0: never). */
+  idleTrimMs?: number;
 }
 
 /** A running JSON-RPC server: the port it bound and how to close it. */
@@ -131,6 +133,31 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** Why a connection was idle when -rpcservertimeout closed it. */
+export type IdleReason = 'reply-not-taken' | 'request-incomplete' | 'between-requests';
+
+const IDLE_REASONS: Record<IdleReason, string> = {
+  'reply-not-taken': 'the client stopped taking its reply',
+  'request-incomplete': 'the client sent part of a request and stopped',
+  'between-requests': 'no request after the last reply (keep-alive)',
+};
+
+/** Bytes read from a connection when its last reply was written (a property of the socket). */
+const READ_AT_LAST_REPLY = Symbol('zecrpc.readAtLastReply');
+
+type TrackedSocket = Socket & { _httpMessage?: unknown; [READ_AT_LAST_REPLY]?: number };
+
+/**
+ * What the connection was doing: writing a reply (Node's response still holds the socket),
+ * receiving a request (bytes arrived since the last reply, or since it opened, that made no
+ * whole request), or waiting for the next request. A request being executed is never timed out
+ * (plugin.ts lifts the timeout then).
+ */
+function idleReason(socket: TrackedSocket): IdleReason {
+  if (socket._httpMessage) return 'reply-not-taken';
+  return socket.bytesRead > (socket[READ_AT_LAST_REPLY] ?? 0) ? 'request-incomplete' : 'between-requests';
+}
+
 /** Methods libevent hands to zcashd; it answers any other with its 501 page. */
 const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
 
@@ -148,6 +175,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     log,
     metrics: opts.metrics,
     bodyWaitMs: opts.bodyWaitMs,
+    idleTrimMs: opts.idleTrimMs,
     // This Fastify instance is the server's own: no application's onSend hook sees a reply.
     reuseReplyBuffers: true,
   });
@@ -170,12 +198,21 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   // client's bytes already waiting in the kernel: the close is confirmed only after the loop's
   // I/O phase has delivered them (setImmediate runs after it), as libevent delivers a ready read
   // before a timeout. Any progress re-arms Node's timer. Node asks the server that accepted the
-  // socket, so every listener answers.
+  // socket, so every listener answers. Each close is logged at info (shown with -debug=rpc):
+  // a client that sees its connection end can learn from the log which rule ended it.
   const confirmTimeout = (socket: Socket) => {
     const read = socket.bytesRead;
     const written = socket.bytesWritten;
     setImmediate(() => {
-      if (socket.bytesRead === read && socket.bytesWritten === written) socket.destroy();
+      if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written) return;
+      // The peer's address is gone from a destroyed socket: read first.
+      const peer = { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort };
+      const reason = idleReason(socket);
+      socket.destroy();
+      log?.info(
+        { ...peer, reason, timeoutMs },
+        `connection closed after -rpcservertimeout (${timeoutMs / 1000} s) without a byte read or written: ${IDLE_REASONS[reason]}`,
+      );
     });
   };
   /** Connections whose last reply went out before its request's body had all arrived. */
@@ -250,6 +287,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   app.addHook('onResponse', (request, _reply, next) => {
     if (!request.raw.complete) answeredEarly.add(request.socket);
     else answeredEarly.delete(request.socket);
+    (request.socket as TrackedSocket)[READ_AT_LAST_REPLY] = request.socket.bytesRead;
     next();
   });
   app.setNotFoundHandler((_request, reply) => sendReply(reply, { status: 404, body: '', own: 'none' }));

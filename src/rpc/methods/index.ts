@@ -89,7 +89,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
-  const raw = rawTransactionMethods(store, spentIndexLookup, options.txCreation);
+  const raw = rawTransactionMethods(store, spentIndexLookup, options.txCreation, options.cacheReplies ?? true);
   const allowDeprecated = options.allowDeprecated ?? new Set<string>();
   const methods: RpcMethod[] = [
     ...blockchainMethods(store, { ...options, clock, lightwalletd: options.lightwalletd ?? features.lightWalletd, spentIndexLookup }),

@@ -99,7 +99,7 @@ export class RenderPool implements BlockRenderer {
   private readonly inlineMaxBytes: number;
   private readonly idleMs: number;
   private readonly niceness: number;
-  private readonly slabBytes: number;
+  private readonly slabCapacity: number;
   private readonly slabsPerThread: number;
 
   constructor(opts: RenderPoolOptions) {
@@ -107,7 +107,7 @@ export class RenderPool implements BlockRenderer {
     this.inlineMaxBytes = opts.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
     this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
     this.niceness = opts.niceness ?? DEFAULT_RENDER_NICENESS;
-    this.slabBytes = opts.slabBytes ?? SLAB_BYTES;
+    this.slabCapacity = opts.slabBytes ?? SLAB_BYTES;
     this.slabsPerThread = opts.slabsPerThread ?? SLABS_PER_THREAD;
   }
 
@@ -121,6 +121,33 @@ export class RenderPool implements BlockRenderer {
     let n = 0;
     for (const w of this.workers) n += w.pending.size;
     return n;
+  }
+
+  /** Bytes of reply slabs the threads hold (each thread's go with it when it ends). */
+  get slabBytes(): number {
+    let n = 0;
+    for (const w of this.workers) for (const slab of w.slabs) n += slab.buffer.byteLength;
+    return n;
+  }
+
+  /**
+   * Ends every thread without a job now, rather than after its own idle time (the server has gone
+   * idle as a whole); resolves once they have exited, so their heaps and slabs can be freed.
+   * Returns how many were ended. A later render starts a thread again.
+   */
+  async retireIdle(): Promise<number> {
+    const idle = this.workers.filter((w) => w.pending.size === 0);
+    for (const w of idle) this.retire(w);
+    await Promise.all(idle.map((w) => w.worker.terminate()));
+    return idle.length;
+  }
+
+  /** Takes an idle thread out of the pool (its `terminate` is the caller's). */
+  private retire(w: PoolWorker): void {
+    if (w.idleTimer) clearTimeout(w.idleTimer);
+    w.idleTimer = null;
+    const at = this.workers.indexOf(w);
+    if (at >= 0) this.workers.splice(at, 1);
   }
 
   /** Seconds threads have spent with at least one job (those busy now counted up to now). */
@@ -170,7 +197,7 @@ export class RenderPool implements BlockRenderer {
   private lendSlab(w: PoolWorker): ReplySlab | null {
     let slab = w.slabs.find((s) => !s.lent);
     if (!slab && w.slabs.length < this.slabsPerThread) {
-      slab = new ReplySlab(this.slabBytes);
+      slab = new ReplySlab(this.slabCapacity);
       w.slabs.push(slab);
     }
     if (slab) slab.lent = true;
@@ -196,7 +223,7 @@ export class RenderPool implements BlockRenderer {
         this.markIdle(w);
         w.idleTimer = setTimeout(() => {
           if (w.pending.size > 0 || !this.workers.includes(w)) return;
-          this.workers.splice(this.workers.indexOf(w), 1);
+          this.retire(w);
           void w.worker.terminate();
         }, this.idleMs);
         w.idleTimer.unref();

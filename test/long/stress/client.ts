@@ -48,12 +48,15 @@ export class KeepAliveClient {
   private needed = -1;
   private status = 0;
   private headLength = 0;
+  /** The local port of the latest connection (kept after it closes: the server's log names it). */
+  localPort: number | undefined;
 
   constructor(private readonly port: number) {}
 
   private open(): Socket {
     const s = connect(this.port, '127.0.0.1');
     s.setNoDelay(true);
+    s.once('connect', () => (this.localPort = s.localPort));
     s.on('data', (d: Buffer) => {
       this.chunks.push(d);
       this.received += d.length;

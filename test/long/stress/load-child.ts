@@ -20,6 +20,7 @@ process.stdout.write(
     budget: r.budget,
     failures: r.failures,
     failureReasons: Object.fromEntries(r.failureReasons),
+    failed: r.failed,
     p50: pct(r.latencies, 50),
     p99: pct(r.latencies, 99),
   }) + '\n',

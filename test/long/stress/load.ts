@@ -80,6 +80,8 @@ export interface LoadResult {
   wrong: string[];
   failures: number;
   failureReasons: Map<string, number>;
+  /** Each failure with its connection's local port, to find it in the server's log. */
+  failed: { port: number; why: string }[];
   latencies: number[];
 }
 
@@ -105,7 +107,7 @@ export async function load(
   pick: (i: number) => Request,
   thorough = false,
 ): Promise<LoadResult> {
-  const res: LoadResult = { ok: 0, shed: 0, budget: 0, wrong: [], failures: 0, failureReasons: new Map(), latencies: [] };
+  const res: LoadResult = { ok: 0, shed: 0, budget: 0, wrong: [], failures: 0, failureReasons: new Map(), failed: [], latencies: [] };
   const end = performance.now() + ms;
   let n = 0;
   await Promise.all(
@@ -128,6 +130,7 @@ export async function load(
           const age = (performance.now() - t0) / 1000;
           const why = `${(e as Error).message} (${q.kind}, after ${age < 1 ? '<1' : Math.round(age)} s)`;
           res.failureReasons.set(why, (res.failureReasons.get(why) ?? 0) + 1);
+          if (c.localPort !== undefined) res.failed.push({ port: c.localPort, why });
           c = new KeepAliveClient(port);
           await sleep(50);
         }

@@ -41,6 +41,19 @@ describe('decoderawtransaction result cache', () => {
     }
   });
 
+  it('tells the server how much it keeps (hex and result), and decodes afresh after the server drops it', async () => {
+    const m = createDecodeRawTransaction();
+    const ctx = { network: MAINNET, requestStop() {} };
+    const hex = toHex(txs[1]!.bytes);
+    expect(m.cache?.bytes).toBe(0);
+    const first = text(await m.call([hex], ctx));
+    expect(m.cache?.bytes).toBe(hex.length + Buffer.byteLength(first));
+    m.cache!.clear();
+    expect(m.cache?.bytes).toBe(0);
+    expect(text(await m.call([hex], ctx))).toBe(first);
+    expect(createDecodeRawTransaction({ cacheBytes: 0 }).cache).toBeUndefined();
+  });
+
   it('renders lowercase hex for uppercase, mixed-case and trailing-byte inputs', async () => {
     const m = createDecodeRawTransaction({ cacheBytes: 0 });
     const ctx = { network: MAINNET, requestStop() {} };

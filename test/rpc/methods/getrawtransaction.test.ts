@@ -127,3 +127,70 @@ describe("getrawtransaction parameter checks, in zcashd's order", () => {
   it('any even-length hex is a txid (short ones are left-padded)', async () =>
     expect(await errorOf(getraw, '["0a"]')).toEqual({ code: -5, message: NOT_FOUND }));
 });
+
+/** The fixture store, counting block reads, with a tip the test may move back down the chain. */
+class CountingStore extends MemoryChainStore {
+  blockReads = 0;
+  tipHeight: number | null = null;
+
+  override async blockBytes(hash: Uint8Array): Promise<Uint8Array | null> {
+    this.blockReads++;
+    return super.blockBytes(hash);
+  }
+
+  override async tip(): Promise<{ hash: Uint8Array; height: number } | null> {
+    if (this.tipHeight === null) return super.tip();
+    return { hash: (await this.hashAtHeight(this.tipHeight))!, height: this.tipHeight };
+  }
+}
+
+describe('getrawtransaction replies cached per chain tip', () => {
+  const confirmationsIn = (reply: string): string => num((parseJson(reply) as JsonObject).get('confirmations'));
+
+  it('answers a repeated request without reading the block again, with the same bytes', async () => {
+    const store = new CountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store);
+    const first = await resultOf(method, `["${TX5}", 1]`);
+    expect(store.blockReads).toBe(1);
+    expect(await resultOf(method, `["${TX5}", 1]`)).toBe(first);
+    expect(store.blockReads).toBe(1);
+    expect(first).toBe(await resultOf(getraw, `["${TX5}", 1]`));
+    // Verbosity and the block hash are part of what is asked.
+    expect(await resultOf(method, `["${TX5}", 0]`)).toBe(`"${TX5_HEX}"`);
+    expect(JSON.parse(await resultOf(method, `["${TX5}", 1, "${B5.hash}"]`)).in_active_chain).toBe(true);
+    expect(store.blockReads).toBe(3);
+  });
+
+  it('builds the reply again once the tip has moved (confirmations change with it)', async () => {
+    const store = new CountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store);
+    expect(confirmationsIn(await resultOf(method, `["${TX5}", 1, "${B5.hash}"]`))).toBe('16');
+    store.tipHeight = 19;
+    expect(confirmationsIn(await resultOf(method, `["${TX5}", 1, "${B5.hash}"]`))).toBe('15');
+    store.tipHeight = 4;
+    const off = JSON.parse(await resultOf(method, `["${TX5}", 1, "${B5.hash}"]`)) as Record<string, unknown>;
+    expect(off.in_active_chain).toBe(false);
+    expect(store.blockReads).toBe(3);
+  });
+
+  it('tells the server how much it keeps, and after the server drops it reads the block again for the same bytes', async () => {
+    const store = new CountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store);
+    expect(method.cache?.bytes).toBe(0);
+    const first = await resultOf(method, `["${TX5}", 1]`);
+    expect(method.cache?.bytes).toBe(first.length);
+    method.cache!.clear();
+    expect(method.cache?.bytes).toBe(0);
+    expect(await resultOf(method, `["${TX5}", 1]`)).toBe(first);
+    expect(store.blockReads).toBe(2);
+    expect(getRawTransactionMethod(store, { cacheReplies: false }).cache).toBeUndefined();
+  });
+
+  it('with cacheReplies off, reads and renders every request', async () => {
+    const store = new CountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store, { cacheReplies: false });
+    const first = await resultOf(method, `["${TX5}", 1]`);
+    expect(await resultOf(method, `["${TX5}", 1]`)).toBe(first);
+    expect(store.blockReads).toBe(2);
+  });
+});

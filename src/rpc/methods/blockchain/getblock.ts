@@ -230,6 +230,12 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
     required: 1,
     optional: 1,
     help: GETBLOCK_HELP,
+    cache: {
+      get bytes() {
+        return cache.size;
+      },
+      clear: () => cache.clear(),
+    },
     async call(params, rpcCtx) {
       const tip = await store.tip();
       const scope = tipKey(tip);

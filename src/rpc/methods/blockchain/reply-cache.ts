@@ -21,6 +21,17 @@ export class TipScopedReplyCache {
   /** @param maxChars total reply size kept, characters or bytes (replies above a quarter of it are not cached). */
   constructor(private readonly maxChars: number) {}
 
+  /** Characters and bytes of the replies kept. */
+  get size(): number {
+    return this.chars;
+  }
+
+  /** Drops every reply (the server going idle); the tip is kept, so later replies are cached again. */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
   /** The reply cached for `key` while the tip was `tip`, or undefined. */
   get<T extends Reply = string>(tip: string, key: string): T | undefined {
     if (tip !== this.tip) return undefined;

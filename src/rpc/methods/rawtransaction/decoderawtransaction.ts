@@ -99,6 +99,15 @@ class DecodeCache {
 
   constructor(private readonly maxBytes: number) {}
 
+  get bytes(): number {
+    return this.size;
+  }
+
+  clear(): void {
+    this.byNetwork.clear();
+    this.size = 0;
+  }
+
   get(network: string, hex: string): Buffer | undefined {
     return this.byNetwork.get(network)?.get(hex);
   }
@@ -141,6 +150,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
     required: 1,
     optional: 0,
     help: HELP,
+    ...(cache ? { cache } : {}),
     call(params, ctx) {
       const hex = params[0]!;
       if (typeof hex !== 'string') {

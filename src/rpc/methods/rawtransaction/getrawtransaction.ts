@@ -13,7 +13,8 @@ import { readTransaction, type Transaction } from '../../../codec/tx/transaction
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
-import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
+import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../../store/types.js';
+import { TipScopedReplyCache } from '../blockchain/reply-cache.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { isZeroHash, parseHashV } from '../../params.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
@@ -257,39 +258,87 @@ async function blockExtras(store: ChainStoreReader, found: FoundTx): Promise<TxJ
   return { hash: found.blockHash, notIndexed: true };
 }
 
-/** With `spentIndexLookup` (-insightexplorer), the verbose object carries the spent index's members. */
-export function getRawTransactionMethod(store: ChainStoreReader, spentIndexLookup: SpentIndexLookup | null = null): RpcMethod {
+/** Bytes of finished replies kept for the current tip (a verbose reply is several times its transaction's size). */
+const GETRAWTRANSACTION_CACHE_BYTES = 32 * 1024 * 1024;
+
+const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
+
+export interface GetRawTransactionOptions {
+  /** The spent index's members in the verbose object (-insightexplorer); none by default. */
+  spentIndexLookup?: SpentIndexLookup | null;
+  /** Keep finished replies for the current tip (default true; off to measure the uncached path). */
+  cacheReplies?: boolean;
+}
+
+/**
+ * Replies are cached per chain tip, as getblock's are: a stored transaction's bytes never
+ * change, and everything else in the reply (which block it is in on the active chain, its
+ * confirmations, `in_active_chain`) is a function of the active chain, which the tip determines.
+ * Explorers ask for the same transactions over and over, and a large transaction's verbose
+ * reply costs far more to read, decode and render than to send again. With the
+ * spent index the reply is not cached: its members are the index's, not the block's.
+ */
+export function getRawTransactionMethod(store: ChainStoreReader, options: GetRawTransactionOptions = {}): RpcMethod {
+  const spentIndexLookup = options.spentIndexLookup ?? null;
+  const cacheReplies = (options.cacheReplies ?? true) && spentIndexLookup === null;
+  const cache = cacheReplies ? new TipScopedReplyCache(GETRAWTRANSACTION_CACHE_BYTES) : null;
   return {
     name: 'getrawtransaction',
     category: 'rawtransactions',
     required: 1,
     optional: 2,
     help: GETRAWTRANSACTION_HELP,
+    ...(cache
+      ? {
+          cache: {
+            get bytes() {
+              return cache.size;
+            },
+            clear: () => cache.clear(),
+          },
+        }
+      : {}),
     async call(params) {
       const txid = parseHashV(params[0], 'parameter 1');
       // An int getter, unlike getblock: true/false are type errors, any non-zero is verbose.
       const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
+      const blockHash = params.length > 2 ? parseHashV(params[2], 'parameter 3') : null;
+      // The all-zero hash means "no block given".
+      const givenBlock = blockHash !== null && !isZeroHash(blockHash) ? blockHash : null;
 
-      let blockEntry: BlockIndexEntry | null = null;
-      if (params.length > 2) {
-        const blockHash = parseHashV(params[2], 'parameter 3');
-        // The all-zero hash means "no block given".
-        if (!isZeroHash(blockHash)) {
-          blockEntry = await store.blockIndex(blockHash);
-          if (!blockEntry) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Block hash not found');
-        }
-      }
-
-      const found = blockEntry ? await findInBlock(store, blockEntry, txid) : await findInIndex(store, txid);
-      if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
-
-      const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
-      if (spentIndexLookup) extras.spent = { bytes: await spentIndexLookup.records([found.tx]), at: 0 };
-      if (blockEntry) {
-        const tip = await store.tip();
-        extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
-      }
-      return txToJsonBytes(found.tx, store.network, extras);
+      const scope = cache ? tipKey(await store.tip()) : '';
+      const key = `${verbose ? 1 : 0}:${Buffer.from(txid).toString('hex')}:${givenBlock ? Buffer.from(givenBlock).toString('hex') : ''}`;
+      const cached = cache?.get<Buffer>(scope, key);
+      if (cached !== undefined) return cached;
+      const reply = await rawTransactionReply(store, spentIndexLookup, txid, verbose, givenBlock);
+      cache?.set(scope, tipKey(await store.tip()), key, reply);
+      return reply;
     },
   };
+}
+
+/** GetTransaction, then the hex or TxToJSON of what it found. */
+async function rawTransactionReply(
+  store: ChainStoreReader,
+  spentIndexLookup: SpentIndexLookup | null,
+  txid: Uint8Array,
+  verbose: boolean,
+  givenBlock: Uint8Array | null,
+): Promise<Buffer> {
+  let blockEntry: BlockIndexEntry | null = null;
+  if (givenBlock) {
+    blockEntry = await store.blockIndex(givenBlock);
+    if (!blockEntry) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Block hash not found');
+  }
+
+  const found = blockEntry ? await findInBlock(store, blockEntry, txid) : await findInIndex(store, txid);
+  if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
+
+  const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
+  if (spentIndexLookup) extras.spent = { bytes: await spentIndexLookup.records([found.tx]), at: 0 };
+  if (blockEntry) {
+    const tip = await store.tip();
+    extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
+  }
+  return txToJsonBytes(found.tx, store.network, extras);
 }

@@ -15,14 +15,23 @@ import { getRawTransactionMethod } from './getrawtransaction.js';
 import { getTxOutProofMethod } from './gettxoutproof.js';
 import { verifyTxOutProofMethod } from './verifytxoutproof.js';
 
-/** With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members. */
+/**
+ * With `spentIndexLookup` (-insightexplorer), transaction objects carry the spent index's members;
+ * `cacheReplies` off, getrawtransaction builds every reply afresh (to measure that path).
+ */
 export function rawTransactionMethods(
   store: ChainStoreReader,
   spentIndexLookup: SpentIndexLookup | null = null,
   txCreation?: TxCreationDefaults,
+  cacheReplies = true,
 ): RpcMethod[] {
   const decode = spentIndexLookup ? createDecodeRawTransaction({ spentIndexLookup }) : decodeRawTransaction;
-  return [decode, getRawTransactionMethod(store, spentIndexLookup), decodeScriptMethod, createRawTransactionMethod(store, txCreation)];
+  return [
+    decode,
+    getRawTransactionMethod(store, { spentIndexLookup, cacheReplies }),
+    decodeScriptMethod,
+    createRawTransactionMethod(store, txCreation),
+  ];
 }
 
 /** gettxoutproof and verifytxoutproof: zcashd registers them here, in its blockchain category. */

@@ -1,0 +1,282 @@
+/**
+ * Large replies: `decoderawtransaction` and `getrawtransaction <txid> 1` of real 44–98 kB
+ * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
+ * replays zecrpc's exact reply bytes, measured from outside.
+ *
+ *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--clients=2] [--connections=8] [--quick]
+ *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
+ *
+ * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts), each method with its
+ * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
+ * and without it (uncached: every request decodes, hashes and renders). The ceiling
+ * (bench/lib/ceiling-server.ts) is a plain node:net server writing each recorded reply as one
+ * Buffer. The load comes from several client processes (bench/lib/client-pool.ts): a 400–600 kB
+ * reply costs its reader about what it costs its writer.
+ *
+ * Cached: one request repeated. Uncached: requests cycled over distinct transactions on the
+ * server without the cache, so that nothing a previous request left helps: for
+ * decoderawtransaction, copies of the transaction that differ from each other where the reply
+ * shows it (the first prevout, the first Orchard ciphertext, every output's address, each
+ * evicting the previous copy's from its address-table slot); for getrawtransaction, the large
+ * transactions of the same block. The ceiling replays the same requests' replies. Last,
+ * `getblock <hash> 2` of testnet 141042 (1.93 MB, 20 Sprout JoinSplits: the vectors' largest
+ * shielded block; none holds 2 MB of Sapling or Orchard), cached and with the cache off.
+ *
+ * Interleaved rounds (ceiling, then with `--base` the base revision's server, then this one's);
+ * each ratio is taken within its round, median and min–max printed. Beside each rate, the
+ * server's CPU time per request over the same run (its process's user + system time,
+ * bench/lib/process-cpu.ts): far less sensitive to the rest of the machine's load than
+ * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
+ * the ceiling.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBlock } from '../src/codec/block.js';
+import { toHex } from '../src/codec/hex.js';
+import { decodeTransaction } from '../src/codec/tx/transaction.js';
+import { txToJsonBytes } from '../src/render/tx.js';
+import { startChildServer, startReplayCeiling, type ChildServer, type RecordedReply } from './lib/child-server.js';
+import { ClientPool, type PooledRequest } from './lib/client-pool.js';
+import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
+import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
+import { processCpuMicros } from './lib/process-cpu.js';
+import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
+import { SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
+
+const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
+const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
+const CLIENTS = numberFlag('clients', 2);
+const CONNECTIONS = numberFlag('connections', 8);
+const COPIES = 16;
+const WORK_QUEUE = 64;
+const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+/** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
+const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
+/** `--only=<text>`: the cases whose label contains it. */
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+/** A server configuration, started for this revision and, with `--base`, for the base's. */
+interface ServerSpec {
+  name: string;
+  env: Record<string, string>;
+}
+
+interface Case {
+  label: string;
+  /** The server answering the hot requests, and the one answering the cold ones. */
+  hot: ServerSpec;
+  cold: ServerSpec;
+  hotBodies: string[];
+  coldBodies: string[];
+  /** What the first reply to each body must be (its body), when known beforehand. */
+  expected: (body: string) => Buffer | null;
+}
+
+const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
+
+function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
+  return {
+    name: `decoderaw-${t.network}-${t.compat ?? 'default'}-${cache ? 'cached' : 'uncached'}`,
+    env: {
+      SERVE: 'decoderaw',
+      NETWORK: t.network,
+      CACHE: cache ? '1' : '0',
+      ARGS: [`-rpcworkqueue=${WORK_QUEUE}`, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
+    },
+  };
+}
+
+function storeServer(t: LargeTx, cache: boolean): ServerSpec {
+  return {
+    name: `store-${t.network}-${cache ? 'cached' : 'uncached'}`,
+    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: `-rpcworkqueue=${WORK_QUEUE}` },
+  };
+}
+
+function largeTxCases(txs: readonly LargeTx[]): Case[] {
+  const cases: Case[] = [];
+  for (const t of txs) {
+    const decodeBody = (bytes: Uint8Array) => rpc('decoderawtransaction', `"${toHex(bytes)}"`);
+    const copies = distinctCopies(t, COPIES);
+    const expectedByBody = new Map<string, Uint8Array>([
+      [decodeBody(t.tx.bytes), t.tx.bytes],
+      ...copies.map((c) => [decodeBody(c), c] as const),
+    ]);
+    cases.push({
+      label: `decoderawtransaction ${t.name}`,
+      hot: decodeServer(t, true),
+      cold: decodeServer(t, false),
+      hotBodies: [decodeBody(t.tx.bytes)],
+      coldBodies: copies.map(decodeBody),
+      expected: (body) => {
+        const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
+        return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
+      },
+    });
+  }
+  // getrawtransaction over the stores bench/lib/served-blocks.ts builds, which hold these two blocks.
+  for (const t of txs.filter((x) => x.name === 'test-141042#1' || x.name === 'main-106598#40')) {
+    const body = (txid: string) => rpc('getrawtransaction', `"${txid}",1,"${t.block.hashHex}"`);
+    cases.push({
+      label: `getrawtransaction 1 ${t.name}`,
+      hot: storeServer(t, true),
+      cold: storeServer(t, false),
+      hotBodies: [body(t.tx.txidHex)],
+      // The block's large transactions, on the server that keeps no reply.
+      coldBodies: t.block.transactions.filter((x) => x.size > 30_000).map((x) => body(x.txidHex)),
+      expected: () => null,
+    });
+  }
+  // getblock 2 of the largest shielded block the vectors hold (testnet 141042: 1.93 MB, 20 Sprout
+  // JoinSplits); uncached is the server without the reply cache, rendering every request.
+  const big = SERVED_BLOCKS.find((b) => b.name === 'test-141042')!;
+  const bigHash = decodeBlock(servedBlockBytes(big)).hashHex;
+  const bigServed = txs.find((t) => t.name === 'test-141042#1')!;
+  const getblock = rpc('getblock', `"${bigHash}",2`);
+  cases.push({
+    label: `getblock 2 ${big.name}`,
+    hot: storeServer(bigServed, true),
+    cold: storeServer(bigServed, false),
+    hotBodies: [getblock],
+    coldBodies: [getblock],
+    expected: () => null,
+  });
+  return ONLY ? cases.filter((c) => c.label.includes(ONLY)) : cases;
+}
+
+async function main(): Promise<void> {
+  const txs = largeTransactions();
+  const cases = largeTxCases(txs);
+  const children: ChildServer[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-large-tx-'));
+  let pool: ClientPool | null = null;
+  try {
+    const started = new Map<string, ChildServer>();
+    const start = async (spec: ServerSpec, root?: string): Promise<ChildServer> => {
+      const name = `${root ? 'base-' : ''}${spec.name}`;
+      let child = started.get(name);
+      if (!child) {
+        // One folder per server: every thread of it (main, tsx's loader, render threads) writes its own profile.
+        const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
+        child = await startChildServer('bench/lib/zecrpc-server.ts', spec.env, { nodeArgs, ...(root ? { root } : {}) });
+        children.push(child);
+        started.set(name, child);
+      }
+      return child;
+    };
+
+    // Record every reply; the ceiling replays them, and the base must give the same.
+    const recorded: RecordedReply[] = [];
+    const replySize = new Map<string, number>();
+    const sizes: string[] = [];
+    for (const c of cases) {
+      for (const [spec, bodies] of [
+        [c.hot, c.hotBodies],
+        [c.cold, c.coldBodies],
+      ] as const) {
+        const ours = await start(spec);
+        const base = BASE ? await start(spec, BASE) : null;
+        for (const body of bodies) {
+          if (replySize.has(body)) continue;
+          const r = await captureReply(ours.port, body);
+          const got = replyParts(r).body;
+          const want = c.expected(body);
+          if (r.status !== 200 || (want && !got.equals(want)) || !got.toString('latin1', 0, 12).startsWith('{"result":{'))
+            throw new Error(`${c.label}: unexpected reply ${got.toString('latin1', 0, 120)}`);
+          if (base && !replyParts(await captureReply(base.port, body)).body.equals(got))
+            throw new Error(`${c.label}: the base revision's reply differs from this revision's`);
+          recorded.push({ body, reply: r.bytes.toString('base64') });
+          replySize.set(body, r.bytes.length);
+        }
+      }
+      const hot = c.hotBodies[0]!;
+      sizes.push(`${c.label}: request ${fmt(Buffer.byteLength(hot))} B, reply ${fmt(replySize.get(hot)!)} B`);
+    }
+    const ceiling = await startReplayCeiling(dir, recorded);
+    children.push(ceiling);
+    pool = await ClientPool.start(CLIENTS);
+
+    console.log(
+      `large replies: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+        `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
+        `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
+    );
+    for (const t of txs) console.log(`${t.name}: ${fmt(t.tx.size)} bytes, ${t.content}, txid ${t.tx.txidHex}`);
+    for (const line of sizes) console.log(line);
+
+    let failures = 0;
+    for (const c of cases) {
+      for (const kind of ['hot', 'cold'] as const) {
+        const bodies = kind === 'hot' ? c.hotBodies : c.coldBodies;
+        if (bodies.length === 0) continue;
+        const spec = kind === 'hot' ? c.hot : c.cold;
+        const targets = [...(BASE ? [{ name: 'base', child: await start(spec, BASE) }] : []), { name: 'zecrpc', child: await start(spec) }];
+        const r = await compare(pool, ceiling, targets, `${c.label} ${kind}`, bodies, replySize);
+        failures += r.failures;
+        const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
+        console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
+      }
+    }
+    if (failures) process.exitCode = 1;
+  } finally {
+    pool?.stop();
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Interleaved rounds of `bodies` against the ceiling and each of `servers` (the base revision,
+ * then this one): rate and CPU per request, ratios to the ceiling within each round.
+ */
+async function compare(
+  pool: ClientPool,
+  ceiling: ChildServer,
+  servers: readonly { name: string; child: ChildServer }[],
+  set: string,
+  bodies: readonly string[],
+  replySize: ReadonlyMap<string, number>,
+): Promise<{ line: string; failures: number }> {
+  const targets = [{ name: 'ceiling', child: ceiling }, ...servers];
+  for (const t of targets) {
+    const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replySize.get(b)! }));
+    await pool.define(`${set} ${t.name}`, requests);
+  }
+  const lastRate = new Map<string, number>();
+  let failures = 0;
+  // Warm-up, not counted; it also sizes the runs.
+  for (const t of targets) {
+    const w = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, Math.max(CONNECTIONS, bodies.length) * 2);
+    lastRate.set(t.name, w.completed / w.seconds);
+    failures += w.failures;
+  }
+  const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const t of targets) {
+      const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
+      const before = processCpuMicros(t.child.pid);
+      const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
+      const used = processCpuMicros(t.child.pid) - before;
+      failures += r.failures;
+      lastRate.set(t.name, r.completed / r.seconds);
+      rate.get(t.name)!.push(r.completed / r.seconds);
+      cpu.get(t.name)!.push(used / Math.max(1, r.completed));
+    }
+  }
+  const ceilingRate = rate.get('ceiling')!;
+  const ceilingCpu = cpu.get('ceiling')!;
+  const parts = [`ceiling ${fmt(median(ceilingRate))} req/s ${fmt(median(ceilingCpu))} µs CPU`];
+  for (const s of servers) {
+    const rates = rate.get(s.name)!.map((v, i) => (100 * v) / ceilingRate[i]!);
+    const cpus = cpu.get(s.name)!.map((v, i) => (100 * ceilingCpu[i]!) / v);
+    parts.push(
+      `${s.name} ${fmt(median(rate.get(s.name)!))} req/s = ${describePercent(spread(rates))} of the ceiling, ` +
+        `${fmt(median(cpu.get(s.name)!))} µs CPU, ceiling CPU ÷ ${s.name} CPU ${describePercent(spread(cpus))}`,
+    );
+  }
+  return { line: parts.join(' | '), failures };
+}
+
+await main();
