@@ -25,6 +25,8 @@ export interface AutocannonOptions {
   body: string | Buffer;
   /** How often autocannon samples its counters, ms (default 1000); a run also ends only on a sample. */
   sampleInt?: number;
+  /** Seconds a request may take before autocannon counts it as timed out (default 10). */
+  timeout?: number;
 }
 
 /** What autocannon returns: a promise of the result that also emits an event per response. */

@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VECTORS_DIR } from '../../test/support/vectors.js';
 import { childNodeArgs } from './bench-child.js';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -21,17 +22,44 @@ export interface ChildServer {
 }
 
 export interface ChildOptions {
-  /** The checkout whose `script` runs (default this one): another revision's, to compare with. */
+  /** The checkout measured (default this one): another revision's, to compare with. */
   root?: string;
   /** Node options before the script (`--cpu-prof`, …). */
   nodeArgs?: readonly string[];
+  /**
+   * 'tsx' (default): the root's own `script` under tsx, sources and all. 'dist': this checkout's
+   * `script` in plain Node, with the root's sources taken from its compiled `dist/` (what `zecrpc
+   * serve` runs; `npm run build` there first) and the bench helpers transpiled (dist-hooks.mjs).
+   */
+  mode?: 'tsx' | 'dist';
 }
 
-/** Starts `script` (a path from the repository root) under tsx with `env` added; resolves once it listens. */
+/** The node arguments and environment that run `script` as `options` ask. */
+function launch(script: string, options: ChildOptions): { args: string[]; env: Record<string, string>; cwd: string } {
+  const root = resolve(options.root ?? REPO);
+  if (options.mode !== 'dist') return { args: [...childNodeArgs(options.nodeArgs), script], env: {}, cwd: root };
+  return {
+    args: [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      join(REPO, 'bench/lib/dist-register.mjs'),
+      // As childNodeArgs does: the child ends with its parent (transpiled by the hooks above).
+      '--import',
+      new URL('./exit-with-parent.ts', import.meta.url).href,
+      join(REPO, script),
+    ],
+    // The vectors are found from this checkout: another one may sit where ../shared is absent.
+    env: { ZECRPC_BENCH_ROOT: root, ZECRPC_BENCH_REPO: REPO, ZECRPC_VECTORS: VECTORS_DIR },
+    cwd: root,
+  };
+}
+
+/** Starts `script` (a path from the repository root) with `env` added, as `options.mode` says; resolves once it listens. */
 export async function startChildServer(script: string, env: Record<string, string>, options: ChildOptions = {}): Promise<ChildServer> {
-  const proc: ChildProcess = spawn(process.execPath, [...childNodeArgs(options.nodeArgs), script], {
-    cwd: options.root ?? REPO,
-    env: { ...process.env, ...env },
+  const how = launch(script, options);
+  const proc: ChildProcess = spawn(process.execPath, how.args, {
+    cwd: how.cwd,
+    env: { ...process.env, ...how.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   // The channel is only the child's lifeline (it closes when this process ends): it must not keep this process alive.

@@ -48,14 +48,25 @@ export function networkParams(n: ServedNetwork): NetworkParams {
   return n === 'mainnet' ? MAINNET : TESTNET;
 }
 
-/** The store one server process serves: the network's genesis run plus that network's served blocks. */
-export function servedStore(network: ServedNetwork): MemoryChainStore {
+/**
+ * The store one server process serves: the network's genesis run plus that network's served
+ * blocks, and `extra` side blocks.
+ */
+export function servedStore(network: ServedNetwork, extra: readonly SideBlock[] = []): MemoryChainStore {
   const side: SideBlock[] = SERVED_BLOCKS.filter((b) => b.network === network).map((b) =>
     b.network === 'mainnet' && b.height === 106598
       ? zcashd2019Side(106598)
       : { bytes: servedBlockBytes(b), height: b.height, chainWork: 1n },
   );
-  return new MemoryChainStore(networkParams(network), network === 'mainnet' ? mainnetGenesisRun() : testnetChain(), side);
+  return new MemoryChainStore(networkParams(network), network === 'mainnet' ? mainnetGenesisRun() : testnetChain(), [...side, ...extra]);
+}
+
+/**
+ * A mainnet side block of 106598's shape filled to at most `targetBytes` (blockOf106598Shape), at
+ * 106598's height (its coinbase's): a full-size block for the large-reply measurements.
+ */
+export function largeMainnetSide(targetBytes: number): SideBlock {
+  return { bytes: blockOf106598Shape(targetBytes), height: 106598, chainWork: 1n };
 }
 
 /**

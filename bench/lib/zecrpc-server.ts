@@ -9,6 +9,7 @@
  *   CACHE=1|0                             the method's reply cache on (as served) or off
  *   SUMMARY=1|0                           getblock 1 of connected blocks from the index (as served) or decoded
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
+ *   LARGE_BLOCK=<bytes>                   SERVE=store mainnet also serves largeMainnetSide(bytes)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ import { verifiedStoreReader } from '../../src/store/verify.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer } from '../../src/rpc/http/server.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
-import { servedStore, type ServedNetwork } from './served-blocks.js';
+import { largeMainnetSide, servedStore, type ServedNetwork } from './served-blocks.js';
 
 const cache = process.env.CACHE !== '0';
 const summaryReplies = process.env.SUMMARY !== '0';
@@ -36,7 +37,9 @@ async function methodsToServe(): Promise<RpcMethod[]> {
     const features = { ...NO_EXPERIMENTAL_FEATURES, insightExplorer: process.env.INSIGHT === '1' };
     return storeMethods(verifiedStoreReader(store), { cacheReplies: cache, summaryReplies, features });
   }
-  return storeMethods(servedStore(network as ServedNetwork), { cacheReplies: cache, summaryReplies });
+  const large = Number(process.env.LARGE_BLOCK ?? 0);
+  const extra = large > 0 && network === 'mainnet' ? [largeMainnetSide(large)] : [];
+  return storeMethods(servedStore(network as ServedNetwork, extra), { cacheReplies: cache, summaryReplies });
 }
 const methods = await methodsToServe();
 

@@ -33,11 +33,11 @@ export interface BodyWait {
   /** After this long without room on the budget, the body is refused (413) rather than kept waiting. */
   maxMs: number;
   /**
-   * Called when the body starts waiting; the function it returns, when the wait ends. The server
-   * suspends the connection's idle timeout meanwhile: the client is not idle, the server is not
-   * reading, and a timeout would end the connection without a reply.
+   * Called with the body's stream when it starts waiting; the function it returns, when the wait
+   * ends. The server suspends the connection's idle timeout meanwhile: the client is not idle,
+   * the server is not reading, and a timeout would end the connection without a reply.
    */
-  onWait?: () => () => void;
+  onWait?: (stream: Readable) => () => void;
 }
 
 export interface ReadBody {
@@ -46,8 +46,13 @@ export interface ReadBody {
   reserved: number;
 }
 
+/** Told once, with the body or why there is none (the reservation already given back then). */
+export type BodyCallback = (error: Error | null, read: ReadBody | null) => void;
+
 /** The first buffer of a chunked body; it doubles as bytes come (the budget holds its whole size). */
 const FIRST_CHUNKED_CAPACITY = 4096;
+
+const clientClosed = (): Error => new Error('client closed the connection during the request body');
 
 /**
  * One body being read: its listeners are methods bound once, not closures made per request, and
@@ -55,10 +60,8 @@ const FIRST_CHUNKED_CAPACITY = 4096;
  * 'close' must then cost nothing).
  */
 class BodyRead {
-  buffer: Buffer | null;
-  received = 0;
-  private resolve: () => void = () => undefined;
-  private reject: (e: Error) => void = () => undefined;
+  private buffer: Buffer | null;
+  private received = 0;
   private readonly onData = this.data.bind(this);
   private readonly onEnd = this.end.bind(this);
   private readonly onError = this.fail.bind(this);
@@ -67,20 +70,17 @@ class BodyRead {
   constructor(
     private readonly stream: Readable,
     private readonly budget: MemoryBudget,
-    public reserved: number,
+    private reserved: number,
+    private readonly callback: BodyCallback,
   ) {
     this.buffer = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
   }
 
-  run(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-      this.stream.on('data', this.onData);
-      this.stream.once('end', this.onEnd);
-      this.stream.once('error', this.onError);
-      this.stream.once('close', this.onClose);
-    });
+  run(): void {
+    this.stream.on('data', this.onData);
+    this.stream.once('end', this.onEnd);
+    this.stream.once('error', this.onError);
+    this.stream.once('close', this.onClose);
   }
 
   private settle(): void {
@@ -93,16 +93,25 @@ class BodyRead {
   private fail(e: Error): void {
     this.settle();
     this.stream.pause();
-    this.reject(e);
+    this.buffer = null;
+    if (this.reserved > 0) this.budget.release(this.reserved);
+    this.callback(e, null);
   }
 
   private closed(): void {
-    this.fail(new Error('client closed the connection during the request body'));
+    this.fail(clientClosed());
   }
 
   private end(): void {
     this.settle();
-    this.resolve();
+    const { buffer, received, reserved } = this;
+    if (buffer === null) return this.callback(null, { body: Buffer.alloc(0), reserved });
+    // Tight already (a declared length is exact once llhttp has ended the stream), or a chunked
+    // body copied out at its size so that the doubling's slack goes back to the budget now.
+    if (received === buffer.length) return this.callback(null, { body: buffer, reserved });
+    const body = Buffer.from(buffer.subarray(0, received));
+    this.budget.release(reserved - received);
+    this.callback(null, { body, reserved: received });
   }
 
   private data(chunk: Buffer): void {
@@ -127,59 +136,58 @@ class BodyRead {
 }
 
 /**
- * Reads a body of `declared` bytes (Content-Length), or of unknown length (chunked). The
- * stream is read only after the reservation is granted: until then llhttp's socket stays
- * paused and the client's bytes wait in the kernel.
+ * Reads a body of `declared` bytes (Content-Length), or of unknown length (chunked), and tells
+ * `callback`. The stream is read only after the reservation is granted: until then llhttp's
+ * socket stays paused and the client's bytes wait in the kernel. A body the budget has room for
+ * at once is read without a promise (the route's body parser is a callback, as Fastify's own).
  *
  * Every chunk is copied into one buffer as it arrives, never kept: a chunk is a view of the
  * socket's read buffer, so a body sent a byte per packet would otherwise hold an object and a
  * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
  * whole size, so the bytes reserved are the bytes allocated.
  */
-export async function readBudgetedBody(
+export function readBudgetedBodyThen(
   stream: Readable,
   declared: number | null,
   budget: MemoryBudget,
-  wait?: BodyWait,
-): Promise<ReadBody> {
-  if (declared !== null && declared > MAX_BODY_SIZE) throw new BodyError(413, 'Request body larger than 32 MiB');
-  let reserved = 0;
-  if (declared !== null && declared > 0) {
-    // Waiting (and a promise) only when the budget is short: most bodies are granted at once.
-    if (!budget.tryReserve(declared) && !(await reserveDeclared(budget, declared, wait)))
-      throw new BodyError(413, 'Request body larger than the memory for request bodies');
-    reserved = declared;
-    // A client gone while its body waited for the budget: its stream closed with no one
-    // listening, and a read started now would never settle, holding the reservation for good.
-    if (stream.destroyed || stream.readableAborted) {
-      budget.release(reserved);
-      throw new Error('client closed the connection during the request body');
-    }
-  }
-  const read = new BodyRead(stream, budget, reserved);
-  try {
-    await read.run();
-  } catch (e) {
-    read.buffer = null;
-    if (read.reserved > 0) budget.release(read.reserved);
-    throw e;
-  }
-  const { buffer, received } = read;
-  reserved = read.reserved;
-  if (buffer === null) return { body: Buffer.alloc(0), reserved };
-  // Tight already (a declared length is exact once llhttp has ended the stream), or a chunked
-  // body copied out at its size so that the doubling's slack goes back to the budget now.
-  if (received === buffer.length) return { body: buffer, reserved };
-  const body = Buffer.from(buffer.subarray(0, received));
-  budget.release(reserved - received);
-  return { body, reserved: received };
+  wait: BodyWait | undefined,
+  callback: BodyCallback,
+): void {
+  if (declared !== null && declared > MAX_BODY_SIZE) return callback(new BodyError(413, 'Request body larger than 32 MiB'), null);
+  if (declared === null || declared === 0) return new BodyRead(stream, budget, 0, callback).run();
+  if (budget.tryReserve(declared)) return readReserved(stream, budget, declared, callback);
+  reserveDeclared(budget, declared, stream, wait).then(
+    (granted) => {
+      if (!granted) callback(new BodyError(413, 'Request body larger than the memory for request bodies'), null);
+      else readReserved(stream, budget, declared, callback);
+    },
+    (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
+  );
 }
 
-/** A declared length's reservation: granted now, or after a wait of at most `wait.maxMs`. */
-async function reserveDeclared(budget: MemoryBudget, bytes: number, wait: BodyWait | undefined): Promise<boolean> {
+/** `readBudgetedBodyThen` as a promise. */
+export function readBudgetedBody(stream: Readable, declared: number | null, budget: MemoryBudget, wait?: BodyWait): Promise<ReadBody> {
+  return new Promise<ReadBody>((resolve, reject) =>
+    readBudgetedBodyThen(stream, declared, budget, wait, (error, read) => (error ? reject(error) : resolve(read!))),
+  );
+}
+
+/** Reads a body whose declared length is reserved. */
+function readReserved(stream: Readable, budget: MemoryBudget, reserved: number, callback: BodyCallback): void {
+  // A client gone while its body waited for the budget: its stream closed with no one
+  // listening, and a read started now would never settle, holding the reservation for good.
+  if (stream.destroyed || stream.readableAborted) {
+    budget.release(reserved);
+    return callback(clientClosed(), null);
+  }
+  new BodyRead(stream, budget, reserved, callback).run();
+}
+
+/** A declared length's reservation after a wait of at most `wait.maxMs`. */
+async function reserveDeclared(budget: MemoryBudget, bytes: number, stream: Readable, wait: BodyWait | undefined): Promise<boolean> {
   if (bytes > budget.limit) return false;
   if (budget.tryReserve(bytes)) return true;
-  const resume = wait?.onWait?.();
+  const resume = wait?.onWait?.(stream);
   try {
     return await budget.reserve(bytes, wait?.maxMs);
   } finally {

@@ -19,7 +19,7 @@ import type { RequestSummary } from '../dispatch.js';
 import type { AuthVerdict } from './auth-penalty.js';
 import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
-import { BodyError, readBudgetedBody } from './body.js';
+import { BodyError, readBudgetedBodyThen, type BodyWait } from './body.js';
 import { declareBodyReservations, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
@@ -113,14 +113,32 @@ const verdictReply = (verdict: AuthVerdict): SimpleReply | null =>
  * authenticated POST through. Decided at once except for wrong credentials, whose penalty is waited
  * out (a promise then).
  */
-function answerFromHead(core: RpcCore, request: FastifyRequest): SimpleReply | null | Promise<SimpleReply | null> {
+function answerFromHead(core: RpcCore, request: FastifyRequest, exact: ExactTargets): SimpleReply | null | Promise<SimpleReply | null> {
   if (!core.isAllowed(request.socket.remoteAddress)) return { status: 403, body: '', own: 'none' };
   if (request.method === 'DELETE') return { status: 405, body: '', own: 'none' };
   // The router matched the path without its query: zcashd's handler wants the exact target.
-  if (request.raw.url !== request.routeOptions.url) return { status: 404, body: '', own: 'none' };
+  if (!exact.isRouteUrl(request)) return { status: 404, body: '', own: 'none' };
   if (request.method !== 'POST') return { status: 405, body: 'JSONRPC server handles only POST requests', own: 'none' };
   const verdict = core.authenticate(request.headers.authorization, request.socket.remoteAddress);
   return typeof verdict === 'string' ? verdictReply(verdict) : verdict.then(verdictReply);
+}
+
+/**
+ * Whether a request's target is its route's URL exactly. Fastify builds a new routeOptions object
+ * at every read, so a target once found equal is remembered: the same target always reaches the
+ * same route. Only route URLs are remembered (the route and, under a prefix, its slash twin).
+ */
+class ExactTargets {
+  private readonly known = new Set<string>();
+
+  isRouteUrl(request: FastifyRequest): boolean {
+    const target = request.raw.url;
+    if (target === undefined) return false;
+    if (this.known.has(target)) return true;
+    if (target !== request.routeOptions.url) return false;
+    this.known.add(target);
+    return true;
+  }
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
@@ -141,27 +159,32 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   const logRequests = (request: FastifyRequest): boolean =>
     (request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const metrics = core.metrics;
+  const exactTargets = new ExactTargets();
   if (!app.hasRequestDecorator(SUMMARY)) app.decorateRequest(SUMMARY, null);
   declareBodyReservations(app);
   app.removeAllContentTypeParsers();
-  // zcashd reads every body as JSON-RPC text, whatever its Content-Type.
-  app.addContentTypeParser('*', async (request: FastifyRequest, payload: IncomingMessage) => {
+  // The server reads nothing while a body waits for the budget: the idle timeout would end the
+  // connection without a reply, so the wait's own limit replaces it meanwhile.
+  const bodyWait: BodyWait = {
+    maxMs: core.bodyWaitMs,
+    onWait: (stream) => {
+      const socket = (stream as IncomingMessage).socket;
+      const idleTimeout = app.server.timeout;
+      socket.setTimeout(0);
+      return () => {
+        if (!socket.destroyed) socket.setTimeout(idleTimeout);
+      };
+    },
+  };
+  // zcashd reads every body as JSON-RPC text, whatever its Content-Type. A callback parser, as
+  // Fastify's own: a body granted at once costs no promise.
+  app.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, body?: Buffer) => void) => {
     const length = request.headers['content-length'];
-    const socket = request.raw.socket;
-    const read = await readBudgetedBody(payload, length === undefined ? null : Number(length), core.bodies, {
-      maxMs: core.bodyWaitMs,
-      // The server reads nothing while the body waits: the idle timeout would end the
-      // connection without a reply, so the wait's own limit replaces it meanwhile.
-      onWait: () => {
-        const idleTimeout = request.server.server.timeout;
-        socket.setTimeout(0);
-        return () => {
-          if (!socket.destroyed) socket.setTimeout(idleTimeout);
-        };
-      },
+    readBudgetedBodyThen(payload, length === undefined ? null : Number(length), core.bodies, bodyWait, (error, read) => {
+      if (error !== null) return done(error);
+      noteReservedBody(request, read!.reserved);
+      done(null, read!.body);
     });
-    noteReservedBody(request, read.reserved);
-    return read.body;
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof BodyError) return answer(reply, errorPage(error.statusCode));
@@ -191,7 +214,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
         delete request.raw.headers['content-type'];
         done();
       };
-      const early = answerFromHead(core, request);
+      const early = answerFromHead(core, request, exactTargets);
       // A failure answering after the penalty goes to Fastify, never an unhandled rejection.
       if (early instanceof Promise) early.then(decide).catch(done);
       // A refusal waits for the rest of the packet to be parsed, as libevent reads the whole
@@ -237,7 +260,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       if (socket.destroyed) finish();
       else reply.raw.once('close', finish);
       (request as WithSummary)[SUMMARY] = outcome.summary;
-      return answer(reply, outcome.reply);
+      return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
     },
   });
 }

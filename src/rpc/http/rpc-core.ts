@@ -25,7 +25,7 @@ import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } f
 import { DEFAULT_IDLE_TRIM_MS, IdleTrimmer, type TrimOutcome, type TrimScheduler } from './idle-trim.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
-import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { ReplyJoinBuffers, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue, type WorkSlot } from './work-queue.js';
@@ -75,6 +75,11 @@ export interface RpcCoreOptions {
    */
   bodyWaitMs?: number;
   /**
+   * Join small replies in reusable buffers (ReplyJoinBuffers): only for a Fastify instance no
+   * application's onSend hook can reach (`zecrpc serve`'s), since a hook could keep a payload.
+   */
+  reuseReplyBuffers?: boolean;
+  /**
    * Milliseconds without a request after which the reply caches are dropped, idle render
    * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
    */
@@ -116,6 +121,8 @@ export interface RpcCore {
   readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
+  /** Reusable buffers small replies are joined in (`reuseReplyBuffers`), or null. */
+  readonly replyJoins: ReplyJoinBuffers | null;
   isAllowed(address: string | undefined): boolean;
   /**
    * The request's credentials: 'missing' without an Authorization header, 'refused' after
@@ -360,6 +367,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
+    replyJoins: opts.reuseReplyBuffers ? new ReplyJoinBuffers() : null,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,

@@ -176,6 +176,8 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     metrics: opts.metrics,
     bodyWaitMs: opts.bodyWaitMs,
     idleTrimMs: opts.idleTrimMs,
+    // This Fastify instance is the server's own: no application's onSend hook sees a reply.
+    reuseReplyBuffers: true,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;
