@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { normalizeDecodeArgs } from '../../src/cli/decode.js';
 import { vectorPath } from '../support/vectors.js';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/timeouts.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const cli = (args: string[]) =>
@@ -15,7 +16,10 @@ const cli = (args: string[]) =>
 const TX =
   '01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff025100ffffffff0250c30000000000002321027a46eb513588b01b37ea24303f4b628afd12cc20df789fede0921e43cad3e875acd43000000000000017a9147d46a730d31f97b1930d3368a967c309bd4d136a8700000000';
 
-describe('decode-tx and decode-block options', () => {
+// Each test here does seconds of CPU work (CLI processes started, multi-megabyte blocks rendered):
+// on a machine whose cores are shared many times over that stretches past vitest's 60 s default,
+// which is there to catch a hang. HEAVY_TEST_TIMEOUT_MS still catches one.
+describe('decode-tx and decode-block options', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   it('map zcashd-style options onto the long ones, leaving hex, @file and - alone', () => {
     expect(normalizeDecodeArgs(['-network=testnet', '-pretty', '-testnet', '-regtest', '--pretty', '-', '@x.hex', 'ab'])).toEqual([
       '--network=testnet',

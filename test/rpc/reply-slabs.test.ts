@@ -16,6 +16,7 @@ import { MethodRegistry } from '../../src/rpc/registry.js';
 import { inlineBlockRenderer, type BlockRenderRequest } from '../../src/rpc/workers/block-renderer.js';
 import type { Socket } from 'node:net';
 import { largeBlocks, post, postBytes, rawRequest, storeWithLargeBlocks, PASSWORD, USER } from '../stress/fixtures.js';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/timeouts.js';
 
 // 1.4 MB blocks: a verbosity-2 reply (≈ 8 MB) is more than the kernel's socket buffers hold, so
 // a client that does not read keeps part of its reply waiting in the server.
@@ -47,7 +48,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('replies written from reply slabs', () => {
+// Each test here does seconds of CPU work (CLI processes started, multi-megabyte blocks rendered):
+// on a machine whose cores are shared many times over that stretches past vitest's 60 s default,
+// which is there to catch a hang. HEAVY_TEST_TIMEOUT_MS still catches one.
+describe('replies written from reply slabs', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   it('give every client its own block, byte for byte, with more requests in flight than slabs', async () => {
     const bodies = Array.from(
       { length: 12 },

@@ -11,6 +11,7 @@ import { loadNodeConfig } from '../../src/config.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { largeBlocks, post, sampleRss, storeWithLargeBlocks, PASSWORD, USER } from './fixtures.js';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/timeouts.js';
 
 const MIB = 1024 * 1024;
 const PER_REQUEST = 64 * MIB;
@@ -34,7 +35,10 @@ afterAll(async () => {
 /** The 400-item batch of the report: getblock verbosity 2 over the 40 distinct large blocks, ten times. */
 const attackBatch = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, method: 'getblock', params: [hashes[i % 40], 2] })));
 
-describe('per-request and global reply budgets', () => {
+// Each test here does seconds of CPU work (CLI processes started, multi-megabyte blocks rendered):
+// on a machine whose cores are shared many times over that stretches past vitest's 60 s default,
+// which is there to catch a hang. HEAVY_TEST_TIMEOUT_MS still catches one.
+describe('per-request and global reply budgets', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   it('answers the 400-item getblock-2 batch with -7 instead of building a multi-GB reply, then gives the memory back', async () => {
     const before = process.memoryUsage.rss();
     const rss = sampleRss();
@@ -73,7 +77,7 @@ describe('per-request and global reply budgets', () => {
   });
 });
 
-describe('long batches share the server', () => {
+describe('long batches share the server', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   it('a 50,000-item batch does not stop other clients from being answered', async () => {
     const batch = JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ id: i, method: 'getblockcount' })));
     const big = post(server.port, batch);
@@ -94,7 +98,7 @@ describe('long batches share the server', () => {
   });
 });
 
-describe('parsed requests count against the request memory (-rpcbodymemory)', () => {
+describe('parsed requests count against the request memory (-rpcbodymemory)', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   it('runs batches whose parse fits, refuses one that never could without parsing it, and runs many at once one budget-full at a time', async () => {
     const d = mkdtempSync(join(tmpdir(), 'zecrpc-stress-parse-'));
     const config = loadNodeConfig([`-datadir=${d}`, '-rpcport=0', `-rpcuser=${USER}`, `-rpcpassword=${PASSWORD}`]);
