@@ -5,7 +5,7 @@
  * ceiling's p50–p99 behind each server measured against it). Sized from its content like
  * svg.ts's bar chart, within the same bounds.
  */
-import { CHAR_W, esc, FONT, MAX_HEIGHT, MAX_WIDTH, PALETTE, type Axis } from './svg.js';
+import { axisMarks, CHAR_W, esc, FONT, MAX_HEIGHT, MAX_WIDTH, PALETTE, type Axis } from './svg.js';
 
 const ROW_H = 18;
 const HEADING_H = 24;
@@ -114,11 +114,7 @@ export function dotChart(spec: DotChartSpec): string {
   }
 
   const bottom = top + plotH;
-  for (const t of axis.ticks) {
-    out.push(`<line x1="${f(x(t))}" y1="${top - 4}" x2="${f(x(t))}" y2="${bottom}" stroke="#e6e6e6"/>`);
-    out.push(`<text x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle" fill="#555">${esc(axis.tickLabel(t))}</text>`);
-  }
-  out.push(`<text x="${f(left + PLOT_W / 2)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
+  out.push(...axisMarks(axis, x, left + PLOT_W / 2, top, bottom));
 
   let y = top;
   for (const g of spec.groups) {

@@ -110,11 +110,7 @@ export function barChart(spec: BarChartSpec): string {
   });
 
   const bottom = top + plotH;
-  for (const t of axis.ticks) {
-    out.push(`<line x1="${f(x(t))}" y1="${top - 4}" x2="${f(x(t))}" y2="${bottom}" stroke="#e6e6e6"/>`);
-    out.push(`<text x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle" fill="#555">${esc(axis.tickLabel(t))}</text>`);
-  }
-  out.push(`<text x="${f(left + PLOT_W / 2)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
+  out.push(...axisMarks(axis, x, left + PLOT_W / 2, top, bottom));
 
   let y = top;
   for (const g of spec.groups) {
@@ -165,4 +161,16 @@ export function logTicks(min: number, max: number, multiples: readonly number[] 
     }
   }
   return ticks;
+}
+
+/** The axis' grid lines and tick labels from `top` to `bottom`, and its title centred at `centreX`. */
+export function axisMarks(axis: Axis, x: (v: number) => number, centreX: number, top: number, bottom: number): string[] {
+  const f = (v: number): string => v.toFixed(1);
+  const out: string[] = [];
+  for (const t of axis.ticks) {
+    out.push(`<line x1="${f(x(t))}" y1="${top - 4}" x2="${f(x(t))}" y2="${bottom}" stroke="#e6e6e6"/>`);
+    out.push(`<text x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle" fill="#555">${esc(axis.tickLabel(t))}</text>`);
+  }
+  out.push(`<text x="${f(centreX)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
+  return out;
 }
