@@ -5,7 +5,7 @@
  * ceiling's p50–p99 behind each server measured against it). Sized from its content like
  * svg.ts's bar chart, within the same bounds.
  */
-import { axisMarks, CHAR_W, esc, FONT, MAX_HEIGHT, MAX_WIDTH, PALETTE, type Axis } from './svg.js';
+import { axisMarks, axisPosition, CHAR_W, esc, FONT, MAX_HEIGHT, MAX_WIDTH, PALETTE, type Axis } from './svg.js';
 
 const ROW_H = 18;
 const HEADING_H = 24;
@@ -83,14 +83,7 @@ export function dotChart(spec: DotChartSpec): string {
     throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
   }
 
-  const x = (v: number): number => {
-    const c = Math.min(axis.max, Math.max(axis.min, v));
-    const share =
-      axis.scale === 'log'
-        ? (Math.log10(c) - Math.log10(axis.min)) / (Math.log10(axis.max) - Math.log10(axis.min))
-        : (c - axis.min) / (axis.max - axis.min);
-    return left + share * PLOT_W;
-  };
+  const x = axisPosition(axis, left, PLOT_W);
   const f = (n: number): string => n.toFixed(1);
   const colour = (s: string): string => PALETTE[spec.series.indexOf(s) % PALETTE.length]!;
   const shape = (s: string): (typeof SHAPES)[number] => SHAPES[spec.series.indexOf(s)]!;

@@ -83,15 +83,7 @@ export function barChart(spec: BarChartSpec): string {
     throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
   }
 
-  const clamp = (v: number): number => Math.min(axis.max, Math.max(axis.min, v));
-  const x = (v: number): number => {
-    const c = clamp(v);
-    const share =
-      axis.scale === 'log'
-        ? (Math.log10(c) - Math.log10(axis.min)) / (Math.log10(axis.max) - Math.log10(axis.min))
-        : (c - axis.min) / (axis.max - axis.min);
-    return left + share * PLOT_W;
-  };
+  const x = axisPosition(axis, left, PLOT_W);
   const f = (n: number): string => n.toFixed(1);
   const colour = (series: string): string => PALETTE[spec.series.indexOf(series) % PALETTE.length]!;
 
@@ -173,4 +165,13 @@ export function axisMarks(axis: Axis, x: (v: number) => number, centreX: number,
   }
   out.push(`<text x="${f(centreX)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
   return out;
+}
+
+/** Where a value falls on the axis, in pixels from the left edge (`left` to `left + width`), clamped to its range. */
+export function axisPosition(axis: Axis, left: number, width: number): (v: number) => number {
+  const [lo, hi] = axis.scale === 'log' ? [Math.log10(axis.min), Math.log10(axis.max)] : [axis.min, axis.max];
+  return (v) => {
+    const c = Math.min(axis.max, Math.max(axis.min, v));
+    return left + (((axis.scale === 'log' ? Math.log10(c) : c) - lo) / (hi - lo)) * width;
+  };
 }
