@@ -19,6 +19,27 @@ export function hexToBytesStrict(s: string): Uint8Array | null {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
+/** Hex text is decoded this many characters at a time (see hexBytesToBytesStrict). */
+const HEX_CHUNK_CHARS = 32 * 1024;
+
+/**
+ * `hexToBytesStrict` of hex text given as its bytes (ASCII; any other byte is not hex), with
+ * the same answers. The text is decoded a chunk at a time through Node's native decoder: each
+ * chunk's string is a small young object, while one string of the whole text (a raw
+ * transaction's hex is hundreds of kilobytes) would be a large object of its own pages.
+ */
+export function hexBytesToBytesStrict(hex: Uint8Array): Uint8Array | null {
+  if (hex.length === 0 || (hex.length & 1) !== 0) return null;
+  const text = Buffer.isBuffer(hex) ? hex : Buffer.from(hex.buffer, hex.byteOffset, hex.byteLength);
+  const out = Buffer.allocUnsafe(hex.length >>> 1);
+  for (let start = 0; start < text.length; start += HEX_CHUNK_CHARS) {
+    const end = Math.min(text.length, start + HEX_CHUNK_CHARS);
+    // The native decoder stops at the first pair that is not hex: fewer bytes means invalid.
+    if (2 * out.write(text.toString('latin1', start, end), start >>> 1, 'hex') !== end - start) return null;
+  }
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
 /** zcashd's IsHex: non-empty, even length, only [0-9a-fA-F]. */
 export function isHex(s: string): boolean {
   return hexToBytesStrict(s) !== null;

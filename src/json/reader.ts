@@ -24,6 +24,7 @@
  */
 import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
+import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
 export class JsonParseError extends Error {
@@ -90,6 +91,32 @@ function readPlainAsciiString(buf: Buffer, start: number, end: number): string |
 
 const nativeIsAscii: ((b: Uint8Array) => boolean) | undefined = (bufferModule as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
 
+/**
+ * Whether a string body of bytes is plain (readPlainAsciiString's test) without making it a
+ * string: ASCII natively, no backslash natively, and no control byte four bytes at a time
+ * (every byte is ASCII by then, which is what the word test needs).
+ */
+function isPlainAsciiBytes(body: Buffer): boolean {
+  if (nativeIsAscii === undefined || !nativeIsAscii(body) || body.indexOf(Ch.Backslash) >= 0) return false;
+  return !holdsControlByte(body);
+}
+
+/** Whether ASCII `bytes` hold a byte below 0x20. */
+export function holdsControlByte(bytes: Uint8Array): boolean {
+  let i = 0;
+  const end = bytes.length;
+  // Bytes up to a 4-byte boundary of the underlying memory, then whole words, then the tail.
+  while (i < end && (bytes.byteOffset + i) % 4 !== 0) if (bytes[i++]! < 0x20) return true;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (end - i) >>> 2);
+  for (let k = 0; k < words.length; k++) {
+    const x = words[k]!;
+    // A byte below 0x20 borrows into its own top bit, which ~x keeps only for bytes below 0x80.
+    if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+  }
+  for (i += 4 * words.length; i < end; i++) if (bytes[i]! < 0x20) return true;
+  return false;
+}
+
 function isDigit(c: number): boolean {
   return c >= Ch.Zero && c <= Ch.Nine;
 }
@@ -152,22 +179,34 @@ function isPlainRun(bytes: Buffer, start: number, end: number): boolean {
   return true;
 }
 
+export interface ParseOptions {
+  /**
+   * Leave array elements that are plain ASCII strings of at least LAZY_STRING_MIN_BYTES as
+   * ranges of the input (lazy-strings.ts), valid while this scope is open. The value read is
+   * the same either way; only when the string is made differs.
+   */
+  lazyStrings?: LazyStringScope;
+}
+
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
-export function parseJson(input: string | Uint8Array): JsonValue {
+export function parseJson(input: string | Uint8Array, options: ParseOptions = {}): JsonValue {
   const bytes =
     typeof input === 'string'
       ? Buffer.from(input, 'utf8')
       : Buffer.isBuffer(input)
         ? input
         : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  return new Reader(bytes).readDocument();
+  return new Reader(bytes, options.lazyStrings ?? null).readDocument();
 }
 
 class Reader {
   private pos = 0;
   private readonly end: number;
 
-  constructor(private readonly buf: Buffer) {
+  constructor(
+    private readonly buf: Buffer,
+    private readonly lazyStrings: LazyStringScope | null,
+  ) {
     this.end = buf.length;
   }
 
@@ -354,7 +393,7 @@ class Reader {
       return items;
     }
     for (;;) {
-      items.push(this.readValue(depth));
+      if (this.lazyStrings === null || !this.readLazyElement(items, this.lazyStrings)) items.push(this.readValue(depth));
       this.skipWhitespace();
       const c = this.buf[this.pos];
       if (c === Ch.Comma) {
@@ -366,6 +405,25 @@ class Reader {
         this.fail(c === undefined ? 'unexpected end of input in array' : 'expected "," or "]" in array');
       }
     }
+  }
+
+  /**
+   * A long plain string as the next element of `items`, left as a range of the input; false
+   * (nothing read) for any other value, which then takes the ordinary path and its errors.
+   */
+  private readLazyElement(items: JsonValue[], scope: LazyStringScope): boolean {
+    this.skipWhitespace();
+    const { buf } = this;
+    if (buf[this.pos] !== Ch.Quote) return false;
+    const start = this.pos + 1;
+    const q = buf.indexOf(Ch.Quote, start);
+    if (q - start < LAZY_STRING_MIN_BYTES) return false;
+    const body = buf.subarray(start, q);
+    if (!isPlainAsciiBytes(body)) return false;
+    items.push(null);
+    defineLazyString(items, items.length - 1, body, scope);
+    this.pos = q + 1;
+    return true;
   }
 
   private readObject(depth: number): JsonObject {

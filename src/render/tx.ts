@@ -444,5 +444,20 @@ export function txToJson(tx: Transaction, network: NetworkParams): string {
  * reply sends, written as bytes from the start (see JsonWriter).
  */
 export function txToJsonBytes(tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
-  return renderToBytes(4 * tx.size + 512, (w) => writeTxJson(w, tx, network, extras));
+  return renderToBytes(txJsonSizeEstimate(tx), (w) => writeTxJson(w, tx, network, extras));
+}
+
+/** Bytes txToJsonBytes expects a transaction's text to take, at most for nearly every transaction. */
+export function txJsonSizeEstimate(tx: Transaction): number {
+  return 4 * tx.size + 512;
+}
+
+/**
+ * txToJsonBytes written into `output` from its start: the result is a view of it while the text
+ * fits (memory of its own otherwise), so it is valid only as long as `output` is not reused.
+ */
+export function txToJsonBytesInto(output: Buffer, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
+  const w = new JsonWriter(output);
+  writeTxJson(w, tx, network, extras);
+  return w.toBuffer();
 }

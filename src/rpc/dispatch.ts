@@ -7,6 +7,7 @@
  * the pieces are kept as separate chunks (never joined into one string or buffer); a reply that
  * would outgrow its budget is dropped at once and answered with RPC_OUT_OF_MEMORY instead.
  */
+import { LazyStringScope } from '../json/lazy-strings.js';
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
@@ -223,9 +224,26 @@ export async function handleJsonRpcBody(
   ctx: RpcContext,
   opts: DispatchOptions = {},
 ): Promise<RpcReply> {
+  // Long string parameters stay ranges of the body until a method reads them as strings; the
+  // body's memory may be reused once the reply is built, so they are valid until then.
+  const lazyStrings = new LazyStringScope();
+  try {
+    return await handleParsedBody(body, lazyStrings, registry, ctx, opts);
+  } finally {
+    lazyStrings.end();
+  }
+}
+
+async function handleParsedBody(
+  body: Uint8Array,
+  lazyStrings: LazyStringScope,
+  registry: MethodRegistry,
+  ctx: RpcContext,
+  opts: DispatchOptions,
+): Promise<RpcReply> {
   let value: JsonValue;
   try {
-    value = parseJson(body);
+    value = parseJson(body, { lazyStrings });
   } catch (e) {
     if (!(e instanceof JsonParseError)) throw e;
     return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Parse error', null) + '\n' };

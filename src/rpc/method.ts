@@ -8,6 +8,7 @@ import type { JsonValue } from '../json/value.js';
 import type { JsonWriter } from '../json/writer.js';
 import type { BlockChainContext } from '../render/block.js';
 import type { CompatProfile } from '../compat/profiles.js';
+import type { ReplyScope } from './workers/reply-slab.js';
 
 /** A structured JSON-RPC error (passes through to the reply unchanged). */
 export class RpcError extends Error {
@@ -82,6 +83,11 @@ export interface RpcContext {
   readonly signal?: AbortSignal;
   /** Counts a lookup in a method's reply cache (the metrics' cache hits); absent without metrics. */
   readonly noteCacheLookup?: (cache: ReplyCacheName, hit: boolean) => void;
+  /**
+   * The request's hold on memory lent to its reply, given back once the reply has been written
+   * (or its connection is gone); absent where no server writes the reply (library, tests).
+   */
+  readonly replyScope?: ReplyScope;
 }
 
 /** The reply caches a lookup is counted for: a bounded set, as every metric label. */

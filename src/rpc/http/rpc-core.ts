@@ -288,7 +288,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const noteRelease = (bytes: number) => releaser.noteRelease(bytes);
   /** The context a request runs in: what it adds to the server's are its signal and render-thread policy. */
   const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
-    if (!pool) return signal ? { ...ctx, signal } : ctx;
+    if (!pool) return { ...ctx, signal, replyScope: scope };
     // Every member of `ctx` written out rather than spread: one object of one shape per request.
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
@@ -299,6 +299,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       requestStop: ctx.requestStop,
       signal,
       noteCacheLookup: ctx.noteCacheLookup,
+      replyScope: scope,
       blockRenderer: {
         render: async (req) => {
           if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);

@@ -1,14 +1,17 @@
 /** `decoderawtransaction "hexstring"` (zcashd v6.12.2 src/rpc/rawtransaction.cpp). */
+import { Buffer } from 'node:buffer';
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
-import { decodeTransactionHex } from '../../../codec/tx/transaction.js';
+import { decodeTransactionHexBytes } from '../../../codec/tx/transaction.js';
 import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/profiles.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
-import { jsonTypeName } from '../../../json/value.js';
+import { plainStringBytes } from '../../../json/lazy-strings.js';
+import { jsonTypeName, type JsonValue } from '../../../json/value.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
-import { ownMemory } from '../blockchain/reply-cache.js';
+import { renderInLentMemory } from '../reply-memory.js';
+import { DecodeCache } from './decode-cache.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =
@@ -87,52 +90,6 @@ const HELP =
   helpExampleCli('decoderawtransaction', '"hexstring"') +
   helpExampleRpc('decoderawtransaction', '"hexstring"');
 
-/**
- * Results by network and hex. decoderawtransaction is a pure function of its input, and
- * clients (explorers, wallets polling the mempool) decode the same transactions repeatedly;
- * a shielded transaction costs far more to validate, hash (ZIP-244) and render than a cache hit.
- * Bounded by total size (oldest entries dropped first); results are kept as their
- * UTF-8 bytes so a hit needs no re-encoding. Only successful decodes are cached.
- */
-class DecodeCache {
-  private readonly byNetwork = new Map<string, Map<string, Buffer>>();
-  private size = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  get bytes(): number {
-    return this.size;
-  }
-
-  clear(): void {
-    this.byNetwork.clear();
-    this.size = 0;
-  }
-
-  get(network: string, hex: string): Buffer | undefined {
-    return this.byNetwork.get(network)?.get(hex);
-  }
-
-  set(network: string, hex: string, result: Buffer): void {
-    const cost = hex.length + result.length;
-    if (cost > this.maxBytes / 8) return;
-    let m = this.byNetwork.get(network);
-    if (!m) this.byNetwork.set(network, (m = new Map()));
-    const old = m.get(hex);
-    if (old !== undefined) this.size -= hex.length + old.length;
-    m.set(hex, ownMemory(result));
-    this.size += cost;
-    for (const [net, entries] of this.byNetwork) {
-      for (const [k, v] of entries) {
-        if (this.size <= this.maxBytes) return;
-        entries.delete(k);
-        this.size -= k.length + v.length;
-      }
-      if (entries.size === 0) this.byNetwork.delete(net);
-    }
-  }
-}
-
 export interface DecodeRawTransactionOptions {
   /** Bytes of hex + results kept for repeated requests; 0 disables the cache. Default 32 MB. */
   cacheBytes?: number;
@@ -155,10 +112,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
     help: HELP,
     ...(cache ? { cache } : {}),
     call(params, ctx) {
-      const hex = params[0]!;
-      if (typeof hex !== 'string') {
-        throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
-      }
+      const hex = hexParameter(params);
       const profile = ctx.profile ?? DEFAULT_COMPAT_PROFILE;
       // Results differ by network (addresses) and by profile (the branch ids its parser accepts).
       const cacheKey = `${ctx.network.name} ${profile.name}`;
@@ -166,11 +120,27 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (cache) ctx.noteCacheLookup?.('decoderawtransaction', hit !== undefined);
       if (hit) return hit;
       if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
-      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHex(hex, profile.acceptance), ctx.network));
-      cache?.set(cacheKey, hex, json);
+      if (cache === null)
+        return asDeserializationError(() =>
+          renderInLentMemory(decodeTransactionHexBytes(hex, profile.acceptance), ctx.network, ctx.replyScope),
+        );
+      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHexBytes(hex, profile.acceptance), ctx.network));
+      cache.set(cacheKey, hex, json);
       return json;
     },
   };
+}
+
+/**
+ * The hex parameter as its bytes: the range of the request's body the reader left it as, or a
+ * string's UTF-8 (hex is ASCII, and any other character makes bytes that are not hex either).
+ */
+function hexParameter(params: readonly JsonValue[]): Uint8Array {
+  const bytes = plainStringBytes(params, 0);
+  if (bytes !== null) return bytes;
+  const hex = params[0]!;
+  if (typeof hex !== 'string') throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
+  return Buffer.from(hex, 'utf8');
 }
 
 /** zcashd's -22 for a transaction that does not decode, whenever the decoder finds out. */
@@ -190,8 +160,14 @@ function asDeserializationError<T>(work: (() => T) | Promise<T>): T | Promise<T>
 }
 
 /** The reply with the spent index's members, read off the event loop in batches. */
-async function withSpentRecords(hex: string, network: NetworkParams, profile: CompatProfile, lookup: SpentIndexLookup): Promise<Buffer> {
-  const tx = decodeTransactionHex(hex, profile.acceptance);
+async function withSpentRecords(
+  hex: Uint8Array,
+  network: NetworkParams,
+  profile: CompatProfile,
+  lookup: SpentIndexLookup,
+): Promise<Buffer> {
+  // Decoded before the first wait: `hex` may be a view of the request's body.
+  const tx = decodeTransactionHexBytes(hex, profile.acceptance);
   return txToJsonBytes(tx, network, { spent: { bytes: await lookup.records([tx]), at: 0 } });
 }
 

@@ -16,6 +16,8 @@ import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../../store/types.js';
 import { TipScopedReplyCache } from '../blockchain/reply-cache.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
+import type { ReplyScope } from '../../workers/reply-slab.js';
+import { renderInLentMemory } from '../reply-memory.js';
 import { isZeroHash, parseHashV } from '../../params.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 
@@ -218,11 +220,27 @@ function scanBlock(bytes: Uint8Array, match: (tx: Transaction, index: number) =>
   return null;
 }
 
+/**
+ * The position of `txid` in the block's stored txid list, or -1 (not listed, or no list). A
+ * position found is only a hint: the transaction read there must still have that txid.
+ */
+async function listedPosition(store: ChainStoreReader, blockHash: Uint8Array, txid: Uint8Array): Promise<number> {
+  const txids = await store.blockTxids(blockHash);
+  if (!txids) return -1;
+  for (let i = 0; i < txids.length; i++) if (bytesEqual(txids[i]!, txid)) return i;
+  return -1;
+}
+
 /** GetTransaction with an explicit block: only that block is searched. */
 async function findInBlock(store: ChainStoreReader, entry: BlockIndexEntry, txid: Uint8Array): Promise<FoundTx> {
   const bytes = entry.haveData ? await store.blockBytes(entry.hash) : null;
   if (!bytes) throw new RpcError(RPC.MISC_ERROR, 'Block not available');
-  const found = scanBlock(bytes, (tx) => bytesEqual(tx.txid, txid));
+  // Through the stored txid list, only the transaction at the listed position is hashed, not
+  // every one before it; without it (or if the block disagrees with it), every one in turn.
+  const listed = await listedPosition(store, entry.hash, txid);
+  const found =
+    (listed >= 0 ? scanBlock(bytes, (tx, i) => i === listed && bytesEqual(tx.txid, txid)) : null) ??
+    scanBlock(bytes, (tx) => bytesEqual(tx.txid, txid));
   if (!found) {
     throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, `No such transaction found in the provided block${WALLET_HINT}`);
   }
@@ -298,7 +316,7 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
           },
         }
       : {}),
-    async call(params) {
+    async call(params, ctx) {
       const txid = parseHashV(params[0], 'parameter 1');
       // An int getter, unlike getblock: true/false are type errors, any non-zero is verbose.
       const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
@@ -310,7 +328,8 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
       const key = `${verbose ? 1 : 0}:${Buffer.from(txid).toString('hex')}:${givenBlock ? Buffer.from(givenBlock).toString('hex') : ''}`;
       const cached = cache?.get<Buffer>(scope, key);
       if (cached !== undefined) return cached;
-      const reply = await rawTransactionReply(store, spentIndexLookup, txid, verbose, givenBlock);
+      // A reply nobody keeps is rendered into memory lent to it until it has been written.
+      const reply = await rawTransactionReply(store, spentIndexLookup, txid, verbose, givenBlock, cache ? null : { scope: ctx.replyScope });
       cache?.set(scope, tipKey(await store.tip()), key, reply);
       return reply;
     },
@@ -324,6 +343,7 @@ async function rawTransactionReply(
   txid: Uint8Array,
   verbose: boolean,
   givenBlock: Uint8Array | null,
+  lending: { scope: ReplyScope | undefined } | null,
 ): Promise<Buffer> {
   let blockEntry: BlockIndexEntry | null = null;
   if (givenBlock) {
@@ -340,5 +360,5 @@ async function rawTransactionReply(
     const tip = await store.tip();
     extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
   }
-  return txToJsonBytes(found.tx, store.network, extras);
+  return lending ? renderInLentMemory(found.tx, store.network, lending.scope, extras) : txToJsonBytes(found.tx, store.network, extras);
 }

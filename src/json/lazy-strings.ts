@@ -1,0 +1,80 @@
+/**
+ * Long plain strings read as ranges of the request's bytes. A raw transaction's hex is hundreds
+ * of kilobytes, and a JavaScript string that long is a large object of its own pages, which costs
+ * more than everything else the request does with it; decoderawtransaction only needs its bytes
+ * (plainStringBytes). So the reader, when given a scope, leaves such a string as bytes and puts
+ * an accessor in its array slot: whoever reads the slot gets the ordinary string, made on the
+ * first read and stored in the slot as a plain value from then on. To every other consumer the
+ * array is an array of strings like any other.
+ *
+ * The bytes belong to the request's body, whose memory is reused once the request ends, so a
+ * scope is ended with its request: a slot read after that throws, and plainStringBytes answers
+ * null, rather than either seeing another request's bytes.
+ */
+import type { Buffer } from 'node:buffer';
+import type { JsonValue } from './value.js';
+
+/** Plain ASCII strings at least this long, as array elements, are left as bytes. */
+export const LAZY_STRING_MIN_BYTES = 32 * 1024;
+
+/** The lifetime of the byte ranges one parse leaves: the request whose body they view. */
+export class LazyStringScope {
+  private open = true;
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** The body's memory may be reused from now on: no range of this scope is read again. */
+  end(): void {
+    this.open = false;
+  }
+}
+
+/** An array's byte-range elements by index, kept on the array under a symbol no JSON consumer sees. */
+const BYTE_RANGES = Symbol('zecrpc.lazyStringBytes');
+
+interface ByteRange {
+  readonly bytes: Buffer;
+  readonly scope: LazyStringScope;
+}
+
+type WithRanges = JsonValue[] & { [BYTE_RANGES]?: Map<number, ByteRange> };
+
+/** Makes `array[index]` the string whose plain ASCII bytes are `bytes`, materialised on first read. */
+export function defineLazyString(array: JsonValue[], index: number, bytes: Buffer, scope: LazyStringScope): void {
+  const withRanges = array as WithRanges;
+  let ranges = withRanges[BYTE_RANGES];
+  if (ranges === undefined) {
+    ranges = new Map();
+    Object.defineProperty(array, BYTE_RANGES, { value: ranges, enumerable: false });
+  }
+  ranges.set(index, { bytes, scope });
+  const settle = (value: JsonValue): void => {
+    Object.defineProperty(array, index, { value, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(array, index, {
+    enumerable: true,
+    configurable: true,
+    get(): string {
+      if (!scope.isOpen) throw new Error('internal error: a request parameter was read after its request ended');
+      const s = bytes.toString('latin1');
+      settle(s);
+      return s;
+    },
+    set(value: JsonValue) {
+      ranges.delete(index);
+      settle(value);
+    },
+  });
+}
+
+/**
+ * The bytes (plain ASCII, so also the UTF-8) of `array[index]` when the reader left it as a byte
+ * range and its request is still running; null otherwise (the element is then read as usual).
+ * The view is of the request's body: whoever keeps it past the request must copy it.
+ */
+export function plainStringBytes(array: readonly JsonValue[], index: number): Buffer | null {
+  const range = (array as WithRanges)[BYTE_RANGES]?.get(index);
+  return range !== undefined && range.scope.isOpen ? range.bytes : null;
+}
