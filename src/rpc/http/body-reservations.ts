@@ -5,15 +5,35 @@
  * map of short-lived requests would cost the garbage collector at every request).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BodyBuffers } from './body-buffers.js';
 import type { MemoryBudget } from './memory-budget.js';
 
 const RESERVED = 'zecrpcBodyReserved';
+const POOLED = 'zecrpcBodyPooled';
 
-type WithReserved = FastifyRequest & { [RESERVED]: number };
+type WithReserved = FastifyRequest & { [RESERVED]: number; [POOLED]: Buffer | null };
 
-/** Declares the per-request count on `app`'s requests (once per context). */
+/** Declares the per-request count and pooled buffer on `app`'s requests (once per context). */
 export function declareBodyReservations(app: FastifyInstance): void {
   if (!app.hasRequestDecorator(RESERVED)) app.decorateRequest(RESERVED, 0);
+  if (!app.hasRequestDecorator(POOLED)) app.decorateRequest(POOLED, null);
+}
+
+/** Records the pooled buffer `request`'s body is a view of (body-buffers.ts). */
+export function notePooledBody(request: FastifyRequest, buffer: Buffer | null): void {
+  (request as WithReserved)[POOLED] = buffer;
+}
+
+/**
+ * Gives `request`'s pooled body buffer back to `buffers` (once): only when nothing will read
+ * the body again, i.e. once the request has been executed, never on an abort while it may run.
+ */
+export function givePooledBody(request: FastifyRequest, buffers: BodyBuffers | undefined): void {
+  const r = request as WithReserved;
+  const buffer = r[POOLED];
+  if (buffer === null || buffer === undefined) return;
+  r[POOLED] = null;
+  buffers?.give(buffer);
 }
 
 /** Records the bytes reserved for `request`'s body. */

@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { BoundedReadOptions } from '../../bounded-read.js';
+import type { BodyBuffers } from './body-buffers.js';
 import type { MemoryBudget } from './memory-budget.js';
 
 /** zcashd's MAX_SIZE: the largest request body libevent accepts. */
@@ -44,6 +45,11 @@ export interface ReadBody {
   body: Buffer;
   /** Bytes reserved on the budget; the caller releases them once the request is answered. */
   reserved: number;
+  /**
+   * The pooled buffer `body` is a view of (body-buffers.ts), or null: its owner gives it back
+   * once nothing reads the body any more, and never before.
+   */
+  pooled: Buffer | null;
 }
 
 /** Told once, with the body or why there is none (the reservation already given back then). */
@@ -61,6 +67,8 @@ const clientClosed = (): Error => new Error('client closed the connection during
  */
 class BodyRead {
   private buffer: Buffer | null;
+  /** `buffer` when it came from `buffers`, until it is handed on with the body. */
+  private pooled: Buffer | null;
   private received = 0;
   private readonly onData = this.data.bind(this);
   private readonly onEnd = this.end.bind(this);
@@ -72,8 +80,10 @@ class BodyRead {
     private readonly budget: MemoryBudget,
     private reserved: number,
     private readonly callback: BodyCallback,
+    private readonly buffers: BodyBuffers | null = null,
   ) {
-    this.buffer = reserved > 0 ? Buffer.allocUnsafe(reserved) : null;
+    this.pooled = buffers !== null && reserved > 0 ? buffers.take(reserved) : null;
+    this.buffer = this.pooled ?? (reserved > 0 ? Buffer.allocUnsafe(reserved) : null);
   }
 
   run(): void {
@@ -94,6 +104,9 @@ class BodyRead {
     this.settle();
     this.stream.pause();
     this.buffer = null;
+    // Nothing but this read has seen a pooled buffer yet.
+    if (this.pooled !== null) this.buffers!.give(this.pooled);
+    this.pooled = null;
     if (this.reserved > 0) this.budget.release(this.reserved);
     this.callback(e, null);
   }
@@ -104,14 +117,16 @@ class BodyRead {
 
   private end(): void {
     this.settle();
-    const { buffer, received, reserved } = this;
-    if (buffer === null) return this.callback(null, { body: Buffer.alloc(0), reserved });
+    const { buffer, received, reserved, pooled } = this;
+    if (buffer === null) return this.callback(null, { body: Buffer.alloc(0), reserved, pooled: null });
+    // A pooled buffer is held whole (the budget holds its whole size) until it is given back.
+    if (pooled !== null) return this.callback(null, { body: pooled.subarray(0, received), reserved, pooled });
     // Tight already (a declared length is exact once llhttp has ended the stream), or a chunked
     // body copied out at its size so that the doubling's slack goes back to the budget now.
-    if (received === buffer.length) return this.callback(null, { body: buffer, reserved });
+    if (received === buffer.length) return this.callback(null, { body: buffer, reserved, pooled: null });
     const body = Buffer.from(buffer.subarray(0, received));
     this.budget.release(reserved - received);
-    this.callback(null, { body, reserved: received });
+    this.callback(null, { body, reserved: received, pooled: null });
   }
 
   private data(chunk: Buffer): void {
@@ -129,6 +144,7 @@ class BodyRead {
       const grown = Buffer.allocUnsafe(capacity);
       if (buffer !== null) buffer.copy(grown, 0, 0, this.received);
       this.buffer = buffer = grown;
+      this.pooled = null;
     }
     chunk.copy(buffer, this.received);
     this.received = needed;
@@ -145,6 +161,10 @@ class BodyRead {
  * socket's read buffer, so a body sent a byte per packet would otherwise hold an object and a
  * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
  * whole size, so the bytes reserved are the bytes allocated.
+ *
+ * With `buffers`, a declared length of a pooled size is read into a reused buffer when the
+ * budget has room for that buffer's whole size at once (else as without them); the body is
+ * then a view of it, handed on as `pooled`.
  */
 export function readBudgetedBodyThen(
   stream: Readable,
@@ -152,9 +172,12 @@ export function readBudgetedBodyThen(
   budget: MemoryBudget,
   wait: BodyWait | undefined,
   callback: BodyCallback,
+  buffers?: BodyBuffers,
 ): void {
   if (declared !== null && declared > MAX_BODY_SIZE) return callback(new BodyError(413, 'Request body larger than 32 MiB'), null);
   if (declared === null || declared === 0) return new BodyRead(stream, budget, 0, callback).run();
+  const pooledSize = buffers?.sizeFor(declared) ?? 0;
+  if (pooledSize > 0 && budget.tryReserve(pooledSize)) return readReserved(stream, budget, pooledSize, callback, buffers);
   if (budget.tryReserve(declared)) return readReserved(stream, budget, declared, callback);
   reserveDeclared(budget, declared, stream, wait).then(
     (granted) => {
@@ -172,15 +195,15 @@ export function readBudgetedBody(stream: Readable, declared: number | null, budg
   );
 }
 
-/** Reads a body whose declared length is reserved. */
-function readReserved(stream: Readable, budget: MemoryBudget, reserved: number, callback: BodyCallback): void {
+/** Reads a body whose declared length is reserved (with `buffers`: the pooled size that holds it). */
+function readReserved(stream: Readable, budget: MemoryBudget, reserved: number, callback: BodyCallback, buffers?: BodyBuffers): void {
   // A client gone while its body waited for the budget: its stream closed with no one
   // listening, and a read started now would never settle, holding the reservation for good.
   if (stream.destroyed || stream.readableAborted) {
     budget.release(reserved);
     return callback(clientClosed(), null);
   }
-  new BodyRead(stream, budget, reserved, callback).run();
+  new BodyRead(stream, budget, reserved, callback, buffers ?? null).run();
 }
 
 /** A declared length's reservation after a wait of at most `wait.maxMs`. */

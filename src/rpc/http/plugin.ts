@@ -19,8 +19,8 @@ import type { RequestSummary } from '../dispatch.js';
 import type { AuthVerdict } from './auth-penalty.js';
 import type { RpcMethod } from '../method.js';
 import { storeMethods } from '../methods/index.js';
-import { BodyError, readBudgetedBodyThen, type BodyWait } from './body.js';
-import { declareBodyReservations, noteReservedBody, releaseReservedBody } from './body-reservations.js';
+import { BodyError, readBudgetedBodyThen, type BodyWait, type ReadBody } from './body.js';
+import { declareBodyReservations, givePooledBody, notePooledBody, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
@@ -180,11 +180,14 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   // Fastify's own: a body granted at once costs no promise.
   app.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, body?: Buffer) => void) => {
     const length = request.headers['content-length'];
-    readBudgetedBodyThen(payload, length === undefined ? null : Number(length), core.bodies, bodyWait, (error, read) => {
+    const declared = length === undefined ? null : Number(length);
+    const bodyRead = (error: Error | null, read: ReadBody | null): void => {
       if (error !== null) return done(error);
       noteReservedBody(request, read!.reserved);
+      notePooledBody(request, read!.pooled);
       done(null, read!.body);
-    });
+    };
+    readBudgetedBodyThen(payload, declared, core.bodies, bodyWait, bodyRead, core.bodyBuffers);
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof BodyError) return answer(reply, errorPage(error.statusCode));
@@ -248,6 +251,8 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
         throw e;
       } finally {
         releaseBody(request);
+        // Nothing reads the body once it has been executed (its reply holds none of it).
+        givePooledBody(request, core.bodyBuffers);
         if (!socket.destroyed) socket.setTimeout(idleTimeout);
       }
       const { done } = outcome;

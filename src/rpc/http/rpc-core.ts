@@ -7,6 +7,7 @@
  * reply slabs are held until the reply is written. Once no request has come for a while, what
  * a burst left (the methods' reply caches, idle render threads) is given back (idle-trim.ts).
  */
+import { BodyBuffers } from './body-buffers.js';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
@@ -115,6 +116,8 @@ export interface RpcCoreStats {
 export interface RpcCore {
   readonly auth: Authenticator;
   readonly bodies: MemoryBudget;
+  /** Request-body memory reused from request to request (body-buffers.ts); absent: each body its own. */
+  readonly bodyBuffers?: BodyBuffers;
   /** -rpcservertimeout in milliseconds (0: none). */
   readonly timeoutMs: number;
   /** Longest a body waits for the body budget before it is refused (milliseconds). */
@@ -364,6 +367,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   return {
     auth,
     bodies: bodyBudget,
+    bodyBuffers: new BodyBuffers(),
     timeoutMs: settings.serverTimeout * 1000,
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
