@@ -107,13 +107,16 @@ export function holdsControlByte(bytes: Uint8Array): boolean {
   const end = bytes.length;
   // Bytes up to a 4-byte boundary of the underlying memory, then whole words, then the tail.
   while (i < end && (bytes.byteOffset + i) % 4 !== 0) if (bytes[i++]! < 0x20) return true;
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (end - i) >>> 2);
-  for (let k = 0; k < words.length; k++) {
-    const x = words[k]!;
-    // A byte below 0x20 borrows into its own top bit, which ~x keeps only for bytes below 0x80.
-    if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+  const wordCount = (end - i) >>> 2;
+  if (wordCount > 0) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, wordCount);
+    for (let k = 0; k < wordCount; k++) {
+      const x = words[k]!;
+      // A byte below 0x20 borrows into its own top bit, which ~x keeps only for bytes below 0x80.
+      if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+    }
   }
-  for (i += 4 * words.length; i < end; i++) if (bytes[i]! < 0x20) return true;
+  for (i += 4 * wordCount; i < end; i++) if (bytes[i]! < 0x20) return true;
   return false;
 }
 
