@@ -32,6 +32,7 @@ export class MemoryChainStore implements ChainStoreReader {
   private readonly data = new Map<string, Uint8Array>();
   private readonly byHeight: Uint8Array[] = [];
   private readonly txs = new Map<string, TxLocation>();
+  private readonly txidLists = new Map<string, Uint8Array[]>();
   /** nChainTx of best-chain blocks (side blocks here have no parents, so theirs is unknown). */
   private readonly chainTxs = new Map<string, number>();
   private readonly states = new Map<string, BlockChainState>();
@@ -105,8 +106,13 @@ export class MemoryChainStore implements ChainStoreReader {
   }
 
   async blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null> {
-    const bytes = this.data.get(key(hash));
-    return bytes ? decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE).transactions.map((t) => t.txid) : null;
+    const k = key(hash);
+    const bytes = this.data.get(k);
+    if (!bytes) return null;
+    // Listed once per block, as the LevelDB store keeps its list from the block's acceptance on.
+    let txids = this.txidLists.get(k);
+    if (!txids) this.txidLists.set(k, (txids = decodeBlock(bytes, STORED_BLOCK_ACCEPTANCE).transactions.map((t) => t.txid)));
+    return txids.map((t) => t.slice());
   }
 
   async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
