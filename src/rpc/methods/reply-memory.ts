@@ -27,7 +27,7 @@ export class LentReplyMemory {
   constructor(
     readonly bufferBytes = LENT_REPLY_BYTES,
     private readonly maxLent = 64,
-    private readonly maxKept = 4,
+    private readonly maxKept = 8,
   ) {}
 
   /**
