@@ -13,7 +13,9 @@
  *    each chain's predicted/measured ratio.
  * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
  *    is measured apart and run, as `zecrpc import` runs it, on the second core.
- * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs; with
+ * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs, plus
+ *    what LevelDB's growth past the calibration stores adds as the store fills era by era
+ *    (bench/lib/leveldb-growth-model.ts, from bench/leveldb-growth.ts's measurement); with
  *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
  *    (the other core). Beside it, the same from main-thread costs: what no second core can take
  *    over as the import is built (LevelDB's writes and compactions, the solution thread and the
@@ -32,6 +34,7 @@ import { calibrationChains } from './lib/calibration-chains.js';
 import { writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { fitCosts, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
+import { CALIBRATION_STORE_KEYS, growthMicros, levelDbWork, readLevelDbGrowth } from './lib/leveldb-growth-model.js';
 import { mainnetEras, MAINNET_TIP, ORCHARD_ACTIONS_TOTAL, SAPLING_OUTPUTS_TOTAL, ZEBRA_SIZE_ON_DISK } from './lib/mainnet.js';
 import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
 
@@ -104,9 +107,15 @@ try {
   const cores = Math.min(2, cpus().length);
   // Two projections: from CPU costs (what the import asks of a core: this machine's time when no
   // one else uses it) and from wall costs (this machine as loaded while the chains were imported).
-  const project = (costs: UnitCosts) =>
-    mainnetEras().map(({ era, composition, sampleBlocks }) => {
-      const connectSeconds = predictMicros(costs, composition) / 1e6;
+  // LevelDB's growth past the calibration stores' size (bench/leveldb-growth.ts), era by era as the
+  // store fills: absent that measurement, none is added and the output says so.
+  const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
+  const project = (costs: UnitCosts, readsOnly = false) => {
+    let keys = 0;
+    return mainnetEras().map(({ era, composition, sampleBlocks }) => {
+      const growthSeconds = growth ? growthMicros(growth, composition, keys, readsOnly) / 1e6 : 0;
+      keys += levelDbWork(composition).keysAdded;
+      const connectSeconds = predictMicros(costs, composition) / 1e6 + growthSeconds;
       const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
       const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;
       return {
@@ -114,13 +123,16 @@ try {
         sample_blocks: sampleBlocks,
         mainnet: roundComposition(composition),
         connect_seconds: connectSeconds,
+        leveldb_growth_seconds: growthSeconds,
+        store_keys_after: Math.round(keys),
         equihash_seconds: equihashSeconds,
         seconds,
       };
     });
+  };
   const eras = project(cpuCosts);
   const loadedEras = project(wallCosts);
-  const mainThreadEras = project(mainCosts);
+  const mainThreadEras = project(mainCosts, true);
   const mainThreadSeconds = mainThreadEras.reduce((s, e) => s + e.seconds, 0);
   const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
   const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);
@@ -130,7 +142,7 @@ try {
       `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
         `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
         `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
-        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; LevelDB growth to ${fmt(e.store_keys_after / 1e6, 1)} M keys ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h of it), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
     );
   }
   console.log(
@@ -154,6 +166,15 @@ try {
     cores,
     load_average: load(),
     equihash_200_9_us: equihashUs,
+    leveldb_growth: growth
+      ? {
+          source: `bench/results/leveldb-growth.json (${growth.generated_at}, ${growth.keys} keys)`,
+          per_tenfold_growth: growth.per_tenfold_growth,
+          calibration_store_keys: CALIBRATION_STORE_KEYS,
+          mainnet_store_keys: eras[eras.length - 1]!.store_keys_after,
+          mainnet_hours_added: eras.reduce((s, e) => s + e.leveldb_growth_seconds, 0) / 3600,
+        }
+      : 'not measured: run bench/leveldb-growth.ts first (no growth cost is included)',
     unit_costs_us: { wall: wallCosts, cpu: cpuCosts, main_thread: mainCosts },
     sources: {
       blocks: `activation heights (zcashd chainparams.cpp, nu6.3/README.md) and tip ${MAINNET_TIP} (nu6.3/zebra-rpc/mainnet-getblockchaininfo-end.json)`,

@@ -1,0 +1,69 @@
+/**
+ * What LevelDB's growth adds to an import: the unit costs of bench/import-eras.ts are measured on
+ * calibration stores of at most about 10^5 keys, while a mainnet import writes into a store that
+ * grows towards 10^8. bench/leveldb-growth.ts measures how much a written row and a point read
+ * cost more per tenfold growth; this module counts the rows and reads a chain's composition makes
+ * and charges each the growth between the calibration stores' size and the store's size as it is
+ * written (no credit where the fit's slope is negative: growth is not taken to make LevelDB faster).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Composition } from '../../test-vectors/era-chain.js';
+
+/** bench/results/leveldb-growth.json's fitted slopes, µs per tenfold growth. */
+export interface LevelDbGrowth {
+  per_tenfold_growth: {
+    write_cpu_us_per_row: { per_decade: number };
+    present_read_us: { per_decade: number };
+    absent_read_us: { per_decade: number };
+  };
+  keys: number;
+  generated_at: string;
+}
+
+/** Keys the calibration chains' stores hold at most: the size their unit costs already include. */
+export const CALIBRATION_STORE_KEYS = 1e5;
+
+/**
+ * Rows a block writes besides its transactions' (`H`, `u`, `n`, `h`, `B`, `U` kept; `T`, `C` and
+ * the chain-tip set rewritten), and keys it leaves: see src/store/layout.ts.
+ */
+const BLOCK_ROWS = 10;
+const BLOCK_KEYS = 6;
+
+export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
+  const file = join(resultsDir, 'leveldb-growth.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LevelDbGrowth) : null;
+}
+
+/** Rows written and point reads made, by kind, for a composition. */
+export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number; keysAdded: number } {
+  const nullifiers = c.saplingSpends + c.orchardActions;
+  return {
+    // a coin per output, its delete per input, a txid-index row per transaction, a row per nullifier
+    rows: c.outputs + c.inputs + c.txs + nullifiers + c.blocks * BLOCK_ROWS,
+    // each input reads the coin it spends; each nullifier is checked absent
+    presentReads: c.inputs,
+    absentReads: nullifiers,
+    keysAdded: Math.max(0, c.outputs - c.inputs) + c.txs + nullifiers + c.blocks * BLOCK_KEYS,
+  };
+}
+
+/**
+ * µs of CPU that growth adds to importing `c` into a store that holds `keysBefore` keys when `c`
+ * begins: its rows and reads at the store's mean size while `c` is written (the midpoint of its
+ * keys), against the calibration stores' size. `readsOnly`: the main thread's share (LevelDB
+ * writes and compacts on threads of its own; point reads are the main thread's).
+ */
+export function growthMicros(growth: LevelDbGrowth, c: Composition, keysBefore: number, readsOnly = false): number {
+  const work = levelDbWork(c);
+  const midKeys = keysBefore + work.keysAdded / 2;
+  const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
+  const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
+  const g = growth.per_tenfold_growth;
+  return (
+    (readsOnly ? 0 : work.rows * slope(g.write_cpu_us_per_row)) +
+    work.presentReads * slope(g.present_read_us) +
+    work.absentReads * slope(g.absent_read_us)
+  );
+}
