@@ -82,7 +82,7 @@ async function run(chainDir: string): Promise<void> {
   let keysSoFar = 0;
   for (const w of windows) {
     growthSeconds.push(growth ? growthMicros(growth, w, keysSoFar) / 1e6 : 0);
-    keysSoFar += levelDbWork(w).keysAdded;
+    keysSoFar = Math.max(0, keysSoFar + levelDbWork(w).keysAdded);
   }
   const predictedWall = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds[i]!);
   const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds[i]!);

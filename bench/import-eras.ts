@@ -114,7 +114,7 @@ try {
     let keys = 0;
     return mainnetEras().map(({ era, composition, sampleBlocks }) => {
       const growthSeconds = growth ? growthMicros(growth, composition, keys, readsOnly) / 1e6 : 0;
-      keys += levelDbWork(composition).keysAdded;
+      keys = Math.max(0, keys + levelDbWork(composition).keysAdded);
       const connectSeconds = predictMicros(costs, composition) / 1e6 + growthSeconds;
       const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
       const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;

@@ -45,7 +45,8 @@ export function levelDbWork(c: Composition): { rows: number; presentReads: numbe
     // each input reads the coin it spends; each nullifier is checked absent
     presentReads: c.inputs,
     absentReads: nullifiers,
-    keysAdded: Math.max(0, c.outputs - c.inputs) + c.txs + nullifiers + c.blocks * BLOCK_KEYS,
+    // a stretch may spend more coins than it creates (they came before it): callers keep the running total ≥ 0
+    keysAdded: c.outputs - c.inputs + c.txs + nullifiers + c.blocks * BLOCK_KEYS,
   };
 }
 
@@ -57,7 +58,7 @@ export function levelDbWork(c: Composition): { rows: number; presentReads: numbe
  */
 export function growthMicros(growth: LevelDbGrowth, c: Composition, keysBefore: number, readsOnly = false): number {
   const work = levelDbWork(c);
-  const midKeys = keysBefore + work.keysAdded / 2;
+  const midKeys = Math.max(keysBefore, keysBefore + work.keysAdded / 2);
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
   const g = growth.per_tenfold_growth;
