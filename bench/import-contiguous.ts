@@ -25,7 +25,7 @@ import { CONTIGUOUS_SEGMENTS } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
 import { predictMicros, type UnitCosts } from './lib/import-model.js';
-import { growthMicros, levelDbWork, readLevelDbGrowth } from './lib/leveldb-growth-model.js';
+import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
 import { fmt, load, numberFlag } from './lib/measure.js';
 
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
@@ -79,10 +79,10 @@ async function run(chainDir: string): Promise<void> {
   // What LevelDB's growth adds, window by window as the store fills (bench/lib/leveldb-growth-model.ts).
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   const growthSeconds: number[] = [];
-  let keysSoFar = 0;
+  let keysSoFar: StoreKeys = { coins: 0, other: 0 };
   for (const w of windows) {
     growthSeconds.push(growth ? growthMicros(growth, w, keysSoFar) / 1e6 : 0);
-    keysSoFar = Math.max(0, keysSoFar + levelDbWork(w).keysAdded);
+    keysSoFar = storeKeysAfter(keysSoFar, w);
   }
   const predictedWall = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds[i]!);
   const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds[i]!);
@@ -94,7 +94,7 @@ async function run(chainDir: string): Promise<void> {
     predicted_seconds: sum(predictedWall) + projection.unit_costs_us.wall.run / 1e6,
     predicted_cpu_seconds: sum(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6,
     predicted_leveldb_growth_seconds: growthSeconds.reduce((a, b) => a + b, 0),
-    predicted_store_keys: Math.round(keysSoFar),
+    predicted_store_keys: Math.round(storeKeyTotal(keysSoFar)),
     predicted_at: new Date().toISOString(),
     load_at_prediction: loadavg()[0],
     seconds: null as number | null,

@@ -37,7 +37,7 @@ export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
 }
 
 /** Rows written and point reads made, by kind, for a composition. */
-export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number; keysAdded: number } {
+export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number } {
   const nullifiers = c.saplingSpends + c.orchardActions;
   return {
     // a coin per output, its delete per input, a txid-index row per transaction, a row per nullifier
@@ -45,20 +45,38 @@ export function levelDbWork(c: Composition): { rows: number; presentReads: numbe
     // each input reads the coin it spends; each nullifier is checked absent
     presentReads: c.inputs,
     absentReads: nullifiers,
-    // a stretch may spend more coins than it creates (they came before it): callers keep the running total ≥ 0
-    keysAdded: c.outputs - c.inputs + c.txs + nullifiers + c.blocks * BLOCK_KEYS,
+  };
+}
+
+/** The store's keys: unspent coins apart, since spends delete them. */
+export interface StoreKeys {
+  coins: number;
+  other: number;
+}
+
+export const storeKeyTotal = (k: StoreKeys): number => k.coins + k.other;
+
+/**
+ * The store's keys after `c`: its outputs less its inputs join the coins (never below none: an
+ * era's sampled means can show more inputs than outputs, whose coins came before it), its
+ * transactions, nullifiers and blocks add keys that stay.
+ */
+export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
+  return {
+    coins: Math.max(0, before.coins + c.outputs - c.inputs),
+    other: before.other + c.txs + c.saplingSpends + c.orchardActions + c.blocks * BLOCK_KEYS,
   };
 }
 
 /**
- * µs of CPU that growth adds to importing `c` into a store that holds `keysBefore` keys when `c`
- * begins: its rows and reads at the store's mean size while `c` is written (the midpoint of its
- * keys), against the calibration stores' size. `readsOnly`: the main thread's share (LevelDB
- * writes and compacts on threads of its own; point reads are the main thread's).
+ * µs of CPU that growth adds to importing `c` into a store that holds `before` when `c` begins:
+ * its rows and reads at the store's mean size while `c` is written (midway between its sizes
+ * before and after), against the calibration stores' size. `readsOnly`: the main thread's share
+ * (LevelDB writes and compacts on threads of its own; point reads are the main thread's).
  */
-export function growthMicros(growth: LevelDbGrowth, c: Composition, keysBefore: number, readsOnly = false): number {
+export function growthMicros(growth: LevelDbGrowth, c: Composition, before: StoreKeys, readsOnly = false): number {
   const work = levelDbWork(c);
-  const midKeys = Math.max(keysBefore, keysBefore + work.keysAdded / 2);
+  const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
   const g = growth.per_tenfold_growth;
