@@ -78,14 +78,17 @@ async function run(chainDir: string): Promise<void> {
   const total = windows.reduce((a, w) => addComposition(a, { ...w }), emptyComposition());
   // What LevelDB's growth adds, window by window as the store fills (bench/lib/leveldb-growth-model.ts).
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
-  const growthSeconds: number[] = [];
+  const growthSeconds = { cpu: [] as number[], wall: [] as number[] };
   let keysSoFar: StoreKeys = { coins: 0, other: 0 };
   for (const w of windows) {
-    growthSeconds.push(growth ? growthMicros(growth, w, keysSoFar) / 1e6 : 0);
+    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu') / 1e6 : 0);
+    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall') / 1e6 : 0);
     keysSoFar = storeKeysAfter(keysSoFar, w);
   }
-  const predictedWall = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds[i]!);
-  const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds[i]!);
+  const predictedWall = windows.map(
+    (w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds.wall[i]!,
+  );
+  const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds.cpu[i]!);
   const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
   const prediction = {
     blocks: total.blocks,
@@ -93,7 +96,7 @@ async function run(chainDir: string): Promise<void> {
     composition: total,
     predicted_seconds: sum(predictedWall) + projection.unit_costs_us.wall.run / 1e6,
     predicted_cpu_seconds: sum(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6,
-    predicted_leveldb_growth_seconds: growthSeconds.reduce((a, b) => a + b, 0),
+    predicted_leveldb_growth_seconds: { cpu: sum(growthSeconds.cpu), wall: sum(growthSeconds.wall) },
     predicted_store_keys: Math.round(storeKeyTotal(keysSoFar)),
     predicted_at: new Date().toISOString(),
     load_at_prediction: loadavg()[0],

@@ -76,10 +76,10 @@ try {
   // LevelDB's growth past the calibration stores' size (bench/leveldb-growth.ts), era by era as the
   // store fills: absent that measurement, none is added and the output says so.
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
-  const project = (costs: UnitCosts, readsOnly = false) => {
+  const project = (costs: UnitCosts, basis: 'cpu' | 'wall' | 'main') => {
     let keys: StoreKeys = { coins: 0, other: 0 };
     return mainnetEras().map(({ era, composition, sampleBlocks }) => {
-      const growthSeconds = growth ? growthMicros(growth, composition, keys, readsOnly) / 1e6 : 0;
+      const growthSeconds = growth ? growthMicros(growth, composition, keys, basis) / 1e6 : 0;
       keys = storeKeysAfter(keys, composition);
       const connectSeconds = predictMicros(costs, composition) / 1e6 + growthSeconds;
       const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
@@ -96,9 +96,9 @@ try {
       };
     });
   };
-  const eras = project(cpuCosts);
-  const loadedEras = project(wallCosts);
-  const mainThreadEras = project(mainCosts, true);
+  const eras = project(cpuCosts, 'cpu');
+  const loadedEras = project(wallCosts, 'wall');
+  const mainThreadEras = project(mainCosts, 'main');
   const mainThreadSeconds = mainThreadEras.reduce((s, e) => s + e.seconds, 0);
   const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
   const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);

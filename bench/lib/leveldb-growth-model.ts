@@ -14,6 +14,7 @@ import type { Composition } from '../../test-vectors/era-chain.js';
 export interface LevelDbGrowth {
   per_tenfold_growth: {
     write_cpu_us_per_row: { per_decade: number };
+    write_wall_us_per_row: { per_decade: number };
     present_read_us: { per_decade: number };
     absent_read_us: { per_decade: number };
   };
@@ -25,11 +26,14 @@ export interface LevelDbGrowth {
 export const CALIBRATION_STORE_KEYS = 1e5;
 
 /**
- * Rows a block writes besides its transactions' (`H`, `u`, `n`, `h`, `B`, `U` kept; `T`, `C` and
- * the chain-tip set rewritten), and keys it leaves: see src/store/layout.ts.
+ * Rows a block writes besides its transactions' (`H`, `u`, `n`, `h`, `B`, the address index's `s`
+ * and `S`, an anchor `A`, its undo record `U` and that of the block 100 back deleted; `T`, `C` and
+ * the chain-tip set rewritten), and keys it leaves (undo records are kept for the last 100 blocks
+ * only): see src/store/layout.ts. The import runs with zecrpc's default indexes, the address
+ * index among them.
  */
-const BLOCK_ROWS = 10;
-const BLOCK_KEYS = 6;
+const BLOCK_ROWS = 14;
+const BLOCK_KEYS = 8;
 
 export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
   const file = join(resultsDir, 'leveldb-growth.json');
@@ -40,8 +44,9 @@ export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
 export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number } {
   const nullifiers = c.saplingSpends + c.orchardActions;
   return {
-    // a coin per output, its delete per input, a txid-index row per transaction, a row per nullifier
-    rows: c.outputs + c.inputs + c.txs + nullifiers + c.blocks * BLOCK_ROWS,
+    // an output: its coin `c`, the address index's `d` and unspent `a`; an input: both deleted, its
+    // `d` and spender `p` written; a txid-index `t` per transaction and an `N` per nullifier
+    rows: 3 * c.outputs + 4 * c.inputs + c.txs + nullifiers + c.blocks * BLOCK_ROWS,
     // each input reads the coin it spends; each nullifier is checked absent
     presentReads: c.inputs,
     absentReads: nullifiers,
@@ -54,7 +59,8 @@ export interface StoreKeys {
   other: number;
 }
 
-export const storeKeyTotal = (k: StoreKeys): number => k.coins + k.other;
+/** Each unspent coin is two keys: the chain state's `c` and the address index's `a`. */
+export const storeKeyTotal = (k: StoreKeys): number => 2 * k.coins + k.other;
 
 /**
  * The store's keys after `c`: its outputs less its inputs join the coins (never below none: an
@@ -64,25 +70,27 @@ export const storeKeyTotal = (k: StoreKeys): number => k.coins + k.other;
 export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
   return {
     coins: Math.max(0, before.coins + c.outputs - c.inputs),
-    other: before.other + c.txs + c.saplingSpends + c.orchardActions + c.blocks * BLOCK_KEYS,
+    // the address index's `d` per output and input and `p` per input stay, as do `t`, `N` and the block's
+    other: before.other + c.outputs + 2 * c.inputs + c.txs + c.saplingSpends + c.orchardActions + c.blocks * BLOCK_KEYS,
   };
 }
 
 /**
- * µs of CPU that growth adds to importing `c` into a store that holds `before` when `c` begins:
- * its rows and reads at the store's mean size while `c` is written (midway between its sizes
- * before and after), against the calibration stores' size. `readsOnly`: the main thread's share
- * (LevelDB writes and compacts on threads of its own; point reads are the main thread's).
+ * What growth adds to importing `c` into a store that holds `before` when `c` begins: its rows
+ * and reads at the store's mean size while `c` is written (midway between its sizes before and
+ * after), against the calibration stores' size, in µs of
+ * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included);
+ * - `wall`: elapsed time on two cores (a written row at the write wall slope: LevelDB writes and
+ *   compacts on threads of its own, which delay the import only as far as the bench saw writes
+ *   take longer);
+ * - `main`: the main thread's CPU (point reads only).
  */
-export function growthMicros(growth: LevelDbGrowth, c: Composition, before: StoreKeys, readsOnly = false): number {
+export function growthMicros(growth: LevelDbGrowth, c: Composition, before: StoreKeys, basis: 'cpu' | 'wall' | 'main'): number {
   const work = levelDbWork(c);
   const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
   const g = growth.per_tenfold_growth;
-  return (
-    (readsOnly ? 0 : work.rows * slope(g.write_cpu_us_per_row)) +
-    work.presentReads * slope(g.present_read_us) +
-    work.absentReads * slope(g.absent_read_us)
-  );
+  const writes = basis === 'cpu' ? slope(g.write_cpu_us_per_row) : basis === 'wall' ? slope(g.write_wall_us_per_row) : 0;
+  return work.rows * writes + work.presentReads * slope(g.present_read_us) + work.absentReads * slope(g.absent_read_us);
 }
