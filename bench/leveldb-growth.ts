@@ -29,6 +29,7 @@ import { ClassicLevel } from 'classic-level';
 import { CHAIN_INDEX_LEVEL_OPTIONS } from '../src/store/chain-db.js';
 import { diskBytes } from './lib/era-import.js';
 import { cpuMicros, fmt, load, numberFlag, QUICK } from './lib/measure.js';
+import { mainThreadCpuMicros } from './lib/process-cpu.js';
 
 const TARGET_KEYS = numberFlag('keys', QUICK ? 300_000 : 12_000_000);
 const EVERY = numberFlag('every', QUICK ? 100_000 : 1_000_000);
@@ -81,6 +82,9 @@ interface Checkpoint {
   write_wall_us_per_row: number;
   present_read_us: number;
   absent_read_us: number;
+  /** The same reads in the main thread's CPU time. */
+  present_read_cpu_us: number;
+  absent_read_cpu_us: number;
   disk_mib: number;
   load: number;
 }
@@ -105,10 +109,12 @@ try {
   };
   let keys = 0;
   const checkpoints: Checkpoint[] = [];
-  let stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, absent: 0, absentUs: 0 };
+  let stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, presentCpu: 0, absent: 0, absentUs: 0, absentCpu: 0 };
   const t0 = performance.now();
   while (keys < TARGET_KEYS) {
     const ops: ({ type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer })[] = [];
+    const presentKeys: Buffer[] = [];
+    const absentKeys: Buffer[] = [];
     for (let s = 0; s < STEPS_PER_BATCH; s++) {
       const tx = nextTx++;
       for (let n = 0; n < 3; n++) {
@@ -130,22 +136,31 @@ try {
         const at = random(committed - i);
         const coin = live[at]!;
         const key = coinKey(coin);
-        const r0 = performance.now();
-        const found = db.getSync(key);
-        stretch.presentUs += (performance.now() - r0) * 1000;
-        stretch.present++;
-        if (found === undefined) throw new Error(`coin ${coin} missing: the store lost a write`);
+        presentKeys.push(key);
         live[at] = live[committed - i - 1]!;
         live[committed - i - 1] = live[--liveCount]!;
         ops.push({ type: 'del', key });
       }
-      const probe = nullifierKey(absentProbe++, 2);
-      const r0 = performance.now();
-      const hit = db.getSync(probe);
-      stretch.absentUs += (performance.now() - r0) * 1000;
-      stretch.absent++;
-      if (hit !== undefined) throw new Error('an absent nullifier was found');
+      absentKeys.push(nullifierKey(absentProbe++, 2));
     }
+    // The batch's reads, timed together: wall time and the main thread's own CPU time (reads run
+    // on it), the latter untouched by other processes and LevelDB's threads taking the cores.
+    const timeReads = (keys: Buffer[], present: boolean): { wall: number; cpu: number } => {
+      const m0 = mainThreadCpuMicros();
+      const r0 = performance.now();
+      for (const key of keys)
+        if ((db.getSync(key) !== undefined) !== present)
+          throw new Error(present ? 'a coin is missing: the store lost a write' : 'an absent nullifier was found');
+      return { wall: (performance.now() - r0) * 1000, cpu: mainThreadCpuMicros() - m0 };
+    };
+    const p = timeReads(presentKeys, true);
+    const a = timeReads(absentKeys, false);
+    stretch.presentUs += p.wall;
+    stretch.presentCpu += p.cpu;
+    stretch.present += presentKeys.length;
+    stretch.absentUs += a.wall;
+    stretch.absentCpu += a.cpu;
+    stretch.absent += absentKeys.length;
     const c0 = cpuMicros();
     const w0 = performance.now();
     await db.batch(ops);
@@ -161,16 +176,19 @@ try {
         write_wall_us_per_row: stretch.writeWall / stretch.rows,
         present_read_us: stretch.presentUs / Math.max(1, stretch.present),
         absent_read_us: stretch.absentUs / Math.max(1, stretch.absent),
+        present_read_cpu_us: stretch.presentCpu / Math.max(1, stretch.present),
+        absent_read_cpu_us: stretch.absentCpu / Math.max(1, stretch.absent),
         disk_mib: diskBytes(dir) / 2 ** 20,
         load: Number(load().slice(5)),
       };
       checkpoints.push(point);
       console.log(
         `${fmt(keys).padStart(11)} keys: write ${point.write_cpu_us_per_row.toFixed(2)} µs CPU / ${point.write_wall_us_per_row.toFixed(2)} µs wall a row, ` +
-          `read ${point.present_read_us.toFixed(2)} µs present / ${point.absent_read_us.toFixed(2)} µs absent, ` +
+          `read ${point.present_read_us.toFixed(2)} µs present / ${point.absent_read_us.toFixed(2)} µs absent ` +
+          `(CPU ${point.present_read_cpu_us.toFixed(2)} / ${point.absent_read_cpu_us.toFixed(2)} µs), ` +
           `${point.disk_mib.toFixed(0)} MiB on disk (${((performance.now() - t0) / 1000).toFixed(0)} s, ${load()})`,
       );
-      stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, absent: 0, absentUs: 0 };
+      stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, presentCpu: 0, absent: 0, absentUs: 0, absentCpu: 0 };
     }
   }
   void nextCoin;
@@ -181,10 +199,12 @@ try {
     write_wall_us_per_row: slopePerDecade(fitted, (p) => p.write_wall_us_per_row),
     present_read_us: slopePerDecade(fitted, (p) => p.present_read_us),
     absent_read_us: slopePerDecade(fitted, (p) => p.absent_read_us),
+    present_read_cpu_us: slopePerDecade(fitted, (p) => p.present_read_cpu_us),
+    absent_read_cpu_us: slopePerDecade(fitted, (p) => p.absent_read_cpu_us),
   };
   console.log(
     `fit over ${fitted.length} checkpoints from ${fmt(fitFrom)} keys: per tenfold growth a written row costs ${fmtFit(perDecade.write_cpu_us_per_row)} µs CPU ` +
-      `(${fmtFit(perDecade.write_wall_us_per_row)} µs wall), a present read ${fmtFit(perDecade.present_read_us)} µs, an absent read ${fmtFit(perDecade.absent_read_us)} µs`,
+      `(${fmtFit(perDecade.write_wall_us_per_row)} µs wall), a present read ${fmtFit(perDecade.present_read_us)} µs (CPU ${fmtFit(perDecade.present_read_cpu_us)}), an absent read ${fmtFit(perDecade.absent_read_us)} µs (CPU ${fmtFit(perDecade.absent_read_cpu_us)})`,
   );
   if (!QUICK)
     writeFileSync(
