@@ -108,6 +108,9 @@ export interface RpcCoreStats {
   /** Render threads running, and the bytes of reply slabs they hold. */
   renderThreads: number;
   slabBytes: number;
+  /** Render threads started since the server started, and renders handed to them. */
+  renderThreadsStarted: number;
+  threadRenders: number;
   /** Idle trims run so far. */
   idleTrims: number;
 }
@@ -380,6 +383,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       cacheBytes: cacheBytes(),
       renderThreads: pool?.size ?? 0,
       slabBytes: pool?.slabBytes ?? 0,
+      renderThreadsStarted: pool?.threadsStarted ?? 0,
+      threadRenders: pool?.threadRenders ?? 0,
       idleTrims: trimmer.trims,
     }),
     trimSettled: () => trimmer.settled(),
