@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
+ *                             [--spaced=<seconds>]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts), each method with its
  * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
@@ -57,6 +58,14 @@ const WORK_QUEUE = 64;
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 /** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
 const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
+/**
+ * `--spaced=<seconds>`: also send the getblock cases' uncached requests in SPACED_BURSTS bursts of
+ * `--connections` requests, each server left idle that long before each of its bursts, as
+ * clients asking for large blocks now and then do (a client following the tip asks for each new
+ * block): the server CPU per request then includes whatever an idle spell costs the next request.
+ */
+const SPACED = process.argv.some((a) => a.startsWith('--spaced=')) ? numberFlag('spaced', 1) : 0;
+const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
@@ -77,6 +86,8 @@ interface Case {
   expected: (body: string) => Buffer | null;
   /** What the case's block holds, printed with the sizes. */
   content?: string;
+  /** Rendered on the servers' render threads: with `--spaced`, its uncached requests are also sent in spaced bursts. */
+  renderThreads?: boolean;
   /** The base revision's servers cannot serve it (a block built by this revision's bench): no `--base` figures. */
   thisRevisionOnly?: boolean;
 }
@@ -149,6 +160,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
     hotBodies: [getblock],
     coldBodies: [getblock],
     expected: () => null,
+    renderThreads: true,
   });
   // The same for a 2 MB block of Sapling spends and outputs (served-blocks.ts' blockOfSaplingShape).
   const saplingBlock = decodeBlock(blockOfSaplingShape(SAPLING_BLOCK_BYTES));
@@ -180,6 +192,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       `${fmt(saplingBlock.size)} bytes, ${fmt(saplingBlock.transactions.length)} txs, ` +
       `${fmt(spends)} Sapling spends, ${fmt(outputs)} Sapling outputs`,
     thisRevisionOnly: true,
+    renderThreads: true,
   });
   return ONLY ? cases.filter((c) => c.label.includes(ONLY)) : cases;
 }
@@ -261,6 +274,11 @@ async function main(): Promise<void> {
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
+        if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
+          const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
+          failures += spaced.failures;
+          console.log(`${c.label} uncached, ${spaced.line} | ${load()}${spaced.failures ? ` | ${spaced.failures} FAILED` : ''}`);
+        }
       }
     }
     if (failures) process.exitCode = 1;
@@ -269,6 +287,33 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * SPACED_BURSTS bursts of `--connections` requests of `set` (defined by compare()) to each of
+ * `servers` in turn, each server idle for SPACED seconds before each of its bursts: the server CPU
+ * per request over all bursts (the first included: the rounds before have warmed the server).
+ */
+async function spacedBursts(
+  pool: ClientPool,
+  servers: readonly { name: string; child: ChildServer }[],
+  set: string,
+): Promise<{ line: string; failures: number }> {
+  const cpu = new Map(servers.map((s) => [s.name, 0]));
+  const completed = new Map(servers.map((s) => [s.name, 0]));
+  let failures = 0;
+  for (let burst = 0; burst < SPACED_BURSTS; burst++) {
+    await new Promise((r) => setTimeout(r, SPACED * 1000));
+    for (const s of servers) {
+      const before = processCpuMicros(s.child.pid);
+      const r = await pool.run(s.child.port, `${set} ${s.name}`, CONNECTIONS, CONNECTIONS);
+      cpu.set(s.name, cpu.get(s.name)! + processCpuMicros(s.child.pid) - before);
+      completed.set(s.name, completed.get(s.name)! + r.completed);
+      failures += r.failures;
+    }
+  }
+  const parts = servers.map((s) => `${s.name} ${fmt(cpu.get(s.name)! / Math.max(1, completed.get(s.name)!))} µs CPU/request`);
+  return { line: `${SPACED_BURSTS} bursts of ${CONNECTIONS} requests, ${SPACED} s idle before each: ${parts.join(', ')}`, failures };
 }
 
 /**
