@@ -43,13 +43,13 @@ interface PoolWorker {
 /**
  * Threads idle this long are ended: a thread's heap grows with the blocks it rendered and is
  * only given back to the system when the thread exits (a collection inside it keeps the pages),
- * so after a burst memory returns to its baseline. The time is long because a thread started
- * afresh costs far more than it saves: it loads its modules and its first renders run
- * unoptimized, many renders' worth of CPU before it renders as fast as the thread it replaces.
- * With a short idle time, clients asking for large blocks at intervals just above it (a client
- * following the tip asks for each new block, one per 75-second block interval) paid that on
- * every request. At most one restart per thread per idle time remains. A server no request
- * reaches at all ends its idle threads sooner (the idle trim, rpc/http/idle-trim.ts).
+ * so after a burst memory returns to its baseline. The time is long because starting a thread
+ * again is expensive: it loads its modules and runs its first renders unoptimized, many renders'
+ * worth of CPU. With a short idle time, a client asking for large blocks at intervals just above
+ * it (a client following the tip asks for each new block, one per 75-second block interval)
+ * would pay that on every request; with a long one, each thread restarts at most once per idle
+ * time. A server no request reaches at all ends its idle threads sooner (the idle trim,
+ * rpc/http/idle-trim.ts).
  */
 export const DEFAULT_IDLE_MS = 120_000;
 
