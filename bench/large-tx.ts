@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
+ *                             [--spaced=<seconds>]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts), each method with its
  * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
@@ -20,7 +21,9 @@
  * evicting the previous copy's from its address-table slot); for getrawtransaction, the large
  * transactions of the same block. The ceiling replays the same requests' replies. Last,
  * `getblock <hash> 2` of testnet 141042 (1.93 MB, 20 Sprout JoinSplits: the vectors' largest
- * shielded block; none holds 2 MB of Sapling or Orchard), cached and with the cache off.
+ * shielded block; none holds 2 MB of Sapling or Orchard), cached and with the cache off, and
+ * the same for a 2 MB block of mainnet 653601's fully shielded transactions repeated
+ * (bench/lib/served-blocks.ts' blockOfSaplingShape; this revision only, even with `--base`).
  *
  * Interleaved rounds (ceiling, then with `--base` the base revision's server, then this one's);
  * each ratio is taken within its round, median and min–max printed. Beside each rate, the
@@ -42,17 +45,27 @@ import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-tra
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
 import { processCpuMicros } from './lib/process-cpu.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
-import { SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
+import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CLIENTS = numberFlag('clients', 2);
 const CONNECTIONS = numberFlag('connections', 8);
 const COPIES = 16;
+/** The Sapling-heavy block's size ceiling: a full block. */
+const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 /** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
 const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
+/**
+ * `--spaced=<seconds>`: also send the getblock cases' uncached requests in SPACED_BURSTS bursts of
+ * `--connections` requests, each server left idle that long before each of its bursts, as
+ * clients asking for large blocks now and then do (a client following the tip asks for each new
+ * block): the server CPU per request then includes whatever an idle spell costs the next request.
+ */
+const SPACED = process.argv.some((a) => a.startsWith('--spaced=')) ? numberFlag('spaced', 1) : 0;
+const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
@@ -71,6 +84,12 @@ interface Case {
   coldBodies: string[];
   /** What the first reply to each body must be (its body), when known beforehand. */
   expected: (body: string) => Buffer | null;
+  /** What the case's block holds, printed with the sizes. */
+  content?: string;
+  /** Rendered on the servers' render threads: with `--spaced`, its uncached requests are also sent in spaced bursts. */
+  renderThreads?: boolean;
+  /** The base revision's servers cannot serve it (a block built by this revision's bench): no `--base` figures. */
+  thisRevisionOnly?: boolean;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -141,6 +160,39 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
     hotBodies: [getblock],
     coldBodies: [getblock],
     expected: () => null,
+    renderThreads: true,
+  });
+  // The same for a 2 MB block of Sapling spends and outputs (served-blocks.ts' blockOfSaplingShape).
+  const saplingBlock = decodeBlock(blockOfSaplingShape(SAPLING_BLOCK_BYTES));
+  let spends = 0;
+  let outputs = 0;
+  for (const tx of saplingBlock.transactions) {
+    spends += tx.data.sapling?.spends.length ?? 0;
+    outputs += tx.data.sapling?.outputs.length ?? 0;
+  }
+  const saplingServer = (cache: boolean): ServerSpec => ({
+    name: `store-mainnet-sapling-${cache ? 'cached' : 'uncached'}`,
+    env: {
+      SERVE: 'store',
+      NETWORK: 'mainnet',
+      CACHE: cache ? '1' : '0',
+      ARGS: `-rpcworkqueue=${WORK_QUEUE}`,
+      SAPLING_BLOCK: String(SAPLING_BLOCK_BYTES),
+    },
+  });
+  const saplingBody = rpc('getblock', `"${saplingBlock.hashHex}",2`);
+  cases.push({
+    label: `getblock 2 sapling-${SAPLING_SHAPE_HEIGHT}-shape`,
+    hot: saplingServer(true),
+    cold: saplingServer(false),
+    hotBodies: [saplingBody],
+    coldBodies: [saplingBody],
+    expected: () => null,
+    content:
+      `${fmt(saplingBlock.size)} bytes, ${fmt(saplingBlock.transactions.length)} txs, ` +
+      `${fmt(spends)} Sapling spends, ${fmt(outputs)} Sapling outputs`,
+    thisRevisionOnly: true,
+    renderThreads: true,
   });
   return ONLY ? cases.filter((c) => c.label.includes(ONLY)) : cases;
 }
@@ -176,7 +228,7 @@ async function main(): Promise<void> {
         [c.cold, c.coldBodies],
       ] as const) {
         const ours = await start(spec);
-        const base = BASE ? await start(spec, BASE) : null;
+        const base = BASE && !c.thisRevisionOnly ? await start(spec, BASE) : null;
         for (const body of bodies) {
           if (replySize.has(body)) continue;
           const r = await captureReply(ours.port, body);
@@ -191,7 +243,9 @@ async function main(): Promise<void> {
         }
       }
       const hot = c.hotBodies[0]!;
-      sizes.push(`${c.label}: request ${fmt(Buffer.byteLength(hot))} B, reply ${fmt(replySize.get(hot)!)} B`);
+      sizes.push(
+        `${c.label}: ${c.content ? `${c.content}; ` : ''}request ${fmt(Buffer.byteLength(hot))} B, reply ${fmt(replySize.get(hot)!)} B`,
+      );
     }
     const ceiling = await startReplayCeiling(dir, recorded);
     children.push(ceiling);
@@ -211,11 +265,20 @@ async function main(): Promise<void> {
         const bodies = kind === 'hot' ? c.hotBodies : c.coldBodies;
         if (bodies.length === 0) continue;
         const spec = kind === 'hot' ? c.hot : c.cold;
-        const targets = [...(BASE ? [{ name: 'base', child: await start(spec, BASE) }] : []), { name: 'zecrpc', child: await start(spec) }];
+        const withBase = BASE && !c.thisRevisionOnly;
+        const targets = [
+          ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
+          { name: 'zecrpc', child: await start(spec) },
+        ];
         const r = await compare(pool, ceiling, targets, `${c.label} ${kind}`, bodies, replySize);
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
+        if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
+          const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
+          failures += spaced.failures;
+          console.log(`${c.label} uncached, ${spaced.line} | ${load()}${spaced.failures ? ` | ${spaced.failures} FAILED` : ''}`);
+        }
       }
     }
     if (failures) process.exitCode = 1;
@@ -224,6 +287,36 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * SPACED_BURSTS bursts of `--connections` requests of `set` (defined by compare()) to each of
+ * `servers`, one server after the other so that each is idle exactly SPACED seconds before each
+ * of its bursts (interleaved, a slow server's bursts would lengthen the other's idle spells): the
+ * server CPU per request over the bursts after an uncounted first one.
+ */
+async function spacedBursts(
+  pool: ClientPool,
+  servers: readonly { name: string; child: ChildServer }[],
+  set: string,
+): Promise<{ line: string; failures: number }> {
+  const cpu = new Map(servers.map((s) => [s.name, 0]));
+  const completed = new Map(servers.map((s) => [s.name, 0]));
+  let failures = 0;
+  for (const s of servers) {
+    // Not counted: it finds the server after the other's bursts, idle for longer than SPACED.
+    failures += (await pool.run(s.child.port, `${set} ${s.name}`, CONNECTIONS, CONNECTIONS)).failures;
+    for (let burst = 0; burst < SPACED_BURSTS; burst++) {
+      await new Promise((r) => setTimeout(r, SPACED * 1000));
+      const before = processCpuMicros(s.child.pid);
+      const r = await pool.run(s.child.port, `${set} ${s.name}`, CONNECTIONS, CONNECTIONS);
+      cpu.set(s.name, cpu.get(s.name)! + processCpuMicros(s.child.pid) - before);
+      completed.set(s.name, completed.get(s.name)! + r.completed);
+      failures += r.failures;
+    }
+  }
+  const parts = servers.map((s) => `${s.name} ${fmt(cpu.get(s.name)! / Math.max(1, completed.get(s.name)!))} µs CPU/request`);
+  return { line: `${SPACED_BURSTS} bursts of ${CONNECTIONS} requests, ${SPACED} s idle before each: ${parts.join(', ')}`, failures };
 }
 
 /**

@@ -90,6 +90,30 @@ export function blockOf419201Payouts(targetBytes: number): Uint8Array {
   return filledBlock(decodeBlock(readHexVector('blocks', 'mainnet', '419201.hex')), (tx) => tx.data.vout.length >= 100, targetBytes);
 }
 
+/** The real block whose fully shielded transactions blockOfSaplingShape repeats. */
+export const SAPLING_SHAPE_HEIGHT = 653601;
+
+/**
+ * The Sapling-heavy counterpart: mainnet 653601's coinbase, then its fully shielded transactions
+ * (v4, no transparent input or output, one or two Sapling spends and one to four outputs: the
+ * most Sapling-dense transactions the vectors hold) repeated the same way: Sapling spends,
+ * outputs, their proofs and ciphertexts, nearly byte for byte. The vectors hold no block from
+ * the 2022 Sapling spam; this is the closest shape they allow.
+ */
+export function blockOfSaplingShape(targetBytes: number): Uint8Array {
+  const real = decodeBlock(readHexVector('blocks', 'mainnet', `${SAPLING_SHAPE_HEIGHT}.hex`));
+  const fullyShielded = (tx: Transaction) =>
+    tx.data.vin.length === 0 &&
+    tx.data.vout.length === 0 &&
+    (tx.data.sapling?.spends.length ?? 0) + (tx.data.sapling?.outputs.length ?? 0) > 0;
+  return filledBlock(real, fullyShielded, targetBytes);
+}
+
+/** A mainnet side block of blockOfSaplingShape(targetBytes), at 653601's height (its coinbase's). */
+export function largeSaplingSide(targetBytes: number): SideBlock {
+  return { bytes: blockOfSaplingShape(targetBytes), height: SAPLING_SHAPE_HEIGHT, chainWork: 1n };
+}
+
 function filledBlock(real: Block, pick: (tx: Transaction) => boolean, targetBytes: number): Uint8Array {
   const [coinbase, ...all] = real.transactions;
   const rest = all.filter(pick);

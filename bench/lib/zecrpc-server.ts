@@ -10,6 +10,7 @@
  *   SUMMARY=1|0                           getblock 1 of connected blocks from the index (as served) or decoded
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
  *   LARGE_BLOCK=<bytes>                   SERVE=store mainnet also serves largeMainnetSide(bytes)
+ *   SAPLING_BLOCK=<bytes>                 SERVE=store mainnet also serves largeSaplingSide(bytes)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ import { verifiedStoreReader } from '../../src/store/verify.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { startRpcServer } from '../../src/rpc/http/server.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
-import { largeMainnetSide, servedStore, type ServedNetwork } from './served-blocks.js';
+import { largeMainnetSide, largeSaplingSide, servedStore, type ServedNetwork } from './served-blocks.js';
 
 const cache = process.env.CACHE !== '0';
 const summaryReplies = process.env.SUMMARY !== '0';
@@ -38,7 +39,11 @@ async function methodsToServe(): Promise<RpcMethod[]> {
     return storeMethods(verifiedStoreReader(store), { cacheReplies: cache, summaryReplies, features });
   }
   const large = Number(process.env.LARGE_BLOCK ?? 0);
-  const extra = large > 0 && network === 'mainnet' ? [largeMainnetSide(large)] : [];
+  const sapling = Number(process.env.SAPLING_BLOCK ?? 0);
+  const extra = [
+    ...(large > 0 && network === 'mainnet' ? [largeMainnetSide(large)] : []),
+    ...(sapling > 0 && network === 'mainnet' ? [largeSaplingSide(sapling)] : []),
+  ];
   return storeMethods(servedStore(network as ServedNetwork, extra), { cacheReplies: cache, summaryReplies });
 }
 const methods = await methodsToServe();

@@ -4,12 +4,13 @@
 // (and never one still held by a reply), and runs its threads below the event loop's priority.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
+import { targetSpacing } from '../../src/chain/difficulty.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { BlockReadError } from '../../src/store/verify.js';
 import { inlineBlockRenderer, type BlockRenderRequest } from '../../src/rpc/workers/block-renderer.js';
-import { RenderPool } from '../../src/rpc/workers/render-pool.js';
+import { DEFAULT_IDLE_MS, RenderPool } from '../../src/rpc/workers/render-pool.js';
 import type { ReplyScope } from '../../src/rpc/workers/reply-slab.js';
 import { largeBlocks, LARGE_BLOCK_HEIGHT } from '../stress/fixtures.js';
 
@@ -69,6 +70,35 @@ describe('render pool', () => {
     const deadline = Date.now() + 50_000;
     while (pool.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(pool.size).toBe(0);
+  });
+});
+
+describe('render pool idle time (fake timers: no waiting)', () => {
+  const req: BlockRenderRequest = { hash, bytes: block!, verbosity: 0, context: null, network: MAINNET };
+
+  it('keeps a thread for jobs up to DEFAULT_IDLE_MS apart, ends it once idle that long, and counts starts and renders', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const p = new RenderPool({ threads: 1, inlineMaxBytes: 1000 });
+    try {
+      await p.render(req);
+      expect([p.size, p.threadsStarted, p.threadRenders]).toEqual([1, 1, 1]);
+      vi.advanceTimersByTime(DEFAULT_IDLE_MS - 1);
+      expect(p.size).toBe(1);
+      // The same thread renders the next job: no second start.
+      await p.render(req);
+      expect([p.size, p.threadsStarted, p.threadRenders]).toEqual([1, 1, 2]);
+      vi.advanceTimersByTime(DEFAULT_IDLE_MS);
+      expect(p.size).toBe(0);
+      await p.render(req);
+      expect([p.size, p.threadsStarted, p.threadRenders]).toEqual([1, 2, 3]);
+    } finally {
+      vi.useRealTimers();
+      await p.close();
+    }
+  });
+
+  it('outlasts the block interval, so a client asking for each new block is served by a thread already running', () => {
+    expect(DEFAULT_IDLE_MS).toBeGreaterThan(targetSpacing(MAINNET, 3_000_000) * 1000);
   });
 });
 

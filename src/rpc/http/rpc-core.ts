@@ -109,6 +109,9 @@ export interface RpcCoreStats {
   /** Render threads running, and the bytes of reply slabs they hold. */
   renderThreads: number;
   slabBytes: number;
+  /** Render threads started since the server started, and renders handed to them. */
+  renderThreadsStarted: number;
+  threadRenders: number;
   /** Idle trims run so far. */
   idleTrims: number;
 }
@@ -385,6 +388,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       cacheBytes: cacheBytes(),
       renderThreads: pool?.size ?? 0,
       slabBytes: pool?.slabBytes ?? 0,
+      renderThreadsStarted: pool?.threadsStarted ?? 0,
+      threadRenders: pool?.threadRenders ?? 0,
       idleTrims: trimmer.trims,
     }),
     trimSettled: () => trimmer.settled(),

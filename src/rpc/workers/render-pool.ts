@@ -42,10 +42,16 @@ interface PoolWorker {
 
 /**
  * Threads idle this long are ended: a thread's heap grows with the blocks it rendered and is
- * only given back to the system when the thread exits, so after a burst memory returns to its
- * baseline. Restarting one costs a few tens of milliseconds.
+ * only given back to the system when the thread exits (a collection inside it keeps the pages),
+ * so after a burst memory returns to its baseline. The time is long because starting a thread
+ * again is expensive: it loads its modules and runs its first renders unoptimized, many renders'
+ * worth of CPU. With a short idle time, a client asking for large blocks at intervals just above
+ * it (a client following the tip asks for each new block, one per 75-second block interval)
+ * would pay that on every request; with a long one, each thread restarts at most once per idle
+ * time. A server no request reaches at all ends its idle threads sooner (the idle trim,
+ * rpc/http/idle-trim.ts).
  */
-export const DEFAULT_IDLE_MS = 15_000;
+export const DEFAULT_IDLE_MS = 120_000;
 
 /**
  * Render threads' nice value above the event loop's: a higher value shortens a small request's
@@ -95,6 +101,10 @@ export class RenderPool implements BlockRenderer {
   private closed = false;
   /** Milliseconds threads spent busy, up to each one's last idle moment. */
   private busyMsDone = 0;
+  /** Threads started so far (each start loads the modules afresh). */
+  private started = 0;
+  /** Jobs handed to threads so far. */
+  private dispatched = 0;
   readonly threads: number;
   private readonly inlineMaxBytes: number;
   private readonly idleMs: number;
@@ -114,6 +124,16 @@ export class RenderPool implements BlockRenderer {
   /** Threads currently running. */
   get size(): number {
     return this.workers.length;
+  }
+
+  /** Threads started since the pool was made, ended ones included. */
+  get threadsStarted(): number {
+    return this.started;
+  }
+
+  /** Renders handed to threads since the pool was made (inline renders not counted). */
+  get threadRenders(): number {
+    return this.dispatched;
   }
 
   /** Jobs handed to threads and not yet answered. */
@@ -189,6 +209,7 @@ export class RenderPool implements BlockRenderer {
     return new Promise<RawJson>((resolve, reject) => {
       w.pending.set(id, { req, resolve, reject, slab, scope });
       w.busySince ??= performance.now();
+      this.dispatched++;
       w.worker.postMessage(job);
     });
   }
@@ -214,6 +235,7 @@ export class RenderPool implements BlockRenderer {
 
   private spawn(): PoolWorker {
     const worker = startWorker({ niceness: this.niceness });
+    this.started++;
     const w: PoolWorker = { worker, pending: new Map(), slabs: [], idleTimer: null, busySince: null };
     worker.on('message', (m: RenderOutcome) => {
       const p = w.pending.get(m.id);
