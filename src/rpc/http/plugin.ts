@@ -23,7 +23,7 @@ import { BodyError, readBudgetedBodyThen, type BodyWait } from './body.js';
 import { declareBodyReservations, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
-import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, writeReply, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
 
@@ -85,8 +85,18 @@ export interface ZecrpcRpcOptions {
 
 /** The JSON-RPC summary of a request, for its log line and metrics: a property of each request. */
 const SUMMARY = 'zecrpcSummary';
-type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null };
+/** The length of a reply the route wrote itself (writeReply), which Fastify's reply does not know. */
+const REPLY_BYTES = 'zecrpcReplyBytes';
+type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null; [REPLY_BYTES]: number | null };
 const summaryOf = (request: FastifyRequest): RequestSummary | null => (request as WithSummary)[SUMMARY];
+
+/** The reply's body length as its Content-Length says, or null without one. */
+function replyBytes(request: FastifyRequest, reply: FastifyReply): number | null {
+  const written = (request as WithSummary)[REPLY_BYTES];
+  if (written !== null) return written;
+  const length = reply.getHeader('content-length');
+  return length === undefined ? null : Number(length);
+}
 const EMPTY = Buffer.alloc(0);
 
 /** An onRequest hook's callback: called to go on to the route's next stage, or with an error. */
@@ -151,11 +161,10 @@ class ExactTargets {
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
-  const length = reply.getHeader('content-length');
   return {
     rpc: summaryOf(request),
     statusCode: reply.statusCode,
-    bytes: length === undefined ? null : Number(length),
+    bytes: replyBytes(request, reply),
     ms: Math.round(reply.elapsedTime * 1000) / 1000,
     remoteAddress: request.socket.remoteAddress,
   };
@@ -170,6 +179,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   const metrics = core.metrics;
   const exactTargets = new ExactTargets();
   if (!app.hasRequestDecorator(SUMMARY)) app.decorateRequest(SUMMARY, null);
+  if (!app.hasRequestDecorator(REPLY_BYTES)) app.decorateRequest(REPLY_BYTES, null);
   declareBodyReservations(app);
   app.removeAllContentTypeParsers();
   // The server reads nothing while a body waits for the budget: the idle timeout would end the
@@ -233,7 +243,9 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     if (socket.destroyed) finish();
     else reply.raw.once('close', finish);
     (request as WithSummary)[SUMMARY] = outcome.summary;
-    return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    if (!core.ownInstance) return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    return reply;
   };
 
   /**
@@ -293,10 +305,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     onResponse: (request, reply, next) => {
       releaseBody(request);
       if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
-      if (metrics) {
-        const length = reply.getHeader('content-length');
-        metrics.observeRequest(summaryOf(request), reply.statusCode, length === undefined ? 0 : Number(length), reply.elapsedTime / 1000);
-      }
+      if (metrics) metrics.observeRequest(summaryOf(request), reply.statusCode, replyBytes(request, reply) ?? 0, reply.elapsedTime / 1000);
       next();
     },
     onRequestAbort: async (request) => releaseBody(request),
