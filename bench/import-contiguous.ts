@@ -25,6 +25,7 @@ import { CONTIGUOUS_SEGMENTS } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
 import { predictMicros, type UnitCosts } from './lib/import-model.js';
+import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
 import { fmt, load, numberFlag } from './lib/measure.js';
 
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
@@ -75,8 +76,19 @@ async function run(chainDir: string): Promise<void> {
   };
   const windows = windowsOf(chainDir);
   const total = windows.reduce((a, w) => addComposition(a, { ...w }), emptyComposition());
-  const predictedWall = windows.map((w) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6);
-  const predictedCpu = windows.map((w) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6);
+  // What LevelDB's growth adds, window by window as the store fills (bench/lib/leveldb-growth-model.ts).
+  const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
+  const growthSeconds = { cpu: [] as number[], wall: [] as number[] };
+  let keysSoFar: StoreKeys = { coins: 0, other: 0 };
+  for (const w of windows) {
+    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu') / 1e6 : 0);
+    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall') / 1e6 : 0);
+    keysSoFar = storeKeysAfter(keysSoFar, w);
+  }
+  const predictedWall = windows.map(
+    (w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds.wall[i]!,
+  );
+  const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds.cpu[i]!);
   const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
   const prediction = {
     blocks: total.blocks,
@@ -84,6 +96,8 @@ async function run(chainDir: string): Promise<void> {
     composition: total,
     predicted_seconds: sum(predictedWall) + projection.unit_costs_us.wall.run / 1e6,
     predicted_cpu_seconds: sum(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6,
+    predicted_leveldb_growth_seconds: { cpu: sum(growthSeconds.cpu), wall: sum(growthSeconds.wall) },
+    predicted_store_keys: Math.round(storeKeyTotal(keysSoFar)),
     predicted_at: new Date().toISOString(),
     load_at_prediction: loadavg()[0],
     seconds: null as number | null,
@@ -146,20 +160,22 @@ async function run(chainDir: string): Promise<void> {
   }
 }
 
-/** Keys in the LevelDB at `path`, counted for at most 120 s (`complete` false if cut short). */
-async function countKeys(path: string): Promise<{ count: number; complete: boolean }> {
+/** Keys in the LevelDB at `path`, in all and per prefix byte (a key's table: src/store/layout.ts). */
+async function countKeys(path: string): Promise<{ count: number; complete: boolean; by_prefix: Record<string, number> }> {
   const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   await db.open();
-  const t0 = performance.now();
+  const byPrefix = new Map<number, number>();
   let count = 0;
-  let complete = true;
-  for await (const _ of db.keys()) {
-    count++;
-    if ((count & 0xffff) === 0 && performance.now() - t0 > 120_000) {
-      complete = false;
-      break;
+  const it = db.keys();
+  try {
+    for (let batch = await it.nextv(10_000); batch.length > 0; batch = await it.nextv(10_000)) {
+      count += batch.length;
+      for (const key of batch) byPrefix.set(key[0]!, (byPrefix.get(key[0]!) ?? 0) + 1);
     }
+  } finally {
+    await it.close();
+    await db.close();
   }
-  await db.close();
-  return { count, complete };
+  const name = (b: number) => (b >= 0x21 && b < 0x7f ? String.fromCharCode(b) : `0x${b.toString(16)}`);
+  return { count, complete: true, by_prefix: Object.fromEntries([...byPrefix].sort((a, b) => a[0] - b[0]).map(([b, n]) => [name(b), n])) };
 }

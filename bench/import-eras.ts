@@ -2,6 +2,7 @@
  * The import projection: what a full mainnet import costs on this machine, from unit costs
  * measured on era-shaped chains and mainnet's composition per era.
  * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick]
+ *      npx tsx bench/import-eras.ts --reproject   (steps 4 on the unit costs already in the result file)
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
  *    transactions, transparent inputs and outputs, Sapling spends, Sapling outputs, Orchard
@@ -13,7 +14,9 @@
  *    each chain's predicted/measured ratio.
  * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
  *    is measured apart and run, as `zecrpc import` runs it, on the second core.
- * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs; with
+ * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs, plus
+ *    what LevelDB's growth past the calibration stores adds as the store fills era by era
+ *    (bench/lib/leveldb-growth-model.ts, from bench/leveldb-growth.ts's measurement); with
  *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
  *    (the other core). Beside it, the same from main-thread costs: what no second core can take
  *    over as the import is built (LevelDB's writes and compactions, the solution thread and the
@@ -32,6 +35,14 @@ import { calibrationChains } from './lib/calibration-chains.js';
 import { writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { fitCosts, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
+import {
+  CALIBRATION_STORE_KEYS,
+  growthMicros,
+  readLevelDbGrowth,
+  storeKeysAfter,
+  storeKeyTotal,
+  type StoreKeys,
+} from './lib/leveldb-growth-model.js';
 import { mainnetEras, MAINNET_TIP, ORCHARD_ACTIONS_TOTAL, SAPLING_OUTPUTS_TOTAL, ZEBRA_SIZE_ON_DISK } from './lib/mainnet.js';
 import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
 
@@ -39,8 +50,116 @@ const BLOCKS = numberFlag('blocks', QUICK ? 30 : 250);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
 
+const REPROJECT = process.argv.includes('--reproject');
 const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-eras-'));
+
+/** What steps 1–3 give the projection: unit costs, Equihash's cost and the calibration rows. */
+interface Measured {
+  wallCosts: UnitCosts;
+  cpuCosts: UnitCosts;
+  mainCosts: UnitCosts;
+  equihashUs: number;
+  loadAverage: string;
+  calibration: unknown[];
+}
+
 try {
+  // --reproject: the unit costs of the last run, projected again (after a change to the model or
+  // to mainnet's composition, not to the import).
+  const measured = REPROJECT ? lastMeasured() : await measure();
+  const { wallCosts, cpuCosts, mainCosts, equihashUs } = measured;
+
+  // ---- 4. The projection.
+  const cores = Math.min(2, cpus().length);
+  // Two projections: from CPU costs (what the import asks of a core: this machine's time when no
+  // one else uses it) and from wall costs (this machine as loaded while the chains were imported).
+  // LevelDB's growth past the calibration stores' size (bench/leveldb-growth.ts), era by era as the
+  // store fills: absent that measurement, none is added and the output says so.
+  const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
+  const project = (costs: UnitCosts, basis: 'cpu' | 'wall' | 'main') => {
+    let keys: StoreKeys = { coins: 0, other: 0 };
+    return mainnetEras().map(({ era, composition, sampleBlocks }) => {
+      const growthSeconds = growth ? growthMicros(growth, composition, keys, basis) / 1e6 : 0;
+      keys = storeKeysAfter(keys, composition);
+      const connectSeconds = predictMicros(costs, composition) / 1e6 + growthSeconds;
+      const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
+      const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;
+      return {
+        era,
+        sample_blocks: sampleBlocks,
+        mainnet: roundComposition(composition),
+        connect_seconds: connectSeconds,
+        leveldb_growth_seconds: growthSeconds,
+        store_keys_after: Math.round(storeKeyTotal(keys)),
+        equihash_seconds: equihashSeconds,
+        seconds,
+      };
+    });
+  };
+  const eras = project(cpuCosts, 'cpu');
+  const loadedEras = project(wallCosts, 'wall');
+  const mainThreadEras = project(mainCosts, 'main');
+  const mainThreadSeconds = mainThreadEras.reduce((s, e) => s + e.seconds, 0);
+  const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
+  const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);
+  const mainnetBytes = eras.reduce((s, e) => s + e.mainnet.bytes, 0);
+  for (const [i, e] of eras.entries()) {
+    console.log(
+      `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
+        `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
+        `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; LevelDB growth to ${fmt(e.store_keys_after / 1e6, 1)} M keys ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h of it), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+    );
+  }
+  console.log(
+    `projection, full mainnet (${fmt(MAINNET_TIP + 1)} blocks, ${(mainnetBytes / 1e9).toFixed(0)} GB; Zebra's whole state ${(ZEBRA_SIZE_ON_DISK / 1e9).toFixed(0)} GB) on ${cores} cores: ` +
+      `${(totalSeconds / 3600).toFixed(2)} h from CPU costs, ${(loadedSeconds / 3600).toFixed(2)} h at the load measured (${measured.loadAverage}); ` +
+      `main thread alone ${(mainThreadSeconds / 3600).toFixed(2)} h`,
+  );
+
+  const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as { contiguous?: { seconds?: number | null } }) : null;
+  // A contiguous run already measured keeps its prediction (made before it ran, with the costs of
+  // that time); bench/import-contiguous.ts makes the next one from the costs written here.
+  const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
+  const out = {
+    generated_at: new Date().toISOString(),
+    quick: QUICK,
+    mainnet_hours: totalSeconds / 3600,
+    mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
+    mainnet_hours_at_measured_load: loadedSeconds / 3600,
+    mainnet_hours_main_thread: mainThreadSeconds / 3600,
+    mainnet_hours_main_thread_basis: 'main-thread CPU time per unit: the part no other core takes over; Equihash (200,9) on another core',
+    cores,
+    load_average: measured.loadAverage,
+    equihash_200_9_us: equihashUs,
+    leveldb_growth: growth
+      ? {
+          source: `bench/results/leveldb-growth.json (${growth.generated_at}, ${growth.keys} keys)`,
+          per_tenfold_growth: growth.per_tenfold_growth,
+          calibration_store_keys: CALIBRATION_STORE_KEYS,
+          mainnet_store_keys: eras[eras.length - 1]!.store_keys_after,
+          mainnet_hours_added: eras.reduce((s, e) => s + e.leveldb_growth_seconds, 0) / 3600,
+        }
+      : 'not measured: run bench/leveldb-growth.ts first (no growth cost is included)',
+    unit_costs_us: { wall: wallCosts, cpu: cpuCosts, main_thread: mainCosts },
+    sources: {
+      blocks: `activation heights (zcashd chainparams.cpp, nu6.3/README.md) and tip ${MAINNET_TIP} (nu6.3/zebra-rpc/mainnet-getblockchaininfo-end.json)`,
+      per_block_counts: 'mean of each era’s real blocks in ../shared/test-vectors (test-vectors/era-shapes.ts)',
+      sapling_outputs: `${SAPLING_OUTPUTS_TOTAL / 1e6} M in all (issue 11 estimate); outside the spam, the real blocks' mean`,
+      orchard_actions: `${ORCHARD_ACTIONS_TOTAL / 1e6} M in all (issue 11 estimate), spread by the samples' actions`,
+    },
+    calibration: measured.calibration,
+    eras,
+    eras_at_measured_load: loadedEras,
+    eras_main_thread: mainThreadEras,
+    contiguous,
+  };
+  if (!QUICK || REPROJECT) writeFileSync(RESULT, JSON.stringify(out, null, 2) + '\n');
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+async function measure(): Promise<Measured> {
   // ---- 1. Build and import the calibration chains.
   const chains = calibrationChains(BLOCKS).map((spec, i) => {
     const dir = join(root, `chain${i}`);
@@ -100,67 +219,12 @@ try {
     `Equihash (200,9): ${equihashUs.toFixed(0)} µs a header (CPU, ${headers.length} real mainnet headers, median of 3; ${load()})`,
   );
 
-  // ---- 4. The projection.
-  const cores = Math.min(2, cpus().length);
-  // Two projections: from CPU costs (what the import asks of a core: this machine's time when no
-  // one else uses it) and from wall costs (this machine as loaded while the chains were imported).
-  const project = (costs: UnitCosts) =>
-    mainnetEras().map(({ era, composition, sampleBlocks }) => {
-      const connectSeconds = predictMicros(costs, composition) / 1e6;
-      const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
-      const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;
-      return {
-        era,
-        sample_blocks: sampleBlocks,
-        mainnet: roundComposition(composition),
-        connect_seconds: connectSeconds,
-        equihash_seconds: equihashSeconds,
-        seconds,
-      };
-    });
-  const eras = project(cpuCosts);
-  const loadedEras = project(wallCosts);
-  const mainThreadEras = project(mainCosts);
-  const mainThreadSeconds = mainThreadEras.reduce((s, e) => s + e.seconds, 0);
-  const totalSeconds = eras.reduce((s, e) => s + e.seconds, 0);
-  const loadedSeconds = loadedEras.reduce((s, e) => s + e.seconds, 0);
-  const mainnetBytes = eras.reduce((s, e) => s + e.mainnet.bytes, 0);
-  for (const [i, e] of eras.entries()) {
-    console.log(
-      `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
-        `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
-        `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
-        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
-    );
-  }
-  console.log(
-    `projection, full mainnet (${fmt(MAINNET_TIP + 1)} blocks, ${(mainnetBytes / 1e9).toFixed(0)} GB; Zebra's whole state ${(ZEBRA_SIZE_ON_DISK / 1e9).toFixed(0)} GB) on ${cores} cores: ` +
-      `${(totalSeconds / 3600).toFixed(2)} h from CPU costs, ${(loadedSeconds / 3600).toFixed(2)} h at the load measured (${load()}); ` +
-      `main thread alone ${(mainThreadSeconds / 3600).toFixed(2)} h`,
-  );
-
-  const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as { contiguous?: { seconds?: number | null } }) : null;
-  // A contiguous run already measured keeps its prediction (made before it ran, with the costs of
-  // that time); bench/import-contiguous.ts makes the next one from the costs written here.
-  const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
-  const out = {
-    generated_at: new Date().toISOString(),
-    quick: QUICK,
-    mainnet_hours: totalSeconds / 3600,
-    mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
-    mainnet_hours_at_measured_load: loadedSeconds / 3600,
-    mainnet_hours_main_thread: mainThreadSeconds / 3600,
-    mainnet_hours_main_thread_basis: 'main-thread CPU time per unit: the part no other core takes over; Equihash (200,9) on another core',
-    cores,
-    load_average: load(),
-    equihash_200_9_us: equihashUs,
-    unit_costs_us: { wall: wallCosts, cpu: cpuCosts, main_thread: mainCosts },
-    sources: {
-      blocks: `activation heights (zcashd chainparams.cpp, nu6.3/README.md) and tip ${MAINNET_TIP} (nu6.3/zebra-rpc/mainnet-getblockchaininfo-end.json)`,
-      per_block_counts: 'mean of each era’s real blocks in ../shared/test-vectors (test-vectors/era-shapes.ts)',
-      sapling_outputs: `${SAPLING_OUTPUTS_TOTAL / 1e6} M in all (issue 11 estimate); outside the spam, the real blocks' mean`,
-      orchard_actions: `${ORCHARD_ACTIONS_TOTAL / 1e6} M in all (issue 11 estimate), spread by the samples' actions`,
-    },
+  return {
+    wallCosts,
+    cpuCosts,
+    mainCosts,
+    equihashUs,
+    loadAverage: load(),
     calibration: chains.map((c) => ({
       label: c.spec.label,
       composition: c.composition,
@@ -169,14 +233,25 @@ try {
       main_thread_cpu_seconds: median(c.main) / 1e6,
       predicted_seconds: predictMicros(wallCosts, c.composition) / 1e6,
     })),
-    eras,
-    eras_at_measured_load: loadedEras,
-    eras_main_thread: mainThreadEras,
-    contiguous,
   };
-  if (!QUICK) writeFileSync(RESULT, JSON.stringify(out, null, 2) + '\n');
-} finally {
-  rmSync(root, { recursive: true, force: true });
+}
+
+function lastMeasured(): Measured {
+  const last = JSON.parse(readFileSync(RESULT, 'utf8')) as {
+    unit_costs_us: { wall: UnitCosts; cpu: UnitCosts; main_thread: UnitCosts };
+    equihash_200_9_us: number;
+    load_average: string;
+    calibration: unknown[];
+  };
+  console.log(`unit costs of the run in ${RESULT} (measured at ${last.load_average}), projected again`);
+  return {
+    wallCosts: last.unit_costs_us.wall,
+    cpuCosts: last.unit_costs_us.cpu,
+    mainCosts: last.unit_costs_us.main_thread,
+    equihashUs: last.equihash_200_9_us,
+    loadAverage: last.load_average,
+    calibration: last.calibration,
+  };
 }
 
 async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros: number; mainThreadCpuMicros: number }> {

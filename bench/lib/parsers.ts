@@ -301,6 +301,28 @@ function importEras(out: string): Figure[] {
   return figs;
 }
 
+/** bench/leveldb-growth.ts: a written row's and a point read's cost at the largest store, against 10^6 keys (or the first checkpoint). */
+function leveldbGrowth(out: string): Figure[] {
+  const points = [
+    ...out.matchAll(/^\s*([\d,]+) keys: write ([\d.]+) µs CPU \/ [\d.]+ µs wall a row, read ([\d.]+) µs present \/ ([\d.]+) µs absent/gm),
+  ].map((m) => ({ keys: num(m[1]!), write: num(m[2]!), present: num(m[3]!), absent: num(m[4]!) }));
+  if (points.length < 2) return [];
+  const last = points[points.length - 1]!;
+  const base = points.find((p) => p.keys >= 1_000_000 && p !== last) ?? points[0]!;
+  const at = (k: number) => (k >= 1e6 ? `${(k / 1e6).toFixed(1)} M` : `${(k / 1e3).toFixed(0)} k`);
+  const rows: [string, 'write' | 'present' | 'absent'][] = [
+    ['LevelDB row written (CPU, compaction included)', 'write'],
+    ['LevelDB point read of a present key', 'present'],
+    ['LevelDB point read of an absent key', 'absent'],
+  ];
+  return rows.map(([label, k]) =>
+    figure('leveldb-growth', `${label} at ${at(last.keys)} keys`, last[k], 'µs', 'lower', {
+      name: `same at ${at(base.keys)} keys`,
+      value: base[k],
+    }),
+  );
+}
+
 function chainState(out: string): Figure[] {
   const figs: Figure[] = [];
   for (const line of out.split('\n')) {
@@ -534,6 +556,7 @@ export const PARSERS: Readonly<Record<string, (out: string) => Figure[]>> = {
   'large-tx': largeTx,
   'store-import': storeImport,
   'import-eras': importEras,
+  'leveldb-growth': leveldbGrowth,
   'chain-state': chainState,
   trees,
   equihash,

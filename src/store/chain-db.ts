@@ -54,6 +54,9 @@ const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
  */
 const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
 
+/** LevelDB's tuning for the chain index (bench/leveldb-growth.ts measures growth with the same). */
+export const CHAIN_INDEX_LEVEL_OPTIONS = { cacheSize: BLOCK_CACHE_BYTES, writeBufferSize: WRITE_BUFFER_BYTES } as const;
+
 export interface GroupCommitLimits {
   maxBlocks: number;
   maxBytes: number;
@@ -167,8 +170,7 @@ export class ChainDb {
     this.db = new ClassicLevel<Buffer, Buffer>(join(this.dir, 'index'), {
       keyEncoding: 'buffer',
       valueEncoding: this.checksums.encoding,
-      cacheSize: BLOCK_CACHE_BYTES,
-      writeBufferSize: WRITE_BUFFER_BYTES,
+      ...CHAIN_INDEX_LEVEL_OPTIONS,
     });
     attachChecksums(this.db, this.checksums);
     this.data =

@@ -1,0 +1,96 @@
+/**
+ * What LevelDB's growth adds to an import: the unit costs of bench/import-eras.ts are measured on
+ * calibration stores of at most about 10^5 keys, while a mainnet import writes into a store that
+ * grows towards 10^8. bench/leveldb-growth.ts measures how much a written row and a point read
+ * cost more per tenfold growth; this module counts the rows and reads a chain's composition makes
+ * and charges each the growth between the calibration stores' size and the store's size as it is
+ * written (no credit where the fit's slope is negative: growth is not taken to make LevelDB faster).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Composition } from '../../test-vectors/era-chain.js';
+
+/** bench/results/leveldb-growth.json's fitted slopes, µs per tenfold growth. */
+export interface LevelDbGrowth {
+  per_tenfold_growth: {
+    write_cpu_us_per_row: { per_decade: number };
+    write_wall_us_per_row: { per_decade: number };
+    present_read_us: { per_decade: number };
+    absent_read_us: { per_decade: number };
+  };
+  keys: number;
+  generated_at: string;
+}
+
+/** Keys the calibration chains' stores hold at most: the size their unit costs already include. */
+export const CALIBRATION_STORE_KEYS = 1e5;
+
+/**
+ * Rows a block writes besides its transactions' (`H`, `u`, `n`, `h`, `B`, the address index's `s`
+ * and `S`, an anchor `A`, its undo record `U` and that of the block 100 back deleted; `T`, `C` and
+ * the chain-tip set rewritten), and keys it leaves (undo records are kept for the last 100 blocks
+ * only): see src/store/layout.ts. The import runs with zecrpc's default indexes, the address
+ * index among them.
+ */
+const BLOCK_ROWS = 14;
+const BLOCK_KEYS = 8;
+
+export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
+  const file = join(resultsDir, 'leveldb-growth.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LevelDbGrowth) : null;
+}
+
+/** Rows written and point reads made, by kind, for a composition. */
+export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number } {
+  const nullifiers = c.saplingSpends + c.orchardActions;
+  return {
+    // an output: its coin `c`, the address index's `d` and unspent `a`; an input: both deleted, its
+    // `d` and spender `p` written; a txid-index `t` per transaction and an `N` per nullifier
+    rows: 3 * c.outputs + 4 * c.inputs + c.txs + nullifiers + c.blocks * BLOCK_ROWS,
+    // each input reads the coin it spends; each nullifier is checked absent
+    presentReads: c.inputs,
+    absentReads: nullifiers,
+  };
+}
+
+/** The store's keys: unspent coins apart, since spends delete them. */
+export interface StoreKeys {
+  coins: number;
+  other: number;
+}
+
+/** Each unspent coin is two keys: the chain state's `c` and the address index's `a`. */
+export const storeKeyTotal = (k: StoreKeys): number => 2 * k.coins + k.other;
+
+/**
+ * The store's keys after `c`: its outputs less its inputs join the coins (never below none: an
+ * era's sampled means can show more inputs than outputs, whose coins came before it), its
+ * transactions, nullifiers and blocks add keys that stay.
+ */
+export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
+  return {
+    coins: Math.max(0, before.coins + c.outputs - c.inputs),
+    // the address index's `d` per output and input and `p` per input stay, as do `t`, `N` and the block's
+    other: before.other + c.outputs + 2 * c.inputs + c.txs + c.saplingSpends + c.orchardActions + c.blocks * BLOCK_KEYS,
+  };
+}
+
+/**
+ * What growth adds to importing `c` into a store that holds `before` when `c` begins: its rows
+ * and reads at the store's mean size while `c` is written (midway between its sizes before and
+ * after), against the calibration stores' size, in µs of
+ * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included);
+ * - `wall`: elapsed time on two cores (a written row at the write wall slope: LevelDB writes and
+ *   compacts on threads of its own, which delay the import only as far as the bench saw writes
+ *   take longer);
+ * - `main`: the main thread's CPU (point reads only).
+ */
+export function growthMicros(growth: LevelDbGrowth, c: Composition, before: StoreKeys, basis: 'cpu' | 'wall' | 'main'): number {
+  const work = levelDbWork(c);
+  const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
+  const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
+  const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
+  const g = growth.per_tenfold_growth;
+  const writes = basis === 'cpu' ? slope(g.write_cpu_us_per_row) : basis === 'wall' ? slope(g.write_wall_us_per_row) : 0;
+  return work.rows * writes + work.presentReads * slope(g.present_read_us) + work.absentReads * slope(g.absent_read_us);
+}
