@@ -9,7 +9,7 @@
  *     && (cd /tmp/zecrpc-fe-base && npm run build:wasm && npm run build)
  *   npm run build
  *   npx tsx bench/front-end.ts [--base=/tmp/zecrpc-fe-base] [--seconds=1] [--rounds=5] [--small | --large] [--quick] [--tsx]
- *     [--cpu-requests=20000] [--large-cpu-requests=300] [--large-bytes=2000000]
+ *     [--cpu-requests=20000] [--large-cpu-requests=300] [--large-bytes=2000000] [--only=getblockcount] [--profile=DIR]
  *
  * Every server runs in a child process from compiled JavaScript (child-server.ts's 'dist' mode):
  * each checkout's sources from its own `dist/` (what `zecrpc serve` runs; `npm run build` in each
@@ -24,7 +24,10 @@
  * printed, with the load average (the machine is shared). Then each server's CPU time per
  * request (its process's user + system time around a fixed number of requests, interleaved the
  * same way), which depends far less on what else the machine runs than throughput does: small
- * replies first, then the large one. `--small` leaves out the large reply, `--large` the small ones.
+ * replies first, then the large one. `--small` leaves out the large reply, `--large` the small ones,
+ * `--only=TEXT` every case whose name does not contain TEXT. `--profile=DIR` runs every server
+ * under `node --cpu-prof`, its profiles in DIR/<server> (read them with
+ * bench/cpu-profile-summary.ts; one case per run keeps a profile about one reply).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +54,8 @@ const CPU_REQUESTS = numberFlag('cpu-requests', QUICK ? 2000 : 20000);
 /** Requests per CPU measurement of the large reply: a few seconds of a server's CPU. */
 const LARGE_CPU_REQUESTS = numberFlag('large-cpu-requests', QUICK ? 60 : 300);
 const LARGE_BYTES = numberFlag('large-bytes', 2_000_000);
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const MODE = process.argv.includes('--tsx') ? 'tsx' : 'dist';
 if (MODE === 'tsx' && BASE && !SMALL_ONLY)
   throw new Error('--tsx with --base needs --small: the base revision’s own harness serves no large block');
@@ -65,9 +70,14 @@ const CASES: { name: string; body: string }[] = [
   { name: 'getblock 1 (block 1, cached)', body: `{"id":1,"method":"getblock","params":["${block1}",1]}` },
   { name: 'decoderawtransaction (v5)', body: `{"id":1,"method":"decoderawtransaction","params":["${toHex(v5.bytes)}"]}` },
   { name: LARGE_NAME, body: `{"id":1,"method":"getblock","params":["${toHexReversed(large.hash)}",2]}` },
-].filter((c) => (LARGE_ONLY ? c.name === LARGE_NAME : !SMALL_ONLY || c.name !== LARGE_NAME));
+]
+  .filter((c) => (LARGE_ONLY ? c.name === LARGE_NAME : !SMALL_ONLY || c.name !== LARGE_NAME))
+  .filter((c) => ONLY === undefined || c.name.includes(ONLY));
 /** Node's options as `zecrpc serve` runs (bin/zecrpc.js's, the same at the base), for every server. */
 const NODE_ARGS = ['--max-semi-space-size=32'];
+/** NODE_ARGS, and a profile into DIR/`name` with `--profile=DIR`. */
+const nodeArgsFor = (name: string): string[] =>
+  PROFILE_DIR ? [...NODE_ARGS, '--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : NODE_ARGS;
 const SERVER_ENV = { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64', LARGE_BLOCK: String(LARGE_BYTES) };
 
 /** µs of `pid`'s CPU per request over `amount` requests of `body` at CONNECTIONS connections. */
@@ -100,7 +110,7 @@ async function main(): Promise<void> {
   const children: ChildServer[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-front-end-'));
   try {
-    const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { mode: MODE, nodeArgs: NODE_ARGS });
+    const zecrpc = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { mode: MODE, nodeArgs: nodeArgsFor('zecrpc') });
     children.push(zecrpc);
     const recorded: { body: string; reply: string; bytes: number; replyBody: Buffer }[] = [];
     for (const c of CASES) {
@@ -111,13 +121,21 @@ async function main(): Promise<void> {
     }
     const file = join(dir, 'replies.json');
     writeFileSync(file, JSON.stringify(recorded.map(({ body, reply }) => ({ body, reply }))));
-    const ceiling = await startChildServer('bench/lib/http-ceiling-server.ts', { REPLIES: file }, { mode: MODE, nodeArgs: NODE_ARGS });
+    const ceiling = await startChildServer(
+      'bench/lib/http-ceiling-server.ts',
+      { REPLIES: file },
+      { mode: MODE, nodeArgs: nodeArgsFor('ceiling') },
+    );
     children.push(ceiling);
     const targets: (Target & { pid: number })[] = [{ name: 'ceiling', port: ceiling.port, pid: ceiling.pid }];
     // The base's head differs (HTTP/1.0-era headers): its whole reply's size is its own.
     const baseReplyBytes: number[] = [];
     if (BASE) {
-      const base = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, { root: BASE, mode: MODE, nodeArgs: NODE_ARGS });
+      const base = await startChildServer('bench/lib/zecrpc-server.ts', SERVER_ENV, {
+        root: BASE,
+        mode: MODE,
+        nodeArgs: nodeArgsFor('base'),
+      });
       children.push(base);
       for (const [i, c] of CASES.entries()) {
         const theirs = await captureReply(base.port, c.body);

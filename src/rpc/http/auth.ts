@@ -87,6 +87,27 @@ function equalBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The check for the header every client of a credential sends, `Basic ` and the standard
+ * base64 of `credential`, without decoding it: the header's bytes are compared with that text in
+ * constant time, in a buffer kept for it. What it does not grant goes the whole way (spaces,
+ * other padding, -rpcauth users), so the verdicts are those of the full check. Only the header's
+ * length decides whether it is compared here, and the credential's length is no secret of the
+ * full check either (a decoded value of another length is refused without a comparison).
+ */
+function exactHeaderCheck(credential: Buffer): (authorization: string) => boolean {
+  const expectedText = `Basic ${credential.toString('base64')}`;
+  const expected = Buffer.from(expectedText, 'latin1');
+  const scratch = Buffer.alloc(expected.length);
+  return (authorization) => {
+    if (authorization.length !== expected.length) return false;
+    scratch.write(authorization, 0, 'latin1');
+    // The string comparison runs only on equal bytes: it tells a character beyond Latin-1
+    // (written as its low byte) from the byte itself, and reveals nothing about the secret.
+    return timingSafeEqual(scratch, expected) && authorization === expectedText;
+  };
+}
+
 export interface AuthOptions {
   rpcUser: string | undefined;
   rpcPassword: string | undefined;
@@ -184,9 +205,12 @@ export function createAuthenticator(opts: AuthOptions): Authenticator {
     hash: e.hash,
   }));
 
+  const exact = exactHeaderCheck(credential);
+
   return {
     cookieFile,
     check(authorization) {
+      if (exact(authorization)) return true;
       if (!authorization.startsWith('Basic ')) return false;
       const decoded = lenientBase64Decode(authorization.slice(6).replace(C_SPACE, ''));
       if (equalBytes(decoded, credential)) return true;

@@ -23,7 +23,7 @@ import { BodyError, readBudgetedBodyThen, type BodyWait, type ReadBody } from '.
 import { declareBodyReservations, givePooledBody, notePooledBody, noteReservedBody, releaseReservedBody } from './body-reservations.js';
 import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
-import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, type SimpleReply } from './reply.js';
+import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, writeReply, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
 import { createRpcCore, type RpcCore } from './rpc-core.js';
 
@@ -52,6 +52,12 @@ export function expectContinue(server: HttpServer, handler: (req: IncomingMessag
 export interface ExecutionTracker {
   begin(socket: Socket): void;
   end(socket: Socket): void;
+  /**
+   * True when the server's idle-timeout handler spares a connection whose request is running
+   * (begun, its reply not started): the route then leaves the socket's timeout as it is instead
+   * of lifting it around each request.
+   */
+  readonly sparesRunningRequests?: boolean;
 }
 
 /** The Fastify plugin's options: zcashd-style settings and the store it serves. */
@@ -79,9 +85,22 @@ export interface ZecrpcRpcOptions {
 
 /** The JSON-RPC summary of a request, for its log line and metrics: a property of each request. */
 const SUMMARY = 'zecrpcSummary';
-type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null };
+/** The length of a reply the route wrote itself (writeReply), which Fastify's reply does not know. */
+const REPLY_BYTES = 'zecrpcReplyBytes';
+type WithSummary = FastifyRequest & { [SUMMARY]: RequestSummary | null; [REPLY_BYTES]: number | null };
 const summaryOf = (request: FastifyRequest): RequestSummary | null => (request as WithSummary)[SUMMARY];
+
+/** The reply's body length as its Content-Length says, or null without one. */
+function replyBytes(request: FastifyRequest, reply: FastifyReply): number | null {
+  const written = (request as WithSummary)[REPLY_BYTES];
+  if (written !== null) return written;
+  const length = reply.getHeader('content-length');
+  return length === undefined ? null : Number(length);
+}
 const EMPTY = Buffer.alloc(0);
+
+/** An onRequest hook's callback: called to go on to the route's next stage, or with an error. */
+type HookDone = (error?: Error) => void;
 
 const goneSignals = new WeakMap<Socket, AbortSignal>();
 
@@ -142,11 +161,10 @@ class ExactTargets {
 }
 
 function logFields(request: FastifyRequest, reply: FastifyReply) {
-  const length = reply.getHeader('content-length');
   return {
     rpc: summaryOf(request),
     statusCode: reply.statusCode,
-    bytes: length === undefined ? null : Number(length),
+    bytes: replyBytes(request, reply),
     ms: Math.round(reply.elapsedTime * 1000) / 1000,
     remoteAddress: request.socket.remoteAddress,
   };
@@ -161,6 +179,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   const metrics = core.metrics;
   const exactTargets = new ExactTargets();
   if (!app.hasRequestDecorator(SUMMARY)) app.decorateRequest(SUMMARY, null);
+  if (!app.hasRequestDecorator(REPLY_BYTES)) app.decorateRequest(REPLY_BYTES, null);
   declareBodyReservations(app);
   app.removeAllContentTypeParsers();
   // The server reads nothing while a body waits for the budget: the idle timeout would end the
@@ -197,76 +216,107 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   });
   const releaseBody = (request: FastifyRequest) => releaseReservedBody(request, core.bodies);
 
+  // The request's own work, once its body is read: the route's handler, or (on zecrpc's own
+  // instance) the onRequest hook itself.
+  const liftTimeout = tracker?.sparesRunningRequests !== true;
+  const run = async (request: FastifyRequest, reply: FastifyReply, body: Buffer): Promise<FastifyReply> => {
+    const socket = request.raw.socket;
+    tracker?.begin(socket);
+    // No idle timeout while the request runs: zcashd reads nothing from a connection whose
+    // request is being processed. The timeout counts again while the reply is written.
+    const idleTimeout = liftTimeout ? request.server.server.timeout : 0;
+    if (liftTimeout) socket.setTimeout(0);
+    let outcome;
+    try {
+      outcome = await core.execute(body, connectionGone(socket));
+    } catch (e) {
+      tracker?.end(socket);
+      throw e;
+    } finally {
+      releaseBody(request);
+      // Nothing reads the body once it has been executed (its reply holds none of it).
+      givePooledBody(request, core.bodyBuffers);
+      if (liftTimeout && !socket.destroyed) socket.setTimeout(idleTimeout);
+    }
+    const { done } = outcome;
+    // 'close' comes once the reply is written or the connection is gone, whichever first; a
+    // connection gone while the request ran has had its 'close' already.
+    const finish = () => {
+      done();
+      tracker?.end(socket);
+    };
+    if (socket.destroyed) finish();
+    else reply.raw.once('close', finish);
+    (request as WithSummary)[SUMMARY] = outcome.summary;
+    if (!core.ownInstance) return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    return reply;
+  };
+
+  /**
+   * On zecrpc's own instance (`core.ownInstance`) the onRequest hook reads the body and runs
+   * the request itself: no application hook can want to see the request's later stages, and
+   * Fastify's body parsing (an async resource per body) and pre-handler stages cost more than a
+   * small request's own work. Bodies are read by the same code, under the same budget.
+   */
+  const readAndRun = (request: FastifyRequest, reply: FastifyReply, done: HookDone, bodyComing: boolean): void => {
+    if (!bodyComing) {
+      run(request, reply, EMPTY).catch(done);
+      return;
+    }
+    const length = request.headers['content-length'];
+    const bodyRead = (error: Error | null, read: ReadBody | null): void => {
+      if (error !== null) {
+        // As Fastify's body parsing answers a failed body: the client may still be sending it.
+        reply.header('connection', 'close');
+        return done(error);
+      }
+      noteReservedBody(request, read!.reserved);
+      notePooledBody(request, read!.pooled);
+      run(request, reply, read!.body).catch(done);
+    };
+    readBudgetedBodyThen(request.raw, length === undefined ? null : Number(length), core.bodies, bodyWait, bodyRead, core.bodyBuffers);
+  };
+
+  /** The route's onRequest hook once zcashd's checks have given their verdict (`early`: a refusal). */
+  const afterHead = (request: FastifyRequest, reply: FastifyReply, done: HookDone, early: SimpleReply | null): void => {
+    const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
+    if (early) {
+      if (awaitsContinue) reply.header('Connection', 'close');
+      answer(reply, early);
+      return;
+    }
+    // As libevent: the interim reply only when a body is to be read.
+    const length = request.headers['content-length'];
+    const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    if (awaitsContinue && bodyComing) reply.raw.writeContinue();
+    // The body is read as bytes by the parser above, whatever the client declared.
+    delete request.raw.headers['content-type'];
+    if (core.ownInstance) readAndRun(request, reply, done, bodyComing);
+    else done();
+  };
+
   app.route({
     method: [...RPC_ROUTE_METHODS],
     url: '/',
     // A callback hook: a granted request goes on without a promise or a turn of the event loop.
     onRequest: (request, reply, done) => {
-      const decide = (early: SimpleReply | null): void => {
-        const awaitsContinue = (request.raw as MarkedRequest)[AWAITS_CONTINUE] === true;
-        if (early) {
-          if (awaitsContinue) reply.header('Connection', 'close');
-          answer(reply, early);
-          return;
-        }
-        // As libevent: the interim reply only when a body is to be read.
-        const length = request.headers['content-length'];
-        const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-        if (awaitsContinue && bodyComing) reply.raw.writeContinue();
-        // The body is read as bytes by the parser above, whatever the client declared.
-        delete request.raw.headers['content-type'];
-        done();
-      };
       const early = answerFromHead(core, request, exactTargets);
       // A failure answering after the penalty goes to Fastify, never an unhandled rejection.
-      if (early instanceof Promise) early.then(decide).catch(done);
+      if (early instanceof Promise) early.then((verdict) => afterHead(request, reply, done, verdict)).catch(done);
       // A refusal waits for the rest of the packet to be parsed, as libevent reads the whole
       // request first: a malformed body in it gets the 400 page, not the refusal.
-      else if (early) queueMicrotask(() => decide(early));
-      else decide(null);
+      else if (early) queueMicrotask(() => afterHead(request, reply, done, early));
+      else afterHead(request, reply, done, null);
     },
     onResponse: (request, reply, next) => {
       releaseBody(request);
       if (logRequests(request)) request.log.info(logFields(request, reply), 'request completed');
-      if (metrics) {
-        const length = reply.getHeader('content-length');
-        metrics.observeRequest(summaryOf(request), reply.statusCode, length === undefined ? 0 : Number(length), reply.elapsedTime / 1000);
-      }
+      if (metrics) metrics.observeRequest(summaryOf(request), reply.statusCode, replyBytes(request, reply) ?? 0, reply.elapsedTime / 1000);
       next();
     },
     onRequestAbort: async (request) => releaseBody(request),
-    handler: async (request, reply) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : EMPTY;
-      const socket = request.raw.socket;
-      tracker?.begin(socket);
-      // No idle timeout while the request runs: zcashd reads nothing from a connection whose
-      // request is being processed. The timeout counts again while the reply is written.
-      const idleTimeout = request.server.server.timeout;
-      socket.setTimeout(0);
-      let outcome;
-      try {
-        outcome = await core.execute(body, connectionGone(socket));
-      } catch (e) {
-        tracker?.end(socket);
-        throw e;
-      } finally {
-        releaseBody(request);
-        // Nothing reads the body once it has been executed (its reply holds none of it).
-        givePooledBody(request, core.bodyBuffers);
-        if (!socket.destroyed) socket.setTimeout(idleTimeout);
-      }
-      const { done } = outcome;
-      // 'close' comes once the reply is written or the connection is gone, whichever first; a
-      // connection gone while the request ran has had its 'close' already.
-      const finish = () => {
-        done();
-        tracker?.end(socket);
-      };
-      if (socket.destroyed) finish();
-      else reply.raw.once('close', finish);
-      (request as WithSummary)[SUMMARY] = outcome.summary;
-      return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
-    },
+    handler: async (request, reply) => run(request, reply, Buffer.isBuffer(request.body) ? request.body : EMPTY),
   });
 }
 

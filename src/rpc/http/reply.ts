@@ -140,3 +140,50 @@ export function sendReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoin
   // Chunks as they are: a multi-megabyte block rendering is never copied into one buffer.
   return reply.send(Readable.from(r.body, { objectMode: false }));
 }
+
+/**
+ * The headers Fastify's `send` writes for `r` with a body of `length` bytes, in its order and
+ * spelling (names in lower case, Content-Length last).
+ */
+function headersFor(r: SimpleReply, length: number): Record<string, string> {
+  if (r.own === 'json') return { 'content-type': 'application/json', 'content-length': String(length) };
+  if (r.own === 'www-authenticate')
+    return { 'www-authenticate': 'Basic realm="jsonrpc"', 'content-type': LIBEVENT_DEFAULT_TYPE, 'content-length': String(length) };
+  return { 'content-type': LIBEVENT_DEFAULT_TYPE, 'content-length': String(length) };
+}
+
+/**
+ * Writes `r` on the response itself, byte for byte what `sendReply` sends, for a Fastify instance
+ * no application's hook can reach (`zecrpc serve`'s): Fastify's `send` machinery (its
+ * Content-Type parsing, its onSend stage, the text's copy into a buffer) is more than a small
+ * reply's own cost. The reply is hijacked; its onResponse hooks still run when it is written.
+ * A reply streamed in chunks (above JOINED_REPLY_MAX_BYTES) still goes through Fastify. Returns
+ * the body's length in bytes (what the Content-Length says), which Fastify's reply no longer
+ * knows, or null when Fastify sent it.
+ */
+export function writeReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoinBuffers): number | null {
+  let payload: string | Buffer;
+  let length: number;
+  if (typeof r.body === 'string') {
+    // Text as it is: Node writes it after the head in one write.
+    payload = r.body;
+    length = Buffer.byteLength(payload, 'utf8');
+  } else if (r.body.length === 1) {
+    payload = r.body[0]!;
+    length = payload.length;
+  } else {
+    length = 0;
+    for (const c of r.body) length += c.length;
+    if (length > JOINED_REPLY_MAX_BYTES) {
+      sendReply(reply, r, joins);
+      return null;
+    }
+    payload = joined(reply, r.body, length, joins);
+  }
+  reply.hijack();
+  const res = reply.raw;
+  if (r.status === 413) res.statusMessage = 'Request Entity Too Large';
+  res.writeHead(r.status, headersFor(r, length));
+  res.end(payload);
+  return length;
+}

@@ -81,6 +81,12 @@ export interface RpcCoreOptions {
    */
   reuseReplyBuffers?: boolean;
   /**
+   * The Fastify instance the core is mounted on is zecrpc's own (`zecrpc serve`'s): no
+   * application's hook sees its requests or replies, so the route answers from its onRequest
+   * hook (plugin.ts), and small replies are joined in reusable buffers (as `reuseReplyBuffers`).
+   */
+  ownInstance?: boolean;
+  /**
    * Milliseconds without a request after which the reply caches are dropped, idle render
    * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
    */
@@ -127,8 +133,10 @@ export interface RpcCore {
   readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
-  /** Reusable buffers small replies are joined in (`reuseReplyBuffers`), or null. */
+  /** Reusable buffers small replies are joined in (`reuseReplyBuffers`, `ownInstance`), or null. */
   readonly replyJoins: ReplyJoinBuffers | null;
+  /** Mounted on zecrpc's own Fastify instance (`ownInstance`). */
+  readonly ownInstance: boolean;
   isAllowed(address: string | undefined): boolean;
   /**
    * The request's credentials: 'missing' without an Authorization header, 'refused' after
@@ -375,7 +383,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
-    replyJoins: opts.reuseReplyBuffers ? new ReplyJoinBuffers() : null,
+    replyJoins: opts.reuseReplyBuffers || opts.ownInstance ? new ReplyJoinBuffers() : null,
+    ownInstance: opts.ownInstance === true,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
     execute,

@@ -145,7 +145,18 @@ const IDLE_REASONS: Record<IdleReason, string> = {
 /** Bytes read from a connection when its last reply was written (a property of the socket). */
 const READ_AT_LAST_REPLY = Symbol('zecrpc.readAtLastReply');
 
-type TrackedSocket = Socket & { _httpMessage?: unknown; [READ_AT_LAST_REPLY]?: number };
+/** Set while a connection's request runs or its reply is being written (a property of the socket). */
+const EXECUTING = Symbol('zecrpc.executing');
+
+type TrackedSocket = Socket & {
+  _httpMessage?: { headersSent: boolean } | null;
+  [READ_AT_LAST_REPLY]?: number;
+  [EXECUTING]?: boolean;
+};
+
+/** A request has begun on the connection and its reply has not started: the server is at work, not the client. */
+const requestRunning = (socket: TrackedSocket): boolean =>
+  socket[EXECUTING] === true && socket._httpMessage !== undefined && socket._httpMessage !== null && !socket._httpMessage.headersSent;
 
 /**
  * What the connection was doing: writing a reply (Node's response still holds the socket),
@@ -176,22 +187,22 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     metrics: opts.metrics,
     bodyWaitMs: opts.bodyWaitMs,
     idleTrimMs: opts.idleTrimMs,
-    // This Fastify instance is the server's own: no application's onSend hook sees a reply.
-    reuseReplyBuffers: true,
+    // This Fastify instance is the server's own: no application's hook sees a request or reply.
+    ownInstance: true,
   });
   const binds = bindAddresses(config).map((x) => splitHostPort(x, config.rpcPort));
   const timeoutMs = core.timeoutMs;
   const sockets = new Set<Socket>();
-  /** Connections whose request is running or whose reply is being written. */
-  const executing = new Set<Socket>();
   let closing = false;
+  // Whether a connection's request runs or its reply is being written is a flag on its socket.
   const tracker: ExecutionTracker = {
-    begin: (socket) => void executing.add(socket),
-    end: (socket) => {
-      executing.delete(socket);
+    begin: (socket: TrackedSocket) => void (socket[EXECUTING] = true),
+    end: (socket: TrackedSocket) => {
+      socket[EXECUTING] = false;
       // During shutdown a connection ends with the reply it was waiting for.
       if (closing) socket.destroySoon();
     },
+    sparesRunningRequests: true,
   };
 
   // A timeout can fall due while the event loop was busy (rendering other replies) with this
@@ -200,11 +211,14 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   // before a timeout. Any progress re-arms Node's timer. Node asks the server that accepted the
   // socket, so every listener answers. Each close is logged at info (shown with -debug=rpc):
   // a client that sees its connection end can learn from the log which rule ended it.
+  // A connection whose request is running is never closed: zcashd reads nothing from it
+  // meanwhile. Its timer starts again with the reply's first write.
   const confirmTimeout = (socket: Socket) => {
+    if (requestRunning(socket)) return;
     const read = socket.bytesRead;
     const written = socket.bytesWritten;
     setImmediate(() => {
-      if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written) return;
+      if (socket.destroyed || socket.bytesRead !== read || socket.bytesWritten !== written || requestRunning(socket)) return;
       // The peer's address is gone from a destroyed socket: read first.
       const peer = { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort };
       const reason = idleReason(socket);
@@ -256,10 +270,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
           return;
         }
         sockets.add(socket);
-        socket.once('close', () => {
-          sockets.delete(socket);
-          executing.delete(socket);
-        });
+        socket.once('close', () => sockets.delete(socket));
       });
       return http;
     },
@@ -347,7 +358,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       return (closed ??= (async () => {
         closing = true;
         const stopped = stopListening();
-        for (const s of sockets) if (!executing.has(s)) s.destroy();
+        for (const s of sockets) if ((s as TrackedSocket)[EXECUTING] !== true) s.destroy();
         const grace = opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
         const all = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.once('close', () => r())))));
         let timer: NodeJS.Timeout | undefined;

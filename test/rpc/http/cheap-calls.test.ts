@@ -21,6 +21,15 @@ describe('which calls are cheap', () => {
     expect(cheap('{"method":"getblockcount","method":"getblock"}')).toBe(false);
     expect(cheap('')).toBe(false);
   });
+  it('reads white space as JavaScript does (NBSP too), and only a "method" member with a name counts', () => {
+    expect(cheap('\u00a0 {"method"\u00a0:\t"ping"}')).toBe(true);
+    expect(cheap('\u00a0[{"method":"ping"}]')).toBe(false);
+    expect(cheap('{"params":["method"],"method":"getblockcount"}')).toBe(true);
+    expect(cheap('{"method":"getblockcount","params":{"method":"getblock"}}')).toBe(false);
+    expect(cheap('{"method":"getBlockCount"}')).toBe(false);
+    expect(cheap('{"method":"","id":1}')).toBe(false);
+    expect(cheap('{"method":"getblockcountx"}')).toBe(false);
+  });
 });
 
 describe('a storm of heavy calls against a server with one worker and a queue of one', () => {
