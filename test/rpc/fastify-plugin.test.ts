@@ -8,19 +8,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { loadNodeConfig, zecrpcRpc } from '../../src/fastify.js';
-import type { RpcMethod } from '../../src/rpc/method.js';
 import { MemoryChainStore, mainnetGenesisRun } from '../support/memory-store.js';
+import { largeTextMethod } from '../support/http-rpc.js';
 
 const AUTH = 'Basic ' + Buffer.from('app:pw').toString('base64');
 /** A reply of 2 MiB, over the 1 MiB per-request budget the plugin is given. */
-const large: RpcMethod = {
-  name: 'large',
-  category: 'util',
-  required: 0,
-  optional: 0,
-  help: 'large\n',
-  call: () => `"${'x'.repeat(2 * 1024 * 1024)}"`,
-};
+const large = largeTextMethod(2 * 1024 * 1024);
 
 let dir: string;
 let app: FastifyInstance;

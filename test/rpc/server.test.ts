@@ -17,6 +17,7 @@ import { decodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decod
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 import { createAuthenticator } from '../../src/rpc/http/auth.js';
 import { readHexVector } from '../support/vectors.js';
+import { largeTextMethod } from '../support/http-rpc.js';
 
 /** Test-only methods: a fixed-count method for parameter errors, and a slow one for concurrency. */
 const echo: RpcMethod = {
@@ -563,14 +564,7 @@ describe('-rpcservertimeout', () => {
 
   /** A reply far larger than the kernel's socket buffers hold, so its writing waits on the client. */
   const REPLY_TEXT_BYTES = 16 * 1024 * 1024;
-  const large: RpcMethod = {
-    name: 'large',
-    category: 'util',
-    required: 0,
-    optional: 0,
-    help: 'large\n',
-    call: () => `"${'x'.repeat(REPLY_TEXT_BYTES)}"`,
-  };
+  const large = largeTextMethod(REPLY_TEXT_BYTES);
 
   /**
    * Sends `large` and reads the reply `burst` bytes at a time with `pauseMs` between bursts. After

@@ -6,6 +6,18 @@ import { loadNodeConfig } from '../../src/config.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 
+/** A method `large` whose result is a JSON string of `textBytes` 'x's: a reply of a chosen size. */
+export function largeTextMethod(textBytes: number): RpcMethod {
+  return {
+    name: 'large',
+    category: 'util',
+    required: 0,
+    optional: 0,
+    help: 'large\n',
+    call: () => `"${'x'.repeat(textBytes)}"`,
+  };
+}
+
 /** POSTs a JSON-RPC body on a fresh connection; resolves with the status and the body as text. */
 export function postJsonRpc(port: number, authorization: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -13,22 +13,15 @@ import { toHex } from '../../../src/codec/hex.js';
 import { loadNodeConfig } from '../../../src/config.js';
 import { zecrpcRpc } from '../../../src/rpc/http/plugin.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
-import type { RpcMethod } from '../../../src/rpc/method.js';
 import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { readHexVector } from '../../support/vectors.js';
+import { largeTextMethod } from '../../support/http-rpc.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 /** Mainnet 1687107's Orchard transaction (v5): a reply of several chunks, joined before it is sent. */
 const V5 = toHex(decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.find((t) => t.data.orchard)!.bytes);
 /** A reply above the size up to which chunks are joined (as text, one chunk). */
-const large: RpcMethod = {
-  name: 'large',
-  category: 'util',
-  required: 0,
-  optional: 0,
-  help: 'large\n',
-  call: () => `"${'x'.repeat(300 * 1024)}"`,
-};
+const large = largeTextMethod(300 * 1024);
 /** Bodies above this wait for no budget: they are refused at once with 413. */
 const BODY_MEMORY = 64 * 1024;
 

@@ -12,19 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNodeConfig } from '../../../src/config.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import { largeTextMethod } from '../../support/http-rpc.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 
 /** A reply far larger than the kernel's socket buffers hold, so its writing waits on the client. */
 const REPLY_TEXT_BYTES = 16 * 1024 * 1024;
-const large: RpcMethod = {
-  name: 'large',
-  category: 'util',
-  required: 0,
-  optional: 0,
-  help: 'large\n',
-  call: () => `"${'x'.repeat(REPLY_TEXT_BYTES)}"`,
-};
+const large = largeTextMethod(REPLY_TEXT_BYTES);
 const echo: RpcMethod = {
   name: 'echo',
   category: 'util',
