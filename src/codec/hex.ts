@@ -16,6 +16,9 @@ export function hexToBytesStrict(s: string): Uint8Array | null {
   if (s.length === 0 || (s.length & 1) !== 0) return null;
   const b = Buffer.from(s, 'hex');
   if (b.length * 2 !== s.length) return null;
+  // Node's decoder reads each UTF-16 unit by its low byte ('\u0161' as 'a'): text that is not
+  // ASCII is not hex, whatever its low bytes decode to.
+  if (Buffer.byteLength(s, 'utf8') !== s.length) return null;
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 

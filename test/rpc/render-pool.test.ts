@@ -97,7 +97,7 @@ describe('render pool idle time (fake timers: no waiting)', () => {
     }
   });
 
-  it('outlasts the block interval, so a client asking for each new block is served by a thread already running', () => {
+  it('outlasts the block interval: a client asking for each new block, with other requests between, finds its thread running', () => {
     expect(DEFAULT_IDLE_MS).toBeGreaterThan(targetSpacing(MAINNET, 3_000_000) * 1000);
   });
 });

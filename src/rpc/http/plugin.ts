@@ -206,7 +206,9 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       notePooledBody(request, read!.pooled);
       done(null, read!.body);
     };
-    readBudgetedBodyThen(payload, declared, core.bodies, bodyWait, bodyRead, core.bodyBuffers);
+    // No reused body buffers here: an application's hooks may read or keep `request.body` after
+    // the request has run, when a reused buffer would hold another request's bytes.
+    readBudgetedBodyThen(payload, declared, core.bodies, bodyWait, bodyRead, core.ownInstance ? core.bodyBuffers : undefined);
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof BodyError) return answer(reply, errorPage(error.statusCode));

@@ -301,8 +301,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const onServerError = (e: Error, answered: string) => log?.error({ err: errorFields(e) }, answered);
   const noteRelease = (bytes: number) => releaser.noteRelease(bytes);
   /** The context a request runs in: what it adds to the server's are its signal and render-thread policy. */
+  // Transaction replies are lent memory only on zecrpc's own instance: on an application's, an
+  // onSend hook may keep a reply's chunks past the response, after the memory is lent again.
+  const lendReplies = opts.ownInstance === true;
   const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
-    if (!pool) return { ...ctx, signal, replyScope: scope };
+    const replyScope = lendReplies ? scope : undefined;
+    if (!pool) return { ...ctx, signal, replyScope };
     // Every member of `ctx` written out rather than spread: one object of one shape per request.
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
@@ -313,7 +317,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       requestStop: ctx.requestStop,
       signal,
       noteCacheLookup: ctx.noteCacheLookup,
-      replyScope: scope,
+      replyScope,
       blockRenderer: {
         render: async (req) => {
           if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);

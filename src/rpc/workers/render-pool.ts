@@ -46,10 +46,11 @@ interface PoolWorker {
  * so after a burst memory returns to its baseline. The time is long because starting a thread
  * again is expensive: it loads its modules and runs its first renders unoptimized, many renders'
  * worth of CPU. With a short idle time, a client asking for large blocks at intervals just above
- * it (a client following the tip asks for each new block, one per 75-second block interval)
- * would pay that on every request; with a long one, each thread restarts at most once per idle
- * time. A server no request reaches at all ends its idle threads sooner (the idle trim,
- * rpc/http/idle-trim.ts).
+ * it would pay that on every request; with a long one, each thread restarts at most once per
+ * idle time. The idle trim (rpc/http/idle-trim.ts) ends idle threads sooner, after 30 s in which
+ * no request but cheap probes came: memory back after a burst wins there, so a client that asks
+ * for a large block each 75-second block interval and only polls cheap calls between pays a
+ * thread start per block, while one with other requests between is served by a running thread.
  */
 export const DEFAULT_IDLE_MS = 120_000;
 
