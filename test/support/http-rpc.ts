@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadNodeConfig } from '../../src/config.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mountRpcRoute } from '../../src/rpc/http/plugin.js';
+import type { RpcCore } from '../../src/rpc/http/rpc-core.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
+
+/** `core`'s JSON-RPC route on a Fastify instance of its own, listening on a free local port. */
+export async function listenOnCore(core: RpcCore): Promise<{ app: FastifyInstance; port: number }> {
+  const app = Fastify();
+  mountRpcRoute(app, core);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as { port: number }).port };
+}
 
 /** A method `large` whose result is a JSON string of `textBytes` 'x's: a reply of a chosen size. */
 export function largeTextMethod(textBytes: number): RpcMethod {

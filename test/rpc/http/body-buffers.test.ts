@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TESTNET } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
@@ -16,10 +16,10 @@ import { txToJsonBytes } from '../../../src/render/tx.js';
 import { BodyBuffers, MAX_POOLED_BYTES, MIN_POOLED_BYTES } from '../../../src/rpc/http/body-buffers.js';
 import { readBudgetedBodyThen, type ReadBody } from '../../../src/rpc/http/body.js';
 import { MemoryBudget } from '../../../src/rpc/http/memory-budget.js';
-import { mountRpcRoute } from '../../../src/rpc/http/plugin.js';
 import { createRpcCore, type RpcCore } from '../../../src/rpc/http/rpc-core.js';
 import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { transactionReplyMemory } from '../../../src/rpc/methods/reply-memory.js';
+import { listenOnCore } from '../../support/http-rpc.js';
 import { readHexVector } from '../../support/vectors.js';
 
 function streamOf(text: string, chunk = 16_384): Readable {
@@ -152,10 +152,7 @@ describe('a server reusing body buffers and lending reply memory', () => {
       live.delete(b);
       give(b);
     };
-    app = Fastify();
-    mountRpcRoute(app, core);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as { port: number }).port;
+    ({ app, port } = await listenOnCore(core));
   });
 
   afterAll(async () => {

@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { loadNodeConfig } from '../../../src/config.js';
-import { mountRpcRoute } from '../../../src/rpc/http/plugin.js';
 import { JOIN_BUFFER_BYTES, ReplyJoinBuffers } from '../../../src/rpc/http/reply.js';
 import { createRpcCore, type RpcCore } from '../../../src/rpc/http/rpc-core.js';
 import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
+import { listenOnCore } from '../../support/http-rpc.js';
 import { readHexVector } from '../../support/vectors.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
@@ -65,10 +65,7 @@ beforeAll(async () => {
     renderThreads: 0,
     reuseReplyBuffers: true,
   });
-  app = Fastify();
-  mountRpcRoute(app, core);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  port = (app.server.address() as { port: number }).port;
+  ({ app, port } = await listenOnCore(core));
 });
 
 afterAll(async () => {
