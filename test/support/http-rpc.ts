@@ -9,12 +9,19 @@ import { mountRpcRoute } from '../../src/rpc/http/plugin.js';
 import type { RpcCore } from '../../src/rpc/http/rpc-core.js';
 import { startRpcServer, type RunningRpcServer } from '../../src/rpc/http/server.js';
 
-/** `core`'s JSON-RPC route on a Fastify instance of its own, listening on a free local port. */
-export async function listenOnCore(core: RpcCore): Promise<{ app: FastifyInstance; port: number }> {
+/**
+ * `core`'s JSON-RPC route on a Fastify instance of its own, listening on a free local port;
+ * `close` closes the instance and then the core.
+ */
+export async function listenOnCore(core: RpcCore): Promise<{ app: FastifyInstance; port: number; close: () => Promise<void> }> {
   const app = Fastify();
   mountRpcRoute(app, core);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, port: (app.server.address() as { port: number }).port };
+  const close = async () => {
+    await app.close();
+    await core.close();
+  };
+  return { app, port: (app.server.address() as { port: number }).port, close };
 }
 
 /** A method `large` whose result is a JSON string of `textBytes` 'x's: a reply of a chosen size. */

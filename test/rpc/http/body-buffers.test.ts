@@ -6,7 +6,6 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TESTNET } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
@@ -104,7 +103,7 @@ describe('a server reusing body buffers and lending reply memory', () => {
   /** testnet 141042: 21 transactions, 20 of them JoinSplit transactions of 30-98 kB. */
   const TXS = decodeBlock(readHexVector('blocks', 'testnet', '141042.hex')).transactions.filter((t) => t.size >= 8_000);
   let dir: string;
-  let app: FastifyInstance;
+  let close: () => Promise<void>;
   let core: RpcCore;
   let port: number;
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -152,13 +151,12 @@ describe('a server reusing body buffers and lending reply memory', () => {
       live.delete(b);
       give(b);
     };
-    ({ app, port } = await listenOnCore(core));
+    ({ port, close } = await listenOnCore(core));
   });
 
   afterAll(async () => {
     agent.destroy();
-    await app.close();
-    await core.close();
+    await close();
     rmSync(dir, { recursive: true, force: true });
   });
 

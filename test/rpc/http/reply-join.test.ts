@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
@@ -21,7 +20,7 @@ const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 const TXS = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.map((t) => toHex(t.bytes));
 
 let dir: string;
-let app: FastifyInstance;
+let close: () => Promise<void>;
 let core: RpcCore;
 let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -65,13 +64,12 @@ beforeAll(async () => {
     renderThreads: 0,
     reuseReplyBuffers: true,
   });
-  ({ app, port } = await listenOnCore(core));
+  ({ port, close } = await listenOnCore(core));
 });
 
 afterAll(async () => {
   agent.destroy();
-  await app.close();
-  await core.close();
+  await close();
   rmSync(dir, { recursive: true, force: true });
 });
 
