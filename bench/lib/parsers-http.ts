@@ -141,6 +141,22 @@ export function rpc(out: string): Figure[] {
   return figs;
 }
 
+/** bench/rpc.ts's decoderawtransaction p99 figures, cached and with the cache off, against the ceiling's p99. */
+function decoderawP99(c: number, cached: number, uncached: number, p99Ceiling: { name: string; value: number }): Figure[] {
+  return [
+    figure('rpc', `decoderawtransaction p99, ${c} conn`, cached, 'ms', 'lower', p99Ceiling, {
+      percentile: 'p99',
+      connections: c,
+      series: 'zecrpc',
+    }),
+    figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, uncached, 'ms', 'lower', p99Ceiling, {
+      percentile: 'p99',
+      connections: c,
+      series: 'zecrpc, cache off',
+    }),
+  ];
+}
+
 /** The line bench/rpc.ts printed when autocannon drove it: p99 only, in whole milliseconds. */
 function rpcAutocannonLine(line: string): Figure[] {
   const m =
@@ -154,16 +170,7 @@ function rpcAutocannonLine(line: string): Figure[] {
   return [
     perRoundRatio(figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling), num(m[6]!)),
     perRoundRatio(figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[7]!), 'req/s', 'higher', ceiling), num(m[9]!)),
-    figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc',
-    }),
-    figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[8]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc, cache off',
-    }),
+    ...decoderawP99(c, num(m[5]!), num(m[8]!), p99Ceiling),
     figure('rpc', `ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, { percentile: 'p99', connections: c, series: 'ceiling' }),
   ];
 }
@@ -184,16 +191,7 @@ function rpcInProcessLine(line: string): Figure[] {
   return [
     figure('rpc', `decoderawtransaction, ${c} conn`, num(m[4]!), 'req/s', 'higher', ceiling),
     figure('rpc', `decoderawtransaction uncached, ${c} conn`, num(m[6]!), 'req/s', 'higher', ceiling),
-    figure('rpc', `decoderawtransaction p99, ${c} conn`, num(m[5]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc',
-    }),
-    figure('rpc', `decoderawtransaction uncached p99, ${c} conn`, num(m[7]!), 'ms', 'lower', p99Ceiling, {
-      percentile: 'p99',
-      connections: c,
-      series: 'zecrpc, cache off',
-    }),
+    ...decoderawP99(c, num(m[5]!), num(m[7]!), p99Ceiling),
     figure('rpc', `fixed-body ceiling p99, ${c} conn`, num(m[3]!), 'ms', 'lower', null, {
       percentile: 'p99',
       connections: c,

@@ -5,7 +5,7 @@
  * ceiling's p50–p99 behind each server measured against it). Sized from its content like
  * svg.ts's bar chart, within the same bounds.
  */
-import { axisMarks, axisPosition, CHAR_W, esc, FONT, MAX_HEIGHT, MAX_WIDTH, PALETTE, type Axis } from './svg.js';
+import { axisMarks, axisPosition, CHAR_W, chartHead, esc, PALETTE, type Axis } from './svg.js';
 
 const ROW_H = 18;
 const HEADING_H = 24;
@@ -79,21 +79,13 @@ export function dotChart(spec: DotChartSpec): string {
     legendW,
   );
   const height = top + plotH + 50;
-  if (width > MAX_WIDTH || height > MAX_HEIGHT) {
-    throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
-  }
 
   const x = axisPosition(axis, left, PLOT_W);
   const f = (n: number): string => n.toFixed(1);
   const colour = (s: string): string => PALETTE[spec.series.indexOf(s) % PALETTE.length]!;
   const shape = (s: string): (typeof SHAPES)[number] => SHAPES[spec.series.indexOf(s)]!;
 
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
-    '<rect width="100%" height="100%" fill="#ffffff"/>',
-    `<text x="12" y="24" font-size="16" font-weight="600">${esc(spec.title)}</text>`,
-  ];
-  spec.subtitle.forEach((line, i) => out.push(`<text x="12" y="${44 + i * 17}" fill="#555">${esc(line)}</text>`));
+  const out = chartHead(spec, width, height);
   let lx = 12;
   const ly = 36 + spec.subtitle.length * 17 + 14;
   for (const s of spec.series) {

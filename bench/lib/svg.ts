@@ -79,20 +79,12 @@ export function barChart(spec: BarChartSpec): string {
   const plotH = spec.groups.reduce((h, g) => h + HEADING_H + g.rows.reduce((s, r) => s + rowHeight(r), 0), 0);
   const width = Math.max(left + PLOT_W + textW, 16 + longest([...spec.subtitle, spec.title]));
   const height = top + plotH + 50;
-  if (width > MAX_WIDTH || height > MAX_HEIGHT) {
-    throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
-  }
 
   const x = axisPosition(axis, left, PLOT_W);
   const f = (n: number): string => n.toFixed(1);
   const colour = (series: string): string => PALETTE[spec.series.indexOf(series) % PALETTE.length]!;
 
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
-    '<rect width="100%" height="100%" fill="#ffffff"/>',
-    `<text x="12" y="24" font-size="16" font-weight="600">${esc(spec.title)}</text>`,
-  ];
-  spec.subtitle.forEach((line, i) => out.push(`<text x="12" y="${44 + i * 17}" fill="#555">${esc(line)}</text>`));
+  const out = chartHead(spec, width, height);
   const legendTop = 36 + spec.subtitle.length * 17 + 8;
   spec.series.forEach((s, i) => {
     const lx = 12 + (i % 3) * 300;
@@ -164,6 +156,23 @@ export function axisMarks(axis: Axis, x: (v: number) => number, centreX: number,
     out.push(`<text x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle" fill="#555">${esc(axis.tickLabel(t))}</text>`);
   }
   out.push(`<text x="${f(centreX)}" y="${bottom + 36}" text-anchor="middle" fill="#333">${esc(axis.title)}</text>`);
+  return out;
+}
+
+/**
+ * A chart's opening: the size check (a chart too large to read is split, not drawn), the
+ * document, its white ground, the title and the subtitle lines.
+ */
+export function chartHead(spec: { title: string; subtitle: readonly string[] }, width: number, height: number): string[] {
+  if (width > MAX_WIDTH || height > MAX_HEIGHT) {
+    throw new Error(`chart "${spec.title}" would be ${width}×${height} px (at most ${MAX_WIDTH}×${MAX_HEIGHT}): split it`);
+  }
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT} font-size="12">`,
+    '<rect width="100%" height="100%" fill="#ffffff"/>',
+    `<text x="12" y="24" font-size="16" font-weight="600">${esc(spec.title)}</text>`,
+  ];
+  spec.subtitle.forEach((line, i) => out.push(`<text x="12" y="${44 + i * 17}" fill="#555">${esc(line)}</text>`));
   return out;
 }
 
