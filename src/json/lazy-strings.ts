@@ -1,8 +1,9 @@
 /**
- * Long plain strings read as ranges of the request's bytes. A raw transaction's hex is hundreds
- * of kilobytes, and a JavaScript string that long is a large object of its own pages, which costs
- * more than everything else the request does with it; decoderawtransaction only needs its bytes
- * (plainStringBytes). So the reader, when given a scope, leaves such a string as bytes and puts
+ * Long plain strings read as ranges of the request's bytes. A raw transaction's hex is kilobytes
+ * to hundreds of kilobytes, and decoderawtransaction only needs its bytes (plainStringBytes):
+ * making the string, checking it for control characters and encoding it back to bytes costs
+ * more than everything else such a request does (a large transaction's string is even a large
+ * object of its own pages). So the reader, when given a scope, leaves such a string as bytes and puts
  * an accessor in its array slot: whoever reads the slot gets the ordinary string, made on the
  * first read and stored in the slot as a plain value from then on. To every other consumer the
  * array is an array of strings like any other.
@@ -14,8 +15,12 @@
 import type { Buffer } from 'node:buffer';
 import type { JsonValue } from './value.js';
 
-/** Plain ASCII strings at least this long, as array elements, are left as bytes. */
-export const LAZY_STRING_MIN_BYTES = 32 * 1024;
+/**
+ * Plain ASCII strings at least this long, as array elements, are left as bytes: an ordinary
+ * transaction's hex (a few kilobytes and up) is, while a shorter string (a hash, an address)
+ * costs less made at once than behind an accessor.
+ */
+export const LAZY_STRING_MIN_BYTES = 8 * 1024;
 
 /** The lifetime of the byte ranges one parse leaves: the request whose body they view. */
 export class LazyStringScope {

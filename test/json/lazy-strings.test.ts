@@ -136,3 +136,14 @@ describe('lazy long strings', () => {
     }
   });
 });
+
+describe('the threshold', () => {
+  it("leaves an ordinary transaction's hex as bytes (mainnet 1687107's 9.6 kB v5 transaction), not a block hash", () => {
+    const v5 = decodeBlock(readHexVector('blocks', 'mainnet', '1687107.hex')).transactions.find((t) => t.data.orchard)!;
+    const hex = toHex(v5.bytes);
+    const params = paramsOf(parseJson(request(`"${hex}"`), { lazyStrings: new LazyStringScope() }));
+    expect(plainStringBytes(params, 0)?.toString('latin1')).toBe(hex);
+    const hash = '00000000febc373a1da2bd9f887b105ad79ddc26ac26c2b28652d64e5207c5b5';
+    expect(plainStringBytes(paramsOf(parseJson(request(`"${hash}"`), { lazyStrings: new LazyStringScope() })), 0)).toBeNull();
+  });
+});

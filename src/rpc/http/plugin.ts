@@ -292,10 +292,10 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     const length = request.headers['content-length'];
     const bodyComing = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     if (awaitsContinue && bodyComing) reply.raw.writeContinue();
+    if (core.ownInstance) return readAndRun(request, reply, done, bodyComing);
     // The body is read as bytes by the parser above, whatever the client declared.
     delete request.raw.headers['content-type'];
-    if (core.ownInstance) readAndRun(request, reply, done, bodyComing);
-    else done();
+    done();
   };
 
   app.route({
@@ -317,7 +317,9 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       if (metrics) metrics.observeRequest(summaryOf(request), reply.statusCode, replyBytes(request, reply) ?? 0, reply.elapsedTime / 1000);
       next();
     },
-    onRequestAbort: async (request) => releaseBody(request),
+    // On zecrpc's own instance the body's reader gives its reservation back on an abort, and the
+    // request's run once it is executed: no listener per request for Fastify's abort hook.
+    ...(core.ownInstance ? {} : { onRequestAbort: async (request: FastifyRequest) => releaseBody(request) }),
     handler: async (request, reply) => run(request, reply, Buffer.isBuffer(request.body) ? request.body : EMPTY),
   });
 }

@@ -15,7 +15,7 @@
  * - shutdown closes idle and half-sent connections at once, lets replies in progress finish
  *   for at most `shutdownGraceMs`, then closes everything.
  */
-import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, ServerResponse, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, isIPv6, type Server, type Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -169,6 +169,25 @@ function idleReason(socket: TrackedSocket): IdleReason {
   return socket.bytesRead > (socket[READ_AT_LAST_REPLY] ?? 0) ? 'request-incomplete' : 'between-requests';
 }
 
+/**
+ * Node's response, advertising `Keep-Alive: timeout=N` for -rpcservertimeout as a server with
+ * that `keepAliveTimeout` would, while the server's own `keepAliveTimeout` stays 0: the socket's
+ * one idle timer (`server.timeout`, the same length) then covers the wait between requests too,
+ * instead of Node setting a keep-alive timer after every reply and the idle one back at the next
+ * request. Node sets `_keepAliveTimeout` on each response it makes; here that value is fixed.
+ */
+function responseAdvertising(keepAliveMs: number): typeof ServerResponse {
+  return class KeepAliveAdvertisingResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+    get _keepAliveTimeout(): number {
+      return keepAliveMs;
+    }
+
+    set _keepAliveTimeout(_serverValue: number) {
+      // Node's own assignment (the server's keepAliveTimeout, 0) is not what is advertised.
+    }
+  };
+}
+
 /** Methods libevent hands to zcashd; it answers any other with its 501 page. */
 const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
 
@@ -249,11 +268,21 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     },
     exposeHeadRoutes: false,
     serverFactory: (handler) => {
-      http = createHttpServer({ noDelay: true, maxHeaderSize: MAX_HEADERS_SIZE, requestTimeout: 0, requireHostHeader: false }, handler);
+      http = createHttpServer(
+        {
+          noDelay: true,
+          maxHeaderSize: MAX_HEADERS_SIZE,
+          requestTimeout: 0,
+          requireHostHeader: false,
+          ServerResponse: responseAdvertising(timeoutMs),
+        },
+        handler,
+      );
       // -rpcservertimeout, as libevent applies it: a connection idle (no byte read or written)
-      // that long is closed, between requests as within one.
+      // that long is closed, between requests as within one. One timer does both: Node's
+      // keep-alive timer is off (its `Keep-Alive` header is still sent, responseAdvertising).
       http.timeout = timeoutMs;
-      http.keepAliveTimeout = timeoutMs;
+      http.keepAliveTimeout = 0;
       // A client that sends its request and then its FIN still gets the reply, as from zcashd.
       (http as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
       http.on('timeout', confirmTimeout);
