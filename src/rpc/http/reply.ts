@@ -115,6 +115,21 @@ function joined(reply: FastifyReply, chunks: readonly Buffer[], length: number, 
 }
 
 /**
+ * `text`'s UTF-8 in a buffer from `joins` (given back when the response closes), or null when
+ * none is free or the text might not fit. Encoded once, its length being what the encoder
+ * wrote: measuring the text for Content-Length and then having Node encode it after the head
+ * goes over it twice, each time after flattening the envelope's concatenated pieces again.
+ */
+function encodedText(reply: FastifyReply, text: string, joins: ReplyJoinBuffers | undefined): Buffer | null {
+  // Three bytes at most per UTF-16 unit.
+  if (joins === undefined || text.length * 3 > JOIN_BUFFER_BYTES) return null;
+  const buffer = joins.take();
+  if (buffer === null) return null;
+  reply.raw.once('close', () => joins.give(buffer));
+  return buffer.subarray(0, buffer.write(text, 0, 'utf8'));
+}
+
+/**
  * Sends `r` through Fastify (so an application's onSend/onResponse hooks see it); small replies
  * of several chunks are joined, in a buffer from `joins` if given.
  */
@@ -164,7 +179,11 @@ function headersFor(r: SimpleReply, length: number): Record<string, string> {
 export function writeReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoinBuffers): number | null {
   let payload: string | Buffer;
   let length: number;
-  if (typeof r.body === 'string') {
+  const text = typeof r.body === 'string' ? encodedText(reply, r.body, joins) : null;
+  if (text !== null) {
+    payload = text;
+    length = text.length;
+  } else if (typeof r.body === 'string') {
     // Text as it is: Node writes it after the head in one write.
     payload = r.body;
     length = Buffer.byteLength(payload, 'utf8');

@@ -81,6 +81,8 @@ const chunked = (body: string) =>
 /** Each case: its name, the request, and the status zcashd answers it with. */
 const CASES: [string, string, number][] = [
   ['a text reply', post('{"id":1,"method":"help","params":["large"]}'), 200],
+  // Escaped in the request (sent as Latin-1), echoed as UTF-8 in the reply.
+  ['a text reply beyond ASCII', post('{"id":"\\u00e9\\u20ac\\ud83d\\ude00","method":"help","params":["\\u00fcnknown \\u2713"]}'), 200],
   ['a reply of several chunks', post(`{"id":2,"method":"decoderawtransaction","params":["${V5}"]}`), 200],
   ['a reply over the joined size', post('{"id":3,"method":"large"}'), 200],
   ['an unknown method', post('{"id":4,"method":"nope"}'), 404],
@@ -100,6 +102,17 @@ describe('zecrpc serve’s own instance against an application’s, the same req
     // After the interim reply, if the client asked for one.
     expect(own.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '').slice(0, 13)).toBe(`HTTP/1.1 ${status} `);
     expect(own).toBe(application);
+  });
+
+  it('gives concurrent text replies each their own bytes (a text reply is encoded into a reused buffer until written)', async () => {
+    const bodies = Array.from(
+      { length: 40 },
+      (_, i) => `{"id":"${'\\u00fc'.repeat(i)}${i}","method":"help","params":["x${'\\u20ac'.repeat(i)}"]}`,
+    );
+    const own = await Promise.all(bodies.map((b) => exchange(serve.port, post(b))));
+    const application = await Promise.all(bodies.map((b) => exchange(appPort, post(b))));
+    expect(own).toEqual(application);
+    expect(Buffer.from(own[39]!, 'latin1').toString('utf8')).toContain(`"id":"${'ü'.repeat(39)}39"`);
   });
 
   it('logs the byte count the Content-Length says, for a reply written by the route itself', async () => {
