@@ -81,6 +81,12 @@ class BodyRead {
     private reserved: number,
     private readonly callback: BodyCallback,
     private readonly buffers: BodyBuffers | null = null,
+    /**
+     * The declared length (null: chunked). llhttp lets no more through and ends the stream once
+     * it has arrived, so the body is whole then, without waiting for the stream's 'end' (a
+     * turn of the event loop's tick queue and the stream's own reads).
+     */
+    private readonly declared: number | null = null,
   ) {
     this.pooled = buffers !== null && reserved > 0 ? buffers.take(reserved) : null;
     this.buffer = this.pooled ?? (reserved > 0 ? Buffer.allocUnsafe(reserved) : null);
@@ -148,6 +154,7 @@ class BodyRead {
     }
     chunk.copy(buffer, this.received);
     this.received = needed;
+    if (needed === this.declared) this.end();
   }
 }
 
@@ -177,12 +184,12 @@ export function readBudgetedBodyThen(
   if (declared !== null && declared > MAX_BODY_SIZE) return callback(new BodyError(413, 'Request body larger than 32 MiB'), null);
   if (declared === null || declared === 0) return new BodyRead(stream, budget, 0, callback).run();
   const pooledSize = buffers?.sizeFor(declared) ?? 0;
-  if (pooledSize > 0 && budget.tryReserve(pooledSize)) return readReserved(stream, budget, pooledSize, callback, buffers);
-  if (budget.tryReserve(declared)) return readReserved(stream, budget, declared, callback);
+  if (pooledSize > 0 && budget.tryReserve(pooledSize)) return readReserved(stream, budget, declared, pooledSize, callback, buffers);
+  if (budget.tryReserve(declared)) return readReserved(stream, budget, declared, declared, callback);
   reserveDeclared(budget, declared, stream, wait).then(
     (granted) => {
       if (!granted) callback(new BodyError(413, 'Request body larger than the memory for request bodies'), null);
-      else readReserved(stream, budget, declared, callback);
+      else readReserved(stream, budget, declared, declared, callback);
     },
     (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), null),
   );
@@ -195,15 +202,22 @@ export function readBudgetedBody(stream: Readable, declared: number | null, budg
   );
 }
 
-/** Reads a body whose declared length is reserved (with `buffers`: the pooled size that holds it). */
-function readReserved(stream: Readable, budget: MemoryBudget, reserved: number, callback: BodyCallback, buffers?: BodyBuffers): void {
+/** Reads a body of `declared` bytes, `reserved` on the budget (with `buffers`: the pooled size that holds it). */
+function readReserved(
+  stream: Readable,
+  budget: MemoryBudget,
+  declared: number,
+  reserved: number,
+  callback: BodyCallback,
+  buffers?: BodyBuffers,
+): void {
   // A client gone while its body waited for the budget: its stream closed with no one
   // listening, and a read started now would never settle, holding the reservation for good.
   if (stream.destroyed || stream.readableAborted) {
     budget.release(reserved);
     return callback(clientClosed(), null);
   }
-  new BodyRead(stream, budget, reserved, callback, buffers ?? null).run();
+  new BodyRead(stream, budget, reserved, callback, buffers ?? null, declared).run();
 }
 
 /** A declared length's reservation after a wait of at most `wait.maxMs`. */

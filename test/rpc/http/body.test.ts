@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { BodyError, readBudgetedBody } from '../../../src/rpc/http/body.js';
+import { BodyError, readBudgetedBody, readBudgetedBodyThen } from '../../../src/rpc/http/body.js';
 import { MemoryBudget } from '../../../src/rpc/http/memory-budget.js';
 
 /** A request stream that delivers `text` one byte per chunk, each a view into a 64 KiB read buffer, as a socket does. */
@@ -35,6 +35,24 @@ describe('request bodies read under the body budget', () => {
     const budget = new MemoryBudget(1 << 20);
     const read = await readBudgetedBody(bytePerChunk(text), text.length, budget);
     expect([read.body.toString('latin1'), read.reserved, budget.inUse]).toEqual([text, text.length, text.length]);
+  });
+
+  it('hands on a declared length once its last byte has arrived, before the stream ends, and no longer listens to it', async () => {
+    const budget = new MemoryBudget(1 << 20);
+    const stream = new Readable({ read() {} });
+    let got: string | null = null;
+    readBudgetedBodyThen(stream, 5, budget, undefined, (error, read) => {
+      expect(error).toBeNull();
+      got = read!.body.toString('latin1');
+    });
+    stream.push(Buffer.from('ab'));
+    await new Promise((r) => setImmediate(r));
+    expect(got).toBeNull();
+    stream.push(Buffer.from('cde'));
+    // In the same turn as the byte that completes it: no 'end' awaited.
+    expect(got).toBe('abcde');
+    expect([stream.listenerCount('data'), stream.listenerCount('end'), stream.listenerCount('close')]).toEqual([0, 0, 0]);
+    expect(stream.readableEnded).toBe(false);
   });
 
   it('refuses a chunked body whose growth the budget cannot hold, and gives back what it had reserved', async () => {
