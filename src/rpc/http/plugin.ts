@@ -339,6 +339,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       log: app.log as unknown as Logger,
       metrics: opts.metrics,
       bodyWaitMs: opts.bodyWaitMs,
+      applicationInstance: true,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

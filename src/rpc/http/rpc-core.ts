@@ -87,6 +87,12 @@ export interface RpcCoreOptions {
    */
   ownInstance?: boolean;
   /**
+   * The instance the core is mounted on is an application's (the `zecrpc/fastify` plugin's own
+   * core), whose onSend hooks may keep a reply's chunks after its response: no reply is then
+   * written from a render thread's slab, which is lent to another reply once this one is written.
+   */
+  applicationInstance?: boolean;
+  /**
    * Milliseconds without a request after which the reply caches are dropped, idle render
    * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
    */
@@ -304,9 +310,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   // Transaction replies are lent memory only on zecrpc's own instance: on an application's, an
   // onSend hook may keep a reply's chunks past the response, after the memory is lent again.
   const lendReplies = opts.ownInstance === true;
+  // The same for the render threads' slabs, which a core mounted nowhere (tests) lends too.
+  const lendSlabs = opts.applicationInstance !== true;
   const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
     const replyScope = lendReplies ? scope : undefined;
     if (!pool) return { ...ctx, signal, replyScope };
+    const slabScope = lendSlabs ? scope : undefined;
     // Every member of `ctx` written out rather than spread: one object of one shape per request.
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
@@ -320,11 +329,11 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       replyScope,
       blockRenderer: {
         render: async (req) => {
-          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
+          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, slabScope);
           renderBacklog.count++;
           const resume = slot.suspend();
           try {
-            return await pool.render(req, scope);
+            return await pool.render(req, slabScope);
           } finally {
             renderBacklog.count--;
             await resume();
