@@ -299,7 +299,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       const keptBytes = o.keptBufferBytes ?? 0;
       const kept = keptBytes > 0 ? ` and ${keptBytes} bytes of buffers kept for reuse` : '';
       log?.info(
-        { idleMs, droppedCacheBytes: o.cacheBytes, droppedKeptBufferBytes: keptBytes, endedRenderThreads: o.renderThreads },
+        {
+          idleMs,
+          droppedCacheBytes: o.cacheBytes,
+          ...(keptBytes > 0 ? { droppedKeptBufferBytes: keptBytes } : {}),
+          endedRenderThreads: o.renderThreads,
+        },
         `idle for ${idleMs / 1000} s: dropped ${o.cacheBytes} bytes of cached replies${kept}, ended ${o.renderThreads} render thread(s), collected garbage`,
       );
     },
