@@ -17,7 +17,7 @@ import { storeDirectory } from '../../store/layout.js';
 import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY, type RequestSummary } from '../dispatch.js';
 import type { RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
-import { LentReplyMemory } from '../methods/reply-memory.js';
+import { LENT_REPLY_BYTES, LentReplyMemory, MAX_KEPT_REPLY_BUFFERS, MAX_LENT_REPLY_BUFFERS } from '../methods/reply-memory.js';
 import { MethodRegistry } from '../registry.js';
 import { RenderPool } from '../workers/render-pool.js';
 import type { ReplyScope } from '../workers/reply-slab.js';
@@ -227,7 +227,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const replyBudget = new MemoryBudget(limits.replies);
   const bodyBudget = new MemoryBudget(limits.bodies);
   // Reused memory, counted on the budgets while lent and while kept.
-  const replyMemory = new LentReplyMemory(undefined, undefined, undefined, replyBudget);
+  const replyMemory = new LentReplyMemory(LENT_REPLY_BYTES, MAX_LENT_REPLY_BUFFERS, MAX_KEPT_REPLY_BUFFERS, replyBudget);
   const bodyBuffers = new BodyBuffers(bodyBudget);
   // Large requests' parsed forms (estimated from the body), a pool of the same size as the bodies'.
   const parsedBudget = new MemoryBudget(limits.bodies);

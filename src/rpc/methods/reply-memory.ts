@@ -27,14 +27,18 @@ import type { ReplyMemoryLender, ReplyScope } from '../workers/reply-slab.js';
 /** Capacity of one lent buffer: the verbose text of a transaction of up to about 250 kB. */
 export const LENT_REPLY_BYTES = 1024 * 1024;
 
+/** Buffers lent at once (beyond, replies get memory of their own), and kept for reuse, by default. */
+export const MAX_LENT_REPLY_BUFFERS = 64;
+export const MAX_KEPT_REPLY_BUFFERS = 8;
+
 export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
   private readonly kept: Buffer[] = [];
   private lent = 0;
 
   constructor(
     readonly bufferBytes = LENT_REPLY_BYTES,
-    private readonly maxLent = 64,
-    private readonly maxKept = 8,
+    private readonly maxLent = MAX_LENT_REPLY_BUFFERS,
+    private readonly maxKept = MAX_KEPT_REPLY_BUFFERS,
     /** The reply budget lent and kept buffers count on (none: uncounted). */
     private readonly budget?: MemoryBudget,
   ) {
