@@ -44,34 +44,50 @@ interface ByteRange {
   readonly scope: LazyStringScope;
 }
 
-type WithRanges = JsonValue[] & { [BYTE_RANGES]?: Map<number, ByteRange> };
+type WithRanges = JsonValue[] & { [BYTE_RANGES]?: (ByteRange | undefined)[] };
+
+/** `array[index]` as an ordinary data element holding `value` from now on. */
+function settle(array: JsonValue[], index: number, value: JsonValue): void {
+  Object.defineProperty(array, index, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * The accessor of a lazy element at `index`, one per index for every array and request: the
+ * element's range is found on the array it is read from, so defining it allocates nothing.
+ */
+function accessorAt(index: number): PropertyDescriptor {
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: WithRanges): string {
+      const range = this[BYTE_RANGES]![index]!;
+      if (!range.scope.isOpen) throw new Error('internal error: a request parameter was read after its request ended');
+      const s = range.bytes.toString('latin1');
+      settle(this, index, s);
+      return s;
+    },
+    set(this: WithRanges, value: JsonValue) {
+      this[BYTE_RANGES]![index] = undefined;
+      settle(this, index, value);
+    },
+  };
+}
+
+const accessors: PropertyDescriptor[] = [];
 
 /** Makes `array[index]` the string whose plain ASCII bytes are `bytes`, materialised on first read. */
 export function defineLazyString(array: JsonValue[], index: number, bytes: Buffer, scope: LazyStringScope): void {
   const withRanges = array as WithRanges;
   let ranges = withRanges[BYTE_RANGES];
   if (ranges === undefined) {
-    ranges = new Map();
+    ranges = [];
     Object.defineProperty(array, BYTE_RANGES, { value: ranges, enumerable: false });
   }
-  ranges.set(index, { bytes, scope });
-  const settle = (value: JsonValue): void => {
-    Object.defineProperty(array, index, { value, writable: true, enumerable: true, configurable: true });
-  };
-  Object.defineProperty(array, index, {
-    enumerable: true,
-    configurable: true,
-    get(): string {
-      if (!scope.isOpen) throw new Error('internal error: a request parameter was read after its request ended');
-      const s = bytes.toString('latin1');
-      settle(s);
-      return s;
-    },
-    set(value: JsonValue) {
-      ranges.delete(index);
-      settle(value);
-    },
-  });
+  ranges[index] = { bytes, scope };
+  // Arrays of parameters are short; a long array of long strings gets accessors of its own
+  // rather than a table of one per index that would only grow.
+  const accessor = index < 64 ? (accessors[index] ??= accessorAt(index)) : accessorAt(index);
+  Object.defineProperty(array, index, accessor);
 }
 
 /**
@@ -80,6 +96,6 @@ export function defineLazyString(array: JsonValue[], index: number, bytes: Buffe
  * The view is of the request's body: whoever keeps it past the request must copy it.
  */
 export function plainStringBytes(array: readonly JsonValue[], index: number): Buffer | null {
-  const range = (array as WithRanges)[BYTE_RANGES]?.get(index);
+  const range = (array as WithRanges)[BYTE_RANGES]?.[index];
   return range !== undefined && range.scope.isOpen ? range.bytes : null;
 }

@@ -147,3 +147,21 @@ describe('the threshold', () => {
     expect(plainStringBytes(paramsOf(parseJson(request(`"${hash}"`), { lazyStrings: new LazyStringScope() })), 0)).toBeNull();
   });
 });
+
+describe('accessors shared between arrays', () => {
+  it('reads each array its own bytes, at a low index and beyond the shared table', () => {
+    const a = BIG_HEX.slice(0, LAZY_STRING_MIN_BYTES);
+    const b = BIG_HEX.slice(2, LAZY_STRING_MIN_BYTES + 2);
+    const filler = Array.from({ length: 70 }, (_, i) => String(i)).join(',');
+    const scope = new LazyStringScope();
+    const first = paramsOf(parseJson(request(`"${a}", ${filler}, "${b}"`), { lazyStrings: scope }));
+    const second = paramsOf(parseJson(request(`"${b}", ${filler}, "${a}"`), { lazyStrings: scope }));
+    expect([first.length, second.length]).toEqual([72, 72]);
+    expect(plainStringBytes(first, 71)?.toString('latin1')).toBe(b);
+    expect([first[0], second[0], first[71], second[71]]).toEqual([a, b, b, a]);
+    // Written over before it was read, an element is no longer a range; the other array's stays.
+    const third = paramsOf(parseJson(request(`"${b}"`), { lazyStrings: scope }));
+    third[0] = 'x';
+    expect([third[0], plainStringBytes(third, 0), plainStringBytes(first, 0)?.length]).toEqual(['x', null, a.length]);
+  });
+});
