@@ -113,7 +113,7 @@ describe('decoderawtransaction with its hex as body bytes', () => {
 describe('the decode cache', () => {
   it('keeps at most 8 entries of one fingerprint, compares them whole, and stays within its bytes', () => {
     const cache = new DecodeCache(10_000_000);
-    // 4,096 bytes are sampled every 4th byte (and the last 64): keys differing at byte 1 share a fingerprint.
+    // 4,096 bytes are sampled every 16th byte (and the last 64): keys differing at byte 1 share a fingerprint.
     const key = (i: number) => {
       const k = Buffer.alloc(4096, 0x30);
       k[1] = 0x40 + i;

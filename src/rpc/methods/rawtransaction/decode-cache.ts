@@ -15,8 +15,11 @@ import { ownMemory } from '../blockchain/reply-cache.js';
 /** Entries sharing one fingerprint at most. */
 const BUCKET_ENTRIES = 8;
 
-/** Bytes sampled for the fingerprint, evenly spaced over the hex. */
-const SAMPLES = 1024;
+/**
+ * Bytes sampled for the fingerprint, evenly spaced over the hex: a fingerprint only picks a
+ * bucket, whose entries are compared whole, and it is computed at every request.
+ */
+const SAMPLES = 256;
 
 interface Entry {
   readonly bucket: string;
