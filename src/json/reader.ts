@@ -110,14 +110,34 @@ export function holdsControlByte(bytes: Uint8Array): boolean {
   const wordCount = (end - i) >>> 2;
   if (wordCount > 0) {
     const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, wordCount);
-    for (let k = 0; k < wordCount; k++) {
-      const x = words[k]!;
-      // A byte below 0x20 borrows into its own top bit, which ~x keeps only for bytes below 0x80.
-      if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+    // Eight words a step, their findings or'ed and tested once: the loop's branch, not the
+    // arithmetic, is what a word at a time spent its time on.
+    const blocked = wordCount & ~7;
+    let k = 0;
+    for (; k < blocked; k += 8) {
+      const found =
+        belowSpace(words[k]!) |
+        belowSpace(words[k + 1]!) |
+        belowSpace(words[k + 2]!) |
+        belowSpace(words[k + 3]!) |
+        belowSpace(words[k + 4]!) |
+        belowSpace(words[k + 5]!) |
+        belowSpace(words[k + 6]!) |
+        belowSpace(words[k + 7]!);
+      if (found !== 0) return true;
     }
+    for (; k < wordCount; k++) if (belowSpace(words[k]!) !== 0) return true;
   }
   for (i += 4 * wordCount; i < end; i++) if (bytes[i]! < 0x20) return true;
   return false;
+}
+
+/**
+ * Non-zero when one of the four ASCII bytes of `x` is below 0x20: such a byte borrows into its
+ * own top bit, which ~x keeps only for bytes below 0x80.
+ */
+function belowSpace(x: number): number {
+  return (x - 0x20202020) & ~x & 0x80808080;
 }
 
 function isDigit(c: number): boolean {
