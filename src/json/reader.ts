@@ -25,6 +25,7 @@
 import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
+import { wasmHoldsControlByte } from './hex-wasm.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
 export class JsonParseError extends Error {
@@ -101,8 +102,20 @@ function isPlainAsciiBytes(body: Buffer): boolean {
   return !holdsControlByte(body);
 }
 
+/** From this many bytes, the control-byte search runs in WebAssembly (./hex-wasm.ts), copy included. */
+const MIN_WASM_SCAN_BYTES = 2048;
+
 /** Whether ASCII `bytes` hold a byte below 0x20. */
 export function holdsControlByte(bytes: Uint8Array): boolean {
+  if (bytes.length >= MIN_WASM_SCAN_BYTES) {
+    const found = wasmHoldsControlByte(bytes);
+    if (found !== null) return found;
+  }
+  return holdsControlByteJs(bytes);
+}
+
+/** holdsControlByte in JavaScript, four bytes a word. */
+export function holdsControlByteJs(bytes: Uint8Array): boolean {
   let i = 0;
   const end = bytes.length;
   // Bytes up to a 4-byte boundary of the underlying memory, then whole words, then the tail.
