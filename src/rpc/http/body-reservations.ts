@@ -25,14 +25,16 @@ export function notePooledBody(request: FastifyRequest, buffer: Buffer | null): 
 }
 
 /**
- * Gives `request`'s pooled body buffer back to `buffers` (once): only when nothing will read
- * the body again, i.e. once the request has been executed, never on an abort while it may run.
+ * Gives `request`'s pooled body buffer back to `buffers` (once), with the reservation of its
+ * whole size on `budget`: only when nothing will read the body again, i.e. once the request has
+ * been executed, never on an abort while it may run.
  */
-export function givePooledBody(request: FastifyRequest, buffers: BodyBuffers | undefined): void {
+export function givePooledBody(request: FastifyRequest, budget: MemoryBudget, buffers: BodyBuffers | undefined): void {
   const r = request as WithReserved;
   const buffer = r[POOLED];
   if (buffer === null || buffer === undefined) return;
   r[POOLED] = null;
+  releaseReservedBody(request, budget);
   buffers?.give(buffer);
 }
 
@@ -41,11 +43,16 @@ export function noteReservedBody(request: FastifyRequest, bytes: number): void {
   (request as WithReserved)[RESERVED] += bytes;
 }
 
-/** Gives `request`'s body bytes back to `budget` (once; later calls release nothing). */
+/**
+ * Gives `request`'s body bytes back to `budget` (once; later calls release nothing), except a
+ * pooled buffer's: it is still memory in use, counted until `givePooledBody` (an aborted
+ * request's body may still be read by its running request).
+ */
 export function releaseReservedBody(request: FastifyRequest, budget: MemoryBudget): void {
   const r = request as WithReserved;
-  const bytes = r[RESERVED];
+  const holding = r[POOLED]?.length ?? 0;
+  const bytes = r[RESERVED] - holding;
   if (!(bytes > 0)) return;
-  r[RESERVED] = 0;
+  r[RESERVED] = holding;
   budget.release(bytes);
 }

@@ -104,10 +104,10 @@ class BodyRead {
     this.settle();
     this.stream.pause();
     this.buffer = null;
-    // Nothing but this read has seen a pooled buffer yet.
+    if (this.reserved > 0) this.budget.release(this.reserved);
+    // Nothing but this read has seen a pooled buffer yet; kept, it counts on the budget again.
     if (this.pooled !== null) this.buffers!.give(this.pooled);
     this.pooled = null;
-    if (this.reserved > 0) this.budget.release(this.reserved);
     this.callback(e, null);
   }
 

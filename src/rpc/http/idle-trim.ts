@@ -1,14 +1,15 @@
 /**
  * Gives back what a burst of requests left behind once the server has gone idle. During a burst
- * the reply caches fill, every render thread starts (each with its own heap and reply slabs) and
+ * the reply caches fill, every render thread starts (each with its own heap and reply slabs),
+ * buffers reused from request to request are kept (lent reply memory, pooled request bodies) and
  * replies pass through the process by the gigabyte; all of it is bounded, and worth keeping
  * while requests keep coming, but an idle server would otherwise hold it for as long as it stays
- * idle: threads end on their own only after their idle time, caches never, and what they held
- * is freed only by a garbage collection, which an idle process does not run.
+ * idle: threads end on their own only after their idle time, caches and kept buffers never, and
+ * what they held is freed only by a garbage collection, which an idle process does not run.
  *
  * So after `idleMs` without a request (and with nothing running or being written), the trim
- * runs once: the caches are dropped, idle render threads end, and a full collection frees what
- * they held. The next request re-arms it. One timer, re-armed only when it falls due, so a busy
+ * runs once: the caches and the kept buffers are dropped, idle render threads end, and a full
+ * collection frees what they held. The next request re-arms it. One timer, re-armed only when it falls due, so a busy
  * server pays nothing per request; it never keeps the process alive.
  */
 
@@ -25,6 +26,8 @@ export interface TrimOutcome {
   cacheBytes: number;
   /** Render threads ended. */
   renderThreads: number;
+  /** Bytes of buffers kept for reuse (lent reply memory, pooled request bodies) dropped. */
+  keptBufferBytes?: number;
 }
 
 /** Waits `ms` then runs `fire`; returns how to cancel. Node's timers by default, a test's own otherwise. */
@@ -41,7 +44,7 @@ export interface IdleTrimmerOptions {
   idleMs?: number;
   /** True while requests are running or replies are being written: the trim then waits. */
   busy: () => boolean;
-  /** The trim itself: drops caches and threads, then collects. */
+  /** The trim itself: drops caches, kept buffers and threads, then collects. */
   trim: () => Promise<TrimOutcome>;
   /** Told what each trim gave back. */
   onTrim?: (outcome: TrimOutcome) => void;

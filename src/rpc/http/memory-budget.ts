@@ -1,19 +1,77 @@
 /**
  * Byte budgets that keep the server's memory bounded whatever clients send: request bodies
  * being received and replies being built or waiting to be written all hold reservations on a
- * process-wide budget, and each reply also on its own per-request budget.
+ * process-wide budget, and each reply also on its own per-request budget. Buffers reused from
+ * request to request count too: while lent to a request, as its reservation; while kept for
+ * reuse, as the budget's kept bytes, which it takes back (the keepers drop their buffers)
+ * whenever a reservation would not fit otherwise.
  */
 import { totalmem } from 'node:os';
+
+/** Keeps buffers for reuse, counted as kept bytes on a budget (`keep`), and gives them up on demand. */
+export interface BufferKeeper {
+  /** Drops every kept buffer (each `unkeep`ed); returns the bytes they held. */
+  dropKept(): number;
+}
 
 /** A pool of bytes: reservations either fit or fail immediately, or wait in arrival order. */
 export class MemoryBudget {
   private used = 0;
+  private keptBytes = 0;
+  private readonly keepers: BufferKeeper[] = [];
+  private reclaiming = false;
   private readonly waiters: { bytes: number; resolve: () => void }[] = [];
 
   constructor(readonly limit: number) {}
 
+  /** Bytes reserved by requests (kept buffers not included). */
   get inUse(): number {
     return this.used;
+  }
+
+  /** Bytes of buffers kept for reuse, given up whenever a reservation needs their room. */
+  get kept(): number {
+    return this.keptBytes;
+  }
+
+  /** Registers a keeper whose kept buffers the budget may reclaim. */
+  addKeeper(keeper: BufferKeeper): void {
+    this.keepers.push(keeper);
+  }
+
+  /**
+   * Counts `bytes` a keeper keeps for reuse, if they fit beside the reservations and nobody
+   * waits for room (else false: the keeper drops the buffer).
+   */
+  keep(bytes: number): boolean {
+    if (this.waiters.length > 0 || this.used + this.keptBytes + bytes > this.limit) return false;
+    this.keptBytes += bytes;
+    return true;
+  }
+
+  /** A kept buffer dropped: its bytes no longer count. */
+  unkeep(bytes: number): void {
+    this.keptBytes = Math.max(0, this.keptBytes - bytes);
+    if (!this.reclaiming) this.grantWaiting();
+  }
+
+  /** A kept buffer lent to a request: its bytes count as that request's reservation now. */
+  useKept(bytes: number): void {
+    this.keptBytes = Math.max(0, this.keptBytes - bytes);
+    this.used += bytes;
+  }
+
+  /** Whether `bytes` more fit now, after taking back kept buffers if they stand in the way. */
+  private fits(bytes: number): boolean {
+    if (this.used + this.keptBytes + bytes <= this.limit) return true;
+    if (this.keptBytes === 0 || this.used + bytes > this.limit) return false;
+    this.reclaiming = true;
+    try {
+      for (const k of this.keepers) k.dropKept();
+    } finally {
+      this.reclaiming = false;
+    }
+    return this.used + this.keptBytes + bytes <= this.limit;
   }
 
   /** Reservations waiting for room. */
@@ -23,7 +81,7 @@ export class MemoryBudget {
 
   /** Reserves `bytes` if they fit now (and nobody is queued ahead), else returns false. */
   tryReserve(bytes: number): boolean {
-    if (this.waiters.length > 0 || this.used + bytes > this.limit) return false;
+    if (this.waiters.length > 0 || !this.fits(bytes)) return false;
     this.used += bytes;
     return true;
   }
@@ -68,7 +126,7 @@ export class MemoryBudget {
 
   /** Grants the queue's head for as long as it fits. */
   private grantWaiting(): void {
-    while (this.waiters.length > 0 && this.used + this.waiters[0]!.bytes <= this.limit) {
+    while (this.waiters.length > 0 && this.fits(this.waiters[0]!.bytes)) {
       const w = this.waiters.shift()!;
       this.used += w.bytes;
       w.resolve();

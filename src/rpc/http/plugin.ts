@@ -237,7 +237,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     } finally {
       releaseBody(request);
       // Nothing reads the body once it has been executed (its reply holds none of it).
-      givePooledBody(request, core.bodyBuffers);
+      givePooledBody(request, core.bodies, core.bodyBuffers);
       if (liftTimeout && !socket.destroyed) socket.setTimeout(idleTimeout);
     }
     const { done } = outcome;
@@ -339,6 +339,7 @@ export const zecrpcRpc: FastifyPluginAsync<ZecrpcRpcOptions> = async (app, opts)
       log: app.log as unknown as Logger,
       metrics: opts.metrics,
       bodyWaitMs: opts.bodyWaitMs,
+      applicationInstance: true,
     });
     app.addHook('onReady', async () => owned.auth.writeCookie());
     app.addHook('onClose', async () => owned.close());

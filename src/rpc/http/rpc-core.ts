@@ -17,6 +17,7 @@ import { storeDirectory } from '../../store/layout.js';
 import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY, type RequestSummary } from '../dispatch.js';
 import type { RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
+import { LENT_REPLY_BYTES, LentReplyMemory, MAX_KEPT_REPLY_BUFFERS, MAX_LENT_REPLY_BUFFERS } from '../methods/reply-memory.js';
 import { MethodRegistry } from '../registry.js';
 import { RenderPool } from '../workers/render-pool.js';
 import type { ReplyScope } from '../workers/reply-slab.js';
@@ -87,6 +88,12 @@ export interface RpcCoreOptions {
    */
   ownInstance?: boolean;
   /**
+   * The instance the core is mounted on is an application's (the `zecrpc/fastify` plugin's own
+   * core), whose onSend hooks may keep a reply's chunks after its response: no reply is then
+   * written from a render thread's slab, which is lent to another reply once this one is written.
+   */
+  applicationInstance?: boolean;
+  /**
    * Milliseconds without a request after which the reply caches are dropped, idle render
    * threads end and memory is collected (idle-trim.ts; default DEFAULT_IDLE_TRIM_MS, 0: never).
    */
@@ -112,6 +119,11 @@ export interface RpcCoreStats {
   bodyWaiters: number;
   /** Bytes of replies the methods' caches hold. */
   cacheBytes: number;
+  /** Bytes of buffers kept for reuse: lent reply memory (on the reply budget) and body buffers (on the body budget). */
+  replyKeptBytes: number;
+  bodyKeptBytes: number;
+  /** Buffers lent to transaction replies not yet written. */
+  lentReplyBuffers: number;
   /** Render threads running, and the bytes of reply slabs they hold. */
   renderThreads: number;
   slabBytes: number;
@@ -214,6 +226,9 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const limits = memoryLimits(config, opts.memory);
   const replyBudget = new MemoryBudget(limits.replies);
   const bodyBudget = new MemoryBudget(limits.bodies);
+  // Reused memory, counted on the budgets while lent and while kept.
+  const replyMemory = new LentReplyMemory(LENT_REPLY_BYTES, MAX_LENT_REPLY_BUFFERS, MAX_KEPT_REPLY_BUFFERS, replyBudget);
+  const bodyBuffers = new BodyBuffers(bodyBudget);
   // Large requests' parsed forms (estimated from the body), a pool of the same size as the bodies'.
   const parsedBudget = new MemoryBudget(limits.bodies);
   const settings = rpcServerSettings(config);
@@ -268,7 +283,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     busy,
     schedule: opts.idleTrimScheduler,
     trim: async (): Promise<TrimOutcome> => {
-      const outcome = { cacheBytes: cacheBytes(), renderThreads: 0 };
+      const outcome = { cacheBytes: cacheBytes(), renderThreads: 0, keptBufferBytes: replyMemory.dropKept() + bodyBuffers.dropKept() };
       for (const c of caches) c.clear();
       try {
         outcome.renderThreads = (await pool?.retireIdle()) ?? 0;
@@ -281,9 +296,16 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     },
     onTrim: (o) => {
       const idleMs = opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
+      const keptBytes = o.keptBufferBytes ?? 0;
+      const kept = keptBytes > 0 ? ` and ${keptBytes} bytes of buffers kept for reuse` : '';
       log?.info(
-        { idleMs, droppedCacheBytes: o.cacheBytes, endedRenderThreads: o.renderThreads },
-        `idle for ${idleMs / 1000} s: dropped ${o.cacheBytes} bytes of cached replies, ended ${o.renderThreads} render thread(s), collected garbage`,
+        {
+          idleMs,
+          droppedCacheBytes: o.cacheBytes,
+          ...(keptBytes > 0 ? { droppedKeptBufferBytes: keptBytes } : {}),
+          endedRenderThreads: o.renderThreads,
+        },
+        `idle for ${idleMs / 1000} s: dropped ${o.cacheBytes} bytes of cached replies${kept}, ended ${o.renderThreads} render thread(s), collected garbage`,
       );
     },
   });
@@ -304,9 +326,12 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   // Transaction replies are lent memory only on zecrpc's own instance: on an application's, an
   // onSend hook may keep a reply's chunks past the response, after the memory is lent again.
   const lendReplies = opts.ownInstance === true;
+  // The same for the render threads' slabs, which a core mounted nowhere (tests) lends too.
+  const lendSlabs = opts.applicationInstance !== true;
   const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
     const replyScope = lendReplies ? scope : undefined;
     if (!pool) return { ...ctx, signal, replyScope };
+    const slabScope = lendSlabs ? scope : undefined;
     // Every member of `ctx` written out rather than spread: one object of one shape per request.
     // Renders in a thread run off the slot, so cheap requests are not queued behind them;
     // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
@@ -320,11 +345,11 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       replyScope,
       blockRenderer: {
         render: async (req) => {
-          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, scope);
+          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, slabScope);
           renderBacklog.count++;
           const resume = slot.suspend();
           try {
-            return await pool.render(req, scope);
+            return await pool.render(req, slabScope);
           } finally {
             renderBacklog.count--;
             await resume();
@@ -350,7 +375,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     const slot = await admitted;
     // Memory lent to this reply by the render threads, given back once the reply is written.
     const held: (() => void)[] = [];
-    const scope: ReplyScope = { hold: (release) => held.push(release) };
+    const scope: ReplyScope = { hold: (release) => held.push(release), replyMemory };
     const budget = new RequestBudget(replyBudget, limits.perRequest, noteRelease);
     const done = () => {
       budget.releaseAll();
@@ -382,7 +407,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   return {
     auth,
     bodies: bodyBudget,
-    bodyBuffers: new BodyBuffers(),
+    bodyBuffers,
     timeoutMs: settings.serverTimeout * 1000,
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
@@ -399,6 +424,9 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       bodyBytes: bodyBudget.inUse,
       bodyWaiters: bodyBudget.queued,
       cacheBytes: cacheBytes(),
+      replyKeptBytes: replyBudget.kept,
+      bodyKeptBytes: bodyBudget.kept,
+      lentReplyBuffers: replyMemory.stats().lent,
       renderThreads: pool?.size ?? 0,
       slabBytes: pool?.slabBytes ?? 0,
       renderThreadsStarted: pool?.threadsStarted ?? 0,

@@ -10,42 +10,70 @@
  * its request's scope runs once the reply is written or the connection is gone, and only once.
  * At most `maxLent` are out at once (beyond that a reply gets memory of its own, as before), and
  * at most `maxKept` wait for reuse, so what the pool holds stays bounded whatever many clients do.
+ *
+ * A server's pool counts on its reply budget (-rpcmemory): a lent buffer reserves its whole size
+ * until it is given back (besides the reply's own bytes, which its request's budget counts as any
+ * reply's), and a reply the budget has no room for is rendered into memory of its own, as a
+ * cached reply is, which its request's budget counts; a kept buffer counts as the budget's kept
+ * bytes, dropped when a reservation needs their room or the server goes idle.
  */
 import { Buffer } from 'node:buffer';
 import type { NetworkParams } from '../../chain/network.js';
 import type { Transaction } from '../../codec/tx/transaction.js';
 import { txJsonSizeEstimate, txToJsonBytes, txToJsonBytesInto, type TxJsonExtras } from '../../render/tx.js';
-import type { ReplyScope } from '../workers/reply-slab.js';
+import type { BufferKeeper, MemoryBudget } from '../http/memory-budget.js';
+import type { ReplyMemoryLender, ReplyScope } from '../workers/reply-slab.js';
 
 /** Capacity of one lent buffer: the verbose text of a transaction of up to about 250 kB. */
 export const LENT_REPLY_BYTES = 1024 * 1024;
 
-export class LentReplyMemory {
+/** Buffers lent at once (beyond, replies get memory of their own), and kept for reuse, by default. */
+export const MAX_LENT_REPLY_BUFFERS = 64;
+export const MAX_KEPT_REPLY_BUFFERS = 8;
+
+export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
   private readonly kept: Buffer[] = [];
   private lent = 0;
 
   constructor(
     readonly bufferBytes = LENT_REPLY_BYTES,
-    private readonly maxLent = 64,
-    private readonly maxKept = 8,
-  ) {}
+    private readonly maxLent = MAX_LENT_REPLY_BUFFERS,
+    private readonly maxKept = MAX_KEPT_REPLY_BUFFERS,
+    /** The reply budget lent and kept buffers count on (none: uncounted). */
+    private readonly budget?: MemoryBudget,
+  ) {
+    budget?.addKeeper(this);
+  }
 
   /**
    * A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null when
-   * the reply would not fit or `maxLent` are out (the caller then renders into memory of its own).
+   * the reply would not fit, `maxLent` are out or the budget has no room for another buffer
+   * (the caller then renders into memory of its own).
    */
   lend(scope: ReplyScope, bytes: number): Buffer | null {
     if (bytes > this.bufferBytes || this.lent >= this.maxLent) return null;
+    let buffer = this.kept.pop();
+    if (buffer !== undefined) this.budget?.useKept(this.bufferBytes);
+    else if (this.budget === undefined || this.budget.tryReserve(this.bufferBytes)) buffer = Buffer.allocUnsafeSlow(this.bufferBytes);
+    else return null;
     this.lent++;
-    const buffer = this.kept.pop() ?? Buffer.allocUnsafeSlow(this.bufferBytes);
     let returned = false;
     scope.hold(() => {
       if (returned) return;
       returned = true;
       this.lent--;
-      if (this.kept.length < this.maxKept) this.kept.push(buffer);
+      this.budget?.release(this.bufferBytes);
+      if (this.kept.length < this.maxKept && (this.budget?.keep(this.bufferBytes) ?? true)) this.kept.push(buffer);
     });
     return buffer;
+  }
+
+  /** Drops the kept buffers (the budget wants their room, or the server has gone idle); returns their bytes. */
+  dropKept(): number {
+    const dropped = this.kept.length * this.bufferBytes;
+    this.kept.length = 0;
+    if (dropped > 0) this.budget?.unkeep(dropped);
+    return dropped;
   }
 
   /** Buffers lent and kept, for tests. */
@@ -54,7 +82,7 @@ export class LentReplyMemory {
   }
 }
 
-/** The pool the transaction methods share (one event loop renders them all). */
+/** The pool for scopes that bring none (the library's, tests'): uncounted, bounded by its own limits. */
 export const transactionReplyMemory = new LentReplyMemory();
 
 /**
@@ -67,6 +95,6 @@ export function renderInLentMemory(
   scope: ReplyScope | undefined,
   extras: TxJsonExtras = {},
 ): Buffer {
-  const output = scope ? transactionReplyMemory.lend(scope, txJsonSizeEstimate(tx)) : null;
+  const output = scope ? (scope.replyMemory ?? transactionReplyMemory).lend(scope, txJsonSizeEstimate(tx)) : null;
   return output ? txToJsonBytesInto(output, tx, network, extras) : txToJsonBytes(tx, network, extras);
 }

@@ -39,7 +39,18 @@ export class ReplySlab {
   }
 }
 
+/** Lends memory to replies rendered on the event loop (methods/reply-memory.ts). */
+export interface ReplyMemoryLender {
+  /** A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null: none. */
+  lend(scope: ReplyScope, bytes: number): Buffer | null;
+}
+
 /** A request's hold on memory lent to its reply: each release runs once the reply is written. */
 export interface ReplyScope {
   hold(release: () => void): void;
+  /**
+   * The server's memory for transaction replies, counted on its reply budget (-rpcmemory);
+   * absent, the process's own pool lends it, uncounted (a scope of the library's or a test's).
+   */
+  readonly replyMemory?: ReplyMemoryLender;
 }
