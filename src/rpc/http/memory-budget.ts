@@ -74,14 +74,22 @@ export class MemoryBudget {
     return this.used + this.keptBytes + bytes <= this.limit;
   }
 
+  /** Whether `bytes` more fit now (nobody queued ahead), after taking back kept buffers if they stand in the way. */
+  hasRoom(bytes: number): boolean {
+    return this.waiters.length === 0 && this.fits(bytes);
+  }
+
   /** Reservations waiting for room. */
   get queued(): number {
     return this.waiters.length;
   }
 
-  /** Reserves `bytes` if they fit now (and nobody is queued ahead), else returns false. */
-  tryReserve(bytes: number): boolean {
-    if (this.waiters.length > 0 || !this.fits(bytes)) return false;
+  /**
+   * Reserves `bytes` if they fit now (and nobody is queued ahead), else returns false; with
+   * `headroom`, only if that much more would fit beside them too.
+   */
+  tryReserve(bytes: number, headroom = 0): boolean {
+    if (this.waiters.length > 0 || !this.fits(bytes + headroom)) return false;
     this.used += bytes;
     return true;
   }

@@ -207,8 +207,10 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       done(null, read!.body);
     };
     // No reused body buffers here: an application's hooks may read or keep `request.body` after
-    // the request has run, when a reused buffer would hold another request's bytes.
-    readBudgetedBodyThen(payload, declared, core.bodies, bodyWait, bodyRead, core.ownInstance ? core.bodyBuffers : undefined);
+    // the request has run, when a reused buffer would hold another request's bytes; and on
+    // zecrpc's own instance only the REST routes read bodies through this parser, and they give
+    // back no pooled buffer (JSON-RPC reads its body in the onRequest hook).
+    readBudgetedBodyThen(payload, declared, core.bodies, bodyWait, bodyRead, undefined);
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof BodyError) return answer(reply, errorPage(error.statusCode));

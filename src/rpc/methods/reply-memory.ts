@@ -13,7 +13,8 @@
  *
  * A server's pool counts on its reply budget (-rpcmemory): a lent buffer reserves its whole size
  * until it is given back (besides the reply's own bytes, which its request's budget counts as any
- * reply's), and a reply the budget has no room for is rendered into memory of its own, as a
+ * reply's), a request holds at most one (a batch's other replies get memory of their own), and a
+ * reply the budget has no room for, buffer and text together, is rendered into memory of its own, as a
  * cached reply is, which its request's budget counts; a kept buffer counts as the budget's kept
  * bytes, dropped when a reservation needs their room or the server goes idle.
  */
@@ -34,6 +35,11 @@ export const MAX_KEPT_REPLY_BUFFERS = 8;
 export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
   private readonly kept: Buffer[] = [];
   private lent = 0;
+  /**
+   * Requests holding a lent buffer: one each, so a batch holds at most one buffer beyond the
+   * replies its own budget (-rpcrequestmemory) counts.
+   */
+  private readonly holders = new WeakSet<ReplyScope>();
 
   constructor(
     readonly bufferBytes = LENT_REPLY_BYTES,
@@ -47,21 +53,31 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
 
   /**
    * A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null when
-   * the reply would not fit, `maxLent` are out or the budget has no room for another buffer
-   * (the caller then renders into memory of its own).
+   * the reply would not fit, `maxLent` are out, `scope` holds one already, or the budget has no
+   * room for the buffer and the reply's own bytes beside it (which its request's budget counts
+   * when the reply is built): the caller then renders into memory of its own.
    */
   lend(scope: ReplyScope, bytes: number): Buffer | null {
-    if (bytes > this.bufferBytes || this.lent >= this.maxLent) return null;
+    if (bytes > this.bufferBytes || this.lent >= this.maxLent || this.holders.has(scope)) return null;
     let buffer = this.kept.pop();
-    if (buffer !== undefined) this.budget?.useKept(this.bufferBytes);
-    else if (this.budget === undefined || this.budget.tryReserve(this.bufferBytes)) buffer = Buffer.allocUnsafeSlow(this.bufferBytes);
+    if (buffer !== undefined) {
+      // A kept buffer already counts (as kept bytes): the reply's own bytes must fit beside it.
+      if (this.budget !== undefined && !this.budget.hasRoom(bytes)) {
+        this.kept.push(buffer);
+        return null;
+      }
+      this.budget?.useKept(this.bufferBytes);
+    } else if (this.budget === undefined || this.budget.tryReserve(this.bufferBytes, bytes))
+      buffer = Buffer.allocUnsafeSlow(this.bufferBytes);
     else return null;
     this.lent++;
+    this.holders.add(scope);
     let returned = false;
     scope.hold(() => {
       if (returned) return;
       returned = true;
       this.lent--;
+      this.holders.delete(scope);
       this.budget?.release(this.bufferBytes);
       if (this.kept.length < this.maxKept && (this.budget?.keep(this.bufferBytes) ?? true)) this.kept.push(buffer);
     });

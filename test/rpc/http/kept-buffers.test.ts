@@ -41,34 +41,48 @@ describe('lent reply memory on the reply budget', () => {
   it('lends nothing the budget has no room for (the reply renders into memory of its own)', () => {
     const budget = new MemoryBudget(10 * KIB);
     const pool = new LentReplyMemory(4 * KIB, 8, 2, budget);
-    const s = scope();
+    const [s, t] = [scope(), scope()];
     expect(pool.lend(s, 100)).not.toBeNull();
-    expect(pool.lend(s, 100)).not.toBeNull();
-    expect(pool.lend(s, 100)).toBeNull();
+    expect(pool.lend(t, 100)).not.toBeNull();
+    expect(pool.lend(scope(), 100)).toBeNull();
     expect([budget.inUse, pool.stats().lent]).toEqual([8 * KIB, 2]);
     // Another request's reply takes what is left, and the pool still lends nothing.
     expect(budget.tryReserve(2 * KIB)).toBe(true);
     s.release();
+    t.release();
     expect([budget.inUse, budget.kept, pool.stats().kept]).toEqual([2 * KIB, 8 * KIB, 2]);
+  });
+
+  it('lends one buffer a request, and none without room for the reply beside the buffer', () => {
+    const budget = new MemoryBudget(10 * KIB);
+    const pool = new LentReplyMemory(4 * KIB, 8, 2, budget);
+    const s = scope();
+    expect(pool.lend(s, 100)).not.toBeNull();
+    expect(pool.lend(s, 100)).toBeNull();
+    // 4 KiB of buffer fit in the 6 KiB left, but not with 2.5 KiB of reply beside it.
+    expect(pool.lend(scope(), 2.5 * KIB)).toBeNull();
+    expect(pool.lend(scope(), 2 * KIB)).not.toBeNull();
+    expect(pool.stats().lent).toBe(2);
   });
 
   it('gives its kept buffers up when a reply needs their room, and keeps none beyond the room left', () => {
     const budget = new MemoryBudget(10 * KIB);
     const pool = new LentReplyMemory(4 * KIB, 8, 2, budget);
-    const s = scope();
+    const [s, t0] = [scope(), scope()];
     pool.lend(s, 100);
-    pool.lend(s, 100);
+    pool.lend(t0, 100);
     s.release();
+    t0.release();
     expect(budget.kept).toBe(8 * KIB);
-    // 6 KiB fit only once the kept buffers are dropped.
-    expect(budget.tryReserve(6 * KIB)).toBe(true);
-    expect([budget.inUse, budget.kept, pool.stats().kept]).toEqual([6 * KIB, 0, 0]);
+    // 5 KiB fit only once the kept buffers are dropped.
+    expect(budget.tryReserve(5 * KIB)).toBe(true);
+    expect([budget.inUse, budget.kept, pool.stats().kept]).toEqual([5 * KIB, 0, 0]);
     const t = scope();
     expect(pool.lend(t, 100)).not.toBeNull();
-    expect(budget.tryReserve(KIB)).toBe(false);
+    expect(budget.tryReserve(2 * KIB)).toBe(false);
     t.release();
-    // Given back beside 6 KiB in use: kept, as 4 KiB still fit.
-    expect([budget.inUse, budget.kept]).toEqual([6 * KIB, 4 * KIB]);
+    // Given back beside 5 KiB in use: kept, as 4 KiB still fit.
+    expect([budget.inUse, budget.kept]).toEqual([5 * KIB, 4 * KIB]);
     expect(pool.dropKept()).toBe(4 * KIB);
     expect([budget.kept, pool.stats().kept]).toEqual([0, 0]);
   });
