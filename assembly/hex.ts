@@ -1,4 +1,5 @@
-// Lowercase hex of a byte string, 16 bytes per step with 128-bit SIMD.
+// Lowercase hex of a byte string, 16 bytes per step with 128-bit SIMD; and the JSON reader's
+// search of long strings for control bytes (holdsControlByte), 64 bytes per step.
 //
 // The JSON writer hands over the long hex it cannot copy from hex already written (a
 // transaction's own `hex`, whole blocks): the host copies the bytes to inputPointer(), calls
@@ -31,4 +32,26 @@ export function encodeHex(src: usize, len: i32, dst: usize): void {
     store<u8>(dst + <usize>(2 * i), high < 10 ? 0x30 + high : 0x57 + high);
     store<u8>(dst + <usize>(2 * i + 1), low < 10 ? 0x30 + low : 0x57 + low);
   }
+}
+
+/**
+ * 1 when one of the `len` bytes at `src` is below 0x20 (a control byte, which a JSON string may
+ * not hold raw), else 0; the JSON reader's check of long strings, 16 bytes per step. Bytes at
+ * or above 0x80 never count (the reader has checked the run is ASCII first).
+ */
+export function holdsControlByte(src: usize, len: i32): i32 {
+  const space = i8x16.splat(0x20);
+  let i: i32 = 0;
+  // Four vectors a step, their findings or'ed and tested once.
+  for (; i + 64 <= len; i += 64) {
+    const p = src + <usize>i;
+    const a = i8x16.lt_u(v128.load(p), space);
+    const b = i8x16.lt_u(v128.load(p + 16), space);
+    const c = i8x16.lt_u(v128.load(p + 32), space);
+    const d = i8x16.lt_u(v128.load(p + 48), space);
+    if (v128.any_true(v128.or(v128.or(a, b), v128.or(c, d)))) return 1;
+  }
+  for (; i + 16 <= len; i += 16) if (v128.any_true(i8x16.lt_u(v128.load(src + <usize>i), space))) return 1;
+  for (; i < len; i++) if (load<u8>(src + <usize>i) < 0x20) return 1;
+  return 0;
 }

@@ -3,11 +3,12 @@
  * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
  * replays zecrpc's exact reply bytes, measured from outside.
  *
- *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--clients=2] [--connections=8] [--quick]
+ *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=2] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *                             [--spaced=<seconds>]
  *
- * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts), each method with its
+ * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts, under tsx, with the Node
+ * options of their revision's bin/zecrpc.js, as `zecrpc serve` runs), each method with its
  * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
  * and without it (uncached: every request decodes, hashes and renders). The ceiling
  * (bench/lib/ceiling-server.ts) is a plain node:net server writing each recorded reply as one
@@ -32,9 +33,10 @@
  * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
  * the ceiling.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decodeBlock } from '../src/codec/block.js';
 import { toHex } from '../src/codec/hex.js';
 import { decodeTransaction } from '../src/codec/tx/transaction.js';
@@ -52,6 +54,8 @@ const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CLIENTS = numberFlag('clients', 2);
 const CONNECTIONS = numberFlag('connections', 8);
 const COPIES = 16;
+/** Seconds of uncounted requests to each server before its rounds (`--warmup=`). */
+const WARMUP = numberFlag('warmup', QUICK ? 0 : 2);
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
@@ -68,6 +72,18 @@ const SPACED = process.argv.some((a) => a.startsWith('--spaced=')) ? numberFlag(
 const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The Node options `zecrpc serve` runs with in the checkout at `root` (its bin/zecrpc.js's
+ * shebang line): each revision's servers are measured with its own launcher's heap settings.
+ */
+function launcherNodeArgs(root: string): string[] {
+  const shebang = readFileSync(join(root, 'bin', 'zecrpc.js'), 'utf8').split('\n', 1)[0]!;
+  const m = /^#!\/usr\/bin\/env -S node(.*)$/.exec(shebang);
+  return m ? m[1]!.split(' ').filter((a) => a !== '') : [];
+}
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */
 interface ServerSpec {
@@ -210,7 +226,8 @@ async function main(): Promise<void> {
       let child = started.get(name);
       if (!child) {
         // One folder per server: every thread of it (main, tsx's loader, render threads) writes its own profile.
-        const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
+        const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
+        const nodeArgs = [...launcherNodeArgs(root ?? REPO), ...profile];
         child = await startChildServer('bench/lib/zecrpc-server.ts', spec.env, { nodeArgs, ...(root ? { root } : {}) });
         children.push(child);
         started.set(name, child);
@@ -338,11 +355,23 @@ async function compare(
   }
   const lastRate = new Map<string, number>();
   let failures = 0;
-  // Warm-up, not counted; it also sizes the runs.
+  // Warm-up, not counted; it also sizes the runs. A fresh server compiles its hot code in
+  // background threads for seconds after its first requests: WARMUP seconds of requests more
+  // keep that out of the rounds, which measure a server that has been running.
   for (const t of targets) {
     const w = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, Math.max(CONNECTIONS, bodies.length) * 2);
     lastRate.set(t.name, w.completed / w.seconds);
     failures += w.failures;
+    if (WARMUP > 0) {
+      const more = await pool.run(
+        t.child.port,
+        `${set} ${t.name}`,
+        CONNECTIONS,
+        Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * WARMUP)),
+      );
+      lastRate.set(t.name, more.completed / more.seconds);
+      failures += more.failures;
+    }
   }
   const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));

@@ -13,6 +13,7 @@ interface HexExports {
   memory: WebAssembly.Memory;
   inputPointer(): number;
   encodeHex(src: number, length: number, dst: number): void;
+  holdsControlByte(src: number, length: number): number;
 }
 
 interface Instance {
@@ -53,23 +54,46 @@ export function wasmHexAvailable(): boolean {
  * or the input too long for it.
  */
 export function wasmHexInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): boolean {
+  const n = end - start;
+  const w = withMemory(n, ((n + 15) & ~15) + 2 * n);
+  if (w === null) return false;
+  const dst = w.input + ((n + 15) & ~15);
+  w.mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, n), w.input);
+  w.exports.encodeHex(w.input, n, dst);
+  out.set(w.mem.subarray(dst, dst + 2 * n), at);
+  return true;
+}
+
+/**
+ * Whether ASCII `bytes` hold a byte below 0x20, searched 64 bytes a step in WebAssembly; null
+ * when the module is unavailable or `bytes` too long for it (the reader then searches them in
+ * JavaScript).
+ */
+export function wasmHoldsControlByte(bytes: Uint8Array): boolean | null {
+  const w = withMemory(bytes.length, bytes.length);
+  if (w === null) return null;
+  w.mem.set(bytes, w.input);
+  return w.exports.holdsControlByte(w.input, bytes.length) !== 0;
+}
+
+/**
+ * The instance for an input of `input` bytes, with room for `bytes` after its input pointer, its
+ * memory grown if needed; null without a usable module, for inputs above MAX_WASM_INPUT, or
+ * when the memory cannot grow (the JavaScript fallbacks need none).
+ */
+function withMemory(input: number, bytes: number): Instance | null {
   if (instance === undefined) instance = load();
   const w = instance;
-  const n = end - start;
-  if (w === null || n > MAX_WASM_INPUT) return false;
-  const dst = w.input + ((n + 15) & ~15);
-  const need = dst + 2 * n;
+  if (w === null || input > MAX_WASM_INPUT) return null;
+  const need = w.input + bytes;
   if (need > w.mem.length) {
     const m = w.exports.memory;
     try {
       m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
     } catch {
-      return false; // no memory for it: the writer's JavaScript loop needs none
+      return null;
     }
     w.mem = new Uint8Array(m.buffer);
   }
-  w.mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, n), w.input);
-  w.exports.encodeHex(w.input, n, dst);
-  out.set(w.mem.subarray(dst, need), at);
-  return true;
+  return w;
 }

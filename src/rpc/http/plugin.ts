@@ -253,7 +253,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     else reply.raw.once('close', finish);
     (request as WithSummary)[SUMMARY] = outcome.summary;
     if (!core.ownInstance) return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
-    (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply);
     return reply;
   };
 

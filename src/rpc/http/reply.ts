@@ -4,6 +4,7 @@
  * default Content-Type on everything else, as zcashd's clients see it.
  */
 import { Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 export type OwnHeader = 'json' | 'www-authenticate' | 'none';
@@ -61,7 +62,7 @@ export function rawErrorReply(status: 400 | 408 | 417 | 431 | 501): Buffer {
   );
 }
 
-/** Replies of chunks up to this size are sent as one buffer, larger ones as a stream of their chunks. */
+/** Replies of chunks sent through Fastify (sendReply) up to this size go as one buffer, larger ones as a stream of their chunks. */
 export const JOINED_REPLY_MAX_BYTES = 256 * 1024;
 
 /** The size of a reusable join buffer (ReplyJoinBuffers): most small replies fit. */
@@ -75,7 +76,8 @@ export const JOIN_BUFFER_BYTES = 64 * 1024;
  * a buffer of its own), and `maxKept` wait for reuse, so what they hold stays bounded.
  *
  * Only for a Fastify instance with no onSend hook of an application's, which could keep a
- * reply's payload after its response (`zecrpc serve`'s own).
+ * reply's payload after its response (`createRpcCore`'s `reuseReplyBuffers`); `zecrpc serve`'s
+ * own instance joins nothing (writeReply).
  */
 export class ReplyJoinBuffers {
   private readonly kept: Buffer[] = [];
@@ -112,21 +114,6 @@ function joined(reply: FastifyReply, chunks: readonly Buffer[], length: number, 
   for (const c of chunks) at += c.copy(buffer, at);
   reply.raw.once('close', () => joins!.give(buffer));
   return buffer.subarray(0, length);
-}
-
-/**
- * `text`'s UTF-8 in a buffer from `joins` (given back when the response closes), or null when
- * none is free or the text might not fit. Encoded once, its length being what the encoder
- * wrote: measuring the text for Content-Length and then having Node encode it after the head
- * goes over it twice, each time after flattening the envelope's concatenated pieces again.
- */
-function encodedText(reply: FastifyReply, text: string, joins: ReplyJoinBuffers | undefined): Buffer | null {
-  // Three bytes at most per UTF-16 unit.
-  if (joins === undefined || text.length * 3 > JOIN_BUFFER_BYTES) return null;
-  const buffer = joins.take();
-  if (buffer === null) return null;
-  reply.raw.once('close', () => joins.give(buffer));
-  return buffer.subarray(0, buffer.write(text, 0, 'utf8'));
 }
 
 /**
@@ -170,39 +157,43 @@ function headersFor(r: SimpleReply, length: number): Record<string, string> {
 /**
  * Writes `r` on the response itself, byte for byte what `sendReply` sends, for a Fastify instance
  * no application's hook can reach (`zecrpc serve`'s): Fastify's `send` machinery (its
- * Content-Type parsing, its onSend stage, the text's copy into a buffer) is more than a small
- * reply's own cost. The reply is hijacked; its onResponse hooks still run when it is written.
- * A reply streamed in chunks (above JOINED_REPLY_MAX_BYTES) still goes through Fastify. Returns
- * the body's length in bytes (what the Content-Length says), which Fastify's reply no longer
- * knows, or null when Fastify sent it.
+ * Content-Type parsing, its onSend stage, a stream per large reply) is more than a reply's own
+ * cost. The reply is hijacked; its onResponse hooks still run when it is written. Returns the
+ * body's length in bytes (what the Content-Length says), which Fastify's reply no longer knows.
+ *
+ * A reply of several chunks (the envelope's texts around a result's bytes, a getblock render's
+ * slabs) is never joined: the response is corked while they are written, so the head and every
+ * chunk leave in one gathered write (`writev`) when `end` uncorks it, whatever their size. The
+ * socket keeps referring to the chunks until the kernel has taken them, and the response's
+ * 'close', which gives back the reply's budget and lent memory (plugin.ts), comes only after
+ * that: a client that reads slowly holds its reply's reservation, never more.
  */
-export function writeReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoinBuffers): number | null {
-  let payload: string | Buffer;
+export function writeReply(reply: FastifyReply, r: SimpleReply): number {
+  const body = r.body;
   let length: number;
-  const text = typeof r.body === 'string' ? encodedText(reply, r.body, joins) : null;
-  if (text !== null) {
-    payload = text;
-    length = text.length;
-  } else if (typeof r.body === 'string') {
-    // Text as it is: Node writes it after the head in one write.
-    payload = r.body;
-    length = Buffer.byteLength(payload, 'utf8');
-  } else if (r.body.length === 1) {
-    payload = r.body[0]!;
-    length = payload.length;
-  } else {
+  if (typeof body === 'string') length = Buffer.byteLength(body, 'utf8');
+  else {
     length = 0;
-    for (const c of r.body) length += c.length;
-    if (length > JOINED_REPLY_MAX_BYTES) {
-      sendReply(reply, r, joins);
-      return null;
-    }
-    payload = joined(reply, r.body, length, joins);
+    for (const c of body) length += c.length;
   }
   reply.hijack();
   const res = reply.raw;
   if (r.status === 413) res.statusMessage = 'Request Entity Too Large';
   res.writeHead(r.status, headersFor(r, length));
-  res.end(payload);
+  // Text as it is: Node writes it after the head in one write.
+  if (typeof body === 'string') res.end(body);
+  else writeGathered(res, body);
   return length;
+}
+
+/** `chunks` after the response's head, as one gathered write on its socket. */
+function writeGathered(res: ServerResponse, chunks: readonly Buffer[]): void {
+  const last = chunks.length - 1;
+  if (last < 0) {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (let i = 0; i < last; i++) res.write(chunks[i]!);
+  res.end(chunks[last]!);
 }

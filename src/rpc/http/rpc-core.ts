@@ -77,14 +77,14 @@ export interface RpcCoreOptions {
    */
   bodyWaitMs?: number;
   /**
-   * Join small replies in reusable buffers (ReplyJoinBuffers): only for a Fastify instance no
-   * application's onSend hook can reach (`zecrpc serve`'s), since a hook could keep a payload.
+   * Join small replies sent through Fastify in reusable buffers (ReplyJoinBuffers): only for a
+   * Fastify instance no application's onSend hook can reach, since a hook could keep a payload.
    */
   reuseReplyBuffers?: boolean;
   /**
    * The Fastify instance the core is mounted on is zecrpc's own (`zecrpc serve`'s): no
    * application's hook sees its requests or replies, so the route answers from its onRequest
-   * hook (plugin.ts), and small replies are joined in reusable buffers (as `reuseReplyBuffers`).
+   * hook and writes every reply's chunks itself, in one gathered write (plugin.ts, reply.ts).
    */
   ownInstance?: boolean;
   /**
@@ -145,7 +145,7 @@ export interface RpcCore {
   readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
-  /** Reusable buffers small replies are joined in (`reuseReplyBuffers`, `ownInstance`), or null. */
+  /** Reusable buffers small replies sent through Fastify are joined in (`reuseReplyBuffers`), or null. */
   readonly replyJoins: ReplyJoinBuffers | null;
   /** Mounted on zecrpc's own Fastify instance (`ownInstance`). */
   readonly ownInstance: boolean;
@@ -412,7 +412,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
-    replyJoins: opts.reuseReplyBuffers || opts.ownInstance ? new ReplyJoinBuffers() : null,
+    replyJoins: opts.reuseReplyBuffers ? new ReplyJoinBuffers() : null,
     ownInstance: opts.ownInstance === true,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),
