@@ -244,13 +244,22 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     }
     const { done } = outcome;
     // 'close' comes once the reply is written or the connection is gone, whichever first; a
-    // connection gone while the request ran has had its 'close' already.
+    // connection gone while the request ran has had its 'close' already. A pipelined response
+    // queued behind an earlier one has no socket yet and gets no 'close' of its own when the
+    // connection goes: the socket's 'close' (after its pending writes are cancelled) ends it.
+    let finished = false;
     const finish = () => {
+      if (finished) return;
+      finished = true;
+      socket.off('close', finish);
       done();
       tracker?.end(socket);
     };
     if (socket.destroyed) finish();
-    else reply.raw.once('close', finish);
+    else {
+      reply.raw.once('close', finish);
+      socket.once('close', finish);
+    }
     (request as WithSummary)[SUMMARY] = outcome.summary;
     if (!core.ownInstance) return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
     (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply);
