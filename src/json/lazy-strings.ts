@@ -42,6 +42,8 @@ const BYTE_RANGES = Symbol('zecrpc.lazyStringBytes');
 interface ByteRange {
   readonly bytes: Buffer;
   readonly scope: LazyStringScope;
+  /** The string the element became when first read (a plain element from then on). */
+  settled?: string;
 }
 
 type WithRanges = JsonValue[] & { [BYTE_RANGES]?: (ByteRange | undefined)[] };
@@ -63,6 +65,7 @@ function accessorAt(index: number): PropertyDescriptor {
       const range = this[BYTE_RANGES]![index]!;
       if (!range.scope.isOpen) throw new Error('internal error: a request parameter was read after its request ended');
       const s = range.bytes.toString('latin1');
+      range.settled = s;
       settle(this, index, s);
       return s;
     },
@@ -97,5 +100,10 @@ export function defineLazyString(array: JsonValue[], index: number, bytes: Buffe
  */
 export function plainStringBytes(array: readonly JsonValue[], index: number): Buffer | null {
   const range = (array as WithRanges)[BYTE_RANGES]?.[index];
-  return range !== undefined && range.scope.isOpen ? range.bytes : null;
+  if (range === undefined || !range.scope.isOpen) return null;
+  // Once read, the element is a plain one that a write (or a reordering of the array) replaces
+  // without the accessor's setter: the bytes are its own only while it still holds that string.
+  const slot = Object.getOwnPropertyDescriptor(array, index);
+  if (slot?.get === undefined && slot?.value !== range.settled) return null;
+  return range.bytes;
 }

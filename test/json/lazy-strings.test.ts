@@ -113,6 +113,21 @@ describe('lazy long strings', () => {
     expect([...params]).toEqual(['replaced']);
   });
 
+  it('gives no bytes for a slot read and then replaced without its setter (reversed, or written after the read)', () => {
+    const other = BIG_HEX.slice(2) + 'ab';
+    const params = paramsOf(parseJson(request(`"${BIG_HEX}","${other}"`), { lazyStrings: new LazyStringScope() }));
+    params.reverse();
+    expect([params[0], params[1]]).toEqual([other, BIG_HEX]);
+    expect(plainStringBytes(params, 0)).toBeNull();
+    expect(plainStringBytes(params, 1)).toBeNull();
+    const again = paramsOf(parseJson(request(`"${BIG_HEX}"`), { lazyStrings: new LazyStringScope() }));
+    expect(again[0]).toBe(BIG_HEX);
+    // Read but untouched: still the element's own bytes.
+    expect(plainStringBytes(again, 0)?.toString('latin1')).toBe(BIG_HEX);
+    again[0] = 'replaced';
+    expect(plainStringBytes(again, 0)).toBeNull();
+  });
+
   it('finds a control byte at every position and alignment, as a byte-by-byte search does', () => {
     const memory = Buffer.alloc(64 + 9, 0x61);
     for (let offset = 0; offset < 4; offset++) {

@@ -151,12 +151,12 @@ const EXECUTING = Symbol('zecrpc.executing');
 type TrackedSocket = Socket & {
   _httpMessage?: { headersSent: boolean } | null;
   [READ_AT_LAST_REPLY]?: number;
-  [EXECUTING]?: boolean;
+  [EXECUTING]?: number;
 };
 
 /** A request has begun on the connection and its reply has not started: the server is at work, not the client. */
 const requestRunning = (socket: TrackedSocket): boolean =>
-  socket[EXECUTING] === true && socket._httpMessage !== undefined && socket._httpMessage !== null && !socket._httpMessage.headersSent;
+  (socket[EXECUTING] ?? 0) > 0 && socket._httpMessage !== undefined && socket._httpMessage !== null && !socket._httpMessage.headersSent;
 
 /**
  * What the connection was doing: writing a reply (Node's response still holds the socket),
@@ -215,11 +215,11 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
   let closing = false;
   // Whether a connection's request runs or its reply is being written is a flag on its socket.
   const tracker: ExecutionTracker = {
-    begin: (socket: TrackedSocket) => void (socket[EXECUTING] = true),
+    begin: (socket: TrackedSocket) => void (socket[EXECUTING] = (socket[EXECUTING] ?? 0) + 1),
     end: (socket: TrackedSocket) => {
-      socket[EXECUTING] = false;
+      socket[EXECUTING] = Math.max(0, (socket[EXECUTING] ?? 0) - 1);
       // During shutdown a connection ends with the reply it was waiting for.
-      if (closing) socket.destroySoon();
+      if (closing && socket[EXECUTING] === 0) socket.destroySoon();
     },
     sparesRunningRequests: true,
   };
@@ -249,7 +249,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     });
   };
   /** Connections whose last reply went out before its request's body had all arrived. */
-  const answeredEarly = new WeakSet<Socket>();
+  const lastAnswered = new WeakMap<Socket, IncomingMessage>();
   let http!: HttpServer;
   const app = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
@@ -260,7 +260,10 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       // After a reply to a request whose body was still coming, a malformed rest of that body
       // ends the connection with no second reply.
       const inProgress = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
-      if (socket.writable && !answeredEarly.has(socket) && !inProgress?.headersSent) {
+      // Judged now, not when the reply finished: a declared body is handed on with its last byte,
+      // and its reply can finish before llhttp's on_message_complete marks the request complete.
+      const answeredEarly = lastAnswered.get(socket)?.complete === false;
+      if (socket.writable && !answeredEarly && !inProgress?.headersSent) {
         const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
         socket.end(rawErrorReply(status));
       }
@@ -325,8 +328,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
     });
   });
   app.addHook('onResponse', (request, _reply, next) => {
-    if (!request.raw.complete) answeredEarly.add(request.socket);
-    else answeredEarly.delete(request.socket);
+    lastAnswered.set(request.socket, request.raw);
     (request.socket as TrackedSocket)[READ_AT_LAST_REPLY] = request.socket.bytesRead;
     next();
   });
@@ -387,7 +389,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpc
       return (closed ??= (async () => {
         closing = true;
         const stopped = stopListening();
-        for (const s of sockets) if ((s as TrackedSocket)[EXECUTING] !== true) s.destroy();
+        for (const s of sockets) if (((s as TrackedSocket)[EXECUTING] ?? 0) === 0) s.destroy();
         const grace = opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
         const all = Promise.all([...sockets].map((s) => new Promise<void>((r) => (s.destroyed ? r() : s.once('close', () => r())))));
         let timer: NodeJS.Timeout | undefined;
