@@ -15,7 +15,9 @@
  * each checkout's sources from its own `dist/` (what `zecrpc serve` runs; `npm run build` in each
  * first), under this checkout's bench harness (bench/lib/zecrpc-server.ts) serving the mainnet
  * vector store, and the ceiling (bench/lib/http-ceiling-server.ts) is node:http answering each
- * request with zecrpc's reply body captured beforehand. `--tsx` runs each checkout's own
+ * request with zecrpc's reply body captured beforehand; the bare Fastify floor
+ * (bench/lib/fastify-ceiling-server.ts) answers the same bytes from a Fastify route with nothing
+ * else, so it shows what Fastify alone costs a request. `--tsx` runs each checkout's own
  * harness and sources under tsx instead (the large reply then needs no `--base`, or `--small`:
  * the base's own harness serves no 2 MB block). The base's replies must be byte-identical to
  * zecrpc's bodies.
@@ -127,7 +129,16 @@ async function main(): Promise<void> {
       { mode: MODE, nodeArgs: nodeArgsFor('ceiling') },
     );
     children.push(ceiling);
-    const targets: (Target & { pid: number })[] = [{ name: 'ceiling', port: ceiling.port, pid: ceiling.pid }];
+    const fastifyFloor = await startChildServer(
+      'bench/lib/fastify-ceiling-server.ts',
+      { REPLIES: file },
+      { mode: MODE, nodeArgs: nodeArgsFor('fastify-floor') },
+    );
+    children.push(fastifyFloor);
+    const targets: (Target & { pid: number })[] = [
+      { name: 'ceiling', port: ceiling.port, pid: ceiling.pid },
+      { name: 'fastify-floor', port: fastifyFloor.port, pid: fastifyFloor.pid },
+    ];
     // The base's head differs (HTTP/1.0-era headers): its whole reply's size is its own.
     const baseReplyBytes: number[] = [];
     if (BASE) {
@@ -154,7 +165,11 @@ async function main(): Promise<void> {
         `rounds driven by the load generator's processes (bench/lib/load-generator.ts), CPU measured under autocannon here; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
     );
-    const labels: Record<string, string> = BASE ? { base: 'hand-written', zecrpc: 'Fastify' } : { zecrpc: 'Fastify' };
+    const labels: Record<string, string> = {
+      'fastify-floor': 'bare Fastify',
+      zecrpc: 'Fastify',
+      ...(BASE ? { base: 'hand-written' } : {}),
+    };
     let failures = 0;
     for (const [i, c] of CASES.entries()) {
       const bytes = recorded[i]!.bytes;
@@ -185,10 +200,14 @@ async function main(): Promise<void> {
         for (const t of order) cpu.get(t.name)!.push(await cpuPerRequest(t, c.body, amount));
       }
       const perTarget = targets.map((t) => `${labels[t.name] ?? t.name} ${median(cpu.get(t.name)!).toFixed(1)} µs`).join(' | ');
-      const vsBase = BASE ? ` | Fastify ÷ hand-written CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'base'))}` : '';
+      const vsBase = BASE
+        ? ` | Fastify ÷ hand-written CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'base'))}` +
+          ` | bare Fastify ÷ hand-written CPU ${describeRatio(ratioOf(cpu, 'fastify-floor', 'base'))}`
+        : '';
       console.log(
         `${c.name}: server CPU per request (median of ${ROUNDS} × ${amount} requests) ${perTarget}` +
-          ` | Fastify ÷ ceiling CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'ceiling'))}${vsBase} | ${load()}`,
+          ` | Fastify ÷ ceiling CPU ${describeRatio(ratioOf(cpu, 'zecrpc', 'ceiling'))}` +
+          ` | bare Fastify ÷ ceiling CPU ${describeRatio(ratioOf(cpu, 'fastify-floor', 'ceiling'))}${vsBase} | ${load()}`,
       );
     }
     if (failures) process.exitCode = 1;
