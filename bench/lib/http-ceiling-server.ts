@@ -6,23 +6,10 @@
  *
  * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { recordedReplies } from './recorded-replies.js';
 
-interface Recorded {
-  body: string;
-  reply: string;
-}
-
-const replies = new Map<string, { status: number; type: string; body: Buffer }>();
-for (const r of JSON.parse(readFileSync(process.env.REPLIES!, 'utf8')) as Recorded[]) {
-  const bytes = Buffer.from(r.reply, 'base64');
-  const sep = bytes.indexOf('\r\n\r\n');
-  const head = bytes.toString('latin1', 0, sep);
-  const status = Number(/^HTTP\/1\.\d (\d{3})/.exec(head)![1]);
-  const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? 'application/json';
-  replies.set(r.body, { status, type, body: bytes.subarray(sep + 4) });
-}
+const replies = recordedReplies();
 
 const server = createServer({ noDelay: true }, (req, res) => {
   const parts: Buffer[] = [];
