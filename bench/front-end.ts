@@ -34,6 +34,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decodeBlock } from '../src/codec/block.js';
 import { toHex, toHexReversed } from '../src/codec/hex.js';
 import { readHexVector } from '../test/support/vectors.js';
@@ -44,6 +45,7 @@ import { load, median, numberFlag, QUICK, spread } from './lib/measure.js';
 import { processCpuMicros } from './lib/process-cpu.js';
 import { BENCH_HEADERS, captureReply, replyParts } from './lib/raw-http.js';
 import { largeMainnetSide } from './lib/served-blocks.js';
+import { launcherNodeArgs } from './lib/launcher-args.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 1);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
@@ -75,11 +77,17 @@ const CASES: { name: string; body: string }[] = [
 ]
   .filter((c) => (LARGE_ONLY ? c.name === LARGE_NAME : !SMALL_ONLY || c.name !== LARGE_NAME))
   .filter((c) => ONLY === undefined || c.name.includes(ONLY));
-/** Node's options as `zecrpc serve` runs (bin/zecrpc.js's, the same at the base), for every server. */
-const NODE_ARGS = ['--max-semi-space-size=32'];
-/** NODE_ARGS, and a profile into DIR/`name` with `--profile=DIR`. */
-const nodeArgsFor = (name: string): string[] =>
-  PROFILE_DIR ? [...NODE_ARGS, '--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : NODE_ARGS;
+/**
+ * Node's options as `zecrpc serve` runs (bin/zecrpc.js's): this checkout's for its own server and
+ * the replay servers, the base's own for the base's server.
+ */
+const NODE_ARGS = launcherNodeArgs(fileURLToPath(new URL('..', import.meta.url)));
+const BASE_NODE_ARGS = BASE ? launcherNodeArgs(BASE) : NODE_ARGS;
+/** The options of server `name`, and a profile into DIR/`name` with `--profile=DIR`. */
+const nodeArgsFor = (name: string): string[] => {
+  const args = name === 'base' ? BASE_NODE_ARGS : NODE_ARGS;
+  return PROFILE_DIR ? [...args, '--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : args;
+};
 const SERVER_ENV = { SERVE: 'store', NETWORK: 'mainnet', ARGS: '-rpcworkqueue=64', LARGE_BLOCK: String(LARGE_BYTES) };
 
 /** µs of `pid`'s CPU per request over `amount` requests of `body` at CONNECTIONS connections. */
@@ -161,7 +169,7 @@ async function main(): Promise<void> {
     console.log(
       `zecrpc on Fastify ${(await import('fastify/package.json', { with: { type: 'json' } })).default.version} vs node:http ${process.version}` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}, all in child processes ` +
-        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${NODE_ARGS.join(' ')}); ` +
+        `(${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${NODE_ARGS.join(' ')}${BASE ? `; the base ${BASE_NODE_ARGS.join(' ')}` : ''}); ` +
         `rounds driven by the load generator's processes (bench/lib/load-generator.ts), CPU measured under autocannon here; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s at ${CONNECTIONS} connections`,
     );

@@ -33,7 +33,7 @@
  * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
  * the ceiling.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,7 @@ import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from '.
 import { processCpuMicros } from './lib/process-cpu.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
+import { launcherNodeArgs } from './lib/launcher-args.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
@@ -74,16 +75,6 @@ const SPACED_BURSTS = 4;
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * The Node options `zecrpc serve` runs with in the checkout at `root` (its bin/zecrpc.js's
- * shebang line): each revision's servers are measured with its own launcher's heap settings.
- */
-function launcherNodeArgs(root: string): string[] {
-  const shebang = readFileSync(join(root, 'bin', 'zecrpc.js'), 'utf8').split('\n', 1)[0]!;
-  const m = /^#!\/usr\/bin\/env -S node(.*)$/.exec(shebang);
-  return m ? m[1]!.split(' ').filter((a) => a !== '') : [];
-}
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */
 interface ServerSpec {
