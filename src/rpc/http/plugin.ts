@@ -261,7 +261,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       socket.once('close', finish);
     }
     (request as WithSummary)[SUMMARY] = outcome.summary;
-    if (!core.ownInstance) return sendReply(reply, outcome.reply, core.replyJoins ?? undefined);
+    if (!core.ownInstance) return sendReply(reply, outcome.reply);
     (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply);
     return reply;
   };

@@ -65,62 +65,11 @@ export function rawErrorReply(status: 400 | 408 | 417 | 431 | 501): Buffer {
 /** Replies of chunks sent through Fastify (sendReply) up to this size go as one buffer, larger ones as a stream of their chunks. */
 export const JOINED_REPLY_MAX_BYTES = 256 * 1024;
 
-/** The size of a reusable join buffer (ReplyJoinBuffers): most small replies fit. */
-export const JOIN_BUFFER_BYTES = 64 * 1024;
-
-/**
- * Reusable buffers to join small replies into, each given back when its response closes (its
- * bytes written or its connection gone). A buffer allocated per reply would be memory outside
- * the JavaScript heap, which V8 answers with full collections as it accumulates, each costing
- * in proportion to the whole heap. At most `maxInUse` are lent at once (a reply beyond that gets
- * a buffer of its own), and `maxKept` wait for reuse, so what they hold stays bounded.
- *
- * Only for a Fastify instance with no onSend hook of an application's, which could keep a
- * reply's payload after its response (`createRpcCore`'s `reuseReplyBuffers`); `zecrpc serve`'s
- * own instance joins nothing (writeReply).
- */
-export class ReplyJoinBuffers {
-  private readonly kept: Buffer[] = [];
-  private lent = 0;
-
-  constructor(
-    private readonly maxInUse = 256,
-    private readonly maxKept = 64,
-  ) {}
-
-  /** A buffer of JOIN_BUFFER_BYTES, or null when `maxInUse` are lent. */
-  take(): Buffer | null {
-    if (this.lent >= this.maxInUse) return null;
-    this.lent++;
-    return this.kept.pop() ?? Buffer.allocUnsafeSlow(JOIN_BUFFER_BYTES);
-  }
-
-  give(buffer: Buffer): void {
-    this.lent--;
-    if (this.kept.length < this.maxKept) this.kept.push(buffer);
-  }
-
-  /** Buffers lent and kept, for tests. */
-  stats(): { lent: number; kept: number } {
-    return { lent: this.lent, kept: this.kept.length };
-  }
-}
-
-/** `chunks` (`length` bytes in all) copied into one buffer: a reused one from `joins` when it has one. */
-function joined(reply: FastifyReply, chunks: readonly Buffer[], length: number, joins: ReplyJoinBuffers | undefined): Buffer {
-  const buffer = length <= JOIN_BUFFER_BYTES ? (joins?.take() ?? null) : null;
-  if (buffer === null) return Buffer.concat(chunks, length);
-  let at = 0;
-  for (const c of chunks) at += c.copy(buffer, at);
-  reply.raw.once('close', () => joins!.give(buffer));
-  return buffer.subarray(0, length);
-}
-
 /**
  * Sends `r` through Fastify (so an application's onSend/onResponse hooks see it); small replies
- * of several chunks are joined, in a buffer from `joins` if given.
+ * of several chunks are joined into a buffer of their own, which a hook may keep.
  */
-export function sendReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoinBuffers): FastifyReply {
+export function sendReply(reply: FastifyReply, r: SimpleReply): FastifyReply {
   reply.code(r.status);
   // Node's reason phrase for 413 is "Payload Too Large"; zcashd's clients read libevent's.
   if (r.status === 413) reply.raw.statusMessage = 'Request Entity Too Large';
@@ -137,7 +86,7 @@ export function sendReply(reply: FastifyReply, r: SimpleReply, joins?: ReplyJoin
   // A small reply in a few chunks (a result's bytes between the envelope's texts) is joined: a
   // stream per reply costs more than the copy. The copy takes the chunks' place (they are
   // garbage once joined), so the memory the reply's budget holds still covers it.
-  if (length <= JOINED_REPLY_MAX_BYTES) return reply.send(joined(reply, r.body, length, joins));
+  if (length <= JOINED_REPLY_MAX_BYTES) return reply.send(Buffer.concat(r.body, length));
   reply.header('Content-Length', length);
   // Chunks as they are: a multi-megabyte block rendering is never copied into one buffer.
   return reply.send(Readable.from(r.body, { objectMode: false }));

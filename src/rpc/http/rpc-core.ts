@@ -27,7 +27,7 @@ import { defaultMemoryLimits, MemoryBudget, RequestBudget, type MemoryLimits } f
 import { DEFAULT_IDLE_TRIM_MS, IdleTrimmer, type TrimOutcome, type TrimScheduler } from './idle-trim.js';
 import { MemoryReleaser } from './memory-release.js';
 import type { RpcMetrics } from './metrics.js';
-import { ReplyJoinBuffers, WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
+import { WORK_QUEUE_FULL, WRONG_CREDENTIALS_DELAY_MS, type SimpleReply } from './reply.js';
 import { FailedAuthPenalty, type AuthVerdict } from './auth-penalty.js';
 import { isCheapCall } from './cheap-calls.js';
 import { WorkQueue, type WorkSlot } from './work-queue.js';
@@ -76,11 +76,6 @@ export interface RpcCoreOptions {
    * (milliseconds); default -rpcservertimeout, or DEFAULT_BODY_WAIT_MS when that is 0 (none).
    */
   bodyWaitMs?: number;
-  /**
-   * Join small replies sent through Fastify in reusable buffers (ReplyJoinBuffers): only for a
-   * Fastify instance no application's onSend hook can reach, since a hook could keep a payload.
-   */
-  reuseReplyBuffers?: boolean;
   /**
    * The Fastify instance the core is mounted on is zecrpc's own (`zecrpc serve`'s): no
    * application's hook sees its requests or replies, so the route answers from its onRequest
@@ -145,8 +140,6 @@ export interface RpcCore {
   readonly bodyWaitMs: number;
   /** The metrics requests are counted in, if any. */
   readonly metrics: RpcMetrics | null;
-  /** Reusable buffers small replies sent through Fastify are joined in (`reuseReplyBuffers`), or null. */
-  readonly replyJoins: ReplyJoinBuffers | null;
   /** Mounted on zecrpc's own Fastify instance (`ownInstance`). */
   readonly ownInstance: boolean;
   isAllowed(address: string | undefined): boolean;
@@ -412,7 +405,6 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // No longer than a connection may stay idle: a client waiting that long hears why.
     bodyWaitMs: opts.bodyWaitMs ?? (settings.serverTimeout > 0 ? settings.serverTimeout * 1000 : DEFAULT_BODY_WAIT_MS),
     metrics: opts.metrics ?? null,
-    replyJoins: opts.reuseReplyBuffers ? new ReplyJoinBuffers() : null,
     ownInstance: opts.ownInstance === true,
     isAllowed,
     authenticate: (authorization, address) => penalty.authenticate(authorization, address ?? '', (a) => auth.check(a)),

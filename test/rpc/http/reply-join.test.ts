@@ -1,6 +1,6 @@
 // Small replies of several chunks (a result's bytes between the envelope's texts) are joined
-// into one buffer before Fastify sends them; `zecrpc serve`'s own server joins them in reusable
-// buffers, each lent until its response closes.
+// into one buffer of their own before Fastify sends them (the path an application's instance
+// takes): every concurrent request gets its own reply, byte for byte.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { loadNodeConfig } from '../../../src/config.js';
-import { JOIN_BUFFER_BYTES, ReplyJoinBuffers } from '../../../src/rpc/http/reply.js';
+import { JOINED_REPLY_MAX_BYTES } from '../../../src/rpc/http/reply.js';
 import { createRpcCore, type RpcCore } from '../../../src/rpc/http/rpc-core.js';
 import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { listenOnCore } from '../../support/http-rpc.js';
@@ -62,7 +62,6 @@ beforeAll(async () => {
     config: loadNodeConfig([`-datadir=${dir}`, '-rpcuser=alice', '-rpcpassword=secret', '-rpcworkqueue=64']),
     methods: [createDecodeRawTransaction()],
     renderThreads: 0,
-    reuseReplyBuffers: true,
   });
   ({ port, close } = await listenOnCore(core));
 });
@@ -73,8 +72,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('replies joined in reusable buffers', () => {
-  it('gives every concurrent request its own transaction, byte for byte, and lends every buffer back', async () => {
+describe('replies joined before Fastify sends them', () => {
+  it('gives every concurrent request its own transaction, byte for byte', async () => {
     expect(TXS.length).toBeGreaterThan(2);
     const expected: Buffer[] = [];
     for (const [i, hex] of TXS.entries()) {
@@ -87,30 +86,12 @@ describe('replies joined in reusable buffers', () => {
       expect(text.endsWith(`,"error":null,"id":${i}}\n`)).toBe(true);
       expected.push(r.body);
     }
-    // Every reply but the largest fits a join buffer: the test covers reuse, not only allocation.
-    expect(expected.filter((b) => b.length <= JOIN_BUFFER_BYTES).length).toBeGreaterThan(2);
+    // Replies of this size are joined, not streamed.
+    expect(expected.filter((b) => b.length <= JOINED_REPLY_MAX_BYTES).length).toBeGreaterThan(2);
     const rounds = 6;
     const all = await Promise.all(
       Array.from({ length: rounds * TXS.length }, (_, k) => post(decodeBody(TXS[k % TXS.length]!, k % TXS.length))),
     );
     for (const [k, r] of all.entries()) expect(r.body.equals(expected[k % TXS.length]!)).toBe(true);
-    const joins = core.replyJoins!;
-    // Each buffer goes back when its response closes, which may come just after the client has the reply.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(joins.stats().lent).toBe(0);
-    expect(joins.stats().kept).toBeGreaterThan(0);
-    expect(joins.stats().kept).toBeLessThanOrEqual(8);
-  });
-
-  it('lends at most its limit at once and keeps at most its limit for reuse', () => {
-    const joins = new ReplyJoinBuffers(3, 2);
-    const taken = [joins.take(), joins.take(), joins.take()];
-    expect(taken.every((b) => b !== null && b.length === JOIN_BUFFER_BYTES)).toBe(true);
-    expect(new Set(taken).size).toBe(3);
-    expect(joins.take()).toBeNull();
-    for (const b of taken) joins.give(b!);
-    expect(joins.stats()).toEqual({ lent: 0, kept: 2 });
-    const again = joins.take();
-    expect(taken.includes(again)).toBe(true);
   });
 });
