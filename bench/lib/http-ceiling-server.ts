@@ -9,13 +9,13 @@
 import { createServer } from 'node:http';
 import { recordedReplies } from './recorded-replies.js';
 
-const replies = recordedReplies();
+const replyTo = recordedReplies();
 
 const server = createServer({ noDelay: true }, (req, res) => {
   const parts: Buffer[] = [];
   req.on('data', (d: Buffer) => parts.push(d));
   req.on('end', () => {
-    const r = replies.get(Buffer.concat(parts).toString('utf8'));
+    const r = replyTo(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
     if (!r) {
       res.writeHead(404, { 'Content-Length': 0 }).end();
       return;
