@@ -2,7 +2,9 @@
  * The node:http ceiling: Node's own HTTP server (llhttp, the parser Fastify runs on) answering
  * each request with the body and Content-Type zecrpc gave to the same request body, captured
  * beforehand, as one Buffer. What it does is the least any server on node:http does, so
- * zecrpc ÷ this ceiling is what Fastify and zecrpc's policy cost above Node's HTTP.
+ * zecrpc ÷ this ceiling is what Fastify and zecrpc's policy cost above Node's HTTP
+ * (bench/front-end.ts); bench/large-tx.ts runs it as the node:http floor beside its node:net
+ * ceiling, where it shows what Node's HTTP itself costs a large request or reply.
  *
  * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
  */
