@@ -17,7 +17,6 @@ interface HexExports {
   encodeHex(src: number, length: number, dst: number): void;
   decodeHex(src: number, length: number, dst: number): number;
   holdsControlByte(src: number, length: number): number;
-  stringRunFacts(src: number, length: number): number;
 }
 
 interface Instance {
@@ -96,18 +95,6 @@ export function wasmHoldsControlByte(bytes: Uint8Array): boolean | null {
   if (w === null) return null;
   w.mem.set(bytes, w.input);
   return w.exports.holdsControlByte(w.input, bytes.length) !== 0;
-}
-
-/**
- * stringRunFacts (assembly/hex.ts) of `bytes`: one copy and one pass where the reader's native
- * checks would pass over them once each; null when the module is unavailable or `bytes` too long
- * for it.
- */
-export function wasmStringRunFacts(bytes: Uint8Array): number | null {
-  const w = withMemory(bytes.length, bytes.length);
-  if (w === null) return null;
-  w.mem.set(bytes, w.input);
-  return w.exports.stringRunFacts(w.input, bytes.length);
 }
 
 /**

@@ -22,10 +22,10 @@
  * such a code point reads as U+FFFD. That is the only divergence: zcashd would echo those 4
  * bytes raw, zecrpc echoes EF BF BD.
  */
+import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
 import { wasmHoldsControlByte } from './hex-wasm.js';
-import { holdsControlByteJs, isPlainStringRun, nativeIsAscii, RUN_STRUCTURE, RUN_WIDE, stringRunFacts } from './string-runs.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
 export class JsonParseError extends Error {
@@ -90,7 +90,17 @@ function readPlainAsciiString(buf: Buffer, start: number, end: number): string |
   return CONTROL_CHARACTER.test(s) ? null : s;
 }
 
-export { holdsControlByteJs };
+const nativeIsAscii: ((b: Uint8Array) => boolean) | undefined = (bufferModule as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
+
+/**
+ * Whether a string body of bytes is plain (readPlainAsciiString's test) without making it a
+ * string: ASCII natively, no backslash natively, and no control byte four bytes at a time
+ * (every byte is ASCII by then, which is what the word test needs).
+ */
+function isPlainAsciiBytes(body: Buffer): boolean {
+  if (nativeIsAscii === undefined || !nativeIsAscii(body) || body.indexOf(Ch.Backslash) >= 0) return false;
+  return !holdsControlByte(body);
+}
 
 /** From this many bytes, the control-byte search runs in WebAssembly (./hex-wasm.ts), copy included. */
 const MIN_WASM_SCAN_BYTES = 2048;
@@ -102,6 +112,45 @@ export function holdsControlByte(bytes: Uint8Array): boolean {
     if (found !== null) return found;
   }
   return holdsControlByteJs(bytes);
+}
+
+/** holdsControlByte in JavaScript, four bytes a word. */
+export function holdsControlByteJs(bytes: Uint8Array): boolean {
+  let i = 0;
+  const end = bytes.length;
+  // Bytes up to a 4-byte boundary of the underlying memory, then whole words, then the tail.
+  while (i < end && (bytes.byteOffset + i) % 4 !== 0) if (bytes[i++]! < 0x20) return true;
+  const wordCount = (end - i) >>> 2;
+  if (wordCount > 0) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, wordCount);
+    // Eight words a step, their findings or'ed and tested once: the loop's branch, not the
+    // arithmetic, is what a word at a time spent its time on.
+    const blocked = wordCount & ~7;
+    let k = 0;
+    for (; k < blocked; k += 8) {
+      const found =
+        belowSpace(words[k]!) |
+        belowSpace(words[k + 1]!) |
+        belowSpace(words[k + 2]!) |
+        belowSpace(words[k + 3]!) |
+        belowSpace(words[k + 4]!) |
+        belowSpace(words[k + 5]!) |
+        belowSpace(words[k + 6]!) |
+        belowSpace(words[k + 7]!);
+      if (found !== 0) return true;
+    }
+    for (; k < wordCount; k++) if (belowSpace(words[k]!) !== 0) return true;
+  }
+  for (i += 4 * wordCount; i < end; i++) if (bytes[i]! < 0x20) return true;
+  return false;
+}
+
+/**
+ * Non-zero when one of the four ASCII bytes of `x` is below 0x20: such a byte borrows into its
+ * own top bit, which ~x keeps only for bytes below 0x80.
+ */
+function belowSpace(x: number): number {
+  return (x - 0x20202020) & ~x & 0x80808080;
 }
 
 function isDigit(c: number): boolean {
@@ -128,15 +177,12 @@ export function parsedSizeEstimate(body: Uint8Array): number {
     const c = bytes[i]!;
     if (c === Ch.Quote) {
       quotes++;
-      // A long run up to the next quote (a raw transaction's hex) is checked in one pass: when
-      // it holds no byte counted below, it adds nothing and is skipped whole.
+      // A long run up to the next quote (a raw transaction's hex) is checked natively: when it
+      // holds no byte counted below, it adds nothing and is skipped whole.
       const next = bytes.indexOf(Ch.Quote, i + 1);
-      if (next - i > LONG_RUN) {
-        const facts = stringRunFacts(bytes.subarray(i + 1, next));
-        if ((facts & RUN_STRUCTURE) === 0) {
-          if ((facts & RUN_WIDE) !== 0) wide = true;
-          i = next - 1;
-        }
+      if (next - i > LONG_RUN && !holdsStructure(bytes, i + 1, next)) {
+        if (!wide) wide = !isPlainRun(bytes, i + 1, next);
+        i = next - 1;
       }
       continue;
     }
@@ -151,8 +197,23 @@ export function parsedSizeEstimate(body: Uint8Array): number {
   return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 80 * commas + 32 * quotes + 32 * colons;
 }
 
-/** Runs between two quotes longer than this are checked by stringRunFacts rather than byte by byte. */
+/** Runs between two quotes longer than this are checked with native scans rather than byte by byte. */
 const LONG_RUN = 256;
+
+/** Whether bytes[start, end) holds a byte parsedSizeEstimate counts: `{`, `[`, `,` or `:`. */
+function holdsStructure(bytes: Buffer, start: number, end: number): boolean {
+  const run = bytes.subarray(start, end);
+  return run.indexOf(Ch.OpenBrace) >= 0 || run.indexOf(Ch.OpenBracket) >= 0 || run.indexOf(Ch.Comma) >= 0 || run.indexOf(Ch.Colon) >= 0;
+}
+
+/** Whether bytes[start, end) is ASCII without a backslash (what makes parsedSizeEstimate's `wide`). */
+function isPlainRun(bytes: Buffer, start: number, end: number): boolean {
+  const run = bytes.subarray(start, end);
+  if (run.indexOf(Ch.Backslash) >= 0) return false;
+  if (nativeIsAscii !== undefined) return nativeIsAscii(run);
+  for (let i = 0; i < run.length; i++) if (run[i]! >= 0x80) return false;
+  return true;
+}
 
 export interface ParseOptions {
   /**
@@ -394,8 +455,7 @@ class Reader {
     const q = buf.indexOf(Ch.Quote, start);
     if (q - start < LAZY_STRING_MIN_BYTES) return false;
     const body = buf.subarray(start, q);
-    // readPlainAsciiString's test without making a string (one pass for a long body).
-    if (!isPlainStringRun(body)) return false;
+    if (!isPlainAsciiBytes(body)) return false;
     items.push(null);
     defineLazyString(items, items.length - 1, body, scope);
     this.pos = q + 1;
