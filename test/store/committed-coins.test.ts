@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { CommittedCoins } from '../../src/store/committed-coins.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
+import { PendingWrites } from '../../src/store/pending-writes.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore, type ChainStoreOptions } from '../../src/store/index.js';
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
@@ -73,7 +75,8 @@ function spendOf(txid: Uint8Array, n: number, value: number, script: Uint8Array,
 async function add(store: ChainStore, block: BuiltBlock): Promise<string> {
   return store.addBlock(block.bytes).then(
     (r) => r.status,
-    (e: unknown) => (e instanceof BlockRejectedError ? `rejected: ${e.reason}${e.reason === 'state' ? '' : ` ${e.message}`}` : Promise.reject(e)),
+    (e: unknown) =>
+      e instanceof BlockRejectedError ? `rejected: ${e.reason}${e.reason === 'state' ? '' : ` ${e.message}`}` : Promise.reject(e),
   );
 }
 
@@ -160,7 +163,11 @@ describe('coins cache (group commit)', () => {
 
   it('a reorganization across kept groups reads the coins it re-creates and removes', async () => {
     const { base, b101, a, c, spend } = spendingBase();
-    const store = await openChainStore({ datadir: fresh('coins-reorg'), network: REGTEST, groupCommit: { maxBlocks: 1, maxBytes: 1 << 30 } });
+    const store = await openChainStore({
+      datadir: fresh('coins-reorg'),
+      network: REGTEST,
+      groupCommit: { maxBlocks: 1, maxBytes: 1 << 30 },
+    });
     try {
       for (const blk of base) expect(await add(store, blk)).toBe('connected');
       await store.flush();
@@ -258,4 +265,56 @@ describe('coins cache (group commit)', () => {
       await store.close();
     }
   }, 120_000);
+});
+
+describe('CommittedCoins', () => {
+  const C = 0x63;
+  const coinKey = (n: number) => Buffer.concat([Buffer.of(C), Buffer.alloc(32, n), Buffer.from([n, 0, 0, 0])]);
+  const group = (ops: { key: Buffer; value?: Buffer }[], padding = 0): PendingWrites => {
+    const g = new PendingWrites();
+    g.apply(ops.map((o) => (o.value ? { type: 'put' as const, key: o.key, value: o.value } : { type: 'del' as const, key: o.key })));
+    // Rows of another prefix: never kept.
+    g.apply([{ type: 'put', key: Buffer.of(0x4e, 1, 2, 3), value: Buffer.alloc(padding) }]);
+    return g;
+  };
+
+  it('keeps only coin rows, newest first, and evicts the oldest groups past its bound', () => {
+    const created = group([
+      { key: coinKey(1), value: Buffer.from('coin one') },
+      { key: coinKey(2), value: Buffer.from('coin two') },
+    ]);
+    const spent = group([{ key: coinKey(1) }]);
+    const unrelated = group([{ key: coinKey(3), value: Buffer.alloc(200) }]);
+    const sizes = [created, spent, unrelated].map((g) => g.rowsWithKeyPrefix(C).memoryBytes);
+    // Room for the two newest tables, not for all three.
+    const cache = new CommittedCoins(sizes[1]! + sizes[2]!, C);
+    cache.retain(created);
+    cache.retain(spent);
+    expect(cache.lookup(coinKey(1))).toBeNull();
+    expect(cache.lookup(coinKey(2))?.toString()).toBe('coin two');
+    expect(cache.lookup(Buffer.of(0x4e, 1, 2, 3))).toBeUndefined();
+    cache.retain(unrelated);
+    // The group that created coin 1 went first: its spend still answers, coin 2 is LevelDB's again.
+    expect(cache.groups).toBe(2);
+    expect(cache.bytes).toBe(sizes[1]! + sizes[2]!);
+    expect(cache.lookup(coinKey(1))).toBeNull();
+    expect(cache.lookup(coinKey(2))).toBeUndefined();
+    expect(cache.lookup(coinKey(3))?.length).toBe(200);
+    // A table larger than the bound by itself leaves no table at all.
+    cache.retain(group([{ key: coinKey(4), value: Buffer.alloc(10_000) }]));
+    expect(cache.groups).toBe(0);
+    expect(cache.bytes).toBe(0);
+    expect(cache.lookup(coinKey(1))).toBeUndefined();
+  });
+
+  it('a coin a group created and spent again is not kept (LevelDB never had it)', () => {
+    const g = new PendingWrites();
+    g.apply([{ type: 'put', key: coinKey(5), value: Buffer.from('brief'), fresh: true }]);
+    g.apply([{ type: 'del', key: coinKey(5) }]);
+    g.apply([{ type: 'put', key: coinKey(6), value: Buffer.from('kept') }]);
+    const cache = new CommittedCoins(1 << 20, C);
+    cache.retain(g);
+    expect(cache.lookup(coinKey(5))).toBeUndefined();
+    expect(cache.lookup(coinKey(6))?.toString()).toBe('kept');
+  });
 });
