@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/coins-cache.ts calibration [--blocks=250] [--rounds=2]
  *       the transparent-heavy calibration chains of bench/import-eras.ts, built here
- *   npx tsx bench/coins-cache.ts chain DIR --max-blocks=N [--rounds=1] [--first=on]
+ *   npx tsx bench/coins-cache.ts chain DIR --max-blocks=N [--rounds=1] [--first=on] [--only=on|off]
  *       the first N blocks of a chain bench/import-contiguous.ts generated
  *
  * The era chains spend the oldest unspent outputs first (test-vectors/era-chain.ts): the worst
@@ -31,6 +31,8 @@ const [mode, chainArg] = positional();
 const ROUNDS = numberFlag('rounds', mode === 'chain' ? 1 : 2);
 /** --first=on: the first round imports with the cache first (a run of one round split over two invocations). */
 const FIRST_ON = process.argv.includes('--first=on') ? 1 : 0;
+/** --only=on|off: one side (a long import per invocation, interleaved by hand: off, on, on, off). */
+const ONLY = process.argv.includes('--only=on') ? 'on' : process.argv.includes('--only=off') ? 'off' : null;
 const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-coins-'));
 
 interface Side {
@@ -69,7 +71,7 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which goes first, so neither always runs on the warmer machine.
       const order: ('off' | 'on')[] = (round + FIRST_ON) % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
-      for (const side of order) {
+      for (const side of order.filter((s) => ONLY === null || s === ONLY)) {
         const datadir = mkdtempSync(join(root, 'store-'));
         try {
           const run = await importChainDir(chain.dir, datadir, ERA_REGTEST, {
@@ -94,6 +96,7 @@ try {
       }
     }
     const summary = (s: Side) => {
+      if (s.runs.length === 0) return null;
       const reads = s.runs[0]!.coinReads;
       const total = reads.pending + reads.cached + reads.leveldb;
       return {
@@ -112,13 +115,14 @@ try {
     };
     const off = summary(sides.off);
     const on = summary(sides.on);
+    results.push({ chain: chain.label, rounds: ROUNDS, off, on, load_after: loadavg()[0] });
+    if (!off || !on) continue;
     console.log(
       `${chain.label}: cache on/off ${(on.median_wall_s / off.median_wall_s).toFixed(3)}× wall, ${(on.median_cpu_s / off.median_cpu_s).toFixed(3)}× CPU, ` +
         `${(on.median_main_thread_s / off.median_main_thread_s).toFixed(3)}× main thread (medians of ${ROUNDS}); ` +
         `the cache answered ${(on.share_cached * 100).toFixed(1)} % of coin reads, LevelDB ${(on.share_leveldb * 100).toFixed(1)} % ` +
         `(off: ${(off.share_leveldb * 100).toFixed(1)} %) (${load()})`,
     );
-    results.push({ chain: chain.label, rounds: ROUNDS, off, on, load_after: loadavg()[0] });
   }
   const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as unknown[]) : [];
   previous.push({ measured_at: new Date().toISOString(), mode, on_bytes: ON_BYTES, results });
