@@ -4,16 +4,19 @@
  * for the reads `applyBlock` makes of the coins view `c` ‖ txid ‖ n. Most coins are spent soon
  * after they are created, and a LevelDB point read costs more as the store grows.
  *
- * Each written group's coin rows are copied into a table of their own (pending-writes.ts: bytes
- * in one arena, no object per row), newest first. A table says what LevelDB holds for its keys
- * once its group was written: the coin, or its deletion (a spend), which hides an older table's
- * row. A key no table holds is read from LevelDB. The tables therefore hold only what LevelDB
- * holds: the owner drops them all before any other write of coins (`clear`), and keeps only groups whose
- * write succeeded. Tables are evicted oldest first, which leaves every answer right: what an
- * evicted table said is what LevelDB says.
+ * Each written group's table (pending-writes.ts: bytes in one arena, no object per row) is kept
+ * as it is, newest first, and asked only about coin keys. Copying out just its coin rows would
+ * hold less memory, but costs about 0.3–0.7 µs a row on the main thread for every row of every
+ * group, most of which are never read again (bench/results/import-floors.md). A table says what
+ * LevelDB holds for its keys once its group was written: the coin, or its deletion (a spend; a
+ * coin the group created and spent reads as spent, and LevelDB never had it), which hides an
+ * older table's row. A key no table holds is read from LevelDB. The tables therefore hold only
+ * what LevelDB holds: the owner drops them all before any other write of coins (`clear`), and
+ * keeps only groups whose write succeeded. Tables are evicted oldest first, which leaves every
+ * answer right: what an evicted table said is what LevelDB says.
  */
 import type { BatchOp } from './block-data.js';
-import type { PendingWrites } from './pending-writes.js';
+import { hashKey, type PendingWrites } from './pending-writes.js';
 
 /** zcashd's default `-dbcache`, in MiB (its range is 4 to 16384). */
 export const DEFAULT_DBCACHE_MIB = 450;
@@ -44,7 +47,7 @@ export class CommittedCoins {
     private readonly coinPrefix: number,
   ) {}
 
-  /** Whether `key` is a coin's: the only keys this cache holds, and the only ones it is asked about. */
+  /** Whether `key` is a coin's: the only keys the cache is asked about. */
   isCoinKey(key: Uint8Array): boolean {
     return key[0] === this.coinPrefix;
   }
@@ -67,21 +70,21 @@ export class CommittedCoins {
     return this.tables.length;
   }
 
-  /** Keeps the coin rows of `group`, which LevelDB has just written; evicts the oldest past the bound. */
+  /** Keeps `group`, which LevelDB has just written; evicts the oldest past the bound. */
   retain(group: PendingWrites): void {
     if (this.limitBytes <= 0) return;
-    const coins = group.rowsWithKeyPrefix(this.coinPrefix);
-    if (coins.size === 0) return;
-    this.tables.unshift(coins);
-    this.held += coins.memoryBytes;
+    this.tables.unshift(group);
+    this.held += group.memoryBytes;
     // A table larger than the bound alone is evicted with all the others: then none answers.
     while (this.held > this.limitBytes) this.held -= this.tables.pop()!.memoryBytes;
   }
 
-  /** The committed value of a coin key: a Buffer, null when spent, undefined when no table holds it. */
+  /** The committed value of a coin key: a Buffer, null when spent (or never stored), undefined when no table holds it. */
   lookup(key: Uint8Array): Buffer | null | undefined {
+    if (this.tables.length === 0) return undefined;
+    const hash = hashKey(key);
     for (const table of this.tables) {
-      const v = table.lookup(key);
+      const v = table.lookup(key, hash);
       if (v !== undefined) return v;
     }
     return undefined;

@@ -102,17 +102,13 @@ export class PendingWrites {
    * `lookup` does not see them (nothing reads them while a group is pending: the address index's
    * readers read LevelDB). Without it (reorganization plans, replays) they fold like fresh puts.
    */
-  constructor(
-    expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 },
-    { appendUnique = false, minimum = 1024 }: { appendUnique?: boolean; minimum?: number } = {},
-  ) {
+  constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }, { appendUnique = false }: { appendUnique?: boolean } = {}) {
     this.uniqueSpans = appendUnique ? [] : null;
-    // `minimum` 0 (a table sized exactly, e.g. a copy kept in memory): the smallest power of two.
-    let rows = Math.max(1, minimum);
+    let rows = 1024;
     while (rows < expected.rows) rows *= 2;
     this.rows = new Int32Array(ROW * rows);
     this.slots = new Int32Array(2 * 2 * rows).fill(EMPTY);
-    this.arena = Buffer.allocUnsafe(minimum === 0 ? Math.max(expected.bytes, 1) : Math.max(expected.bytes, 1 << 16));
+    this.arena = Buffer.allocUnsafe(Math.max(expected.bytes, 1 << 16));
   }
 
   /** Rows and arena bytes this group holds (a size hint for the next one). */
@@ -125,38 +121,17 @@ export class PendingWrites {
     return this.arena.length + this.rows.byteLength + this.slots.byteLength;
   }
 
-  /**
-   * A new table of this one's folded rows whose key starts with `prefix`, as LevelDB holds them
-   * once this group is written: a put's value, or a deletion. A key the group created and deleted
-   * again (fresh) is left out, as LevelDB never had it; rows marked unique are not in the table.
-   */
-  rowsWithKeyPrefix(prefix: number): PendingWrites {
-    const { rows, arena } = this;
-    let matching = 0;
-    let matchingBytes = 0;
-    for (let r = 0; r < this.count * ROW; r += ROW) {
-      if (arena[rows[r]!] !== prefix || (rows[r + 3] === DELETED && rows[r + 4] === 1)) continue;
-      matching++;
-      matchingBytes += rows[r + 1]! + Math.max(0, rows[r + 3]!);
-    }
-    const out = new PendingWrites({ rows: matching, bytes: matchingBytes }, { minimum: 0 });
-    for (let r = 0; r < this.count * ROW; r += ROW) {
-      const length = rows[r + 3]!;
-      if (arena[rows[r]!] !== prefix || (length === DELETED && rows[r + 4] === 1)) continue;
-      if (length === DELETED) out.applyRow(arena, rows[r]!, rows[r + 1]!, -1, 0, false);
-      else out.applyRow(arena, rows[r]!, rows[r + 1]!, rows[r + 2]!, length, false);
-    }
-    return out;
-  }
-
   /** Keys with a pending write. */
   get size(): number {
     return this.count + this.uniqueRows;
   }
 
-  /** The pending value of `key`: a Buffer, null when deleted, undefined when not pending. */
-  lookup(key: Uint8Array): Buffer | null | undefined {
-    const row = this.slots[this.slotOf(key, 0, key.length, hashKey(key)) + 1]!;
+  /**
+   * The pending value of `key`: a Buffer, null when deleted, undefined when not pending. `hash`
+   * is `hashKey(key)`, for a caller asking several tables.
+   */
+  lookup(key: Uint8Array, hash = hashKey(key)): Buffer | null | undefined {
+    const row = this.slots[this.slotOf(key, 0, key.length, hash) + 1]!;
     if (row === EMPTY) return undefined;
     const length = this.rows[row * ROW + 3]!;
     if (length === DELETED) return null;

@@ -126,9 +126,10 @@ describe('coins cache (group commit)', () => {
     // with coins held it, i.e. none (every group wrote a coinbase coin).
     expect(roomy.reads.leveldb).toBe(0);
 
-    // Room for a few small groups' tables: the oldest go, and their coins are read from LevelDB.
-    const tight = await grouped(8192);
-    expect(tight.peak).toBeLessThanOrEqual(8192);
+    // Room for about four of these small groups (a group's tables start at 100 KiB): the oldest
+    // go, and their coins are read from LevelDB.
+    const tight = await grouped(420_000);
+    expect(tight.peak).toBeLessThanOrEqual(420_000);
     expect(tight.groups).toBeGreaterThan(0);
     expect(tight.reads.cached).toBeGreaterThan(0);
     expect(tight.reads.leveldb).toBeGreaterThan(0);
@@ -238,8 +239,8 @@ describe('coins cache (group commit)', () => {
 
   it('past its memory bound the oldest groups are evicted, and a spent coin stays spent', async () => {
     const { base, a, b, spend } = spendingBase();
-    // Room for about two one-block groups' coin tables.
-    const limit = 1200;
+    // Room for three one-block groups (their tables start at 100 KiB).
+    const limit = 320_000;
     const store = await openChainStore({
       datadir: fresh('coins-bound'),
       network: REGTEST,
@@ -270,29 +271,27 @@ describe('coins cache (group commit)', () => {
 describe('CommittedCoins', () => {
   const C = 0x63;
   const coinKey = (n: number) => Buffer.concat([Buffer.of(C), Buffer.alloc(32, n), Buffer.from([n, 0, 0, 0])]);
-  const group = (ops: { key: Buffer; value?: Buffer }[], padding = 0): PendingWrites => {
+  const group = (ops: { key: Buffer; value?: Buffer }[]): PendingWrites => {
     const g = new PendingWrites();
     g.apply(ops.map((o) => (o.value ? { type: 'put' as const, key: o.key, value: o.value } : { type: 'del' as const, key: o.key })));
-    // Rows of another prefix: never kept.
-    g.apply([{ type: 'put', key: Buffer.of(0x4e, 1, 2, 3), value: Buffer.alloc(padding) }]);
     return g;
   };
 
-  it('keeps only coin rows, newest first, and evicts the oldest groups past its bound', () => {
+  it('answers from the newest group holding a key, and evicts the oldest groups past its bound', () => {
     const created = group([
       { key: coinKey(1), value: Buffer.from('coin one') },
       { key: coinKey(2), value: Buffer.from('coin two') },
     ]);
     const spent = group([{ key: coinKey(1) }]);
     const unrelated = group([{ key: coinKey(3), value: Buffer.alloc(200) }]);
-    const sizes = [created, spent, unrelated].map((g) => g.rowsWithKeyPrefix(C).memoryBytes);
-    // Room for the two newest tables, not for all three.
+    const sizes = [created, spent, unrelated].map((g) => g.memoryBytes);
+    // Room for the two newest groups, not for all three.
     const cache = new CommittedCoins(sizes[1]! + sizes[2]!, C);
     cache.retain(created);
     cache.retain(spent);
     expect(cache.lookup(coinKey(1))).toBeNull();
     expect(cache.lookup(coinKey(2))?.toString()).toBe('coin two');
-    expect(cache.lookup(Buffer.of(0x4e, 1, 2, 3))).toBeUndefined();
+    expect(cache.lookup(coinKey(9))).toBeUndefined();
     cache.retain(unrelated);
     // The group that created coin 1 went first: its spend still answers, coin 2 is LevelDB's again.
     expect(cache.groups).toBe(2);
@@ -300,21 +299,26 @@ describe('CommittedCoins', () => {
     expect(cache.lookup(coinKey(1))).toBeNull();
     expect(cache.lookup(coinKey(2))).toBeUndefined();
     expect(cache.lookup(coinKey(3))?.length).toBe(200);
-    // A table larger than the bound by itself leaves no table at all.
-    cache.retain(group([{ key: coinKey(4), value: Buffer.alloc(10_000) }]));
+    // A group larger than the bound by itself leaves no group at all.
+    const large = new PendingWrites({ rows: 1024, bytes: sizes[1]! + sizes[2]! });
+    large.apply([{ type: 'put', key: coinKey(4), value: Buffer.alloc(10) }]);
+    cache.retain(large);
     expect(cache.groups).toBe(0);
     expect(cache.bytes).toBe(0);
     expect(cache.lookup(coinKey(1))).toBeUndefined();
   });
 
-  it('a coin a group created and spent again is not kept (LevelDB never had it)', () => {
-    const g = new PendingWrites();
-    g.apply([{ type: 'put', key: coinKey(5), value: Buffer.from('brief'), fresh: true }]);
-    g.apply([{ type: 'del', key: coinKey(5) }]);
-    g.apply([{ type: 'put', key: coinKey(6), value: Buffer.from('kept') }]);
-    const cache = new CommittedCoins(1 << 20, C);
-    cache.retain(g);
-    expect(cache.lookup(coinKey(5))).toBeUndefined();
-    expect(cache.lookup(coinKey(6))?.toString()).toBe('kept');
+  it('keeps nothing at a bound of 0, and says which batches touch coins', () => {
+    const cache = new CommittedCoins(0, C);
+    cache.retain(group([{ key: coinKey(1), value: Buffer.from('x') }]));
+    expect(cache.groups).toBe(0);
+    expect(cache.lookup(coinKey(1))).toBeUndefined();
+    expect(cache.touchedBy([{ type: 'put', key: Buffer.of(0x69, 1), value: Buffer.of(1) }])).toBe(false);
+    expect(
+      cache.touchedBy([
+        { type: 'put', key: Buffer.of(0x69, 1), value: Buffer.of(1) },
+        { type: 'del', key: coinKey(1) },
+      ]),
+    ).toBe(true);
   });
 });
