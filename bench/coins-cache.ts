@@ -13,6 +13,7 @@
  * The era chains spend the oldest unspent outputs first (test-vectors/era-chain.ts): the worst
  * case for a cache of recent coins. Results are appended to bench/results/coins-cache.json.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +126,8 @@ try {
     );
   }
   const previous = existsSync(RESULT) ? (JSON.parse(readFileSync(RESULT, 'utf8')) as unknown[]) : [];
-  previous.push({ measured_at: new Date().toISOString(), mode, on_bytes: ON_BYTES, results });
+  const revision = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  previous.push({ measured_at: new Date().toISOString(), revision, mode, on_bytes: ON_BYTES, results });
   writeFileSync(RESULT, JSON.stringify(previous, null, 2) + '\n');
 } finally {
   rmSync(root, { recursive: true, force: true });
