@@ -89,7 +89,7 @@ try {
             `${chain.label} cache ${side.padEnd(3)}: ${fmt(run.blocks)} blocks, ${(run.wallMicros / 1e6).toFixed(2)} s wall, ` +
               `${(run.cpuMicros / 1e6).toFixed(2)} s CPU, ${(run.mainThreadCpuMicros / 1e6).toFixed(2)} s main thread; coin reads ` +
               `${fmt(r.pending)} pending, ${fmt(r.cached)} cache, ${fmt(r.leveldb)} LevelDB; cache peak ` +
-              `${(run.coinCachePeakBytes / 2 ** 20).toFixed(1)} MiB (${load()})`,
+              `${(run.coinCachePeakBytes / 2 ** 20).toFixed(1)} MiB, ${run.coinCachePeakGroups} groups (${load()})`,
           );
         } finally {
           rmSync(datadir, { recursive: true, force: true });
@@ -112,6 +112,7 @@ try {
         share_cached: total ? reads.cached / total : 0,
         share_leveldb: total ? reads.leveldb / total : 0,
         cache_peak_mib: Math.max(...s.runs.map((r) => r.coinCachePeakBytes)) / 2 ** 20,
+        cache_peak_groups: Math.max(...s.runs.map((r) => r.coinCachePeakGroups)),
       };
     };
     const off = summary(sides.off);

@@ -37,6 +37,8 @@ export interface EraImportRun {
   coinReads: CoinReadCounts;
   /** The most memory the coins cache held, sampled after every block. */
   coinCachePeakBytes: number;
+  /** The most groups it held. */
+  coinCachePeakGroups: number;
 }
 
 /** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
@@ -74,6 +76,7 @@ export async function importChainDir(
   const signals = [options.signal, slice?.signal].filter((s) => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let coinCachePeakBytes = 0;
+  let coinCachePeakGroups = 0;
   const solutions = new SolutionPrefetcher(network, 1);
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
@@ -98,6 +101,7 @@ export async function importChainDir(
     const r = await add(bytes, opts);
     height++;
     coinCachePeakBytes = Math.max(coinCachePeakBytes, store.coinCache.bytes);
+    coinCachePeakGroups = Math.max(coinCachePeakGroups, store.coinCache.groups);
     if (slice && height + 1 >= options.maxBlocks!) slice.abort();
     if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
     return r;
@@ -127,5 +131,6 @@ export async function importChainDir(
     windowEnds,
     coinReads,
     coinCachePeakBytes,
+    coinCachePeakGroups,
   };
 }
