@@ -170,7 +170,7 @@ export const IMPORT_OPTIONS: readonly OptionDoc[] = [
   {
     name: 'dbcache',
     value: 'n',
-    help: 'Keep the coins of the last blocks written in <n> MiB of memory, read before the database when they are spent (4 to 16384, default: 450)',
+    help: 'Keep the last batches of blocks written in <n> MiB of memory, where coins they created are read before the database when spent (4 to 16384, default: 450)',
   },
 ];
 
