@@ -112,8 +112,21 @@ export class ChainDb {
   readonly groupLimits: GroupCommitLimits | null;
   /** Committed state, as indexers read it while they prepare a batch. */
   readonly view: IndexReadView = { get: (key) => this.indexValue(key) };
+  private activeTip: TipState | null = null;
+  /**
+   * How many times the tip has been set since the store opened. A tip that moves away and back
+   * (T1 → T2 → T1) during one read has the same hash before and after it, but not the same
+   * count: caches scoped to the tip (rpc/methods/blockchain/reply-cache.ts) tell them apart.
+   */
+  tipChanges = 0;
   /** The active chain's tip, null for an empty store. */
-  tip: TipState | null = null;
+  get tip(): TipState | null {
+    return this.activeTip;
+  }
+  set tip(tip: TipState | null) {
+    this.activeTip = tip;
+    this.tipChanges++;
+  }
   /** The most-work block (`W`); differs from the tip only in the middle of a switch. */
   best: TipState | null = null;
   /**

@@ -417,6 +417,10 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     return tip ? { hash: tip.hash, height: tip.height } : null;
   }
 
+  tipChanges(): number {
+    return this.db.tipChanges;
+  }
+
   /** Chain work of the best chain's tip (0 for an empty store). */
   tipChainWork(): bigint {
     return this.db.tip?.chainWork ?? 0n;

@@ -46,6 +46,13 @@ export interface ChainStoreReader {
   readonly network: NetworkParams;
   /** The best chain's tip, or null for an empty store. */
   tip(): Promise<ChainTip | null>;
+  /**
+   * How many times the tip has changed since the store opened, read synchronously; with the tip's
+   * hash it names one stretch of time the tip stayed put, so a reply computed across a tip that
+   * moved away and back is not taken for one computed at a single tip. A store whose tip never
+   * changes while it serves need not count.
+   */
+  tipChanges?(): number;
   /** Hash of the best-chain block at `height`, or null. */
   hashAtHeight(height: number): Promise<Uint8Array | null>;
   /** Index entry of any known block (best chain or side chain). */

@@ -91,3 +91,53 @@ describe('getblock replies follow the tip of a growing LevelDB store', () => {
     expect((await read('["-1"]')).get('height')).toEqual(new JsonNumber('11'));
   });
 });
+
+describe('a reply whose reads straddle a tip that moves away and back is not kept', () => {
+  const dir = tempDir('rpc-cache-aba');
+  const blocks = mainnetGenesisRun();
+  let store: ChainStore;
+  beforeAll(async () => {
+    store = await openChainStore({ datadir: dir.path, network: MAINNET });
+    for (const b of blocks.slice(0, 12)) await store.addBlock(b);
+  });
+  afterAll(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  it('getblock of the tip, its index entry read while it was invalidated and reconsidered: the next request says confirmations 1', async () => {
+    const tip = (await store.tip())!;
+    expect(tip.height).toBe(11);
+    let moveAwayAndBack = true;
+    // The store as getblock sees it, except that the first read of a block's index entry happens
+    // while block 11 is off the active chain (T1 → T2 → T1 within one request, as a
+    // reorganization and its undo would be).
+    const racing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'blockIndex') {
+          return async (hash: Uint8Array) => {
+            if (!moveAwayAndBack) return target.blockIndex(hash);
+            moveAwayAndBack = false;
+            expect(await target.invalidateBlock(tip.hash)).toBe(true);
+            const seen = await target.blockIndex(hash);
+            expect(await target.reconsiderBlock(tip.hash)).toBe(true);
+            return seen;
+          };
+        }
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const getblock = getBlockMethod(racing);
+    const hashHex = Buffer.from(tip.hash).reverse().toString('hex');
+    const read = async (): Promise<JsonObject> => parseJson(await resultOf(getblock, `["${hashHex}"]`)) as JsonObject;
+    const conf = (o: JsonObject): string => (o.get('confirmations') as JsonNumber).text;
+
+    const straddled = await read();
+    expect(moveAwayAndBack).toBe(false);
+    expect(conf(straddled)).toBe('-1'); // what the entry read at T2 said
+    expect((await store.tip())!.hash).toEqual(tip.hash); // back at T1
+
+    expect(conf(await read())).toBe('1');
+  });
+});

@@ -29,7 +29,7 @@ import { asReadBlockFailure, inlineBlockRenderer } from '../../workers/block-ren
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
 import { blockStateView, connectedBlockStateView } from './block-state.js';
 import { activeHashAt, chainContext, requireBlockBytes, requireBlockIndex } from './context.js';
-import { TipScopedReplyCache } from './reply-cache.js';
+import { TipScopedReplyCache, tipScope } from './reply-cache.js';
 
 /**
  * getblock's first parameter → block hash (internal order). A string shorter than 64 bytes is
@@ -151,8 +151,6 @@ export const GETBLOCK_HELP: string =
 /** Reply text kept per tip for getblock (see reply-cache.ts). */
 const GETBLOCK_CACHE_CHARS = 64 * 1024 * 1024;
 
-const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
-
 /**
  * Most transactions for which verbosity 1 is rendered from the stored txid list on the calling
  * thread: verifying the list (its merkle root) costs time per txid, so a block with more goes
@@ -237,14 +235,13 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
       clear: () => cache.clear(),
     },
     async call(params, rpcCtx) {
-      const tip = await store.tip();
-      const scope = tipKey(tip);
+      const { tip, scope } = await tipScope(store);
       // Which block a height names depends only on the tip, so it is cached alongside replies.
       const heightToHash = async (height: number): Promise<Uint8Array> => {
         const cached = cache.get(scope, `height:${height}`);
         if (cached !== undefined) return Buffer.from(cached, 'hex');
         const hash = await activeHashAt(store, height);
-        cache.set(scope, tipKey(await store.tip()), `height:${height}`, Buffer.from(hash).toString('hex'));
+        cache.set(scope, (await tipScope(store)).scope, `height:${height}`, Buffer.from(hash).toString('hex'));
         return hash;
       };
       const hash = await blockHashFromArg(params[0]!, tip?.height ?? -1, heightToHash);
@@ -260,7 +257,7 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
         const summary =
           verbosity === 1 && summaryReplies ? await verbosityOneFromSummary(store, entry, tip, options.legacyOrchardRoot ?? false) : null;
         if (summary !== null) {
-          cache.set(scope, tipKey(await store.tip()), key, summary);
+          cache.set(scope, (await tipScope(store)).scope, key, summary);
           return summary;
         }
         const bytes = await requireBlockBytes(store, entry);
@@ -277,7 +274,7 @@ export function getBlockMethod(store: ChainStoreReader, options: GetBlockOptions
       } catch (e) {
         throw asReadBlockFailure(e);
       }
-      cache.set(scope, tipKey(await store.tip()), key, reply);
+      cache.set(scope, (await tipScope(store)).scope, key, reply);
       return reply;
     },
   };

@@ -5,11 +5,31 @@
  * (confirmations, nextblockhash, which block a height names) is a function of the active
  * chain, which the tip hash determines. So a reply computed while the tip was T is exactly
  * right for every later request made while the tip is still T. When the tip moves, the whole
- * cache is dropped. Serving a hot block from the LevelDB store costs several index/file reads
+ * cache is dropped. A scope is the tip's hash with the store's count of tip changes
+ * (`tipScope`): a reply whose reads straddled T → T' → T has equal hashes before and after, and
+ * may hold T''s next block, but not equal counts. Serving a hot block from the LevelDB store costs several index/file reads
  * per request, which otherwise dominate the HTTP cost.
  *
  * Entries are evicted least-recently-used once the total text size passes the budget.
  */
+import type { ChainStoreReader, ChainTip } from '../../../store/types.js';
+
+/** The tip and the scope a reply computed now belongs to: the tip's hash and the store's count of tip changes. */
+export interface TipScope {
+  tip: ChainTip | null;
+  scope: string;
+}
+
+/**
+ * The current tip's scope. The count is read in the same synchronous step as the tip (a store's
+ * `tip()` reads it before its first await), so no tip change can fall between the two.
+ */
+export async function tipScope(store: ChainStoreReader): Promise<TipScope> {
+  const changes = store.tipChanges?.() ?? 0;
+  const tip = await store.tip();
+  return { tip, scope: tip ? `${Buffer.from(tip.hash).toString('hex')}:${changes}` : `:${changes}` };
+}
+
 /** A cached reply: JSON text, or its UTF-8 bytes (large getblock results). */
 type Reply = string | Buffer;
 
@@ -45,7 +65,7 @@ export class TipScopedReplyCache {
   }
 
   /**
-   * Remembers `value` for `key`, provided the tip was `tipBefore` when computing started and
+   * Remembers `value` for `key`, provided the scope was `tipBefore` when computing started and
    * is still the same now (`tipAfter`), so a reply that straddled a tip change is never kept.
    */
   set(tipBefore: string, tipAfter: string, key: string, value: Reply): void {

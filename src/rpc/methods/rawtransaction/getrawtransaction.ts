@@ -13,8 +13,8 @@ import { readTransaction, type Transaction } from '../../../codec/tx/transaction
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
-import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../../store/types.js';
-import { TipScopedReplyCache } from '../blockchain/reply-cache.js';
+import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
+import { TipScopedReplyCache, tipScope } from '../blockchain/reply-cache.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ReplyScope } from '../../workers/reply-slab.js';
 import { renderInLentMemory } from '../reply-memory.js';
@@ -279,8 +279,6 @@ async function blockExtras(store: ChainStoreReader, found: FoundTx): Promise<TxJ
 /** Bytes of finished replies kept for the current tip (a verbose reply is several times its transaction's size). */
 const GETRAWTRANSACTION_CACHE_BYTES = 32 * 1024 * 1024;
 
-const tipKey = (tip: ChainTip | null): string => (tip ? Buffer.from(tip.hash).toString('hex') : '');
-
 export interface GetRawTransactionOptions {
   /** The spent index's members in the verbose object (-insightexplorer); none by default. */
   spentIndexLookup?: SpentIndexLookup | null;
@@ -324,13 +322,13 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
       // The all-zero hash means "no block given".
       const givenBlock = blockHash !== null && !isZeroHash(blockHash) ? blockHash : null;
 
-      const scope = cache ? tipKey(await store.tip()) : '';
+      const scope = cache ? (await tipScope(store)).scope : '';
       const key = `${verbose ? 1 : 0}:${Buffer.from(txid).toString('hex')}:${givenBlock ? Buffer.from(givenBlock).toString('hex') : ''}`;
       const cached = cache?.get<Buffer>(scope, key);
       if (cached !== undefined) return cached;
       // A reply nobody keeps is rendered into memory lent to it until it has been written.
       const reply = await rawTransactionReply(store, spentIndexLookup, txid, verbose, givenBlock, cache ? null : { scope: ctx.replyScope });
-      cache?.set(scope, tipKey(await store.tip()), key, reply);
+      if (cache) cache.set(scope, (await tipScope(store)).scope, key, reply);
       return reply;
     },
   };
