@@ -36,6 +36,9 @@ const FIRST_ON = process.argv.includes('--first=on') ? 1 : 0;
 const ONLY = process.argv.includes('--only=on') ? 'on' : process.argv.includes('--only=off') ? 'off' : null;
 const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-coins-'));
 
+/** The highest RSS sampled during a run (every 5 s, and at its end). */
+const peakRss = (run: EraImportRun): number => Math.max(0, ...run.trace.map((t) => t.rssMiB));
+
 interface Side {
   wall: number[];
   cpu: number[];
@@ -77,6 +80,7 @@ try {
         try {
           const run = await importChainDir(chain.dir, datadir, ERA_REGTEST, {
             coinCacheBytes: side === 'on' ? ON_BYTES : 0,
+            traceEverySeconds: 5,
             ...(chain.maxBlocks ? { maxBlocks: chain.maxBlocks } : {}),
           });
           const s = sides[side];
@@ -89,7 +93,7 @@ try {
             `${chain.label} cache ${side.padEnd(3)}: ${fmt(run.blocks)} blocks, ${(run.wallMicros / 1e6).toFixed(2)} s wall, ` +
               `${(run.cpuMicros / 1e6).toFixed(2)} s CPU, ${(run.mainThreadCpuMicros / 1e6).toFixed(2)} s main thread; coin reads ` +
               `${fmt(r.pending)} pending, ${fmt(r.cached)} cache, ${fmt(r.leveldb)} LevelDB; cache peak ` +
-              `${(run.coinCachePeakBytes / 2 ** 20).toFixed(1)} MiB, ${run.coinCachePeakGroups} groups (${load()})`,
+              `${(run.coinCachePeakBytes / 2 ** 20).toFixed(1)} MiB, ${run.coinCachePeakGroups} groups; peak RSS ${peakRss(run).toFixed(0)} MiB (${load()})`,
           );
         } finally {
           rmSync(datadir, { recursive: true, force: true });
@@ -113,6 +117,7 @@ try {
         share_leveldb: total ? reads.leveldb / total : 0,
         cache_peak_mib: Math.max(...s.runs.map((r) => r.coinCachePeakBytes)) / 2 ** 20,
         cache_peak_groups: Math.max(...s.runs.map((r) => r.coinCachePeakGroups)),
+        peak_rss_mib: s.runs.map(peakRss),
       };
     };
     const off = summary(sides.off);
