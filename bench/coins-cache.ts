@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_DBCACHE_MIB } from '../src/store/committed-coins.js';
+import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { ERA_REGTEST, EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import { writeChainFile } from './lib/era-chain-file.js';

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import type { ClockMode } from './clock.js';
 import { hexInt } from './codec/hex.js';
-import { DEFAULT_DBCACHE_MIB } from './store/committed-coins.js';
+import { DBCACHE_MIB_RANGE, DEFAULT_DBCACHE_MIB } from './store/dbcache.js';
 import { ensureDirSync } from './store/dirs.js';
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, networkUnderProfile, type CompatProfile } from './compat/profiles.js';
 import { homedir } from 'node:os';
@@ -269,9 +269,6 @@ export function txCreationOption(config: Pick<NodeConfig, 'getArg'>): TxCreation
   if (version !== 4n && version !== 5n) throw new ConfigError(`Error: Invalid value for -preferredtxversion=<version>: ${version}`);
   return { preferredTxVersion: Number(version), expiryDelta };
 }
-
-/** zcashd's bounds of `-dbcache` on a 64-bit machine (nMinDbCache, nMaxDbCache), MiB. */
-export const DBCACHE_MIB_RANGE = { min: 4, max: 16384 } as const;
 
 /**
  * `-dbcache=<n>` (MiB): what `zecrpc import` keeps of the coins it wrote last, for the spends

@@ -34,7 +34,8 @@ import { attachChecksums, recordChecksumCause, RecordChecksumError, RecordChecks
 import { damagedLogRecords } from './leveldb-files.js';
 import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { chainStateKeys } from './indexes/chain-state-index.js';
-import { CommittedCoins, DEFAULT_DBCACHE_MIB, type CoinReadCounts } from './committed-coins.js';
+import { CommittedCoins, type CoinReadCounts } from './committed-coins.js';
+import { DEFAULT_DBCACHE_MIB } from './dbcache.js';
 import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 

@@ -18,9 +18,6 @@
 import type { BatchOp } from './block-data.js';
 import { hashKey, type PendingWrites } from './pending-writes.js';
 
-/** zcashd's default `-dbcache`, in MiB (its range is 4 to 16384). */
-export const DEFAULT_DBCACHE_MIB = 450;
-
 /** Coin reads since the store opened, by who answered them (the import bench reports the share). */
 export interface CoinReadCounts {
   /** Answered by the group being filled or the one being written. */
@@ -39,8 +36,7 @@ export class CommittedCoins {
 
   /**
    * `limitBytes` bounds the tables' memory (their arenas and index arrays); 0 keeps none.
-   * `coinPrefix`: the first byte of a coin's key (chainStateKeys.coinPrefix), passed in so that
-   * the option parsers can read DEFAULT_DBCACHE_MIB without loading the chain state.
+   * `coinPrefix`: the first byte of a coin's key (chainStateKeys.coinPrefix).
    */
   constructor(
     readonly limitBytes: number,
