@@ -9,6 +9,9 @@
  *       the transparent-heavy calibration chains of bench/import-eras.ts, built here
  *   npx tsx bench/coins-cache.ts chain DIR --max-blocks=N [--rounds=1] [--first=on] [--only=on|off]
  *       the first N blocks of a chain bench/import-contiguous.ts generated
+ *   npx tsx bench/coins-cache.ts aged [--age=1000] [--rounds=2]
+ *       a chain built here whose inputs spend coins AGE blocks old (outside the pending groups'
+ *       512 blocks, inside the cache's span): what the cache saves where it is asked
  *
  * The era chains spend the oldest unspent outputs first (test-vectors/era-chain.ts): the worst
  * case for a cache of recent coins. Results are appended to bench/results/coins-cache.json.
@@ -20,6 +23,7 @@ import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { ERA_REGTEST, EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
+import type { PlannedBlock } from '../test-vectors/era-shapes.js';
 import { writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, type EraImportRun } from './lib/era-import.js';
 import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
@@ -35,6 +39,19 @@ const FIRST_ON = process.argv.includes('--first=on') ? 1 : 0;
 /** --only=on|off: one side (a long import per invocation, interleaved by hand: off, on, on, off). */
 const ONLY = process.argv.includes('--only=on') ? 'on' : process.argv.includes('--only=off') ? 'off' : null;
 const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-coins-'));
+
+/**
+ * 101 coinbase blocks, a block splitting block 1's coinbase into `age` outputs, `age` blocks each
+ * spending one of them into 300 outputs, then `age` blocks of one 300-input transaction: the
+ * generator spends the oldest outputs first, so each of these inputs spends a coin created about
+ * `age` blocks before.
+ */
+function* agedChain(generator: EraChainGenerator, age: number): Iterable<PlannedBlock> {
+  for (let i = 0; i < 101; i++) yield { era: 'feeder', block: generator.next([]) };
+  yield { era: 'feeder', block: generator.next([{ inputs: 1, outputs: age }]) };
+  for (let i = 0; i < age; i++) yield { era: 'feeder', block: generator.next([{ inputs: 1, outputs: 300 }]) };
+  for (let i = 0; i < age; i++) yield { era: 'feeder', block: generator.next([{ inputs: 300, outputs: 1 }]) };
+}
 
 /** The highest RSS sampled during a run (every 5 s, and at its end). */
 const peakRss = (run: EraImportRun): number => Math.max(0, ...run.trace.map((t) => t.rssMiB));
@@ -58,11 +75,18 @@ try {
       console.log(`built ${spec.label}: ${fmt(written.total.blocks)} blocks, ${fmt(written.total.inputs)} inputs (${load()})`);
       chains.push({ label: `${spec.label}, ${blocks} measured blocks`, dir });
     }
+  } else if (mode === 'aged') {
+    const age = numberFlag('age', 1000);
+    const dir = join(root, 'aged');
+    const generator = new EraChainGenerator({ tag: 'aged' });
+    const written = writeChainFile(dir, generator, agedChain(generator, age));
+    console.log(`built an aged chain: ${fmt(written.total.blocks)} blocks, ${fmt(written.total.inputs)} inputs (${load()})`);
+    chains.push({ label: `inputs spending coins ${age} blocks old`, dir });
   } else if (mode === 'chain' && chainArg) {
     const maxBlocks = numberFlag('max-blocks', 20_000);
     chains.push({ label: `${chainArg}, first ${fmt(maxBlocks)} blocks`, dir: chainArg, maxBlocks });
   } else {
-    console.error('usage: coins-cache.ts calibration [--blocks=N] [--rounds=N] | chain DIR --max-blocks=N [--rounds=N]');
+    console.error('usage: coins-cache.ts calibration [--blocks=N] [--rounds=N] | chain DIR --max-blocks=N [--rounds=N] | aged [--age=N]');
     process.exit(2);
   }
 
