@@ -1,5 +1,6 @@
-// Lowercase hex of a byte string, 16 bytes per step with 128-bit SIMD; and the JSON reader's
-// search of long strings for control bytes (holdsControlByte), 64 bytes per step.
+// Lowercase hex of a byte string, 16 bytes per step with 128-bit SIMD; hex text back to bytes
+// with zcashd's IsHex rules (decodeHex, 32 characters per step); and the JSON reader's search of
+// long strings for control bytes (holdsControlByte), 64 bytes per step.
 //
 // The JSON writer hands over the long hex it cannot copy from hex already written (a
 // transaction's own `hex`, whole blocks): the host copies the bytes to inputPointer(), calls
@@ -32,6 +33,65 @@ export function encodeHex(src: usize, len: i32, dst: usize): void {
     store<u8>(dst + <usize>(2 * i), high < 10 ? 0x30 + high : 0x57 + high);
     store<u8>(dst + <usize>(2 * i + 1), low < 10 ? 0x30 + low : 0x57 + low);
   }
+}
+
+/**
+ * Decodes the `len` hex characters at `src` (either case) into len / 2 bytes at `dst` (the
+ * ranges must not overlap, or `dst` must not be after `src`: each step reads 32 characters
+ * before writing their 16 bytes); 1 when every character is one of [0-9a-fA-F], else 0, with
+ * what `dst` holds then unspecified. `len` must be even (the host refuses odd lengths first, as
+ * zcashd's IsHex does).
+ */
+export function decodeHex(src: usize, len: i32, dst: usize): i32 {
+  const zero = i8x16.splat(0x30);
+  const ten = i8x16.splat(10);
+  const six = i8x16.splat(6);
+  const lowerA = i8x16.splat(0x61);
+  const caseBit = i8x16.splat(0x20);
+  const letterBase = i8x16.splat(0x57);
+  const lowByte = i16x8.splat(0x00ff);
+  let i: i32 = 0;
+  for (; i + 32 <= len; i += 32) {
+    const a = nibbles(v128.load(src + <usize>i), zero, ten, six, lowerA, caseBit, letterBase);
+    const b = nibbles(v128.load(src + <usize>i + 16), zero, ten, six, lowerA, caseBit, letterBase);
+    // An invalid character's lane holds 0xff (see nibbles): any lane above 15 fails the whole text.
+    if (v128.any_true(v128.or(i8x16.gt_u(a, i8x16.splat(15)), i8x16.gt_u(b, i8x16.splat(15))))) return 0;
+    // Each 16-bit lane holds a pair (high nibble in its low byte): (pair << 4 | pair >> 8) & 0xff is its byte.
+    const pa = v128.and(v128.or(i16x8.shl(a, 4), i16x8.shr_u(a, 8)), lowByte);
+    const pb = v128.and(v128.or(i16x8.shl(b, 4), i16x8.shr_u(b, 8)), lowByte);
+    v128.store(dst + <usize>(i >> 1), i8x16.narrow_i16x8_u(pa, pb));
+  }
+  for (; i < len; i += 2) {
+    const high = nibble(load<u8>(src + <usize>i));
+    const low = nibble(load<u8>(src + <usize>i + 1));
+    if ((high | low) > 15) return 0;
+    store<u8>(dst + <usize>(i >> 1), <u8>((high << 4) | low));
+  }
+  return 1;
+}
+
+/**
+ * Each lane's hex value (0–15), or 0xff where the byte is not a hex character: digits are
+ * 0x30–0x39; letters either case, once the case bit is set, 0x61–0x66 (no other byte lands
+ * there when 0x20 is or'ed in: only 0x41–0x46 and 0x61–0x66 do).
+ */
+@inline
+function nibbles(v: v128, zero: v128, ten: v128, six: v128, lowerA: v128, caseBit: v128, letterBase: v128): v128 {
+  const digit = i8x16.sub(v, zero);
+  const folded = v128.or(v, caseBit);
+  const isDigit = i8x16.lt_u(digit, ten);
+  const isLetter = i8x16.lt_u(i8x16.sub(folded, lowerA), six);
+  const value = v128.bitselect(digit, i8x16.sub(folded, letterBase), isDigit);
+  return v128.or(value, v128.not(v128.or(isDigit, isLetter)));
+}
+
+/** One character's hex value, or 0xff when it is not a hex character. */
+@inline
+function nibble(c: u32): u32 {
+  if (c - 0x30 < 10) return c - 0x30;
+  const folded = c | 0x20;
+  if (folded - 0x61 < 6) return folded - 0x57;
+  return 0xff;
 }
 
 /**

@@ -26,14 +26,22 @@
  * the same for a 2 MB block of mainnet 653601's fully shielded transactions repeated
  * (bench/lib/served-blocks.ts' blockOfSaplingShape; this revision only, even with `--base`).
  *
- * Interleaved rounds (ceiling, then with `--base` the base revision's server, then this one's);
- * each ratio is taken within its round, median and min–max printed. Beside each rate, the
- * server's CPU time per request over the same run (its process's user + system time,
+ * Two floors replay the same bytes on the promised stack, with the Node options of this
+ * checkout's launcher as zecrpc's servers: node:http (bench/lib/http-ceiling-server.ts) and a bare
+ * Fastify route (bench/lib/fastify-ceiling-server.ts), each matching a request by its bytes. What
+ * share of the ceiling they reach is the most any server on Fastify over node:http can reach for a
+ * 90–200 kB request body or a 180–600 kB reply; zecrpc's share of the bare-Fastify floor is what
+ * its own work leaves of that.
+ *
+ * Interleaved rounds (the ceiling, the two floors, then with `--base` the base revision's server,
+ * then this one's), the order rotating from round to round (round r starts with target r); each
+ * ratio is taken within its round, median and min–max printed. Beside each rate, the server's
+ * CPU time per request over the same run (its process's user + system time,
  * bench/lib/process-cpu.ts): far less sensitive to the rest of the machine's load than
  * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
  * the ceiling.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +57,7 @@ import { processCpuMicros } from './lib/process-cpu.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 import { launcherNodeArgs } from './lib/launcher-args.js';
+import { rotated } from './lib/interleaved.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
@@ -56,7 +65,8 @@ const CLIENTS = numberFlag('clients', 2);
 const CONNECTIONS = numberFlag('connections', 8);
 const COPIES = 16;
 /** Seconds of uncounted requests to each server before its rounds (`--warmup=`). */
-const WARMUP = numberFlag('warmup', QUICK ? 0 : 2);
+// Quick runs skip it: numberFlag takes only positive values, and quick runs check the bench, not figures.
+const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0 : numberFlag('warmup', 2);
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
@@ -75,6 +85,12 @@ const SPACED_BURSTS = 4;
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/** The replay floors on the promised stack: target name, label printed, script. */
+const FLOORS = [
+  { name: 'http-floor', label: 'node:http floor', script: 'bench/lib/http-ceiling-server.ts' },
+  { name: 'fastify-floor', label: 'bare-Fastify floor', script: 'bench/lib/fastify-ceiling-server.ts' },
+] as const;
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */
 interface ServerSpec {
@@ -229,6 +245,8 @@ async function main(): Promise<void> {
     // Record every reply; the ceiling replays them, and the base must give the same.
     const recorded: RecordedReply[] = [];
     const replySize = new Map<string, number>();
+    /** zecrpc's reply body to each request body, which every other server must give. */
+    const replyBody = new Map<string, Buffer>();
     const sizes: string[] = [];
     for (const c of cases) {
       for (const [spec, bodies] of [
@@ -247,6 +265,7 @@ async function main(): Promise<void> {
           if (base && !replyParts(await captureReply(base.port, body)).body.equals(got))
             throw new Error(`${c.label}: the base revision's reply differs from this revision's`);
           recorded.push({ body, reply: r.bytes.toString('base64') });
+          replyBody.set(body, got);
           replySize.set(body, r.bytes.length);
         }
       }
@@ -257,10 +276,33 @@ async function main(): Promise<void> {
     }
     const ceiling = await startReplayCeiling(dir, recorded);
     children.push(ceiling);
+    // The floors replay the ceiling's file, with the Node options zecrpc's launcher gives it; each
+    // must answer every body with zecrpc's body bytes, its whole reply's size its own (its head).
+    const floors: { name: string; label: string; child: ChildServer }[] = [];
+    const floorFile = join(dir, 'floor-replies.json');
+    writeFileSync(floorFile, JSON.stringify(recorded));
+    const floorReplySize = new Map<string, Map<string, number>>();
+    for (const f of FLOORS) {
+      const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, f.name)}`] : [];
+      const nodeArgs = [...launcherNodeArgs(REPO), ...profile];
+      const child = await startChildServer(f.script, { REPLIES: floorFile }, { nodeArgs });
+      children.push(child);
+      floors.push({ name: f.name, label: f.label, child });
+      const sizes = new Map<string, number>();
+      for (const [body, want] of replyBody) {
+        const theirs = await captureReply(child.port, body);
+        if (theirs.status !== 200 || !replyParts(theirs).body.equals(want))
+          throw new Error(`${f.label}: its reply differs from zecrpc's to ${body.slice(0, 80)}…`);
+        sizes.set(body, theirs.bytes.length);
+      }
+      floorReplySize.set(f.name, sizes);
+    }
+    const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
 
     console.log(
       `large replies: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+        `, floors on node:http and bare Fastify replaying them (${launcherNodeArgs(REPO).join(' ')})` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
     );
@@ -278,7 +320,7 @@ async function main(): Promise<void> {
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
         ];
-        const r = await compare(pool, ceiling, targets, `${c.label} ${kind}`, bodies, replySize);
+        const r = await compare(pool, ceiling, floors, targets, `${c.label} ${kind}`, bodies, replyBytesOf);
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
@@ -328,20 +370,22 @@ async function spacedBursts(
 }
 
 /**
- * Interleaved rounds of `bodies` against the ceiling and each of `servers` (the base revision,
- * then this one): rate and CPU per request, ratios to the ceiling within each round.
+ * Interleaved rounds of `bodies` against the ceiling, the `floors` and each of `servers` (the base
+ * revision, then this one), the order rotating each round: rate and CPU per request, ratios to the
+ * ceiling within each round, and each server's to the bare-Fastify floor.
  */
 async function compare(
   pool: ClientPool,
   ceiling: ChildServer,
+  floors: readonly { name: string; label: string; child: ChildServer }[],
   servers: readonly { name: string; child: ChildServer }[],
   set: string,
   bodies: readonly string[],
-  replySize: ReadonlyMap<string, number>,
+  replyBytesOf: (target: string, body: string) => number,
 ): Promise<{ line: string; failures: number }> {
-  const targets = [{ name: 'ceiling', child: ceiling }, ...servers];
+  const targets = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
-    const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replySize.get(b)! }));
+    const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
     await pool.define(`${set} ${t.name}`, requests);
   }
   const lastRate = new Map<string, number>();
@@ -367,7 +411,7 @@ async function compare(
   const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const t of targets) {
+    for (const t of rotated(targets, round)) {
       const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
       const before = processCpuMicros(t.child.pid);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
@@ -380,14 +424,22 @@ async function compare(
   }
   const ceilingRate = rate.get('ceiling')!;
   const ceilingCpu = cpu.get('ceiling')!;
+  /** `of`'s rate and CPU per request as shares of `to`'s, round by round. */
+  const shares = (of: string, to: string) => ({
+    rate: describePercent(spread(rate.get(of)!.map((v, i) => (100 * v) / rate.get(to)![i]!))),
+    cpu: describePercent(spread(cpu.get(of)!.map((v, i) => (100 * cpu.get(to)![i]!) / v))),
+  });
   const parts = [`ceiling ${fmt(median(ceilingRate))} req/s ${fmt(median(ceilingCpu))} µs CPU`];
-  for (const s of servers) {
-    const rates = rate.get(s.name)!.map((v, i) => (100 * v) / ceilingRate[i]!);
-    const cpus = cpu.get(s.name)!.map((v, i) => (100 * ceilingCpu[i]!) / v);
+  for (const s of [...floors.map((f) => ({ name: f.name, label: f.label })), ...servers.map((s) => ({ name: s.name, label: s.name }))]) {
+    const share = shares(s.name, 'ceiling');
     parts.push(
-      `${s.name} ${fmt(median(rate.get(s.name)!))} req/s = ${describePercent(spread(rates))} of the ceiling, ` +
-        `${fmt(median(cpu.get(s.name)!))} µs CPU, ceiling CPU ÷ ${s.name} CPU ${describePercent(spread(cpus))}`,
+      `${s.label} ${fmt(median(rate.get(s.name)!))} req/s = ${share.rate} of the ceiling, ` +
+        `${fmt(median(cpu.get(s.name)!))} µs CPU, ceiling CPU ÷ ${s.label} CPU ${share.cpu}`,
     );
+  }
+  for (const s of servers) {
+    const share = shares(s.name, 'fastify-floor');
+    parts.push(`${s.name} of the bare-Fastify floor: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
   }
   return { line: parts.join(' | '), failures };
 }

@@ -10,13 +10,16 @@
 import Fastify from 'fastify';
 import { recordedReplies } from './recorded-replies.js';
 
-const replies = recordedReplies();
+const replyTo = recordedReplies();
 
 // zecrpc's keep-alive wait (-rpcservertimeout's default), so both heads are the same size.
 const app = Fastify({ logger: false, keepAliveTimeout: 30_000, bodyLimit: 64 * 1024 * 1024 });
+// Every body as its bytes: Fastify's own text/plain parser (the type the benches send) would make
+// a string of it, which a server replaying bytes need not.
+app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 app.post('/', (request, reply) => {
-  const r = replies.get((request.body as Buffer).toString('utf8'));
+  const r = replyTo(request.body as Buffer);
   if (!r) return reply.code(404).send();
   return reply.code(r.status).header('Content-Type', r.type).send(r.body);
 });

@@ -1,7 +1,13 @@
 /**
- * The reply bytes the front-end bench's replay servers answer with (http-ceiling-server.ts and
- * fastify-ceiling-server.ts): REPLIES names a JSON file [{ "body": request body, "reply": base64
- * of zecrpc's whole reply }], read into request body → status, Content-Type and body bytes.
+ * The reply bytes the replay servers on node:http and Fastify answer with (http-ceiling-server.ts
+ * and fastify-ceiling-server.ts, run by bench/front-end.ts and bench/large-tx.ts): REPLIES names
+ * a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }], read into a
+ * lookup from a request body's bytes to the status, Content-Type and body bytes to answer.
+ *
+ * A request is matched by its bytes (its length, then a byte comparison), as the node:net ceiling
+ * matches it: a 200 kB raw transaction's body is never made into a string and hashed, which
+ * zecrpc must do in part (it parses the JSON) but a server replaying bytes need not, so the
+ * floors stay the least a server on their stack does.
  */
 import { readFileSync } from 'node:fs';
 
@@ -11,15 +17,21 @@ export interface RecordedReply {
   body: Buffer;
 }
 
-export function recordedReplies(file = process.env.REPLIES!): Map<string, RecordedReply> {
-  const replies = new Map<string, RecordedReply>();
+/** The recorded reply to a request whose body is `body`, or undefined. */
+export type ReplyLookup = (body: Buffer) => RecordedReply | undefined;
+
+export function recordedReplies(file = process.env.REPLIES!): ReplyLookup {
+  const byLength = new Map<number, { request: Buffer; reply: RecordedReply }[]>();
   for (const r of JSON.parse(readFileSync(file, 'utf8')) as { body: string; reply: string }[]) {
     const bytes = Buffer.from(r.reply, 'base64');
     const sep = bytes.indexOf('\r\n\r\n');
     const head = bytes.toString('latin1', 0, sep);
     const status = Number(/^HTTP\/1\.\d (\d{3})/.exec(head)![1]);
     const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? 'application/json';
-    replies.set(r.body, { status, type, body: bytes.subarray(sep + 4) });
+    const request = Buffer.from(r.body, 'utf8');
+    const sameLength = byLength.get(request.length) ?? [];
+    sameLength.push({ request, reply: { status, type, body: bytes.subarray(sep + 4) } });
+    byLength.set(request.length, sameLength);
   }
-  return replies;
+  return (body) => byLength.get(body.length)?.find((r) => r.request.equals(body))?.reply;
 }

@@ -4,6 +4,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { toHexAt, toHexReversedAt } from '../hex-text.js';
+import { wasmHexDecodeInto } from '../json/hex-wasm.js';
 
 export { toHexAt, toHexReversedAt } from '../hex-text.js';
 
@@ -22,25 +23,45 @@ export function hexToBytesStrict(s: string): Uint8Array | null {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
-/** Hex text is decoded this many characters at a time (see hexBytesToBytesStrict). */
+/** Hex text is decoded this many characters at a time (see hexBytesToBytesStrictNative). */
 const HEX_CHUNK_CHARS = 32 * 1024;
 
 /**
  * `hexToBytesStrict` of hex text given as its bytes (ASCII; any other byte is not hex), with
- * the same answers. The text is decoded a chunk at a time through Node's native decoder: each
- * chunk's string is a small young object, while one string of the whole text (a raw
- * transaction's hex is hundreds of kilobytes) would be a large object of its own pages.
+ * the same answers: decoded from the bytes themselves in WebAssembly (json/hex-wasm.ts), which
+ * needs no string of them, or without the module through Node's native decoder
+ * (hexBytesToBytesStrictNative).
  */
 export function hexBytesToBytesStrict(hex: Uint8Array): Uint8Array | null {
   if (hex.length === 0 || (hex.length & 1) !== 0) return null;
-  const text = Buffer.isBuffer(hex) ? hex : Buffer.from(hex.buffer, hex.byteOffset, hex.byteLength);
   const out = Buffer.allocUnsafe(hex.length >>> 1);
+  const decoded = wasmHexDecodeInto(hex, out);
+  if (decoded === false) return null;
+  if (decoded === null && !nativeHexInto(hex, out)) return null;
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
+/** `hexBytesToBytesStrict` through Node's native decoder alone (the fallback without WebAssembly). */
+export function hexBytesToBytesStrictNative(hex: Uint8Array): Uint8Array | null {
+  if (hex.length === 0 || (hex.length & 1) !== 0) return null;
+  const out = Buffer.allocUnsafe(hex.length >>> 1);
+  return nativeHexInto(hex, out) ? new Uint8Array(out.buffer, out.byteOffset, out.length) : null;
+}
+
+/**
+ * Decodes the even-length `hex` into `out` a chunk at a time through Node's native decoder,
+ * which takes only strings: each chunk's string is a small young object, while one string of
+ * the whole text (a raw transaction's hex is hundreds of kilobytes) would be a large object of
+ * its own pages. False when a byte is not hex.
+ */
+function nativeHexInto(hex: Uint8Array, out: Buffer): boolean {
+  const text = Buffer.isBuffer(hex) ? hex : Buffer.from(hex.buffer, hex.byteOffset, hex.byteLength);
   for (let start = 0; start < text.length; start += HEX_CHUNK_CHARS) {
     const end = Math.min(text.length, start + HEX_CHUNK_CHARS);
     // The native decoder stops at the first pair that is not hex: fewer bytes means invalid.
-    if (2 * out.write(text.toString('latin1', start, end), start >>> 1, 'hex') !== end - start) return null;
+    if (2 * out.write(text.toString('latin1', start, end), start >>> 1, 'hex') !== end - start) return false;
   }
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  return true;
 }
 
 /** zcashd's IsHex: non-empty, even length, only [0-9a-fA-F]. */

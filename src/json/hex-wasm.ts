@@ -2,6 +2,8 @@
  * Long hex for the JSON writer, encoded in WebAssembly (assembly/hex.ts, 128-bit SIMD): a
  * transaction's `hex` in getblock verbosity 2 or decoderawtransaction is most of the reply, and
  * the module encodes it, copies in and out included, faster than the writer's JavaScript loop.
+ * The same module decodes long hex given as bytes (decoderawtransaction's parameter, a range of
+ * the request's body), which Node's native decoder takes only as a string.
  *
  * The module is instantiated on first use. Without WebAssembly SIMD or the built module, or with
  * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
@@ -13,6 +15,7 @@ interface HexExports {
   memory: WebAssembly.Memory;
   inputPointer(): number;
   encodeHex(src: number, length: number, dst: number): void;
+  decodeHex(src: number, length: number, dst: number): number;
   holdsControlByte(src: number, length: number): number;
 }
 
@@ -61,6 +64,24 @@ export function wasmHexInto(bytes: Uint8Array, start: number, end: number, out: 
   w.mem.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, n), w.input);
   w.exports.encodeHex(w.input, n, dst);
   out.set(w.mem.subarray(dst, dst + 2 * n), at);
+  return true;
+}
+
+/**
+ * Decodes the even-length hex text `hex` (its bytes: a range of a request's body) into
+ * `out[0, hex.length / 2)`, 32 characters a step in WebAssembly: true when every byte is one of
+ * [0-9a-fA-F] (zcashd's IsHex once the length is known even), false otherwise, with what `out`
+ * then holds unspecified; null, having written nothing, when the module is unavailable or the
+ * text too long for it (the caller then decodes it natively).
+ */
+export function wasmHexDecodeInto(hex: Uint8Array, out: Uint8Array): boolean | null {
+  const n = hex.length;
+  // The bytes are decoded in place: each step reads its 32 characters before writing their 16 bytes.
+  const w = withMemory(n, n);
+  if (w === null) return null;
+  w.mem.set(hex, w.input);
+  if (w.exports.decodeHex(w.input, n, w.input) === 0) return false;
+  out.set(w.mem.subarray(w.input, w.input + (n >>> 1)));
   return true;
 }
 

@@ -383,13 +383,10 @@ export class JsonWriter {
     let p = this.pos;
     if (sep) this.buf[p++] = COMMA;
     this.buf[p++] = QUOTE;
-    let j = start + n - 1;
-    for (; j > start; j -= 2) {
-      view.setUint32(p, HEX_OF_PAIR[bytes[j]! | (bytes[j - 1]! << 8)]!, true);
-      p += 4;
-    }
-    if (j === start) {
-      view.setUint16(p, HEX_OF_BYTE[bytes[start]!]!, true);
+    // A byte at a time from the 512-byte table: these are short (hashes), written between long
+    // runs of other output that push the 256 KB pair table out of the cache.
+    for (let j = start + n - 1; j >= start; j--) {
+      view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
       p += 2;
     }
     this.buf[p++] = QUOTE;

@@ -156,6 +156,26 @@ describe('bench results', () => {
       ['decoderawtransaction main-106598#40 cached', 45, 65, 0.72],
       ['decoderawtransaction main-106598#40 cached, server CPU per request', 4583, 2361, 0.522],
     ]);
+    const withFloors = PARSERS['large-tx']!(
+      'decoderawtransaction main-3428145#3 uncached (16 distinct txs, reply cache off): ceiling 4,232 req/s 120 µs CPU | ' +
+        'node:http floor 3,387 req/s = 80.0 % (70.1–90.2) of the ceiling, 212 µs CPU, ceiling CPU ÷ node:http floor CPU 56.6 % (50.0–60.0) | ' +
+        'bare-Fastify floor 2,917 req/s = 68.9 % (60.0–75.5) of the ceiling, 282 µs CPU, ceiling CPU ÷ bare-Fastify floor CPU 42.6 % (40.0–45.0) | ' +
+        'base 611 req/s = 14.4 % (12.0–16.0) of the ceiling, 1,778 µs CPU, ceiling CPU ÷ base CPU 6.7 % (6.0–7.0) | ' +
+        'zecrpc 1,211 req/s = 28.6 % (25.0–31.0) of the ceiling, 878 µs CPU, ceiling CPU ÷ zecrpc CPU 13.7 % (12.0–15.0) | ' +
+        'base of the bare-Fastify floor: throughput 20.9 % (18.0–23.0), CPU (floor ÷ base) 15.9 % (15.0–17.0) | ' +
+        'zecrpc of the bare-Fastify floor: throughput 41.5 % (39.0–44.0), CPU (floor ÷ zecrpc) 32.1 % (30.0–34.0) | load 2.88',
+    );
+    const what = 'decoderawtransaction main-3428145#3 uncached';
+    expect(withFloors.map((f) => [f.name, f.value, f.baseline?.name, f.baseline?.value, f.ratio])).toEqual([
+      [what, 1211, 'replay ceiling', 4232, 28.6 / 100],
+      [`${what}, server CPU per request`, 878, 'replay ceiling', 120, 13.7 / 100],
+      [`${what}, node:http floor`, 3387, 'replay ceiling', 4232, 80 / 100],
+      [`${what}, node:http floor, server CPU per request`, 212, 'replay ceiling', 120, 56.6 / 100],
+      [`${what}, bare-Fastify floor`, 2917, 'replay ceiling', 4232, 68.9 / 100],
+      [`${what}, bare-Fastify floor, server CPU per request`, 282, 'replay ceiling', 120, 42.6 / 100],
+      [`${what} against the bare-Fastify floor`, 1211, 'bare-Fastify floor', 2917, 41.5 / 100],
+      [`${what} against the bare-Fastify floor, server CPU per request`, 878, 'bare-Fastify floor', 282, 32.1 / 100],
+    ]);
     expect(PARSERS.decode!('nothing recognisable')).toEqual([]);
     const zip = PARSERS.zip244!(
       [

@@ -96,6 +96,25 @@ describe('JsonWriter output', () => {
     );
   });
 
+  it('reversed hex of every byte value, at odd and even lengths and offsets, equals the reversed bytes in hex', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    for (const [start, n] of [
+      [0, 256],
+      [1, 255],
+      [3, 32],
+      [200, 1],
+      [7, 0],
+    ] as const) {
+      const w = new JsonWriter(8);
+      w.beginArray().hexStrReversed(all, start, n).endArray();
+      expect(w.toString()).toBe(
+        `["${Buffer.from(all.subarray(start, start + n))
+          .reverse()
+          .toString('hex')}"]`,
+      );
+    }
+  });
+
   it('refuses values inside an open string and pieces outside one', () => {
     expect(() => new JsonWriter().beginArray().openString().int(1)).toThrow(/inside an open string/);
     expect(() => new JsonWriter().beginArray().stringText('x')).toThrow(/outside openString/);
