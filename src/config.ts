@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import type { ClockMode } from './clock.js';
 import { hexInt } from './codec/hex.js';
+import { DBCACHE_MIB_RANGE, DEFAULT_DBCACHE_MIB } from './store/dbcache.js';
 import { ensureDirSync } from './store/dirs.js';
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, networkUnderProfile, type CompatProfile } from './compat/profiles.js';
 import { homedir } from 'node:os';
@@ -267,6 +268,16 @@ export function txCreationOption(config: Pick<NodeConfig, 'getArg'>): TxCreation
   const version = versionText === undefined ? 5n : BigInt.asIntN(32, atoi64(versionText));
   if (version !== 4n && version !== 5n) throw new ConfigError(`Error: Invalid value for -preferredtxversion=<version>: ${version}`);
   return { preferredTxVersion: Number(version), expiryDelta };
+}
+
+/**
+ * `-dbcache=<n>` (MiB): what `zecrpc import` keeps of the coins it wrote last, for the spends
+ * that follow (store/committed-coins.ts). As zcashd (init.cpp), a value outside 4–16384 is
+ * taken as the nearer bound; a value that is no integer is refused, where zcashd would read 0.
+ */
+export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
+  const mib = integerOption(config.getArg('dbcache'), 'dbcache', DEFAULT_DBCACHE_MIB);
+  return Math.min(DBCACHE_MIB_RANGE.max, Math.max(DBCACHE_MIB_RANGE.min, mib)) * 1024 * 1024;
 }
 
 /** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */

@@ -8,6 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { NetworkParams } from '../../src/chain/network.js';
+import type { CoinReadCounts } from '../../src/store/committed-coins.js';
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { cpuMicros } from './measure.js';
@@ -32,6 +33,12 @@ export interface EraImportRun {
   trace: ImportTrace[];
   /** Seconds from the start at which each window of `windowBlocks` blocks was connected. */
   windowEnds: number[];
+  /** Coin reads by who answered them (the coins cache, src/store/committed-coins.ts). */
+  coinReads: CoinReadCounts;
+  /** The most memory the coins cache held, sampled after every block. */
+  coinCachePeakBytes: number;
+  /** The most groups it held. */
+  coinCachePeakGroups: number;
 }
 
 /** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
@@ -49,9 +56,27 @@ export async function importChainDir(
   chainDir: string,
   datadir: string,
   network: NetworkParams,
-  options: { traceEverySeconds?: number; windowBlocks?: number; signal?: AbortSignal } = {},
+  options: {
+    traceEverySeconds?: number;
+    windowBlocks?: number;
+    signal?: AbortSignal;
+    /** The coins cache's bound (`-dbcache` in bytes; default the store's). */
+    coinCacheBytes?: number;
+    /** Stop after this many blocks (genesis included): a slice of the chain. */
+    maxBlocks?: number;
+  } = {},
 ): Promise<EraImportRun> {
-  const store = await openChainStore({ datadir, network, groupCommit: true });
+  const store = await openChainStore({
+    datadir,
+    network,
+    groupCommit: true,
+    ...(options.coinCacheBytes === undefined ? {} : { coinCacheBytes: options.coinCacheBytes }),
+  });
+  const slice = options.maxBlocks === undefined ? null : new AbortController();
+  const signals = [options.signal, slice?.signal].filter((s) => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  let coinCachePeakBytes = 0;
+  let coinCachePeakGroups = 0;
   const solutions = new SolutionPrefetcher(network, 1);
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
@@ -75,13 +100,16 @@ export async function importChainDir(
   store.addBlock = async (bytes, opts) => {
     const r = await add(bytes, opts);
     height++;
+    coinCachePeakBytes = Math.max(coinCachePeakBytes, store.coinCache.bytes);
+    coinCachePeakGroups = Math.max(coinCachePeakGroups, store.coinCache.groups);
+    if (slice && height + 1 >= options.maxBlocks!) slice.abort();
     if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
     return r;
   };
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
     progress: 'silent',
     solutions,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
   });
   await store.flush();
   const wallMicros = (performance.now() - t0) * 1000;
@@ -90,7 +118,19 @@ export async function importChainDir(
   if (timer) clearInterval(timer);
   height = (await store.tip())?.height ?? 0;
   if (options.traceEverySeconds) sample();
+  const coinReads = { ...store.coinCache.reads };
   await solutions.close();
   await store.close();
-  return { wallMicros, cpuMicros: cpu, mainThreadCpuMicros: mainThread, blocks: result.added, bytes: result.bytes, trace, windowEnds };
+  return {
+    wallMicros,
+    cpuMicros: cpu,
+    mainThreadCpuMicros: mainThread,
+    blocks: result.added,
+    bytes: result.bytes,
+    trace,
+    windowEnds,
+    coinReads,
+    coinCachePeakBytes,
+    coinCachePeakGroups,
+  };
 }

@@ -1,0 +1,54 @@
+// `-dbcache=<n>` (zecrpc import and verify -repair): the coins cache's memory in MiB, read as
+// zcashd bounds it (4 to 16384, a value outside taken as the nearer bound), refused when it is no
+// integer, and taken only by the commands that import.
+import { describe, expect, it } from 'vitest';
+import { checkOptions } from '../../src/cli/options.js';
+import { openStoreOrExplain } from '../../src/cli/store-open.js';
+import { dbcacheBytesOption, loadNodeConfig, parseZcashArgs } from '../../src/config.js';
+import { tempDir } from '../support/store.js';
+
+const MIB = 1024 * 1024;
+const arg = (value: string | undefined) => ({ getArg: (name: string) => (name === 'dbcache' ? value : undefined) });
+
+describe('-dbcache', () => {
+  it("defaults to zcashd's 450 MiB and keeps a value within 4–16384", () => {
+    expect(dbcacheBytesOption(arg(undefined))).toBe(450 * MIB);
+    expect(dbcacheBytesOption(arg('100'))).toBe(100 * MIB);
+    expect(dbcacheBytesOption(arg(' 16384 '))).toBe(16384 * MIB);
+  });
+
+  it('takes a value outside the range as the nearer bound, as zcashd does', () => {
+    expect(dbcacheBytesOption(arg('0'))).toBe(4 * MIB);
+    expect(dbcacheBytesOption(arg('-5'))).toBe(4 * MIB);
+    expect(dbcacheBytesOption(arg('99999999999999999999'))).toBe(16384 * MIB);
+  });
+
+  it('refuses a value that is no integer', () => {
+    expect(() => dbcacheBytesOption(arg('lots'))).toThrow("Error: Invalid value for -dbcache: 'lots' (expected an integer)");
+    expect(() => dbcacheBytesOption(arg('1.5'))).toThrow('expected an integer');
+  });
+
+  it('is an option of import and verify, not of serve', () => {
+    const opts = parseZcashArgs(['-dbcache=100']).options;
+    expect(() => checkOptions(opts, 'import')).not.toThrow();
+    expect(() => checkOptions(opts, 'verify')).not.toThrow();
+    expect(() => checkOptions(opts, 'serve')).toThrow(
+      'zecrpc serve does not take -dbcache (it is an option of zecrpc import and zecrpc verify)',
+    );
+  });
+
+  it("bounds the store's coins cache when a command opens it to import (group commit), and only then", async () => {
+    const dir = tempDir('dbcache');
+    try {
+      const config = loadNodeConfig([`-datadir=${dir.path}`, '-regtest', '-dbcache=64']);
+      const importing = await openStoreOrExplain(config, { groupCommit: true, writes: true });
+      expect(importing.coinCache.limitBytes).toBe(64 * MIB);
+      await importing.close();
+      const serving = await openStoreOrExplain(config);
+      expect(serving.coinCache.limitBytes).toBe(0);
+      await serving.close();
+    } finally {
+      dir.remove();
+    }
+  });
+});
