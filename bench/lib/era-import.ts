@@ -39,6 +39,24 @@ export interface EraImportRun {
   coinCachePeakBytes: number;
   /** The most groups it held. */
   coinCachePeakGroups: number;
+  /** Each group handed to LevelDB, in order: its blocks, key and value bytes, rows and memory. */
+  groups: GroupWritten[];
+}
+
+/** One group-commit group as it was handed to LevelDB (src/store/chain-db.ts `startGroupWrite`). */
+export interface GroupWritten {
+  blocks: number;
+  bytes: number;
+  memoryBytes: number;
+}
+
+/**
+ * The store's ChainDb, reached past its `private` modifier: the groups it writes are no part of
+ * the store's interface, but the coin-read simulation (coin-read-sim.ts) is checked against them.
+ */
+interface GroupingDb {
+  group: { blocks: number; bytes: number; memoryBytes: number } | null;
+  startGroupWrite(): Promise<void>;
 }
 
 /** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
@@ -84,6 +102,14 @@ export async function importChainDir(
   const c0 = cpuMicros();
   const m0 = mainThreadCpuMicros();
   let height = -1;
+  const groups: GroupWritten[] = [];
+  const db = (store as unknown as { db: GroupingDb }).db;
+  const startGroupWrite = db.startGroupWrite.bind(db);
+  db.startGroupWrite = async () => {
+    const g = db.group;
+    if (g && g.blocks > 0) groups.push({ blocks: g.blocks, bytes: g.bytes, memoryBytes: g.memoryBytes });
+    return startGroupWrite();
+  };
   const sample = (): void => {
     trace.push({
       t: (performance.now() - t0) / 1000,
@@ -132,5 +158,6 @@ export async function importChainDir(
     coinReads,
     coinCachePeakBytes,
     coinCachePeakGroups,
+    groups,
   };
 }
