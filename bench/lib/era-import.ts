@@ -33,6 +33,11 @@ export interface EraImportRun {
   trace: ImportTrace[];
   /** Seconds from the start at which each window of `windowBlocks` blocks was connected. */
   windowEnds: number[];
+  /** CPU seconds (all threads) and the main thread's, from the start to each window's end. */
+  windowCpuEnds: number[];
+  windowMainThreadCpuEnds: number[];
+  /** Coin reads by who answered them, from the start to each window's end. */
+  windowCoinReadEnds: CoinReadCounts[];
   /** Coin reads by who answered them (the coins cache, src/store/committed-coins.ts). */
   coinReads: CoinReadCounts;
   /** The most memory the coins cache held, sampled after every block. */
@@ -98,6 +103,9 @@ export async function importChainDir(
   const solutions = new SolutionPrefetcher(network, 1);
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
+  const windowCpuEnds: number[] = [];
+  const windowMainThreadCpuEnds: number[] = [];
+  const windowCoinReadEnds: CoinReadCounts[] = [];
   const t0 = performance.now();
   const c0 = cpuMicros();
   const m0 = mainThreadCpuMicros();
@@ -129,7 +137,12 @@ export async function importChainDir(
     coinCachePeakBytes = Math.max(coinCachePeakBytes, store.coinCache.bytes);
     coinCachePeakGroups = Math.max(coinCachePeakGroups, store.coinCache.groups);
     if (slice && height + 1 >= options.maxBlocks!) slice.abort();
-    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
+    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) {
+      windowEnds.push((performance.now() - t0) / 1000);
+      windowCpuEnds.push((cpuMicros() - c0) / 1e6);
+      windowMainThreadCpuEnds.push((mainThreadCpuMicros() - m0) / 1e6);
+      windowCoinReadEnds.push({ ...store.coinCache.reads });
+    }
     return r;
   };
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
@@ -155,6 +168,9 @@ export async function importChainDir(
     bytes: result.bytes,
     trace,
     windowEnds,
+    windowCpuEnds,
+    windowMainThreadCpuEnds,
+    windowCoinReadEnds,
     coinReads,
     coinCachePeakBytes,
     coinCachePeakGroups,
