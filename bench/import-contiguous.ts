@@ -8,11 +8,15 @@
  *
  * `run` reads what the chain holds from its blk files (every block decoded and counted, in
  * windows of 1,000 blocks), predicts the import from bench/results/import-projection.json's unit
- * costs (bench/import-eras.ts), writes that prediction into the same file, then imports into a
+ * costs (bench/import-eras.ts) — LevelDB's read growth charged only to the coin reads that reach
+ * LevelDB, which bench/lib/coin-read-sim.ts counts over the same blocks at the group sizes of
+ * bench/results/coin-reads.json (bench/coin-reads.ts fit) —, writes that prediction into the same file, then imports into a
  * fresh store, sampling RSS, the store's size on disk and the load average every 10 s. With
  * --max-seconds the import stops between blocks at that time, and what was imported is compared
  * with the prediction for exactly those blocks. Per window, measured time ÷ predicted shows
- * whether throughput falls as LevelDB grows; the keys in the store are counted at the end.
+ * whether throughput falls as LevelDB grows, and each window's CPU (all threads and the main
+ * thread's) and LevelDB coin reads, measured beside the simulated, say where the model errs; the
+ * keys in the store are counted at the end.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
