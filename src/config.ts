@@ -272,12 +272,15 @@ export function txCreationOption(config: Pick<NodeConfig, 'getArg'>): TxCreation
 
 /**
  * `-dbcache=<n>` (MiB): what `zecrpc import` keeps of the coins it wrote last, for the spends
- * that follow (store/committed-coins.ts). As zcashd (init.cpp), a value outside 4–16384 is
- * taken as the nearer bound; a value that is no integer is refused, where zcashd would read 0.
+ * that follow (store/committed-coins.ts). Read as zcashd reads it (init.cpp: GetArg's atoi64,
+ * then the nearer of 4 and 16384 MiB), so it never fails: a `zcash.conf` shared with zcashd that
+ * says `dbcache=450M` means 450 to both, and a bare `-dbcache` (0) the least.
  */
 export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
-  const mib = integerOption(config.getArg('dbcache'), 'dbcache', DEFAULT_DBCACHE_MIB);
-  return Math.min(DBCACHE_MIB_RANGE.max, Math.max(DBCACHE_MIB_RANGE.min, mib)) * 1024 * 1024;
+  const value = config.getArg('dbcache');
+  const mib = value === undefined ? BigInt(DEFAULT_DBCACHE_MIB) : atoi64(value);
+  const clamped = mib < DBCACHE_MIB_RANGE.min ? DBCACHE_MIB_RANGE.min : mib > DBCACHE_MIB_RANGE.max ? DBCACHE_MIB_RANGE.max : Number(mib);
+  return clamped * 1024 * 1024;
 }
 
 /** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */

@@ -41,7 +41,12 @@ export class CommittedCoins {
   constructor(
     readonly limitBytes: number,
     private readonly coinPrefix: number,
-  ) {}
+  ) {
+    // NaN would compare false both ways: groups kept, none ever evicted.
+    if (!(limitBytes >= 0) || !Number.isFinite(limitBytes)) {
+      throw new RangeError(`coinCacheBytes must be a finite number of bytes, 0 or more (0: no coins cache), not ${limitBytes}`);
+    }
+  }
 
   /** Whether `key` is a coin's: the only keys the cache is asked about. */
   isCoinKey(key: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 // `-dbcache=<n>` (zecrpc import and verify -repair): the coins cache's memory in MiB, read as
-// zcashd bounds it (4 to 16384, a value outside taken as the nearer bound), refused when it is no
-// integer, and taken only by the commands that import.
+// zcashd reads it (atoi64, then 4 to 16384, a value outside taken as the nearer bound: it never
+// fails), and taken only by the commands that import.
 import { describe, expect, it } from 'vitest';
 import { checkOptions } from '../../src/cli/options.js';
 import { openStoreOrExplain } from '../../src/cli/store-open.js';
@@ -23,9 +23,14 @@ describe('-dbcache', () => {
     expect(dbcacheBytesOption(arg('99999999999999999999'))).toBe(16384 * MIB);
   });
 
-  it('refuses a value that is no integer', () => {
-    expect(() => dbcacheBytesOption(arg('lots'))).toThrow("Error: Invalid value for -dbcache: 'lots' (expected an integer)");
-    expect(() => dbcacheBytesOption(arg('1.5'))).toThrow('expected an integer');
+  it("reads what is no plain integer as zcashd's atoi64 does: its leading digits, else 0", () => {
+    expect(dbcacheBytesOption(arg('450M'))).toBe(450 * MIB);
+    expect(dbcacheBytesOption(arg('+100'))).toBe(100 * MIB);
+    expect(dbcacheBytesOption(arg('1.5'))).toBe(4 * MIB); // 1, below the least
+    expect(dbcacheBytesOption(arg('1e3'))).toBe(4 * MIB);
+    expect(dbcacheBytesOption(arg('0x10'))).toBe(4 * MIB);
+    expect(dbcacheBytesOption(arg('lots'))).toBe(4 * MIB);
+    expect(dbcacheBytesOption(arg(''))).toBe(4 * MIB); // a bare -dbcache
   });
 
   it('is an option of import and verify, not of serve', () => {

@@ -266,6 +266,40 @@ describe('coins cache (group commit)', () => {
       await store.close();
     }
   }, 120_000);
+
+  it('a coin write outside the groups while a group write is in flight: that group is not kept', async () => {
+    const { base } = spendingBase();
+    const store = await openChainStore({ datadir: fresh('rv-race'), network: REGTEST, groupCommit: { maxBlocks: 1, maxBytes: 1 << 30 } });
+    try {
+      for (const blk of base.slice(0, -1)) await store.addBlock(blk.bytes);
+      await store.flush();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const db = (store as any).db;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      // Batches reach LevelDB in the order they were handed over, the first one held until released.
+      let last: Promise<unknown> = gate;
+      const restore = interceptWrites(store.database, (real) => {
+        const p = last.then(real);
+        last = p.catch(() => undefined);
+        return p;
+      });
+      expect((await store.addBlock(base.at(-1)!.bytes)).status).toBe('connected'); // its group write starts, held
+      // The last block's coinbase coin, deleted outside the groups while its group is in flight.
+      const txid = decodeBlock(base.at(-1)!.bytes).transactions[0]!.txid;
+      const key = Buffer.concat([Buffer.of(0x63), Buffer.from(txid), Buffer.alloc(4)]);
+      expect(db.writing).not.toBeNull();
+      const direct = db.write([{ type: 'del', key }], false);
+      release();
+      await direct;
+      await store.flush();
+      restore();
+      expect(db.db.getSync(key)).toBeUndefined();
+      expect(db.indexValue(key)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });
 
 describe('CommittedCoins', () => {
@@ -276,6 +310,14 @@ describe('CommittedCoins', () => {
     g.apply(ops.map((o) => (o.value ? { type: 'put' as const, key: o.key, value: o.value } : { type: 'del' as const, key: o.key })));
     return g;
   };
+
+  it('refuses a bound that is no finite number of bytes (NaN would keep every group)', () => {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -1]) {
+      expect(() => new CommittedCoins(bad, 0x63)).toThrow(
+        `coinCacheBytes must be a finite number of bytes, 0 or more (0: no coins cache), not ${bad}`,
+      );
+    }
+  });
 
   it('answers from the newest group holding a key, and evicts the oldest groups past its bound', () => {
     const created = group([
