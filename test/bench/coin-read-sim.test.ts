@@ -6,7 +6,7 @@ import { decodeBlock, type Block } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import { DEFAULT_GROUP_COMMIT } from '../../src/store/chain-db.js';
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
-import { CoinReadSimulation, estimateGroupBytes, fitGroupSizes, groupByteUnitsOf, type GroupSizes } from '../../bench/lib/coin-read-sim.js';
+import { CoinReadSimulation, estimateGroupBytes, fitGroupSizes, type GroupSizes } from '../../bench/lib/coin-read-sim.js';
 
 const GROUP = DEFAULT_GROUP_COMMIT.maxBlocks;
 
