@@ -33,12 +33,35 @@ export interface EraImportRun {
   trace: ImportTrace[];
   /** Seconds from the start at which each window of `windowBlocks` blocks was connected. */
   windowEnds: number[];
+  /** CPU seconds (all threads) and the main thread's, from the start to each window's end. */
+  windowCpuEnds: number[];
+  windowMainThreadCpuEnds: number[];
+  /** Coin reads by who answered them, from the start to each window's end. */
+  windowCoinReadEnds: CoinReadCounts[];
   /** Coin reads by who answered them (the coins cache, src/store/committed-coins.ts). */
   coinReads: CoinReadCounts;
   /** The most memory the coins cache held, sampled after every block. */
   coinCachePeakBytes: number;
   /** The most groups it held. */
   coinCachePeakGroups: number;
+  /** Each group handed to LevelDB, in order: its blocks, key and value bytes, rows and memory. */
+  groups: GroupWritten[];
+}
+
+/** One group-commit group as it was handed to LevelDB (src/store/chain-db.ts `startGroupWrite`). */
+export interface GroupWritten {
+  blocks: number;
+  bytes: number;
+  memoryBytes: number;
+}
+
+/**
+ * The store's ChainDb, reached past its `private` modifier: the groups it writes are no part of
+ * the store's interface, but the coin-read simulation (coin-read-sim.ts) is checked against them.
+ */
+interface GroupingDb {
+  group: { blocks: number; bytes: number; memoryBytes: number } | null;
+  startGroupWrite(): Promise<void>;
 }
 
 /** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
@@ -80,10 +103,21 @@ export async function importChainDir(
   const solutions = new SolutionPrefetcher(network, 1);
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
+  const windowCpuEnds: number[] = [];
+  const windowMainThreadCpuEnds: number[] = [];
+  const windowCoinReadEnds: CoinReadCounts[] = [];
   const t0 = performance.now();
   const c0 = cpuMicros();
   const m0 = mainThreadCpuMicros();
   let height = -1;
+  const groups: GroupWritten[] = [];
+  const db = (store as unknown as { db: GroupingDb }).db;
+  const startGroupWrite = db.startGroupWrite.bind(db);
+  db.startGroupWrite = async () => {
+    const g = db.group;
+    if (g && g.blocks > 0) groups.push({ blocks: g.blocks, bytes: g.bytes, memoryBytes: g.memoryBytes });
+    return startGroupWrite();
+  };
   const sample = (): void => {
     trace.push({
       t: (performance.now() - t0) / 1000,
@@ -103,7 +137,12 @@ export async function importChainDir(
     coinCachePeakBytes = Math.max(coinCachePeakBytes, store.coinCache.bytes);
     coinCachePeakGroups = Math.max(coinCachePeakGroups, store.coinCache.groups);
     if (slice && height + 1 >= options.maxBlocks!) slice.abort();
-    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
+    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) {
+      windowEnds.push((performance.now() - t0) / 1000);
+      windowCpuEnds.push((cpuMicros() - c0) / 1e6);
+      windowMainThreadCpuEnds.push((mainThreadCpuMicros() - m0) / 1e6);
+      windowCoinReadEnds.push({ ...store.coinCache.reads });
+    }
     return r;
   };
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
@@ -129,8 +168,12 @@ export async function importChainDir(
     bytes: result.bytes,
     trace,
     windowEnds,
+    windowCpuEnds,
+    windowMainThreadCpuEnds,
+    windowCoinReadEnds,
     coinReads,
     coinCachePeakBytes,
     coinCachePeakGroups,
+    groups,
   };
 }
