@@ -8,21 +8,25 @@
  *
  * `run` reads what the chain holds from its blk files (every block decoded and counted, in
  * windows of 1,000 blocks), predicts the import from bench/results/import-projection.json's unit
- * costs (bench/import-eras.ts), writes that prediction into the same file, then imports into a
+ * costs (bench/import-eras.ts) — LevelDB's read growth charged only to the coin reads that reach
+ * LevelDB, which bench/lib/coin-read-sim.ts counts over the same blocks at the group sizes of
+ * bench/results/coin-reads.json (bench/coin-reads.ts fit) —, writes that prediction into the same file, then imports into a
  * fresh store, sampling RSS, the store's size on disk and the load average every 10 s. With
  * --max-seconds the import stops between blocks at that time, and what was imported is compared
  * with the prediction for exactly those blocks. Per window, measured time ÷ predicted shows
- * whether throughput falls as LevelDB grows; the keys in the store are counted at the end.
+ * whether throughput falls as LevelDB grows, and each window's CPU (all threads and the main
+ * thread's) and LevelDB coin reads, measured beside the simulated, say where the model errs; the
+ * keys in the store are counted at the end.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
-import { decodeBlock } from '../src/codec/block.js';
-import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
+import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
 import { CONTIGUOUS_SEGMENTS } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
+import { blkBlocks, CoinReadSimulation, type GroupSizes, type SimulatedReads } from './lib/coin-read-sim.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
 import { predictMicros, type UnitCosts } from './lib/import-model.js';
 import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
@@ -46,25 +50,21 @@ if (command === 'generate') {
   await run(dir);
 }
 
-/** What each window of WINDOW_BLOCKS blocks in DIR's blk files holds, read from the files. */
-function windowsOf(chainDir: string): Composition[] {
-  const blocksDir = join(chainDir, 'blocks');
+/**
+ * What each window of WINDOW_BLOCKS blocks in DIR's blk files holds, read from the files, and how
+ * many of its coin reads reach LevelDB: the importer's grouping and coins cache replayed over the
+ * same blocks (bench/lib/coin-read-sim.ts) at the group sizes bench/coin-reads.ts fitted on the
+ * calibration chains.
+ */
+function windowsOf(chainDir: string, sizes: GroupSizes): { windows: Composition[]; reads: SimulatedReads[]; total: SimulatedReads } {
   const windows: Composition[] = [];
+  const sim = new CoinReadSimulation(sizes, DEFAULT_DBCACHE_MIB * 2 ** 20, WINDOW_BLOCKS);
   let n = 0;
-  for (const name of readdirSync(blocksDir)
-    .filter((f) => /^blk\d{5}\.dat$/.test(f))
-    .sort()) {
-    const file = readFileSync(join(blocksDir, name));
-    for (let at = 0; at + 8 <= file.length;) {
-      const size = file.readUInt32LE(at + 4);
-      if (at + 8 + size > file.length) break;
-      const bytes = file.subarray(at + 8, at + 8 + size);
-      const w = Math.floor(n++ / WINDOW_BLOCKS);
-      addComposition((windows[w] ??= emptyComposition()), compositionOf(decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE), size));
-      at += 8 + size;
-    }
+  for (const { block, size } of blkBlocks(chainDir)) {
+    addComposition((windows[Math.floor(n++ / WINDOW_BLOCKS)] ??= emptyComposition()), compositionOf(block, size));
+    sim.add(block);
   }
-  return windows;
+  return { windows, reads: sim.windows, total: sim.total };
 }
 
 async function run(chainDir: string): Promise<void> {
@@ -74,15 +74,22 @@ async function run(chainDir: string): Promise<void> {
     contiguous?: unknown;
     [k: string]: unknown;
   };
-  const windows = windowsOf(chainDir);
+  const coinReadsFile = join(import.meta.dirname, 'results', 'coin-reads.json');
+  const sizes = existsSync(coinReadsFile)
+    ? (JSON.parse(readFileSync(coinReadsFile, 'utf8')) as { group_sizes?: GroupSizes }).group_sizes
+    : undefined;
+  if (!sizes) throw new Error('no group sizes in bench/results/coin-reads.json: run `bench/coin-reads.ts fit` first');
+  const { windows, reads, total: simulatedReads } = windowsOf(chainDir, sizes);
   const total = windows.reduce((a, w) => addComposition(a, { ...w }), emptyComposition());
   // What LevelDB's growth adds, window by window as the store fills (bench/lib/leveldb-growth-model.ts).
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   const growthSeconds = { cpu: [] as number[], wall: [] as number[] };
   let keysSoFar: StoreKeys = { coins: 0, other: 0 };
-  for (const w of windows) {
-    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu') / 1e6 : 0);
-    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall') / 1e6 : 0);
+  for (const [i, w] of windows.entries()) {
+    // Only the coin reads that reach LevelDB pay its growth.
+    const levelDbReads = reads[i]?.leveldb ?? 0;
+    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu', levelDbReads) / 1e6 : 0);
+    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall', levelDbReads) / 1e6 : 0);
     keysSoFar = storeKeysAfter(keysSoFar, w);
   }
   const predictedWall = windows.map(
@@ -97,6 +104,11 @@ async function run(chainDir: string): Promise<void> {
     predicted_seconds: sum(predictedWall) + projection.unit_costs_us.wall.run / 1e6,
     predicted_cpu_seconds: sum(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6,
     predicted_leveldb_growth_seconds: { cpu: sum(growthSeconds.cpu), wall: sum(growthSeconds.wall) },
+    // Who answers the coin reads, simulated before the run; only LevelDB's are charged its growth.
+    predicted_coin_reads: {
+      ...simulatedReads,
+      basis: 'bench/lib/coin-read-sim.ts at bench/results/coin-reads.json group_sizes, default -dbcache',
+    },
     predicted_store_keys: Math.round(storeKeyTotal(keysSoFar)),
     predicted_at: new Date().toISOString(),
     load_at_prediction: loadavg()[0],
@@ -129,7 +141,11 @@ async function run(chainDir: string): Promise<void> {
     const forImported = (p: number[]) => sum(p.slice(0, full)) + (p[full] ?? 0) * part;
     const predictedSeconds = forImported(predictedWall) + projection.unit_costs_us.wall.run / 1e6;
     const predictedCpuSeconds = forImported(predictedCpu) + projection.unit_costs_us.cpu.run / 1e6;
-    const windowRatios = r.windowEnds.map((end, i) => (end - (i === 0 ? 0 : r.windowEnds[i - 1]!)) / predictedWall[i]!);
+    const perWindow = (ends: number[]) => ends.map((end, i) => end - (i === 0 ? 0 : ends[i - 1]!));
+    const windowRatios = perWindow(r.windowEnds).map((x, i) => x / predictedWall[i]!);
+    const windowCpu = perWindow(r.windowCpuEnds);
+    const windowMain = perWindow(r.windowMainThreadCpuEnds);
+    const windowLevelDbReads = r.windowCoinReadEnds.map((c, i) => c.leveldb - (i === 0 ? 0 : r.windowCoinReadEnds[i - 1]!.leveldb));
     const keys = await countKeys(join(datadir, 'zecrpc', 'index'));
     const result = {
       ...prediction,
@@ -145,6 +161,14 @@ async function run(chainDir: string): Promise<void> {
       leveldb_keys: keys,
       store_bytes: diskBytes(datadir),
       window_seconds_over_predicted: windowRatios.map((x) => Number(x.toFixed(3))),
+      window_cpu_seconds: windowCpu.map((x) => Number(x.toFixed(2))),
+      window_predicted_cpu_seconds: predictedCpu.slice(0, windowCpu.length).map((x) => Number(x.toFixed(2))),
+      window_main_thread_cpu_seconds: windowMain.map((x) => Number(x.toFixed(2))),
+      coin_reads: r.coinReads,
+      window_leveldb_coin_reads: {
+        measured: windowLevelDbReads,
+        simulated: reads.slice(0, windowLevelDbReads.length).map((w) => w.leveldb),
+      },
       trace: r.trace.map((t) => ({ ...t, t: Number(t.t.toFixed(1)), rssMiB: Math.round(t.rssMiB), diskMiB: Math.round(t.diskMiB) })),
     };
     projection.contiguous = result;

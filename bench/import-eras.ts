@@ -152,6 +152,11 @@ try {
           calibration_store_keys: CALIBRATION_STORE_KEYS,
           mainnet_store_keys: eras[eras.length - 1]!.store_keys_after,
           mainnet_hours_added: eras.reduce((s, e) => s + e.leveldb_growth_seconds, 0) / 3600,
+          // The contiguous chain's prediction charges only the reads its simulation sends to
+          // LevelDB (bench/lib/coin-read-sim.ts); mainnet's blocks are not at hand to simulate.
+          mainnet_coin_reads_basis:
+            'every mainnet transparent input is charged a LevelDB point read at the store size (an upper bound): how many are answered ' +
+            'from memory (pending groups, coins cache) depends on how old the coins they spend are, which no vector holds',
         }
       : 'not measured: run bench/leveldb-growth.ts first (no growth cost is included)',
     unit_costs_us: { wall: wallCosts, cpu: cpuCosts, main_thread: mainCosts },

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { readTextBounded, type BoundedReadOptions } from './bounded-read.js';
 import type { ClockMode } from './clock.js';
 import { hexInt } from './codec/hex.js';
+import { DBCACHE_MIB_RANGE, DEFAULT_DBCACHE_MIB } from './store/dbcache.js';
 import { ensureDirSync } from './store/dirs.js';
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, networkUnderProfile, type CompatProfile } from './compat/profiles.js';
 import { homedir } from 'node:os';
@@ -267,6 +268,19 @@ export function txCreationOption(config: Pick<NodeConfig, 'getArg'>): TxCreation
   const version = versionText === undefined ? 5n : BigInt.asIntN(32, atoi64(versionText));
   if (version !== 4n && version !== 5n) throw new ConfigError(`Error: Invalid value for -preferredtxversion=<version>: ${version}`);
   return { preferredTxVersion: Number(version), expiryDelta };
+}
+
+/**
+ * `-dbcache=<n>` (MiB): what `zecrpc import` keeps of the coins it wrote last, for the spends
+ * that follow (store/committed-coins.ts). Read as zcashd reads it (init.cpp: GetArg's atoi64,
+ * then the nearer of 4 and 16384 MiB), so it never fails: a `zcash.conf` shared with zcashd that
+ * says `dbcache=450M` means 450 to both, and a bare `-dbcache` (0) the least.
+ */
+export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
+  const value = config.getArg('dbcache');
+  const mib = value === undefined ? BigInt(DEFAULT_DBCACHE_MIB) : atoi64(value);
+  const clamped = mib < DBCACHE_MIB_RANGE.min ? DBCACHE_MIB_RANGE.min : mib > DBCACHE_MIB_RANGE.max ? DBCACHE_MIB_RANGE.max : Number(mib);
+  return clamped * 1024 * 1024;
 }
 
 /** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */

@@ -30,3 +30,19 @@ export function instantiateWasm(name: string, module: WebAssembly.Module = loadW
     },
   }).exports;
 }
+
+/**
+ * `exports`, once every function in `functions` is among them. The built modules are not in git:
+ * one built from an older assembly/<name>.ts still loads after a pull, and a function it lacks
+ * would fail at its first call, in the middle of a request, where the caller has no fallback.
+ * Refused here, the loader's own fallback (JavaScript) takes over instead.
+ */
+export function requireWasmFunctions(name: string, exports: WebAssembly.Exports, functions: readonly string[]): WebAssembly.Exports {
+  const missing = functions.filter((f) => typeof exports[f] !== 'function');
+  if (missing.length > 0) {
+    throw new Error(
+      `WebAssembly module ${name}.wasm lacks ${missing.join(', ')}: it was built from an older assembly/${name}.ts; run npm run build:wasm`,
+    );
+  }
+  return exports;
+}

@@ -8,6 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { NetworkParams } from '../../src/chain/network.js';
+import type { CoinReadCounts } from '../../src/store/committed-coins.js';
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { cpuMicros } from './measure.js';
@@ -32,6 +33,35 @@ export interface EraImportRun {
   trace: ImportTrace[];
   /** Seconds from the start at which each window of `windowBlocks` blocks was connected. */
   windowEnds: number[];
+  /** CPU seconds (all threads) and the main thread's, from the start to each window's end. */
+  windowCpuEnds: number[];
+  windowMainThreadCpuEnds: number[];
+  /** Coin reads by who answered them, from the start to each window's end. */
+  windowCoinReadEnds: CoinReadCounts[];
+  /** Coin reads by who answered them (the coins cache, src/store/committed-coins.ts). */
+  coinReads: CoinReadCounts;
+  /** The most memory the coins cache held, sampled after every block. */
+  coinCachePeakBytes: number;
+  /** The most groups it held. */
+  coinCachePeakGroups: number;
+  /** Each group handed to LevelDB, in order: its blocks, key and value bytes, rows and memory. */
+  groups: GroupWritten[];
+}
+
+/** One group-commit group as it was handed to LevelDB (src/store/chain-db.ts `startGroupWrite`). */
+export interface GroupWritten {
+  blocks: number;
+  bytes: number;
+  memoryBytes: number;
+}
+
+/**
+ * The store's ChainDb, reached past its `private` modifier: the groups it writes are no part of
+ * the store's interface, but the coin-read simulation (coin-read-sim.ts) is checked against them.
+ */
+interface GroupingDb {
+  group: { blocks: number; bytes: number; memoryBytes: number } | null;
+  startGroupWrite(): Promise<void>;
 }
 
 /** Bytes under `dir`, recursively; a file LevelDB's compaction removes meanwhile counts zero. */
@@ -49,16 +79,45 @@ export async function importChainDir(
   chainDir: string,
   datadir: string,
   network: NetworkParams,
-  options: { traceEverySeconds?: number; windowBlocks?: number; signal?: AbortSignal } = {},
+  options: {
+    traceEverySeconds?: number;
+    windowBlocks?: number;
+    signal?: AbortSignal;
+    /** The coins cache's bound (`-dbcache` in bytes; default the store's). */
+    coinCacheBytes?: number;
+    /** Stop after this many blocks (genesis included): a slice of the chain. */
+    maxBlocks?: number;
+  } = {},
 ): Promise<EraImportRun> {
-  const store = await openChainStore({ datadir, network, groupCommit: true });
+  const store = await openChainStore({
+    datadir,
+    network,
+    groupCommit: true,
+    ...(options.coinCacheBytes === undefined ? {} : { coinCacheBytes: options.coinCacheBytes }),
+  });
+  const slice = options.maxBlocks === undefined ? null : new AbortController();
+  const signals = [options.signal, slice?.signal].filter((s) => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  let coinCachePeakBytes = 0;
+  let coinCachePeakGroups = 0;
   const solutions = new SolutionPrefetcher(network, 1);
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
+  const windowCpuEnds: number[] = [];
+  const windowMainThreadCpuEnds: number[] = [];
+  const windowCoinReadEnds: CoinReadCounts[] = [];
   const t0 = performance.now();
   const c0 = cpuMicros();
   const m0 = mainThreadCpuMicros();
   let height = -1;
+  const groups: GroupWritten[] = [];
+  const db = (store as unknown as { db: GroupingDb }).db;
+  const startGroupWrite = db.startGroupWrite.bind(db);
+  db.startGroupWrite = async () => {
+    const g = db.group;
+    if (g && g.blocks > 0) groups.push({ blocks: g.blocks, bytes: g.bytes, memoryBytes: g.memoryBytes });
+    return startGroupWrite();
+  };
   const sample = (): void => {
     trace.push({
       t: (performance.now() - t0) / 1000,
@@ -75,13 +134,21 @@ export async function importChainDir(
   store.addBlock = async (bytes, opts) => {
     const r = await add(bytes, opts);
     height++;
-    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) windowEnds.push((performance.now() - t0) / 1000);
+    coinCachePeakBytes = Math.max(coinCachePeakBytes, store.coinCache.bytes);
+    coinCachePeakGroups = Math.max(coinCachePeakGroups, store.coinCache.groups);
+    if (slice && height + 1 >= options.maxBlocks!) slice.abort();
+    if (windowBlocks > 0 && (height + 1) % windowBlocks === 0) {
+      windowEnds.push((performance.now() - t0) / 1000);
+      windowCpuEnds.push((cpuMicros() - c0) / 1e6);
+      windowMainThreadCpuEnds.push((mainThreadCpuMicros() - m0) / 1e6);
+      windowCoinReadEnds.push({ ...store.coinCache.reads });
+    }
     return r;
   };
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
     progress: 'silent',
     solutions,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
   });
   await store.flush();
   const wallMicros = (performance.now() - t0) * 1000;
@@ -90,7 +157,23 @@ export async function importChainDir(
   if (timer) clearInterval(timer);
   height = (await store.tip())?.height ?? 0;
   if (options.traceEverySeconds) sample();
+  const coinReads = { ...store.coinCache.reads };
   await solutions.close();
   await store.close();
-  return { wallMicros, cpuMicros: cpu, mainThreadCpuMicros: mainThread, blocks: result.added, bytes: result.bytes, trace, windowEnds };
+  return {
+    wallMicros,
+    cpuMicros: cpu,
+    mainThreadCpuMicros: mainThread,
+    blocks: result.added,
+    bytes: result.bytes,
+    trace,
+    windowEnds,
+    windowCpuEnds,
+    windowMainThreadCpuEnds,
+    windowCoinReadEnds,
+    coinReads,
+    coinCachePeakBytes,
+    coinCachePeakGroups,
+    groups,
+  };
 }

@@ -35,7 +35,7 @@ export function predictMicros(costs: UnitCosts, c: Composition): number {
 }
 
 /** Solves the square system `a x = b` by Gaussian elimination with partial pivoting (null if singular). */
-function solve(a: number[][], b: number[]): number[] | null {
+export function solveLinear(a: number[][], b: number[]): number[] | null {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]!]);
   for (let col = 0; col < n; col++) {
@@ -72,7 +72,7 @@ export function fitCosts(samples: readonly ImportSample[]): UnitCosts {
         for (let j = 0; j < units.length; j++) ata[i]![j]! += row[i]! * row[j]!;
       }
     }
-    const x = solve(ata, atb);
+    const x = solveLinear(ata, atb);
     if (!x) throw new Error(`the calibration chains do not tell ${units.join(', ')} apart`);
     const costs = Object.fromEntries(TERMS.map((u) => [u, 0])) as UnitCosts;
     units.forEach((u, i) => (costs[u] = x[i]! / scale[i]!));

@@ -84,9 +84,19 @@ export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
  *   compacts on threads of its own, which delay the import only as far as the bench saw writes
  *   take longer);
  * - `main`: the main thread's CPU (point reads only).
+ *
+ * `coinReads`: how many of `c`'s coin reads reach LevelDB. An import answers most from memory
+ * (the groups pending and the coins cache: bench/lib/coin-read-sim.ts counts them for a chain
+ * whose blocks are at hand); without the count every input is charged a read, an upper bound.
  */
-export function growthMicros(growth: LevelDbGrowth, c: Composition, before: StoreKeys, basis: 'cpu' | 'wall' | 'main'): number {
-  const work = levelDbWork(c);
+export function growthMicros(
+  growth: LevelDbGrowth,
+  c: Composition,
+  before: StoreKeys,
+  basis: 'cpu' | 'wall' | 'main',
+  coinReads: number = c.inputs,
+): number {
+  const work = { ...levelDbWork(c), presentReads: coinReads };
   const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;

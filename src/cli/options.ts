@@ -165,7 +165,14 @@ export const SERVE_OPTIONS: readonly OptionDoc[] = [
 ];
 
 /** The zcashd-style options of `zecrpc import`; its source options are `--long` ones. */
-export const IMPORT_OPTIONS: readonly OptionDoc[] = STORE_OPTIONS;
+export const IMPORT_OPTIONS: readonly OptionDoc[] = [
+  ...STORE_OPTIONS,
+  {
+    name: 'dbcache',
+    value: 'n',
+    help: 'Keep the last batches of blocks written in <n> MiB of memory, where coins they created are read before the database when spent (4 to 16384, default: 450)',
+  },
+];
 
 export const CLIENT_OPTIONS: readonly OptionDoc[] = [
   HELP,

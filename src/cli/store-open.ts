@@ -3,7 +3,7 @@
  * zcashd's message for a data directory another process holds. Commands keep the disk reserve
  * (store/disk-reserve.ts), so a full disk leaves the store readable.
  */
-import { ConfigError, type NodeConfig } from '../config.js';
+import { ConfigError, dbcacheBytesOption, type NodeConfig } from '../config.js';
 import { openChainStore, type ChainStore } from '../store/chain.js';
 import { DISK_SPACE_POLICY } from '../store/disk-reserve.js';
 import { StoreOpenError } from '../store/errors.js';
@@ -47,6 +47,8 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       now: opts.now,
       log: opts.log,
       groupCommit: opts.groupCommit,
+      // The coins cache serves group commit's reads only (store/committed-coins.ts).
+      ...(opts.groupCommit ? { coinCacheBytes: dbcacheBytesOption(config) } : {}),
       diskSpace: DISK_SPACE_POLICY,
     });
   } catch (e) {

@@ -9,7 +9,7 @@
  * ZECRPC_PURE_HEX=1, `wasmHexInto` returns false and the writer encodes in JavaScript, with the
  * same output.
  */
-import { instantiateWasm } from '../wasm-module.js';
+import { instantiateWasm, requireWasmFunctions } from '../wasm-module.js';
 
 interface HexExports {
   memory: WebAssembly.Memory;
@@ -18,6 +18,8 @@ interface HexExports {
   decodeHex(src: number, length: number, dst: number): number;
   holdsControlByte(src: number, length: number): number;
 }
+
+const HEX_FUNCTIONS = ['inputPointer', 'encodeHex', 'decodeHex', 'holdsControlByte'] as const;
 
 interface Instance {
   exports: HexExports;
@@ -38,7 +40,7 @@ let instance: Instance | null | undefined;
 function load(): Instance | null {
   if (process.env.ZECRPC_PURE_HEX === '1' || typeof WebAssembly === 'undefined') return null;
   try {
-    const x = instantiateWasm('hex') as unknown as HexExports;
+    const x = requireWasmFunctions('hex', instantiateWasm('hex'), HEX_FUNCTIONS) as unknown as HexExports;
     return { exports: x, input: x.inputPointer(), mem: new Uint8Array(x.memory.buffer) };
   } catch {
     return null;

@@ -155,6 +155,8 @@ export async function invalidateBlock(
   hash: Uint8Array,
   hook: () => ReorgStepHook | null,
 ): Promise<void> {
+  // The switch below is planned against LevelDB (overlay.ts): blocks group commit still holds go there first.
+  await db.flushGroup();
   await db.ensureChainTips();
   const rec = await db.requireRecord(hash);
   const tip = db.tip;
@@ -196,6 +198,8 @@ export async function reconsiderBlock(
   hash: Uint8Array,
   hook: () => ReorgStepHook | null,
 ): Promise<void> {
+  // As invalidateBlock: the switch is planned against LevelDB.
+  await db.flushGroup();
   await db.ensureChainTips();
   const rec = await db.requireRecord(hash);
   const cleared: Uint8Array[] = [];

@@ -33,6 +33,9 @@ import { decodeVersionRecord, encodeVersionRecord, migrate } from './migrations/
 import { attachChecksums, recordChecksumCause, RecordChecksumError, RecordChecksums } from './record-checksums.js';
 import { damagedLogRecords } from './leveldb-files.js';
 import { lostCommittedData, StoreDamagedError } from './open-check.js';
+import { chainStateKeys } from './indexes/chain-state-index.js';
+import { CommittedCoins, type CoinReadCounts } from './committed-coins.js';
+import { DEFAULT_DBCACHE_MIB } from './dbcache.js';
 import { PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 
@@ -91,6 +94,11 @@ export interface ChainDbOptions {
   durable?: boolean;
   log?: (line: string) => void;
   groupCommit?: boolean | GroupCommitLimits;
+  /**
+   * With group commit: memory for the coins of the last groups written (committed-coins.ts),
+   * bytes; 0 keeps none. Default: zcashd's default `-dbcache`, 450 MiB.
+   */
+  coinCacheBytes?: number;
   diskSpace?: DiskSpacePolicy;
 }
 
@@ -146,6 +154,13 @@ export class ChainDb {
   private groupFootprint: PendingFootprint | undefined;
   /** The group LevelDB is writing: still read from here until the write completes. */
   private writing: { writes: PendingWrites; done: Promise<void> } | null = null;
+  /** The coins of the groups written last, read before LevelDB (group commit only). */
+  private readonly committedCoins: CommittedCoins;
+  /**
+   * Counts the writes of coins that bypass the groups: a group write that completes after one of them
+   * started is not kept in `committedCoins`, whose rows would then be older than LevelDB's.
+   */
+  private directWrites = 0;
   /**
    * Set when a LevelDB write failed: the store writes no more until it is reopened (after a
    * failed group write memory is ahead of the disk; after any failed write LevelDB's log may
@@ -167,6 +182,10 @@ export class ChainDb {
     this.durable = opts.durable ?? false;
     this.log = opts.log ?? (() => undefined);
     this.groupLimits = !opts.groupCommit || this.durable ? null : opts.groupCommit === true ? DEFAULT_GROUP_COMMIT : opts.groupCommit;
+    this.committedCoins = new CommittedCoins(
+      this.groupLimits ? (opts.coinCacheBytes ?? DEFAULT_DBCACHE_MIB * 1024 * 1024) : 0,
+      chainStateKeys.coinPrefix,
+    );
     this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
     this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
     assertIndexOpenable(join(this.dir, 'index'), this.dir); // before classic-level opens it
@@ -321,6 +340,11 @@ export class ChainDb {
 
   /** One atomic LevelDB batch; a failure stops all further writes (see writeFailure). */
   async write(ops: readonly BatchOp[], sync: boolean, what = 'a batch'): Promise<void> {
+    // Reorganizations, invalidations, checkpoint starts... rewrite coins; a side block's record does not.
+    if (this.committedCoins.touchedBy(ops)) {
+      this.directWrites++;
+      this.committedCoins.clear();
+    }
     try {
       await writeBatch(this.db, ops, { sync });
     } catch (e) {
@@ -362,11 +386,17 @@ export class ChainDb {
     if (!writes || this.writeFailure) return;
     this.group = null;
     this.groupFootprint = writes.footprint;
+    const directWrites = this.directWrites;
     const done = writeBatch(this.db, writes, { sync: false }).then(
       () => {
+        if (directWrites === this.directWrites) this.committedCoins.retain(writes);
         if (this.writing?.writes === writes) this.writing = null;
       },
-      (e: Error) => void this.stopWriting(e, `its last ${writes.blocks} blocks`),
+      (e: Error) => {
+        // What the kept groups say may be what this one changed; LevelDB holds neither now.
+        this.committedCoins.clear();
+        void this.stopWriting(e, `its last ${writes.blocks} blocks`);
+      },
     );
     this.writing = { writes, done };
   }
@@ -388,11 +418,24 @@ export class ChainDb {
    * reads its block index in place. Block bytes, which can be megabytes, stay asynchronous.
    */
   indexValue(key: Buffer): Buffer | undefined {
+    const coin = this.groupLimits !== null && this.committedCoins.isCoinKey(key);
     if (this.group || this.writing) {
       // A deletion (null) in the newer group hides whatever the older one holds.
       let pending = this.group?.lookup(key);
       if (pending === undefined) pending = this.writing?.writes.lookup(key);
-      if (pending !== undefined) return pending ?? undefined;
+      if (pending !== undefined) {
+        if (coin) this.committedCoins.reads.pending++;
+        return pending ?? undefined;
+      }
+    }
+    // Only coin keys: nullifier checks and the other reads of absent keys pay no extra probe.
+    if (coin) {
+      const committed = this.committedCoins.lookup(key);
+      if (committed !== undefined) {
+        this.committedCoins.reads.cached++;
+        return committed ?? undefined;
+      }
+      this.committedCoins.reads.leveldb++;
     }
     try {
       return this.db.getSync(key);
@@ -400,6 +443,17 @@ export class ChainDb {
       const damaged = this.damagedRecord(e, key);
       throw damaged === e ? new StoreReadError(key, e) : damaged;
     }
+  }
+
+  /** Coin reads since the store opened, by who answered them (group commit only). */
+  get coinReads(): Readonly<CoinReadCounts> {
+    return this.committedCoins.reads;
+  }
+
+  /** The committed groups whose coins are in memory, and the memory their tables hold. */
+  get coinCache(): { groups: number; bytes: number; limitBytes: number } {
+    const c = this.committedCoins;
+    return { groups: c.groups, bytes: c.bytes, limitBytes: c.limitBytes };
   }
 
   /** A read that failed on a damaged value: logged once per key, thrown with the key named. */
@@ -536,6 +590,7 @@ export class ChainDb {
   }
 
   async closeResources(): Promise<void> {
+    this.committedCoins.clear();
     await this.data.close().catch(() => undefined);
     if (this.db.status === 'open' || this.db.status === 'opening') await this.db.close();
   }

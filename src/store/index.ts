@@ -1,6 +1,7 @@
 /** The embedded chain store: LevelDB index + block files, importers and the upstream follower. */
 export { ChainStore, MAX_BLOCK_SIZE } from './chain.js';
 export type { AddResult, AddStatus } from './chain.js';
+export type { CoinReadCounts } from './committed-coins.js';
 // Opened as an importer opens it: `solutionThreads` attaches an Equihash prefetcher (sync/).
 export { openChainStore } from '../sync/open-store.js';
 export type { ImportStoreOptions as ChainStoreOptions } from '../sync/open-store.js';

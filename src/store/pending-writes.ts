@@ -116,14 +116,22 @@ export class PendingWrites {
     return { rows: this.count, bytes: this.used };
   }
 
+  /** Memory the table holds: its arena and its two index arrays, allocated sizes. */
+  get memoryBytes(): number {
+    return this.arena.length + this.rows.byteLength + this.slots.byteLength;
+  }
+
   /** Keys with a pending write. */
   get size(): number {
     return this.count + this.uniqueRows;
   }
 
-  /** The pending value of `key`: a Buffer, null when deleted, undefined when not pending. */
-  lookup(key: Uint8Array): Buffer | null | undefined {
-    const row = this.slots[this.slotOf(key, 0, key.length, hashKey(key)) + 1]!;
+  /**
+   * The pending value of `key`: a Buffer, null when deleted, undefined when not pending. `hash`
+   * is `hashKey(key)`, for a caller asking several tables.
+   */
+  lookup(key: Uint8Array, hash = hashKey(key)): Buffer | null | undefined {
+    const row = this.slots[this.slotOf(key, 0, key.length, hash) + 1]!;
     if (row === EMPTY) return undefined;
     const length = this.rows[row * ROW + 3]!;
     if (length === DELETED) return null;

@@ -178,3 +178,22 @@ describe('group commit reads', () => {
     }
   });
 });
+
+describe('invalidateblock and reconsiderblock with blocks still in the pending group', () => {
+  it('write the group first, then switch: the tip goes back to 17 and forward to 20', async () => {
+    const genesis = regtestGenesis();
+    const chain = [genesis, ...buildChain(genesis, 20, 'pe')];
+    const d = tempDir('group-invalidate');
+    const store = await openChainStore({ datadir: d.path, network: REGTEST, groupCommit: { maxBlocks: 100, maxBytes: 1 << 30 } });
+    try {
+      for (const b of chain) expect((await store.addBlock(b.bytes)).status).toBe('connected');
+      expect(await store.invalidateBlock(chain[18]!.hash)).toBe(true);
+      expect((await store.tip())?.height).toBe(17);
+      expect(await store.reconsiderBlock(chain[18]!.hash)).toBe(true);
+      expect(await store.tip()).toEqual({ hash: chain[20]!.hash, height: 20 });
+    } finally {
+      await store.close();
+      d.remove();
+    }
+  });
+});
