@@ -22,7 +22,10 @@
  * the coins cache (of the last 6,656 blocks: 13 groups of 512 held its 450 MiB), 4.4 % LevelDB
  * (any live coin). `--reuse=0.7`, a mainnet-like mode not measured on any chain, pays that share
  * of outputs to an earlier address, skewed towards the oldest as pools and exchanges reuse theirs.
- * Rows are written in group-commit batches of 512 blocks, the importer's
+ * Before each group is written, the reads that reach LevelDB are made, as the import makes them:
+ * the 4.4 % of spends' coins (when already committed) and one absent nullifier a nullifier
+ * (`--no-reads` leaves them out); LevelDB compacts files that reads probe in vain, so reads
+ * are part of what its compaction costs. Rows are written in group-commit batches of 512 blocks, the importer's
  * DEFAULT_GROUP_COMMIT, which this chain's blocks reach before its 32 MiB.
  *
  * Every `--every` keys it records, for the stretch just written, per written row: the process's
@@ -47,7 +50,9 @@ const optional = (name: string): number | null => (process.argv.some((a) => a.st
 /** Share of outputs paid to an earlier address; none in the contiguous chain. */
 const REUSE = optional('reuse') ?? 0;
 if (REUSE >= 1) throw new Error('--reuse must be below 1');
-const MODE = `addresses ${REUSE > 0 ? `reused ${REUSE}` : 'distinct'}`;
+/** `--no-reads`: writes alone, without the import's LevelDB reads between batches. */
+const READS = !process.argv.includes('--no-reads');
+const MODE = `addresses ${REUSE > 0 ? `reused ${REUSE}` : 'distinct'}, ${READS ? 'with' : 'without'} the import's reads`;
 /**
  * A spend's age: up to `blocks` back (Infinity: any live coin) with the share of the contiguous
  * run's coin reads answered by the pending groups (5,661,994), the cache (1,211,119) and LevelDB
@@ -153,6 +158,8 @@ interface Checkpoint {
   keys: number;
   blocks: number;
   rows: number;
+  /** LevelDB point reads in the stretch: old coins and absent nullifiers. */
+  reads: number;
   /** Process CPU inside db.batch a row (bench/leveldb-growth.ts's accounting). */
   batch_cpu_us_per_row: number;
   /** Process CPU over the stretch less the main thread's generating, a row. */
@@ -254,13 +261,16 @@ try {
     return Math.floor(addresses * u * u * u);
   };
   const checkpoints: Checkpoint[] = [];
-  const fresh = () => ({ rows: 0, batchCpu: 0, batchMain: 0, batchWall: 0, generateMain: 0, cpu0: cpuMicros(), blocks: 0 });
+  const fresh = () => ({ rows: 0, reads: 0, batchCpu: 0, batchMain: 0, batchWall: 0, generateMain: 0, cpu0: cpuMicros(), blocks: 0 });
   let stretch = fresh();
   const t0 = performance.now();
   console.log(`${MODE}; to ${fmt(TARGET_KEYS)} keys (${load()})`);
   while (keys < TARGET_KEYS) {
     const g0 = mainThreadCpuMicros();
     const ops: Op[] = [];
+    const reads: Buffer[] = [];
+    const absentReads: Buffer[] = [];
+    const committedTx = nextTx;
     let keyDelta = 0;
     for (let b = 0; b < BLOCKS_PER_BATCH; b++, height++) {
       const txs = Math.max(1, take('txs'));
@@ -275,6 +285,8 @@ try {
         const n = coins.n[at]!;
         const address = coins.address[at]!;
         const spender = nextTx + (i % txs);
+        // a spend older than the cache's span is the one whose coin LevelDB answers
+        if (READS && age === Infinity && tx < committedTx) reads.push(outpointKey(0x63, tx, n));
         ops.push({ type: 'del', key: outpointKey(0x63, tx, n) });
         ops.push({ type: 'del', key: unspentKey(address, tx, n) });
         ops.push({ type: 'put', key: deltaKey(address, height, i % txs, spender, i, true), value: DELTA_VALUE });
@@ -298,6 +310,8 @@ try {
         const k = hashKey(0x4e, nextNullifier++, NULLIFIER);
         k[1] = 1;
         ops.push({ type: 'put', key: k, value: NULLIFIER_VALUE });
+        // the double-spend check: a nullifier LevelDB has not seen
+        if (READS) absentReads.push(hashKey(0x4e, nextNullifier, NULLIFIER + 100));
         keyDelta++;
       }
       // the block's own rows: header record, height, txid list, nChainTx, block data cursor, the
@@ -313,6 +327,11 @@ try {
       if (height >= 100) ops.push({ type: 'del', key: hashKey(0x55, height - 100, BLOCK_HASH) });
       keyDelta += height >= 100 ? 7 : 8;
     }
+    // The reads run on the main thread before the group is written, as the import's do; their own
+    // CPU is the main thread's (counted with generation), compaction they set off is not.
+    for (const key of reads) if (db.getSync(key) === undefined) throw new Error('a committed coin is missing');
+    for (const key of absentReads) if (db.getSync(key) !== undefined) throw new Error('an absent nullifier was found');
+    stretch.reads += reads.length + absentReads.length;
     stretch.generateMain += mainThreadCpuMicros() - g0;
     const c0 = cpuMicros();
     const m0 = mainThreadCpuMicros();
@@ -330,6 +349,7 @@ try {
         keys,
         blocks: height,
         rows: stretch.rows,
+        reads: stretch.reads,
         batch_cpu_us_per_row: stretch.batchCpu / stretch.rows,
         store_cpu_us_per_row: (cpuMicros() - stretch.cpu0 - stretch.generateMain) / stretch.rows,
         batch_main_thread_cpu_us_per_row: stretch.batchMain / stretch.rows,
