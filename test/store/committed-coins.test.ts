@@ -14,7 +14,7 @@ import { checkStoreIntegrity, openChainStore, type ChainStore, type ChainStoreOp
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
-import { suiteTempDirs } from '../support/store.js';
+import { suiteTempDirs } from '../support/suite-dirs.js';
 import { dumpStoreIndex, interceptWrites } from '../support/store-io.js';
 
 /**

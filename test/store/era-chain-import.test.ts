@@ -11,7 +11,7 @@ import { checkStoreIntegrity, importBlkFiles, openChainStore } from '../../src/s
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { addComposition, compositionOf, emptyComposition, EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { eraChainBlocks, eraSamples, SPAM_BLOCK } from '../../test-vectors/era-shapes.js';
-import { suiteTempDirs } from '../support/store.js';
+import { suiteTempDirs } from '../support/suite-dirs.js';
 import { dumpStoreIndex } from '../support/store-io.js';
 
 describe('era-shaped chain', () => {

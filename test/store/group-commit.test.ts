@@ -13,7 +13,8 @@ import { BlockRejectedError } from '../../src/store/errors.js';
 import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
 import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
-import { suiteTempDirs, tempDir } from '../support/store.js';
+import { tempDir } from '../support/store.js';
+import { suiteTempDirs } from '../support/suite-dirs.js';
 import { dumpStoreIndex, interceptWrites } from '../support/store-io.js';
 
 /** base 1..130 with shielding from 101; a branch from 115 that takes over at 133; base again to 140. */

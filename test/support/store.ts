@@ -1,6 +1,5 @@
 // Shared helpers for the store tests: temporary data dirs and the vector chains.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,17 +10,6 @@ import { readHexVector, readJsonVector, vectorPath } from './vectors.js';
 export function tempDir(label: string): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), `zecrpc-${label}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-/** Within a describe: a maker of temporary data dirs, all removed after the suite. */
-export function suiteTempDirs(): (label: string) => string {
-  const dirs: ReturnType<typeof tempDir>[] = [];
-  afterAll(() => dirs.forEach((d) => d.remove()));
-  return (label) => {
-    const d = tempDir(label);
-    dirs.push(d);
-    return d.path;
-  };
 }
 
 const hexLines = (file: string): Uint8Array[] =>
