@@ -3,9 +3,7 @@
 // LevelDB does not hold: the store after an import with it equals the store written block by
 // block, a reorganization (written outside the groups) drops it, a failed group write leaves
 // nothing of it, and its memory bound evicts the oldest groups with reads still right.
-import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicLevel } from 'classic-level';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
@@ -16,33 +14,8 @@ import { checkStoreIntegrity, openChainStore, type ChainStore, type ChainStoreOp
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
-import { tempDir } from '../support/store.js';
-
-/** Every LevelDB entry of a closed store, hex by hex. */
-async function dump(datadir: string): Promise<Map<string, string>> {
-  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-  const out = new Map<string, string>();
-  for await (const [k, v] of db.iterator()) out.set(k.toString('hex'), v.toString('hex'));
-  await db.close();
-  return out;
-}
-
-/** Routes the LevelDB write of every store batch through `write` (as group-commit.test.ts does). */
-function interceptWrites(db: unknown, write: (real: () => Promise<void>) => Promise<void>): () => void {
-  type Batch = { _write: (options: unknown) => Promise<void> };
-  const target = db as { _chainedBatch: () => Batch };
-  const real = target._chainedBatch;
-  target._chainedBatch = function (this: unknown) {
-    const batch = real.call(this);
-    const realWrite = batch._write.bind(batch);
-    batch._write = (options) => write(() => realWrite(options));
-    return batch;
-  };
-  return () => {
-    target._chainedBatch = real;
-  };
-}
+import { suiteTempDirs } from '../support/suite-dirs.js';
+import { dumpStoreIndex, interceptWrites } from '../support/store-io.js';
 
 /**
  * 101 coinbase-only blocks, then `spending` blocks, each with a transparent transaction spending
@@ -81,13 +54,7 @@ async function add(store: ChainStore, block: BuiltBlock): Promise<string> {
 }
 
 describe('coins cache (group commit)', () => {
-  const dirs: ReturnType<typeof tempDir>[] = [];
-  afterAll(() => dirs.forEach((d) => d.remove()));
-  const fresh = (label: string): string => {
-    const d = tempDir(label);
-    dirs.push(d);
-    return d.path;
-  };
+  const fresh = suiteTempDirs();
 
   it('an import through the cache, at the default bound and at one that evicts, ends as block by block', async () => {
     const { network, blocks, inputs } = transparentChain(80);
@@ -95,7 +62,7 @@ describe('coins cache (group commit)', () => {
     const plain = await openChainStore({ datadir: plainDir, network });
     for (const b of blocks) expect((await plain.addBlock(b.bytes)).status).toBe('connected');
     await plain.close();
-    const expected = await dump(plainDir);
+    const expected = await dumpStoreIndex(plainDir);
 
     const grouped = async (coinCacheBytes: number | undefined) => {
       const dir = fresh('coins-grouped');
@@ -110,7 +77,7 @@ describe('coins cache (group commit)', () => {
       const cache = store.coinCache;
       expect((await checkStoreIntegrity(store)).problems).toEqual([]);
       await store.close();
-      const got = await dump(dir);
+      const got = await dumpStoreIndex(dir);
       expect(got.size).toBe(expected.size);
       for (const [k, v] of expected) if (got.get(k) !== v) expect({ key: k, value: got.get(k) }).toEqual({ key: k, value: v });
       return { ...cache, peak };

@@ -2,8 +2,7 @@
 // the 2022 spam's 1.9 MB Sapling-output blocks, Orchard-heavy NU6.3 blocks) imports under every
 // check the importer runs, and `zecrpc import`'s way (blk files, group commit, solutions on a
 // thread) ends with exactly the LevelDB contents of block-by-block commits.
-import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicLevel } from 'classic-level';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '../../src/codec/block.js';
@@ -12,25 +11,11 @@ import { checkStoreIntegrity, importBlkFiles, openChainStore } from '../../src/s
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { addComposition, compositionOf, emptyComposition, EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { eraChainBlocks, eraSamples, SPAM_BLOCK } from '../../test-vectors/era-shapes.js';
-import { tempDir } from '../support/store.js';
-
-async function dump(datadir: string): Promise<Map<string, string>> {
-  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-  const out = new Map<string, string>();
-  for await (const [k, v] of db.iterator()) out.set(k.toString('hex'), v.toString('hex'));
-  await db.close();
-  return out;
-}
+import { suiteTempDirs } from '../support/suite-dirs.js';
+import { dumpStoreIndex } from '../support/store-io.js';
 
 describe('era-shaped chain', () => {
-  const dirs: ReturnType<typeof tempDir>[] = [];
-  afterAll(() => dirs.forEach((d) => d.remove()));
-  const fresh = (label: string): string => {
-    const d = tempDir(label);
-    dirs.push(d);
-    return d.path;
-  };
+  const fresh = suiteTempDirs();
 
   it('era samples come from the real blocks, each era its own heights', () => {
     const samples = eraSamples();
@@ -95,8 +80,8 @@ describe('era-shaped chain', () => {
     expect((await grouped.tip())?.hash).toEqual(blocks.at(-1)!.hash);
     await grouped.close();
 
-    const expected = await dump(plainDir);
-    const got = await dump(groupedDir);
+    const expected = await dumpStoreIndex(plainDir);
+    const got = await dumpStoreIndex(groupedDir);
     // The blk importer's resume position is the one row block-by-block import has no reason to write.
     const resume = [...got.keys()].filter((k) => !expected.has(k));
     expect(resume.length).toBeLessThanOrEqual(1);

@@ -3,9 +3,7 @@
 // validated. Whatever the grouping, the store must end byte for byte as one written block by
 // block — shielded blocks, a reorganization across them, side blocks — and a failed group write
 // must stop the store without leaving anything half-written.
-import { afterAll, describe, expect, it } from 'vitest';
-import { ClassicLevel } from 'classic-level';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { checkStoreIntegrity, openChainStore, type ChainStoreOptions } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
 import { REGTEST } from '../../src/chain/network.js';
@@ -16,6 +14,8 @@ import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../t
 import { encodeV1Transaction } from '../support/address-index-chain.js';
 import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
 import { tempDir } from '../support/store.js';
+import { suiteTempDirs } from '../support/suite-dirs.js';
+import { dumpStoreIndex, interceptWrites } from '../support/store-io.js';
 
 /** base 1..130 with shielding from 101; a branch from 115 that takes over at 133; base again to 140. */
 function arrivalOrder(): { blocks: BuiltBlock[]; expectedTip: BuiltBlock } {
@@ -28,43 +28,8 @@ function arrivalOrder(): { blocks: BuiltBlock[]; expectedTip: BuiltBlock } {
   return { blocks: [...base, ...branch, ...baseMore], expectedTip: baseMore.at(-1)! };
 }
 
-/**
- * Routes the LevelDB write of every store batch (write-batch.ts fills classic-level's chained
- * batch) through `write`, which may fail it or delay the real one; returns the undo.
- */
-function interceptWrites(db: unknown, write: (real: () => Promise<void>) => Promise<void>): () => void {
-  type Batch = { _write: (options: unknown) => Promise<void> };
-  const target = db as { _chainedBatch: () => Batch };
-  const real = target._chainedBatch;
-  target._chainedBatch = function (this: unknown) {
-    const batch = real.call(this);
-    const realWrite = batch._write.bind(batch);
-    batch._write = (options) => write(() => realWrite(options));
-    return batch;
-  };
-  return () => {
-    target._chainedBatch = real;
-  };
-}
-
-/** Every LevelDB entry of a closed store, hex by hex. */
-async function dump(datadir: string): Promise<Map<string, string>> {
-  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-  const out = new Map<string, string>();
-  for await (const [k, v] of db.iterator()) out.set(k.toString('hex'), v.toString('hex'));
-  await db.close();
-  return out;
-}
-
 describe('group commit', () => {
-  const dirs: ReturnType<typeof tempDir>[] = [];
-  afterAll(() => dirs.forEach((d) => d.remove()));
-  const fresh = (label: string): string => {
-    const d = tempDir(label);
-    dirs.push(d);
-    return d.path;
-  };
+  const fresh = suiteTempDirs();
   const { blocks, expectedTip } = arrivalOrder();
 
   async function importAll(datadir: string, groupCommit: ChainStoreOptions['groupCommit']) {
@@ -81,11 +46,11 @@ describe('group commit', () => {
     const plainDir = fresh('group-plain');
     const plain = await importAll(plainDir, false);
     expect(plain.filter((s) => s === 'reorganized')).toHaveLength(2);
-    const expected = await dump(plainDir);
+    const expected = await dumpStoreIndex(plainDir);
     for (const limits of [true, { maxBlocks: 7, maxBytes: 1 << 30 }, { maxBlocks: 1000, maxBytes: 20_000 }]) {
       const dir = fresh('group');
       expect(await importAll(dir, limits)).toEqual(plain);
-      const got = await dump(dir);
+      const got = await dumpStoreIndex(dir);
       expect(got.size).toBe(expected.size);
       for (const [k, v] of expected) if (got.get(k) !== v) expect({ key: k, value: got.get(k) }).toEqual({ key: k, value: v });
     }
