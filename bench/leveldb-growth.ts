@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { CHAIN_INDEX_LEVEL_OPTIONS } from '../src/store/chain-db.js';
+import { fitPerDecade, type DecadeFit } from './lib/decade-fit.js';
 import { diskBytes } from './lib/era-import.js';
 import { cpuMicros, fmt, load, numberFlag, QUICK } from './lib/measure.js';
 import { mainThreadCpuMicros } from './lib/process-cpu.js';
@@ -35,7 +36,10 @@ const TARGET_KEYS = numberFlag('keys', QUICK ? 300_000 : 12_000_000);
 const EVERY = numberFlag('every', QUICK ? 100_000 : 1_000_000);
 /** Steps a batch: about 14,000 rows, a group commit of a few hundred mainnet blocks. */
 const STEPS_PER_BATCH = 2_000;
-const RESULT = join(import.meta.dirname, 'results', 'leveldb-growth.json');
+/** `--out=NAME` writes bench/results/NAME instead: a re-run for comparison leaves the model's input alone. */
+const OUT = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? 'leveldb-growth.json';
+if (!/^[\w.-]+\.json$/.test(OUT)) throw new Error('--out must be a file name ending in .json');
+const RESULT = join(import.meta.dirname, 'results', OUT);
 
 /** MurmurHash3's 32-bit finaliser: a bijection that spreads consecutive inputs uniformly. */
 function fmix32(h: number): number {
@@ -85,6 +89,13 @@ interface Checkpoint {
   /** The same reads in the main thread's CPU time. */
   present_read_cpu_us: number;
   absent_read_cpu_us: number;
+  /**
+   * Process CPU over the stretch less the main thread's CPU spent generating its rows and timing
+   * its reads, a written row: also counts compaction that runs while the next batch is built.
+   */
+  store_cpu_us_per_row: number;
+  /** The main thread's CPU inside `db.batch`, a written row. */
+  batch_main_thread_cpu_us_per_row: number;
   disk_mib: number;
   load: number;
 }
@@ -109,7 +120,22 @@ try {
   };
   let keys = 0;
   const checkpoints: Checkpoint[] = [];
-  let stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, presentCpu: 0, absent: 0, absentUs: 0, absentCpu: 0 };
+  const freshStretch = () => ({
+    rows: 0,
+    writeCpu: 0,
+    writeWall: 0,
+    writeMain: 0,
+    outsideMain: 0,
+    cpu0: cpuMicros(),
+    present: 0,
+    presentUs: 0,
+    presentCpu: 0,
+    absent: 0,
+    absentUs: 0,
+    absentCpu: 0,
+  });
+  let stretch = freshStretch();
+  let outside0 = mainThreadCpuMicros();
   const t0 = performance.now();
   while (keys < TARGET_KEYS) {
     const ops: ({ type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer })[] = [];
@@ -162,9 +188,13 @@ try {
     stretch.absentCpu += a.cpu;
     stretch.absent += absentKeys.length;
     const c0 = cpuMicros();
+    const m0 = mainThreadCpuMicros();
+    stretch.outsideMain += m0 - outside0;
     const w0 = performance.now();
     await db.batch(ops);
     stretch.writeWall += (performance.now() - w0) * 1000;
+    outside0 = mainThreadCpuMicros();
+    stretch.writeMain += outside0 - m0;
     stretch.writeCpu += cpuMicros() - c0;
     stretch.rows += ops.length;
     const before = keys;
@@ -178,6 +208,8 @@ try {
         absent_read_us: stretch.absentUs / Math.max(1, stretch.absent),
         present_read_cpu_us: stretch.presentCpu / Math.max(1, stretch.present),
         absent_read_cpu_us: stretch.absentCpu / Math.max(1, stretch.absent),
+        store_cpu_us_per_row: (cpuMicros() - stretch.cpu0 - stretch.outsideMain) / stretch.rows,
+        batch_main_thread_cpu_us_per_row: stretch.writeMain / stretch.rows,
         disk_mib: diskBytes(dir) / 2 ** 20,
         load: Number(load().slice(5)),
       };
@@ -188,7 +220,7 @@ try {
           `(CPU ${point.present_read_cpu_us.toFixed(2)} / ${point.absent_read_cpu_us.toFixed(2)} µs), ` +
           `${point.disk_mib.toFixed(0)} MiB on disk (${((performance.now() - t0) / 1000).toFixed(0)} s, ${load()})`,
       );
-      stretch = { rows: 0, writeCpu: 0, writeWall: 0, present: 0, presentUs: 0, presentCpu: 0, absent: 0, absentUs: 0, absentCpu: 0 };
+      stretch = freshStretch();
     }
   }
   void nextCoin;
@@ -201,10 +233,13 @@ try {
     absent_read_us: slopePerDecade(fitted, (p) => p.absent_read_us),
     present_read_cpu_us: slopePerDecade(fitted, (p) => p.present_read_cpu_us),
     absent_read_cpu_us: slopePerDecade(fitted, (p) => p.absent_read_cpu_us),
+    store_cpu_us_per_row: slopePerDecade(fitted, (p) => p.store_cpu_us_per_row),
+    batch_main_thread_cpu_us_per_row: slopePerDecade(fitted, (p) => p.batch_main_thread_cpu_us_per_row),
   };
   console.log(
     `fit over ${fitted.length} checkpoints from ${fmt(fitFrom)} keys: per tenfold growth a written row costs ${fmtFit(perDecade.write_cpu_us_per_row)} µs CPU ` +
-      `(${fmtFit(perDecade.write_wall_us_per_row)} µs wall), a present read ${fmtFit(perDecade.present_read_us)} µs (CPU ${fmtFit(perDecade.present_read_cpu_us)}), an absent read ${fmtFit(perDecade.absent_read_us)} µs (CPU ${fmtFit(perDecade.absent_read_cpu_us)})`,
+      `(${fmtFit(perDecade.write_wall_us_per_row)} µs wall), a present read ${fmtFit(perDecade.present_read_us)} µs (CPU ${fmtFit(perDecade.present_read_cpu_us)}), an absent read ${fmtFit(perDecade.absent_read_us)} µs (CPU ${fmtFit(perDecade.absent_read_cpu_us)}); ` +
+      `counting compaction between batches ${fmtFit(perDecade.store_cpu_us_per_row)} µs CPU a row, the main thread in db.batch ${fmtFit(perDecade.batch_main_thread_cpu_us_per_row)}`,
   );
   if (!QUICK)
     writeFileSync(
@@ -230,23 +265,10 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Least-squares fit of `value = a + b · log10(keys)`: the intercept at 10^0 and the slope b. */
-function slopePerDecade(points: readonly Checkpoint[], value: (p: Checkpoint) => number): { intercept: number; per_decade: number } {
-  const xs = points.map((p) => Math.log10(p.keys));
-  const ys = points.map(value);
-  const n = xs.length;
-  const mx = xs.reduce((s, x) => s + x, 0) / n;
-  const my = ys.reduce((s, y) => s + y, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-  }
-  const b = sxx === 0 ? 0 : sxy / sxx;
-  return { intercept: my - b * mx, per_decade: b };
+function slopePerDecade(points: readonly Checkpoint[], value: (p: Checkpoint) => number): DecadeFit {
+  return fitPerDecade(points.map((p) => ({ keys: p.keys, value: value(p) })));
 }
 
-function fmtFit(f: { intercept: number; per_decade: number }): string {
+function fmtFit(f: DecadeFit): string {
   return `${f.per_decade >= 0 ? '+' : ''}${f.per_decade.toFixed(3)}`;
 }
