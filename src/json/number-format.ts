@@ -13,6 +13,15 @@ const ZAT_PER_ZEC_BIG = 100_000_000n;
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
+/** Integer as plain decimal (C++ `ostream << int64/uint64`). */
+export function formatInteger(n: number | bigint): string {
+  if (typeof n === 'bigint') return n.toString();
+  // Above 2^53 a number is no longer an exact integer, and String() would switch to
+  // exponent form at 1e21; such values must be passed as bigint.
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer: ${n}`);
+  return n === 0 ? '0' : String(n); // String(-0) is already "0"; keep it explicit
+}
+
 /** `ValueFromAmount`: 0 → `0.00000000`, -5 → `-0.00000005`, 1250000000 → `12.50000000`. */
 export function formatAmount(zat: number | bigint): string {
   if (typeof zat === 'number') {

@@ -21,98 +21,17 @@
 import { Buffer } from 'node:buffer';
 import { toHexAt, toHexReversedAt } from '../hex-text.js';
 import { JsonNumber, type JsonValue } from './value.js';
-import { formatAmount, formatDouble } from './number-format.js';
+import { formatAmount, formatDouble, formatInteger } from './number-format.js';
+import { writeHexAt, writeHexReversedAt } from './hex-into.js';
+import { isPlainAscii, quotedKey, quoteJsonString } from './string-quote.js';
+
+export { quoteJsonString } from './string-quote.js';
+export { formatInteger } from './number-format.js';
 import { wasmHexInto } from './hex-wasm.js';
-
-// UniValue escapes controls, `"`, `\` and DEL; `/` and non-ASCII are left alone. The test is
-// "only safe characters" (anchored), which V8 runs faster than searching for a bad one.
-const NO_ESCAPE_NEEDED = /^[ !#-[\]-~\u0080-\uffff]*$/;
-/** Printable ASCII other than `"` and `\`: such a string is its own JSON text, byte for byte. */
-const ASCII_NO_ESCAPE = /^[ !#-[\]-~]*$/;
-
-const ESCAPES: string[] = [];
-for (let c = 0; c < 0x20; c++) ESCAPES[c] = '\\u' + c.toString(16).padStart(4, '0');
-ESCAPES[0x08] = '\\b';
-ESCAPES[0x09] = '\\t';
-ESCAPES[0x0a] = '\\n';
-ESCAPES[0x0c] = '\\f';
-ESCAPES[0x0d] = '\\r';
-ESCAPES[0x22] = '\\"';
-ESCAPES[0x5c] = '\\\\';
-ESCAPES[0x7f] = '\\u007f';
-
-/** Printable ASCII other than `"` and `\`: the string is its own JSON text, byte for byte. */
-function isPlainAscii(s: string): boolean {
-  // Short strings: a plain loop beats the regex's fixed call cost.
-  if (s.length > 16) return ASCII_NO_ESCAPE.test(s);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
-}
-
-/** A string as a quoted, zcashd-escaped JSON string token (§4.2). */
-export function quoteJsonString(s: string): string {
-  // Short strings: a plain loop beats the regex's fixed call cost.
-  if (s.length <= 16) {
-    let i = 0;
-    for (; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f) break;
-    }
-    if (i === s.length) return '"' + s + '"';
-  } else if (NO_ESCAPE_NEEDED.test(s)) return '"' + s + '"';
-  let out = '"';
-  let runStart = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f) {
-      if (i > runStart) out += s.slice(runStart, i);
-      out += ESCAPES[c]!;
-      runStart = i + 1;
-    }
-  }
-  if (runStart < s.length) out += s.slice(runStart);
-  return out + '"';
-}
-
-/** Integer as plain decimal (C++ `ostream << int64/uint64`). */
-export function formatInteger(n: number | bigint): string {
-  if (typeof n === 'bigint') return n.toString();
-  // Above 2^53 a number is no longer an exact integer, and String() would switch to
-  // exponent form at 1e21; such values must be passed as bigint.
-  if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer: ${n}`);
-  return n === 0 ? '0' : String(n); // String(-0) is already "0"; keep it explicit
-}
-
-// Keys are nearly always the same few dozen literals (TxToJSON, blockToJSON), so their quoted
-// form is memoized, as text and as bytes; the bounds (count and key length) keep keys echoed
-// from requests from growing it or pinning large strings.
-interface QuotedKey {
-  text: string;
-  bytes: Uint8Array;
-}
-const KEY_CACHE = new Map<string, QuotedKey>();
-const KEY_CACHE_LIMIT = 4096;
-const KEY_CACHE_MAX_KEY = 64;
 
 /** Any character outside ASCII (such text is written through the UTF-8 encoder). */
 // eslint-disable-next-line no-control-regex -- the range is all of ASCII, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
-
-const HEX_DIGITS = '0123456789abcdef';
-/** The two hex characters of a byte, as the little-endian uint16 that stores them in order. */
-const HEX_OF_BYTE = new Uint16Array(256);
-for (let b = 0; b < 256; b++) HEX_OF_BYTE[b] = HEX_DIGITS.charCodeAt(b >> 4) | (HEX_DIGITS.charCodeAt(b & 15) << 8);
-/**
- * The four hex characters of two bytes (index: first byte | second byte << 8), as the
- * little-endian uint32 that stores them in order. 256 KB, but one table lookup and one store
- * per two bytes, faster than Node's native hex encoder plus the copy of its string into the
- * buffer.
- */
-const HEX_OF_PAIR = new Uint32Array(65536);
-for (let v = 0; v < 65536; v++) HEX_OF_PAIR[v] = HEX_OF_BYTE[v & 255]! | (HEX_OF_BYTE[v >> 8]! << 16);
 
 /** The two decimal digits of 0..99, as the little-endian uint16 that stores them in order. */
 const DIGIT_PAIRS = new Uint16Array(100);
@@ -265,16 +184,10 @@ export class JsonWriter {
     }
     this.state = OBJ_WANT_VALUE;
     if (this.buf !== null && k.length <= KEY_INLINE_MAX && this.plainKeyBytes(k)) return this;
-    let quoted = KEY_CACHE.get(k);
-    if (quoted === undefined) {
-      const text = quoteJsonString(k) + ':';
-      // Only ASCII keys are cached, so a cached key never brings in other characters.
-      if (NON_ASCII.test(k) || k.length > KEY_CACHE_MAX_KEY || KEY_CACHE.size >= KEY_CACHE_LIMIT) {
-        this.putText((this.needComma ? ',' : '') + text);
-        return this;
-      }
-      quoted = { text, bytes: Buffer.from(text, 'latin1') };
-      KEY_CACHE.set(k, quoted);
+    const quoted = quotedKey(k);
+    if (quoted === null) {
+      this.putText((this.needComma ? ',' : '') + quoteJsonString(k) + ':');
+      return this;
     }
     const buf = this.buf;
     if (buf === null) {
@@ -383,12 +296,7 @@ export class JsonWriter {
     let p = this.pos;
     if (sep) this.buf[p++] = COMMA;
     this.buf[p++] = QUOTE;
-    // A byte at a time from the 512-byte table: these are short (hashes), written between long
-    // runs of other output that push the 256 KB pair table out of the cache.
-    for (let j = start + n - 1; j >= start; j--) {
-      view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
-      p += 2;
-    }
+    p = writeHexReversedAt(view, p, bytes, start, n);
     this.buf[p++] = QUOTE;
     this.pos = p;
     return this;
@@ -639,18 +547,7 @@ export class JsonWriter {
       this.pos += 2 * (end - start);
       return;
     }
-    const view = this.view!;
-    let p = this.pos;
-    let i = start;
-    for (; i + 1 < end; i += 2) {
-      view.setUint32(p, HEX_OF_PAIR[bytes[i]! | (bytes[i + 1]! << 8)]!, true);
-      p += 4;
-    }
-    if (i < end) {
-      view.setUint16(p, HEX_OF_BYTE[bytes[i]!]!, true);
-      p += 2;
-    }
-    this.pos = p;
+    this.pos = writeHexAt(this.view!, this.pos, bytes, start, end);
   }
 
   /** 0 ≤ n < 2^32, an integer, into byte output. */
