@@ -4,6 +4,8 @@
  * import model before it runs.
  *
  *   npx tsx bench/import-contiguous.ts generate DIR      builds the chain into DIR (blk files)
+ *   npx tsx bench/import-contiguous.ts generate-store DIR  builds the store calibration chain
+ *                                                        (bench/import-eras.ts --store-chain=DIR)
  *   npx tsx bench/import-contiguous.ts run DIR [--max-seconds=N]
  *
  * `run` reads what the chain holds from its blk files (every block decoded and counted, in
@@ -24,24 +26,26 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
-import { CONTIGUOUS_SEGMENTS } from './lib/contiguous-plan.js';
+import { CONTIGUOUS_SEGMENTS, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { blkBlocks, CoinReadSimulation, type GroupSizes, type SimulatedReads } from './lib/coin-read-sim.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
-import { predictMicros, type UnitCosts } from './lib/import-model.js';
+import { modelsStore, predictMicros, type ModelAmounts, type UnitCosts } from './lib/import-model.js';
+import { storeAmounts } from './lib/store-terms.js';
 import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
 import { fmt, load, numberFlag } from './lib/measure.js';
 
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
 const [command, dir] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (!dir || (command !== 'generate' && command !== 'run')) {
-  console.error('usage: import-contiguous.ts generate|run DIR [--max-seconds=N]');
+if (!dir || (command !== 'generate' && command !== 'generate-store' && command !== 'run')) {
+  console.error('usage: import-contiguous.ts generate|generate-store|run DIR [--max-seconds=N]');
   process.exit(2);
 }
 
-if (command === 'generate') {
+if (command === 'generate' || command === 'generate-store') {
   const t0 = performance.now();
-  const c = writeEraChain(dir, CONTIGUOUS_SEGMENTS, 'contiguous', (h) => {
+  const [segments, tag] = command === 'generate' ? [CONTIGUOUS_SEGMENTS, 'contiguous'] : [STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG];
+  const c = writeEraChain(dir, segments, tag, (h) => {
     if ((h + 1) % 10_000 === 0)
       console.log(`generated ${fmt(h + 1)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s (${load()})`);
   });
@@ -85,17 +89,19 @@ async function run(chainDir: string): Promise<void> {
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   const growthSeconds = { cpu: [] as number[], wall: [] as number[] };
   let keysSoFar: StoreKeys = { coins: 0, other: 0 };
+  const amounts: ModelAmounts[] = [];
+  const { wall: wallCosts, cpu: cpuCosts } = projection.unit_costs_us;
   for (const [i, w] of windows.entries()) {
-    // Only the coin reads that reach LevelDB pay its growth.
+    // Only the coin reads that reach LevelDB pay its growth; with the store term fitted, the
+    // written rows' growth is in the unit costs.
     const levelDbReads = reads[i]?.leveldb ?? 0;
-    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu', levelDbReads) / 1e6 : 0);
-    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall', levelDbReads) / 1e6 : 0);
+    growthSeconds.cpu.push(growth ? growthMicros(growth, w, keysSoFar, 'cpu', levelDbReads, !modelsStore(cpuCosts)) / 1e6 : 0);
+    growthSeconds.wall.push(growth ? growthMicros(growth, w, keysSoFar, 'wall', levelDbReads, !modelsStore(wallCosts)) / 1e6 : 0);
+    amounts.push({ ...w, ...storeAmounts(w, keysSoFar) });
     keysSoFar = storeKeysAfter(keysSoFar, w);
   }
-  const predictedWall = windows.map(
-    (w, i) => predictMicros({ ...projection.unit_costs_us.wall, run: 0 }, w) / 1e6 + growthSeconds.wall[i]!,
-  );
-  const predictedCpu = windows.map((w, i) => predictMicros({ ...projection.unit_costs_us.cpu, run: 0 }, w) / 1e6 + growthSeconds.cpu[i]!);
+  const predictedWall = amounts.map((w, i) => predictMicros({ ...wallCosts, run: 0 }, w) / 1e6 + growthSeconds.wall[i]!);
+  const predictedCpu = amounts.map((w, i) => predictMicros({ ...cpuCosts, run: 0 }, w) / 1e6 + growthSeconds.cpu[i]!);
   const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
   const prediction = {
     blocks: total.blocks,

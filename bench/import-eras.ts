@@ -32,9 +32,11 @@ import { verifyEquihash } from '../src/crypto/equihash.js';
 import { ERA_REGTEST, EraChainGenerator, type Composition } from '../test-vectors/era-chain.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { calibrationChains } from './lib/calibration-chains.js';
-import { writeChainFile } from './lib/era-chain-file.js';
+import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
+import { WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
-import { fitCosts, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
+import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
+import { storeAmounts, withStoreAmounts } from './lib/store-terms.js';
 import {
   CALIBRATION_STORE_KEYS,
   growthMicros,
@@ -44,13 +46,16 @@ import {
   type StoreKeys,
 } from './lib/leveldb-growth-model.js';
 import { mainnetEras, MAINNET_TIP, ORCHARD_ACTIONS_TOTAL, SAPLING_OUTPUTS_TOTAL, ZEBRA_SIZE_ON_DISK } from './lib/mainnet.js';
-import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
+import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK, stringFlag } from './lib/measure.js';
 
 const BLOCKS = numberFlag('blocks', QUICK ? 30 : 250);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
 
 const REPROJECT = process.argv.includes('--reproject');
+/** A store calibration chain generated before (bench/import-contiguous.ts generate-store DIR). */
+const STORE_CHAIN = stringFlag('store-chain');
+
 const root = mkdtempSync(join(tmpdir(), 'zecrpc-bench-eras-'));
 
 /** What steps 1–3 give the projection: unit costs, Equihash's cost and the calibration rows. */
@@ -61,6 +66,7 @@ interface Measured {
   equihashUs: number;
   loadAverage: string;
   calibration: unknown[];
+  storeCalibration: unknown;
 }
 
 try {
@@ -79,9 +85,11 @@ try {
   const project = (costs: UnitCosts, basis: 'cpu' | 'wall' | 'main') => {
     let keys: StoreKeys = { coins: 0, other: 0 };
     return mainnetEras().map(({ era, composition, sampleBlocks }) => {
-      const growthSeconds = growth ? growthMicros(growth, composition, keys, basis) / 1e6 : 0;
+      // With the store term fitted, growth adds only its reads (the term holds the written rows').
+      const growthSeconds = growth ? growthMicros(growth, composition, keys, basis, composition.inputs, !modelsStore(costs)) / 1e6 : 0;
+      const amounts = { ...composition, ...storeAmounts(composition, keys) };
       keys = storeKeysAfter(keys, composition);
-      const connectSeconds = predictMicros(costs, composition) / 1e6 + growthSeconds;
+      const connectSeconds = predictMicros(costs, amounts) / 1e6 + growthSeconds;
       const equihashSeconds = (composition.blocks * equihashUs) / 1e6;
       const seconds = cores >= 2 ? Math.max(connectSeconds, equihashSeconds) : connectSeconds + equihashSeconds;
       return {
@@ -167,6 +175,7 @@ try {
       orchard_actions: `${ORCHARD_ACTIONS_TOTAL / 1e6} M in all (issue 11 estimate), spread by the samples' actions`,
     },
     calibration: measured.calibration,
+    store_calibration: measured.storeCalibration,
     eras,
     eras_at_measured_load: loadedEras,
     eras_main_thread: mainThreadEras,
@@ -200,11 +209,17 @@ async function measure(): Promise<Measured> {
       chain.main.push(run.mainThreadCpuMicros);
     }
   }
+  const empty = { coins: 0, other: 0 };
   const samples = (which: 'wall' | 'cpu' | 'main'): ImportSample[] =>
-    chains.map((c) => ({ label: c.spec.label, composition: c.composition, micros: median(c[which]) }));
-  const wall = samples('wall');
-  const cpu = samples('cpu');
-  const main = samples('main');
+    chains.map((c) => ({
+      label: c.spec.label,
+      composition: { ...c.composition, ...storeAmounts(c.composition, empty) },
+      micros: median(c[which]),
+    }));
+  const store = QUICK && !STORE_CHAIN ? null : await measureStoreChain();
+  const wall = [...samples('wall'), ...(store?.samples.wall ?? [])];
+  const cpu = [...samples('cpu'), ...(store?.samples.cpu ?? [])];
+  const main = [...samples('main'), ...(store?.samples.main ?? [])];
   for (const c of chains) {
     const w = median(c.wall) / 1e6;
     console.log(
@@ -217,9 +232,10 @@ async function measure(): Promise<Measured> {
   const cpuCosts = fitCosts(cpu);
   const mainCosts = fitCosts(main);
   console.log(
-    `unit costs (least squares over ${chains.length} chains, µs): ${describeCosts(wallCosts)} (wall); ${describeCosts(cpuCosts)} (CPU); ${describeCosts(mainCosts)} (main thread)`,
+    `unit costs (least squares over ${chains.length} chains${store ? ` and ${store.samples.cpu.length} windows of the store calibration chain` : ''}, µs): ` +
+      `${describeCosts(wallCosts)} (wall); ${describeCosts(cpuCosts)} (CPU); ${describeCosts(mainCosts)} (main thread)`,
   );
-  for (const r of residuals(wallCosts, wall)) console.log(`  fit check ${r.label.padEnd(46)} predicted/measured ${r.ratio.toFixed(2)}`);
+  for (const r of residuals(cpuCosts, cpu)) console.log(`  fit check ${r.label.padEnd(46)} CPU predicted/measured ${r.ratio.toFixed(2)}`);
 
   // ---- 3. Equihash (200, 9) on real mainnet headers.
   const headers = realBlockFiles()
@@ -250,7 +266,100 @@ async function measure(): Promise<Measured> {
       cpu_seconds: median(c.cpu) / 1e6,
       main_thread_cpu_seconds: median(c.main) / 1e6,
       predicted_seconds: predictMicros(wallCosts, c.composition) / 1e6,
+      predicted_cpu_seconds: predictMicros(cpuCosts, { ...c.composition, ...storeAmounts(c.composition, empty) }) / 1e6,
     })),
+    storeCalibration: store
+      ? {
+          ...store.summary,
+          windows: store.samples.cpu.map((w, i) => ({
+            window: store.windowIndex[i],
+            store_keys_before: store.keysBefore[i],
+            cpu_seconds: Number((w.micros / 1e6).toFixed(3)),
+            predicted_cpu_seconds: Number((predictMicros(cpuCosts, w.composition) / 1e6).toFixed(3)),
+            main_thread_cpu_seconds: Number((store.samples.main[i]!.micros / 1e6).toFixed(3)),
+            wall_seconds: Number((store.samples.wall[i]!.micros / 1e6).toFixed(3)),
+          })),
+        }
+      : 'not measured (--quick without --store-chain)',
+  };
+}
+
+/**
+ * Step 1b: the store calibration chain (bench/lib/contiguous-plan.ts STORE_CALIBRATION_SEGMENTS),
+ * from --store-chain=DIR when it was generated there before (`bench/import-contiguous.ts
+ * generate-store DIR`), else built now (minutes), imported once into a fresh store and timed in
+ * windows of WINDOW_BLOCKS blocks. Each window is a sample for the fit, what it costs less what
+ * LevelDB's growth adds to the coin reads it made that reached LevelDB (counted by the importer)
+ * and its nullifier checks: the fit's store term is left to carry the written rows. The first
+ * window (JIT, the store opening) and the last (the final write) are left out.
+ */
+async function measureStoreChain(): Promise<{
+  samples: Record<'wall' | 'cpu' | 'main', ImportSample[]>;
+  windowIndex: number[];
+  keysBefore: number[];
+  summary: Record<string, unknown>;
+}> {
+  const dir = STORE_CHAIN ?? join(root, 'store-chain');
+  let chain: ChainFileComposition;
+  const file = join(dir, 'composition.json');
+  if (existsSync(file)) {
+    chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
+    if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS))
+      throw new Error(`${dir} holds another plan than STORE_CALIBRATION_SEGMENTS: generate it again`);
+  } else {
+    console.log(`building the store calibration chain in ${dir} (minutes)`);
+    chain = writeEraChain(dir, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG);
+  }
+  const datadir = mkdtempSync(join(root, 'store-'));
+  let run;
+  try {
+    run = await importChainDir(dir, datadir, ERA_REGTEST, { windowBlocks: WINDOW_BLOCKS });
+  } finally {
+    rmSync(datadir, { recursive: true, force: true });
+  }
+  const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
+  // A window pays no import's opening or closing (`runs` 0).
+  const windows = withStoreAmounts(chain.windows).map((w) => ({ ...w, runs: 0 }));
+  const samples = { wall: [] as ImportSample[], cpu: [] as ImportSample[], main: [] as ImportSample[] };
+  const windowIndex: number[] = [];
+  const keysBefore: number[] = [];
+  let keys: StoreKeys = { coins: 0, other: 0 };
+  const delta = (ends: number[], i: number) => ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
+  for (let i = 0; i < run.windowEnds.length; i++) {
+    const w = windows[i]!;
+    const before = keys;
+    keys = storeKeysAfter(keys, w);
+    // Complete windows only, the first and the last left out.
+    if (i === 0 || i >= run.windowEnds.length - 1 || w.blocks !== WINDOW_BLOCKS) continue;
+    const reads = run.windowCoinReadEnds[i]!.leveldb - run.windowCoinReadEnds[i - 1]!.leveldb;
+    const readGrowth = (basis: 'cpu' | 'wall' | 'main') => (growth ? growthMicros(growth, w, before, basis, reads, false) : 0);
+    const label = `store chain window ${i}`;
+    samples.wall.push({ label, composition: w, micros: delta(run.windowEnds, i) * 1e6 - readGrowth('wall') });
+    samples.cpu.push({ label, composition: w, micros: delta(run.windowCpuEnds, i) * 1e6 - readGrowth('cpu') });
+    samples.main.push({ label, composition: w, micros: delta(run.windowMainThreadCpuEnds, i) * 1e6 - readGrowth('main') });
+    windowIndex.push(i);
+    keysBefore.push(Math.round(storeKeyTotal(before)));
+  }
+  console.log(
+    `store calibration chain: ${fmt(run.blocks)} blocks, ${(run.bytes / 1e9).toFixed(2)} GB in ${(run.wallMicros / 1e6).toFixed(0)} s wall, ` +
+      `${(run.cpuMicros / 1e6).toFixed(0)} s CPU; ${samples.cpu.length} windows to ${fmt(storeKeyTotal(keys) / 1e6, 1)} M keys (${load()})`,
+  );
+  return {
+    samples,
+    windowIndex,
+    keysBefore,
+    summary: {
+      chain: dir,
+      tag: STORE_CHAIN_TAG,
+      segments: STORE_CALIBRATION_SEGMENTS,
+      blocks: run.blocks,
+      bytes: run.bytes,
+      wall_seconds: run.wallMicros / 1e6,
+      cpu_seconds: run.cpuMicros / 1e6,
+      main_thread_cpu_seconds: run.mainThreadCpuMicros / 1e6,
+      store_keys_after: Math.round(storeKeyTotal(keys)),
+      load_average: load(),
+    },
   };
 }
 
@@ -260,6 +369,7 @@ function lastMeasured(): Measured {
     equihash_200_9_us: number;
     load_average: string;
     calibration: unknown[];
+    store_calibration?: unknown;
   };
   console.log(`unit costs of the run in ${RESULT} (measured at ${last.load_average}), projected again`);
   return {
@@ -269,6 +379,7 @@ function lastMeasured(): Measured {
     equihashUs: last.equihash_200_9_us,
     loadAverage: last.load_average,
     calibration: last.calibration,
+    storeCalibration: last.store_calibration ?? 'not measured',
   };
 }
 

@@ -14,3 +14,25 @@ export const CONTIGUOUS_SEGMENTS: EraSegment[] = [
   { era: 'nu5', blocks: 25_630 },
   { era: 'nu63', blocks: 340 },
 ];
+
+/**
+ * The store calibration chain (bench/import-store-calibration.ts): a different, shorter chain whose
+ * windows fit what a growing store adds to the unit costs. Its eras come out of mainnet's order
+ * and more than once, so each era is imported into small, middling and large stores and the
+ * fit can tell what an era costs from what the store's size adds; the contiguous chain, built
+ * with another tag, stays out of the fit that predicts it.
+ */
+export const STORE_CALIBRATION_SEGMENTS: EraSegment[] = [
+  { era: 'nu5', blocks: 6_000 },
+  { era: 'sprout', blocks: 4_000 },
+  { era: 'sapling', blocks: 8_000 },
+  { era: 'nu5', blocks: 8_000 },
+  { era: 'spam', blocks: 300 },
+  { era: 'sprout', blocks: 3_000 },
+  { era: 'sapling', blocks: 6_000 },
+  { era: 'nu5', blocks: 6_000 },
+  { era: 'nu63', blocks: 100 },
+];
+
+/** The store calibration chain's generator tag: other keys and hashes than the contiguous chain's. */
+export const STORE_CHAIN_TAG = 'store-calibration';

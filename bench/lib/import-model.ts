@@ -7,6 +7,7 @@
  * stays at zero rather than going negative.
  */
 import type { Composition } from '../../test-vectors/era-chain.js';
+import { STORE_TERMS, type StoreAmounts, type StoreTerm } from './store-terms.js';
 
 export const UNITS = ['blocks', 'bytes', 'txs', 'inputs', 'outputs', 'saplingSpends', 'saplingOutputs', 'orchardActions'] as const;
 export type Unit = (typeof UNITS)[number];
@@ -14,24 +15,37 @@ export type Unit = (typeof UNITS)[number];
 /**
  * µs per unit, and µs per import (`run`: opening the store, starting the solution thread, the
  * last group's write and closing), which a chain of a few hundred blocks would otherwise charge
- * to its blocks.
+ * to its blocks; and, when the fit had windows of a growing store to go on, µs per store term
+ * (bench/lib/store-terms.ts).
  */
-export type UnitCosts = Record<Unit | 'run', number>;
-const TERMS = [...UNITS, 'run'] as const;
+export type UnitCosts = Record<Unit | 'run', number> & Partial<Record<StoreTerm, number>>;
+/**
+ * What the model charges: a composition, where the store's growth is known its store amounts, and
+ * how many whole imports it spans (`runs`: 1 unless said; 0 for a window inside one import, which
+ * pays no opening or closing).
+ */
+export type ModelAmounts = Composition & Partial<StoreAmounts> & { runs?: number };
+const TERMS = [...UNITS, 'run', ...STORE_TERMS] as const;
 type Term = (typeof TERMS)[number];
-const amount = (c: Composition, t: Term): number => (t === 'run' ? 1 : c[t]);
+const amount = (c: ModelAmounts, t: Term): number => (t === 'run' ? (c.runs ?? 1) : (c[t] ?? 0));
+
+/**
+ * Whether `costs` carry the store terms: then what LevelDB's growth adds to written rows is in
+ * them, and bench/lib/leveldb-growth-model.ts adds only its reads.
+ */
+export const modelsStore = (costs: UnitCosts): boolean => STORE_TERMS.every((t) => costs[t] !== undefined);
 
 /** One measured import: what the chain held and what importing it took. */
 export interface ImportSample {
   label: string;
-  composition: Composition;
+  composition: ModelAmounts;
   /** µs of wall time (or CPU time: the model is fitted on one or the other). */
   micros: number;
 }
 
 /** Predicted µs for one import of `c` at `costs`. */
-export function predictMicros(costs: UnitCosts, c: Composition): number {
-  return TERMS.reduce((s, t) => s + costs[t] * amount(c, t), 0);
+export function predictMicros(costs: UnitCosts, c: ModelAmounts): number {
+  return TERMS.reduce((s, t) => s + (costs[t] ?? 0) * amount(c, t), 0);
 }
 
 /** Solves the square system `a x = b` by Gaussian elimination with partial pivoting (null if singular). */
@@ -58,7 +72,9 @@ export function solveLinear(a: number[][], b: number[]): number[] | null {
  * at zero and the rest refitted, until none is.
  */
 export function fitCosts(samples: readonly ImportSample[]): UnitCosts {
-  const free = new Set<Term>(TERMS);
+  // The store terms are fitted only when some sample carries them (windows of a growing store).
+  const fitted = TERMS.filter((t) => !(STORE_TERMS as readonly Term[]).includes(t) || samples.some((s) => amount(s.composition, t) !== 0));
+  const free = new Set<Term>(fitted);
   for (;;) {
     const units = TERMS.filter((u) => free.has(u));
     // Columns scaled to unit norm so that bytes (millions) and blocks (hundreds) condition alike.
@@ -74,9 +90,9 @@ export function fitCosts(samples: readonly ImportSample[]): UnitCosts {
     }
     const x = solveLinear(ata, atb);
     if (!x) throw new Error(`the calibration chains do not tell ${units.join(', ')} apart`);
-    const costs = Object.fromEntries(TERMS.map((u) => [u, 0])) as UnitCosts;
+    const costs = Object.fromEntries(fitted.map((u) => [u, 0])) as UnitCosts;
     units.forEach((u, i) => (costs[u] = x[i]! / scale[i]!));
-    const negative = units.filter((u) => costs[u] < 0).sort((a, b) => costs[a] - costs[b]);
+    const negative = units.filter((u) => costs[u]! < 0).sort((a, b) => costs[a]! - costs[b]!);
     if (negative.length === 0) return costs;
     free.delete(negative[0]!);
   }

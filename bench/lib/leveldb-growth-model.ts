@@ -88,6 +88,9 @@ export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
  * `coinReads`: how many of `c`'s coin reads reach LevelDB. An import answers most from memory
  * (the groups pending and the coins cache: bench/lib/coin-read-sim.ts counts them for a chain
  * whose blocks are at hand); without the count every input is charged a read, an upper bound.
+ *
+ * `chargeWrites` false leaves written rows out: unit costs fitted with the store terms
+ * (bench/lib/store-terms.ts) already hold what a growing store adds to them.
  */
 export function growthMicros(
   growth: LevelDbGrowth,
@@ -95,12 +98,19 @@ export function growthMicros(
   before: StoreKeys,
   basis: 'cpu' | 'wall' | 'main',
   coinReads: number = c.inputs,
+  chargeWrites = true,
 ): number {
   const work = { ...levelDbWork(c), presentReads: coinReads };
   const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;
   const g = growth.per_tenfold_growth;
-  const writes = basis === 'cpu' ? slope(g.write_cpu_us_per_row) : basis === 'wall' ? slope(g.write_wall_us_per_row) : 0;
+  const writes = !chargeWrites
+    ? 0
+    : basis === 'cpu'
+      ? slope(g.write_cpu_us_per_row)
+      : basis === 'wall'
+        ? slope(g.write_wall_us_per_row)
+        : 0;
   return work.rows * writes + work.presentReads * slope(g.present_read_us) + work.absentReads * slope(g.absent_read_us);
 }

@@ -75,3 +75,8 @@ export function numberFlag(name: string, fallback: number): number {
   if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
   return value;
 }
+
+/** `--name=value` from the command line as text, else undefined. */
+export function stringFlag(name: string): string | undefined {
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
