@@ -36,7 +36,7 @@ import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-pl
 import { WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
-import { storeAmounts, withStoreAmounts } from './lib/store-terms.js';
+import { STORE_TERMS, storeAmounts, withStoreAmounts } from './lib/store-terms.js';
 import {
   CALIBRATION_STORE_KEYS,
   growthMicros,
@@ -97,6 +97,8 @@ try {
         sample_blocks: sampleBlocks,
         mainnet: roundComposition(composition),
         connect_seconds: connectSeconds,
+        // what the store term charges (a share of connect_seconds): the rows a growing store compacts
+        store_term_seconds: ((costs.storeKeyDecades ?? 0) * (amounts.storeKeyDecades ?? 0)) / 1e6,
         leveldb_growth_seconds: growthSeconds,
         store_keys_after: Math.round(storeKeyTotal(keys)),
         equihash_seconds: equihashSeconds,
@@ -129,7 +131,11 @@ try {
       `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
         `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
         `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
-        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; LevelDB growth to ${fmt(e.store_keys_after / 1e6, 1)} M keys ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h of it), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; store to ${fmt(e.store_keys_after / 1e6, 1)} M keys: ` +
+        (modelsStore(cpuCosts)
+          ? `store term ${(e.store_term_seconds / 3600).toFixed(2)} h, reads' growth ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h`
+          : `LevelDB growth ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h, rows and reads`) +
+        `), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
     );
   }
   console.log(
@@ -160,6 +166,11 @@ try {
           calibration_store_keys: CALIBRATION_STORE_KEYS,
           mainnet_store_keys: eras[eras.length - 1]!.store_keys_after,
           mainnet_hours_added: eras.reduce((s, e) => s + e.leveldb_growth_seconds, 0) / 3600,
+          // With the store term fitted, the growth above is reads only; the written rows' is here.
+          mainnet_hours_store_term: eras.reduce((s, e) => s + e.store_term_seconds, 0) / 3600,
+          writes_charged_by: modelsStore(cpuCosts)
+            ? 'the fitted store term (bench/lib/store-terms.ts): per_tenfold_growth write slopes unused'
+            : 'per_tenfold_growth write slopes',
           // The contiguous chain's prediction charges only the reads its simulation sends to
           // LevelDB (bench/lib/coin-read-sim.ts); mainnet's blocks are not at hand to simulate.
           mainnet_coin_reads_basis:
@@ -188,6 +199,8 @@ try {
 
 async function measure(): Promise<Measured> {
   // ---- 1. Build and import the calibration chains.
+  // The store calibration chain is found (or built) first, so a wrong one stops the run at once.
+  const storeChain = QUICK && !STORE_CHAIN ? null : loadStoreChain();
   const chains = calibrationChains(BLOCKS).map((spec, i) => {
     const dir = join(root, `chain${i}`);
     const t0 = performance.now();
@@ -216,7 +229,7 @@ async function measure(): Promise<Measured> {
       composition: { ...c.composition, ...storeAmounts(c.composition, empty) },
       micros: median(c[which]),
     }));
-  const store = QUICK && !STORE_CHAIN ? null : await measureStoreChain();
+  const store = storeChain ? await measureStoreChain(storeChain) : null;
   const wall = [...samples('wall'), ...(store?.samples.wall ?? [])];
   const cpu = [...samples('cpu'), ...(store?.samples.cpu ?? [])];
   const main = [...samples('main'), ...(store?.samples.main ?? [])];
@@ -293,23 +306,25 @@ async function measure(): Promise<Measured> {
  * and its nullifier checks: the fit's store term is left to carry the written rows. The first
  * window (JIT, the store opening) and the last (the final write) are left out.
  */
-async function measureStoreChain(): Promise<{
+function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
+  const dir = STORE_CHAIN ?? join(root, 'store-chain');
+  const file = join(dir, 'composition.json');
+  if (!existsSync(file)) {
+    console.log(`building the store calibration chain in ${dir} (minutes)`);
+    return { dir, chain: writeEraChain(dir, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG) };
+  }
+  const chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
+  if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS) || chain.tag !== STORE_CHAIN_TAG)
+    throw new Error(`${dir} holds another chain than STORE_CALIBRATION_SEGMENTS with tag ${STORE_CHAIN_TAG}: generate it again`);
+  return { dir, chain };
+}
+
+async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFileComposition }): Promise<{
   samples: Record<'wall' | 'cpu' | 'main', ImportSample[]>;
   windowIndex: number[];
   keysBefore: number[];
   summary: Record<string, unknown>;
 }> {
-  const dir = STORE_CHAIN ?? join(root, 'store-chain');
-  let chain: ChainFileComposition;
-  const file = join(dir, 'composition.json');
-  if (existsSync(file)) {
-    chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
-    if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS))
-      throw new Error(`${dir} holds another plan than STORE_CALIBRATION_SEGMENTS: generate it again`);
-  } else {
-    console.log(`building the store calibration chain in ${dir} (minutes)`);
-    chain = writeEraChain(dir, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG);
-  }
   const datadir = mkdtempSync(join(root, 'store-'));
   let run;
   try {
@@ -393,7 +408,8 @@ async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros:
 }
 
 function describeCosts(c: UnitCosts): string {
-  return [...UNITS, 'run' as const].map((u) => `${u} ${c[u] < 1 ? c[u].toFixed(4) : c[u].toFixed(1)}`).join(', ');
+  const terms = [...UNITS, 'run' as const, ...STORE_TERMS].filter((u) => c[u] !== undefined);
+  return terms.map((u) => `${u} ${c[u]! < 1 ? c[u]!.toFixed(4) : c[u]!.toFixed(1)}`).join(', ');
 }
 
 function roundComposition(c: Composition): Composition {
