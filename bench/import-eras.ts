@@ -1,7 +1,7 @@
 /**
  * The import projection: what a full mainnet import costs on this machine, from unit costs
  * measured on era-shaped chains and mainnet's composition per era.
- * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick]
+ * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick] [--store-chain=DIR]
  *      npx tsx bench/import-eras.ts --reproject   (steps 4 on the unit costs already in the result file)
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
@@ -10,12 +10,17 @@
  *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
  *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
  *    kept, wall time, this process's CPU time (LevelDB's threads included) and its main thread's.
- * 2. Unit costs: least squares over the chains (bench/lib/import-model.ts), every cost ≥ 0, with
- *    each chain's predicted/measured ratio.
+ *    1b. The store calibration chain (41,594 era-shaped blocks, the eras out of mainnet's order
+ *    and repeated; --store-chain=DIR reuses one `bench/import-contiguous.ts generate-store DIR`
+ *    built, else it is built here; --quick without the flag leaves it out), imported once and
+ *    timed in windows of 1,000 blocks as its store grows to ≈ 1.4·10^7 keys.
+ * 2. Unit costs and the store term (bench/lib/store-terms.ts): least squares over the chains and
+ *    the store chain's windows (bench/lib/import-model.ts), every cost ≥ 0, with each sample's
+ *    predicted/measured ratio.
  * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
  *    is measured apart and run, as `zecrpc import` runs it, on the second core.
- * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs, plus
- *    what LevelDB's growth past the calibration stores adds as the store fills era by era
+ * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs and
+ *    the store term as the store fills era by era, plus what LevelDB's growth adds to its reads
  *    (bench/lib/leveldb-growth-model.ts, from bench/leveldb-growth.ts's measurement); with
  *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
  *    (the other core). Beside it, the same from main-thread costs: what no second core can take
@@ -297,15 +302,7 @@ async function measure(): Promise<Measured> {
   };
 }
 
-/**
- * Step 1b: the store calibration chain (bench/lib/contiguous-plan.ts STORE_CALIBRATION_SEGMENTS),
- * from --store-chain=DIR when it was generated there before (`bench/import-contiguous.ts
- * generate-store DIR`), else built now (minutes), imported once into a fresh store and timed in
- * windows of WINDOW_BLOCKS blocks. Each window is a sample for the fit, what it costs less what
- * LevelDB's growth adds to the coin reads it made that reached LevelDB (counted by the importer)
- * and its nullifier checks: the fit's store term is left to carry the written rows. The first
- * window (JIT, the store opening) and the last (the final write) are left out.
- */
+/** The store calibration chain: --store-chain=DIR if given and holding the plan, else built now (minutes). */
 function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
   const dir = STORE_CHAIN ?? join(root, 'store-chain');
   const file = join(dir, 'composition.json');
@@ -319,6 +316,15 @@ function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
   return { dir, chain };
 }
 
+/**
+ * Step 1b: the store calibration chain (bench/lib/contiguous-plan.ts STORE_CALIBRATION_SEGMENTS),
+ * from --store-chain=DIR when it was generated there before (`bench/import-contiguous.ts
+ * generate-store DIR`), else built now (minutes), imported once into a fresh store and timed in
+ * windows of WINDOW_BLOCKS blocks. Each window is a sample for the fit, what it costs less what
+ * LevelDB's growth adds to the coin reads it made that reached LevelDB (counted by the importer)
+ * and its nullifier checks: the fit's store term is left to carry the written rows. The first
+ * window (JIT, the store opening) and the last (the final write) are left out.
+ */
 async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFileComposition }): Promise<{
   samples: Record<'wall' | 'cpu' | 'main', ImportSample[]>;
   windowIndex: number[];
