@@ -26,25 +26,38 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
-import { CONTIGUOUS_SEGMENTS, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
+import {
+  CONTIGUOUS_SEGMENTS,
+  SECOND_CHECK_SEGMENTS,
+  SECOND_CHECK_TAG,
+  STORE_CALIBRATION_SEGMENTS,
+  STORE_CHAIN_TAG,
+} from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { blkBlocks, CoinReadSimulation, type GroupSizes, type SimulatedReads } from './lib/coin-read-sim.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
+import { sameRunsBefore } from './lib/check-runs.js';
 import { modelsStore, predictMicros, type ModelAmounts, type UnitCosts } from './lib/import-model.js';
 import { storeAmounts } from './lib/store-terms.js';
 import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
-import { fmt, load, numberFlag } from './lib/measure.js';
+import { fmt, load, numberFlag, stringFlag } from './lib/measure.js';
 
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
 const [command, dir] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (!dir || (command !== 'generate' && command !== 'generate-store' && command !== 'run')) {
-  console.error('usage: import-contiguous.ts generate|generate-store|run DIR [--max-seconds=N]');
+const PLANS = {
+  generate: [CONTIGUOUS_SEGMENTS, 'contiguous'],
+  'generate-store': [STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG],
+  'generate-check': [SECOND_CHECK_SEGMENTS, SECOND_CHECK_TAG],
+} as const;
+const planned = command !== undefined && Object.hasOwn(PLANS, command);
+if (!dir || (!planned && command !== 'run')) {
+  console.error('usage: import-contiguous.ts generate|generate-store|generate-check|run DIR [--max-seconds=N] [--record=NAME]');
   process.exit(2);
 }
 
-if (command === 'generate' || command === 'generate-store') {
+if (planned) {
   const t0 = performance.now();
-  const [segments, tag] = command === 'generate' ? [CONTIGUOUS_SEGMENTS, 'contiguous'] : [STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG];
+  const [segments, tag] = PLANS[command as keyof typeof PLANS];
   const c = writeEraChain(dir, segments, tag, (h) => {
     if ((h + 1) % 10_000 === 0)
       console.log(`generated ${fmt(h + 1)} blocks in ${((performance.now() - t0) / 1000).toFixed(0)} s (${load()})`);
@@ -122,8 +135,8 @@ async function run(chainDir: string): Promise<void> {
   };
   // Earlier runs of the same chain under the same prediction are kept beside the newest: one run's
   // ratio says little about how much the import moves from run to run.
-  const earlierRuns = sameRunsBefore(projection.contiguous, prediction.predicted_cpu_seconds, total.blocks);
-  projection.contiguous = { ...prediction, earlier_runs_with_this_prediction: earlierRuns };
+  const earlierRuns = sameRunsBefore(recorded(projection), prediction.predicted_cpu_seconds, total.blocks);
+  record(projection, { ...prediction, earlier_runs_with_this_prediction: earlierRuns });
   writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
   console.log(
     `contiguous chain: ${fmt(total.blocks)} blocks, ${(total.bytes / 1e9).toFixed(2)} GB, ${fmt(total.inputs)} inputs, ${fmt(total.outputs)} outputs, ` +
@@ -180,7 +193,7 @@ async function run(chainDir: string): Promise<void> {
       },
       trace: r.trace.map((t) => ({ ...t, t: Number(t.t.toFixed(1)), rssMiB: Math.round(t.rssMiB), diskMiB: Math.round(t.diskMiB) })),
     };
-    projection.contiguous = { ...result, earlier_runs_with_this_prediction: earlierRuns };
+    record(projection, { ...result, earlier_runs_with_this_prediction: earlierRuns });
     writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
     console.log(
       `contiguous import: ${fmt(imported)} of ${fmt(total.blocks)} blocks in ${seconds.toFixed(0)} s wall (${(r.cpuMicros / 1e6).toFixed(0)} s CPU), ` +
@@ -193,41 +206,16 @@ async function run(chainDir: string): Promise<void> {
   }
 }
 
-/** What a measured run in the file was, when it had the prediction this run makes. */
-interface RunSummary {
-  predicted_at: string;
-  seconds: number;
-  cpu_seconds: number;
-  wall_ratio: number;
-  cpu_ratio: number;
-  mb_per_second: number;
-  load: [number, number];
-}
-
-function sameRunsBefore(previous: unknown, predictedCpuSeconds: number, blocks: number): RunSummary[] {
-  const p = previous as
-    | (Omit<RunSummary, 'load'> & {
-        blocks: number;
-        blocks_imported: number;
-        predicted_cpu_seconds: number;
-        trace: { load1: number }[];
-        earlier_runs_with_this_prediction?: RunSummary[];
-      })
-    | undefined;
-  if (!p?.seconds || p.blocks_imported !== blocks || Math.abs(p.predicted_cpu_seconds - predictedCpuSeconds) > 1e-6) return [];
-  const loads = p.trace.map((t) => t.load1);
-  return [
-    ...(p.earlier_runs_with_this_prediction ?? []),
-    {
-      predicted_at: p.predicted_at,
-      seconds: p.seconds,
-      cpu_seconds: p.cpu_seconds,
-      wall_ratio: p.wall_ratio,
-      cpu_ratio: p.cpu_ratio,
-      mb_per_second: p.mb_per_second,
-      load: [Math.min(...loads), Math.max(...loads)],
-    },
-  ];
+/**
+ * Where the run is kept in the result file: `contiguous` (the check the issue names), or with
+ * --record=NAME under `other_checks.NAME` (another chain predicted the same way).
+ */
+const RECORD = stringFlag('record') ?? 'contiguous';
+type ProjectionFile = { contiguous?: unknown; other_checks?: Record<string, unknown> };
+const recorded = (p: ProjectionFile): unknown => (RECORD === 'contiguous' ? p.contiguous : p.other_checks?.[RECORD]);
+function record(p: ProjectionFile, run: unknown): void {
+  if (RECORD === 'contiguous') p.contiguous = run;
+  else p.other_checks = { ...p.other_checks, [RECORD]: run };
 }
 
 /** Keys in the LevelDB at `path`, in all and per prefix byte (a key's table: src/store/layout.ts). */

@@ -36,3 +36,19 @@ export const STORE_CALIBRATION_SEGMENTS: EraSegment[] = [
 
 /** The store calibration chain's generator tag: other keys and hashes than the contiguous chain's. */
 export const STORE_CHAIN_TAG = 'store-calibration';
+
+/**
+ * A second check chain (bench/import-contiguous.ts generate-check, run --record=second_check):
+ * neither the contiguous chain, from whose earlier import's windows the store term's form was
+ * chosen, nor the store calibration chain its size was fitted on; its eras in an order of its own.
+ */
+export const SECOND_CHECK_SEGMENTS: EraSegment[] = [
+  { era: 'sapling', blocks: 15_000 },
+  { era: 'sprout', blocks: 5_000 },
+  { era: 'nu5', blocks: 20_000 },
+  { era: 'spam', blocks: 200 },
+  { era: 'sprout', blocks: 3_000 },
+  { era: 'nu5', blocks: 7_000 },
+  { era: 'nu63', blocks: 200 },
+];
+export const SECOND_CHECK_TAG = 'second-check';
