@@ -43,6 +43,17 @@ import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type St
 import { fmt, load, numberFlag, stringFlag } from './lib/measure.js';
 
 const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
+/**
+ * Where the run is kept in the result file: `contiguous` (the check the issue names), or with
+ * --record=NAME under `other_checks.NAME` (another chain predicted the same way).
+ */
+const RECORD = stringFlag('record') ?? 'contiguous';
+type ProjectionFile = { contiguous?: unknown; other_checks?: Record<string, unknown> };
+const recorded = (p: ProjectionFile): unknown => (RECORD === 'contiguous' ? p.contiguous : p.other_checks?.[RECORD]);
+function record(p: ProjectionFile, run: unknown): void {
+  if (RECORD === 'contiguous') p.contiguous = run;
+  else p.other_checks = { ...p.other_checks, [RECORD]: run };
+}
 const [command, dir] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const PLANS = {
   generate: [CONTIGUOUS_SEGMENTS, 'contiguous'],
@@ -139,7 +150,7 @@ async function run(chainDir: string): Promise<void> {
   record(projection, { ...prediction, earlier_runs_with_this_prediction: earlierRuns });
   writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
   console.log(
-    `contiguous chain: ${fmt(total.blocks)} blocks, ${(total.bytes / 1e9).toFixed(2)} GB, ${fmt(total.inputs)} inputs, ${fmt(total.outputs)} outputs, ` +
+    `${RECORD === 'contiguous' ? 'contiguous chain' : RECORD}: ${fmt(total.blocks)} blocks, ${(total.bytes / 1e9).toFixed(2)} GB, ${fmt(total.inputs)} inputs, ${fmt(total.outputs)} outputs, ` +
       `${fmt(total.saplingOutputs)} Sapling outputs, ${fmt(total.orchardActions)} Orchard actions; predicted before the run: ` +
       `${prediction.predicted_seconds.toFixed(0)} s wall, ${prediction.predicted_cpu_seconds.toFixed(0)} s CPU (${load()})`,
   );
@@ -204,18 +215,6 @@ async function run(chainDir: string): Promise<void> {
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
-}
-
-/**
- * Where the run is kept in the result file: `contiguous` (the check the issue names), or with
- * --record=NAME under `other_checks.NAME` (another chain predicted the same way).
- */
-const RECORD = stringFlag('record') ?? 'contiguous';
-type ProjectionFile = { contiguous?: unknown; other_checks?: Record<string, unknown> };
-const recorded = (p: ProjectionFile): unknown => (RECORD === 'contiguous' ? p.contiguous : p.other_checks?.[RECORD]);
-function record(p: ProjectionFile, run: unknown): void {
-  if (RECORD === 'contiguous') p.contiguous = run;
-  else p.other_checks = { ...p.other_checks, [RECORD]: run };
 }
 
 /** Keys in the LevelDB at `path`, in all and per prefix byte (a key's table: src/store/layout.ts). */
