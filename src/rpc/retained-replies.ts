@@ -1,9 +1,11 @@
 /**
  * Reply bytes that outlive the request sending them: a reply cache's entries, sent again and
- * again. The memory release (http/memory-release.ts) asks V8 for a full collection once enough
+ * again, and replies written into memory lent to them (methods/reply-memory.ts), which goes back
+ * to be lent again. The memory release (http/memory-release.ts) asks V8 for a full collection once enough
  * reply bytes have been given back, to free them; a cached reply given back frees nothing, and
  * counted as garbage it made a server answering from its cache collect every few seconds, each
- * forced collection costing the requests after it far more CPU than its own pause.
+ * forced collection costing the requests after it far more CPU than its own pause
+ * (bench/results/large-replies.md, round 9).
  */
 const retained = new WeakSet<Uint8Array>();
 

@@ -1,7 +1,7 @@
-// A cached reply is held on the reply budgets while it is written like any other, but giving it
-// back frees none of its memory: only the bytes a reply made for itself are reported as garbage
-// to the memory release (which asks V8 for a full collection once enough have been), and the
-// cached reply is byte for byte the reply rendered afresh.
+// A cached reply, or one written into lent memory, is held on the reply budgets while it is
+// written like any other, but giving it back frees none of its memory: only the bytes a reply
+// made for itself are reported as garbage to the memory release (which asks V8 for a full
+// collection once enough have been), and such a reply is byte for byte the reply rendered afresh.
 import { describe, expect, it } from 'vitest';
 import { MAINNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
@@ -12,6 +12,7 @@ import type { RpcContext, RpcMethod } from '../../src/rpc/method.js';
 import { keptReply, TipScopedReplyCache } from '../../src/rpc/methods/blockchain/reply-cache.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { getRawTransactionMethod } from '../../src/rpc/methods/rawtransaction/getrawtransaction.js';
+import { transactionReplyMemory } from '../../src/rpc/methods/reply-memory.js';
 import { MethodRegistry } from '../../src/rpc/registry.js';
 import { isRetained } from '../../src/rpc/retained-replies.js';
 import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from '../support/memory-store.js';
@@ -24,11 +25,11 @@ const tx = block.transactions[40]!;
 const ctx: RpcContext = { network: MAINNET, requestStop: () => {} };
 
 /** One request through the dispatcher on a budget: its reply's bytes and what the release was told. */
-async function request(method: RpcMethod, body: string) {
+async function request(method: RpcMethod, body: string, context: RpcContext = ctx) {
   const global = new MemoryBudget(256 * 1024 * 1024);
   const reported: number[] = [];
   const budget = new RequestBudget(global, 64 * 1024 * 1024, (bytes) => reported.push(bytes));
-  const reply = await handleJsonRpcBody(Buffer.from(body), new MethodRegistry([method]), ctx, { budget });
+  const reply = await handleJsonRpcBody(Buffer.from(body), new MethodRegistry([method]), context, { budget });
   const bytes = typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.concat(reply.body);
   const held = budget.bytes;
   budget.releaseAll();
@@ -70,6 +71,24 @@ describe('replies answered from a cache', () => {
       // ...but of it only the envelope around the cached result became garbage.
       const envelope = '{"result":'.length + ',"error":null,"id":7}\n'.length;
       expect(hit.reported).toEqual([envelope]);
+    });
+  }
+});
+
+describe('replies rendered into lent memory', () => {
+  for (const [name, method, body] of cases) {
+    it(`${name} of mainnet 106598#40 without a cache: only the envelope is reported freed, the lent buffer goes back`, async () => {
+      const fresh = await request(method(false), body);
+      const releases: (() => void)[] = [];
+      const lentBefore = transactionReplyMemory.stats().lent;
+      const lent = await request(method(false), body, { ...ctx, replyScope: { hold: (release) => releases.push(release) } });
+      expect(releases.length).toBe(1);
+      expect(transactionReplyMemory.stats().lent).toBe(lentBefore + 1);
+      expect(lent.bytes.equals(fresh.bytes)).toBe(true);
+      expect(lent.held).toBe(lent.bytes.length);
+      expect(lent.reported).toEqual(['{"result":'.length + ',"error":null,"id":7}\n'.length]);
+      releases[0]!();
+      expect(transactionReplyMemory.stats().lent).toBe(lentBefore);
     });
   }
 });
