@@ -120,7 +120,10 @@ async function run(chainDir: string): Promise<void> {
     load_at_prediction: loadavg()[0],
     seconds: null as number | null,
   };
-  projection.contiguous = prediction;
+  // Earlier runs of the same chain under the same prediction are kept beside the newest: one run's
+  // ratio says little about how much the import moves from run to run.
+  const earlierRuns = sameRunsBefore(projection.contiguous, prediction.predicted_cpu_seconds, total.blocks);
+  projection.contiguous = { ...prediction, earlier_runs_with_this_prediction: earlierRuns };
   writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
   console.log(
     `contiguous chain: ${fmt(total.blocks)} blocks, ${(total.bytes / 1e9).toFixed(2)} GB, ${fmt(total.inputs)} inputs, ${fmt(total.outputs)} outputs, ` +
@@ -177,7 +180,7 @@ async function run(chainDir: string): Promise<void> {
       },
       trace: r.trace.map((t) => ({ ...t, t: Number(t.t.toFixed(1)), rssMiB: Math.round(t.rssMiB), diskMiB: Math.round(t.diskMiB) })),
     };
-    projection.contiguous = result;
+    projection.contiguous = { ...result, earlier_runs_with_this_prediction: earlierRuns };
     writeFileSync(RESULT, JSON.stringify(projection, null, 2) + '\n');
     console.log(
       `contiguous import: ${fmt(imported)} of ${fmt(total.blocks)} blocks in ${seconds.toFixed(0)} s wall (${(r.cpuMicros / 1e6).toFixed(0)} s CPU), ` +
@@ -188,6 +191,43 @@ async function run(chainDir: string): Promise<void> {
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
+}
+
+/** What a measured run in the file was, when it had the prediction this run makes. */
+interface RunSummary {
+  predicted_at: string;
+  seconds: number;
+  cpu_seconds: number;
+  wall_ratio: number;
+  cpu_ratio: number;
+  mb_per_second: number;
+  load: [number, number];
+}
+
+function sameRunsBefore(previous: unknown, predictedCpuSeconds: number, blocks: number): RunSummary[] {
+  const p = previous as
+    | (Omit<RunSummary, 'load'> & {
+        blocks: number;
+        blocks_imported: number;
+        predicted_cpu_seconds: number;
+        trace: { load1: number }[];
+        earlier_runs_with_this_prediction?: RunSummary[];
+      })
+    | undefined;
+  if (!p?.seconds || p.blocks_imported !== blocks || Math.abs(p.predicted_cpu_seconds - predictedCpuSeconds) > 1e-6) return [];
+  const loads = p.trace.map((t) => t.load1);
+  return [
+    ...(p.earlier_runs_with_this_prediction ?? []),
+    {
+      predicted_at: p.predicted_at,
+      seconds: p.seconds,
+      cpu_seconds: p.cpu_seconds,
+      wall_ratio: p.wall_ratio,
+      cpu_ratio: p.cpu_ratio,
+      mb_per_second: p.mb_per_second,
+      load: [Math.min(...loads), Math.max(...loads)],
+    },
+  ];
 }
 
 /** Keys in the LevelDB at `path`, in all and per prefix byte (a key's table: src/store/layout.ts). */

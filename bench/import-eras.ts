@@ -1,7 +1,7 @@
 /**
  * The import projection: what a full mainnet import costs on this machine, from unit costs
  * measured on era-shaped chains and mainnet's composition per era.
- * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick]
+ * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick] [--store-chain=DIR]
  *      npx tsx bench/import-eras.ts --reproject   (steps 4 on the unit costs already in the result file)
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
@@ -10,12 +10,17 @@
  *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
  *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
  *    kept, wall time, this process's CPU time (LevelDB's threads included) and its main thread's.
- * 2. Unit costs: least squares over the chains (bench/lib/import-model.ts), every cost ≥ 0, with
- *    each chain's predicted/measured ratio.
+ *    1b. The store calibration chain (41,594 era-shaped blocks, the eras out of mainnet's order
+ *    and repeated; --store-chain=DIR reuses one `bench/import-contiguous.ts generate-store DIR`
+ *    built, else it is built here; --quick without the flag leaves it out), imported once and
+ *    timed in windows of 1,000 blocks as its store grows to ≈ 1.4·10^7 keys.
+ * 2. Unit costs and the store term (bench/lib/store-terms.ts): least squares over the chains and
+ *    the store chain's windows (bench/lib/import-model.ts), every cost ≥ 0, with each sample's
+ *    predicted/measured ratio.
  * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
  *    is measured apart and run, as `zecrpc import` runs it, on the second core.
- * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs, plus
- *    what LevelDB's growth past the calibration stores adds as the store fills era by era
+ * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs and
+ *    the store term as the store fills era by era, plus what LevelDB's growth adds to its reads
  *    (bench/lib/leveldb-growth-model.ts, from bench/leveldb-growth.ts's measurement); with
  *    `cores` = 2 an era takes the longer of its connect time (one core) and its Equihash time
  *    (the other core). Beside it, the same from main-thread costs: what no second core can take
@@ -36,7 +41,7 @@ import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-pl
 import { WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
-import { storeAmounts, withStoreAmounts } from './lib/store-terms.js';
+import { STORE_TERMS, storeAmounts, withStoreAmounts } from './lib/store-terms.js';
 import {
   CALIBRATION_STORE_KEYS,
   growthMicros,
@@ -97,6 +102,8 @@ try {
         sample_blocks: sampleBlocks,
         mainnet: roundComposition(composition),
         connect_seconds: connectSeconds,
+        // what the store term charges (a share of connect_seconds): the rows a growing store compacts
+        store_term_seconds: ((costs.storeKeyDecades ?? 0) * (amounts.storeKeyDecades ?? 0)) / 1e6,
         leveldb_growth_seconds: growthSeconds,
         store_keys_after: Math.round(storeKeyTotal(keys)),
         equihash_seconds: equihashSeconds,
@@ -129,7 +136,11 @@ try {
       `projection ${e.era.padEnd(8)} ${fmt(e.mainnet.blocks).padStart(9)} blocks ${(e.mainnet.bytes / 1e9).toFixed(1).padStart(6)} GB ` +
         `${fmt(e.mainnet.inputs / 1e6, 1)} M in, ${fmt(e.mainnet.outputs / 1e6, 1)} M out, ${fmt(e.mainnet.saplingSpends / 1e6, 1)} M nullifiers (Sapling, Sprout), ` +
         `${fmt(e.mainnet.saplingOutputs / 1e6, 1)} M Sapling out, ${fmt(e.mainnet.orchardActions / 1e6, 1)} M Orchard actions: ` +
-        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; LevelDB growth to ${fmt(e.store_keys_after / 1e6, 1)} M keys ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h of it), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
+        `connect ${(e.connect_seconds / 3600).toFixed(2)} h CPU (${(loadedEras[i]!.connect_seconds / 3600).toFixed(2)} h wall as loaded; store to ${fmt(e.store_keys_after / 1e6, 1)} M keys: ` +
+        (modelsStore(cpuCosts)
+          ? `store term ${(e.store_term_seconds / 3600).toFixed(2)} h, reads' growth ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h`
+          : `LevelDB growth ${(e.leveldb_growth_seconds / 3600).toFixed(2)} h, rows and reads`) +
+        `), Equihash ${(e.equihash_seconds / 3600).toFixed(2)} h`,
     );
   }
   console.log(
@@ -160,6 +171,11 @@ try {
           calibration_store_keys: CALIBRATION_STORE_KEYS,
           mainnet_store_keys: eras[eras.length - 1]!.store_keys_after,
           mainnet_hours_added: eras.reduce((s, e) => s + e.leveldb_growth_seconds, 0) / 3600,
+          // With the store term fitted, the growth above is reads only; the written rows' is here.
+          mainnet_hours_store_term: eras.reduce((s, e) => s + e.store_term_seconds, 0) / 3600,
+          writes_charged_by: modelsStore(cpuCosts)
+            ? 'the fitted store term (bench/lib/store-terms.ts): per_tenfold_growth write slopes unused'
+            : 'per_tenfold_growth write slopes',
           // The contiguous chain's prediction charges only the reads its simulation sends to
           // LevelDB (bench/lib/coin-read-sim.ts); mainnet's blocks are not at hand to simulate.
           mainnet_coin_reads_basis:
@@ -188,6 +204,8 @@ try {
 
 async function measure(): Promise<Measured> {
   // ---- 1. Build and import the calibration chains.
+  // The store calibration chain is found (or built) first, so a wrong one stops the run at once.
+  const storeChain = QUICK && !STORE_CHAIN ? null : loadStoreChain();
   const chains = calibrationChains(BLOCKS).map((spec, i) => {
     const dir = join(root, `chain${i}`);
     const t0 = performance.now();
@@ -216,7 +234,7 @@ async function measure(): Promise<Measured> {
       composition: { ...c.composition, ...storeAmounts(c.composition, empty) },
       micros: median(c[which]),
     }));
-  const store = QUICK && !STORE_CHAIN ? null : await measureStoreChain();
+  const store = storeChain ? await measureStoreChain(storeChain) : null;
   const wall = [...samples('wall'), ...(store?.samples.wall ?? [])];
   const cpu = [...samples('cpu'), ...(store?.samples.cpu ?? [])];
   const main = [...samples('main'), ...(store?.samples.main ?? [])];
@@ -284,6 +302,20 @@ async function measure(): Promise<Measured> {
   };
 }
 
+/** The store calibration chain: --store-chain=DIR if given and holding the plan, else built now (minutes). */
+function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
+  const dir = STORE_CHAIN ?? join(root, 'store-chain');
+  const file = join(dir, 'composition.json');
+  if (!existsSync(file)) {
+    console.log(`building the store calibration chain in ${dir} (minutes)`);
+    return { dir, chain: writeEraChain(dir, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG) };
+  }
+  const chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
+  if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS) || chain.tag !== STORE_CHAIN_TAG)
+    throw new Error(`${dir} holds another chain than STORE_CALIBRATION_SEGMENTS with tag ${STORE_CHAIN_TAG}: generate it again`);
+  return { dir, chain };
+}
+
 /**
  * Step 1b: the store calibration chain (bench/lib/contiguous-plan.ts STORE_CALIBRATION_SEGMENTS),
  * from --store-chain=DIR when it was generated there before (`bench/import-contiguous.ts
@@ -293,23 +325,12 @@ async function measure(): Promise<Measured> {
  * and its nullifier checks: the fit's store term is left to carry the written rows. The first
  * window (JIT, the store opening) and the last (the final write) are left out.
  */
-async function measureStoreChain(): Promise<{
+async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFileComposition }): Promise<{
   samples: Record<'wall' | 'cpu' | 'main', ImportSample[]>;
   windowIndex: number[];
   keysBefore: number[];
   summary: Record<string, unknown>;
 }> {
-  const dir = STORE_CHAIN ?? join(root, 'store-chain');
-  let chain: ChainFileComposition;
-  const file = join(dir, 'composition.json');
-  if (existsSync(file)) {
-    chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
-    if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS))
-      throw new Error(`${dir} holds another plan than STORE_CALIBRATION_SEGMENTS: generate it again`);
-  } else {
-    console.log(`building the store calibration chain in ${dir} (minutes)`);
-    chain = writeEraChain(dir, STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG);
-  }
   const datadir = mkdtempSync(join(root, 'store-'));
   let run;
   try {
@@ -393,7 +414,8 @@ async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros:
 }
 
 function describeCosts(c: UnitCosts): string {
-  return [...UNITS, 'run' as const].map((u) => `${u} ${c[u] < 1 ? c[u].toFixed(4) : c[u].toFixed(1)}`).join(', ');
+  const terms = [...UNITS, 'run' as const, ...STORE_TERMS].filter((u) => c[u] !== undefined);
+  return terms.map((u) => `${u} ${c[u]! < 1 ? c[u]!.toFixed(4) : c[u]!.toFixed(1)}`).join(', ');
 }
 
 function roundComposition(c: Composition): Composition {

@@ -20,6 +20,8 @@ export const WINDOW_BLOCKS = 1000;
 export interface ChainFileComposition {
   /** The eras the chain was planned from, when it was (calibration chains give shapes directly). */
   segments?: EraSegment[];
+  /** The generator's tag, with the segments (another tag, other keys and hashes). */
+  tag?: string;
   /** Every block, genesis included. */
   total: Composition;
   byEra: Record<string, Composition>;
@@ -36,7 +38,10 @@ export function writeEraChain(
   onProgress?: (height: number) => void,
 ): ChainFileComposition {
   const generator = new EraChainGenerator({ tag });
-  return { ...writeChainFile(dir, generator, eraChainBlocks(generator, segments), onProgress), segments };
+  const written = { ...writeChainFile(dir, generator, eraChainBlocks(generator, segments), onProgress), segments, tag };
+  // The plan and tag go into composition.json too: a bench that reuses the chain checks it is the one it asks for.
+  writeFileSync(join(dir, 'composition.json'), JSON.stringify(written, null, 1) + '\n');
+  return written;
 }
 
 /**

@@ -2,9 +2,10 @@
  * The import cost model: the time to import a chain is a sum over what it holds, each unit at its
  * own measured cost (µs per block, per byte, per transaction, per transparent input and output,
  * per Sapling spend — its nullifier and anchor —, per Sapling output and per Orchard action, which
- * carries one nullifier). The costs are fitted by least squares over the imports of chains of
- * varied composition (bench/import-eras.ts), none negative; a cost the fit cannot tell from zero
- * stays at zero rather than going negative.
+ * carries one nullifier), and what a growing store adds (the store term, bench/lib/store-terms.ts).
+ * The costs are fitted by least squares over the imports of chains of varied composition and the
+ * windows of one long import (bench/import-eras.ts), none negative; a cost the fit cannot tell
+ * from zero stays at zero rather than going negative.
  */
 import type { Composition } from '../../test-vectors/era-chain.js';
 import { STORE_TERMS, type StoreAmounts, type StoreTerm } from './store-terms.js';

@@ -17,6 +17,12 @@ const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
 export const NOT_SUITES: Readonly<Record<string, string>> = {
   'run-all': 'this runner',
   'import-profile': 'imports chosen calibration chains to be profiled (node --cpu-prof): a tool, not a measurement',
+  'coin-reads':
+    'fits the group sizes of the coin-read simulation (`fit`) or checks the simulation against an import (`check DIR`): run by hand before bench/import-contiguous.ts',
+  'coins-cache':
+    'the coins cache off and on, on the calibration chains or a chain directory: run by hand with a mode (bench/results/import-floors.md, run 5)',
+  'growth-mix-posthoc':
+    'a post-hoc prediction of a recorded contiguous import (bench/results/import-floors.md, run 7): a tool, not a measurement',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };
