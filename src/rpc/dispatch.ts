@@ -17,6 +17,7 @@ import { recordChecksumCause } from '../store/record-checksums.js';
 import type { RequestBudget } from './http/memory-budget.js';
 import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
 import type { MethodRegistry } from './registry.js';
+import { isRetained } from './retained-replies.js';
 import { databaseErrorText, hideDirectory } from './server-errors.js';
 
 export interface RpcReply {
@@ -96,9 +97,9 @@ class ReplyBuilder {
 
   constructor(private readonly budget: RequestBudget | undefined) {}
 
-  private charge(bytes: number): void {
+  private charge(bytes: number, retained = false): void {
     if (!this.budget) return;
-    const verdict = this.budget.take(bytes);
+    const verdict = this.budget.take(bytes, retained);
     if (verdict !== 'ok') throw new BudgetExceeded(verdict);
   }
 
@@ -110,7 +111,8 @@ class ReplyBuilder {
   }
 
   addBytes(b: Buffer): void {
-    this.charge(b.length);
+    // A cached result is held while the reply is written, but giving the reply back frees none of it.
+    this.charge(b.length, isRetained(b));
     this.flushText();
     this.chunks.push(b);
   }

@@ -145,11 +145,13 @@ export class MemoryBudget {
 /** One request's share: its own cap, drawing on the process-wide budget as it grows. */
 export class RequestBudget {
   private held = 0;
+  /** Of `held`, the bytes of memory kept past the reply (a cache's entry), which its release frees none of. */
+  private retained = 0;
 
   constructor(
     private readonly global: MemoryBudget,
     readonly limit: number,
-    /** Told how many bytes each release gave back. */
+    /** Told how many bytes each release gave back that became garbage (retained ones not counted). */
     private readonly onRelease?: (bytes: number) => void,
   ) {}
 
@@ -157,11 +159,16 @@ export class RequestBudget {
     return this.held;
   }
 
-  /** Takes `bytes` more, or returns which budget refused them. */
-  take(bytes: number): 'ok' | 'request' | 'global' {
+  /**
+   * Takes `bytes` more, or returns which budget refused them. `retained`: the bytes are memory
+   * kept past the reply (retained-replies.ts): held like any other while the reply is written,
+   * not reported as garbage when it is given back.
+   */
+  take(bytes: number, retained = false): 'ok' | 'request' | 'global' {
     if (this.held + bytes > this.limit) return 'request';
     if (!this.global.tryReserve(bytes)) return 'global';
     this.held += bytes;
+    if (retained) this.retained += bytes;
     return 'ok';
   }
 
@@ -169,9 +176,11 @@ export class RequestBudget {
   releaseAll(): void {
     const bytes = this.held;
     if (bytes === 0) return;
+    const garbage = bytes - this.retained;
     this.held = 0;
+    this.retained = 0;
     this.global.release(bytes);
-    this.onRelease?.(bytes);
+    if (garbage > 0) this.onRelease?.(garbage);
   }
 }
 

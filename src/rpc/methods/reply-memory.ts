@@ -24,6 +24,7 @@ import type { Transaction } from '../../codec/tx/transaction.js';
 import { txJsonSizeEstimate, txToJsonBytes, txToJsonBytesInto, type TxJsonExtras } from '../../render/tx.js';
 import type { BufferKeeper, MemoryBudget } from '../http/memory-budget.js';
 import type { ReplyMemoryLender, ReplyScope } from '../workers/reply-slab.js';
+import { markRetained } from '../retained-replies.js';
 
 /** Capacity of one lent buffer: the verbose text of a transaction of up to about 250 kB. */
 export const LENT_REPLY_BYTES = 1024 * 1024;
@@ -112,5 +113,10 @@ export function renderInLentMemory(
   extras: TxJsonExtras = {},
 ): Buffer {
   const output = scope ? (scope.replyMemory ?? transactionReplyMemory).lend(scope, txJsonSizeEstimate(tx)) : null;
-  return output ? txToJsonBytesInto(output, tx, network, extras) : txToJsonBytes(tx, network, extras);
+  if (!output) return txToJsonBytes(tx, network, extras);
+  const reply = txToJsonBytesInto(output, tx, network, extras);
+  // Written into the lent buffer, which goes back to be lent again: giving the reply back frees
+  // none of it (a rendering that outgrew the buffer is memory of its own, garbage once written).
+  if (reply.buffer === output.buffer) markRetained(reply);
+  return reply;
 }

@@ -13,6 +13,7 @@
  * Entries are evicted least-recently-used once the total text size passes the budget.
  */
 import type { ChainStoreReader, ChainTip } from '../../../store/types.js';
+import { markRetained } from '../../retained-replies.js';
 
 /** The tip and the scope a reply computed now belongs to: the tip's hash and the store's count of tip changes. */
 export interface TipScope {
@@ -80,7 +81,7 @@ export class TipScopedReplyCache {
       this.entries.delete(key);
       this.chars -= old.length;
     }
-    const kept = typeof value === 'string' ? value : ownMemory(value);
+    const kept = typeof value === 'string' ? value : keptReply(value);
     this.entries.set(key, kept);
     this.chars += kept.length;
     for (const [k, v] of this.entries) {
@@ -101,4 +102,14 @@ export function ownMemory(reply: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(reply.length);
   reply.copy(own);
   return own;
+}
+
+/**
+ * `reply` as a cache keeps it: in memory of its own (ownMemory), marked as retained, so that a
+ * reply sending it is not counted as garbage once written (retained-replies.ts).
+ */
+export function keptReply(reply: Buffer): Buffer {
+  const kept = ownMemory(reply);
+  markRetained(kept);
+  return kept;
 }

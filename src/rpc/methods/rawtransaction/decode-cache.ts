@@ -10,7 +10,7 @@
  * kept, as their UTF-8 bytes, so a hit needs no re-encoding.
  */
 import { Buffer } from 'node:buffer';
-import { ownMemory } from '../blockchain/reply-cache.js';
+import { keptReply } from '../blockchain/reply-cache.js';
 
 /** Entries sharing one fingerprint at most. */
 const BUCKET_ENTRIES = 8;
@@ -77,7 +77,7 @@ export class DecodeCache {
     const same = bucket?.find((e) => e.hex.equals(hex));
     if (same !== undefined) this.remove(same);
     else if (bucket !== undefined && bucket.length >= BUCKET_ENTRIES) this.remove(bucket[0]!);
-    const entry: Entry = { bucket: key, hex: Buffer.from(hex), result: ownMemory(result) };
+    const entry: Entry = { bucket: key, hex: Buffer.from(hex), result: keptReply(result) };
     // The removal above may have emptied the bucket and dropped it.
     const kept = this.buckets.get(key);
     if (kept === undefined) this.buckets.set(key, [entry]);
