@@ -175,17 +175,7 @@ describe('growthMicros without written rows', () => {
 
 describe('runs', () => {
   it('charges a whole import its run and a window inside one none', () => {
-    const costs = {
-      blocks: 300,
-      bytes: 0,
-      txs: 0,
-      inputs: 0,
-      outputs: 0,
-      saplingSpends: 0,
-      saplingOutputs: 0,
-      orchardActions: 0,
-      run: 400_000,
-    };
+    const costs: UnitCosts = { ...emptyComposition(), blocks: 300, run: 400_000 };
     const c = composition({ blocks: 1000 });
     expect(predictMicros(costs, c)).toBe(700_000);
     expect(predictMicros(costs, { ...c, runs: 0 })).toBe(300_000);
