@@ -36,7 +36,7 @@ import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { chainStateKeys } from './indexes/chain-state-index.js';
 import { CommittedCoins, type CoinReadCounts } from './committed-coins.js';
 import { DEFAULT_DBCACHE_MIB } from './dbcache.js';
-import { PendingWrites, type PendingFootprint } from './pending-writes.js';
+import { hashKey as tableHash, PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 
 const INDEX_CACHE_SIZE = 20_000;
@@ -419,10 +419,12 @@ export class ChainDb {
    */
   indexValue(key: Buffer): Buffer | undefined {
     const coin = this.groupLimits !== null && this.committedCoins.isCoinKey(key);
+    // One hash of the key for every table asked: the groups pending and the committed ones.
+    const hash = this.group || this.writing || (coin && this.committedCoins.groups > 0) ? tableHash(key) : 0;
     if (this.group || this.writing) {
       // A deletion (null) in the newer group hides whatever the older one holds.
-      let pending = this.group?.lookup(key);
-      if (pending === undefined) pending = this.writing?.writes.lookup(key);
+      let pending = this.group?.lookup(key, hash);
+      if (pending === undefined) pending = this.writing?.writes.lookup(key, hash);
       if (pending !== undefined) {
         if (coin) this.committedCoins.reads.pending++;
         return pending ?? undefined;
@@ -430,7 +432,7 @@ export class ChainDb {
     }
     // Only coin keys: nullifier checks and the other reads of absent keys pay no extra probe.
     if (coin) {
-      const committed = this.committedCoins.lookup(key);
+      const committed = this.committedCoins.lookup(key, hash);
       if (committed !== undefined) {
         this.committedCoins.reads.cached++;
         return committed ?? undefined;

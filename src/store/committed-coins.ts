@@ -80,10 +80,13 @@ export class CommittedCoins {
     while (this.held > this.limitBytes) this.held -= this.tables.pop()!.memoryBytes;
   }
 
-  /** The committed value of a coin key: a Buffer, null when spent (or never stored), undefined when no table holds it. */
-  lookup(key: Uint8Array): Buffer | null | undefined {
+  /**
+   * The committed value of a coin key: a Buffer, null when spent (or never stored), undefined when
+   * no table holds it. `hash` is `hashKey(key)`, for a caller that asked other tables first.
+   */
+  lookup(key: Uint8Array, hash?: number): Buffer | null | undefined {
     if (this.tables.length === 0) return undefined;
-    const hash = hashKey(key);
+    hash ??= hashKey(key);
     for (const table of this.tables) {
       const v = table.lookup(key, hash);
       if (v !== undefined) return v;
