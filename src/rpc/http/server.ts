@@ -26,6 +26,8 @@ import type { RpcMetrics } from './metrics.js';
 import { expectContinue, RPC_ROUTE_METHODS, zecrpcRpc, type ExecutionTracker } from './plugin.js';
 import { rawErrorReply, errorPage, sendReply } from './reply.js';
 import { createRpcCore, type RpcCoreStats } from './rpc-core.js';
+import { raiseAllocatorThresholds } from './allocator-thresholds.js';
+import { exposeGc } from './memory-release.js';
 
 export { MAX_BODY_SIZE } from './body.js';
 export { WRONG_CREDENTIALS_DELAY_MS } from './reply.js';
@@ -191,10 +193,17 @@ function responseAdvertising(keepAliveMs: number): typeof ServerResponse {
 /** Methods libevent hands to zcashd; it answers any other with its 501 page. */
 const LIBEVENT_METHODS = new Set<string>(RPC_ROUTE_METHODS);
 
+/** The allocator's thresholds are the process's: raised by its first server, once (allocator-thresholds.ts). */
+let allocatorThresholdsRaised = false;
+
 /** Starts zcashd's JSON-RPC over HTTP with the methods given, on the addresses the settings name. */
 export async function startRpcServer(opts: RpcServerOptions): Promise<RunningRpcServer> {
   const { config } = opts;
   if (config.getBoolArg('rpcssl', false)) throw new Error('SSL mode for RPC (-rpcssl) is no longer supported.');
+  if (!allocatorThresholdsRaised) {
+    allocatorThresholdsRaised = true;
+    raiseAllocatorThresholds(exposeGc());
+  }
   const log = makeLogger(opts.logger);
   const core = createRpcCore({
     config,

@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { raiseAllocatorThresholds, THRESHOLD_BLOCK_BYTES } from '../../../src/rpc/http/allocator-thresholds.js';
+
+const CHILD = fileURLToPath(new URL('./allocator-thresholds-child.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
+
+/** The child's report: whether it raised the thresholds, and how much the brk heap grew for a 16 MiB buffer. */
+function probe(mode: 'raise' | 'plain'): { raised: boolean; probeBytes: number; heapGrowth: number } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`the child failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { raised: boolean; probeBytes: number; heapGrowth: number };
+}
+
+describe('raiseAllocatorThresholds', () => {
+  it('frees a block just under glibc’s 32 MiB cap on the dynamic threshold', () => {
+    expect(THRESHOLD_BLOCK_BYTES).toBe(33_488_896);
+    expect(THRESHOLD_BLOCK_BYTES + 4096).toBeLessThanOrEqual(32 * 1024 * 1024);
+  });
+
+  it('does nothing off Linux or without a collection to free the block', () => {
+    let collections = 0;
+    expect(raiseAllocatorThresholds(() => collections++, 'darwin')).toBe(false);
+    expect(raiseAllocatorThresholds(null, 'linux')).toBe(false);
+    expect(collections).toBe(0);
+  });
+
+  it('collects twice: once to find the block dead, once to wait until its memory is freed', () => {
+    let collections = 0;
+    expect(raiseAllocatorThresholds(() => collections++, 'linux')).toBe(true);
+    expect(collections).toBe(2);
+  });
+
+  // Where malloc puts a 16 MiB block shows the threshold: in a fresh process glibc maps it
+  // apart; once raised, it comes from the brk heap, as large request bodies' chunks then do.
+  it.runIf(process.platform === 'linux' && glibc !== undefined)('makes glibc take a 16 MiB block from the heap rather than map it', () => {
+    const plain = probe('plain');
+    expect(plain).toMatchObject({ raised: false, probeBytes: 16 * 1024 * 1024 });
+    expect(plain.heapGrowth).toBeLessThan(1024 * 1024);
+    const raised = probe('raise');
+    expect(raised).toMatchObject({ raised: true, probeBytes: 16 * 1024 * 1024 });
+    // All of it but what free space the heap's top already had.
+    expect(raised.heapGrowth).toBeGreaterThan(8 * 1024 * 1024);
+  });
+});
