@@ -3,7 +3,7 @@
  * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
  * replays zecrpc's exact reply bytes, measured from outside.
  *
- *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=2] [--clients=2] [--connections=8] [--quick]
+ *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=10] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *                             [--spaced=<seconds>]
  *
@@ -64,9 +64,15 @@ const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
 const CLIENTS = numberFlag('clients', 2);
 const CONNECTIONS = numberFlag('connections', 8);
 const COPIES = 16;
-/** Seconds of uncounted requests to each server before its rounds (`--warmup=`). */
+/**
+ * Seconds of uncounted requests to each server before its rounds (`--warmup=`). A client of a
+ * running node meets a settled process; after a shorter warm-up every target, the ceiling
+ * included, still costs more CPU a request in the first rounds than in the later ones (a fresh
+ * process's compilation, its heap and the allocator finding their sizes), which would be
+ * measured as if it were the server's (bench/results/large-replies.md, round 10).
+ */
 // Quick runs skip it: numberFlag takes only positive values, and quick runs check the bench, not figures.
-const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0 : numberFlag('warmup', 2);
+const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0 : numberFlag('warmup', 10);
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
