@@ -3,7 +3,7 @@
  * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
  * replays zecrpc's exact reply bytes, measured from outside.
  *
- *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=10] [--clients=2] [--connections=8] [--quick]
+ *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *                             [--spaced=<seconds>]
  *
@@ -72,7 +72,7 @@ const COPIES = 16;
  * measured as if it were the server's (bench/results/large-replies.md, round 10).
  */
 // Quick runs skip it: numberFlag takes only positive values, and quick runs check the bench, not figures.
-const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0 : numberFlag('warmup', 10);
+const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0 : numberFlag('warmup', 5);
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
@@ -403,14 +403,12 @@ async function compare(
     const w = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, Math.max(CONNECTIONS, bodies.length) * 2);
     lastRate.set(t.name, w.completed / w.seconds);
     failures += w.failures;
-    if (WARMUP > 0) {
-      const more = await pool.run(
-        t.child.port,
-        `${set} ${t.name}`,
-        CONNECTIONS,
-        Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * WARMUP)),
-      );
+    // Runs of about a second each until WARMUP seconds have passed: a count sized once from the
+    // first requests' rate, that of a server not yet warm, would end long before.
+    for (let warmed = 0; warmed < WARMUP;) {
+      const more = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)!)));
       lastRate.set(t.name, more.completed / more.seconds);
+      warmed += more.seconds;
       failures += more.failures;
     }
   }
