@@ -17,6 +17,9 @@ export interface LevelDbGrowth {
     write_wall_us_per_row: { per_decade: number };
     present_read_us: { per_decade: number };
     absent_read_us: { per_decade: number };
+    /** The same reads' CPU (every thread's), where the growth bench measured it. */
+    present_read_cpu_us?: { per_decade: number };
+    absent_read_cpu_us?: { per_decade: number };
   };
   keys: number;
   generated_at: string;
@@ -79,7 +82,8 @@ export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
  * What growth adds to importing `c` into a store that holds `before` when `c` begins: its rows
  * and reads at the store's mean size while `c` is written (midway between its sizes before and
  * after), against the calibration stores' size, in µs of
- * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included);
+ * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included; a read at
+ *   the read CPU slope, or at the elapsed one from a growth file that predates it);
  * - `wall`: elapsed time on two cores (a written row at the write wall slope: LevelDB writes and
  *   compacts on threads of its own, which delay the import only as far as the bench saw writes
  *   take longer);
@@ -112,5 +116,7 @@ export function growthMicros(
       : basis === 'wall'
         ? slope(g.write_wall_us_per_row)
         : 0;
-  return work.rows * writes + work.presentReads * slope(g.present_read_us) + work.absentReads * slope(g.absent_read_us);
+  const presentRead = basis === 'cpu' ? (g.present_read_cpu_us ?? g.present_read_us) : g.present_read_us;
+  const absentRead = basis === 'cpu' ? (g.absent_read_cpu_us ?? g.absent_read_us) : g.absent_read_us;
+  return work.rows * writes + work.presentReads * slope(presentRead) + work.absentReads * slope(absentRead);
 }
