@@ -66,7 +66,7 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
     throw new CompareError('give the zecrpc to compare: --target URL (a running server) or --target-datadir DIR (its store, opened here)');
   }
   checkNuparamsTarget(o);
-  const network = o.targetDatadir !== undefined ? targetNetwork(o) : null;
+  const inProcess = o.targetDatadir !== undefined ? { datadir: o.targetDatadir, network: targetNetwork(o) } : null;
   const timeoutMs = positiveInt(o.timeout, '--timeout');
   const maxSockets = positiveInt(o.concurrency, '--concurrency');
   const reference = new HttpEndpoint('reference', o.reference, {
@@ -78,8 +78,8 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
     confFile: o.referenceConf,
   });
   const target =
-    o.target !== undefined
-      ? new HttpEndpoint('target', o.target, {
+    inProcess === null
+      ? new HttpEndpoint('target', o.target!, {
           timeoutMs,
           maxSockets,
           user: o.targetUser,
@@ -87,7 +87,7 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
           cookieFile: o.targetCookie,
           confFile: o.targetConf,
         })
-      : await InProcessEndpoint.open('target', o.targetDatadir!, network!, profileOf(o));
+      : await InProcessEndpoint.open('target', inProcess.datadir, inProcess.network, profileOf(o));
   return { reference, target };
 }
 
