@@ -34,8 +34,8 @@
  * its own work leaves of that. For the transactions' uncached requests a third, the uncached
  * render floor (bench/lib/render-floor-server.ts), builds each reply doing only the work no
  * server without a reply cache can leave out (the parameter's hex decoded and the txid hashed,
- * or the transaction's hex encoded; every reply byte written once): its share of the ceiling is
- * the most an uncached reply can reach on that stack.
+ * or the transaction's hex encoded; every reply byte written once): its share of the ceiling's
+ * CPU bounds what an uncached reply rendered on one thread can reach on that stack.
  *
  * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each

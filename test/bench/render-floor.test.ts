@@ -1,8 +1,9 @@
 /**
  * The uncached render floor (bench/lib/render-floor-server.ts) builds its replies from the
  * request's hex or the transaction's bytes on every request: it must answer each exactly as
- * recorded, again and again from reused memory and under concurrent requests, and refuse to
- * start when a reply's txid is not the hash of the transaction it would decode.
+ * recorded, again and again from reused memory and under concurrent requests, do its work on
+ * every request, and refuse to start when a reply's txid or auth digest is not the hash of the
+ * transaction it would decode.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../../bench/lib/child-server.js';
 import { largeTransactions } from '../../bench/lib/large-transactions.js';
+import { FLOOR_WORK, floorPlan, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
+import type { RecordedReply } from '../../bench/lib/recorded-replies.js';
 import { captureReply, replyParts } from '../../bench/lib/raw-http.js';
 import { toHex } from '../../src/codec/hex.js';
 import { txToJsonBytes } from '../../src/render/tx.js';
@@ -66,5 +69,70 @@ describe('the uncached render floor', () => {
     const body = rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`);
     writeFileSync(file, JSON.stringify([{ body, reply: recorded(Buffer.from(wrongTxid, 'latin1')) }]));
     await expect(startChildServer('bench/lib/render-floor-server.ts', { REPLIES: file })).rejects.toThrow(/exited/);
+  });
+});
+
+/** FLOOR_WORK with each part's calls counted. */
+function countingWork(): { work: FloorWork; calls: Record<keyof FloorWork, number> } {
+  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0 };
+  const work: FloorWork = {
+    hexDecodeInto: (...a) => (calls.hexDecodeInto++, FLOOR_WORK.hexDecodeInto(...a)),
+    sha256d: (...a) => (calls.sha256d++, FLOOR_WORK.sha256d(...a)),
+    zip244Digests: (...a) => (calls.zip244Digests++, FLOOR_WORK.zip244Digests(...a)),
+    hexInto: (...a) => (calls.hexInto++, FLOOR_WORK.hexInto(...a)),
+  };
+  return { work, calls };
+}
+
+const asReply = (want: Buffer): RecordedReply => ({ status: 200, type: 'application/json', body: whole(want) });
+
+describe('the render floor’s plans', () => {
+  it('do on every request the work an uncached reply cannot leave out, and write its exact bytes', () => {
+    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2), then of main-3428145#3 (v6)
+    const expected: Record<keyof FloorWork, number>[] = [
+      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
+      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
+    ];
+    exchanges.forEach((e, i) => {
+      const { work, calls } = countingWork();
+      const build = floorPlan(Buffer.from(e.body), asReply(e.want), work)!;
+      const atStart = { ...calls };
+      const out = Buffer.alloc(whole(e.want).length, 0x20);
+      for (let n = 0; n < 3; n++) {
+        out.fill(0x20);
+        build(Buffer.from(e.body), out);
+        expect(out.equals(whole(e.want))).toBe(true);
+      }
+      const perRequest = Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, (v - atStart[k as keyof FloorWork]) / 3]));
+      expect(perRequest).toEqual(expected[i]);
+    });
+  });
+
+  it('replay a method they do not build (getblock)', () => {
+    expect(floorPlan(Buffer.from(rpc('getblock', '"00",2')), asReply(Buffer.from('{}')))).toBeNull();
+  });
+
+  it('refuse a v6 reply whose auth digest is not the one hashed', () => {
+    const t = txs[1]!;
+    const json = txToJsonBytes(t.tx, t.params).toString('latin1');
+    const wrong = json.replace(Buffer.from(t.tx.authDigest).reverse().toString('hex'), '11'.repeat(32));
+    expect(wrong).not.toBe(json);
+    const body = Buffer.from(rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`));
+    expect(() => floorPlan(body, asReply(Buffer.from(wrong, 'latin1')))).toThrow(/auth digest/);
+  });
+});
+
+describe('the render floor’s reply memory', () => {
+  it('hands a buffer out again only once it is given back, and only for its size', () => {
+    const memory = new ReplyMemory();
+    const a = memory.take(1000);
+    const b = memory.take(1000);
+    expect(b).not.toBe(a);
+    memory.giveBack(a);
+    expect(memory.take(2000)).not.toBe(a);
+    expect(memory.take(1000)).toBe(a);
+    expect(memory.take(1000)).not.toBe(a);
   });
 });
