@@ -101,15 +101,36 @@ function damageLog(datadir: string): void {
   writeFileSync(join(indexDir, log), bytes);
 }
 
-/** Flips a bit in the stored value of the checkpoint's chain state (`P`): its record checksum no longer matches. */
-async function damageCheckpointState(storeDir: string): Promise<void> {
+/** Changes the store's records as `change` does, through LevelDB directly. */
+async function changeRecords(storeDir: string, change: (db: ClassicLevel<Buffer, Buffer>) => Promise<void>): Promise<void> {
   const db = new ClassicLevel<Buffer, Buffer>(join(storeDir, 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   await db.open();
-  const value = Buffer.from((await db.get(chainStateKeys.checkpointTip()))!);
-  value[10]! ^= 0x01;
-  await db.put(chainStateKeys.checkpointTip(), value);
+  await change(db);
   await db.close();
 }
+
+/** Damage to the checkpoint's records, and what the refusal says was found. */
+const checkpointDamage: { name: string; problem: string; change: (db: ClassicLevel<Buffer, Buffer>) => Promise<void> }[] = [
+  {
+    name: "a bit flipped in its chain state's value (P)",
+    problem: 'the record of the chain state after its checkpoint (P) is damaged (its checksum does not match)',
+    change: async (db) => {
+      const value = Buffer.from((await db.get(chainStateKeys.checkpointTip()))!);
+      value[10]! ^= 0x01;
+      await db.put(chainStateKeys.checkpointTip(), value);
+    },
+  },
+  {
+    name: 'no chain-state record (P), as in a store started before zecrpc kept one',
+    problem: 'the record of the chain state after its checkpoint (P) is missing (a store started before zecrpc kept it has none)',
+    change: (db) => db.del(chainStateKeys.checkpointTip()),
+  },
+  {
+    name: "a checkpoint header's index record (H) gone, its best-chain entry left",
+    problem: 'the index record (H) of the header at height 8 is missing, though the best chain names one there',
+    change: async (db) => db.del(keys.index((await db.get(keys.height(8)))!.subarray(0, 32))),
+  },
+];
 
 async function repair(datadir: string): Promise<string> {
   let out = '';
@@ -117,10 +138,9 @@ async function repair(datadir: string): Promise<string> {
   return out;
 }
 
-const refusal = (datadir: string, storeDir: string, unchanged: string, blocksOf: string): string =>
+const refusal = (problem: string, datadir: string, storeDir: string, unchanged: string, blocksOf: string): string =>
   `cannot rebuild the chain store at ${storeDir} from its block files: it began at checkpoint height 10: its block files begin ` +
-  `there, with block ${hashAt(11)}, and the records of that checkpoint cannot be read (the record of the chain state after its ` +
-  `checkpoint (P) is damaged (its checksum does not match)). ${unchanged} Import it again from the checkpoint instead: move ` +
+  `there, with block ${hashAt(11)}, and the records of that checkpoint cannot be read (${problem}). ${unchanged} Import it again from the checkpoint instead: move ` +
   `${datadir} aside, run \`zecrpc import --checkpoint FILE|URL\` with the same -datadir and network, then \`zecrpc import ` +
   `--blocks-dir\` with the blocks folder of ${blocksOf}`;
 
@@ -162,10 +182,24 @@ describe('zecrpc verify -repair on a store started from a checkpoint', () => {
     expect(await storeContents(datadir)).toEqual(await storeContents(await freshCheckpointImport()));
   });
 
-  it("its checkpoint's state record damaged: refused before anything moves, the store left exactly as it was", async () => {
+  it('a repair interrupted after the rebuilt store started and stored 11..13 resumes where it stopped', async () => {
+    const datadir = await checkpointStore('repair-cp-resume-late');
+    damageLog(datadir);
+    renameSync(join(datadir, 'zecrpc'), damagedStoreDirectory(datadir));
+    const partial = await openChainStore({ datadir, network: MAINNET });
+    await partial.startFromCheckpoint(checkpoint());
+    for (const b of blocks.slice(CP + 1, 14)) await partial.addBlock(b);
+    await partial.close();
+
+    const out = await repair(datadir);
+    expect(out).toMatch(/^repaired: the store was rebuilt from its checkpoint at height 10 and its block files \(7 blocks stored, tip 20 /);
+    expect(await storeContents(datadir)).toEqual(await storeContents(await freshCheckpointImport()));
+  });
+
+  it.each(checkpointDamage)('$name: refused before anything moves, the store left exactly as it was', async ({ problem, change }) => {
     const datadir = await checkpointStore('repair-cp-refused');
     const storeDir = join(datadir, 'zecrpc');
-    await damageCheckpointState(storeDir);
+    await changeRecords(storeDir, change);
     const before = snapshot(datadir);
     for (let attempt = 0; attempt < 2; attempt++) {
       const e = await runVerify([`-datadir=${datadir}`, '-repair'], () => undefined).then(
@@ -173,7 +207,7 @@ describe('zecrpc verify -repair on a store started from a checkpoint', () => {
         (err: unknown) => err,
       );
       expect(e).toBeInstanceOf(RepairRefusedError);
-      expect((e as Error).message).toBe(refusal(storeDir, storeDir, 'Nothing was moved or changed.', 'the store moved aside'));
+      expect((e as Error).message).toBe(refusal(problem, storeDir, storeDir, 'Nothing was moved or changed.', 'the store moved aside'));
       expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
       expect(snapshot(datadir)).toEqual(before);
     }
@@ -183,12 +217,13 @@ describe('zecrpc verify -repair on a store started from a checkpoint', () => {
     const datadir = await checkpointStore('repair-cp-resume-refused');
     const damaged = damagedStoreDirectory(datadir);
     renameSync(join(datadir, 'zecrpc'), damaged);
-    await damageCheckpointState(damaged);
+    await changeRecords(damaged, checkpointDamage[0]!.change);
     await (await openChainStore({ datadir, network: MAINNET })).close();
     const before = snapshot(datadir);
     await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
       new RepairRefusedError(
         refusal(
+          checkpointDamage[0]!.problem,
           join(datadir, 'zecrpc'),
           damaged,
           `Nothing more was changed: the damaged store stays in ${damaged}, the store being rebuilt in ${join(datadir, 'zecrpc')}.`,
