@@ -31,10 +31,11 @@ class CheckpointRecordProblem extends Error {}
 
 /**
  * Reads the checkpoint start of the store in `storeDir` (`<datadir>/zecrpc`, or the copy a repair
- * set aside). `firstParent` is the parent of the first block in its block files: the checkpoint
- * block (or one of its headers), which names the height when the state record is gone.
+ * set aside). `firstParent` is the parent of the first block in its block files (null when they
+ * hold none): the checkpoint block (or one of its headers), which names the height when the state
+ * record is gone.
  */
-export async function readCheckpointStart(storeDir: string, firstParent: Uint8Array): Promise<StoredCheckpointStart> {
+export async function readCheckpointStart(storeDir: string, firstParent: Uint8Array | null): Promise<StoredCheckpointStart> {
   const indexDir = join(storeDir, 'index');
   if (!existsSync(indexDir)) return { problem: `${indexDir} is missing`, height: null };
   const copy = readingCopy(indexDir);
@@ -64,7 +65,7 @@ export async function readCheckpointStart(storeDir: string, firstParent: Uint8Ar
     };
     let height: number | null = null;
     try {
-      height = (await headerRecord(firstParent))?.height ?? null;
+      if (firstParent) height = (await headerRecord(firstParent))?.height ?? null;
       return { start: await readStart(read, headerRecord) };
     } catch (e) {
       if (!(e instanceof CheckpointRecordProblem)) throw e;

@@ -113,14 +113,17 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
 
 /**
  * The checkpoint the store in `storeDir` started from, or null when its block files begin at the
- * genesis block (or cannot be read here: the import then names what is wrong with them). Refuses
+ * genesis block (or hold no block it can read, and no checkpoint record is found). Refuses
  * a checkpoint start whose records cannot be read; `rebuilding` is the store a resumed repair writes.
  */
 async function checkpointOf(storeDir: string, network: NetworkParams, rebuilding: string | null): Promise<CheckpointStart | null> {
   const first = await firstStoredBlock(join(storeDir, 'blocks'), network);
-  if (!first || first.parent.every((b) => b === 0)) return null;
-  const read = await readCheckpointStart(storeDir, first.parent);
+  if (first?.parent.every((b) => b === 0)) return null;
+  const read = await readCheckpointStart(storeDir, first?.parent ?? null);
   if ('start' in read) return read.start;
+  // Without a block to show where the store began, only a readable checkpoint record says it was
+  // a checkpoint start; anything else is rebuilt from its block files as before.
+  if (!first) return null;
   const began =
     read.height === null
       ? `did not start from the genesis block: its block files begin with block ${toHexReversed(first.hash)}, whose parent ` +

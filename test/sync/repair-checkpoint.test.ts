@@ -196,6 +196,25 @@ describe('zecrpc verify -repair on a store started from a checkpoint', () => {
     expect(await storeContents(datadir)).toEqual(await storeContents(await freshCheckpointImport()));
   });
 
+  it('a store holding its checkpoint and no block after it: rebuilt at the checkpoint, not left empty', async () => {
+    const datadir = fresh('repair-cp-bare');
+    const store = await openChainStore({ datadir, network: MAINNET });
+    await store.startFromCheckpoint(checkpoint());
+    await store.close();
+    const expectedDir = fresh('repair-cp-bare-expected');
+    const expected = await openChainStore({ datadir: expectedDir, network: MAINNET, groupCommit: true });
+    await expected.startFromCheckpoint(checkpoint());
+    await expected.close();
+
+    const out = await repair(datadir);
+    expect(out).toMatch(
+      new RegExp(
+        `^repaired: the store was rebuilt from its checkpoint at height 10 and its block files \\(0 blocks stored, tip 10 ${hashAt(10)}\\)`,
+      ),
+    );
+    expect(await storeContents(datadir)).toEqual(await storeContents(expectedDir));
+  });
+
   it.each(checkpointDamage)('$name: refused before anything moves, the store left exactly as it was', async ({ problem, change }) => {
     const datadir = await checkpointStore('repair-cp-refused');
     const storeDir = join(datadir, 'zecrpc');
