@@ -68,8 +68,8 @@ export async function readCheckpointStart(storeDir: string, firstParent: Uint8Ar
       if (firstParent) height = (await headerRecord(firstParent))?.height ?? null;
       return { start: await readStart(read, headerRecord) };
     } catch (e) {
-      if (!(e instanceof CheckpointRecordProblem)) throw e;
-      return { problem: e.message, height };
+      const problem = e instanceof CheckpointRecordProblem ? e.message : `its LevelDB index could not be read (${(e as Error).message})`;
+      return { problem, height };
     }
   } finally {
     await db.close();
