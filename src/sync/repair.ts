@@ -137,7 +137,7 @@ async function checkpointOf(storeDir: string, network: NetworkParams, rebuilding
     `cannot rebuild the chain store at ${storeDir} from its block files: it ${began}, and the records of that checkpoint ` +
       `cannot be read (${read.problem}). ${unchanged} Import it again from the checkpoint instead: move ${moveAside} aside, ` +
       'run `zecrpc import --checkpoint FILE|URL` with the same -datadir and network, then `zecrpc import --blocks-dir` ' +
-      `with the blocks folder of ${rebuilding ? storeDir : 'the store moved aside'}`,
+      `with the blocks folder of ${rebuilding ? storeDir : 'the store moved aside'}.`,
   );
 }
 

@@ -142,7 +142,7 @@ const refusal = (problem: string, datadir: string, storeDir: string, unchanged: 
   `cannot rebuild the chain store at ${storeDir} from its block files: it began at checkpoint height 10: its block files begin ` +
   `there, with block ${hashAt(11)}, and the records of that checkpoint cannot be read (${problem}). ${unchanged} Import it again from the checkpoint instead: move ` +
   `${datadir} aside, run \`zecrpc import --checkpoint FILE|URL\` with the same -datadir and network, then \`zecrpc import ` +
-  `--blocks-dir\` with the blocks folder of ${blocksOf}`;
+  `--blocks-dir\` with the blocks folder of ${blocksOf}.`;
 
 describe('zecrpc verify -repair on a store started from a checkpoint', () => {
   it('lost log records: rebuilt from its own checkpoint, the same store a fresh import --checkpoint makes', async () => {
