@@ -87,7 +87,8 @@ export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
  * - `wall`: elapsed time on two cores (a written row at the write wall slope: LevelDB writes and
  *   compacts on threads of its own, which delay the import only as far as the bench saw writes
  *   take longer);
- * - `main`: the main thread's CPU (point reads only).
+ * - `main`: the main thread's CPU (point reads only, at the read CPU slopes: an upper bound, since
+ *   LevelDB reads run on libuv's pool).
  *
  * `coinReads`: how many of `c`'s coin reads reach LevelDB. An import answers most from memory
  * (the groups pending and the coins cache: bench/lib/coin-read-sim.ts counts them for a chain
@@ -116,7 +117,10 @@ export function growthMicros(
       : basis === 'wall'
         ? slope(g.write_wall_us_per_row)
         : 0;
-  const presentRead = basis === 'cpu' ? (g.present_read_cpu_us ?? g.present_read_us) : g.present_read_us;
-  const absentRead = basis === 'cpu' ? (g.absent_read_cpu_us ?? g.absent_read_us) : g.absent_read_us;
+  // A CPU basis (every thread's, or the main thread's alone, which cannot cost more) takes the
+  // reads' CPU slopes; elapsed time the elapsed ones.
+  const onCpu = basis !== 'wall';
+  const presentRead = onCpu ? (g.present_read_cpu_us ?? g.present_read_us) : g.present_read_us;
+  const absentRead = onCpu ? (g.absent_read_cpu_us ?? g.absent_read_us) : g.absent_read_us;
   return work.rows * writes + work.presentReads * slope(presentRead) + work.absentReads * slope(absentRead);
 }
