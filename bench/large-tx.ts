@@ -31,9 +31,13 @@
  * Fastify route (bench/lib/fastify-ceiling-server.ts), each matching a request by its bytes. What
  * share of the ceiling they reach is the most any server on Fastify over node:http can reach for a
  * 90–200 kB request body or a 180–600 kB reply; zecrpc's share of the bare-Fastify floor is what
- * its own work leaves of that.
+ * its own work leaves of that. For the transactions' uncached requests a third, the uncached
+ * render floor (bench/lib/render-floor-server.ts), builds each reply doing only the work no
+ * server without a reply cache can leave out (the parameter's hex decoded and the txid hashed,
+ * or the transaction's hex encoded; every reply byte written once): its share of the ceiling's
+ * CPU bounds what an uncached reply rendered on one thread can reach on that stack.
  *
- * Interleaved rounds (the ceiling, the two floors, then with `--base` the base revision's server,
+ * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each
  * ratio is taken within its round, median and min–max printed. Beside each rate, the server's
  * CPU time per request over the same run (its process's user + system time,
@@ -96,6 +100,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 const FLOORS = [
   { name: 'http-floor', label: 'node:http floor', script: 'bench/lib/http-ceiling-server.ts' },
   { name: 'fastify-floor', label: 'bare-Fastify floor', script: 'bench/lib/fastify-ceiling-server.ts' },
+  // Run for the transaction cases' uncached requests only: what it does per request is theirs.
+  { name: 'render-floor', label: 'uncached render floor', script: 'bench/lib/render-floor-server.ts', uncachedOnly: true },
 ] as const;
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */
@@ -119,6 +125,8 @@ interface Case {
   renderThreads?: boolean;
   /** The base revision's servers cannot serve it (a block built by this revision's bench): no `--base` figures. */
   thisRevisionOnly?: boolean;
+  /** Its uncached requests are also measured against the uncached render floor (render-floor-server.ts). */
+  renderFloor?: boolean;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -157,6 +165,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       cold: decodeServer(t, false),
       hotBodies: [decodeBody(t.tx.bytes)],
       coldBodies: copies.map(decodeBody),
+      renderFloor: true,
       expected: (body) => {
         const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
         return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
@@ -173,6 +182,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       hotBodies: [body(t.tx.txidHex)],
       // The block's large transactions, on the server that keeps no reply.
       coldBodies: t.block.transactions.filter((x) => x.size > 30_000).map((x) => body(x.txidHex)),
+      renderFloor: true,
       expected: () => null,
     });
   }
@@ -284,7 +294,7 @@ async function main(): Promise<void> {
     children.push(ceiling);
     // The floors replay the ceiling's file, with the Node options zecrpc's launcher gives it; each
     // must answer every body with zecrpc's body bytes, its whole reply's size its own (its head).
-    const floors: { name: string; label: string; child: ChildServer }[] = [];
+    const floors: { name: string; label: string; child: ChildServer; uncachedOnly: boolean }[] = [];
     const floorFile = join(dir, 'floor-replies.json');
     writeFileSync(floorFile, JSON.stringify(recorded));
     const floorReplySize = new Map<string, Map<string, number>>();
@@ -293,7 +303,7 @@ async function main(): Promise<void> {
       const nodeArgs = [...launcherNodeArgs(REPO), ...profile];
       const child = await startChildServer(f.script, { REPLIES: floorFile }, { nodeArgs });
       children.push(child);
-      floors.push({ name: f.name, label: f.label, child });
+      floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f });
       const sizes = new Map<string, number>();
       for (const [body, want] of replyBody) {
         const theirs = await captureReply(child.port, body);
@@ -326,7 +336,8 @@ async function main(): Promise<void> {
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
         ];
-        const r = await compare(pool, ceiling, floors, targets, `${c.label} ${kind}`, bodies, replyBytesOf);
+        const caseFloors = floors.filter((f) => !f.uncachedOnly || (kind === 'cold' && c.renderFloor));
+        const r = await compare(pool, ceiling, caseFloors, targets, `${c.label} ${kind}`, bodies, replyBytesOf);
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
@@ -442,8 +453,10 @@ async function compare(
     );
   }
   for (const s of servers) {
-    const share = shares(s.name, 'fastify-floor');
-    parts.push(`${s.name} of the bare-Fastify floor: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
+    for (const f of floors.filter((x) => x.name !== 'http-floor')) {
+      const share = shares(s.name, f.name);
+      parts.push(`${s.name} of the ${f.label}: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
+    }
   }
   return { line: parts.join(' | '), failures };
 }

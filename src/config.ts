@@ -21,6 +21,7 @@ import {
   REGTEST,
   regtestWithActivations,
   TESTNET,
+  type NetworkName,
   type NetworkParams,
   type NetworkUpgrade,
 } from './chain/network.js';
@@ -347,6 +348,30 @@ function regtestNetwork(values: readonly string[], known: readonly NetworkUpgrad
   }
 }
 
+/** What a node's consensus parameters are derived from: the network chosen and the options that change it. */
+export interface NodeNetworkOptions {
+  name: NetworkName;
+  /** Every `-nuparams` value, in the order given; regtest only. */
+  nuparams: readonly string[];
+  /** The `-compat` profile: a node of its release schedules only the upgrades it knows. */
+  compat: CompatProfile;
+  /** `-regtestshieldcoinbase` given (regtest only; ignored elsewhere, as zcashd ignores it). */
+  regtestShieldCoinbase?: boolean;
+}
+
+/**
+ * The consensus parameters a node runs with, as `zecrpc serve` derives them (and every command
+ * that opens a store the way serve does): the network's schedule, regtest's from `-nuparams`
+ * parsed with zcashd's messages, restricted to the upgrades the `-compat` profile knows.
+ */
+export function nodeNetwork(o: NodeNetworkOptions): NetworkParams {
+  const regtest = o.name === 'regtest';
+  if (!regtest && o.nuparams.length > 0) throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
+  const scheduled = regtest ? regtestNetwork(o.nuparams, o.compat.upgrades) : o.name === 'testnet' ? TESTNET : MAINNET;
+  const profiled = networkUnderProfile(scheduled, o.compat);
+  return regtest && o.regtestShieldCoinbase === true ? { ...profiled, coinbaseMustBeShielded: true } : profiled;
+}
+
 /**
  * `-fundingstream` and `-onetimelockboxdisbursement` (zcash.conf, shared with a zcashd regtest
  * node): zcashd refuses them off regtest with these words. On regtest they change what every
@@ -443,13 +468,14 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
   const regtest = getBoolArg('regtest', false);
   if (testnet && regtest) throw new ConfigError('Error: Invalid combination of -regtest and -testnet.');
   const compat = compatProfileOption(getArg('compat'));
-  const scheduled = regtest ? regtestNetwork(getArgs('nuparams'), compat.upgrades) : testnet ? TESTNET : MAINNET;
-  if (!regtest && getArgs('nuparams').length > 0)
-    throw new ConfigError('Error: Network upgrade parameters may only be overridden on regtest.');
+  const network = nodeNetwork({
+    name: regtest ? 'regtest' : testnet ? 'testnet' : 'mainnet',
+    nuparams: getArgs('nuparams'),
+    compat,
+    // zcashd's SelectParams turns the rule on when the argument is present at all, whatever its value.
+    regtestShieldCoinbase: getArgs('regtestshieldcoinbase').length > 0,
+  });
   refuseRegtestRewardOverrides(regtest, getArgs);
-  // zcashd's SelectParams turns the rule on when the argument is present at all, whatever its value.
-  const profiled = networkUnderProfile(scheduled, compat);
-  const network = regtest && getArgs('regtestshieldcoinbase').length > 0 ? { ...profiled, coinbaseMustBeShielded: true } : profiled;
   // As zcashd re-reads its data directory after the file: a `datadir=` there moves it (the file
   // stays the one found in the command line's data directory).
   const fileDatadir = fromCli('datadir') === undefined ? file.get('datadir')?.[0] : undefined;

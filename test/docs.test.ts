@@ -32,7 +32,7 @@ describe('documentation', () => {
     expect(readme.some((l) => l.startsWith('zecrpc serve  [-datadir=DIR]') && l.includes('[-loglevel=L]'))).toBe(true);
     const operating = codeBlockCommands(readFileSync(join(repo, 'docs', 'operating.md'), 'utf8'));
     expect(operating).toContain('ExecStart=/usr/local/bin/zecrpc serve -datadir=/var/lib/zecrpc');
-    expect(operating.filter((l) => l.startsWith('zecrpc compare')).length).toBe(2);
+    expect(operating.filter((l) => l.startsWith('zecrpc compare')).length).toBe(3);
   });
 
   it('accepts real command lines of every command', () => {

@@ -17,6 +17,9 @@ export interface LevelDbGrowth {
     write_wall_us_per_row: { per_decade: number };
     present_read_us: { per_decade: number };
     absent_read_us: { per_decade: number };
+    /** The same reads' CPU (every thread's), where the growth bench measured it. */
+    present_read_cpu_us?: { per_decade: number };
+    absent_read_cpu_us?: { per_decade: number };
   };
   keys: number;
   generated_at: string;
@@ -79,11 +82,13 @@ export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
  * What growth adds to importing `c` into a store that holds `before` when `c` begins: its rows
  * and reads at the store's mean size while `c` is written (midway between its sizes before and
  * after), against the calibration stores' size, in µs of
- * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included);
+ * - `cpu`: every thread's CPU (a written row at the write CPU slope, compaction included; a read at
+ *   the read CPU slope, or at the elapsed one from a growth file that predates it);
  * - `wall`: elapsed time on two cores (a written row at the write wall slope: LevelDB writes and
  *   compacts on threads of its own, which delay the import only as far as the bench saw writes
  *   take longer);
- * - `main`: the main thread's CPU (point reads only).
+ * - `main`: the main thread's CPU (point reads only, at the read CPU slopes: an upper bound, since
+ *   LevelDB reads run on libuv's pool).
  *
  * `coinReads`: how many of `c`'s coin reads reach LevelDB. An import answers most from memory
  * (the groups pending and the coins cache: bench/lib/coin-read-sim.ts counts them for a chain
@@ -112,5 +117,10 @@ export function growthMicros(
       : basis === 'wall'
         ? slope(g.write_wall_us_per_row)
         : 0;
-  return work.rows * writes + work.presentReads * slope(g.present_read_us) + work.absentReads * slope(g.absent_read_us);
+  // A CPU basis (every thread's, or the main thread's alone, which cannot cost more) takes the
+  // reads' CPU slopes; elapsed time the elapsed ones.
+  const onCpu = basis !== 'wall';
+  const presentRead = onCpu ? (g.present_read_cpu_us ?? g.present_read_us) : g.present_read_us;
+  const absentRead = onCpu ? (g.absent_read_cpu_us ?? g.absent_read_us) : g.absent_read_us;
+  return work.rows * writes + work.presentReads * slope(presentRead) + work.absentReads * slope(absentRead);
 }

@@ -20,18 +20,24 @@ export interface RecordedReply {
 /** The recorded reply to a request whose body is `body`, or undefined. */
 export type ReplyLookup = (body: Buffer) => RecordedReply | undefined;
 
-export function recordedReplies(file = process.env.REPLIES!): ReplyLookup {
-  const byLength = new Map<number, { request: Buffer; reply: RecordedReply }[]>();
-  for (const r of JSON.parse(readFileSync(file, 'utf8')) as { body: string; reply: string }[]) {
+/** Each recorded request body with the reply to it, in the file's order. */
+export function readRecordedReplies(file = process.env.REPLIES!): { request: Buffer; reply: RecordedReply }[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { body: string; reply: string }[]).map((r) => {
     const bytes = Buffer.from(r.reply, 'base64');
     const sep = bytes.indexOf('\r\n\r\n');
     const head = bytes.toString('latin1', 0, sep);
     const status = Number(/^HTTP\/1\.\d (\d{3})/.exec(head)![1]);
     const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1] ?? 'application/json';
-    const request = Buffer.from(r.body, 'utf8');
-    const sameLength = byLength.get(request.length) ?? [];
-    sameLength.push({ request, reply: { status, type, body: bytes.subarray(sep + 4) } });
-    byLength.set(request.length, sameLength);
+    return { request: Buffer.from(r.body, 'utf8'), reply: { status, type, body: bytes.subarray(sep + 4) } };
+  });
+}
+
+export function recordedReplies(file = process.env.REPLIES!): ReplyLookup {
+  const byLength = new Map<number, { request: Buffer; reply: RecordedReply }[]>();
+  for (const r of readRecordedReplies(file)) {
+    const sameLength = byLength.get(r.request.length) ?? [];
+    sameLength.push(r);
+    byLength.set(r.request.length, sameLength);
   }
   return (body) => byLength.get(body.length)?.find((r) => r.request.equals(body))?.reply;
 }

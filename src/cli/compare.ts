@@ -5,7 +5,7 @@
  */
 import { COMPAT_PROFILES, compatProfileNamed, DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../compat/profiles.js';
 import { Command, Option } from 'commander';
-import { NETWORK_NAMES, networkParams, type NetworkName } from '../chain/network.js';
+import { NETWORK_NAMES, type NetworkName, type NetworkParams } from '../chain/network.js';
 import { HttpEndpoint, InProcessEndpoint, type Endpoint } from '../compare/endpoint.js';
 import { CompareError } from '../compare/errors.js';
 import { parseHeightRange, type HeightSelection } from '../compare/heights.js';
@@ -13,6 +13,7 @@ import { DEFAULT_METHODS, parseMethodSelection } from '../compare/methods.js';
 import { createCompareProgress, type CompareProgressMode } from '../compare/progress.js';
 import { formatJson, formatReport } from '../compare/report.js';
 import { runCompare } from '../compare/run.js';
+import { ConfigError, nodeNetwork } from '../config.js';
 import { isHelpFlag } from './options.js';
 import type { ReferenceKind } from '../compare/compare-reply.js';
 
@@ -30,6 +31,7 @@ interface CompareCliOptions {
   targetConf?: string;
   targetDatadir?: string;
   network: NetworkName;
+  nuparams: string[];
   heights?: string;
   sample?: string;
   seed: string;
@@ -63,6 +65,8 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
   if ((o.target === undefined) === (o.targetDatadir === undefined)) {
     throw new CompareError('give the zecrpc to compare: --target URL (a running server) or --target-datadir DIR (its store, opened here)');
   }
+  checkNuparamsTarget(o);
+  const inProcess = o.targetDatadir !== undefined ? { datadir: o.targetDatadir, network: targetNetwork(o) } : null;
   const timeoutMs = positiveInt(o.timeout, '--timeout');
   const maxSockets = positiveInt(o.concurrency, '--concurrency');
   const reference = new HttpEndpoint('reference', o.reference, {
@@ -74,8 +78,8 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
     confFile: o.referenceConf,
   });
   const target =
-    o.target !== undefined
-      ? new HttpEndpoint('target', o.target, {
+    inProcess === null
+      ? new HttpEndpoint('target', o.target!, {
           timeoutMs,
           maxSockets,
           user: o.targetUser,
@@ -83,8 +87,29 @@ async function openEndpoints(o: CompareCliOptions): Promise<{ reference: Endpoin
           cookieFile: o.targetCookie,
           confFile: o.targetConf,
         })
-      : await InProcessEndpoint.open('target', o.targetDatadir!, networkParams(o.network), profileOf(o));
+      : await InProcessEndpoint.open('target', inProcess.datadir, inProcess.network, profileOf(o));
   return { reference, target };
+}
+
+/**
+ * The network `--target-datadir`'s store is served under, derived as `zecrpc serve` derives it
+ * from the same options (`-regtest`, `-nuparams`, `-compat`), with serve's messages (zcashd's
+ * words, without serve's "Error: " lead: the line already names the command).
+ */
+function targetNetwork(o: CompareCliOptions): NetworkParams {
+  try {
+    return nodeNetwork({ name: o.network, nuparams: o.nuparams, compat: profileOf(o) });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    throw new CompareError(e.message.replace(/^Error: /, ''));
+  }
+}
+
+/** `--nuparams` schedules the store compare opens itself: a running `--target` has its own. */
+function checkNuparamsTarget(o: CompareCliOptions): void {
+  if (o.nuparams.length > 0 && o.target !== undefined) {
+    throw new CompareError("--nuparams is for --target-datadir's store; a running --target is served with its own -nuparams");
+  }
 }
 
 /** `--compat`, already one of the choices commander allows. */
@@ -154,6 +179,14 @@ export function compareCommand(
       'compare against the zecrpc store in this data directory, opened in this process (no server may have it open)',
     )
     .addOption(new Option('--network <name>', 'network of --target-datadir').choices([...NETWORK_NAMES]).default('mainnet'))
+    .addOption(
+      new Option(
+        '--nuparams <hexBranchId:height>',
+        "regtest's upgrade schedule of --target-datadir, as serve's -nuparams (an upgrade's activation height; earlier ones left unset activate with it); repeatable",
+      )
+        .argParser((value: string, previous: string[]) => [...previous, value])
+        .default([]),
+    )
     .option('--heights <A..B>', 'visit heights A to B')
     .option('--sample <n>', 'visit n random heights (default 100)')
     .option('--seed <n>', 'random seed of --sample', '1')

@@ -68,8 +68,9 @@ async function runRepair(config: NodeConfig, out: (s: string) => void): Promise<
     openStore: () => openStoreOrExplain(config, { log, groupCommit: true, writes: true }),
   });
   const tip = result.tip ? `tip ${result.tip.height} ${toHexReversed(result.tip.hash)}` : 'no block';
+  const from = result.checkpointHeight === null ? '' : `its checkpoint at height ${result.checkpointHeight} and `;
   out(
-    `repaired: the store was rebuilt from its block files (${result.blocksStored} blocks stored, ${tip}); ` +
+    `repaired: the store was rebuilt from ${from}its block files (${result.blocksStored} blocks stored, ${tip}); ` +
       `the damaged store is kept in ${result.damagedCopy}: delete it once the repaired store serves\n`,
   );
 }

@@ -26,6 +26,7 @@
  * | `K` ‖ hash(32)              | empty: a block with a record (`H`) and none of a child, a chain tip of getchaintips | block accepted (put; its parent's: del) |
  * | `B` ‖ hash(32)              | the block's chain state: pool deltas and totals, final roots, tree sizes (state/chain-state.ts) | connect (ChainStateIndex, v3; kept after disconnect) |
  * | `C`                         | chain state after the tip: tree frontiers, history tree, pool totals | every connect / disconnect (ChainStateIndex) |
+ * | `P`                         | chain state after the checkpoint block a store started from (`C`'s format), never rewritten | checkpoint start (ChainStateIndex; read by verify -repair) |
  * | `c` ‖ txid ‖ n(u32 LE)       | unspent transparent output: i64 LE value ‖ height(u32 LE) ‖ flags(u8) ‖ scriptPubKey | connect / disconnect (ChainStateIndex) |
  * | `A` ‖ pool(u8) ‖ root(32)   | the tree frontier at that root (zcashd's anchors; padded finalState bytes) | connect / disconnect (ChainStateIndex) |
  * | `Q` ‖ pool(u8) ‖ index(u32 BE) | completed 2^16-leaf subtree: root(32) ‖ end height(u32 LE) | connect / disconnect (ChainStateIndex) |

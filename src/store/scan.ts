@@ -11,8 +11,7 @@
  * - every checksum LevelDB keeps in its files (leveldb-files.ts), which covers the values
  *   nothing else can check (chain-state amounts, address-index entries).
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, rmSync, unlinkSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
@@ -27,6 +26,7 @@ import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles, type LevelDbCheck } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
 import { CHECKSUM_BYTES, hasValidChecksum } from './record-checksums.js';
+import { readingCopy } from './reading-copy.js';
 
 import type { StoreProblem } from './store-problem.js';
 
@@ -68,24 +68,6 @@ function writable(dir: string): boolean {
   }
 }
 
-/**
- * A directory LevelDB can open in place of a store it must not write to: the live tables linked
- * (LevelDB only reads a table), CURRENT, the MANIFEST and the logs copied (opening replays the
- * logs into a new table and writes a new MANIFEST, here, not in the store). Removing it later
- * removes links and copies only.
- */
-function readingCopy(indexDir: string, files: LevelDbCheck): string {
-  const copy = mkdtempSync(join(tmpdir(), 'zecrpc-verify-'));
-  const obsolete = new Set(files.obsolete);
-  for (const name of readdirSync(indexDir)) {
-    if (obsolete.has(name)) continue;
-    if (/^\d+\.(ldb|sst)$/.test(name)) symlinkSync(join(indexDir, name), join(copy, name));
-    else if (name === 'CURRENT' || /^MANIFEST-\d+$/.test(name) || /^\d+\.log$/.test(name))
-      copyFileSync(join(indexDir, name), join(copy, name));
-  }
-  return copy;
-}
-
 function prefixRange(prefix: number): { gte: Buffer; lt: Buffer } {
   return { gte: Buffer.of(prefix), lt: Buffer.of(prefix + 1) };
 }
@@ -98,7 +80,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
   const levelDb: LevelDbCheck = existsSync(indexDir) ? checkLevelDbFiles(indexDir) : { checked: 0, obsolete: [], problems: [] };
   assertIndexOpenable(indexDir, dir);
   const readOnly = existsSync(indexDir) && (opts.readOnly === true || !writable(indexDir));
-  const copy = readOnly ? readingCopy(indexDir, levelDb) : null;
+  const copy = readOnly ? readingCopy(indexDir, levelDb.obsolete) : null;
   const db = new ClassicLevel<Buffer, Buffer>(copy ?? indexDir, {
     keyEncoding: 'buffer',
     valueEncoding: 'buffer',

@@ -171,6 +171,22 @@ describe('growthMicros without written rows', () => {
     expect(readsOnly).toBeCloseTo(1_000 * 10 * decades + nullifiers * 5 * decades, 6);
     expect(withWrites).toBeGreaterThan(readsOnly);
   });
+
+  it('charges reads on the CPU bases (all threads, main thread) at the read CPU slopes, elapsed time at the elapsed ones', () => {
+    const measured: LevelDbGrowth = {
+      ...growth,
+      per_tenfold_growth: { ...growth.per_tenfold_growth, present_read_cpu_us: { per_decade: 9 }, absent_read_cpu_us: { per_decade: 4 } },
+    };
+    const mid = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, NU5_WINDOW))) / 2;
+    const decades = Math.log10(mid / CALIBRATION_STORE_KEYS);
+    const nullifiers = NU5_WINDOW.saplingSpends + NU5_WINDOW.orchardActions;
+    expect(growthMicros(measured, NU5_WINDOW, before, 'cpu', 1_000, false)).toBeCloseTo(1_000 * 9 * decades + nullifiers * 4 * decades, 6);
+    expect(growthMicros(measured, NU5_WINDOW, before, 'main', 1_000, false)).toBeCloseTo(1_000 * 9 * decades + nullifiers * 4 * decades, 6);
+    expect(growthMicros(measured, NU5_WINDOW, before, 'wall', 1_000, false)).toBeCloseTo(
+      1_000 * 10 * decades + nullifiers * 5 * decades,
+      6,
+    );
+  });
 });
 
 describe('runs', () => {

@@ -10,6 +10,10 @@
  * - `Q` ‖ pool ‖ index: completed 2^16-leaf subtrees (z_getsubtreesbyindex);
  * - `N` ‖ pool ‖ nullifier: every nullifier the active chain revealed (zcashd's nullifier sets;
  *   removed again when the block is disconnected, so they need no undo);
+ * - `P`, in a store started from a checkpoint only: the state after the checkpoint block, as that
+ *   start wrote `C` and never changed again (`C` moves on with the tip, and the undo record that
+ *   held it is deleted 100 blocks later), so `zecrpc verify -repair` can start the rebuilt store
+ *   from the same checkpoint (store/checkpoint-read.ts);
  * and returns as undo the state before the block and the coins it spent.
  */
 import { isUpgradeActive, type NetworkParams } from '../../chain/network.js';
@@ -44,7 +48,7 @@ import type { BatchOp } from '../block-data.js';
 import type { ChainBlock, CoreConnect, CoreIndexer, DisconnectedBlock, IndexReadView } from './indexer.js';
 import type { CoinsView } from '../types.js';
 
-const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e } as const; // B C c A Q N
+const PREFIX = { blockState: 0x42, tip: 0x43, coin: 0x63, anchor: 0x41, subtree: 0x51, nullifier: 0x4e, checkpointTip: 0x50 } as const; // B C c A Q N P
 
 /** Every key prefix the chain state owns. */
 export const CHAIN_STATE_KEY_PREFIXES: readonly number[] = Object.values(PREFIX);
@@ -52,6 +56,7 @@ export const CHAIN_STATE_KEY_PREFIXES: readonly number[] = Object.values(PREFIX)
 export const chainStateKeys = {
   blockState: (hash: Uint8Array): Buffer => Buffer.concat([Buffer.of(PREFIX.blockState), hash]),
   tip: (): Buffer => Buffer.of(PREFIX.tip),
+  checkpointTip: (): Buffer => Buffer.of(PREFIX.checkpointTip),
   coinPrefix: PREFIX.coin,
   coin: (txid: Uint8Array, n: number): Buffer => {
     const k = Buffer.allocUnsafe(37);
@@ -245,7 +250,7 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
     return tip;
   }
 
-  /** The records a store started from a checkpoint begins with: the tip state and the frontiers' anchors. */
+  /** The records a store started from a checkpoint begins with: the tip state (also kept as `P`) and the frontiers' anchors. */
   checkpointOps(hash: Uint8Array, height: number, cp: CheckpointState): BatchOp[] {
     const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
     for (const pool of treePools())
@@ -267,7 +272,11 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
         delete (totals as unknown as Record<string, unknown>)[entry.id];
     }
     const tip: ChainStateTip = { hash, height, trees, history: cp.history, totals, coinsComplete: false };
-    const ops: BatchOp[] = [{ type: 'put', key: chainStateKeys.tip(), value: Buffer.from(encodeChainStateTip(tip)) }];
+    const tipBytes = Buffer.from(encodeChainStateTip(tip));
+    const ops: BatchOp[] = [
+      { type: 'put', key: chainStateKeys.tip(), value: tipBytes },
+      { type: 'put', key: chainStateKeys.checkpointTip(), value: Buffer.from(tipBytes) },
+    ];
     for (const pool of treePools()) {
       if (trees[pool].size > 0)
         ops.push({

@@ -1,0 +1,121 @@
+/**
+ * How the uncached render floor (render-floor-server.ts) builds each reply: per recorded request,
+ * a function writing the whole reply into given memory while doing the work no server answering
+ * without a reply cache can leave out, through `FloorWork` (the fastest code this checkout has
+ * for each part; tests pass counting stand-ins).
+ */
+import { createHash } from 'node:crypto';
+import { wasmZip244Digests } from '../../src/crypto/zip244-wasm.js';
+import { wasmHexDecodeInto, wasmHexInto } from '../../src/json/hex-wasm.js';
+import type { RecordedReply } from './recorded-replies.js';
+
+export interface FloorWork {
+  /** The hex text's bytes into `out`: true when it is hex. */
+  hexDecodeInto(hex: Uint8Array, out: Uint8Array): boolean | null;
+  /** A v1–v4 txid. */
+  sha256d(bytes: Uint8Array): Uint8Array;
+  /** A v5 or v6 transaction's txid and auth digest (ZIP 244, ZIP 229). */
+  zip244Digests(wire: Uint8Array): { txid: Uint8Array; authDigest: Uint8Array } | null;
+  /** The lowercase hex of bytes[start, end) into out at `at`. */
+  hexInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): boolean;
+}
+
+export const FLOOR_WORK: FloorWork = {
+  hexDecodeInto: wasmHexDecodeInto,
+  sha256d: (bytes) => createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest(),
+  zip244Digests: wasmZip244Digests,
+  hexInto: wasmHexInto,
+};
+
+/** Writes the whole reply to the request whose body is `body` into `out` (the reply's size). */
+export type BuildReply = (body: Buffer, out: Buffer) => void;
+
+const DECODE_PARAM = Buffer.from('"method":"decoderawtransaction","params":["');
+const GETRAW = Buffer.from('"method":"getrawtransaction"');
+
+/** The byte range of the first string value after `marker` in `bytes`, or null. */
+function stringAfter(bytes: Buffer, marker: string | Buffer): { start: number; end: number } | null {
+  const at = bytes.indexOf(marker);
+  if (at < 0) return null;
+  const start = at + Buffer.byteLength(marker);
+  const end = bytes.indexOf(0x22, start);
+  return end < 0 ? null : { start, end };
+}
+
+/** A hash the reply shows as `key` (reversed hex, as zcashd prints a uint256). */
+function shownHash(reply: RecordedReply, key: string): Buffer {
+  const r = stringAfter(reply.body, `"${key}":"`);
+  if (!r) throw new Error(`the reply shows no ${key}`);
+  return Buffer.from(reply.body.toString('latin1', r.start, r.end), 'hex').reverse();
+}
+
+/**
+ * decoderawtransaction: the parameter's hex decoded, the txid hashed (and a v5/v6 auth digest),
+ * the reply's bytes copied; checked once against the reply's own txid and auth digest.
+ */
+function decodePlan(request: Buffer, reply: RecordedReply, work: FloorWork): BuildReply | null {
+  const param = stringAfter(request, DECODE_PARAM);
+  if (!param) return null;
+  const tx = Buffer.allocUnsafeSlow((param.end - param.start) >>> 1);
+  const decode = (body: Buffer): void => {
+    if (work.hexDecodeInto(body.subarray(param.start, param.end), tx) !== true) throw new Error('the hex parameter did not decode');
+  };
+  const digests = (): { txid: Uint8Array; authDigest: Uint8Array | null } => {
+    if ((tx.readUInt32LE(0) & 0x7fffffff) <= 4) return { txid: work.sha256d(tx), authDigest: null };
+    const d = work.zip244Digests(tx);
+    if (!d) throw new Error('the ZIP 244 digests are unavailable');
+    return d;
+  };
+  decode(request);
+  const computed = digests();
+  if (!shownHash(reply, 'txid').equals(computed.txid)) throw new Error('the hashed txid is not the reply’s');
+  if (computed.authDigest && !shownHash(reply, 'authdigest').equals(computed.authDigest))
+    throw new Error('the hashed auth digest is not the reply’s');
+  return (body, out) => {
+    decode(body);
+    digests();
+    reply.body.copy(out);
+  };
+}
+
+/** getrawtransaction 1: the transaction's bytes (held in memory) encoded as the reply's `hex`, the rest copied. */
+function getrawPlan(request: Buffer, reply: RecordedReply, work: FloorWork): BuildReply | null {
+  if (request.indexOf(GETRAW) < 0) return null;
+  const hex = stringAfter(reply.body, '"hex":"');
+  if (!hex) return null;
+  const tx = Buffer.from(reply.body.toString('latin1', hex.start, hex.end), 'hex');
+  return (_body, out) => {
+    reply.body.copy(out, 0, 0, hex.start);
+    if (!work.hexInto(tx, 0, tx.length, out, hex.start)) throw new Error('the WebAssembly hex encoder is unavailable');
+    reply.body.copy(out, hex.end, hex.end);
+  };
+}
+
+/**
+ * The floor's way to build the reply to `request`, or null for a method it replays (getblock);
+ * throws when the reply it builds is not `reply` byte for byte.
+ */
+export function floorPlan(request: Buffer, reply: RecordedReply, work: FloorWork = FLOOR_WORK): BuildReply | null {
+  const build = decodePlan(request, reply, work) ?? getrawPlan(request, reply, work);
+  if (build) {
+    const out = Buffer.alloc(reply.body.length);
+    build(request, out);
+    if (!out.equals(reply.body)) throw new Error(`the reply built for ${request.toString('latin1', 0, 80)}… is not the recorded one`);
+  }
+  return build;
+}
+
+/** Reply memory by size, each buffer reused once given back (once its reply is written out). */
+export class ReplyMemory {
+  private readonly spare = new Map<number, Buffer[]>();
+
+  take(size: number): Buffer {
+    return this.spare.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size);
+  }
+
+  giveBack(b: Buffer): void {
+    const list = this.spare.get(b.length);
+    if (list) list.push(b);
+    else this.spare.set(b.length, [b]);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The uncached render floor: a bare Fastify route (as fastify-ceiling-server.ts) that answers
+ * each `decoderawtransaction` and `getrawtransaction <txid> 1` request with zecrpc's reply
+ * bytes, doing on every request only the work no server answering it without a reply cache can
+ * leave out, each part with the fastest code this checkout has for it:
+ *
+ * - decoderawtransaction: the parameter's hex decoded to the transaction's bytes (WebAssembly,
+ *   as zecrpc decodes it) and its txid hashed: SHA-256d for v1–v4 (OpenSSL), ZIP 244's txid and
+ *   auth digest for v5/v6 (zecrpc's WebAssembly, one walk for both), as the reply shows them;
+ * - getrawtransaction 1: the transaction's bytes (held in memory: a store read costs nothing
+ *   here) encoded as the reply's `hex` (WebAssembly SIMD, as zecrpc's writer encodes it);
+ * - both: every byte of the reply written once into reused memory (the reply's other bytes
+ *   copied from the recorded reply with one memcpy each: no decoding of the transaction's
+ *   structure, no JSON, no numbers, no scripts, no addresses). render-floor-plans.ts builds them.
+ *
+ * So a server answering these requests without a reply cache on one thread spends at least this
+ * server's CPU a request, less the little it does that a server need not: matching the body
+ * among the recorded ones, copies in and out of WebAssembly memory, a copy of the recorded bytes
+ * where fresh ones could be written (tens of µs in all). Every request body whose method is
+ * neither (getblock's) is replayed as the other floors replay it. At start it checks that each
+ * reply it builds is the recorded one and that each digest it hashes is the reply's.
+ *
+ * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
+ */
+import Fastify from 'fastify';
+import { floorPlan, ReplyMemory, type BuildReply } from './render-floor-plans.js';
+import { readRecordedReplies, type RecordedReply } from './recorded-replies.js';
+
+interface Plan {
+  request: Buffer;
+  reply: RecordedReply;
+  build: BuildReply | null;
+}
+
+const byLength = new Map<number, Plan[]>();
+for (const { request, reply } of readRecordedReplies()) {
+  byLength.set(request.length, [...(byLength.get(request.length) ?? []), { request, reply, build: floorPlan(request, reply) }]);
+}
+const memory = new ReplyMemory();
+
+// zecrpc's keep-alive wait (-rpcservertimeout's default), so the heads are the same size as the other floors'.
+const app = Fastify({ logger: false, keepAliveTimeout: 30_000, bodyLimit: 64 * 1024 * 1024 });
+app.removeAllContentTypeParsers();
+app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+app.post('/', (request, reply) => {
+  const body = request.body as Buffer;
+  const plan = byLength.get(body.length)?.find((p) => p.request.equals(body));
+  if (!plan) return reply.code(404).send();
+  const r = plan.reply;
+  if (!plan.build) return reply.code(r.status).header('Content-Type', r.type).send(r.body);
+  const out = memory.take(r.body.length);
+  plan.build(body, out);
+  reply.raw.once('finish', () => memory.giveBack(out));
+  return reply.code(r.status).header('Content-Type', r.type).send(out);
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`PORT ${(app.server.address() as { port: number }).port}\n`);
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

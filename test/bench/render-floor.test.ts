@@ -1,0 +1,138 @@
+/**
+ * The uncached render floor (bench/lib/render-floor-server.ts) builds its replies from the
+ * request's hex or the transaction's bytes on every request: it must answer each exactly as
+ * recorded, again and again from reused memory and under concurrent requests, do its work on
+ * every request, and refuse to start when a reply's txid or auth digest is not the hash of the
+ * transaction it would decode.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildServer, type ChildServer } from '../../bench/lib/child-server.js';
+import { largeTransactions } from '../../bench/lib/large-transactions.js';
+import { FLOOR_WORK, floorPlan, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
+import type { RecordedReply } from '../../bench/lib/recorded-replies.js';
+import { captureReply, replyParts } from '../../bench/lib/raw-http.js';
+import { toHex } from '../../src/codec/hex.js';
+import { txToJsonBytes } from '../../src/render/tx.js';
+
+const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
+const HEAD = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n';
+
+/** A whole recorded HTTP reply around `result`, base64 as the replies file holds it. */
+const recorded = (result: Buffer): string =>
+  Buffer.concat([Buffer.from(HEAD), Buffer.from('{"result":'), result, Buffer.from(',"error":null,"id":1}\n')]).toString('base64');
+
+const txs = largeTransactions().filter((t) => t.name === 'test-141042#1' || t.name === 'main-3428145#3');
+/** Each body with the reply body the floor must give. */
+const exchanges: { body: string; want: Buffer }[] = [];
+for (const t of txs) {
+  const json = txToJsonBytes(t.tx, t.params);
+  exchanges.push({ body: rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`), want: json });
+  // getrawtransaction's verbose layout: the transaction's hex first, then decoderawtransaction's fields.
+  exchanges.push({
+    body: rpc('getrawtransaction', `"${t.tx.txidHex}",1`),
+    want: Buffer.concat([Buffer.from(`{"hex":"${toHex(t.tx.bytes)}",`), json.subarray(1)]),
+  });
+}
+const whole = (want: Buffer): Buffer => Buffer.concat([Buffer.from('{"result":'), want, Buffer.from(',"error":null,"id":1}\n')]);
+
+describe('the uncached render floor', () => {
+  let dir: string;
+  let floor: ChildServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zecrpc-render-floor-'));
+    const file = join(dir, 'replies.json');
+    writeFileSync(file, JSON.stringify(exchanges.map((e) => ({ body: e.body, reply: recorded(e.want) }))));
+    floor = await startChildServer('bench/lib/render-floor-server.ts', { REPLIES: file });
+  });
+  afterAll(async () => {
+    await floor?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers each request with the recorded bytes, one after the other and eight at once', async () => {
+    for (let round = 0; round < 3; round++) {
+      for (const e of exchanges) expect(replyParts(await captureReply(floor.port, e.body)).body.equals(whole(e.want))).toBe(true);
+    }
+    const burst = await Promise.all(exchanges.flatMap((e) => [e, e]).map((e) => captureReply(floor.port, e.body)));
+    burst.forEach((r, i) => expect(replyParts(r).body.equals(whole(exchanges[i >> 1]!.want))).toBe(true));
+  });
+
+  it('will not start when a reply shows a txid that is not the hash of the hex it decodes', async () => {
+    const t = txs[0]!;
+    const json = txToJsonBytes(t.tx, t.params).toString('latin1');
+    const wrongTxid = json.replace(t.tx.txidHex, '00'.repeat(32));
+    expect(wrongTxid).not.toBe(json);
+    const file = join(dir, 'wrong.json');
+    const body = rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`);
+    writeFileSync(file, JSON.stringify([{ body, reply: recorded(Buffer.from(wrongTxid, 'latin1')) }]));
+    await expect(startChildServer('bench/lib/render-floor-server.ts', { REPLIES: file })).rejects.toThrow(/exited/);
+  });
+});
+
+/** FLOOR_WORK with each part's calls counted. */
+function countingWork(): { work: FloorWork; calls: Record<keyof FloorWork, number> } {
+  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0 };
+  const work: FloorWork = {
+    hexDecodeInto: (...a) => (calls.hexDecodeInto++, FLOOR_WORK.hexDecodeInto(...a)),
+    sha256d: (...a) => (calls.sha256d++, FLOOR_WORK.sha256d(...a)),
+    zip244Digests: (...a) => (calls.zip244Digests++, FLOOR_WORK.zip244Digests(...a)),
+    hexInto: (...a) => (calls.hexInto++, FLOOR_WORK.hexInto(...a)),
+  };
+  return { work, calls };
+}
+
+const asReply = (want: Buffer): RecordedReply => ({ status: 200, type: 'application/json', body: whole(want) });
+
+describe('the render floor’s plans', () => {
+  it('do on every request the work an uncached reply cannot leave out, and write its exact bytes', () => {
+    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2), then of main-3428145#3 (v6)
+    const expected: Record<keyof FloorWork, number>[] = [
+      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
+      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
+    ];
+    exchanges.forEach((e, i) => {
+      const { work, calls } = countingWork();
+      const build = floorPlan(Buffer.from(e.body), asReply(e.want), work)!;
+      const atStart = { ...calls };
+      const out = Buffer.alloc(whole(e.want).length, 0x20);
+      for (let n = 0; n < 3; n++) {
+        out.fill(0x20);
+        build(Buffer.from(e.body), out);
+        expect(out.equals(whole(e.want))).toBe(true);
+      }
+      const perRequest = Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, (v - atStart[k as keyof FloorWork]) / 3]));
+      expect(perRequest).toEqual(expected[i]);
+    });
+  });
+
+  it('replay a method they do not build (getblock)', () => {
+    expect(floorPlan(Buffer.from(rpc('getblock', '"00",2')), asReply(Buffer.from('{}')))).toBeNull();
+  });
+
+  it('refuse a v6 reply whose auth digest is not the one hashed', () => {
+    const t = txs[1]!;
+    const json = txToJsonBytes(t.tx, t.params).toString('latin1');
+    const wrong = json.replace(Buffer.from(t.tx.authDigest).reverse().toString('hex'), '11'.repeat(32));
+    expect(wrong).not.toBe(json);
+    const body = Buffer.from(rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`));
+    expect(() => floorPlan(body, asReply(Buffer.from(wrong, 'latin1')))).toThrow(/auth digest/);
+  });
+});
+
+describe('the render floor’s reply memory', () => {
+  it('hands a buffer out again only once it is given back, and only for its size', () => {
+    const memory = new ReplyMemory();
+    const a = memory.take(1000);
+    const b = memory.take(1000);
+    expect(b).not.toBe(a);
+    memory.giveBack(a);
+    expect(memory.take(2000)).not.toBe(a);
+    expect(memory.take(1000)).toBe(a);
+    expect(memory.take(1000)).not.toBe(a);
+  });
+});
