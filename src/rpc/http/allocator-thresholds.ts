@@ -7,13 +7,13 @@
  * 100–200 kB bodies back to back thus frees megabytes of such chunks at each collection, together,
  * at the top of the heap. With glibc's initial thresholds (a block of 128 kB or more is mmapped;
  * 128 kB or more free at the heap's top is trimmed) that freed top goes back to the kernel every
- * time, and the next chunks fault every page in again: 15–25 page faults a request, each paid
- * in the kernel, which costs a cached decoderawtransaction of a 195 kB body as much CPU as the
- * rest of its request (bench/results/large-replies.md, round 10).
+ * time, and the next chunks fault every page in again, each fault paid in the kernel: for a
+ * cached reply to a large body, more CPU than the rest of its request (bench/results/
+ * large-replies.md, round 10).
  *
  * glibc raises both thresholds on its own once a large mmapped block is freed (mallopt(3):
  * the mmap threshold becomes that block's size, up to 32 MiB, and the trim threshold twice that),
- * so a server that has once built and dropped a multi-megabyte reply no longer trims; one that
+ * so a server that has built and dropped replies of tens of megabytes trims far less; one that
  * has not may stay in the faulting state for as long as it runs. At start-up the server frees
  * one such block itself, reaching at once the state glibc reaches after its largest replies. The
  * block is never written, so it costs no resident memory; other allocators only see an unused
