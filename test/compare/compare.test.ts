@@ -1,33 +1,20 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalizeCompareArgs, runCompareCommand } from '../../src/cli/compare.js';
-import type { CompareResult } from '../../src/compare/run.js';
+import { normalizeCompareArgs } from '../../src/cli/compare.js';
 import { parseJson } from '../../src/json/reader.js';
 import { type JsonObject } from '../../src/json/value.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import { ChainStore } from '../../src/store/index.js';
 import { mainnetChain, tempDir } from '../support/store.js';
 import { closedPort, startProxy, startZecrpcNode, storeWithVectorChain } from './servers.js';
+import { compare } from './run-compare.js';
 import { zebraShape } from './zebra-shape.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
-
-/** A writable stream stand-in collecting text. */
-function sink(): NodeJS.WriteStream & { text: string } {
-  const s = { text: '', isTTY: false, write: (c: string) => ((s.text += c), true) };
-  return s as unknown as NodeJS.WriteStream & { text: string };
-}
-
-async function compare(args: string[]): Promise<{ code: number; out: string; err: string; json: () => CompareResult }> {
-  const stdout = sink();
-  const stderr = sink();
-  const code = await runCompareCommand([...args, '--progress', 'none'], { stdout, stderr });
-  return { code, out: stdout.text, err: stderr.text, json: () => JSON.parse(stdout.text) as CompareResult };
-}
 
 const AUTH = { user: 'cmp', password: 'secret' };
 const chain = mainnetChain();

@@ -11,14 +11,14 @@ import { branchIdAt, MAINNET, TESTNET } from '../../src/chain/network.js';
 import { BRANCH_IDS } from '../../src/chain/upgrades.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
-import { compareCommand, runCompareCommand } from '../../src/cli/compare.js';
+import { compareCommand } from '../../src/cli/compare.js';
 import { runImport } from '../../src/cli/import.js';
 import { startNode, type ServeHandle } from '../../src/cli/serve.js';
-import type { CompareResult } from '../../src/compare/run.js';
 import { CURRENT, ZCASHD_6_12_2 } from '../../src/compat/profiles.js';
 import { loadNodeConfig, nodeNetwork } from '../../src/config.js';
 import { nu6Regtest, nuparamsArgs, RegtestChainBuilder } from '../support/nu6-regtest.js';
 import { tempDir } from '../support/store.js';
+import { compare } from './run-compare.js';
 
 const NU6_2 = 3;
 const NU6_3 = 5;
@@ -43,18 +43,6 @@ let targetDir: string;
 let medianTimePast: number;
 /** The clock both sides read while compared: 2026-01-01T00:00:00Z. */
 const NOW_SECONDS = 1_767_225_600;
-
-function sink(): NodeJS.WriteStream & { text: string } {
-  const s = { text: '', isTTY: false, write: (c: string) => ((s.text += c), true) };
-  return s as unknown as NodeJS.WriteStream & { text: string };
-}
-
-async function compare(args: string[]): Promise<{ code: number; out: string; err: string; json: () => CompareResult }> {
-  const stdout = sink();
-  const stderr = sink();
-  const code = await runCompareCommand([...args, '--progress', 'none'], { stdout, stderr });
-  return { code, out: stdout.text, err: stderr.text, json: () => JSON.parse(stdout.text) as CompareResult };
-}
 
 /** What `zecrpc serve -regtest` says of these options (its ConfigError), or null when it accepts them. */
 function serveRefusal(args: string[]): string | null {
@@ -106,23 +94,27 @@ describe('zecrpc compare --target-datadir of a regtest store imported with -nupa
     vi.useRealTimers();
   });
 
-  it('with the same schedule (--nuparams, and the -nuparams= spelling): every reply identical, exit 0', async () => {
-    // Half the values as `--nuparams V`, half zcashd-style `-nuparams=V`.
-    const given = NUPARAMS.flatMap((a, i) => (i % 2 === 0 ? ['--nuparams', a.slice('-nuparams='.length)] : [a]));
-    const r = await compare([
+  /** The reference against the regtest target store at every height, with `schedule` (the target's -nuparams options). */
+  const compareWholeChain = (schedule: string[]) =>
+    compare([
       '--reference',
       referenceUrl,
       '--target-datadir',
       targetDir,
       '--network',
       'regtest',
-      ...given,
+      ...schedule,
       '--heights',
       `0..${TIP}`,
       '--methods',
       METHODS,
       '--json',
     ]);
+
+  it('with the same schedule (--nuparams, and the -nuparams= spelling): every reply identical, exit 0', async () => {
+    // Half the values as `--nuparams V`, half zcashd-style `-nuparams=V`.
+    const given = NUPARAMS.flatMap((a, i) => (i % 2 === 0 ? ['--nuparams', a.slice('-nuparams='.length)] : [a]));
+    const r = await compareWholeChain(given);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const res = r.json();
@@ -132,19 +124,7 @@ describe('zecrpc compare --target-datadir of a regtest store imported with -nupa
   });
 
   it('without --nuparams: the target is regtest with no upgrade, and exactly the replies the schedule shapes differ', async () => {
-    const r = await compare([
-      '--reference',
-      referenceUrl,
-      '--target-datadir',
-      targetDir,
-      '--network',
-      'regtest',
-      '--heights',
-      `0..${TIP}`,
-      '--methods',
-      METHODS,
-      '--json',
-    ]);
+    const r = await compareWholeChain([]);
     expect(r.err).toBe('');
     expect(r.code).toBe(1);
     const res = r.json();

@@ -18,7 +18,7 @@ import { keys } from '../../src/store/layout.js';
 import { openChainStore } from '../../src/store/index.js';
 import { importBlkFiles } from '../../src/sync/blk.js';
 import { damagedStoreDirectory, RepairRefusedError } from '../../src/sync/repair.js';
-import { dumpStoreIndex } from '../support/store-io.js';
+import { damageLoggedBlock, dumpStoreIndex } from '../support/store-io.js';
 import { blkRecords, hex, mainnetChain, tempDir } from '../support/store.js';
 
 const blocks = mainnetChain();
@@ -89,16 +89,7 @@ function snapshot(dir: string): Map<string, string> {
 
 /** Flips a bit in the block 15's header inside the log batch that stored it: LevelDB would drop it and what follows. */
 function damageLog(datadir: string): void {
-  const indexDir = join(datadir, 'zecrpc', 'index');
-  const log = readdirSync(indexDir)
-    .filter((f) => f.endsWith('.log'))
-    .sort()
-    .at(-1)!;
-  const bytes = readFileSync(join(indexDir, log));
-  const at = bytes.indexOf(Buffer.from(blocks[15]!.subarray(0, 140)));
-  expect(at).toBeGreaterThan(0);
-  bytes[at + 100]! ^= 0x04;
-  writeFileSync(join(indexDir, log), bytes);
+  expect(damageLoggedBlock(datadir, blocks[15]!)).not.toBeNull();
 }
 
 /** Changes the store's records as `change` does, through LevelDB directly. */

@@ -3,7 +3,7 @@
 // LevelDB drop the batch it is in (and the rest of that 32 KiB log block) at the next open, while
 // later batches survive; a flipped bit in a best-chain entry's key moves the entry away from its
 // height. Both are refused, named, and repaired to a store where every height answers its block.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { StoreDamagedError } from '../../src/store/open-check.js';
 import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
 import { damagedStoreDirectory } from '../../src/sync/repair.js';
 import { mainnetGenesisRun } from '../support/memory-store.js';
+import { damageLoggedBlock } from '../support/store-io.js';
 import { tempDir } from '../support/store.js';
 
 const blocks = mainnetGenesisRun();
@@ -56,16 +57,9 @@ describe('a store that lost committed data', () => {
   it("a flipped bit in LevelDB's log: refused with the missing heights, then repaired from the block files", async () => {
     const datadir = await importedStore('repair-log');
     const indexDir = join(datadir, 'zecrpc', 'index');
-    const log = readdirSync(indexDir)
-      .filter((f) => f.endsWith('.log'))
-      .sort()
-      .at(-1)!;
-    const bytes = readFileSync(join(indexDir, log));
     // Block 3's header, inside the batch that stored it.
-    const at = bytes.indexOf(Buffer.from(blocks[3]!.subarray(0, 140)));
-    expect(at).toBeGreaterThan(0);
-    bytes[at + 100]! ^= 0x04;
-    writeFileSync(join(indexDir, log), bytes);
+    const log = damageLoggedBlock(datadir, blocks[3]!);
+    expect(log).not.toBeNull();
 
     // Refused before LevelDB opens the store (it would drop the record), on every attempt.
     for (let attempt = 0; attempt < 2; attempt++) {
