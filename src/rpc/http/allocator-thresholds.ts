@@ -17,7 +17,9 @@
  * has not may stay in the faulting state for as long as it runs. At start-up the server frees
  * one such block itself, reaching at once the state glibc reaches after its largest replies. The
  * block is never written, so it costs no resident memory; other allocators only see an unused
- * block come and go.
+ * block come and go. The trade: up to twice the block's size of freed memory at the heap's top
+ * stays with the process, so after a burst of large request bodies the idle trim gives back
+ * less of it than with the initial thresholds.
  */
 
 /**
