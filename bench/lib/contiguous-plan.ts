@@ -16,7 +16,8 @@ export const CONTIGUOUS_SEGMENTS: EraSegment[] = [
 ];
 
 /**
- * The store calibration chain (bench/import-store-calibration.ts): a different, shorter chain whose
+ * The store calibration chain (built by `bench/import-contiguous.ts generate-store DIR`, imported
+ * by `bench/import-eras.ts --store-chain=DIR`): a different, shorter chain whose
  * windows fit what a growing store adds to the unit costs. Its eras come out of mainnet's order
  * and more than once, so each era is imported into small, middling and large stores and the
  * fit can tell what an era costs from what the store's size adds; the contiguous chain, built

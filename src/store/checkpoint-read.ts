@@ -21,7 +21,7 @@ import type { CheckpointStart } from './checkpoint-start.js';
 import { chainStateKeys, type CheckpointState } from './indexes/chain-state-index.js';
 import { decodeChainTx, decodeIndexRecord, keys, type IndexRecord } from './layout.js';
 import { readingCopy } from './reading-copy.js';
-import { CHECKSUM_BYTES, hasValidChecksum } from './record-checksums.js';
+import { intactValue } from './record-checksums.js';
 
 /** The checkpoint start, or why it cannot be read (with the checkpoint's height when that much is known). */
 export type StoredCheckpointStart = { start: CheckpointStart } | { problem: string; height: number | null };
@@ -52,8 +52,9 @@ export async function readCheckpointStart(storeDir: string, firstParent: Uint8Ar
       const stored = await db.get(key);
       if (stored === undefined) return null;
       if (!sealed) return stored;
-      if (!hasValidChecksum(stored)) throw new CheckpointRecordProblem(`${what} is damaged (its checksum does not match)`);
-      return stored.subarray(0, stored.length - CHECKSUM_BYTES);
+      const value = intactValue(stored);
+      if (value === null) throw new CheckpointRecordProblem(`${what} is damaged (its checksum does not match)`);
+      return value;
     };
     const headerRecord = async (hash: Uint8Array): Promise<IndexRecord | null> => {
       const what = `the index record (H) of header ${toHexReversed(hash)}`;

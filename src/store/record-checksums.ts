@@ -76,10 +76,16 @@ export function hasValidChecksum(stored: Uint8Array): boolean {
   return recordCrc(stored, end) === stated;
 }
 
+/** The value without its checksum, or null when the checksum does not match. */
+export function intactValue(stored: Buffer): Buffer | null {
+  return hasValidChecksum(stored) ? stored.subarray(0, stored.length - CHECKSUM_BYTES) : null;
+}
+
 /** The value without its checksum; throws RecordChecksumError when it does not match. */
 export function openValue(stored: Buffer, key: Uint8Array | null = null): Buffer {
-  if (!hasValidChecksum(stored)) throw new RecordChecksumError(key ? Buffer.from(key).toString('hex') : null);
-  return stored.subarray(0, stored.length - CHECKSUM_BYTES);
+  const value = intactValue(stored);
+  if (value === null) throw new RecordChecksumError(key ? Buffer.from(key).toString('hex') : null);
+  return value;
 }
 
 /**

@@ -25,7 +25,7 @@ import { decodeHighestRecord, decodeIndexRecord, decodeTip, keys, storeDirectory
 import { decodeVerifiedBlock, storedBlockProblem } from './verify.js';
 import { checkLevelDbFiles, type LevelDbCheck } from './leveldb-files.js';
 import { highestRecordMigration } from './migrations/v5-highest-record.js';
-import { CHECKSUM_BYTES, hasValidChecksum } from './record-checksums.js';
+import { hasValidChecksum, intactValue } from './record-checksums.js';
 import { readingCopy } from './reading-copy.js';
 
 import type { StoreProblem } from './store-problem.js';
@@ -110,8 +110,7 @@ export async function scanStore(datadir: string, network: NetworkParams, opts: S
   try {
     const sealed = await checkRecordChecksums(db, report, problem);
     /** A value without its checksum, or null when it is damaged (reported by the pass above). */
-    const opened = (value: Buffer): Buffer | null =>
-      !sealed ? value : hasValidChecksum(value) ? value.subarray(0, value.length - CHECKSUM_BYTES) : null;
+    const opened = (value: Buffer): Buffer | null => (!sealed ? value : intactValue(value));
     try {
       for await (const [key, sealedValue] of db.iterator(prefixRange(keys.indexPrefix))) {
         const value = opened(sealedValue);
