@@ -25,6 +25,7 @@
 import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
+import type { KnownRuns } from './known-strings.js';
 import { wasmHoldsControlByte } from './hex-wasm.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
@@ -163,8 +164,11 @@ function isDigit(c: number): boolean {
  * (bench/request-memory.ts, one shape per process) so that the estimate stays above it for
  * every shape the bench measures; very long numbers and single huge tokens come nearest. Bodies
  * under 64 KiB count as nothing: they cost little, and most requests are that small.
+ *
+ * With `known`, a long run equal to a string the server holds checked (known-strings.ts) is
+ * skipped on that one comparison, and recorded there for the reader.
  */
-export function parsedSizeEstimate(body: Uint8Array): number {
+export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number {
   if (body.length < 64 * 1024) return 0;
   let objects = 0;
   let arrays = 0;
@@ -180,6 +184,11 @@ export function parsedSizeEstimate(body: Uint8Array): number {
       // A long run up to the next quote (a raw transaction's hex) is checked natively: when it
       // holds no byte counted below, it adds nothing and is skipped whole.
       const next = bytes.indexOf(Ch.Quote, i + 1);
+      // A held string is plain and holds none of them.
+      if (next - i > LONG_RUN && known?.match(bytes, i + 1, next) === true) {
+        i = next - 1;
+        continue;
+      }
       if (next - i > LONG_RUN && !holdsStructure(bytes, i + 1, next)) {
         if (!wide) wide = !isPlainRun(bytes, i + 1, next);
         i = next - 1;
@@ -222,6 +231,11 @@ export interface ParseOptions {
    * the same either way; only when the string is made differs.
    */
   lazyStrings?: LazyStringScope;
+  /**
+   * Long strings of the input found equal to strings the server holds checked (by
+   * parsedSizeEstimate): left as ranges (with lazyStrings) without being scanned again.
+   */
+  knownRuns?: KnownRuns;
 }
 
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
@@ -232,7 +246,7 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
       : Buffer.isBuffer(input)
         ? input
         : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  return new Reader(bytes, options.lazyStrings ?? null).readDocument();
+  return new Reader(bytes, options.lazyStrings ?? null, options.knownRuns ?? null).readDocument();
 }
 
 class Reader {
@@ -242,6 +256,7 @@ class Reader {
   constructor(
     private readonly buf: Buffer,
     private readonly lazyStrings: LazyStringScope | null,
+    private readonly knownRuns: KnownRuns | null,
   ) {
     this.end = buf.length;
   }
@@ -452,6 +467,14 @@ class Reader {
     const { buf } = this;
     if (buf[this.pos] !== Ch.Quote) return false;
     const start = this.pos + 1;
+    // Equal to a string held checked: its bytes are that string's, and the next quote is known.
+    const known = this.knownRuns?.from(start);
+    if (known !== undefined && known.end - start >= LAZY_STRING_MIN_BYTES) {
+      items.push(null);
+      defineLazyString(items, items.length - 1, known.held, scope);
+      this.pos = known.end + 1;
+      return true;
+    }
     const q = buf.indexOf(Ch.Quote, start);
     if (q - start < LAZY_STRING_MIN_BYTES) return false;
     const body = buf.subarray(start, q);

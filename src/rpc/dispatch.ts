@@ -8,6 +8,7 @@
  * would outgrow its budget is dropped at once and answered with RPC_OUT_OF_MEMORY instead.
  */
 import { LazyStringScope } from '../json/lazy-strings.js';
+import type { KnownRuns } from '../json/known-strings.js';
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
@@ -49,6 +50,8 @@ export interface DispatchOptions {
    * an error that did is logged whole through `onServerError`.
    */
   privateDir?: string;
+  /** The body's long strings found equal to strings a cache holds (parsedSizeEstimate): read without scanning them. */
+  knownRuns?: KnownRuns;
 }
 
 /** zcashd's RPC_OUT_OF_MEMORY. */
@@ -245,7 +248,7 @@ async function handleParsedBody(
 ): Promise<RpcReply> {
   let value: JsonValue;
   try {
-    value = parseJson(body, { lazyStrings });
+    value = parseJson(body, { lazyStrings, knownRuns: opts.knownRuns });
   } catch (e) {
     if (!(e instanceof JsonParseError)) throw e;
     return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Parse error', null) + '\n' };

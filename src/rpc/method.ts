@@ -139,6 +139,11 @@ export interface MethodCache {
   readonly bytes: number;
   /** Drops everything kept; later calls fill the cache again. */
   clear(): void;
+  /**
+   * A cache keyed by long plain strings a request repeats (decoderawtransaction's hex): the one
+   * it keeps equal to `bytes`, so that the request reader need not scan them (json/known-strings.ts).
+   */
+  plainStringEqualTo?(bytes: Uint8Array): Buffer | undefined;
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';

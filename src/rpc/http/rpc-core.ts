@@ -13,9 +13,10 @@ import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
 import { parsedSizeEstimate } from '../../json/reader.js';
+import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
 import { storeDirectory } from '../../store/layout.js';
 import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY, type RequestSummary } from '../dispatch.js';
-import type { RpcContext, RpcMethod } from '../method.js';
+import type { MethodCache, RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
 import { LENT_REPLY_BYTES, LentReplyMemory, MAX_KEPT_REPLY_BUFFERS, MAX_LENT_REPLY_BUFFERS } from '../methods/reply-memory.js';
 import { MethodRegistry } from '../registry.js';
@@ -270,6 +271,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   const busy = () => queue.active > 0 || replyBudget.inUse > 0 || (pool?.pending ?? 0) > 0;
   const releaser = new MemoryReleaser({ busy });
   const caches = opts.methods.flatMap((m) => (m.cache ? [m.cache] : []));
+  // Caches keyed by long strings that requests repeat: such a string is compared, not scanned.
+  const plainStrings: PlainStringSource[] = caches.filter((c): c is MethodCache & PlainStringSource => c.plainStringEqualTo !== undefined);
   const cacheBytes = () => caches.reduce((n, c) => n + c.bytes, 0);
   const trimmer = new IdleTrimmer({
     idleMs: opts.idleTrimMs,
@@ -358,7 +361,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // Cheap calls (a monitor's probes) use no cache or render thread: they leave the server idle.
     const cheap = isCheapCall(body);
     if (!cheap) trimmer.noteActivity();
-    const parseCost = parsedSizeEstimate(body);
+    const knownRuns = plainStrings.length > 0 ? new KnownRuns(plainStrings) : undefined;
+    const parseCost = parsedSizeEstimate(body, knownRuns);
     if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
     const admitted = enterQueue(cheap);
     if (!admitted) {
@@ -384,6 +388,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
         },
         onServerError,
         privateDir,
+        knownRuns,
       });
       return { reply: { status: reply.status, body: reply.body, own: 'json' }, summary: reply.summary ?? null, done };
     } catch (e) {

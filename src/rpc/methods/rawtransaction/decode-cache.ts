@@ -4,12 +4,18 @@
  * JavaScript string of it made only to look it up would cost more than the lookup saves.
  *
  * Entries are found through a fingerprint of the hex (its length and bytes sampled across it)
- * and then compared whole, natively; entries whose fingerprints collide share a bucket of at
- * most BUCKET_ENTRIES (the oldest leaves first), so crafted collisions cost a bounded number of
- * comparisons. Bounded by total size, oldest entries dropped first; only successful decodes are
- * kept, as their UTF-8 bytes, so a hit needs no re-encoding.
+ * and then compared whole, natively; entries whose fingerprints collide (or that hold the same
+ * hex for another scope) share a bucket of at most BUCKET_ENTRIES (the oldest leaves first), so
+ * crafted collisions cost a bounded number of comparisons. Bounded by total size, oldest entries
+ * dropped first; only successful decodes are kept, as their UTF-8 bytes, so a hit needs no
+ * re-encoding.
+ *
+ * Only hex that decoded is kept, so every entry's hex is hex digits: the cache is a source of
+ * plain strings for the request reader (json/known-strings.ts), and a request repeating a kept
+ * hex hands the method the entry's own copy, which `get` then knows without comparing it again.
  */
 import { Buffer } from 'node:buffer';
+import type { PlainStringSource } from '../../../json/known-strings.js';
 import { keptReply } from '../blockchain/reply-cache.js';
 
 /** Entries sharing one fingerprint at most. */
@@ -23,13 +29,14 @@ const SAMPLES = 256;
 
 interface Entry {
   readonly bucket: string;
+  readonly scope: string;
   /** The hex, in memory of the entry's own. */
   readonly hex: Buffer;
   readonly result: Buffer;
 }
 
-/** The scope, the hex's length and a 64-bit mix of sampled bytes: equal hex gives equal keys. */
-function bucketKey(scope: string, hex: Uint8Array): string {
+/** The hex's length and a 64-bit mix of sampled bytes: equal hex gives equal keys. */
+function bucketKey(hex: Uint8Array): string {
   const n = hex.length;
   const step = Math.max(1, Math.floor(n / SAMPLES));
   let a = 0x811c9dc5;
@@ -40,10 +47,10 @@ function bucketKey(scope: string, hex: Uint8Array): string {
   }
   // The last bytes too, which a step may pass over.
   for (let i = Math.max(0, n - 64); i < n; i++) a = Math.imul(a ^ hex[i]!, 0x01000193);
-  return `${scope}\n${n}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
+  return `${n}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
 }
 
-export class DecodeCache {
+export class DecodeCache implements PlainStringSource {
   private readonly buckets = new Map<string, Entry[]>();
   /** Every entry, oldest first. */
   private readonly order = new Set<Entry>();
@@ -61,10 +68,18 @@ export class DecodeCache {
     this.size = 0;
   }
 
+  /** The result kept for `hex` in `scope`; an entry's own hex (plainStringEqualTo) is known without a comparison. */
   get(scope: string, hex: Uint8Array): Buffer | undefined {
-    const bucket = this.buckets.get(bucketKey(scope, hex));
+    const bucket = this.buckets.get(bucketKey(hex));
     if (bucket === undefined) return undefined;
-    for (const e of bucket) if (e.hex.equals(hex)) return e.result;
+    for (const e of bucket) if (e.scope === scope && (e.hex === hex || e.hex.equals(hex))) return e.result;
+    return undefined;
+  }
+
+  plainStringEqualTo(bytes: Uint8Array): Buffer | undefined {
+    const bucket = this.buckets.get(bucketKey(bytes));
+    if (bucket === undefined) return undefined;
+    for (const e of bucket) if (e.hex.equals(bytes)) return e.hex;
     return undefined;
   }
 
@@ -72,16 +87,18 @@ export class DecodeCache {
   set(scope: string, hex: Uint8Array, result: Buffer): void {
     const cost = hex.length + result.length;
     if (cost > this.maxBytes / 8) return;
-    const key = bucketKey(scope, hex);
+    const key = bucketKey(hex);
     const bucket = this.buckets.get(key);
-    const same = bucket?.find((e) => e.hex.equals(hex));
+    const same = bucket?.find((e) => e.scope === scope && e.hex.equals(hex));
     if (same !== undefined) this.remove(same);
     else if (bucket !== undefined && bucket.length >= BUCKET_ENTRIES) this.remove(bucket[0]!);
-    const entry: Entry = { bucket: key, hex: Buffer.from(hex), result: keptReply(result) };
+    // The same hex in another scope shares the copy already kept.
+    const kept = bucket?.find((e) => e.hex.equals(hex))?.hex ?? Buffer.from(hex);
+    const entry: Entry = { bucket: key, scope, hex: kept, result: keptReply(result) };
     // The removal above may have emptied the bucket and dropped it.
-    const kept = this.buckets.get(key);
-    if (kept === undefined) this.buckets.set(key, [entry]);
-    else kept.push(entry);
+    const entries = this.buckets.get(key);
+    if (entries === undefined) this.buckets.set(key, [entry]);
+    else entries.push(entry);
     this.order.add(entry);
     this.size += cost;
     for (const oldest of this.order) {

@@ -1,0 +1,61 @@
+/**
+ * Long strings a request repeats byte for byte that the server already holds, checked: the hex a
+ * decoderawtransaction cache keeps was decoded once, so every byte of it is a hex digit. A request
+ * body whose string equals one of them needs none of the reader's checks of that string (ASCII,
+ * no backslash, no control byte) nor the size estimate's (no `{`, `[`, `,` or `:`): each is a
+ * scan of every byte, and a raw transaction's hex is hundreds of kilobytes, repeated whenever a
+ * client asks again. Whether the string is one of them costs one comparison, and a string that is
+ * not takes the ordinary path, with its errors.
+ *
+ * The estimate (reader.ts parsedSizeEstimate) finds the matches, the reader (parseJson) reads
+ * them: a request's KnownRuns carries them from one to the other, in body order.
+ */
+import type { Buffer } from 'node:buffer';
+
+/** Where long plain strings are held: a reply cache's keys. */
+export interface PlainStringSource {
+  /**
+   * The string held whose bytes equal `bytes`, in memory of its own, or undefined. Every string
+   * a source answers with is plain: printable ASCII without `"` or `\`.
+   */
+  plainStringEqualTo(bytes: Uint8Array): Buffer | undefined;
+}
+
+/** One request body's runs between two quotes found equal to a held string, in body order. */
+export class KnownRuns {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly held: Buffer[] = [];
+  /** The first run a reader may still ask for (it asks in body order). */
+  private next = 0;
+
+  constructor(private readonly sources: readonly PlainStringSource[]) {}
+
+  /**
+   * Whether body[start, end) equals a held string (recorded if so). Called in body order; the
+   * bytes are compared once here, and the reader trusts the record.
+   */
+  match(body: Uint8Array, start: number, end: number): boolean {
+    const run = body.subarray(start, end);
+    for (const source of this.sources) {
+      const held = source.plainStringEqualTo(run);
+      if (held === undefined) continue;
+      this.starts.push(start);
+      this.ends.push(end);
+      this.held.push(held);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The held string equal to the body's bytes from `start` up to the next quote, when a run
+   * recorded starts there; undefined otherwise. `start`s asked must not decrease.
+   */
+  from(start: number): { held: Buffer; end: number } | undefined {
+    const { starts } = this;
+    while (this.next < starts.length && starts[this.next]! < start) this.next++;
+    if (this.next === starts.length || starts[this.next] !== start) return undefined;
+    return { held: this.held[this.next]!, end: this.ends[this.next]! };
+  }
+}
