@@ -3,12 +3,17 @@
  * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
  * replays zecrpc's exact reply bytes, measured from outside.
  *
+ *   npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>]
+ *                             [--spaced=<seconds>] [--tsx]
  *
- * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts, under tsx, with the Node
- * options of their revision's bin/zecrpc.js, as `zecrpc serve` runs), each method with its
+ * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
+ * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
+ * checkout's sources from its own `dist/` (child-server.ts's 'dist' mode, which refuses a
+ * `dist/` older than its sources). `--tsx` runs each checkout's own harness and sources under
+ * tsx instead, whose esbuild gives every function created at run time a `__name` call that the
+ * compiled server does not make. The ceiling and the floors run the same way. Each method with its
  * reply cache (cached: decoderawtransaction's result cache, getrawtransaction's per-tip cache)
  * and without it (uncached: every request decodes, hashes and renders). The ceiling
  * (bench/lib/ceiling-server.ts) is a plain node:net server writing each recorded reply as one
@@ -93,6 +98,7 @@ const SPACED = process.argv.some((a) => a.startsWith('--spaced=')) ? numberFlag(
 const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const MODE = process.argv.includes('--tsx') ? 'tsx' : 'dist';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -251,7 +257,7 @@ async function main(): Promise<void> {
         // One folder per server: every thread of it (main, tsx's loader, render threads) writes its own profile.
         const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
         const nodeArgs = [...launcherNodeArgs(root ?? REPO), ...profile];
-        child = await startChildServer('bench/lib/zecrpc-server.ts', spec.env, { nodeArgs, ...(root ? { root } : {}) });
+        child = await startChildServer('bench/lib/zecrpc-server.ts', spec.env, { nodeArgs, mode: MODE, ...(root ? { root } : {}) });
         children.push(child);
         started.set(name, child);
       }
@@ -290,7 +296,7 @@ async function main(): Promise<void> {
         `${c.label}: ${c.content ? `${c.content}; ` : ''}request ${fmt(Buffer.byteLength(hot))} B, reply ${fmt(replySize.get(hot)!)} B`,
       );
     }
-    const ceiling = await startReplayCeiling(dir, recorded);
+    const ceiling = await startReplayCeiling(dir, recorded, { mode: MODE });
     children.push(ceiling);
     // The floors replay the ceiling's file, with the Node options zecrpc's launcher gives it; each
     // must answer every body with zecrpc's body bytes, its whole reply's size its own (its head).
@@ -301,7 +307,7 @@ async function main(): Promise<void> {
     for (const f of FLOORS) {
       const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, f.name)}`] : [];
       const nodeArgs = [...launcherNodeArgs(REPO), ...profile];
-      const child = await startChildServer(f.script, { REPLIES: floorFile }, { nodeArgs });
+      const child = await startChildServer(f.script, { REPLIES: floorFile }, { nodeArgs, mode: MODE });
       children.push(child);
       floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f });
       const sizes = new Map<string, number>();
@@ -317,7 +323,7 @@ async function main(): Promise<void> {
     pool = await ClientPool.start(CLIENTS);
 
     console.log(
-      `large replies: zecrpc in child processes (-rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+      `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, -rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
         `, floors on node:http and bare Fastify replaying them (${launcherNodeArgs(REPO).join(' ')})` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,

@@ -7,7 +7,7 @@
  * the IPC channel it is given).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VECTORS_DIR } from '../../test/support/vectors.js';
@@ -38,6 +38,7 @@ export interface ChildOptions {
 function launch(script: string, options: ChildOptions): { args: string[]; env: Record<string, string>; cwd: string } {
   const root = resolve(options.root ?? REPO);
   if (options.mode !== 'dist') return { args: [...childNodeArgs(options.nodeArgs), script], env: {}, cwd: root };
+  assertBuilt(root);
   return {
     args: [
       ...(options.nodeArgs ?? []),
@@ -52,6 +53,28 @@ function launch(script: string, options: ChildOptions): { args: string[]; env: R
     env: { ZECRPC_BENCH_ROOT: root, ZECRPC_BENCH_REPO: REPO, ZECRPC_VECTORS: VECTORS_DIR },
     cwd: root,
   };
+}
+
+/**
+ * Refuses a checkout whose `dist/` is older than its sources: measured, it would be an earlier
+ * revision than the one named (`npm run build` there first).
+ */
+function assertBuilt(root: string): void {
+  const stale = (dir: string): string | null => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        const found = stale(path);
+        if (found !== null) return found;
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const built = join(root, 'dist', path.replace(/\.ts$/, '.js'));
+        if (!existsSync(built) || statSync(built).mtimeMs < statSync(join(root, path)).mtimeMs) return path;
+      }
+    }
+    return null;
+  };
+  const found = stale('src');
+  if (found !== null) throw new Error(`${root}: dist/ is older than ${found}; run npm run build there first`);
 }
 
 /** Starts `script` (a path from the repository root) with `env` added, as `options.mode` says; resolves once it listens. */
@@ -97,8 +120,8 @@ export interface RecordedReply {
 }
 
 /** The ceiling server (ceiling-server.ts) replaying `recorded`, whose file it writes into `dir`. */
-export function startReplayCeiling(dir: string, recorded: readonly RecordedReply[]): Promise<ChildServer> {
+export function startReplayCeiling(dir: string, recorded: readonly RecordedReply[], options: ChildOptions = {}): Promise<ChildServer> {
   const file = join(dir, 'replies.json');
   writeFileSync(file, JSON.stringify(recorded));
-  return startChildServer('bench/lib/ceiling-server.ts', { REPLIES: file });
+  return startChildServer('bench/lib/ceiling-server.ts', { REPLIES: file }, options);
 }
