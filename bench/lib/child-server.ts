@@ -37,7 +37,9 @@ export interface ChildOptions {
 /** The node arguments and environment that run `script` as `options` ask. */
 function launch(script: string, options: ChildOptions): { args: string[]; env: Record<string, string>; cwd: string } {
   const root = resolve(options.root ?? REPO);
-  if (options.mode !== 'dist') return { args: [...childNodeArgs(options.nodeArgs), script], env: {}, cwd: root };
+  // The vectors are found from this checkout: another one may sit where ../shared is absent.
+  if (options.mode !== 'dist')
+    return { args: [...childNodeArgs(options.nodeArgs), script], env: { ZECRPC_VECTORS: VECTORS_DIR }, cwd: root };
   assertBuilt(root);
   return {
     args: [
@@ -49,7 +51,6 @@ function launch(script: string, options: ChildOptions): { args: string[]; env: R
       new URL('./exit-with-parent.ts', import.meta.url).href,
       join(REPO, script),
     ],
-    // The vectors are found from this checkout: another one may sit where ../shared is absent.
     env: { ZECRPC_BENCH_ROOT: root, ZECRPC_BENCH_REPO: REPO, ZECRPC_VECTORS: VECTORS_DIR },
     cwd: root,
   };
