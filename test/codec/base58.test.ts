@@ -41,6 +41,27 @@ describe('base58', () => {
     );
   });
 
+  it('equals bs58 on 26 bytes (an address with its checksum, converted by its own unrolled path), leading zeros and extremes included', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 26, maxLength: 26 }), fc.integer({ min: 0, max: 26 }), (b, zeros) => {
+        b.fill(0, 0, zeros);
+        expect(base58Encode(b)).toBe(bs58.encode(b));
+      }),
+      { numRuns: 5000, seed: 26 },
+    );
+    for (const fill of [0, 1, 57, 58, 255]) {
+      const b = new Uint8Array(26).fill(fill);
+      expect(base58Encode(b)).toBe(bs58.encode(b));
+    }
+    // Real prefixes (t1, t3, tm, t2) with all-zero and all-ones hashes and checksums.
+    for (const prefix of [MAINNET.p2pkhPrefix, MAINNET.p2shPrefix, TESTNET.p2pkhPrefix, TESTNET.p2shPrefix])
+      for (const fill of [0, 255]) {
+        const b = new Uint8Array(26).fill(fill);
+        b.set(prefix, 0);
+        expect(base58Encode(b)).toBe(bs58.encode(b));
+      }
+  });
+
   it('refuses input beyond the maximum instead of losing precision', () => {
     expect(() => base58Encode(new Uint8Array(BASE58_MAX_INPUT + 1).fill(255))).toThrow(RangeError);
   });
