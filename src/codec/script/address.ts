@@ -76,8 +76,10 @@ export class AddressTable {
     if (length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at)) return slot;
     this.takeSlot(slot, bytes, at);
     for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = bytes[at + i]!;
-    // One checksum in WebAssembly costs a fraction of node:crypto's two calls: a transaction's
-    // outputs whose hashes share a slot evict each other between request() and their writing.
+    // One checksum in WebAssembly costs a fraction of node:crypto's two calls. This serves every
+    // address encoded outside a batch (encodeTransparentAddress, non-standard outputs, spent-index
+    // inputs) and a transaction's outputs whose hashes share a slot, which evict each other
+    // between request() and their writing.
     addressChecksums(this.payload, 1, this.checksums);
     this.setTextLength(
       slot,

@@ -4,15 +4,12 @@
  * Written by hand because it is on getblock verbosity 2's hot path: every transparent output
  * prints its address, and an explorer asks for each block once, so a cache rarely holds it.
  * bs58check is slow there (two pure-JS SHA-256 runs and a byte-at-a-time base conversion);
- * here the checksum is node:crypto's SHA-256d, or comes from the caller
- * (the address table computes a transaction's new ones together, crypto/address-checksums.ts),
- * and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
+ * here the checksum comes from the caller (the address table computes them in WebAssembly, a
+ * transaction's new ones together, crypto/address-checksums.ts), and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
  * parses request parameters, stays with bs58check.
  */
-import { sha256d } from '../../crypto/hash.js';
 
 const ALPHABET_CODES = Uint8Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', (c) => c.charCodeAt(0));
-const CHECKSUM_SIZE = 4;
 
 /**
  * The conversion, exact in float arithmetic: the input is read as base-2^24 limbs L_k, each
@@ -73,14 +70,6 @@ const PAIR_CODES = Uint16Array.from({ length: PAIR }, (_, v) => ALPHABET_CODES[v
 /** The most characters the Base58 of `n` bytes can have (log58(256) < 1.3658). */
 function base58MaxLength(n: number): number {
   return Math.ceil(n * 1.3658);
-}
-
-/**
- * Base58Check(payload), the payload followed by the first four bytes of its SHA-256d, as ASCII
- * bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length.
- */
-export function base58CheckEncodeInto(payload: Uint8Array, out: Uint8Array, at: number): number {
-  return base58EncodeInto(payload, 0, payload.length, sha256d(payload), 0, CHECKSUM_SIZE, out, at);
 }
 
 /**
