@@ -461,6 +461,27 @@ export class JsonWriter {
     return this;
   }
 
+  /** The reversed hex of bytes[start, start + n), as hexStrReversed() writes it without its quotes. */
+  pieceHexReversed(bytes: Uint8Array, start: number, n: number): this {
+    this.checkPieces();
+    this.ensure(2 * n);
+    const view = this.view!;
+    let p = this.pos;
+    for (let j = start + n - 1; j >= start; j--) {
+      view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
+      p += 2;
+    }
+    this.pos = p;
+    return this;
+  }
+
+  /** ASCII needing no escaping, as a string (an opcode's name, a number): as stringText() writes it. */
+  pieceText(s: string): this {
+    this.checkPieces();
+    this.put(s);
+    return this;
+  }
+
   /** ASCII needing no escaping, as bytes (a base58 address): `text[start, end)`, as plainStr() writes it without its quotes. */
   pieceAscii(text: Uint8Array, start: number, end: number): this {
     this.checkPieces();

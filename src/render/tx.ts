@@ -6,18 +6,12 @@
 import type { NetworkParams } from '../chain/network.js';
 import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
 import { addressTable, type AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
-import {
-  destinationKindOf,
-  isPayToPubkeyHash,
-  isPayToScriptHash,
-  solveScript,
-  type DestinationKind,
-  type SolvedScript,
-} from '../codec/script/solver.js';
+import { OP_CHECKSIG, OP_DUP, OP_EQUAL, OP_EQUALVERIFY, OP_HASH160 } from '../codec/script/opcodes.js';
+import { destinationKindOf, solveScript, type DestinationKind, type SolvedScript } from '../codec/script/solver.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
-import { isCoinbase, WireTxIn } from '../codec/tx/transparent.js';
+import { isCoinbase, WireTxIn, WireTxOut } from '../codec/tx/transparent.js';
 import { JsonFragment, JsonWriter } from '../json/writer.js';
 import { renderToBytes } from './scratch-output.js';
 import { spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
@@ -42,6 +36,19 @@ class AsmIntoWriter implements ScriptAsmSink {
     this.w.openString();
     writeScriptAsm(script, attemptSighashDecode, this, start, end);
     this.w.closeString();
+  }
+}
+
+/** Puts a script's asm into the writer's open pieces: an input written from fragments. */
+class AsmIntoPieces implements ScriptAsmSink {
+  constructor(private readonly w: JsonWriter) {}
+
+  text(s: string): void {
+    this.w.pieceText(s);
+  }
+
+  hex(script: Uint8Array, from: number, to: number): void {
+    this.w.pieceHex(script, from, to);
   }
 }
 
@@ -73,8 +80,14 @@ function writeVin(
   spent?: TxSpentFields,
 ): void {
   w.key('vin').beginArray();
+  const pieces = !coinbase && w.writesBytes ? new AsmIntoPieces(w) : null;
   for (let i = 0; i < vin.length; i++) {
     const input = vin[i]!;
+    // An input with spent-index members has them between its scriptSig and sequence.
+    if (pieces !== null && input instanceof WireTxIn && !(spent && spentInputAt(spent, i) >= 0)) {
+      writeWireInput(w, pieces, input);
+      continue;
+    }
     w.beginObject();
     if (coinbase) {
       w.key('coinbase').hexStr(input.scriptSig);
@@ -113,6 +126,28 @@ function writeVin(
   w.endArray();
 }
 
+const INPUT_START = new JsonFragment('{"txid":"');
+const INPUT_VOUT = new JsonFragment('","vout":');
+const INPUT_ASM = new JsonFragment(',"scriptSig":{"asm":"');
+const INPUT_HEX = new JsonFragment('","hex":"');
+const INPUT_SEQUENCE = new JsonFragment('"},"sequence":');
+const INPUT_END = new JsonFragment('}');
+
+/**
+ * A decoded input of byte output, written from fixed fragments around its variable parts, as
+ * writeStandardOutput writes an output: a transaction of hundreds of inputs spent a large share
+ * of its rendering on the member-by-member writer's keys and state. Text output writes the same
+ * members one by one, and the vector tests compare the two.
+ */
+function writeWireInput(w: JsonWriter, asm: AsmIntoPieces, input: WireTxIn): void {
+  const buf = input.buf;
+  const start = input.scriptSigStart;
+  const end = start + input.scriptLength;
+  w.beginPieces().piece(INPUT_START).pieceHexReversed(buf, input.at, 32).piece(INPUT_VOUT).pieceInt(input.prevoutIndex).piece(INPUT_ASM);
+  writeScriptAsm(buf, true, asm, start, end);
+  w.piece(INPUT_HEX).pieceHex(buf, start, end).piece(INPUT_SEQUENCE).pieceInt(input.sequence).piece(INPUT_END).endPieces();
+}
+
 /** An input's spent-index members; DestFromAddressHash gives an address to P2PKH and P2SH only. */
 function writeSpentInput(w: JsonWriter, bytes: Uint8Array, at: number, network: NetworkParams): void {
   const value = spentValue(bytes, at);
@@ -138,27 +173,48 @@ function writeVout(
   // than classifying and writing output by output (bench/store-serve.ts's payout lines).
   const n = vout.length;
   const pieces = w.writesBytes;
-  const scripts = new Array<Uint8Array>(n);
-  /** Byte output's P2PKH and P2SH outputs: their shape; their addresses are in the table. */
+  /** Each output's script, for those not of a standard shape: the solved script and its addresses. */
+  const scripts = new Array<Uint8Array | null>(n);
+  /** Byte output's P2PKH and P2SH outputs: their shape and where their script lies; their addresses are in the table. */
   const shapes = new Array<StandardOutputShape | null>(n);
-  /** The other outputs: the solved script and its addresses. */
+  const scriptBuffers = new Array<Uint8Array | null>(n);
+  const scriptStarts = new Array<number>(n);
   const solvedScripts = new Array<SolvedScript | null>(n);
   const addresses = new Array<string[] | null>(n);
   let p2pkh: AddressTable | undefined;
   let p2sh: AddressTable | undefined;
   for (let i = 0; i < n; i++) {
-    const script = vout[i]!.scriptPubKey;
-    scripts[i] = script;
+    const output = vout[i]!;
+    // A decoded output's script is read in place, with no view made for it, as the inputs' are.
+    let buf: Uint8Array;
+    let start: number;
+    let length: number;
+    if (output instanceof WireTxOut) {
+      buf = output.buf;
+      start = output.scriptPubKeyStart;
+      length = output.scriptLength;
+    } else {
+      buf = output.scriptPubKey;
+      start = 0;
+      length = buf.length;
+    }
     // A spent output's members follow its scriptPubKey, so it is written member by member.
-    const shape = pieces && !(spent && spenderAt(spent, inputs, i) >= 0) ? standardShapeOf(script) : null;
+    const shape = pieces && !(spent && spenderAt(spent, inputs, i) >= 0) ? standardShapeAt(buf, start, length) : null;
     shapes[i] = shape;
     if (shape !== null) {
-      if (shape.kind === 'p2pkh') (p2pkh ??= addressTable('p2pkh', network)).request(script, shape.pushAt);
-      else (p2sh ??= addressTable('p2sh', network)).request(script, shape.pushAt);
+      if (shape.kind === 'p2pkh') (p2pkh ??= addressTable('p2pkh', network)).request(buf, start + shape.pushAt);
+      else (p2sh ??= addressTable('p2sh', network)).request(buf, start + shape.pushAt);
+      scriptBuffers[i] = buf;
+      scriptStarts[i] = start;
+      scripts[i] = null;
       solvedScripts[i] = null;
       addresses[i] = null;
       continue;
     }
+    const script = start === 0 && length === buf.length ? buf : buf.subarray(start, start + length);
+    scripts[i] = script;
+    scriptBuffers[i] = null;
+    scriptStarts[i] = 0;
     const solved = solveScript(script);
     solvedScripts[i] = solved;
     addresses[i] =
@@ -171,12 +227,12 @@ function writeVout(
   w.key('vout').beginArray();
   for (let i = 0; i < n; i++) {
     const value = vout[i]!.value;
-    const script = scripts[i]!;
     const shape = shapes[i];
     if (shape) {
-      writeStandardOutput(w, shape, value, i, script, shape.kind === 'p2pkh' ? p2pkh! : p2sh!);
+      writeStandardOutput(w, shape, value, i, scriptBuffers[i]!, scriptStarts[i]!, shape.kind === 'p2pkh' ? p2pkh! : p2sh!);
       continue;
     }
+    const script = scripts[i]!;
     w.beginObject();
     w.key('value').amount(value);
     w.key('valueZat').int(value);
@@ -218,7 +274,8 @@ function writeVout(
  */
 interface StandardOutputShape {
   kind: DestinationKind;
-  /** Where the script's one push, a 20-byte hash, starts. */
+  /** The script's length, and where its one push, a 20-byte hash, starts. */
+  scriptLength: number;
   pushAt: number;
   /** From after `"n":<n>` up to the push's hex in `asm`. */
   beforePush: JsonFragment;
@@ -236,6 +293,7 @@ const OUTPUT_END = new JsonFragment('"]}}');
 
 const PAY_TO_PUBKEY_HASH: StandardOutputShape = {
   kind: 'p2pkh',
+  scriptLength: 25,
   pushAt: 3,
   beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_DUP OP_HASH160 '),
   afterPush: new JsonFragment(' OP_EQUALVERIFY OP_CHECKSIG","hex":"'),
@@ -244,15 +302,28 @@ const PAY_TO_PUBKEY_HASH: StandardOutputShape = {
 
 const PAY_TO_SCRIPT_HASH: StandardOutputShape = {
   kind: 'p2sh',
+  scriptLength: 23,
   pushAt: 2,
   beforePush: new JsonFragment(',"scriptPubKey":{"asm":"OP_HASH160 '),
   afterPush: new JsonFragment(' OP_EQUAL","hex":"'),
   beforeAddress: new JsonFragment('","reqSigs":1,"type":"scripthash","addresses":["'),
 };
 
-/** A script solveScript calls `pubkeyhash` or `scripthash`: each is exactly one byte pattern, matched by no earlier type. */
-function standardShapeOf(script: Uint8Array): StandardOutputShape | null {
-  return isPayToPubkeyHash(script) ? PAY_TO_PUBKEY_HASH : isPayToScriptHash(script) ? PAY_TO_SCRIPT_HASH : null;
+/**
+ * The script `b[start, start + length)` when solveScript calls it `pubkeyhash` or `scripthash`
+ * (isPayToPubkeyHash, isPayToScriptHash): each is exactly one byte pattern, matched by no earlier type.
+ */
+function standardShapeAt(b: Uint8Array, start: number, length: number): StandardOutputShape | null {
+  if (length === 25)
+    return b[start] === OP_DUP &&
+      b[start + 1] === OP_HASH160 &&
+      b[start + 2] === 0x14 &&
+      b[start + 23] === OP_EQUALVERIFY &&
+      b[start + 24] === OP_CHECKSIG
+      ? PAY_TO_PUBKEY_HASH
+      : null;
+  if (length === 23) return b[start] === OP_HASH160 && b[start + 1] === 0x14 && b[start + 22] === OP_EQUAL ? PAY_TO_SCRIPT_HASH : null;
+  return null;
 }
 
 function writeStandardOutput(
@@ -260,11 +331,13 @@ function writeStandardOutput(
   shape: StandardOutputShape,
   value: number,
   n: number,
-  script: Uint8Array,
+  buf: Uint8Array,
+  start: number,
   table: AddressTable,
 ): void {
+  const push = start + shape.pushAt;
   // Found again, not remembered from before: another output of the transaction may have evicted it.
-  const slot = table.slotOf(script, shape.pushAt);
+  const slot = table.slotOf(buf, push);
   const text = table.textStart(slot);
   w.beginPieces()
     .piece(OUTPUT_START)
@@ -276,9 +349,9 @@ function writeStandardOutput(
     .piece(OUTPUT_N)
     .pieceInt(n)
     .piece(shape.beforePush)
-    .pieceHex(script, shape.pushAt, shape.pushAt + 20)
+    .pieceHex(buf, push, push + 20)
     .piece(shape.afterPush)
-    .pieceHex(script, 0, script.length)
+    .pieceHex(buf, start, start + shape.scriptLength)
     .piece(shape.beforeAddress)
     .pieceAscii(table.slots, text, text + table.textLength(slot))
     .piece(OUTPUT_END)

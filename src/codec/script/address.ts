@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
 import { ADDRESS_PAYLOAD_BYTES, addressChecksums } from '../../crypto/address-checksums.js';
-import { base58CheckEncodeInto, base58EncodeInto } from './base58.js';
+import { base58EncodeInto } from './base58.js';
 import type { DestinationKind } from './solver.js';
 
 const HASH_SIZE = 20;
@@ -76,7 +76,15 @@ export class AddressTable {
     if (length !== 0 && length !== QUEUED && this.sameHash(slot, bytes, at)) return slot;
     this.takeSlot(slot, bytes, at);
     for (let i = 0; i < HASH_SIZE; i++) this.payload[PREFIX_SIZE + i] = bytes[at + i]!;
-    this.setTextLength(slot, base58CheckEncodeInto(this.payload, this.slots, this.textStart(slot)));
+    // One checksum in WebAssembly costs a fraction of node:crypto's two calls. This serves every
+    // address encoded outside a batch (encodeTransparentAddress, non-standard outputs, spent-index
+    // inputs) and a transaction's outputs whose hashes share a slot, which evict each other
+    // between request() and their writing.
+    addressChecksums(this.payload, 1, this.checksums);
+    this.setTextLength(
+      slot,
+      base58EncodeInto(this.payload, 0, ADDRESS_PAYLOAD_BYTES, this.checksums, 0, 4, this.slots, this.textStart(slot)),
+    );
     return slot;
   }
 

@@ -4,15 +4,12 @@
  * Written by hand because it is on getblock verbosity 2's hot path: every transparent output
  * prints its address, and an explorer asks for each block once, so a cache rarely holds it.
  * bs58check is slow there (two pure-JS SHA-256 runs and a byte-at-a-time base conversion);
- * here the checksum is node:crypto's SHA-256d, or comes from the caller
- * (the address table computes a transaction's new ones together, crypto/address-checksums.ts),
- * and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
+ * here the checksum comes from the caller (the address table computes them in WebAssembly, a
+ * transaction's new ones together, crypto/address-checksums.ts), and the conversion is a handful of multiply-adds (bench/addresses.ts). Decoding, which only
  * parses request parameters, stays with bs58check.
  */
-import { sha256d } from '../../crypto/hash.js';
 
 const ALPHABET_CODES = Uint8Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', (c) => c.charCodeAt(0));
-const CHECKSUM_SIZE = 4;
 
 /**
  * The conversion, exact in float arithmetic: the input is read as base-2^24 limbs L_k, each
@@ -62,19 +59,17 @@ function weightsFor(n: number): Weights {
 /** Scratch space; encoding is synchronous, so one set serves every call. */
 const bytes = new Uint8Array(BASE58_MAX_INPUT);
 const sums = new Float64Array(Math.ceil(base58MaxLength(BASE58_MAX_INPUT) / DIGITS_PER_CHUNK) + 1);
-const digits = new Uint8Array(sums.length * DIGITS_PER_CHUNK);
+/** The result's characters, least significant first. */
+const chars = new Uint8Array(sums.length * DIGITS_PER_CHUNK);
+
+const PAIR = 58 * 58;
+const ZERO_CODE = ALPHABET_CODES[0]!;
+/** The characters of v < 58², least significant digit first: the low byte is v % 58's, the high byte ⌊v / 58⌋'s. */
+const PAIR_CODES = Uint16Array.from({ length: PAIR }, (_, v) => ALPHABET_CODES[v % 58]! | (ALPHABET_CODES[Math.floor(v / 58)]! << 8));
 
 /** The most characters the Base58 of `n` bytes can have (log58(256) < 1.3658). */
 function base58MaxLength(n: number): number {
   return Math.ceil(n * 1.3658);
-}
-
-/**
- * Base58Check(payload), the payload followed by the first four bytes of its SHA-256d, as ASCII
- * bytes into `out` from `at` (room for base58MaxLength(payload.length + 4)); returns the length.
- */
-export function base58CheckEncodeInto(payload: Uint8Array, out: Uint8Array, at: number): number {
-  return base58EncodeInto(payload, 0, payload.length, sha256d(payload), 0, CHECKSUM_SIZE, out, at);
 }
 
 /**
@@ -99,6 +94,8 @@ export function base58EncodeInto(
   let zeros = 0;
   while (zeros < n && bytes[zeros] === 0) zeros++;
 
+  for (let i = 0; i < zeros; i++) out[at + i] = ZERO_CODE;
+  if (n === ADDRESS_BYTES) return zeros + addressCharsInto(out, at + zeros);
   const { limbs, positions, weight, span } = weightsFor(n);
   for (let j = 0; j < positions; j++) sums[j] = 0;
   // Big-endian limbs; the first holds the 1–3 bytes left over.
@@ -111,23 +108,81 @@ export function base58EncodeInto(
     const row = k * positions;
     for (let j = 0, end = span[k]!; j < end; j++) sums[j] = sums[j]! + limb * weight[row + j]!;
   }
+  return zeros + charsFromSums(out, at + zeros, positions);
+}
 
+/** The digits of Σ sums[j] · 58^(4j), j < positions, most significant first and without leading zeros, into `out` from `at`; returns their count. */
+function charsFromSums(out: Uint8Array, at: number, positions: number): number {
+  // Each position's four digits as two pairs of characters, least significant first.
   let count = 0;
   let carry = 0;
   for (let j = 0; j < positions; j++) {
     const x = sums[j]! + carry;
     carry = Math.floor(x / CHUNK);
-    let r = (x - carry * CHUNK) | 0;
-    for (let d = 0; d < DIGITS_PER_CHUNK; d++) {
-      const q = (r / 58) | 0;
-      digits[count++] = r - q * 58;
-      r = q;
-    }
+    const r = x - carry * CHUNK;
+    const high = Math.floor(r / PAIR);
+    const low = PAIR_CODES[r - high * PAIR]!;
+    const top = PAIR_CODES[high]!;
+    chars[count] = low & 0xff;
+    chars[count + 1] = low >>> 8;
+    chars[count + 2] = top & 0xff;
+    chars[count + 3] = top >>> 8;
+    count += DIGITS_PER_CHUNK;
   }
   // Positions above the number's magnitude give zero digits.
-  while (count > 0 && digits[count - 1] === 0) count--;
+  while (count > 0 && chars[count - 1] === ZERO_CODE) count--;
+  for (let d = 0; d < count; d++) out[at + d] = chars[count - 1 - d]!;
+  return count;
+}
 
-  for (let i = 0; i < zeros; i++) out[at + i] = ALPHABET_CODES[0]!;
-  for (let d = 0; d < count; d++) out[at + zeros + d] = ALPHABET_CODES[digits[count - 1 - d]!]!;
-  return zeros + count;
+/** A t-address with its checksum: 2-byte prefix, 20-byte hash, 4 bytes. */
+const ADDRESS_BYTES = 26;
+const ADDRESS_WEIGHTS = weightsFor(ADDRESS_BYTES);
+if (ADDRESS_WEIGHTS.limbs !== 9 || ADDRESS_WEIGHTS.positions !== 10)
+  throw new Error('base58: the unrolled address conversion expects 9 limbs and 10 positions');
+
+/**
+ * base58EncodeInto's conversion of the 26 bytes of an address in `bytes`, unrolled: its ten
+ * positions' sums held in locals, not stored and loaded back for each limb (an output-heavy
+ * transaction's addresses are most of its rendering). Same limbs and weights, so the same sums.
+ */
+function addressCharsInto(out: Uint8Array, at: number): number {
+  const w = ADDRESS_WEIGHTS.weight;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    s4 = 0,
+    s5 = 0,
+    s6 = 0,
+    s7 = 0,
+    s8 = 0,
+    s9 = 0;
+  // Big-endian limbs: the first holds the two bytes left over.
+  for (let k = 0; k < 9; k++) {
+    const b = 3 * k - 1;
+    const limb = k === 0 ? (bytes[0]! << 8) | bytes[1]! : (bytes[b]! << 16) | (bytes[b + 1]! << 8) | bytes[b + 2]!;
+    const row = 10 * k;
+    s0 += limb * w[row]!;
+    s1 += limb * w[row + 1]!;
+    s2 += limb * w[row + 2]!;
+    s3 += limb * w[row + 3]!;
+    s4 += limb * w[row + 4]!;
+    s5 += limb * w[row + 5]!;
+    s6 += limb * w[row + 6]!;
+    s7 += limb * w[row + 7]!;
+    s8 += limb * w[row + 8]!;
+    s9 += limb * w[row + 9]!;
+  }
+  sums[0] = s0;
+  sums[1] = s1;
+  sums[2] = s2;
+  sums[3] = s3;
+  sums[4] = s4;
+  sums[5] = s5;
+  sums[6] = s6;
+  sums[7] = s7;
+  sums[8] = s8;
+  sums[9] = s9;
+  return charsFromSums(out, at, 10);
 }
