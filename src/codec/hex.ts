@@ -64,9 +64,19 @@ function nativeHexInto(hex: Uint8Array, out: Buffer): boolean {
   return true;
 }
 
+/** Up to this length, hex is checked character by character: a hash's hex needs no buffer. */
+const SHORT_HEX_CHARS = 128;
+
 /** zcashd's IsHex: non-empty, even length, only [0-9a-fA-F]. */
 export function isHex(s: string): boolean {
-  return hexToBytesStrict(s) !== null;
+  if (s.length > SHORT_HEX_CHARS) return hexToBytesStrict(s) !== null;
+  if (s.length === 0 || (s.length & 1) !== 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // '0'-'9', or 'a'-'f' in either case.
+    if (!((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66))) return false;
+  }
+  return true;
 }
 
 /** Decodes hex that has already passed `isHex`. */

@@ -206,6 +206,9 @@ export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number 
   return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 80 * commas + 32 * quotes + 32 * colons;
 }
 
+/** Strings up to this many bytes are read byte by byte, longer ones with native scans. */
+const SHORT_STRING_BYTES = 128;
+
 /** Runs between two quotes longer than this are checked with native scans rather than byte by byte. */
 const LONG_RUN = 256;
 
@@ -348,18 +351,30 @@ class Reader {
   private readString(): string {
     const { buf, end } = this;
     const start = this.pos + 1; // after the opening quote
-    // Fast path: printable ASCII with no escapes is the string as is. Finding the closing quote
-    // with native indexOf and checking the slice with one regex beats a byte loop for long
+    // Short strings (member names, method names, hashes) byte by byte: the loop is done before
+    // the native scans below would have begun.
+    let p = start;
+    const shortEnd = Math.min(end, start + SHORT_STRING_BYTES);
+    while (p < shortEnd) {
+      const c = buf[p]!;
+      if (c === Ch.Quote) {
+        this.pos = p + 1;
+        return buf.toString('latin1', start, p);
+      }
+      if (c < 0x20 || c === Ch.Backslash || c >= 0x80) return this.readStringSlow(start, p);
+      p++;
+    }
+    // Longer ones: printable ASCII with no escapes is the string as is. Finding the closing
+    // quote with native indexOf and checking the slice natively beats a byte loop for long
     // strings (a raw transaction's hex).
-    const q = buf.indexOf(Ch.Quote, start);
-    if (q >= 0 && q - start > 32) {
+    const q = buf.indexOf(Ch.Quote, p);
+    if (q >= 0) {
       const s = readPlainAsciiString(buf, start, q);
       if (s !== null) {
         this.pos = q + 1;
         return s;
       }
     }
-    let p = start;
     while (p < end) {
       const c = buf[p]!;
       if (c === Ch.Quote) {

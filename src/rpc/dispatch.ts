@@ -16,7 +16,7 @@ import { StoreReadError } from '../store/errors.js';
 import { BlockReadError } from '../store/verify.js';
 import { recordChecksumCause } from '../store/record-checksums.js';
 import type { RequestBudget } from './http/memory-budget.js';
-import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from './method.js';
+import { RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext, type RpcMethod } from './method.js';
 import type { MethodRegistry } from './registry.js';
 import { isRetained } from './retained-replies.js';
 import { databaseErrorText, hideDirectory } from './server-errors.js';
@@ -139,34 +139,52 @@ interface ExecResult {
   code: number | null;
 }
 
-/** Executes one request value (an element of a batch, or the whole body). */
-async function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): Promise<ExecResult> {
+/**
+ * Executes one request value (an element of a batch, or the whole body): at once when the method
+ * answers without waiting (a reply its cache holds), so such a reply costs no promise turn.
+ */
+function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): ExecResult | Promise<ExecResult> {
   if (!(req instanceof JsonObject)) {
     return { parts: [errorReply(RPC.INVALID_REQUEST, 'Invalid Request object', null)], code: RPC.INVALID_REQUEST };
   }
   const id = req.get('id') ?? null;
-  const fail = (code: number, message: string): ExecResult => ({ parts: [errorReply(code, message, id)], code });
   const method = req.get('method');
-  if (method === undefined || method === null) return fail(RPC.INVALID_REQUEST, 'Missing method');
-  if (typeof method !== 'string') return fail(RPC.INVALID_REQUEST, 'Method must be a string');
+  if (method === undefined || method === null) return failure(RPC.INVALID_REQUEST, 'Missing method', id);
+  if (typeof method !== 'string') return failure(RPC.INVALID_REQUEST, 'Method must be a string', id);
   const rawParams = req.get('params');
   let params: readonly JsonValue[];
   if (Array.isArray(rawParams)) params = rawParams;
   else if (rawParams === undefined || rawParams === null) params = [];
-  else return fail(RPC.INVALID_REQUEST, 'Params must be an array');
+  else return failure(RPC.INVALID_REQUEST, 'Params must be an array', id);
 
   const m = registry.get(method);
-  if (!m) return fail(RPC.METHOD_NOT_FOUND, 'Method not found');
+  if (!m) return failure(RPC.METHOD_NOT_FOUND, 'Method not found', id);
   if (params.length < m.required || params.length > m.required + m.optional) {
-    return fail(RPC.INVALID_PARAMS, paramCountMessage(m.name, m.required, m.optional, params.length, m.help));
+    return failure(RPC.INVALID_PARAMS, paramCountMessage(m.name, m.required, m.optional, params.length, m.help), id);
   }
-  let result: RawJson;
+  let result: RawJson | Promise<RawJson>;
   try {
-    result = await m.call(params, ctx);
+    result = m.call(params, ctx);
   } catch (e) {
-    const answer = exceptionAnswer(e, opts);
-    return fail(answer.code, answer.message);
+    return exceptionFailure(e, id, opts);
   }
+  if (typeof result === 'string' || result instanceof Uint8Array) return success(result, m, id);
+  return Promise.resolve(result).then(
+    (r) => success(r, m, id),
+    (e: unknown) => exceptionFailure(e, id, opts),
+  );
+}
+
+function failure(code: number, message: string, id: JsonValue): ExecResult {
+  return { parts: [errorReply(code, message, id)], code };
+}
+
+function exceptionFailure(e: unknown, id: JsonValue, opts: DispatchOptions): ExecResult {
+  const answer = exceptionAnswer(e, opts);
+  return failure(answer.code, answer.message, id);
+}
+
+function success(result: RawJson, m: RpcMethod, id: JsonValue): ExecResult {
   const suffix = `,"error":null,"id":${idText(id)}}`;
   if (typeof result === 'string') {
     if (m.asciiResults !== true) return { parts: [`{"result":${result}${suffix}`], code: null };
@@ -229,23 +247,43 @@ export async function handleJsonRpcBody(
   ctx: RpcContext,
   opts: DispatchOptions = {},
 ): Promise<RpcReply> {
+  return dispatchJsonRpcBody(body, registry, ctx, opts);
+}
+
+/**
+ * handleJsonRpcBody, answering at once when nothing in the body needs to wait: a single call
+ * whose method answers without waiting (a reply its cache holds) costs no promise turn.
+ */
+export function dispatchJsonRpcBody(
+  body: Uint8Array,
+  registry: MethodRegistry,
+  ctx: RpcContext,
+  opts: DispatchOptions = {},
+): RpcReply | Promise<RpcReply> {
   // Long string parameters stay ranges of the body until a method reads them as strings; the
   // body's memory may be reused once the reply is built, so they are valid until then.
   const lazyStrings = new LazyStringScope();
+  let reply: RpcReply | Promise<RpcReply>;
   try {
-    return await handleParsedBody(body, lazyStrings, registry, ctx, opts);
-  } finally {
+    reply = handleParsedBody(body, lazyStrings, registry, ctx, opts);
+  } catch (e) {
     lazyStrings.end();
+    throw e;
   }
+  if (!(reply instanceof Promise)) {
+    lazyStrings.end();
+    return reply;
+  }
+  return reply.finally(() => lazyStrings.end());
 }
 
-async function handleParsedBody(
+function handleParsedBody(
   body: Uint8Array,
   lazyStrings: LazyStringScope,
   registry: MethodRegistry,
   ctx: RpcContext,
   opts: DispatchOptions,
-): Promise<RpcReply> {
+): RpcReply | Promise<RpcReply> {
   let value: JsonValue;
   try {
     value = parseJson(body, { lazyStrings, knownRuns: opts.knownRuns });
@@ -253,39 +291,53 @@ async function handleParsedBody(
     if (!(e instanceof JsonParseError)) throw e;
     return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Parse error', null) + '\n' };
   }
-  const out = new ReplyBuilder(opts.budget);
-  let requestId: JsonValue = null;
-  try {
-    if (value instanceof JsonObject) {
-      requestId = value.get('id') ?? null;
-      const method = value.get('method');
-      const summary = { method: typeof method === 'string' ? method : null, id: idText(requestId) };
-      const r = await executeOne(value, registry, ctx, opts);
-      addResult(out, r);
-      out.addText('\n');
-      return { status: httpStatusFor(r.code), body: out.finish(), summary };
-    }
-    if (Array.isArray(value)) {
-      // Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200.
-      out.addText('[');
-      let sliceStart = performance.now();
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) out.addText(',');
-        addResult(out, await executeOne(value[i]!, registry, ctx, opts));
-        if (opts.yieldTurn && performance.now() - sliceStart > BATCH_SLICE_MS) {
-          await opts.yieldTurn();
-          sliceStart = performance.now();
-        }
-      }
-      out.addText(']\n');
-      return { status: 200, body: out.finish(), summary: { batch: value.length } };
-    }
-  } catch (e) {
-    if (!(e instanceof BudgetExceeded)) throw e;
-    // Everything built so far is dropped here; the caller releases the budget with the reply.
-    opts.budget!.releaseAll();
-    const id = Array.isArray(value) ? null : requestId;
-    return { status: 500, body: errorReply(RPC_OUT_OF_MEMORY, budgetMessage(e, opts.budget!), id) + '\n' };
+  if (value instanceof JsonObject) {
+    const requestId = value.get('id') ?? null;
+    const method = value.get('method');
+    const summary = { method: typeof method === 'string' ? method : null, id: idText(requestId) };
+    const r = executeOne(value, registry, ctx, opts);
+    return r instanceof Promise ? r.then((done) => singleReply(done, summary, requestId, opts)) : singleReply(r, summary, requestId, opts);
   }
+  if (Array.isArray(value)) return batchReply(value, registry, ctx, opts);
   return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Top-level object parse error', null) + '\n' };
+}
+
+/** A single call's reply (its HTTP status zcashd's for its error code). */
+function singleReply(r: ExecResult, summary: RequestSummary, requestId: JsonValue, opts: DispatchOptions): RpcReply {
+  const out = new ReplyBuilder(opts.budget);
+  try {
+    addResult(out, r);
+    out.addText('\n');
+    return { status: httpStatusFor(r.code), body: out.finish(), summary };
+  } catch (e) {
+    return budgetRefusal(e, requestId, opts);
+  }
+}
+
+/** Items run one after another, like zcashd's JSONRPCExecBatch; the HTTP status is always 200. */
+async function batchReply(items: JsonValue[], registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): Promise<RpcReply> {
+  const out = new ReplyBuilder(opts.budget);
+  try {
+    out.addText('[');
+    let sliceStart = performance.now();
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) out.addText(',');
+      addResult(out, await executeOne(items[i]!, registry, ctx, opts));
+      if (opts.yieldTurn && performance.now() - sliceStart > BATCH_SLICE_MS) {
+        await opts.yieldTurn();
+        sliceStart = performance.now();
+      }
+    }
+    out.addText(']\n');
+    return { status: 200, body: out.finish(), summary: { batch: items.length } };
+  } catch (e) {
+    return budgetRefusal(e, null, opts);
+  }
+}
+
+/** A reply that outgrew its budget: everything built so far is dropped; the caller releases the budget with the reply. */
+function budgetRefusal(e: unknown, id: JsonValue, opts: DispatchOptions): RpcReply {
+  if (!(e instanceof BudgetExceeded)) throw e;
+  opts.budget!.releaseAll();
+  return { status: 500, body: errorReply(RPC_OUT_OF_MEMORY, budgetMessage(e, opts.budget!), id) + '\n' };
 }

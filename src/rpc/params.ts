@@ -84,9 +84,14 @@ export function uint256FromHexLenient(s: string): Uint8Array {
  * Length is not checked; the hex then goes through the lenient parse.
  */
 export function parseHashV(v: JsonValue | undefined, name: string): Uint8Array {
+  return uint256FromHexLenient(hashHexV(v, name));
+}
+
+/** ParseHashV's check alone: the parameter's hex text, which names one hash (uint256FromHexLenient). */
+export function hashHexV(v: JsonValue | undefined, name: string): string {
   const s = typeof v === 'string' ? v : '';
   if (!isHex(s)) throw new RpcError(RPC.INVALID_PARAMETER, `${name} must be hexadecimal string (not '${s}')`);
-  return uint256FromHexLenient(s);
+  return s;
 }
 
 export function isZeroHash(h: Uint8Array): boolean {

@@ -93,6 +93,11 @@ export class MemoryChainStore implements ChainStoreReader {
     return height < 0 ? null : { hash: this.byHeight[height]!, height };
   }
 
+  /** The tip is the one the store was made with: it never changes. */
+  tipChanges(): number {
+    return 0;
+  }
+
   async hashAtHeight(height: number): Promise<Uint8Array | null> {
     return this.byHeight[height] ?? null;
   }

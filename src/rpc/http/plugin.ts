@@ -25,7 +25,7 @@ import type { MemoryLimits } from './memory-budget.js';
 import type { RpcMetrics } from './metrics.js';
 import { errorPage, sendReply, UNAUTHORIZED, WORK_QUEUE_FULL, writeReply, type SimpleReply } from './reply.js';
 import { mountRestRoutes } from './rest.js';
-import { createRpcCore, type RpcCore } from './rpc-core.js';
+import { createRpcCore, type ExecutedRequest, type RpcCore } from './rpc-core.js';
 
 /** Methods libevent passes to zcashd's handlers; the route answers each as zcashd does. */
 export const RPC_ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const;
@@ -223,25 +223,50 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
   // The request's own work, once its body is read: the route's handler, or (on zecrpc's own
   // instance) the onRequest hook itself.
   const liftTimeout = tracker?.sparesRunningRequests !== true;
-  const run = async (request: FastifyRequest, reply: FastifyReply, body: Buffer): Promise<FastifyReply> => {
+  const run = (request: FastifyRequest, reply: FastifyReply, body: Buffer): FastifyReply | Promise<FastifyReply> => {
     const socket = request.raw.socket;
     tracker?.begin(socket);
+    let outcome: ExecutedRequest | Promise<ExecutedRequest>;
+    try {
+      outcome = core.execute(body, connectionGone(socket));
+    } catch (e) {
+      tracker?.end(socket);
+      afterExecute(request);
+      throw e;
+    }
+    // A request answered at once gave no timer a chance to run, and its reply is written now.
+    if (!(outcome instanceof Promise)) {
+      afterExecute(request);
+      return answerExecuted(request, reply, socket, outcome);
+    }
     // No idle timeout while the request runs: zcashd reads nothing from a connection whose
     // request is being processed. The timeout counts again while the reply is written.
     const idleTimeout = liftTimeout ? request.server.server.timeout : 0;
     if (liftTimeout) socket.setTimeout(0);
-    let outcome;
-    try {
-      outcome = await core.execute(body, connectionGone(socket));
-    } catch (e) {
-      tracker?.end(socket);
-      throw e;
-    } finally {
-      releaseBody(request);
-      // Nothing reads the body once it has been executed (its reply holds none of it).
-      givePooledBody(request, core.bodies, core.bodyBuffers);
+    const restoreTimeout = () => {
       if (liftTimeout && !socket.destroyed) socket.setTimeout(idleTimeout);
-    }
+    };
+    return outcome.then(
+      (executed) => {
+        afterExecute(request);
+        restoreTimeout();
+        return answerExecuted(request, reply, socket, executed);
+      },
+      (e: unknown) => {
+        tracker?.end(socket);
+        afterExecute(request);
+        restoreTimeout();
+        throw e;
+      },
+    );
+  };
+  /** What a request holds only until it has been executed. */
+  const afterExecute = (request: FastifyRequest): void => {
+    releaseBody(request);
+    // Nothing reads the body once it has been executed (its reply holds none of it).
+    givePooledBody(request, core.bodies, core.bodyBuffers);
+  };
+  const answerExecuted = (request: FastifyRequest, reply: FastifyReply, socket: Socket, outcome: ExecutedRequest): FastifyReply => {
     const { done } = outcome;
     // 'close' comes once the reply is written or the connection is gone, whichever first; a
     // connection gone while the request ran has had its 'close' already. A pipelined response
@@ -265,6 +290,15 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     (request as WithSummary)[REPLY_BYTES] = writeReply(reply, outcome.reply);
     return reply;
   };
+  /** `run` from a callback: a failure goes to Fastify's error handling, synchronous or not. */
+  const runThen = (request: FastifyRequest, reply: FastifyReply, body: Buffer, done: HookDone): void => {
+    try {
+      const running = run(request, reply, body);
+      if (running instanceof Promise) running.catch(done);
+    } catch (e) {
+      done(e as Error);
+    }
+  };
 
   /**
    * On zecrpc's own instance (`core.ownInstance`) the onRequest hook reads the body and runs
@@ -274,7 +308,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
    */
   const readAndRun = (request: FastifyRequest, reply: FastifyReply, done: HookDone, bodyComing: boolean): void => {
     if (!bodyComing) {
-      run(request, reply, EMPTY).catch(done);
+      runThen(request, reply, EMPTY, done);
       return;
     }
     const length = request.headers['content-length'];
@@ -286,7 +320,7 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
       }
       noteReservedBody(request, read!.reserved);
       notePooledBody(request, read!.pooled);
-      run(request, reply, read!.body).catch(done);
+      runThen(request, reply, read!.body, done);
     };
     readBudgetedBodyThen(request.raw, length === undefined ? null : Number(length), core.bodies, bodyWait, bodyRead, core.bodyBuffers);
   };

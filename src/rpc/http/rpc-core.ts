@@ -15,7 +15,7 @@ import { rpcServerSettings } from '../../config.js';
 import { parsedSizeEstimate } from '../../json/reader.js';
 import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
 import { storeDirectory } from '../../store/layout.js';
-import { errorReply, handleJsonRpcBody, RPC_OUT_OF_MEMORY, type RequestSummary } from '../dispatch.js';
+import { dispatchJsonRpcBody, errorReply, RPC_OUT_OF_MEMORY, type RequestSummary, type RpcReply } from '../dispatch.js';
 import type { MethodCache, RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
 import { LENT_REPLY_BYTES, LentReplyMemory, MAX_KEPT_REPLY_BUFFERS, MAX_LENT_REPLY_BUFFERS } from '../methods/reply-memory.js';
@@ -106,6 +106,16 @@ export interface ExecutedRequest {
   done: () => void;
 }
 
+/** A body on its way to a work-queue slot. */
+interface PendingRequest {
+  body: Buffer;
+  signal: AbortSignal | undefined;
+  cheap: boolean;
+  knownRuns: KnownRuns | undefined;
+  /** The memory reserved for its parsed form (0: none). */
+  parseCost: number;
+}
+
 export interface RpcCoreStats {
   running: number;
   waiting: number;
@@ -150,9 +160,12 @@ export interface RpcCore {
    * many wrong ones are being penalized (auth-penalty.ts).
    */
   authenticate(authorization: string | undefined, address: string | undefined): AuthVerdict | Promise<AuthVerdict>;
-  /** Runs an authenticated JSON-RPC body through the work queue. */
-  /** `signal`: aborted when the client is gone (methods that scan stop early). */
-  execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest>;
+  /**
+   * Runs an authenticated JSON-RPC body through the work queue: the request at once when nothing
+   * in it had to wait (a reply a cache holds, a free slot), else a promise of it. `signal`:
+   * aborted when the client is gone (methods that scan stop early).
+   */
+  execute(body: Buffer, signal?: AbortSignal): ExecutedRequest | Promise<ExecutedRequest>;
   stats(): RpcCoreStats;
   /** Resolves once an idle trim in progress (if any) has finished. */
   trimSettled(): Promise<void>;
@@ -355,7 +368,11 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     };
   };
 
-  async function execute(body: Buffer, signal?: AbortSignal): Promise<ExecutedRequest> {
+  /**
+   * Runs a body: at once when the memory for its parsed form and a work-queue slot are free now
+   * and its method answers without waiting (a reply a cache holds), otherwise as a promise.
+   */
+  function execute(body: Buffer, signal?: AbortSignal): ExecutedRequest | Promise<ExecutedRequest> {
     // A large request's parsed form is reserved before it takes a work-queue slot, so a request
     // waiting for that memory holds nothing other requests need to give it back.
     // Cheap calls (a monitor's probes) use no cache or render thread: they leave the server idle.
@@ -363,13 +380,30 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     if (!cheap) trimmer.noteActivity();
     const knownRuns = plainStrings.length > 0 ? new KnownRuns(plainStrings) : undefined;
     const parseCost = parsedSizeEstimate(body, knownRuns);
-    if (parseCost > 0 && !(await parsedBudget.reserve(parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
-    const admitted = enterQueue(cheap);
+    const request: PendingRequest = { body, signal, cheap, knownRuns, parseCost };
+    if (parseCost > 0 && !parsedBudget.tryReserve(parseCost)) return reserveAndRun(request);
+    const slot = (cheap ? cheapQueue : queue).enterNow();
+    return slot !== null ? runInSlot(request, slot) : queueAndRun(request);
+  }
+
+  /** `execute` once the parsed form's memory is free (or could never be). */
+  async function reserveAndRun(request: PendingRequest): Promise<ExecutedRequest> {
+    if (!(await parsedBudget.reserve(request.parseCost))) return { reply: REQUEST_TOO_LARGE, summary: null, done: NOTHING };
+    return queueAndRun(request);
+  }
+
+  /** `execute` once a work-queue slot is free; refused at once when the queue is full. */
+  async function queueAndRun(request: PendingRequest): Promise<ExecutedRequest> {
+    const admitted = enterQueue(request.cheap);
     if (!admitted) {
-      if (parseCost > 0) parsedBudget.release(parseCost);
+      if (request.parseCost > 0) parsedBudget.release(request.parseCost);
       return { reply: WORK_QUEUE_FULL, summary: null, done: NOTHING };
     }
-    const slot = await admitted;
+    return runInSlot(request, await admitted);
+  }
+
+  function runInSlot(request: PendingRequest, slot: WorkSlot): ExecutedRequest | Promise<ExecutedRequest> {
+    const { cheap, parseCost } = request;
     // Memory lent to this reply by the render threads, given back once the reply is written.
     const held: (() => void)[] = [];
     const scope: ReplyScope = { hold: (release) => held.push(release), replyMemory };
@@ -379,8 +413,19 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       for (const release of held.splice(0)) release();
       if (!cheap) trimmer.noteActivity();
     };
+    // The parsed request is garbage once its reply is built.
+    const leave = () => {
+      if (parseCost > 0) parsedBudget.release(parseCost);
+      slot.release();
+    };
+    const failed = (e: unknown): never => {
+      done();
+      leave();
+      throw e;
+    };
+    let reply: RpcReply | Promise<RpcReply>;
     try {
-      const reply = await handleJsonRpcBody(body, registry, contextFor(signal, slot, scope), {
+      reply = dispatchJsonRpcBody(request.body, registry, contextFor(request.signal, slot, scope), {
         budget,
         yieldTurn: async () => {
           await new Promise((r) => setImmediate(r));
@@ -388,17 +433,16 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
         },
         onServerError,
         privateDir,
-        knownRuns,
+        knownRuns: request.knownRuns,
       });
-      return { reply: { status: reply.status, body: reply.body, own: 'json' }, summary: reply.summary ?? null, done };
     } catch (e) {
-      done();
-      throw e;
-    } finally {
-      // The parsed request is garbage once its reply is built.
-      if (parseCost > 0) parsedBudget.release(parseCost);
-      slot.release();
+      return failed(e);
     }
+    const executed = (r: RpcReply): ExecutedRequest => {
+      leave();
+      return { reply: { status: r.status, body: r.body, own: 'json' }, summary: r.summary ?? null, done };
+    };
+    return reply instanceof Promise ? reply.then(executed, failed) : executed(reply);
   }
 
   let closed: Promise<void> | null = null;

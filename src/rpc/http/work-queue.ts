@@ -53,13 +53,18 @@ export class WorkQueue {
    * `maxDepth` requests are already waiting.
    */
   enter(): Promise<WorkSlot> | null {
-    if (this.running < this.threads && this.waiting.length === 0) {
-      this.running++;
-      return Promise.resolve(this.slot());
-    }
+    const now = this.enterNow();
+    if (now !== null) return Promise.resolve(now);
     if (this.freshWaiting >= this.maxDepth) return null;
     this.freshWaiting++;
     return new Promise<void>((resolve) => this.waiting.push({ resolve, fresh: true })).then(() => this.slot());
+  }
+
+  /** A slot at once when one is free and no request waits for one; null otherwise (`enter` then queues or refuses). */
+  enterNow(): WorkSlot | null {
+    if (this.running >= this.threads || this.waiting.length > 0) return null;
+    this.running++;
+    return this.slot();
   }
 
   private slot(): WorkSlot {

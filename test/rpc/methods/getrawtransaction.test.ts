@@ -131,7 +131,22 @@ describe("getrawtransaction parameter checks, in zcashd's order", () => {
 /** The fixture store, counting block reads, with a tip the test may move back down the chain. */
 class CountingStore extends MemoryChainStore {
   blockReads = 0;
-  tipHeight: number | null = null;
+  private movedTo: number | null = null;
+  private moves = 0;
+
+  get tipHeight(): number | null {
+    return this.movedTo;
+  }
+
+  /** Moves the tip, counted as a store counts its tip changes. */
+  set tipHeight(height: number | null) {
+    this.movedTo = height;
+    this.moves++;
+  }
+
+  override tipChanges(): number {
+    return this.moves;
+  }
 
   override async blockBytes(hash: Uint8Array): Promise<Uint8Array | null> {
     this.blockReads++;

@@ -19,6 +19,8 @@ import { markRetained } from '../../retained-replies.js';
 export interface TipScope {
   tip: ChainTip | null;
   scope: string;
+  /** The store's count of tip changes the scope was read with. */
+  changes: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface TipScope {
 export async function tipScope(store: ChainStoreReader): Promise<TipScope> {
   const changes = store.tipChanges?.() ?? 0;
   const tip = await store.tip();
-  return { tip, scope: tip ? `${Buffer.from(tip.hash).toString('hex')}:${changes}` : `:${changes}` };
+  return { tip, scope: tip ? `${Buffer.from(tip.hash).toString('hex')}:${changes}` : `:${changes}`, changes };
 }
 
 /** A cached reply: JSON text, or its UTF-8 bytes (large getblock results). */
@@ -36,7 +38,11 @@ type Reply = string | Buffer;
 
 export class TipScopedReplyCache {
   private tip = '';
+  /** The count of tip changes in `tip`, when it was set from a TipScope. */
+  private tipChanges: number | null = null;
   private readonly entries = new Map<string, Reply>();
+  /** The key inserted last (the most recently used), which a hit need not move. */
+  private newest: string | undefined;
   private chars = 0;
 
   /** @param maxChars total reply size kept, characters or bytes (replies above a quarter of it are not cached). */
@@ -51,30 +57,45 @@ export class TipScopedReplyCache {
   clear(): void {
     this.entries.clear();
     this.chars = 0;
+    this.newest = undefined;
   }
 
   /** The reply cached for `key` while the tip was `tip`, or undefined. */
   get<T extends Reply = string>(tip: string, key: string): T | undefined {
     if (tip !== this.tip) return undefined;
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       // Re-insert to mark it most recently used (Map keeps insertion order).
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.newest = key;
     }
     return value as T | undefined;
+  }
+
+  /**
+   * The reply cached for `key`, read without waiting for the tip: `changes` is the store's count
+   * of tip changes now (ChainStoreReader.tipChanges). Every tip change counts, so while the count
+   * is the one the cache's scope was read with, the tip is still that scope's. A store that does
+   * not count must be asked with `get`: its scope's count is always 0.
+   */
+  getAtChanges<T extends Reply = string>(changes: number, key: string): T | undefined {
+    return changes === this.tipChanges ? this.get<T>(this.tip, key) : undefined;
   }
 
   /**
    * Remembers `value` for `key`, provided the scope was `tipBefore` when computing started and
    * is still the same now (`tipAfter`), so a reply that straddled a tip change is never kept.
    */
-  set(tipBefore: string, tipAfter: string, key: string, value: Reply): void {
-    if (tipBefore !== tipAfter || value.length > this.maxChars / 4) return;
-    if (tipAfter !== this.tip) {
+  set(tipBefore: string | TipScope, tipAfter: string | TipScope, key: string, value: Reply): void {
+    const before = typeof tipBefore === 'string' ? tipBefore : tipBefore.scope;
+    const after = typeof tipAfter === 'string' ? tipAfter : tipAfter.scope;
+    if (before !== after || value.length > this.maxChars / 4) return;
+    if (after !== this.tip) {
       this.entries.clear();
       this.chars = 0;
-      this.tip = tipAfter;
+      this.tip = after;
+      this.tipChanges = typeof tipAfter === 'string' ? null : tipAfter.changes;
     }
     const old = this.entries.get(key);
     if (old !== undefined) {
@@ -83,6 +104,7 @@ export class TipScopedReplyCache {
     }
     const kept = typeof value === 'string' ? value : keptReply(value);
     this.entries.set(key, kept);
+    this.newest = key;
     this.chars += kept.length;
     for (const [k, v] of this.entries) {
       if (this.chars <= this.maxChars) break;

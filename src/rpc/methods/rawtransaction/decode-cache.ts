@@ -54,6 +54,11 @@ export class DecodeCache implements PlainStringSource {
   private readonly buckets = new Map<string, Entry[]>();
   /** Every entry, oldest first. */
   private readonly order = new Set<Entry>();
+  /**
+   * The bucket of each hex copy the entries keep: a request repeating a kept hex hands the
+   * method that copy (plainStringEqualTo), whose fingerprint is then not computed again.
+   */
+  private readonly keptBuckets = new Map<Uint8Array, string>();
   private size = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -65,12 +70,13 @@ export class DecodeCache implements PlainStringSource {
   clear(): void {
     this.buckets.clear();
     this.order.clear();
+    this.keptBuckets.clear();
     this.size = 0;
   }
 
   /** The result kept for `hex` in `scope`; an entry's own hex (plainStringEqualTo) is known without a comparison. */
   get(scope: string, hex: Uint8Array): Buffer | undefined {
-    const bucket = this.buckets.get(bucketKey(hex));
+    const bucket = this.buckets.get(this.keptBuckets.get(hex) ?? bucketKey(hex));
     if (bucket === undefined) return undefined;
     for (const e of bucket) if (e.scope === scope && (e.hex === hex || e.hex.equals(hex))) return e.result;
     return undefined;
@@ -99,6 +105,7 @@ export class DecodeCache implements PlainStringSource {
     const entries = this.buckets.get(key);
     if (entries === undefined) this.buckets.set(key, [entry]);
     else entries.push(entry);
+    this.keptBuckets.set(kept, key);
     this.order.add(entry);
     this.size += cost;
     for (const oldest of this.order) {
@@ -112,6 +119,8 @@ export class DecodeCache implements PlainStringSource {
     this.size -= entry.hex.length + entry.result.length;
     const bucket = this.buckets.get(entry.bucket)!;
     bucket.splice(bucket.indexOf(entry), 1);
+    // Entries sharing a hex copy (other scopes) share its bucket.
+    if (!bucket.some((e) => e.hex === entry.hex)) this.keptBuckets.delete(entry.hex);
     if (bucket.length === 0) this.buckets.delete(entry.bucket);
   }
 }

@@ -8,7 +8,7 @@
 import { blockHeaderHash, readBlockHeader } from '../../../codec/block.js';
 import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { ByteReader } from '../../../codec/bytes.js';
-import { bytesEqual } from '../../../codec/hex.js';
+import { bytesEqual, toHexReversed } from '../../../codec/hex.js';
 import { readTransaction, type Transaction } from '../../../codec/tx/transaction.js';
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
@@ -18,7 +18,7 @@ import { TipScopedReplyCache, tipScope } from '../blockchain/reply-cache.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ReplyScope } from '../../workers/reply-slab.js';
 import { renderInLentMemory } from '../reply-memory.js';
-import { isZeroHash, parseHashV } from '../../params.js';
+import { hashHexV, isZeroHash, uint256FromHexLenient } from '../../params.js';
 import { helpExampleCli as exampleCli, helpExampleRpc as exampleRpc, helpLines as lines } from '../../help-examples.js';
 
 export const GETRAWTRANSACTION_HELP: string =
@@ -314,24 +314,53 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
           },
         }
       : {}),
-    async call(params, ctx) {
-      const txid = parseHashV(params[0], 'parameter 1');
+    call(params, ctx) {
+      const txidHex = hashHexV(params[0], 'parameter 1');
       // An int getter, unlike getblock: true/false are type errors, any non-zero is verbose.
       const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
-      const blockHash = params.length > 2 ? parseHashV(params[2], 'parameter 3') : null;
-      // The all-zero hash means "no block given".
-      const givenBlock = blockHash !== null && !isZeroHash(blockHash) ? blockHash : null;
+      const blockHex = params.length > 2 ? hashHexV(params[2], 'parameter 3') : null;
+      if (!cache) return rawTransactionReply(store, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, { scope: ctx.replyScope });
 
-      const scope = cache ? (await tipScope(store)).scope : '';
-      const key = `${verbose ? 1 : 0}:${Buffer.from(txid).toString('hex')}:${givenBlock ? Buffer.from(givenBlock).toString('hex') : ''}`;
-      const cached = cache?.get<Buffer>(scope, key);
-      if (cached !== undefined) return cached;
-      // A reply nobody keeps is rendered into memory lent to it until it has been written.
-      const reply = await rawTransactionReply(store, spentIndexLookup, txid, verbose, givenBlock, cache ? null : { scope: ctx.replyScope });
-      if (cache) cache.set(scope, (await tipScope(store)).scope, key, reply);
-      return reply;
+      const key = `${verbose ? 1 : 0}:${hashKey(txidHex)}:${blockHex === null ? '' : hashKey(blockHex)}`;
+      // A reply held for the tip as it is now is answered at once, without waiting for the tip:
+      // a store that counts its tip changes tells whether the tip is still the reply's.
+      const held = store.tipChanges ? cache.getAtChanges<Buffer>(store.tipChanges(), key) : undefined;
+      return held ?? cachedReply(store, cache, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, key);
     },
   };
+}
+
+/** The transaction's hash and the given block's (null for none, or the all-zero hash, which means none). */
+function hashes(txidHex: string, blockHex: string | null): [Uint8Array, Uint8Array | null] {
+  const blockHash = blockHex === null ? null : uint256FromHexLenient(blockHex);
+  return [uint256FromHexLenient(txidHex), blockHash !== null && !isZeroHash(blockHash) ? blockHash : null];
+}
+
+/**
+ * A hash parameter's part of a cache key: a hash's usual 64 digits as they are (each such text
+ * names one hash, so the key needs no decoding), other lengths as the 64 digits they name, so
+ * that a long parameter makes no long key.
+ */
+function hashKey(hex: string): string {
+  return hex.length === 64 ? hex : toHexReversed(uint256FromHexLenient(hex));
+}
+
+/** The reply cached for the tip, or rendered and kept for it. */
+async function cachedReply(
+  store: ChainStoreReader,
+  cache: TipScopedReplyCache,
+  spentIndexLookup: SpentIndexLookup | null,
+  txid: Uint8Array,
+  givenBlock: Uint8Array | null,
+  verbose: boolean,
+  key: string,
+): Promise<Buffer> {
+  const scope = await tipScope(store);
+  const cached = cache.get<Buffer>(scope.scope, key);
+  if (cached !== undefined) return cached;
+  const reply = await rawTransactionReply(store, spentIndexLookup, txid, givenBlock, verbose, null);
+  cache.set(scope, await tipScope(store), key, reply);
+  return reply;
 }
 
 /** GetTransaction, then the hex or TxToJSON of what it found. */
@@ -339,8 +368,8 @@ async function rawTransactionReply(
   store: ChainStoreReader,
   spentIndexLookup: SpentIndexLookup | null,
   txid: Uint8Array,
-  verbose: boolean,
   givenBlock: Uint8Array | null,
+  verbose: boolean,
   lending: { scope: ReplyScope | undefined } | null,
 ): Promise<Buffer> {
   let blockEntry: BlockIndexEntry | null = null;
