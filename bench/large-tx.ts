@@ -3,7 +3,7 @@
  * transactions (bench/lib/large-transactions.ts), cached and uncached, against a ceiling that
  * replays zecrpc's exact reply bytes, measured from outside.
  *
- *   npm run build    # here and in the --base checkout: the servers run from dist/
+ *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *                             [--spaced=<seconds>] [--tsx]

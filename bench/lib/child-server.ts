@@ -56,26 +56,35 @@ function launch(script: string, options: ChildOptions): { args: string[]; env: R
   };
 }
 
+/** Every file under `root/dir` whose name ends with `ext`, as paths from `root`. */
+function filesUnder(root: string, dir: string, ext: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return filesUnder(root, path, ext);
+    return entry.name.endsWith(ext) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
 /**
- * Refuses a checkout whose `dist/` is older than its sources: measured, it would be an earlier
- * revision than the one named (`npm run build` there first).
+ * Refuses a checkout whose `dist/` is older than its sources, or lacks its WebAssembly modules:
+ * measured, it would be an earlier revision than the one named, or one running the JavaScript
+ * fallbacks, which give the same replies at another cost.
  */
 function assertBuilt(root: string): void {
-  const stale = (dir: string): string | null => {
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        const found = stale(path);
-        if (found !== null) return found;
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        const built = join(root, 'dist', path.replace(/\.ts$/, '.js'));
-        if (!existsSync(built) || statSync(built).mtimeMs < statSync(join(root, path)).mtimeMs) return path;
-      }
-    }
-    return null;
-  };
-  const found = stale('src');
-  if (found !== null) throw new Error(`${root}: dist/ is older than ${found}; run npm run build there first`);
+  const build = 'run npm run build:wasm && npm run build there first';
+  const time = (path: string) => (existsSync(join(root, path)) ? statSync(join(root, path)).mtimeMs : -1);
+  const modules = filesUnder(root, 'src/crypto/wasm', '.wasm');
+  if (modules.length === 0) throw new Error(`${root}: no WebAssembly modules in src/crypto/wasm; ${build}`);
+  // The modules are built from assembly/: none may be older than a file there.
+  const oldestModule = Math.min(...modules.map(time));
+  const newerSource = filesUnder(root, 'assembly', '.ts').find((path) => time(path) > oldestModule);
+  if (newerSource !== undefined) throw new Error(`${root}: src/crypto/wasm is older than ${newerSource}; ${build}`);
+  const builtFrom = [
+    ...filesUnder(root, 'src', '.ts').map((path) => [path, `dist/${path.replace(/\.ts$/, '.js')}`]),
+    ...modules.map((path) => [path, `dist/${path}`]),
+  ];
+  const stale = builtFrom.find(([source, built]) => time(built!) < time(source!));
+  if (stale !== undefined) throw new Error(`${root}: dist/ is older than ${stale[0]}; ${build}`);
 }
 
 /** Starts `script` (a path from the repository root) with `env` added, as `options.mode` says; resolves once it listens. */

@@ -184,8 +184,9 @@ export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number 
       // A long run up to the next quote (a raw transaction's hex) is checked natively: when it
       // holds no byte counted below, it adds nothing and is skipped whole.
       const next = bytes.indexOf(Ch.Quote, i + 1);
-      // A held string is plain and holds none of them.
-      if (next - i > LONG_RUN && known?.match(bytes, i + 1, next) === true) {
+      // A held string is plain and holds none of them. Only runs the reader would leave lazy are
+      // asked for (it takes a match only there): shorter ones would pay a lookup for nothing.
+      if (next - i > LAZY_STRING_MIN_BYTES && known?.match(bytes, i + 1, next) === true) {
         i = next - 1;
         continue;
       }

@@ -3,6 +3,7 @@ import { MAINNET, TESTNET } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { txToJson } from '../../../src/render/tx.js';
+import { DecodeCache } from '../../../src/rpc/methods/rawtransaction/decode-cache.js';
 import { createDecodeRawTransaction } from '../../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
 import { readHexVector } from '../../support/vectors.js';
 
@@ -65,5 +66,28 @@ describe('decoderawtransaction result cache', () => {
       // zcashd ignores trailing bytes; they must not leak into `hex` or any field
       expect(text(await m.call([hex + 'abcd'], ctx))).toBe(expected);
     }
+  });
+});
+
+describe('DecodeCache', () => {
+  // The reader hands the method the cache's own copy of a held hex (json/known-strings.ts); found
+  // by identity, it must still be answered only in the scope it was kept for.
+  it("answers the cache's own copy of a hex in its own scope only", () => {
+    const cache = new DecodeCache(1 << 20);
+    const hex = Buffer.from(toHex(txs[1]!.bytes), 'latin1');
+    expect(cache.plainStringEqualTo(hex)).toBeUndefined();
+    cache.set('main', hex, Buffer.from('mainnet reply'));
+    const held = cache.plainStringEqualTo(Buffer.from(hex))!;
+    expect(held).not.toBe(hex);
+    expect(held.equals(hex)).toBe(true);
+    expect(cache.get('main', held)?.toString()).toBe('mainnet reply');
+    expect(cache.get('test', held)).toBeUndefined();
+    cache.set('test', held, Buffer.from('testnet reply'));
+    expect([cache.get('main', held)?.toString(), cache.get('test', hex)?.toString()]).toEqual(['mainnet reply', 'testnet reply']);
+    // One byte off is no held string, whatever the scope.
+    const other = Buffer.from(hex);
+    other[other.length - 1] = other[other.length - 1]! ^ 0x01;
+    expect(cache.plainStringEqualTo(other)).toBeUndefined();
+    expect(cache.get('main', other)).toBeUndefined();
   });
 });

@@ -83,6 +83,8 @@ export class DecodeCache implements PlainStringSource {
   }
 
   plainStringEqualTo(bytes: Uint8Array): Buffer | undefined {
+    // An empty cache answers without the fingerprint's pass over the string.
+    if (this.size === 0) return undefined;
     const bucket = this.buckets.get(bucketKey(bytes));
     if (bucket === undefined) return undefined;
     for (const e of bucket) if (e.hex.equals(bytes)) return e.hex;
