@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAINNET } from '../../../src/chain/network.js';
 import { loadNodeConfig } from '../../../src/config.js';
-import { JsonObject, parseJson, type JsonNumber } from '../../../src/json/index.js';
+import { parseJson, type JsonNumber, type JsonObject } from '../../../src/json/index.js';
 import { createRpcCore, type ExecutedRequest, type RpcCore } from '../../../src/rpc/http/rpc-core.js';
 import { WORK_QUEUE_FULL } from '../../../src/rpc/http/reply.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
