@@ -165,6 +165,22 @@ export function mainnetGenesisRun(): Uint8Array[] {
     .map((l) => hexToBytes(l));
 }
 
+/** A block of lightwalletd's index of its vectors: where it is, its height, hash, time and txids. */
+export interface IndexedBlock {
+  where: string;
+  height: number;
+  hash: string;
+  time: number;
+  txids: string[];
+}
+
+/** The index's entries for mainnet blocks 0..20 (mainnetGenesisRun), by height. */
+export function mainnetGenesisIndex(): IndexedBlock[] {
+  return (JSON.parse(readFileSync(vectorPath('lightwalletd', 'index.json'), 'utf8')) as { blocks: IndexedBlock[] }).blocks
+    .filter((b) => b.where.startsWith('mainnet_genesis'))
+    .sort((a, b) => a.height - b.height);
+}
+
 /** A zcashd-2019 golden block with the chain work its captured getblock output reports. */
 export function zcashd2019Side(height: number): SideBlock & { golden: Record<string, unknown> } {
   const golden = JSON.parse(readFileSync(vectorPath('zcashd-2019', `${height}.getblock.json`), 'utf8')) as Record<string, unknown>;

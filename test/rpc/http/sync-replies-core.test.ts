@@ -13,21 +13,12 @@ import { createRpcCore, type ExecutedRequest, type RpcCore } from '../../../src/
 import { WORK_QUEUE_FULL } from '../../../src/rpc/http/reply.js';
 import type { RpcMethod } from '../../../src/rpc/method.js';
 import { getRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/getrawtransaction.js';
-import { readJsonVector } from '../../support/vectors.js';
-import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
+import { MemoryChainStore, mainnetGenesisIndex, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zecrpc-sync-replies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface IndexedBlock {
-  where: string;
-  height: number;
-  hash: string;
-  txids: string[];
-}
-const INDEX = readJsonVector<{ blocks: IndexedBlock[] }>('lightwalletd', 'index.json')
-  .blocks.filter((b) => b.where.startsWith('mainnet_genesis'))
-  .sort((a, b) => a.height - b.height);
+const INDEX = mainnetGenesisIndex();
 const blocks = mainnetGenesisRun();
 const side = zcashd2019Side(24202);
 const B5 = INDEX[5]!;

@@ -6,20 +6,10 @@ import { decodeBlock } from '../../../src/codec/block.js';
 import { toHex } from '../../../src/codec/hex.js';
 import { type JsonNumber, type JsonObject, parseJson } from '../../../src/json/index.js';
 import { getRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/getrawtransaction.js';
-import { readJsonVector } from '../../support/vectors.js';
 import { errorOf, resultOf } from '../../support/call.js';
-import { MemoryChainStore, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
+import { MemoryChainStore, mainnetGenesisIndex, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
 
-interface IndexedBlock {
-  where: string;
-  height: number;
-  hash: string;
-  time: number;
-  txids: string[];
-}
-const INDEX = readJsonVector<{ blocks: IndexedBlock[] }>('lightwalletd', 'index.json')
-  .blocks.filter((b) => b.where.startsWith('mainnet_genesis'))
-  .sort((a, b) => a.height - b.height);
+const INDEX = mainnetGenesisIndex();
 const blocks = mainnetGenesisRun();
 const side = zcashd2019Side(24202);
 const headerOnly = { ...zcashd2019Side(42464), headerOnly: true };
