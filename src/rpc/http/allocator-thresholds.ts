@@ -32,9 +32,10 @@ export const THRESHOLD_BLOCK_BYTES = 32 * 1024 * 1024 - 64 * 1024;
 /**
  * Allocates and drops a THRESHOLD_BLOCK_BYTES block outside V8's heap, then runs `collect` (a
  * full collection) twice: the first finds the block dead, and V8 frees dead buffers' memory
- * beside the main thread; the second waits for that to finish, so the block is freed, and the
- * thresholds raised, when this returns. Returns whether it ran: on Linux, where glibc is the
- * usual allocator, and with a collection to free the block at once.
+ * beside the main thread; the second waits for most of that, so the block is usually freed, and
+ * the thresholds raised, when this returns (on a loaded machine the free may land a moment
+ * later, before any request could be served). Returns whether it ran: on Linux, where glibc is
+ * the usual allocator, and with a collection to free the block at once.
  */
 export function raiseAllocatorThresholds(collect: (() => void) | null, platform: NodeJS.Platform = process.platform): boolean {
   if (platform !== 'linux' || collect === null) return false;
