@@ -158,6 +158,9 @@ function isDigit(c: number): boolean {
   return c >= Ch.Zero && c <= Ch.Nine;
 }
 
+/** Bodies shorter than this count as nothing in parsedSizeEstimate (and it reads none of their bytes). */
+export const ESTIMATED_BODY_MIN_BYTES = 64 * 1024;
+
 /**
  * An upper estimate of the heap `parseJson(body)` takes, from the bytes that make values and
  * members. The weights are set from what parsing keeps for each shape of body
@@ -169,7 +172,7 @@ function isDigit(c: number): boolean {
  * skipped on that one comparison, and recorded there for the reader.
  */
 export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number {
-  if (body.length < 64 * 1024) return 0;
+  if (body.length < ESTIMATED_BODY_MIN_BYTES) return 0;
   let objects = 0;
   let arrays = 0;
   let commas = 0;

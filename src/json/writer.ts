@@ -308,12 +308,7 @@ export class JsonWriter {
     let p = this.pos;
     if (sep) this.buf[p++] = COMMA;
     this.buf[p++] = QUOTE;
-    // A byte at a time from the 512-byte table: these are short (hashes), written between long
-    // runs of other output that push the 256 KB pair table out of the cache.
-    for (let j = start + n - 1; j >= start; j--) {
-      view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
-      p += 2;
-    }
+    p = putHexReversed(view, p, bytes, start, n);
     this.buf[p++] = QUOTE;
     this.pos = p;
     return this;
@@ -465,13 +460,7 @@ export class JsonWriter {
   pieceHexReversed(bytes: Uint8Array, start: number, n: number): this {
     this.checkPieces();
     this.ensure(2 * n);
-    const view = this.view!;
-    let p = this.pos;
-    for (let j = start + n - 1; j >= start; j--) {
-      view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
-      p += 2;
-    }
-    this.pos = p;
+    this.pos = putHexReversed(this.view!, this.pos, bytes, start, n);
     return this;
   }
 
@@ -735,4 +724,18 @@ export class JsonWriter {
     // The parent already counted this container as written (separator ran at begin*).
     this.needComma = true;
   }
+}
+
+/**
+ * The hex of bytes[start, start + n) in reverse byte order (a hash as zcashd prints it) at `p`;
+ * returns the position after it. A byte at a time from the 512-byte table: these are short
+ * (hashes), written between long runs of other output that push the 256 KB pair table out of
+ * the cache.
+ */
+function putHexReversed(view: DataView, p: number, bytes: Uint8Array, start: number, n: number): number {
+  for (let j = start + n - 1; j >= start; j--) {
+    view.setUint16(p, HEX_OF_BYTE[bytes[j]!]!, true);
+    p += 2;
+  }
+  return p;
 }

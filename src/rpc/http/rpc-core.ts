@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
-import { parsedSizeEstimate } from '../../json/reader.js';
+import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../json/reader.js';
 import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
 import { storeDirectory } from '../../store/layout.js';
 import { dispatchJsonRpcBody, errorReply, RPC_OUT_OF_MEMORY, type RequestSummary, type RpcReply } from '../dispatch.js';
@@ -378,7 +378,8 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     // Cheap calls (a monitor's probes) use no cache or render thread: they leave the server idle.
     const cheap = isCheapCall(body);
     if (!cheap) trimmer.noteActivity();
-    const knownRuns = plainStrings.length > 0 ? new KnownRuns(plainStrings) : undefined;
+    // Only a body the estimate reads can hold a long string to look for.
+    const knownRuns = plainStrings.length > 0 && body.length >= ESTIMATED_BODY_MIN_BYTES ? new KnownRuns(plainStrings) : undefined;
     const parseCost = parsedSizeEstimate(body, knownRuns);
     const request: PendingRequest = { body, signal, cheap, knownRuns, parseCost };
     if (parseCost > 0 && !parsedBudget.tryReserve(parseCost)) return reserveAndRun(request);
