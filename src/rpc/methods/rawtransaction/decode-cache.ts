@@ -90,9 +90,14 @@ export class DecodeCache implements PlainStringSource {
 
   /** The result kept for `hex` in `scope`; a kept copy itself (heldCopyOf) is known without a comparison. */
   get(scope: string, hex: Uint8Array): Buffer | undefined {
-    const kept = this.keptBuckets.has(hex) ? hex : this.keptEqualTo(hex);
-    if (kept === undefined) return undefined;
-    for (const e of this.buckets.get(this.keptBuckets.get(kept)!)!) if (e.scope === scope && e.hex === kept) return e.result;
+    let kept: Uint8Array | undefined = hex;
+    let key = this.keptBuckets.get(hex);
+    if (key === undefined) {
+      kept = this.keptEqualTo(hex);
+      if (kept === undefined) return undefined;
+      key = this.keptBuckets.get(kept)!;
+    }
+    for (const e of this.buckets.get(key)!) if (e.scope === scope && e.hex === kept) return e.result;
     return undefined;
   }
 
