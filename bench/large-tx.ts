@@ -62,7 +62,8 @@ import { startChildServer, startReplayCeiling, type ChildServer, type RecordedRe
 import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
-import { processCpuMicros } from './lib/process-cpu.js';
+import { busyShare, CORES, machineTicks, processCpuMicros } from './lib/process-cpu.js';
+import { addressOutputs, describeBound, sha256BlockMicros, type BoundRound } from './lib/throughput-bound.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 import { launcherNodeArgs } from './lib/launcher-args.js';
@@ -133,6 +134,8 @@ interface Case {
   thisRevisionOnly?: boolean;
   /** Its uncached requests are also measured against the uncached render floor (render-floor-server.ts). */
   renderFloor?: boolean;
+  /** Addresses each uncached request's reply shows that no server has seen (their checksums: throughput-bound.ts). */
+  freshAddresses?: number;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -172,6 +175,8 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       hotBodies: [decodeBody(t.tx.bytes)],
       coldBodies: copies.map(decodeBody),
       renderFloor: true,
+      // distinctCopies varies every P2PKH/P2SH output's hash.
+      freshAddresses: addressOutputs(t.tx),
       expected: (body) => {
         const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
         return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
@@ -321,6 +326,7 @@ async function main(): Promise<void> {
     }
     const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
+    const blockMicros = sha256BlockMicros();
 
     console.log(
       `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, -rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
@@ -347,6 +353,8 @@ async function main(): Promise<void> {
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
+        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES, c.freshAddresses ?? 0, blockMicros)}` : '';
+        console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
           failures += spaced.failures;
@@ -405,7 +413,7 @@ async function compare(
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
-): Promise<{ line: string; failures: number }> {
+): Promise<{ line: string; machine: string; bound: BoundRound[]; failures: number }> {
   const targets = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
@@ -431,16 +439,25 @@ async function compare(
   }
   const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  /** The load clients' CPU a request, and the share of the machine busy, over each run. */
+  const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const clientsCpu = (): number => pool.pids.reduce((a, pid) => a + processCpuMicros(pid), 0);
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of rotated(targets, round)) {
       const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
+      const machineBefore = machineTicks();
+      const clientsBefore = clientsCpu();
       const before = processCpuMicros(t.child.pid);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
       const used = processCpuMicros(t.child.pid) - before;
+      const clientsUsed = clientsCpu() - clientsBefore;
+      busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
       lastRate.set(t.name, r.completed / r.seconds);
       rate.get(t.name)!.push(r.completed / r.seconds);
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
+      clientCpu.get(t.name)!.push(clientsUsed / Math.max(1, r.completed));
     }
   }
   const ceilingRate = rate.get('ceiling')!;
@@ -464,7 +481,21 @@ async function compare(
       parts.push(`${s.name} of the ${f.label}: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
     }
   }
-  return { line: parts.join(' | '), failures };
+  const machine = targets
+    .map((t) => {
+      const label = 'label' in t ? t.label : t.name;
+      return `${label}: clients ${fmt(median(clientCpu.get(t.name)!))} µs CPU a request, machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`;
+    })
+    .join(' | ');
+  const floorCpu = cpu.get('render-floor');
+  const bound: BoundRound[] = floorCpu
+    ? floorCpu.map((f, i) => ({
+        ceilingRate: ceilingRate[i]!,
+        floorCpu: f,
+        clientCpu: Math.min(...targets.map((t) => clientCpu.get(t.name)![i]!)),
+      }))
+    : [];
+  return { line: parts.join(' | '), machine, bound, failures };
 }
 
 await main();
