@@ -6,7 +6,7 @@
  *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>] [--tsx]
+ *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
  * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
@@ -86,6 +86,10 @@ const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
+/** `--rpcthreads=<n>`: zecrpc's servers' render threads (their default otherwise: -rpcthreads' 4). */
+const RPC_THREADS = process.argv.some((a) => a.startsWith('--rpcthreads=')) ? numberFlag('rpcthreads', 4) : null;
+/** The servers' options beyond the compat profile. */
+const SERVER_ARGS = [`-rpcworkqueue=${WORK_QUEUE}`, ...(RPC_THREADS === null ? [] : [`-rpcthreads=${RPC_THREADS}`])].join(' ');
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 /** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
 const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
@@ -100,6 +104,8 @@ const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const MODE = process.argv.includes('--tsx') ? 'tsx' : 'dist';
+/** `--uncached`: only the cases' uncached requests. */
+const UNCACHED_ONLY = process.argv.includes('--uncached');
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -147,7 +153,7 @@ function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
       SERVE: 'decoderaw',
       NETWORK: t.network,
       CACHE: cache ? '1' : '0',
-      ARGS: [`-rpcworkqueue=${WORK_QUEUE}`, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
+      ARGS: [SERVER_ARGS, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
     },
   };
 }
@@ -155,7 +161,7 @@ function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
 function storeServer(t: LargeTx, cache: boolean): ServerSpec {
   return {
     name: `store-${t.network}-${cache ? 'cached' : 'uncached'}`,
-    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: `-rpcworkqueue=${WORK_QUEUE}` },
+    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: SERVER_ARGS },
   };
 }
 
@@ -226,7 +232,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       SERVE: 'store',
       NETWORK: 'mainnet',
       CACHE: cache ? '1' : '0',
-      ARGS: `-rpcworkqueue=${WORK_QUEUE}`,
+      ARGS: SERVER_ARGS,
       SAPLING_BLOCK: String(SAPLING_BLOCK_BYTES),
     },
   });
@@ -329,7 +335,7 @@ async function main(): Promise<void> {
     const blockMicros = sha256BlockMicros();
 
     console.log(
-      `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, -rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+      `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${SERVER_ARGS}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
         `, floors on node:http and bare Fastify replaying them (${launcherNodeArgs(REPO).join(' ')})` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
@@ -339,7 +345,7 @@ async function main(): Promise<void> {
 
     let failures = 0;
     for (const c of cases) {
-      for (const kind of ['hot', 'cold'] as const) {
+      for (const kind of UNCACHED_ONLY ? (['cold'] as const) : (['hot', 'cold'] as const)) {
         const bodies = kind === 'hot' ? c.hotBodies : c.coldBodies;
         if (bodies.length === 0) continue;
         const spec = kind === 'hot' ? c.hot : c.cold;
