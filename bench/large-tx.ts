@@ -49,6 +49,12 @@
  * bench/lib/process-cpu.ts): far less sensitive to the rest of the machine's load than
  * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
  * the ceiling.
+ *
+ * A second line per case gives, per target, the load clients' CPU a request over the same runs
+ * and the share of the machine that was busy (/proc/stat), and for the uncached transaction
+ * cases the most requests a second any server could answer under this load: the machine's cores
+ * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), with
+ * decoderawtransaction's fresh addresses' checksums added, as a share of the ceiling's rate.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
