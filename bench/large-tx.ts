@@ -6,7 +6,7 @@
  *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>] [--tsx]
+ *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
  * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
@@ -49,6 +49,14 @@
  * bench/lib/process-cpu.ts): far less sensitive to the rest of the machine's load than
  * throughput, so the CPU ratio (ceiling ÷ zecrpc) is the steadier figure. Target: ≥ 60 % of
  * the ceiling.
+ *
+ * A second line per case gives, per target, the load clients' CPU a request over the same runs
+ * and the share of the machine that was busy (/proc/stat), and for the uncached transaction
+ * cases the most requests a second a server could answer under this load: the machine's cores
+ * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
+ * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
+ * added, the bound of a server that does not memoize addresses. The output opens with the run's
+ * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +70,9 @@ import { startChildServer, startReplayCeiling, type ChildServer, type RecordedRe
 import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
-import { processCpuMicros } from './lib/process-cpu.js';
+import { busyShare, CORES, machineTicks, processCpuMicros } from './lib/process-cpu.js';
+import { addressOutputs, boundRounds, describeBound, sha256BlockMicros, type BoundRound } from './lib/throughput-bound.js';
+import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 import { launcherNodeArgs } from './lib/launcher-args.js';
@@ -85,6 +95,10 @@ const WARMUP = QUICK && !process.argv.some((a) => a.startsWith('--warmup=')) ? 0
 /** The Sapling-heavy block's size ceiling: a full block. */
 const SAPLING_BLOCK_BYTES = 2_000_000;
 const WORK_QUEUE = 64;
+/** `--rpcthreads=<n>`: zecrpc's servers' render threads (their default otherwise: -rpcthreads' 4). */
+const RPC_THREADS = process.argv.some((a) => a.startsWith('--rpcthreads=')) ? numberFlag('rpcthreads', 4) : null;
+/** The servers' options beyond the compat profile. */
+const SERVER_ARGS = [`-rpcworkqueue=${WORK_QUEUE}`, ...(RPC_THREADS === null ? [] : [`-rpcthreads=${RPC_THREADS}`])].join(' ');
 const PROFILE_DIR = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 /** `--base=<checkout>`: also that revision's servers (bench/lib/zecrpc-server.ts of its tree), measured in the same rounds. */
 const BASE = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
@@ -99,6 +113,8 @@ const SPACED_BURSTS = 4;
 /** `--only=<text>`: the cases whose label contains it. */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const MODE = process.argv.includes('--tsx') ? 'tsx' : 'dist';
+/** `--uncached`: only the cases' uncached requests. */
+const UNCACHED_ONLY = process.argv.includes('--uncached');
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -133,6 +149,8 @@ interface Case {
   thisRevisionOnly?: boolean;
   /** Its uncached requests are also measured against the uncached render floor (render-floor-server.ts). */
   renderFloor?: boolean;
+  /** Addresses each uncached request's reply shows whose checksums a server not memoizing addresses computes (throughput-bound.ts). */
+  addressChecksums?: number;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -144,7 +162,7 @@ function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
       SERVE: 'decoderaw',
       NETWORK: t.network,
       CACHE: cache ? '1' : '0',
-      ARGS: [`-rpcworkqueue=${WORK_QUEUE}`, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
+      ARGS: [SERVER_ARGS, ...(t.compat ? [`-compat=${t.compat}`] : [])].join(' '),
     },
   };
 }
@@ -152,7 +170,7 @@ function decodeServer(t: LargeTx, cache: boolean): ServerSpec {
 function storeServer(t: LargeTx, cache: boolean): ServerSpec {
   return {
     name: `store-${t.network}-${cache ? 'cached' : 'uncached'}`,
-    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: `-rpcworkqueue=${WORK_QUEUE}` },
+    env: { SERVE: 'store', NETWORK: t.network, CACHE: cache ? '1' : '0', ARGS: SERVER_ARGS },
   };
 }
 
@@ -172,6 +190,8 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       hotBodies: [decodeBody(t.tx.bytes)],
       coldBodies: copies.map(decodeBody),
       renderFloor: true,
+      // distinctCopies varies every P2PKH/P2SH output's hash; the load cycles those 16 copies.
+      addressChecksums: addressOutputs(t.tx),
       expected: (body) => {
         const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
         return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
@@ -221,7 +241,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       SERVE: 'store',
       NETWORK: 'mainnet',
       CACHE: cache ? '1' : '0',
-      ARGS: `-rpcworkqueue=${WORK_QUEUE}`,
+      ARGS: SERVER_ARGS,
       SAPLING_BLOCK: String(SAPLING_BLOCK_BYTES),
     },
   });
@@ -243,6 +263,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
 }
 
 async function main(): Promise<void> {
+  console.log(runStarted(REPO));
   const txs = largeTransactions();
   const cases = largeTxCases(txs);
   const children: ChildServer[] = [];
@@ -321,9 +342,10 @@ async function main(): Promise<void> {
     }
     const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
+    const blockMicros = sha256BlockMicros();
 
     console.log(
-      `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, -rpcworkqueue=${WORK_QUEUE}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
+      `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${SERVER_ARGS}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
         `, floors on node:http and bare Fastify replaying them (${launcherNodeArgs(REPO).join(' ')})` +
         `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
@@ -333,7 +355,7 @@ async function main(): Promise<void> {
 
     let failures = 0;
     for (const c of cases) {
-      for (const kind of ['hot', 'cold'] as const) {
+      for (const kind of UNCACHED_ONLY ? (['cold'] as const) : (['hot', 'cold'] as const)) {
         const bodies = kind === 'hot' ? c.hotBodies : c.coldBodies;
         if (bodies.length === 0) continue;
         const spec = kind === 'hot' ? c.hot : c.cold;
@@ -347,6 +369,8 @@ async function main(): Promise<void> {
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
+        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)}` : '';
+        console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
           failures += spaced.failures;
@@ -354,6 +378,7 @@ async function main(): Promise<void> {
         }
       }
     }
+    console.log(`run ended ${utc()} | ${load()}`);
     if (failures) process.exitCode = 1;
   } finally {
     pool?.stop();
@@ -405,7 +430,7 @@ async function compare(
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
-): Promise<{ line: string; failures: number }> {
+): Promise<{ line: string; machine: string; bound: BoundRound[]; failures: number }> {
   const targets = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
@@ -431,16 +456,25 @@ async function compare(
   }
   const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  /** The load clients' CPU a request, and the share of the machine busy, over each run. */
+  const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const clientsCpu = (): number => pool.pids.reduce((a, pid) => a + processCpuMicros(pid), 0);
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of rotated(targets, round)) {
       const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
+      const machineBefore = machineTicks();
+      const clientsBefore = clientsCpu();
       const before = processCpuMicros(t.child.pid);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
       const used = processCpuMicros(t.child.pid) - before;
+      const clientsUsed = clientsCpu() - clientsBefore;
+      busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
       lastRate.set(t.name, r.completed / r.seconds);
       rate.get(t.name)!.push(r.completed / r.seconds);
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
+      clientCpu.get(t.name)!.push(clientsUsed / Math.max(1, r.completed));
     }
   }
   const ceilingRate = rate.get('ceiling')!;
@@ -464,7 +498,21 @@ async function compare(
       parts.push(`${s.name} of the ${f.label}: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
     }
   }
-  return { line: parts.join(' | '), failures };
+  const machine = targets
+    .map((t) => {
+      const label = 'label' in t ? t.label : t.name;
+      return `${label}: clients ${fmt(median(clientCpu.get(t.name)!))} µs CPU a request, machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`;
+    })
+    .join(' | ');
+  const floorCpu = cpu.get('render-floor');
+  const bound: BoundRound[] = floorCpu
+    ? boundRounds(
+        ceilingRate,
+        floorCpu,
+        targets.map((t) => clientCpu.get(t.name)!),
+      )
+    : [];
+  return { line: parts.join(' | '), machine, bound, failures };
 }
 
 await main();

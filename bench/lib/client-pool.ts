@@ -62,6 +62,11 @@ export class ClientPool {
     });
   }
 
+  /** The client processes' ids, for their CPU time (process-cpu.ts). */
+  get pids(): number[] {
+    return this.procs.map((p) => p.pid!);
+  }
+
   /** Gives every client the requests `set` names. */
   async define(set: string, requests: readonly PooledRequest[]): Promise<void> {
     const message = {

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -27,3 +28,45 @@ export function processCpuMicros(pid: number, tid?: number): number {
 export function mainThreadCpuMicros(): number {
   return processCpuMicros(process.pid, process.pid);
 }
+
+/** The whole machine's CPU time, in clock ticks over every core, from the first line of /proc/stat. */
+export interface MachineTicks {
+  /** Ticks spent on anything: user, nice, system, interrupts, softirqs, steal (guest time is within user). */
+  busy: number;
+  /** Busy plus idle and I/O wait. */
+  total: number;
+}
+
+export function machineTicks(): MachineTicks {
+  return parseMachineTicks(readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!);
+}
+
+/** The ticks of /proc/stat's first line ("cpu  user nice system idle iowait irq softirq steal guest guest_nice"). */
+export function parseMachineTicks(line: string): MachineTicks {
+  const fields = line.trim().split(/\s+/);
+  if (fields[0] !== 'cpu' || fields.length < 9) throw new Error(`not /proc/stat's cpu line: ${line}`);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.slice(1, 9).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy, total: busy + idle + iowait };
+}
+
+/** The share of every core's time, 0..1, the machine was busy between two readings. */
+export const busyShare = (before: MachineTicks, after: MachineTicks): number =>
+  after.total === before.total ? 0 : (after.busy - before.busy) / (after.total - before.total);
+
+/**
+ * Cores this process may run on: the CPU seconds the machine has each second. availableParallelism
+ * follows the CPU affinity mask, not a cgroup's CPU quota (cpu.max), while /proc/stat counts the
+ * whole host: under a quota, or on a host with more cores than the mask allows, the two disagree
+ * and the bound's cores must be set from what the bench really gets.
+ */
+export const CORES = availableParallelism();
