@@ -129,6 +129,24 @@ describe('DecodeCache', () => {
     expect([cache.bytes, cache.heldCopyOf(held), cache.plainStringEqualTo(hex)]).toEqual([0, undefined, undefined]);
   });
 
+  it('finds no held string of a length it made none of, and forgets a length with its last string', () => {
+    const cache = new DecodeCache(1 << 20);
+    const a = Buffer.from(toHex(txs[1]!.bytes), 'latin1');
+    const b = Buffer.from(a);
+    b[b.length - 2] = b[b.length - 2] === 0x30 ? 0x31 : 0x30;
+    const long = Buffer.from(toHex(txs[2]!.bytes), 'latin1');
+    for (const h of [a, b, long]) cache.set('main', h, Buffer.from('r'));
+    const heldLong = cache.plainStringEqualTo(Buffer.from(long))!;
+    // a and b share a length, but no string of it was made: neither is a held string.
+    expect([cache.heldCopyOf(a.toString('latin1')), cache.heldCopyOf(b.toString('latin1'))]).toEqual([undefined, undefined]);
+    expect(cache.heldCopyOf(heldLong)!.equals(long)).toBe(true);
+    const heldA = cache.plainStringEqualTo(Buffer.from(a))!;
+    expect(cache.heldCopyOf(heldA)!.equals(a)).toBe(true);
+    expect(cache.heldCopyOf(b.toString('latin1'))).toBeUndefined();
+    cache.clear();
+    expect([cache.heldCopyOf(heldA), cache.heldCopyOf(heldLong), cache.bytes]).toEqual([undefined, undefined, 0]);
+  });
+
   it('tells apart hex of the same length (the fingerprint then picks the entry)', () => {
     const cache = new DecodeCache(1 << 20);
     const a = Buffer.from(toHex(txs[1]!.bytes), 'latin1');

@@ -71,6 +71,8 @@ export class DecodeCache implements PlainStringSource {
   private readonly keptByLength = new Map<number, Set<Buffer>>();
   /** The kept copies a request has repeated, as strings (counted in `size`). */
   private readonly texts = new Map<Uint8Array, string>();
+  /** How many of those strings have each length. */
+  private readonly textLengths = new Map<number, number>();
   private size = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -85,6 +87,7 @@ export class DecodeCache implements PlainStringSource {
     this.keptBuckets.clear();
     this.keptByLength.clear();
     this.texts.clear();
+    this.textLengths.clear();
     this.size = 0;
   }
 
@@ -108,6 +111,7 @@ export class DecodeCache implements PlainStringSource {
     if (text === undefined) {
       text = kept.toString('latin1');
       this.texts.set(kept, text);
+      this.textLengths.set(kept.length, (this.textLengths.get(kept.length) ?? 0) + 1);
       this.size += kept.length;
       // Room for the string may take the oldest entries, even this one: the string is still the
       // hex's, and the method's lookup then misses.
@@ -121,9 +125,12 @@ export class DecodeCache implements PlainStringSource {
    * (or one equal to it): the string is then not encoded to be looked up. Undefined otherwise.
    */
   heldCopyOf(hex: string): Buffer | undefined {
-    const sameLength = this.keptByLength.get(hex.length);
-    if (sameLength === undefined) return undefined;
-    // The string the reader was given is this very one: `===` is then a pointer comparison.
+    // A length no string has is no held string: the hex, found by its bytes in get(), then pays
+    // the fingerprint once, not here too.
+    if (!this.textLengths.has(hex.length)) return undefined;
+    const sameLength = this.keptByLength.get(hex.length)!;
+    // The string the reader was given is this very one, so `===` is a pointer comparison; an
+    // equal string that is another object is compared by content, the same hex either way.
     if (sameLength.size === 1) for (const kept of sameLength) return this.texts.get(kept) === hex ? kept : undefined;
     const bucket = this.buckets.get(bucketKey(hex));
     if (bucket === undefined) return undefined;
@@ -191,6 +198,10 @@ export class DecodeCache implements PlainStringSource {
     const sameLength = this.keptByLength.get(kept.length)!;
     sameLength.delete(kept);
     if (sameLength.size === 0) this.keptByLength.delete(kept.length);
-    if (this.texts.delete(kept)) this.size -= kept.length;
+    if (!this.texts.delete(kept)) return;
+    this.size -= kept.length;
+    const left = this.textLengths.get(kept.length)! - 1;
+    if (left === 0) this.textLengths.delete(kept.length);
+    else this.textLengths.set(kept.length, left);
   }
 }
