@@ -164,10 +164,11 @@ class BodyRead {
  * socket stays paused and the client's bytes wait in the kernel. A body the budget has room for
  * at once is read without a promise (the route's body parser is a callback, as Fastify's own).
  *
- * Every chunk is copied into one buffer as it arrives, never kept: a chunk is a view of the
- * socket's read buffer, so a body sent a byte per packet would otherwise hold an object and a
- * read buffer per byte, memory the budget cannot see. What the budget holds is the buffer's
- * whole size, so the bytes reserved are the bytes allocated.
+ * Every chunk is copied into one buffer as it arrives, never kept: Node's parser copies each
+ * chunk out of the socket's read buffer into a buffer of its own, so a body sent a byte per
+ * packet would otherwise hold an object and a backing store per byte, memory the budget cannot
+ * see. What the budget holds is the buffer's whole size, so the bytes reserved are the bytes
+ * allocated.
  *
  * With `buffers`, a declared length of a pooled size is read into a reused buffer when the
  * budget has room for that buffer's whole size at once (else as without them); the body is
