@@ -52,9 +52,11 @@
  *
  * A second line per case gives, per target, the load clients' CPU a request over the same runs
  * and the share of the machine that was busy (/proc/stat), and for the uncached transaction
- * cases the most requests a second any server could answer under this load: the machine's cores
- * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), with
- * decoderawtransaction's fresh addresses' checksums added, as a share of the ceiling's rate.
+ * cases the most requests a second a server could answer under this load: the machine's cores
+ * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
+ * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
+ * added, the bound of a server that does not memoize addresses. The output opens with the run's
+ * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +71,8 @@ import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
 import { busyShare, CORES, machineTicks, processCpuMicros } from './lib/process-cpu.js';
-import { addressOutputs, describeBound, sha256BlockMicros, type BoundRound } from './lib/throughput-bound.js';
+import { addressOutputs, boundRounds, describeBound, sha256BlockMicros, type BoundRound } from './lib/throughput-bound.js';
+import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 import { launcherNodeArgs } from './lib/launcher-args.js';
@@ -146,8 +149,8 @@ interface Case {
   thisRevisionOnly?: boolean;
   /** Its uncached requests are also measured against the uncached render floor (render-floor-server.ts). */
   renderFloor?: boolean;
-  /** Addresses each uncached request's reply shows that no server has seen (their checksums: throughput-bound.ts). */
-  freshAddresses?: number;
+  /** Addresses each uncached request's reply shows whose checksums a server not memoizing addresses computes (throughput-bound.ts). */
+  addressChecksums?: number;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -187,8 +190,8 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       hotBodies: [decodeBody(t.tx.bytes)],
       coldBodies: copies.map(decodeBody),
       renderFloor: true,
-      // distinctCopies varies every P2PKH/P2SH output's hash.
-      freshAddresses: addressOutputs(t.tx),
+      // distinctCopies varies every P2PKH/P2SH output's hash; the load cycles those 16 copies.
+      addressChecksums: addressOutputs(t.tx),
       expected: (body) => {
         const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
         return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
@@ -260,6 +263,7 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
 }
 
 async function main(): Promise<void> {
+  console.log(runStarted(REPO));
   const txs = largeTransactions();
   const cases = largeTxCases(txs);
   const children: ChildServer[] = [];
@@ -365,7 +369,7 @@ async function main(): Promise<void> {
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
-        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES, c.freshAddresses ?? 0, blockMicros)}` : '';
+        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)}` : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
@@ -374,6 +378,7 @@ async function main(): Promise<void> {
         }
       }
     }
+    console.log(`run ended ${utc()} | ${load()}`);
     if (failures) process.exitCode = 1;
   } finally {
     pool?.stop();
@@ -501,11 +506,11 @@ async function compare(
     .join(' | ');
   const floorCpu = cpu.get('render-floor');
   const bound: BoundRound[] = floorCpu
-    ? floorCpu.map((f, i) => ({
-        ceilingRate: ceilingRate[i]!,
-        floorCpu: f,
-        clientCpu: Math.min(...targets.map((t) => clientCpu.get(t.name)![i]!)),
-      }))
+    ? boundRounds(
+        ceilingRate,
+        floorCpu,
+        targets.map((t) => clientCpu.get(t.name)!),
+      )
     : [];
   return { line: parts.join(' | '), machine, bound, failures };
 }

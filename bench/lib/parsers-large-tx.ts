@@ -4,8 +4,9 @@
  * CPU per request against the ceiling's (likewise); the same two for each replay floor on the
  * promised stack (node:http, bare Fastify) when the line has them, and this revision's throughput
  * and CPU against the bare-Fastify floor's; for an uncached case measured against the render floor,
- * the most requests a second any server could answer under the same load (throughput-bound.ts),
- * checksums included where the line has them, against the ceiling's rate. A `base` revision's part of a line is not a figure:
+ * the most requests a second a server could answer under the same load (throughput-bound.ts),
+ * the bound for every server (without the address checksums a server memoizing addresses skips),
+ * against the ceiling's rate. A `base` revision's part of a line is not a figure:
  * it is a comparison made by hand, written up in bench/results/large-replies.md.
  */
 import { figure, type Figure } from './figures.js';

@@ -38,16 +38,35 @@ export interface MachineTicks {
 }
 
 export function machineTicks(): MachineTicks {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-  // cpu  user nice system idle iowait irq softirq steal guest guest_nice
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
-  const busy = user! + nice! + system! + irq! + softirq! + steal!;
-  return { busy, total: busy + idle! + iowait! };
+  return parseMachineTicks(readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!);
+}
+
+/** The ticks of /proc/stat's first line ("cpu  user nice system idle iowait irq softirq steal guest guest_nice"). */
+export function parseMachineTicks(line: string): MachineTicks {
+  const fields = line.trim().split(/\s+/);
+  if (fields[0] !== 'cpu' || fields.length < 9) throw new Error(`not /proc/stat's cpu line: ${line}`);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.slice(1, 9).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy, total: busy + idle + iowait };
 }
 
 /** The share of every core's time, 0..1, the machine was busy between two readings. */
 export const busyShare = (before: MachineTicks, after: MachineTicks): number =>
   after.total === before.total ? 0 : (after.busy - before.busy) / (after.total - before.total);
 
-/** Cores this process may run on: the CPU seconds the machine has each second. */
+/**
+ * Cores this process may run on: the CPU seconds the machine has each second. availableParallelism
+ * follows the CPU affinity mask, not a cgroup's CPU quota (cpu.max), while /proc/stat counts the
+ * whole host: under a quota, or on a host with more cores than the mask allows, the two disagree
+ * and the bound's cores must be set from what the bench really gets.
+ */
 export const CORES = availableParallelism();

@@ -8,24 +8,28 @@
  * not takes the ordinary path, with its errors.
  *
  * The estimate (reader.ts parsedSizeEstimate) finds the matches, the reader (parseJson) reads
- * them: a request's KnownRuns carries them from one to the other, in body order.
+ * them: a request's KnownRuns carries them from one to the other, in body order. The reader puts
+ * the held string itself in the parameter's slot, a plain element: it is the source's own, never
+ * a view of the body, so nothing of it ends with the request (lazy-strings.ts), and the element
+ * costs neither a copy nor the accessor a byte range needs (which turns the array's elements
+ * into a dictionary). The source can tell its own string from another cheaply (decode-cache.ts).
  */
-import type { Buffer } from 'node:buffer';
 
 /** Where long plain strings are held: a reply cache's keys. */
 export interface PlainStringSource {
   /**
-   * The string held whose bytes equal `bytes`, in memory of its own, or undefined. Every string
-   * a source answers with is plain: printable ASCII without `"` or `\`.
+   * The string held whose bytes equal `bytes`, or undefined: a string of the source's own, the
+   * same one each time. Every string a source answers with is plain: printable ASCII without
+   * `"` or `\`.
    */
-  plainStringEqualTo(bytes: Uint8Array): Buffer | undefined;
+  plainStringEqualTo(bytes: Uint8Array): string | undefined;
 }
 
 /** One request body's runs between two quotes found equal to a held string, in body order. */
 export class KnownRuns {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
-  private readonly held: Buffer[] = [];
+  private readonly held: string[] = [];
   /** The first run a reader may still ask for (it asks in body order). */
   private next = 0;
 
@@ -52,7 +56,7 @@ export class KnownRuns {
    * The held string equal to the body's bytes from `start` up to the next quote, when a run
    * recorded starts there; undefined otherwise. `start`s asked must not decrease.
    */
-  from(start: number): { held: Buffer; end: number } | undefined {
+  from(start: number): { held: string; end: number } | undefined {
     const { starts } = this;
     while (this.next < starts.length && starts[this.next]! < start) this.next++;
     if (this.next === starts.length || starts[this.next] !== start) return undefined;

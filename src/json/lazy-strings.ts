@@ -95,9 +95,9 @@ export function defineLazyString(array: JsonValue[], index: number, bytes: Buffe
 
 /**
  * The bytes (plain ASCII, so also the UTF-8) of `array[index]` when the reader left it as a byte
- * range and its request is still running; null otherwise (the element is then read as usual).
- * The view is of the request's body, or the equal string a cache holds (known-strings.ts):
- * whoever keeps it past the request must copy it.
+ * range and its request is still running; null otherwise (the element is then read as usual, as
+ * is a string a cache holds, which the reader puts in the slot as that string: known-strings.ts).
+ * The view is of the request's body: whoever keeps it past the request must copy it.
  */
 export function plainStringBytes(array: readonly JsonValue[], index: number): Buffer | null {
   const range = (array as WithRanges)[BYTE_RANGES]?.[index];

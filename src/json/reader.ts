@@ -240,7 +240,8 @@ export interface ParseOptions {
   lazyStrings?: LazyStringScope;
   /**
    * Long strings of the input found equal to strings the server holds checked (by
-   * parsedSizeEstimate): left as ranges (with lazyStrings) without being scanned again.
+   * parsedSizeEstimate): with lazyStrings, array elements read as the held string itself
+   * without being scanned again.
    */
   knownRuns?: KnownRuns;
 }
@@ -486,11 +487,10 @@ class Reader {
     const { buf } = this;
     if (buf[this.pos] !== Ch.Quote) return false;
     const start = this.pos + 1;
-    // Equal to a string held checked: its bytes are that string's, and the next quote is known.
+    // Equal to a string held checked: the element is that string, and the next quote is known.
     const known = this.knownRuns?.from(start);
     if (known !== undefined && known.end - start >= LAZY_STRING_MIN_BYTES) {
-      items.push(null);
-      defineLazyString(items, items.length - 1, known.held, scope);
+      items.push(known.held);
       this.pos = known.end + 1;
       return true;
     }

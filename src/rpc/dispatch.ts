@@ -143,7 +143,14 @@ interface ExecResult {
  * Executes one request value (an element of a batch, or the whole body): at once when the method
  * answers without waiting (a reply its cache holds), so such a reply costs no promise turn.
  */
-function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): ExecResult | Promise<ExecResult> {
+function executeOne(
+  req: JsonValue,
+  registry: MethodRegistry,
+  ctx: RpcContext,
+  opts: DispatchOptions,
+  /** The request's id as JSON when the caller has it already. */
+  idJson?: string,
+): ExecResult | Promise<ExecResult> {
   if (!(req instanceof JsonObject)) {
     return { parts: [errorReply(RPC.INVALID_REQUEST, 'Invalid Request object', null)], code: RPC.INVALID_REQUEST };
   }
@@ -168,9 +175,9 @@ function executeOne(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, o
   } catch (e) {
     return exceptionFailure(e, id, opts);
   }
-  if (typeof result === 'string' || result instanceof Uint8Array) return success(result, m, id);
+  if (typeof result === 'string' || result instanceof Uint8Array) return success(result, m, idJson ?? idText(id));
   return Promise.resolve(result).then(
-    (r) => success(r, m, id),
+    (r) => success(r, m, idJson ?? idText(id)),
     (e: unknown) => exceptionFailure(e, id, opts),
   );
 }
@@ -184,8 +191,8 @@ function exceptionFailure(e: unknown, id: JsonValue, opts: DispatchOptions): Exe
   return failure(answer.code, answer.message, id);
 }
 
-function success(result: RawJson, m: RpcMethod, id: JsonValue): ExecResult {
-  const suffix = `,"error":null,"id":${idText(id)}}`;
+function success(result: RawJson, m: RpcMethod, idJson: string): ExecResult {
+  const suffix = `,"error":null,"id":${idJson}}`;
   if (typeof result === 'string') {
     if (m.asciiResults !== true) return { parts: [`{"result":${result}${suffix}`], code: null };
     // An ASCII result goes out as its latin1 bytes (= its UTF-8), encoded once, rather than
@@ -295,7 +302,7 @@ function handleParsedBody(
     const requestId = value.get('id') ?? null;
     const method = value.get('method');
     const summary = { method: typeof method === 'string' ? method : null, id: idText(requestId) };
-    const r = executeOne(value, registry, ctx, opts);
+    const r = executeOne(value, registry, ctx, opts, summary.id);
     return r instanceof Promise ? r.then((done) => singleReply(done, summary, requestId, opts)) : singleReply(r, summary, requestId, opts);
   }
   if (Array.isArray(value)) return batchReply(value, registry, ctx, opts);

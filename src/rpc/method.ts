@@ -143,7 +143,7 @@ export interface MethodCache {
    * A cache keyed by long plain strings a request repeats (decoderawtransaction's hex): the one
    * it keeps equal to `bytes`, so that the request reader need not scan them (json/known-strings.ts).
    */
-  plainStringEqualTo?(bytes: Uint8Array): Buffer | undefined;
+  plainStringEqualTo?(bytes: Uint8Array): string | undefined;
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';

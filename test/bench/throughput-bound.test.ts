@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { busyShare, machineTicks } from '../../bench/lib/process-cpu.js';
-import { addressOutputs, describeBound, throughputBound } from '../../bench/lib/throughput-bound.js';
+import { busyShare, machineTicks, parseMachineTicks } from '../../bench/lib/process-cpu.js';
+import {
+  addressOutputs,
+  boundRounds,
+  describeBound,
+  NOT_MEASURABLE,
+  sha256BlockMicros,
+  throughputBound,
+} from '../../bench/lib/throughput-bound.js';
 import { largeTransactions } from '../../bench/lib/large-transactions.js';
 
 describe('throughput bound', () => {
@@ -11,7 +18,7 @@ describe('throughput bound', () => {
     expect(() => throughputBound(2, 0, 0)).toThrow(/CPU/);
   });
 
-  it('describes each round as a share of that round’s ceiling, checksums added to the floor', () => {
+  it('describes each round as a share of that round’s ceiling, the bound for every server first, then with checksums', () => {
     const rounds = [
       { ceilingRate: 10_000, floorCpu: 100, clientCpu: 100 }, // 10,000 req/s without checksums
       { ceilingRate: 5_000, floorCpu: 300, clientCpu: 100 }, // 5,000
@@ -22,9 +29,49 @@ describe('throughput bound', () => {
     );
     // 1,000 addresses × 2 compressions × 0.05 µs = 100 µs more a request: 6,667, 4,000 and 6,667 req/s.
     expect(describeBound(rounds, 2, 1_000, 0.05)).toBe(
-      'bound from the uncached render floor (150 µs) + clients (100 µs) + 1,000 address checksums (100.0 µs at 0.0500 µs a SHA-256 block) ' +
-        'on 2 cores: 6,667 req/s = 80.0 % (66.7–83.3) of the ceiling; without the checksums 10,000 req/s = 100.0 % (100.0–125.0) of the ceiling',
+      'bound from the uncached render floor (150 µs) + clients (100 µs) on 2 cores: 10,000 req/s = 100.0 % (100.0–125.0) of the ceiling; ' +
+        'with 1,000 address checksums (100.0 µs at 0.0500 µs a SHA-256 block), for a server that does not memoize addresses: ' +
+        '6,667 req/s = 80.0 % (66.7–83.3) of the ceiling',
     );
+    expect(describeBound(rounds, 2, 1, 0.05)).toContain('with 1 address checksum (0.1 µs');
+  });
+
+  it('says a run too short to read any CPU is not measurable instead of dividing by zero', () => {
+    const measured = { ceilingRate: 10_000, floorCpu: 100, clientCpu: 100 };
+    // CLK_TCK 100: a short run can read no tick for the floor and the clients alike.
+    expect(describeBound([measured, { ceilingRate: 10_000, floorCpu: 0, clientCpu: 0 }], 2, 0, 0.05)).toBe(NOT_MEASURABLE);
+    expect(describeBound([{ ...measured, ceilingRate: 0 }], 2, 1_500, 0.05)).toBe(NOT_MEASURABLE);
+    expect(NOT_MEASURABLE).toMatch(/not measurable \(run too short\)/);
+    // One of the two terms read is enough.
+    expect(describeBound([{ ceilingRate: 10_000, floorCpu: 0, clientCpu: 100 }], 2, 0, 0.05)).toContain('20,000 req/s = 200.0 %');
+  });
+
+  it('pairs each round’s ceiling with that round’s floor and the least clients’ CPU over its targets', () => {
+    // Targets: ceiling, a floor, a server; round 1's least is the server's, round 2's the floor's.
+    const rounds = boundRounds(
+      [4_000, 6_000, 5_000],
+      [200, 300, 250],
+      [
+        [90, 80, 70],
+        [95, 60, 75],
+        [85, 85, 72],
+      ],
+    );
+    expect(rounds).toEqual([
+      { ceilingRate: 4_000, floorCpu: 200, clientCpu: 85 },
+      { ceilingRate: 6_000, floorCpu: 300, clientCpu: 60 },
+      { ceilingRate: 5_000, floorCpu: 250, clientCpu: 70 },
+    ]);
+    expect(() => boundRounds([4_000, 6_000], [200, 300], [[90, 80], [95]])).toThrow(/one figure a round/);
+  });
+
+  it('times a SHA-256 compression as the least CPU a 64-byte block over the rounds', () => {
+    // A scripted clock: the rounds' hashes take 640, 320 and 480 µs of 1 KiB (16 blocks).
+    const readings = [0, 640, 1_000, 1_320, 2_000, 2_480];
+    let at = 0;
+    expect(sha256BlockMicros(1_024, 3, () => readings[at++]!)).toBe(20);
+    expect(at).toBe(6);
+    expect(() => sha256BlockMicros(100, 1)).toThrow(/64-byte blocks/);
   });
 
   it('counts the outputs whose replies show an address', () => {
@@ -32,6 +79,13 @@ describe('throughput bound', () => {
     expect(addressOutputs(byName.get('main-171059#3')!)).toBe(1_500);
     const v6 = byName.get('main-3428145#3')!;
     expect(addressOutputs(v6)).toBe(v6.data.vout.length);
+  });
+
+  it('counts user, nice, system, irq, softirq and steal ticks busy, idle and iowait not, guest time within user', () => {
+    // Each field a distinct power of two, so any field counted wrongly changes the sums.
+    const line = 'cpu  1 2 4 8 16 32 64 128 256 512';
+    expect(parseMachineTicks(line)).toEqual({ busy: 1 + 2 + 4 + 32 + 64 + 128, total: 1 + 2 + 4 + 8 + 16 + 32 + 64 + 128 });
+    expect(() => parseMachineTicks('cpu0 1 2 4 8 16 32 64 128')).toThrow(/cpu line/);
   });
 
   it('reads the machine’s busy share from /proc/stat', () => {

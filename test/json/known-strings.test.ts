@@ -10,13 +10,23 @@ import type { JsonObject, JsonValue } from '../../src/json/value.js';
 const HEX = Buffer.from(Array.from({ length: 80_000 }, (_, i) => '0123456789abcdef'[(i * 7) % 16]).join(''), 'latin1');
 const OTHER = Buffer.from('f'.repeat(70_000), 'latin1');
 
-/** A source holding `held`, counting the comparisons asked of it. */
-function source(...held: Buffer[]): PlainStringSource & { asked: number } {
+/**
+ * A source holding `held`, counting the comparisons asked of it. It answers with a string of its
+ * own made once per held string (`texts`), as a cache does: `marked` makes that string upper
+ * case, so that a test sees which string the reader put in a slot (the body's hex is lower case).
+ */
+function source(...held: Buffer[]): PlainStringSource & { asked: number; texts: Map<Buffer, string>; marked: boolean } {
   return {
     asked: 0,
+    texts: new Map(),
+    marked: false,
     plainStringEqualTo(bytes) {
       this.asked++;
-      return held.find((h) => h.equals(bytes));
+      const h = held.find((x) => x.equals(bytes));
+      if (h === undefined) return undefined;
+      let text = this.texts.get(h);
+      if (text === undefined) this.texts.set(h, (text = this.marked ? h.toString('latin1').toUpperCase() : h.toString('latin1')));
+      return text;
     },
   };
 }
@@ -24,52 +34,88 @@ function source(...held: Buffer[]): PlainStringSource & { asked: number } {
 const body = (params: string) => Buffer.from(`{"id":1,"method":"m","params":[${params}]}`, 'latin1');
 const q = (b: Buffer) => `"${b.toString('latin1')}"`;
 
-/** The estimate and parse with the known runs of `sources`, beside the ordinary ones. */
+/** The estimate and parse with the known runs of `sources`, beside the ordinary ones; `ranges`: the body ranges left lazy. */
 function bothWays(b: Buffer, ...sources: PlainStringSource[]) {
   const known = new KnownRuns(sources);
   const estimate = parsedSizeEstimate(b, known);
   const scope = new LazyStringScope();
   const value = parseJson(b, { lazyStrings: scope, knownRuns: known });
   const params = (value as JsonObject).get('params') as JsonValue[];
-  const held = params.map((_, i) => plainStringBytes(params, i));
-  return { estimate, value, held, plain: { estimate: parsedSizeEstimate(b), value: parseJson(b) } };
+  const ranges = params.map((_, i) => plainStringBytes(params, i));
+  return { estimate, value, params, ranges, plain: { estimate: parsedSizeEstimate(b), value: parseJson(b) } };
+}
+
+/** The known runs of `b` for `sources` (the estimate finds them). */
+function withRuns(b: Buffer, ...sources: PlainStringSource[]): KnownRuns {
+  const known = new KnownRuns(sources);
+  parsedSizeEstimate(b, known);
+  return known;
 }
 
 describe('known long strings', () => {
-  it('read as the held string itself, with the same estimate and value as the ordinary reader', () => {
+  it('read as the held string itself, a plain element, with the same estimate and value as the ordinary reader', () => {
     const s = source(HEX);
     const r = bothWays(body(`${q(HEX)},1`), s);
     expect(s.asked).toBe(1);
-    expect(r.held[0]).toBe(HEX);
+    // No range of the body: the element is the source's string, read without an accessor.
+    expect(r.ranges[0]).toBeNull();
+    expect(Object.getOwnPropertyDescriptor(r.params, 0)).toEqual({
+      value: HEX.toString('latin1'),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
     expect(r.estimate).toBe(r.plain.estimate);
     expect(r.value).toEqual(r.plain.value);
     expect((r.value as JsonObject).get('params')).toEqual([HEX.toString('latin1'), expect.anything()]);
   });
 
-  it('match only the strings held, in body order, whichever source holds them', () => {
-    const r = bothWays(body(`${q(OTHER)},${q(HEX)},${q(OTHER)}`), source(), source(HEX));
-    expect(r.held[0]).not.toBe(OTHER);
-    expect(r.held[0]!.equals(OTHER)).toBe(true);
-    expect(r.held[1]).toBe(HEX);
-    expect(r.held[2]).not.toBe(OTHER);
-    expect(r.value).toEqual(r.plain.value);
-    expect(r.estimate).toBe(r.plain.estimate);
+  it("put the source's own string in the slot, not one made from the body", () => {
+    const s = source(HEX);
+    s.marked = true;
+    const r = bothWays(body(q(HEX)), s);
+    expect(r.params[0]).toBe(HEX.toString('latin1').toUpperCase());
+    expect(r.params[0]).toBe(s.texts.get(HEX));
   });
 
-  it('give a held string as an object member an ordinary string, and a held string read twice its own copy each time', () => {
+  it('match only the strings held, in body order, whichever source holds them', () => {
+    const held = source(HEX);
+    held.marked = true;
+    const r = bothWays(body(`${q(OTHER)},${q(HEX)},${q(OTHER)}`), source(), held);
+    // The strings not held stay ranges of the body, as without known runs.
+    expect(r.ranges[0]!.equals(OTHER)).toBe(true);
+    expect(r.ranges[1]).toBeNull();
+    expect(r.params[1]).toBe(HEX.toString('latin1').toUpperCase());
+    expect(r.ranges[2]!.equals(OTHER)).toBe(true);
+    expect(r.estimate).toBe(r.plain.estimate);
+    const plain = bothWays(body(`${q(OTHER)},${q(HEX)},${q(OTHER)}`), source(), source(HEX));
+    expect(plain.value).toEqual(plain.plain.value);
+  });
+
+  it('give a held string as an object member an ordinary string, and a held string read twice the same held string each time', () => {
     const member = Buffer.from(`{"id":1,"method":"m","params":{"hex":${q(HEX)}},"x":[${q(HEX)},${q(HEX)}]}`, 'latin1');
-    const known = new KnownRuns([source(HEX)]);
+    const s = source(HEX);
+    const known = new KnownRuns([s]);
     const estimate = parsedSizeEstimate(member, known);
     const value = parseJson(member, { lazyStrings: new LazyStringScope(), knownRuns: known }) as JsonObject;
     expect(estimate).toBe(parsedSizeEstimate(member));
     expect(value).toEqual(parseJson(member));
     const x = value.get('x') as JsonValue[];
-    expect(plainStringBytes(x, 0)).toBe(HEX);
-    expect(plainStringBytes(x, 1)).toBe(HEX);
+    expect(s.asked).toBe(3);
+    expect([plainStringBytes(x, 0), plainStringBytes(x, 1)]).toEqual([null, null]);
+    expect(x).toEqual([HEX.toString('latin1'), HEX.toString('latin1')]);
+    s.marked = true;
+    s.texts.clear();
+    const y = (parseJson(member, { lazyStrings: new LazyStringScope(), knownRuns: withRuns(member, s) }) as JsonObject).get('x');
+    expect(y).toEqual([s.texts.get(HEX), s.texts.get(HEX)]);
+    expect((parseJson(member, { lazyStrings: new LazyStringScope(), knownRuns: withRuns(member, s) }) as JsonObject).get('params')).toEqual(
+      (parseJson(member) as JsonObject).get('params'),
+    );
   });
 
   it('refuse or read a string differing from a held one by a byte exactly as the ordinary reader does', () => {
     const s = source(HEX);
+    s.marked = true;
     const variants: [string, string][] = [
       ['control byte', `${HEX.toString('latin1', 0, 20_000)}\x01${HEX.toString('latin1', 20_001)}`],
       ['escape', `${HEX.toString('latin1', 0, 20_000)}\\u00${HEX.toString('hex', 20_000, 20_001)}${HEX.toString('latin1', 20_001)}`],
@@ -93,7 +139,8 @@ describe('known long strings', () => {
       try {
         const v = parseJson(b, { lazyStrings: new LazyStringScope(), knownRuns: known }) as JsonObject;
         const params = v.get('params') as JsonValue[];
-        expect(plainStringBytes(params, 0), what).not.toBe(HEX);
+        // Not the held string (upper case here): a range of the body, or an ordinary string.
+        expect(params[0], what).not.toBe(HEX.toString('latin1').toUpperCase());
         fast = v;
       } catch (e) {
         fast = e;
@@ -110,9 +157,12 @@ describe('known long strings', () => {
   it('leave a held string shorter than the lazy threshold an ordinary string', () => {
     const short = Buffer.from('ab'.repeat(300), 'latin1');
     const b = Buffer.from(`{"id":1,"method":"m","params":[${q(short)},${q(HEX)}]}`, 'latin1');
-    const r = bothWays(b, source(short, HEX));
-    expect(r.held[0]).toBeNull();
-    expect(r.held[1]).toBe(HEX);
-    expect(r.value).toEqual(r.plain.value);
+    const s = source(short, HEX);
+    s.marked = true;
+    const r = bothWays(b, s);
+    expect(r.ranges[0]).toBeNull();
+    expect(r.params[0]).toBe(short.toString('latin1'));
+    expect(r.params[1]).toBe(HEX.toString('latin1').toUpperCase());
+    expect(bothWays(b, source(short, HEX)).value).toEqual(r.plain.value);
   });
 });

@@ -112,7 +112,7 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
     help: HELP,
     ...(cache ? { cache } : {}),
     call(params, ctx) {
-      const hex = hexParameter(params);
+      const hex = hexParameter(params, cache);
       const profile = ctx.profile ?? DEFAULT_COMPAT_PROFILE;
       // Results differ by network (addresses) and by profile (the branch ids its parser accepts).
       const cacheKey = `${ctx.network.name} ${profile.name}`;
@@ -132,15 +132,16 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
 }
 
 /**
- * The hex parameter as its bytes: the range of the request's body the reader left it as, or a
- * string's UTF-8 (hex is ASCII, and any other character makes bytes that are not hex either).
+ * The hex parameter as its bytes: the range of the request's body the reader left it as, the
+ * cache's copy when the reader gave the cache's own string, or a string's UTF-8 (hex is ASCII,
+ * and any other character makes bytes that are not hex either).
  */
-function hexParameter(params: readonly JsonValue[]): Uint8Array {
+function hexParameter(params: readonly JsonValue[], cache: DecodeCache | null): Uint8Array {
   const bytes = plainStringBytes(params, 0);
   if (bytes !== null) return bytes;
   const hex = params[0]!;
   if (typeof hex !== 'string') throw new RpcError(RPC.TYPE_ERROR, `Expected type string, got ${jsonTypeName(hex)}`);
-  return Buffer.from(hex, 'utf8');
+  return cache?.heldCopyOf(hex) ?? Buffer.from(hex, 'utf8');
 }
 
 /** zcashd's -22 for a transaction that does not decode, whenever the decoder finds out. */
