@@ -23,6 +23,13 @@ export interface PlainStringSource {
    * `"` or `\`.
    */
   plainStringEqualTo(bytes: Uint8Array): string | undefined;
+  /**
+   * The string held (as plainStringEqualTo answers) whose bytes are `bytes` from `start` to the
+   * next `"`, among strings of at least `minLength` bytes; undefined when there is none, or when
+   * the source holds too many lengths to try each. It tries the lengths it holds, so that a
+   * caller need not search the whole run for its closing quote before comparing it.
+   */
+  plainStringFrom?(bytes: Uint8Array, start: number, minLength: number): string | undefined;
 }
 
 /** One request body's runs between two quotes found equal to a held string, in body order. */
@@ -50,6 +57,24 @@ export class KnownRuns {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Where the run from `start` to the next quote ends (that quote's index), recorded, when a
+   * source finds it equal to a held string of at least `minLength` bytes from the lengths it
+   * holds; -1 otherwise (the run may still be one: `match` after finding its end says).
+   */
+  matchFrom(body: Uint8Array, start: number, minLength: number): number {
+    for (const source of this.sources) {
+      const held = source.plainStringFrom?.(body, start, minLength);
+      if (held === undefined) continue;
+      const end = start + held.length;
+      this.starts.push(start);
+      this.ends.push(end);
+      this.held.push(held);
+      return end;
+    }
+    return -1;
   }
 
   /**

@@ -184,6 +184,13 @@ export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number 
     const c = bytes[i]!;
     if (c === Ch.Quote) {
       quotes++;
+      // A held string (plain, so holding none of the bytes counted below) is found by the
+      // lengths its source holds: its closing quote is then known without a search of the run.
+      const heldEnd = known?.matchFrom(bytes, i + 1, LAZY_STRING_MIN_BYTES) ?? -1;
+      if (heldEnd >= 0) {
+        i = heldEnd - 1;
+        continue;
+      }
       // A long run up to the next quote (a raw transaction's hex) is checked natively: when it
       // holds no byte counted below, it adds nothing and is skipped whole.
       const next = bytes.indexOf(Ch.Quote, i + 1);

@@ -144,6 +144,8 @@ export interface MethodCache {
    * it keeps equal to `bytes`, so that the request reader need not scan them (json/known-strings.ts).
    */
   plainStringEqualTo?(bytes: Uint8Array): string | undefined;
+  /** The same for the run of `bytes` from `start` to the next `"` (json/known-strings.ts). */
+  plainStringFrom?(bytes: Uint8Array, start: number, minLength: number): string | undefined;
 }
 
 export type MethodSurface = 'exact' | 'peerless' | 'upstream';

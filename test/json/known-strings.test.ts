@@ -6,6 +6,7 @@ import { KnownRuns, type PlainStringSource } from '../../src/json/known-strings.
 import { LazyStringScope, plainStringBytes } from '../../src/json/lazy-strings.js';
 import { JsonParseError, parseJson, parsedSizeEstimate } from '../../src/json/reader.js';
 import type { JsonObject, JsonValue } from '../../src/json/value.js';
+import { DecodeCache } from '../../src/rpc/methods/rawtransaction/decode-cache.js';
 
 const HEX = Buffer.from(Array.from({ length: 80_000 }, (_, i) => '0123456789abcdef'[(i * 7) % 16]).join(''), 'latin1');
 const OTHER = Buffer.from('f'.repeat(70_000), 'latin1');
@@ -152,6 +153,28 @@ describe('known long strings', () => {
     }
     // The control byte is refused, the escapes read as the held string's text.
     expect(() => parseJson(Buffer.from(`["${HEX.toString('latin1', 0, 20_000)}\x01"]`))).toThrow(JsonParseError);
+  });
+
+  it('found by the lengths a source holds (the run not searched for its quote) give what the ordinary reader gives', () => {
+    const cache = new DecodeCache(1 << 20);
+    cache.set('main', HEX, Buffer.from('reply'));
+    const held = cache.plainStringEqualTo(Buffer.from(HEX))!;
+    const longer = Buffer.from(`${HEX.toString('latin1')}0`, 'latin1');
+    const shorter = HEX.subarray(1);
+    const b = body(`${q(OTHER)},${q(HEX)},${q(longer)},${q(shorter)},${q(HEX)}`);
+    const r = bothWays(b, cache);
+    expect(r.estimate).toBe(r.plain.estimate);
+    expect(r.value).toEqual(r.plain.value);
+    expect([r.params[1], r.params[4]]).toEqual([held, held]);
+    expect(r.ranges.map((x) => (x === null ? null : x.length))).toEqual([OTHER.length, null, longer.length, shorter.length, null]);
+    // Found without the comparison of the whole run that follows a search for its quote.
+    let compared = 0;
+    const counting: PlainStringSource = {
+      plainStringEqualTo: (bytes) => (compared++, cache.plainStringEqualTo(bytes)),
+      plainStringFrom: (bytes, start, min) => cache.plainStringFrom(bytes, start, min),
+    };
+    expect(bothWays(body(q(HEX)), counting).params[0]).toBe(held);
+    expect(compared).toBe(0);
   });
 
   it('leave a held string shorter than the lazy threshold an ordinary string', () => {

@@ -60,20 +60,38 @@ const FIRST_CHUNKED_CAPACITY = 4096;
 
 const clientClosed = (): Error => new Error('client closed the connection during the request body');
 
+/** The read a stream's body is in, for the listeners shared by every read. */
+const READ = Symbol('zecrpc.bodyRead');
+
+type ReadStream = Readable & { [READ]?: BodyRead | null };
+
 /**
- * One body being read: its listeners are methods bound once, not closures made per request, and
- * all of them go once the body is settled (a request's stream closes after each request, and its
- * 'close' must then cost nothing).
+ * One body being read: its listeners are functions shared by every read, which find the read on
+ * the stream they are called on (no function made per request), and all of them go once the
+ * body is settled (a request's stream closes after each request, and its 'close' must then cost
+ * nothing).
  */
 class BodyRead {
   private buffer: Buffer | null;
   /** `buffer` when it came from `buffers`, until it is handed on with the body. */
   private pooled: Buffer | null;
   private received = 0;
-  private readonly onData = this.data.bind(this);
-  private readonly onEnd = this.end.bind(this);
-  private readonly onError = this.fail.bind(this);
-  private readonly onClose = this.closed.bind(this);
+
+  private static onData(this: ReadStream, chunk: Buffer): void {
+    this[READ]!.data(chunk);
+  }
+
+  private static onEnd(this: ReadStream): void {
+    this[READ]!.end();
+  }
+
+  private static onError(this: ReadStream, e: Error): void {
+    this[READ]!.fail(e);
+  }
+
+  private static onClose(this: ReadStream): void {
+    this[READ]!.closed();
+  }
 
   constructor(
     private readonly stream: Readable,
@@ -93,17 +111,21 @@ class BodyRead {
   }
 
   run(): void {
-    this.stream.on('data', this.onData);
-    this.stream.once('end', this.onEnd);
-    this.stream.once('error', this.onError);
-    this.stream.once('close', this.onClose);
+    const stream: ReadStream = this.stream;
+    stream[READ] = this;
+    stream.on('data', BodyRead.onData);
+    stream.on('end', BodyRead.onEnd);
+    stream.on('error', BodyRead.onError);
+    stream.on('close', BodyRead.onClose);
   }
 
   private settle(): void {
-    this.stream.off('data', this.onData);
-    this.stream.off('end', this.onEnd);
-    this.stream.off('error', this.onError);
-    this.stream.off('close', this.onClose);
+    const stream: ReadStream = this.stream;
+    stream.off('data', BodyRead.onData);
+    stream.off('end', BodyRead.onEnd);
+    stream.off('error', BodyRead.onError);
+    stream.off('close', BodyRead.onClose);
+    stream[READ] = null;
   }
 
   private fail(e: Error): void {

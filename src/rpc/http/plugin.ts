@@ -267,23 +267,25 @@ export function mountRpcRoute(app: FastifyInstance, core: RpcCore, tracker?: Exe
     givePooledBody(request, core.bodies, core.bodyBuffers);
   };
   const answerExecuted = (request: FastifyRequest, reply: FastifyReply, socket: Socket, outcome: ExecutedRequest): FastifyReply => {
-    const { done } = outcome;
     // 'close' comes once the reply is written or the connection is gone, whichever first; a
     // connection gone while the request ran has had its 'close' already. A pipelined response
     // queued behind an earlier one has no socket yet and gets no 'close' of its own when the
     // connection goes: the socket's 'close' (after its pending writes are cancelled) ends it.
+    // Plain listeners, each taken off by the first call (`once` would wrap each in two objects more).
+    const res = reply.raw;
     let finished = false;
     const finish = () => {
       if (finished) return;
       finished = true;
       socket.off('close', finish);
-      done();
+      res.off('close', finish);
+      outcome.done();
       tracker?.end(socket);
     };
     if (socket.destroyed) finish();
     else {
-      reply.raw.once('close', finish);
-      socket.once('close', finish);
+      res.on('close', finish);
+      socket.on('close', finish);
     }
     (request as WithSummary)[SUMMARY] = outcome.summary;
     if (!core.ownInstance) return sendReply(reply, outcome.reply);

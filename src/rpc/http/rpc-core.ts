@@ -15,8 +15,15 @@ import { rpcServerSettings } from '../../config.js';
 import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../json/reader.js';
 import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
 import { storeDirectory } from '../../store/layout.js';
-import { dispatchJsonRpcBody, errorReply, RPC_OUT_OF_MEMORY, type RequestSummary, type RpcReply } from '../dispatch.js';
-import type { MethodCache, RpcContext, RpcMethod } from '../method.js';
+import {
+  dispatchJsonRpcBody,
+  errorReply,
+  RPC_OUT_OF_MEMORY,
+  type DispatchOptions,
+  type RequestSummary,
+  type RpcReply,
+} from '../dispatch.js';
+import type { BlockRenderer, BlockRenderRequest, MethodCache, RawJson, RpcContext, RpcMethod } from '../method.js';
 import { helpMethod, stopMethod } from '../methods/control/index.js';
 import { LENT_REPLY_BYTES, LentReplyMemory, MAX_KEPT_REPLY_BUFFERS, MAX_LENT_REPLY_BUFFERS } from '../methods/reply-memory.js';
 import { MethodRegistry } from '../registry.js';
@@ -55,6 +62,9 @@ const REQUEST_TOO_LARGE: SimpleReply = {
 };
 
 const NOTHING = (): void => undefined;
+
+/** A request's reply before it is answered (never sent: a request is handed back answered). */
+const NO_REPLY: SimpleReply = { status: 500, body: '', own: 'none' };
 
 const WORK_QUEUE_FULL_WARNING =
   'WARNING: request rejected because http work queue depth exceeded, it can be increased with the -rpcworkqueue= setting';
@@ -331,42 +341,109 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   // The whole error, with the path and the key or file, for the operator only.
   const onServerError = (e: Error, answered: string) => log?.error({ err: errorFields(e) }, answered);
   const noteRelease = (bytes: number) => releaser.noteRelease(bytes);
-  /** The context a request runs in: what it adds to the server's are its signal and render-thread policy. */
-  // Transaction replies are lent memory only on zecrpc's own instance: on an application's, an
-  // onSend hook may keep a reply's chunks past the response, after the memory is lent again.
   const lendReplies = opts.ownInstance === true;
   // The same for the render threads' slabs, which a core mounted nowhere (tests) lends too.
   const lendSlabs = opts.applicationInstance !== true;
-  const contextFor = (signal: AbortSignal | undefined, slot: WorkSlot, scope: ReplyScope): RpcContext => {
-    const replyScope = lendReplies ? scope : undefined;
-    if (!pool) return { ...ctx, signal, replyScope };
-    const slabScope = lendSlabs ? scope : undefined;
-    // Every member of `ctx` written out rather than spread: one object of one shape per request.
-    // Renders in a thread run off the slot, so cheap requests are not queued behind them;
-    // at most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
-    return {
-      network: ctx.network,
-      profile: ctx.profile,
-      requestMemory: ctx.requestMemory,
-      requestStop: ctx.requestStop,
-      signal,
-      noteCacheLookup: ctx.noteCacheLookup,
-      replyScope,
-      blockRenderer: {
-        render: async (req) => {
-          if (!pool.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool.render(req, slabScope);
-          renderBacklog.count++;
-          const resume = slot.suspend();
-          try {
-            return await pool.render(req, slabScope);
-          } finally {
-            renderBacklog.count--;
-            await resume();
-          }
-        },
-      },
-    };
-  };
+  /**
+   * One request in its work-queue slot. The one object is its reply scope, its dispatch options,
+   * its block renderer and, once answered, the ExecutedRequest handed back: methods of one
+   * object, not closures made for each request.
+   */
+  class SlotRun implements ReplyScope, DispatchOptions, BlockRenderer, ExecutedRequest {
+    readonly replyMemory = replyMemory;
+    readonly budget = new RequestBudget(replyBudget, limits.perRequest, noteRelease);
+    readonly onServerError = onServerError;
+    readonly privateDir = privateDir;
+    readonly knownRuns: KnownRuns | undefined;
+    reply: SimpleReply = NO_REPLY;
+    summary: RequestSummary | null = null;
+    /** Memory lent to this reply by the render threads, given back once the reply is written. */
+    private held: (() => void)[] | null = null;
+    private readonly cheap: boolean;
+    private readonly parseCost: number;
+
+    constructor(
+      request: PendingRequest,
+      private readonly slot: WorkSlot,
+    ) {
+      this.knownRuns = request.knownRuns;
+      this.cheap = request.cheap;
+      this.parseCost = request.parseCost;
+    }
+
+    hold(release: () => void): void {
+      (this.held ??= []).push(release);
+    }
+
+    async yieldTurn(): Promise<void> {
+      await new Promise((r) => setImmediate(r));
+      await this.slot.yield();
+    }
+
+    /**
+     * Renders in a thread run off the slot, so cheap requests are not queued behind them; at
+     * most `renderBacklog` do, beyond that a render keeps its slot (backpressure).
+     */
+    async render(req: BlockRenderRequest): Promise<RawJson> {
+      const slabScope = lendSlabs ? this : undefined;
+      if (!pool!.usesThread(req) || renderBacklog.count >= renderBacklog.max) return pool!.render(req, slabScope);
+      renderBacklog.count++;
+      const resume = this.slot.suspend();
+      try {
+        return await pool!.render(req, slabScope);
+      } finally {
+        renderBacklog.count--;
+        await resume();
+      }
+    }
+
+    /** The context the request runs in: what it adds to the server's are its signal and render-thread policy. */
+    context(signal: AbortSignal | undefined): RpcContext {
+      // Transaction replies are lent memory only on zecrpc's own instance: on an application's, an
+      // onSend hook may keep a reply's chunks past the response, after the memory is lent again.
+      const replyScope = lendReplies ? this : undefined;
+      if (!pool) return { ...ctx, signal, replyScope };
+      // Every member of `ctx` written out rather than spread: one object of one shape per request.
+      return {
+        network: ctx.network,
+        profile: ctx.profile,
+        requestMemory: ctx.requestMemory,
+        requestStop: ctx.requestStop,
+        signal,
+        noteCacheLookup: ctx.noteCacheLookup,
+        replyScope,
+        blockRenderer: this,
+      };
+    }
+
+    /** Gives the reply's memory back. */
+    done(): void {
+      this.budget.releaseAll();
+      const held = this.held;
+      this.held = null;
+      if (held !== null) for (const release of held) release();
+      if (!this.cheap) trimmer.noteActivity();
+    }
+
+    /** The parsed request is garbage once its reply is built. */
+    leave(): void {
+      if (this.parseCost > 0) parsedBudget.release(this.parseCost);
+      this.slot.release();
+    }
+
+    answered(r: RpcReply): ExecutedRequest {
+      this.leave();
+      this.reply = { status: r.status, body: r.body, own: 'json' };
+      this.summary = r.summary ?? null;
+      return this;
+    }
+
+    failed(e: unknown): never {
+      this.done();
+      this.leave();
+      throw e;
+    }
+  }
 
   /**
    * Runs a body: at once when the memory for its parsed form and a work-queue slot are free now
@@ -404,46 +481,19 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
   }
 
   function runInSlot(request: PendingRequest, slot: WorkSlot): ExecutedRequest | Promise<ExecutedRequest> {
-    const { cheap, parseCost } = request;
-    // Memory lent to this reply by the render threads, given back once the reply is written.
-    const held: (() => void)[] = [];
-    const scope: ReplyScope = { hold: (release) => held.push(release), replyMemory };
-    const budget = new RequestBudget(replyBudget, limits.perRequest, noteRelease);
-    const done = () => {
-      budget.releaseAll();
-      for (const release of held.splice(0)) release();
-      if (!cheap) trimmer.noteActivity();
-    };
-    // The parsed request is garbage once its reply is built.
-    const leave = () => {
-      if (parseCost > 0) parsedBudget.release(parseCost);
-      slot.release();
-    };
-    const failed = (e: unknown): never => {
-      done();
-      leave();
-      throw e;
-    };
+    const run = new SlotRun(request, slot);
     let reply: RpcReply | Promise<RpcReply>;
     try {
-      reply = dispatchJsonRpcBody(request.body, registry, contextFor(request.signal, slot, scope), {
-        budget,
-        yieldTurn: async () => {
-          await new Promise((r) => setImmediate(r));
-          await slot.yield();
-        },
-        onServerError,
-        privateDir,
-        knownRuns: request.knownRuns,
-      });
+      reply = dispatchJsonRpcBody(request.body, registry, run.context(request.signal), run);
     } catch (e) {
-      return failed(e);
+      return run.failed(e);
     }
-    const executed = (r: RpcReply): ExecutedRequest => {
-      leave();
-      return { reply: { status: r.status, body: r.body, own: 'json' }, summary: r.summary ?? null, done };
-    };
-    return reply instanceof Promise ? reply.then(executed, failed) : executed(reply);
+    return reply instanceof Promise
+      ? reply.then(
+          (r) => run.answered(r),
+          (e: unknown) => run.failed(e),
+        )
+      : run.answered(reply);
   }
 
   let closed: Promise<void> | null = null;

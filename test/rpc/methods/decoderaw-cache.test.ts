@@ -147,6 +147,35 @@ describe('DecodeCache', () => {
     expect([cache.heldCopyOf(heldA), cache.heldCopyOf(heldLong), cache.bytes]).toEqual([undefined, undefined, 0]);
   });
 
+  // The request's size estimate asks for a held string where a run starts, before it has found
+  // the run's closing quote: the cache tries the lengths of the hex requests have repeated.
+  it('finds a repeated hex where a run starts by its length, ending at a quote, within a few lengths', () => {
+    const cache = new DecodeCache(1 << 20);
+    const hex = Buffer.from(toHex(txs[1]!.bytes), 'latin1');
+    const at = (text: Buffer) => Buffer.concat([Buffer.from('["'), text, Buffer.from('"]')]);
+    cache.set('main', hex, Buffer.from('r'));
+    // Kept but never repeated: its length is not tried yet.
+    expect(cache.plainStringFrom(at(hex), 2, 0)).toBeUndefined();
+    const held = cache.plainStringEqualTo(Buffer.from(hex))!;
+    expect(cache.plainStringFrom(at(hex), 2, 0)).toBe(held);
+    expect(cache.plainStringFrom(at(hex), 2, hex.length + 1)).toBeUndefined();
+    // The same bytes followed by more than the quote, or one byte off, are no held string.
+    expect(cache.plainStringFrom(at(Buffer.concat([hex, Buffer.from('00')])), 2, 0)).toBeUndefined();
+    const off = Buffer.from(hex);
+    off[10] = off[10] === 0x30 ? 0x31 : 0x30;
+    expect(cache.plainStringFrom(at(off), 2, 0)).toBeUndefined();
+    // A body ending right after the run (no quote) is no held string either.
+    expect(cache.plainStringFrom(Buffer.concat([Buffer.from('["'), hex]), 2, 0)).toBeUndefined();
+    // Past eight repeated lengths nothing is tried: the caller searches for the quote instead.
+    const others = Array.from({ length: 8 }, (_, i) => Buffer.from('ab'.repeat(100 + i), 'latin1'));
+    for (const [i, h] of others.entries()) {
+      cache.set('main', h, Buffer.from('r'));
+      cache.plainStringEqualTo(Buffer.from(h));
+      expect(cache.plainStringFrom(at(hex), 2, 0), `${i + 2} lengths`).toBe(i < 7 ? held : undefined);
+    }
+    expect(cache.plainStringEqualTo(hex)).toBe(held);
+  });
+
   it('tells apart hex of the same length (the fingerprint then picks the entry)', () => {
     const cache = new DecodeCache(1 << 20);
     const a = Buffer.from(toHex(txs[1]!.bytes), 'latin1');

@@ -34,6 +34,11 @@ const BUCKET_ENTRIES = 8;
  */
 const SAMPLES = 256;
 
+/** Lengths of repeated hex plainStringFrom tries at most. */
+const MAX_TRIED_LENGTHS = 8;
+
+const QUOTE = 0x22;
+
 interface Entry {
   readonly bucket: string;
   readonly scope: string;
@@ -118,6 +123,20 @@ export class DecodeCache implements PlainStringSource {
       this.evictOldest();
     }
     return text;
+  }
+
+  plainStringFrom(bytes: Uint8Array, start: number, minLength: number): string | undefined {
+    // Only hex a request has repeated is tried (its length is then known), and only a few
+    // lengths: past them a caller's search for the closing quote costs less than the tries.
+    if (this.textLengths.size > MAX_TRIED_LENGTHS) return undefined;
+    for (const length of this.textLengths.keys()) {
+      const end = start + length;
+      if (length < minLength || end >= bytes.length || bytes[end] !== QUOTE) continue;
+      // A kept hex holds no quote, so an equal run ends at the quote after it.
+      const text = this.plainStringEqualTo(bytes.subarray(start, end));
+      if (text !== undefined) return text;
+    }
+    return undefined;
   }
 
   /**
