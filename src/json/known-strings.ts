@@ -32,6 +32,15 @@ export interface PlainStringSource {
   plainStringFrom?(bytes: Uint8Array, start: number, minLength: number): string | undefined;
 }
 
+/**
+ * Runs a body may try by its sources' lengths (matchFrom) and miss before it stops trying: each
+ * try may cost a source a comparison or two, and a body can hold a quote at every byte (a body of
+ * quotes would make a comparison at every one). A request's envelope misses about fifteen times
+ * before its hex, so batches of a few hex keep the shortcut; past the limit the estimate searches
+ * for each run's end as it does for any string, and the run is still found by `match`.
+ */
+const MAX_MISSED_TRIES = 128;
+
 /** One request body's runs between two quotes found equal to a held string, in body order. */
 export class KnownRuns {
   private readonly starts: number[] = [];
@@ -39,6 +48,7 @@ export class KnownRuns {
   private readonly held: string[] = [];
   /** The first run a reader may still ask for (it asks in body order). */
   private next = 0;
+  private missedTries = 0;
 
   constructor(private readonly sources: readonly PlainStringSource[]) {}
 
@@ -62,9 +72,11 @@ export class KnownRuns {
   /**
    * Where the run from `start` to the next quote ends (that quote's index), recorded, when a
    * source finds it equal to a held string of at least `minLength` bytes from the lengths it
-   * holds; -1 otherwise (the run may still be one: `match` after finding its end says).
+   * holds; -1 otherwise (the run may still be one: `match` after finding its end says), and
+   * always -1 once the body has missed MAX_MISSED_TRIES times.
    */
   matchFrom(body: Uint8Array, start: number, minLength: number): number {
+    if (this.missedTries >= MAX_MISSED_TRIES) return -1;
     for (const source of this.sources) {
       const held = source.plainStringFrom?.(body, start, minLength);
       if (held === undefined) continue;
@@ -74,6 +86,7 @@ export class KnownRuns {
       this.held.push(held);
       return end;
     }
+    this.missedTries++;
     return -1;
   }
 

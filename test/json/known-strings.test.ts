@@ -177,6 +177,28 @@ describe('known long strings', () => {
     expect(compared).toBe(0);
   });
 
+  it('stop trying runs by their lengths once a body has missed often, and still find a held string after it', () => {
+    const cache = new DecodeCache(1 << 22);
+    cache.set('main', HEX, Buffer.from('reply'));
+    const held = cache.plainStringEqualTo(Buffer.from(HEX))!;
+    let tries = 0;
+    const counting: PlainStringSource = {
+      plainStringEqualTo: (bytes) => cache.plainStringEqualTo(bytes),
+      plainStringFrom: (bytes, start, min) => (tries++, cache.plainStringFrom(bytes, start, min)),
+    };
+    // A body of quotes placed so that every try reaches a quote after a held string's length.
+    const quotes = Buffer.alloc(4 * HEX.length, 0x22);
+    const known = new KnownRuns([counting]);
+    parsedSizeEstimate(Buffer.concat([Buffer.from('['), quotes, Buffer.from(']')]), known);
+    expect(tries).toBe(128);
+    // Past the limit, a held string is found by the comparison after the search for its quote.
+    tries = 0;
+    const r = bothWays(body(`${Array.from({ length: 200 }, () => '""').join(',')},${q(HEX)}`), counting);
+    expect(tries).toBe(128);
+    expect(r.params[200]).toBe(held);
+    expect(r.estimate).toBe(r.plain.estimate);
+  });
+
   it('leave a held string shorter than the lazy threshold an ordinary string', () => {
     const short = Buffer.from('ab'.repeat(300), 'latin1');
     const b = Buffer.from(`{"id":1,"method":"m","params":[${q(short)},${q(HEX)}]}`, 'latin1');

@@ -63,6 +63,8 @@ const clientClosed = (): Error => new Error('client closed the connection during
 /** The read a stream's body is in, for the listeners shared by every read. */
 const READ = Symbol('zecrpc.bodyRead');
 
+// A listener taken off while the stream emits can still be called once (the emitter calls the
+// listeners it had when the event began): the read is then gone, and the call does nothing.
 type ReadStream = Readable & { [READ]?: BodyRead | null };
 
 /**
@@ -78,19 +80,19 @@ class BodyRead {
   private received = 0;
 
   private static onData(this: ReadStream, chunk: Buffer): void {
-    this[READ]!.data(chunk);
+    this[READ]?.data(chunk);
   }
 
   private static onEnd(this: ReadStream): void {
-    this[READ]!.end();
+    this[READ]?.end();
   }
 
   private static onError(this: ReadStream, e: Error): void {
-    this[READ]!.fail(e);
+    this[READ]?.fail(e);
   }
 
   private static onClose(this: ReadStream): void {
-    this[READ]!.closed();
+    this[READ]?.closed();
   }
 
   constructor(

@@ -112,8 +112,11 @@ export interface ExecutedRequest {
   reply: SimpleReply;
   /** What the body asked for, for the request log. */
   summary: RequestSummary | null;
-  /** Gives the reply's memory back; called once the reply is written or abandoned. */
-  done: () => void;
+  /**
+   * Gives the reply's memory back; called once the reply is written or abandoned, as a method
+   * (it may be one of an object that needs its `this`).
+   */
+  done(): void;
 }
 
 /** A body on its way to a work-queue slot. */
