@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadNodeConfig } from '../../../src/config.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import { wholeReplies } from '../../support/http-replies.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 
@@ -31,23 +32,18 @@ afterAll(async () => {
 function heads(requests: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const seen: string[] = [];
-    let pending = '';
     const socket = connect(serve.port, '127.0.0.1', () => socket.write(requests[0]!, 'latin1'));
     socket.on('error', reject);
-    socket.on('data', (c: Buffer) => {
-      pending += c.toString('latin1');
-      const end = pending.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = pending.slice(0, end + 2);
-      const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(head)![1]);
-      if (pending.length < end + 4 + length) return;
-      seen.push(head.replace(/\r\nDate: [^\r]*/, ''));
-      pending = pending.slice(end + 4 + length);
-      if (seen.length === requests.length) {
-        socket.destroy();
-        resolve(seen);
-      } else socket.write(requests[seen.length]!, 'latin1');
-    });
+    socket.on(
+      'data',
+      wholeReplies((head) => {
+        seen.push(head.replace(/\r\nDate: [^\r]*/, ''));
+        if (seen.length === requests.length) {
+          socket.destroy();
+          resolve(seen);
+        } else socket.write(requests[seen.length]!, 'latin1');
+      }),
+    );
   });
 }
 

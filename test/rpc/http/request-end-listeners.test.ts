@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadNodeConfig } from '../../../src/config.js';
 import { startRpcServer, type RunningRpcServer } from '../../../src/rpc/http/server.js';
+import { wholeReplies } from '../../support/http-replies.js';
 
 const AUTH = 'Basic ' + Buffer.from('alice:secret').toString('base64');
 
@@ -35,28 +36,23 @@ const post = (body: string) =>
 function sequential(count: number, after: (i: number) => void): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const statuses: number[] = [];
-    let pending = '';
     const request = post('{"id":1,"method":"help","params":["stop"]}');
     const socket = connect(serve.port, '127.0.0.1', () => socket.write(request, 'latin1'));
     socket.on('error', reject);
-    socket.on('data', (c: Buffer) => {
-      pending += c.toString('latin1');
-      const end = pending.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = pending.slice(0, end + 2);
-      const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(head)![1]);
-      if (pending.length < end + 4 + length) return;
-      statuses.push(Number(head.slice(9, 12)));
-      pending = pending.slice(end + 4 + length);
-      // The reply's 'close' comes once it is written, after the client may have read it.
-      setImmediate(() => {
-        after(statuses.length - 1);
-        if (statuses.length === count) {
-          socket.destroy();
-          resolve(statuses);
-        } else socket.write(request, 'latin1');
-      });
-    });
+    socket.on(
+      'data',
+      wholeReplies((head) => {
+        statuses.push(Number(head.slice(9, 12)));
+        // The reply's 'close' comes once it is written, after the client may have read it.
+        setImmediate(() => {
+          after(statuses.length - 1);
+          if (statuses.length === count) {
+            socket.destroy();
+            resolve(statuses);
+          } else socket.write(request, 'latin1');
+        });
+      }),
+    );
   });
 }
 
