@@ -61,9 +61,7 @@ export class KnownRuns {
     for (const source of this.sources) {
       const held = source.plainStringEqualTo(run);
       if (held === undefined) continue;
-      this.starts.push(start);
-      this.ends.push(end);
-      this.held.push(held);
+      this.record(start, end, held);
       return true;
     }
     return false;
@@ -80,14 +78,18 @@ export class KnownRuns {
     for (const source of this.sources) {
       const held = source.plainStringFrom?.(body, start, minLength);
       if (held === undefined) continue;
-      const end = start + held.length;
-      this.starts.push(start);
-      this.ends.push(end);
-      this.held.push(held);
-      return end;
+      return this.record(start, start + held.length, held);
     }
     this.missedTries++;
     return -1;
+  }
+
+  /** Records body[start, end) as `held`; answers `end`. */
+  private record(start: number, end: number, held: string): number {
+    this.starts.push(start);
+    this.ends.push(end);
+    this.held.push(held);
+    return end;
   }
 
   /**
