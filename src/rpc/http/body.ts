@@ -119,6 +119,11 @@ class BodyRead {
     stream.on('end', BodyRead.onEnd);
     stream.on('error', BodyRead.onError);
     stream.on('close', BodyRead.onClose);
+    // Reading starts now rather than a tick later, when the listener's resume would start it:
+    // chunks the parser pushes meanwhile then go straight to `data`, instead of filling the
+    // stream's buffer past its mark, which stops the socket's reads only for the resume to start
+    // them again (two system calls per request whose body comes with its head).
+    stream.read(0);
   }
 
   private settle(): void {
