@@ -93,15 +93,28 @@ export function sendReply(reply: FastifyReply, r: SimpleReply): FastifyReply {
 }
 
 /**
- * The headers Fastify's `send` writes for `r` with a body of `length` bytes, in its order and
- * spelling (names in lower case, Content-Length last).
+ * The headers Fastify's `send` writes for each own header, in its order and spelling (names in
+ * lower case, Content-Length last), as name, value pairs; the last value is the reply's length,
+ * set as each reply's head is written (`writeHead` reads the list at once and keeps none of it).
  */
-function headersFor(r: SimpleReply, length: number): Record<string, string> {
-  if (r.own === 'json') return { 'content-type': 'application/json', 'content-length': String(length) };
-  if (r.own === 'www-authenticate')
-    return { 'www-authenticate': 'Basic realm="jsonrpc"', 'content-type': LIBEVENT_DEFAULT_TYPE, 'content-length': String(length) };
-  return { 'content-type': LIBEVENT_DEFAULT_TYPE, 'content-length': String(length) };
+const HEADERS: Record<OwnHeader, (string | number)[]> = {
+  json: ['content-type', 'application/json', 'content-length', 0],
+  'www-authenticate': ['www-authenticate', 'Basic realm="jsonrpc"', 'content-type', LIBEVENT_DEFAULT_TYPE, 'content-length', 0],
+  none: ['content-type', LIBEVENT_DEFAULT_TYPE, 'content-length', 0],
+};
+
+/** `r`'s header list with a body of `length` bytes. */
+function headersFor(r: SimpleReply, length: number): (string | number)[] {
+  const headers = HEADERS[r.own];
+  headers[headers.length - 1] = length;
+  return headers;
 }
+
+/**
+ * A first chunk up to this size is written as text: Node joins text written first to the
+ * response's head, so the envelope's `{"result":` leaves in the head's chunk, not one of its own.
+ */
+const JOINED_FIRST_CHUNK_BYTES = 64;
 
 /**
  * Writes `r` on the response itself, byte for byte what `sendReply` sends, for a Fastify instance
@@ -143,6 +156,9 @@ function writeGathered(res: ServerResponse, chunks: readonly Buffer[]): void {
     return;
   }
   res.cork();
-  for (let i = 0; i < last; i++) res.write(chunks[i]!);
+  let i = 0;
+  // Latin-1 text carries any bytes unchanged.
+  if (last > 0 && chunks[0]!.length <= JOINED_FIRST_CHUNK_BYTES) res.write(chunks[i++]!.toString('latin1'), 'latin1');
+  for (; i < last; i++) res.write(chunks[i]!);
   res.end(chunks[last]!);
 }
