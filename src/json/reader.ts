@@ -220,6 +220,18 @@ export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number 
 /** Strings up to this many bytes are read byte by byte, longer ones with native scans. */
 const SHORT_STRING_BYTES = 128;
 
+/**
+ * A request envelope's member names, each with its closing quote: a key whose bytes are one of
+ * them is that name, given as this string rather than one made from the body per request.
+ */
+const ENVELOPE_KEYS: readonly { name: string; bytes: Uint8Array }[] = ['id', 'method', 'params', 'jsonrpc'].map((name) => ({
+  name,
+  bytes: Buffer.from(`${name}"`, 'latin1'),
+}));
+
+/** The texts of the one-digit numbers (ids, verbosity flags), likewise. */
+const DIGIT_TEXTS: readonly string[] = Array.from({ length: 10 }, (_, d) => String(d));
+
 /** Runs between two quotes longer than this are checked with native scans rather than byte by byte. */
 const LONG_RUN = 256;
 
@@ -357,7 +369,25 @@ class Reader {
       while (p < end && isDigit(buf[p]!)) p++;
     }
     this.pos = p;
-    return new JsonNumber(buf.toString('latin1', start, p));
+    // A lone `-` is a number too (above): only a digit has a text kept.
+    const digit = buf[start]! - Ch.Zero;
+    return new JsonNumber(p === start + 1 && digit >= 0 && digit <= 9 ? DIGIT_TEXTS[digit]! : buf.toString('latin1', start, p));
+  }
+
+  /** A member name: an envelope's as its constant string, any other as readString reads it. */
+  private readKey(): string {
+    const { buf } = this;
+    const start = this.pos + 1;
+    for (const key of ENVELOPE_KEYS) {
+      const bytes = key.bytes;
+      if (start + bytes.length > this.end) continue;
+      let i = 0;
+      while (i < bytes.length && buf[start + i] === bytes[i]) i++;
+      if (i < bytes.length) continue;
+      this.pos = start + bytes.length;
+      return key.name;
+    }
+    return this.readString();
   }
 
   private readString(): string {
@@ -496,9 +526,9 @@ class Reader {
     const start = this.pos + 1;
     // Equal to a string held checked: the element is that string, and the next quote is known.
     const known = this.knownRuns?.from(start);
-    if (known !== undefined && known.end - start >= LAZY_STRING_MIN_BYTES) {
-      items.push(known.held);
-      this.pos = known.end + 1;
+    if (known !== undefined && known.length >= LAZY_STRING_MIN_BYTES) {
+      items.push(known);
+      this.pos = start + known.length + 1;
       return true;
     }
     const q = buf.indexOf(Ch.Quote, start);
@@ -524,7 +554,7 @@ class Reader {
       this.skipWhitespace();
       if (this.pos >= this.end) this.fail('unexpected end of input in object');
       if (this.buf[this.pos] !== Ch.Quote) this.fail('expected a string key in object');
-      const key = this.readString();
+      const key = this.readKey();
       this.skipWhitespace();
       if (this.buf[this.pos] !== Ch.Colon) this.fail('expected ":" after object key');
       this.pos++;

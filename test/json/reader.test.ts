@@ -20,6 +20,11 @@ function plain(v: JsonValue): unknown {
   return v;
 }
 
+/** `text`'s members in order, numbers as their text, by a scan independent of the reader (flat objects of numbers only). */
+function plainOf(text: string): unknown {
+  return [...text.matchAll(/"((?:[^"\\]|\\.)*)":(-?\d+)/g)].map((m) => [JSON.parse(`"${m[1]!}"`) as string, { num: m[2]! }]);
+}
+
 describe('reader: whitespace, top level, trailing data (§4.5)', () => {
   it('accepts only space, tab, LF, CR as whitespace', () => {
     expect(plain(parseJson(' \t\r\n{ "a" :\t[ 1 , 2 ]\n}\r\n '))).toEqual([['a', [{ num: '1' }, { num: '2' }]]]);
@@ -177,6 +182,14 @@ describe('reader: strings (§4.5)', () => {
 });
 
 describe('reader: objects and arrays', () => {
+  it("reads the envelope's member names and one-digit numbers as any other, whatever follows them", () => {
+    const text = '{"id":1,"idx":2,"i":3,"method":4,"methods":5,"params":6,"param":7,"jsonrpc":8,"i\\u0064":9,"ID":0,"id ":-1,"":10}';
+    expect(plain(parseJson(text))).toEqual(plainOf(text));
+    // A member name cut short, with or without its quote, is still an error.
+    for (const cut of ['{"id', '{"id"', '{"method"', '{"params":[1', '{"jsonrpc":1']) rejects(cut);
+    for (const d of ['0', '5', '9', '-1', '10', '-']) expect(plain(parseJson(d))).toEqual({ num: d });
+  });
+
   it('keeps duplicate keys in order; lookups take the first', () => {
     const o = parseJson('{"method":"getblockcount","method":"stop","id":1,"id":2}') as JsonObject;
     expect(o.entries.map(([k]) => k)).toEqual(['method', 'method', 'id', 'id']);
