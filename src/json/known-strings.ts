@@ -41,12 +41,19 @@ export interface PlainStringSource {
  */
 const MAX_MISSED_TRIES = 128;
 
-/** One request body's runs between two quotes found equal to a held string, in body order. */
+/**
+ * One request body's runs between two quotes found equal to a held string, in body order. A run
+ * is its start and the held string: the string is plain ASCII equal to the run's bytes, so its
+ * length is the run's. Most bodies hold one run, kept in fields; only a body with several makes
+ * a list for the rest.
+ */
 export class KnownRuns {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly held: string[] = [];
-  /** The first run a reader may still ask for (it asks in body order). */
+  /** The first run's start (-1: none yet) and string. */
+  private firstStart = -1;
+  private firstHeld = '';
+  /** The runs after the first: start, string, start, string, … */
+  private later: (number | string)[] | null = null;
+  /** The first run a reader may still ask for, counting the first as 0 (it asks in body order). */
   private next = 0;
   private missedTries = 0;
 
@@ -61,7 +68,7 @@ export class KnownRuns {
     for (const source of this.sources) {
       const held = source.plainStringEqualTo(run);
       if (held === undefined) continue;
-      this.record(start, end, held);
+      this.record(start, held);
       return true;
     }
     return false;
@@ -78,28 +85,37 @@ export class KnownRuns {
     for (const source of this.sources) {
       const held = source.plainStringFrom?.(body, start, minLength);
       if (held === undefined) continue;
-      return this.record(start, start + held.length, held);
+      this.record(start, held);
+      return start + held.length;
     }
     this.missedTries++;
     return -1;
   }
 
-  /** Records body[start, end) as `held`; answers `end`. */
-  private record(start: number, end: number, held: string): number {
-    this.starts.push(start);
-    this.ends.push(end);
-    this.held.push(held);
-    return end;
+  private record(start: number, held: string): void {
+    if (this.firstStart < 0) {
+      this.firstStart = start;
+      this.firstHeld = held;
+    } else (this.later ??= []).push(start, held);
+  }
+
+  private get count(): number {
+    return this.firstStart < 0 ? 0 : 1 + (this.later === null ? 0 : this.later.length / 2);
+  }
+
+  private startAt(i: number): number {
+    return i === 0 ? this.firstStart : (this.later![2 * (i - 1)] as number);
   }
 
   /**
-   * The held string equal to the body's bytes from `start` up to the next quote, when a run
-   * recorded starts there; undefined otherwise. `start`s asked must not decrease.
+   * The held string equal to the body's bytes from `start` up to the next quote (which is at
+   * `start` + its length), when a run recorded starts there; undefined otherwise. `start`s asked
+   * must not decrease.
    */
-  from(start: number): { held: string; end: number } | undefined {
-    const { starts } = this;
-    while (this.next < starts.length && starts[this.next]! < start) this.next++;
-    if (this.next === starts.length || starts[this.next] !== start) return undefined;
-    return { held: this.held[this.next]!, end: this.ends[this.next]! };
+  from(start: number): string | undefined {
+    const count = this.count;
+    while (this.next < count && this.startAt(this.next) < start) this.next++;
+    if (this.next === count || this.startAt(this.next) !== start) return undefined;
+    return this.next === 0 ? this.firstHeld : (this.later![2 * this.next - 1] as string);
   }
 }

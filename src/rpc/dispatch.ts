@@ -139,23 +139,29 @@ interface ExecResult {
   code: number | null;
 }
 
-/**
- * Executes one request value (an element of a batch, or the whole body): at once when the method
- * answers without waiting (a reply its cache holds), so such a reply costs no promise turn.
- */
-function executeOne(
-  req: JsonValue,
-  registry: MethodRegistry,
-  ctx: RpcContext,
-  opts: DispatchOptions,
-  /** The request's id as JSON when the caller has it already. */
-  idJson?: string,
-): ExecResult | Promise<ExecResult> {
+/** Executes one request value of a batch. */
+function executeItem(req: JsonValue, registry: MethodRegistry, ctx: RpcContext, opts: DispatchOptions): ExecResult | Promise<ExecResult> {
   if (!(req instanceof JsonObject)) {
     return { parts: [errorReply(RPC.INVALID_REQUEST, 'Invalid Request object', null)], code: RPC.INVALID_REQUEST };
   }
   const id = req.get('id') ?? null;
-  const method = req.get('method');
+  return executeCall(req, id, req.get('method'), registry, ctx, opts, null);
+}
+
+/**
+ * Executes one request object whose id and method the caller has read: at once when the method
+ * answers without waiting (a reply its cache holds), so such a reply costs no promise turn.
+ */
+function executeCall(
+  req: JsonObject,
+  id: JsonValue,
+  method: JsonValue | undefined,
+  registry: MethodRegistry,
+  ctx: RpcContext,
+  opts: DispatchOptions,
+  /** The request's id as JSON when the caller has it already. */
+  idJson: string | null,
+): ExecResult | Promise<ExecResult> {
   if (method === undefined || method === null) return failure(RPC.INVALID_REQUEST, 'Missing method', id);
   if (typeof method !== 'string') return failure(RPC.INVALID_REQUEST, 'Method must be a string', id);
   const rawParams = req.get('params');
@@ -302,7 +308,7 @@ function handleParsedBody(
     const requestId = value.get('id') ?? null;
     const method = value.get('method');
     const summary = { method: typeof method === 'string' ? method : null, id: idText(requestId) };
-    const r = executeOne(value, registry, ctx, opts, summary.id);
+    const r = executeCall(value, requestId, method, registry, ctx, opts, summary.id);
     return r instanceof Promise ? r.then((done) => singleReply(done, summary, requestId, opts)) : singleReply(r, summary, requestId, opts);
   }
   if (Array.isArray(value)) return batchReply(value, registry, ctx, opts);
@@ -329,7 +335,7 @@ async function batchReply(items: JsonValue[], registry: MethodRegistry, ctx: Rpc
     let sliceStart = performance.now();
     for (let i = 0; i < items.length; i++) {
       if (i > 0) out.addText(',');
-      addResult(out, await executeOne(items[i]!, registry, ctx, opts));
+      addResult(out, await executeItem(items[i]!, registry, ctx, opts));
       if (opts.yieldTurn && performance.now() - sliceStart > BATCH_SLICE_MS) {
         await opts.yieldTurn();
         sliceStart = performance.now();
