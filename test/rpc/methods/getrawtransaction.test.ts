@@ -11,6 +11,7 @@ import { MemoryChainStore, mainnetGenesisIndex, mainnetGenesisRun, zcashd2019Sid
 import { STORED_BLOCK_ACCEPTANCE } from '../../../src/codec/tx/acceptance.js';
 import { txToJsonBytes } from '../../../src/render/tx.js';
 import type { TxLocation } from '../../../src/store/types.js';
+import { TransactionStarts } from '../../../src/rpc/methods/rawtransaction/transaction-starts.js';
 
 const INDEX = mainnetGenesisIndex();
 const blocks = mainnetGenesisRun();
@@ -274,5 +275,22 @@ describe('getrawtransaction: a block stepped through once, then asked again', ()
       const tx = store.transactions()[i]!;
       expect(await resultOf(method, `["${tx.txidHex}", 0]`)).toBe(`"${toHex(tx.bytes)}"`);
     }
+  });
+});
+
+describe('TransactionStarts', () => {
+  it('keeps the most recently used blocks, and other bytes under the same hash start afresh', () => {
+    const starts = new TransactionStarts(2);
+    const hash = (n: number) => new Uint8Array(32).fill(n);
+    const bytes = new Uint8Array(100);
+    starts.of(hash(1), bytes).push(81);
+    starts.of(hash(2), bytes).push(81, 90);
+    expect(starts.of(hash(1), bytes)).toEqual([81]); // now the most recently used
+    starts.of(hash(3), bytes).push(81);
+    expect(starts.blocks).toBe(2);
+    expect(starts.of(hash(3), bytes)).toEqual([81]);
+    expect(starts.of(hash(2), bytes)).toEqual([]); // dropped as the least recently used
+    expect(starts.of(hash(3), new Uint8Array(101))).toEqual([]); // other bytes under the same hash
+    expect(starts.blocks).toBe(2);
   });
 });

@@ -8,8 +8,12 @@
  */
 import { toHex } from '../../../codec/hex.js';
 
-/** Blocks whose starts are kept: a 2 MB block's are at most tens of kilobytes. */
-const KEPT_BLOCKS = 32;
+/**
+ * Blocks whose starts are kept. A block's starts are one number a transaction: a few kilobytes
+ * for a block of hundreds, at most about 280 kB for a 2 MB block of the smallest (60-byte)
+ * transactions, so at most about 4.5 MB in all.
+ */
+const KEPT_BLOCKS = 16;
 
 export class TransactionStarts {
   private readonly byBlock = new Map<string, number[]>();
