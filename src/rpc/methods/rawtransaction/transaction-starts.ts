@@ -4,14 +4,20 @@
  * transactions one after another, and without it every request steps over all the
  * transactions before its own. It is only a hint: the transaction read at a remembered start
  * must still hash to the requested txid, and where it does not (or does not decode) the caller
- * forgets the block's starts and steps through the block again.
+ * forgets the block's starts and steps through the block again. Transactions before a
+ * remembered start are not decoded again: the block's hash commits to its bytes, so only a
+ * store whose bytes changed under the same hash and length could tell the difference (the
+ * transaction is then found, as zcashd's txindex finds it by seeking to it, where a cold lookup
+ * fails on the earlier transaction).
  */
 import { toHex } from '../../../codec/hex.js';
 
 /**
  * Blocks whose starts are kept. A block's starts are one number a transaction: a few kilobytes
- * for a block of hundreds, at most about 280 kB for a 2 MB block of the smallest (60-byte)
- * transactions, so at most about 4.5 MB in all.
+ * for a block of hundreds, at most about 280 kB for a valid 2 MB block of the smallest (60-byte)
+ * transactions, so at most about 4.5 MB in all. A corrupt stored block the decoder still reads
+ * (10-byte transactions with neither inputs nor outputs) holds about 2 MB of starts: 16 of them
+ * about 33 MB, still bounded.
  */
 const KEPT_BLOCKS = 16;
 
