@@ -8,6 +8,7 @@ import { writeScriptAsm, type ScriptAsmSink } from '../codec/script/asm.js';
 import { addressTable, type AddressTable, encodeTransparentAddress } from '../codec/script/address.js';
 import { OP_CHECKSIG, OP_DUP, OP_EQUAL, OP_EQUALVERIFY, OP_HASH160 } from '../codec/script/opcodes.js';
 import { destinationKindOf, solveScript, type DestinationKind, type SolvedScript } from '../codec/script/solver.js';
+import { int32LE } from '../codec/bytes.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
@@ -132,6 +133,8 @@ const INPUT_ASM = new JsonFragment(',"scriptSig":{"asm":"');
 const INPUT_HEX = new JsonFragment('","hex":"');
 const INPUT_SEQUENCE = new JsonFragment('"},"sequence":');
 const INPUT_END = new JsonFragment('}');
+/** The text after an input's scriptSig hex when its sequence is 0xffffffff (final), as nearly every input's is. */
+const INPUT_FINAL_SEQUENCE_END = new JsonFragment('"},"sequence":4294967295}');
 
 /**
  * A decoded input of byte output, written from fixed fragments around its variable parts, as
@@ -145,7 +148,15 @@ function writeWireInput(w: JsonWriter, asm: AsmIntoPieces, input: WireTxIn): voi
   const end = start + input.scriptLength;
   w.beginPieces().piece(INPUT_START).pieceHexReversed(buf, input.at, 32).piece(INPUT_VOUT).pieceInt(input.prevoutIndex).piece(INPUT_ASM);
   writeScriptAsm(buf, true, asm, start, end);
-  w.piece(INPUT_HEX).pieceHex(buf, start, end).piece(INPUT_SEQUENCE).pieceInt(input.sequence).piece(INPUT_END).endPieces();
+  w.piece(INPUT_HEX).pieceHex(buf, start, end);
+  // The sequence follows the script.
+  const sequence = int32LE(buf, end);
+  if (sequence === -1) w.piece(INPUT_FINAL_SEQUENCE_END);
+  else
+    w.piece(INPUT_SEQUENCE)
+      .pieceInt(sequence >>> 0)
+      .piece(INPUT_END);
+  w.endPieces();
 }
 
 /** An input's spent-index members; DestFromAddressHash gives an address to P2PKH and P2SH only. */

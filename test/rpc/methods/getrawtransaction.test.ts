@@ -8,6 +8,10 @@ import { type JsonNumber, type JsonObject, parseJson } from '../../../src/json/i
 import { getRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/getrawtransaction.js';
 import { errorOf, resultOf } from '../../support/call.js';
 import { MemoryChainStore, mainnetGenesisIndex, mainnetGenesisRun, zcashd2019Side } from '../../support/memory-store.js';
+import { STORED_BLOCK_ACCEPTANCE } from '../../../src/codec/tx/acceptance.js';
+import { txToJsonBytes } from '../../../src/render/tx.js';
+import type { TxLocation } from '../../../src/store/types.js';
+import { TransactionStarts } from '../../../src/rpc/methods/rawtransaction/transaction-starts.js';
 
 const INDEX = mainnetGenesisIndex();
 const blocks = mainnetGenesisRun();
@@ -197,5 +201,96 @@ describe('getrawtransaction replies cached per chain tip', () => {
     const first = await resultOf(method, `["${TX5}", 1]`);
     expect(await resultOf(method, `["${TX5}", 1]`)).toBe(first);
     expect(store.blockReads).toBe(2);
+  });
+});
+
+/**
+ * A store holding one many-transaction block (zcashd-2019 106598, 9,250 transparent inputs) with
+ * its transactions in the txid index, whose stored bytes can be replaced by the same block with
+ * two of its transactions swapped (the same length, other starts).
+ */
+class SwappableBlockStore extends MemoryChainStore {
+  readonly block: ReturnType<typeof zcashd2019Side>;
+  private readonly hash: Uint8Array;
+  private current: Uint8Array;
+
+  constructor() {
+    const block = zcashd2019Side(106598);
+    super(MAINNET, blocks, [block]);
+    this.block = block;
+    this.hash = decodeBlock(block.bytes).hash;
+    this.current = block.bytes;
+  }
+
+  swap(a: number, b: number): void {
+    const block = decodeBlock(this.current, STORED_BLOCK_ACCEPTANCE);
+    const txs = block.transactions.map((t) => t.bytes);
+    const first = txs[0]!.byteOffset - this.current.byteOffset;
+    [txs[a], txs[b]] = [txs[b]!, txs[a]!];
+    this.current = Uint8Array.from(Buffer.concat([this.current.subarray(0, first), ...txs]));
+  }
+
+  transactions(): readonly ReturnType<typeof decodeBlock>['transactions'][number][] {
+    return decodeBlock(this.current, STORED_BLOCK_ACCEPTANCE).transactions;
+  }
+
+  override async blockBytes(hash: Uint8Array): Promise<Uint8Array | null> {
+    return Buffer.from(hash).equals(this.hash) ? this.current : super.blockBytes(hash);
+  }
+
+  override async blockTxids(hash: Uint8Array): Promise<Uint8Array[] | null> {
+    return Buffer.from(hash).equals(this.hash) ? this.transactions().map((t) => t.txid) : super.blockTxids(hash);
+  }
+
+  override async txLocation(txid: Uint8Array): Promise<TxLocation | null> {
+    const index = this.transactions().findIndex((t) => Buffer.from(t.txid).equals(txid));
+    return index < 0 ? super.txLocation(txid) : { blockHash: this.hash, height: 106598, index };
+  }
+}
+
+describe('getrawtransaction: a block stepped through once, then asked again', () => {
+  it('finds every transaction of a many-transaction block, in any order, through the index and with the block given', async () => {
+    const store = new SwappableBlockStore();
+    const method = getRawTransactionMethod(store, { cacheReplies: false });
+    const txs = store.transactions();
+    expect(txs.length).toBeGreaterThan(40);
+    const order = [...txs.keys()].reverse().concat([...txs.keys()], [7, 3, 40, 0, txs.length - 1, 12]);
+    for (const i of order) {
+      const tx = txs[i]!;
+      const verbose = await resultOf(method, `["${tx.txidHex}", 1]`);
+      expect(verbose.startsWith(txToJsonBytes(tx, MAINNET, { leadingHex: true }).subarray(0, -1).toString('latin1'))).toBe(true);
+      expect(await resultOf(method, `["${tx.txidHex}", 0, "${store.block.golden.hash as string}"]`)).toBe(`"${toHex(tx.bytes)}"`);
+    }
+  });
+
+  it('steps through the block again when its bytes changed under the same hash and length', async () => {
+    const store = new SwappableBlockStore();
+    const method = getRawTransactionMethod(store, { cacheReplies: false });
+    const before = store.transactions();
+    expect(before[1]!.size).not.toBe(before[2]!.size);
+    // Every start of the block known, then the first transactions swapped: the starts past them are stale.
+    await resultOf(method, `["${before[before.length - 1]!.txidHex}", 0]`);
+    store.swap(1, 2);
+    for (const i of [1, 2, 3, before.length - 1]) {
+      const tx = store.transactions()[i]!;
+      expect(await resultOf(method, `["${tx.txidHex}", 0]`)).toBe(`"${toHex(tx.bytes)}"`);
+    }
+  });
+});
+
+describe('TransactionStarts', () => {
+  it('keeps the most recently used blocks, and other bytes under the same hash start afresh', () => {
+    const starts = new TransactionStarts(2);
+    const hash = (n: number) => new Uint8Array(32).fill(n);
+    const bytes = new Uint8Array(100);
+    starts.of(hash(1), bytes).push(81);
+    starts.of(hash(2), bytes).push(81, 90);
+    expect(starts.of(hash(1), bytes)).toEqual([81]); // now the most recently used
+    starts.of(hash(3), bytes).push(81);
+    expect(starts.blocks).toBe(2);
+    expect(starts.of(hash(3), bytes)).toEqual([81]);
+    expect(starts.of(hash(2), bytes)).toEqual([]); // dropped as the least recently used
+    expect(starts.of(hash(3), new Uint8Array(101))).toEqual([]); // other bytes under the same hash
+    expect(starts.blocks).toBe(2);
   });
 });

@@ -10,6 +10,8 @@ import { STORED_BLOCK_ACCEPTANCE } from '../../../codec/tx/acceptance.js';
 import { ByteReader } from '../../../codec/bytes.js';
 import { bytesEqual, toHexReversed } from '../../../codec/hex.js';
 import { readTransaction, type Transaction } from '../../../codec/tx/transaction.js';
+import { transactionEnd } from '../../../codec/tx/transaction-end.js';
+import { TransactionStarts } from './transaction-starts.js';
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
@@ -205,19 +207,56 @@ interface FoundTx {
  * up an early transaction of a 2 MB block parses only what precedes it. A block that does not
  * decode yields nothing (GetTransaction's ReadBlockFromDisk failure).
  */
-function scanBlock(bytes: Uint8Array, match: (tx: Transaction, index: number) => boolean): FoundTx | null {
+function scanBlock(bytes: Uint8Array, match: (tx: Transaction) => boolean): FoundTx | null {
   try {
     const r = new ByteReader(bytes);
     const header = readBlockHeader(r);
     const count = r.compactSize();
     for (let i = 0; i < count; i++) {
       const tx = readTransaction(r, STORED_BLOCK_ACCEPTANCE);
-      if (match(tx, i)) return { tx, blockHash: blockHeaderHash(header), blockTime: header.time };
+      if (match(tx)) return { tx, blockHash: blockHeaderHash(header), blockTime: header.time };
     }
   } catch {
     return null;
   }
   return null;
+}
+
+/**
+ * The block's transaction at `index` when it has `txid` (zcashd re-checks the txid of what it
+ * read), else null, as scanBlock answers for it. The transactions before it are stepped over by
+ * their lengths where transactionEnd can tell them, and read whole where it cannot, so a block
+ * whose earlier transactions do not decode still yields nothing; from where the block's `starts`
+ * already reach, they are not stepped over again. Starts that lead to no transaction with the
+ * txid are forgotten and the block stepped through afresh.
+ */
+function readAtPosition(bytes: Uint8Array, index: number, txid: Uint8Array, starts: number[]): FoundTx | null {
+  const remembered = starts.length > 0;
+  const found = stepToPosition(bytes, index, txid, starts);
+  if (found || !remembered) return found;
+  starts.length = 0;
+  return stepToPosition(bytes, index, txid, starts);
+}
+
+function stepToPosition(bytes: Uint8Array, index: number, txid: Uint8Array, starts: number[]): FoundTx | null {
+  try {
+    const r = new ByteReader(bytes);
+    const header = readBlockHeader(r);
+    if (index >= r.compactSize()) return null;
+    if (starts.length === 0) starts.push(r.pos);
+    let i = Math.min(index, starts.length - 1);
+    r.pos = starts[i]!;
+    for (; i < index; i++) {
+      const next = transactionEnd(r.buf, r.pos, r.end, STORED_BLOCK_ACCEPTANCE);
+      if (next >= 0) r.pos = next;
+      else readTransaction(r, STORED_BLOCK_ACCEPTANCE);
+      if (i + 1 === starts.length) starts.push(r.pos);
+    }
+    const tx = readTransaction(r, STORED_BLOCK_ACCEPTANCE);
+    return bytesEqual(tx.txid, txid) ? { tx, blockHash: blockHeaderHash(header), blockTime: header.time } : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -232,14 +271,14 @@ async function listedPosition(store: ChainStoreReader, blockHash: Uint8Array, tx
 }
 
 /** GetTransaction with an explicit block: only that block is searched. */
-async function findInBlock(store: ChainStoreReader, entry: BlockIndexEntry, txid: Uint8Array): Promise<FoundTx> {
+async function findInBlock(store: ChainStoreReader, starts: TransactionStarts, entry: BlockIndexEntry, txid: Uint8Array): Promise<FoundTx> {
   const bytes = entry.haveData ? await store.blockBytes(entry.hash) : null;
   if (!bytes) throw new RpcError(RPC.MISC_ERROR, 'Block not available');
   // Through the stored txid list, only the transaction at the listed position is hashed, not
   // every one before it; without it (or if the block disagrees with it), every one in turn.
   const listed = await listedPosition(store, entry.hash, txid);
   const found =
-    (listed >= 0 ? scanBlock(bytes, (tx, i) => i === listed && bytesEqual(tx.txid, txid)) : null) ??
+    (listed >= 0 ? readAtPosition(bytes, listed, txid, starts.of(entry.hash, bytes)) : null) ??
     scanBlock(bytes, (tx) => bytesEqual(tx.txid, txid));
   if (!found) {
     throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, `No such transaction found in the provided block${WALLET_HINT}`);
@@ -248,14 +287,14 @@ async function findInBlock(store: ChainStoreReader, entry: BlockIndexEntry, txid
 }
 
 /** GetTransaction through the txid index (zcashd with -txindex and an empty mempool). */
-async function findInIndex(store: ChainStoreReader, txid: Uint8Array): Promise<FoundTx> {
+async function findInIndex(store: ChainStoreReader, starts: TransactionStarts, txid: Uint8Array): Promise<FoundTx> {
   const notFound = new RpcError(RPC.INVALID_ADDRESS_OR_KEY, `No such mempool or blockchain transaction${WALLET_HINT}`);
   const location = await store.txLocation(txid);
   if (!location || location.height === 0) throw notFound;
   const bytes = await store.blockBytes(location.blockHash);
   if (!bytes) throw notFound;
   // zcashd re-checks the txid of what it read ("txid mismatch" → not found).
-  const found = scanBlock(bytes, (tx, i) => i === location.index && bytesEqual(tx.txid, txid));
+  const found = readAtPosition(bytes, location.index, txid, starts.of(location.blockHash, bytes));
   if (!found) throw notFound;
   return found;
 }
@@ -298,6 +337,7 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
   const spentIndexLookup = options.spentIndexLookup ?? null;
   const cacheReplies = (options.cacheReplies ?? true) && spentIndexLookup === null;
   const cache = cacheReplies ? new TipScopedReplyCache(GETRAWTRANSACTION_CACHE_BYTES) : null;
+  const starts = new TransactionStarts();
   return {
     name: 'getrawtransaction',
     category: 'rawtransactions',
@@ -319,13 +359,14 @@ export function getRawTransactionMethod(store: ChainStoreReader, options: GetRaw
       // An int getter, unlike getblock: true/false are type errors, any non-zero is verbose.
       const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
       const blockHex = params.length > 2 ? hashHexV(params[2], 'parameter 3') : null;
-      if (!cache) return rawTransactionReply(store, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, { scope: ctx.replyScope });
+      if (!cache)
+        return rawTransactionReply(store, starts, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, { scope: ctx.replyScope });
 
       const key = `${verbose ? 1 : 0}:${hashKey(txidHex)}:${blockHex === null ? '' : hashKey(blockHex)}`;
       // A reply held for the tip as it is now is answered at once, without waiting for the tip:
       // a store that counts its tip changes tells whether the tip is still the reply's.
       const held = store.tipChanges ? cache.getAtChanges<Buffer>(store.tipChanges(), key) : undefined;
-      return held ?? cachedReply(store, cache, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, key);
+      return held ?? cachedReply(store, starts, cache, spentIndexLookup, ...hashes(txidHex, blockHex), verbose, key);
     },
   };
 }
@@ -348,6 +389,7 @@ function hashKey(hex: string): string {
 /** The reply cached for the tip, or rendered and kept for it. */
 async function cachedReply(
   store: ChainStoreReader,
+  starts: TransactionStarts,
   cache: TipScopedReplyCache,
   spentIndexLookup: SpentIndexLookup | null,
   txid: Uint8Array,
@@ -358,7 +400,7 @@ async function cachedReply(
   const scope = await tipScope(store);
   const cached = cache.get<Buffer>(scope.scope, key);
   if (cached !== undefined) return cached;
-  const reply = await rawTransactionReply(store, spentIndexLookup, txid, givenBlock, verbose, null);
+  const reply = await rawTransactionReply(store, starts, spentIndexLookup, txid, givenBlock, verbose, null);
   cache.set(scope, await tipScope(store), key, reply);
   return reply;
 }
@@ -366,6 +408,7 @@ async function cachedReply(
 /** GetTransaction, then the hex or TxToJSON of what it found. */
 async function rawTransactionReply(
   store: ChainStoreReader,
+  starts: TransactionStarts,
   spentIndexLookup: SpentIndexLookup | null,
   txid: Uint8Array,
   givenBlock: Uint8Array | null,
@@ -378,7 +421,7 @@ async function rawTransactionReply(
     if (!blockEntry) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Block hash not found');
   }
 
-  const found = blockEntry ? await findInBlock(store, blockEntry, txid) : await findInIndex(store, txid);
+  const found = blockEntry ? await findInBlock(store, starts, blockEntry, txid) : await findInIndex(store, starts, txid);
   if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
 
   const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
