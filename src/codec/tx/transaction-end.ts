@@ -14,6 +14,7 @@
 import { int32LE } from '../bytes.js';
 import type { TxAcceptance } from './acceptance.js';
 import { isMoneyRange } from './money.js';
+import { isZero, smallCompactSize } from './transaction.js';
 import { GROTH16_PROOF_SIZE, NOTE_CIPHERTEXT_SIZE, PHGR_PROOF_SIZE } from './sprout.js';
 import { MIN_INPUT_BYTES, MIN_OUTPUT_BYTES } from './transparent.js';
 import { NU5_VERSION_GROUP_ID, NU6_3_VERSION_GROUP_ID, OVERWINTER_VERSION_GROUP_ID, SAPLING_VERSION_GROUP_ID } from './types.js';
@@ -50,7 +51,7 @@ export function transactionEnd(b: Uint8Array, start: number, end: number, accept
     const pos = transparentEnd(b, start + 20, end);
     // Sapling's two counts and Orchard's (v6: and Ironwood's) action count, all zero.
     const empty = version === 5 ? 3 : 4;
-    return pos >= 0 && zeroBytes(b, pos, empty, end) ? pos + empty : -1;
+    return pos >= 0 && isZero(b, pos, pos + empty, end) ? pos + empty : -1;
   }
   const v3 = version === 3 && versionGroupId === OVERWINTER_VERSION_GROUP_ID;
   const v4 = version === 4 && versionGroupId === SAPLING_VERSION_GROUP_ID;
@@ -60,7 +61,7 @@ export function transactionEnd(b: Uint8Array, start: number, end: number, accept
   pos += 8;
   if (v3) return joinSplitsEnd(b, pos, end, true);
   // v4: no Sapling spends or outputs and a zero value balance, then JoinSplits with Groth16 proofs.
-  if (!zeroBytes(b, pos, 10, end)) return -1;
+  if (!isZero(b, pos, pos + 10, end)) return -1;
   return joinSplitsEnd(b, pos + 10, end, false);
 }
 
@@ -117,22 +118,5 @@ function phgrLeadBytesValid(b: Uint8Array, proof: number): boolean {
     const lead = b[proof + PHGR_LEADS[i]!]!;
     if (i === 2 ? lead !== 0x0a && lead !== 0x0b : lead !== 0x02 && lead !== 0x03) return false;
   }
-  return true;
-}
-
-/** The CompactSize at `at` when it lies before `end` and is one byte or a canonical three; -1 for anything else. */
-function smallCompactSize(b: Uint8Array, at: number, end: number): number {
-  if (at >= end) return -1;
-  const first = b[at]!;
-  if (first < 0xfd) return first;
-  if (first !== 0xfd || end - at < 3) return -1;
-  const value = b[at + 1]! | (b[at + 2]! << 8);
-  return value < 0xfd ? -1 : value;
-}
-
-/** `n` zero bytes at `at`, all before `end`. */
-function zeroBytes(b: Uint8Array, at: number, n: number, end: number): boolean {
-  if (end - at < n) return false;
-  for (let i = at; i < at + n; i++) if (b[i] !== 0) return false;
   return true;
 }

@@ -350,7 +350,7 @@ function readShieldedParts(
  * The CompactSize at `at` when it lies before `end` and is one byte or a canonical three
  * (0xfd and a uint16 of at least 0xfd); -1 for anything else.
  */
-function smallCompactSize(b: Uint8Array, at: number, end: number): number {
+export function smallCompactSize(b: Uint8Array, at: number, end: number): number {
   if (at >= end) return -1;
   const first = b[at]!;
   if (first < 0xfd) return first;
@@ -363,7 +363,7 @@ function smallCompactSize(b: Uint8Array, at: number, end: number): number {
  * `b[from, to)` all zero bytes, with `to` at most `end`. Four bytes at a time: v4's eleven
  * empty-shielded bytes byte by byte were a visible share of a transparent decode.
  */
-function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
+export function isZero(b: Uint8Array, from: number, to: number, end: number): boolean {
   if (to > end) return false;
   let bits = 0;
   let i = from;
