@@ -44,23 +44,25 @@ export function encodeHex(src: usize, len: i32, dst: usize): void {
  */
 export function decodeHex(src: usize, len: i32, dst: usize): i32 {
   const zero = i8x16.splat(0x30);
-  const ten = i8x16.splat(10);
-  const six = i8x16.splat(6);
-  const lowerA = i8x16.splat(0x61);
+  const nine = i8x16.splat(9);
   const caseBit = i8x16.splat(0x20);
-  const letterBase = i8x16.splat(0x57);
+  const lowerA = i8x16.splat(0x61);
+  const five = i8x16.splat(5);
+  const ten = i8x16.splat(10);
   const lowByte = i16x8.splat(0x00ff);
+  // Or of every step's nibbles: a lane above 15 anywhere means a character that is not hex.
+  let seen = i8x16.splat(0);
   let i: i32 = 0;
   for (; i + 32 <= len; i += 32) {
-    const a = nibbles(v128.load(src + <usize>i), zero, ten, six, lowerA, caseBit, letterBase);
-    const b = nibbles(v128.load(src + <usize>i + 16), zero, ten, six, lowerA, caseBit, letterBase);
-    // An invalid character's lane holds 0xff (see nibbles): any lane above 15 fails the whole text.
-    if (v128.any_true(v128.or(i8x16.gt_u(a, i8x16.splat(15)), i8x16.gt_u(b, i8x16.splat(15))))) return 0;
+    const a = nibbles(v128.load(src + <usize>i), zero, nine, caseBit, lowerA, five, ten);
+    const b = nibbles(v128.load(src + <usize>i + 16), zero, nine, caseBit, lowerA, five, ten);
+    seen = v128.or(seen, v128.or(a, b));
     // Each 16-bit lane holds a pair (high nibble in its low byte): (pair << 4 | pair >> 8) & 0xff is its byte.
     const pa = v128.and(v128.or(i16x8.shl(a, 4), i16x8.shr_u(a, 8)), lowByte);
     const pb = v128.and(v128.or(i16x8.shl(b, 4), i16x8.shr_u(b, 8)), lowByte);
     v128.store(dst + <usize>(i >> 1), i8x16.narrow_i16x8_u(pa, pb));
   }
+  if (v128.any_true(v128.and(seen, i8x16.splat(<i8>0xf0)))) return 0;
   for (; i < len; i += 2) {
     const high = nibble(load<u8>(src + <usize>i));
     const low = nibble(load<u8>(src + <usize>i + 1));
@@ -71,18 +73,21 @@ export function decodeHex(src: usize, len: i32, dst: usize): i32 {
 }
 
 /**
- * Each lane's hex value (0–15), or 0xff where the byte is not a hex character: digits are
- * 0x30–0x39; letters either case, once the case bit is set, 0x61–0x66 (no other byte lands
- * there when 0x20 is or'ed in: only 0x41–0x46 and 0x61–0x66 do).
+ * Each lane's hex value (0–15), or a value of at least 0x80 where the byte is not a hex
+ * character, with signed compares and an unsigned minimum only (x86 has those as single
+ * instructions; unsigned compares take three): a digit's value is c − 0x30 when that is 0–9
+ * as a signed byte, a letter's (c | 0x20) − 0x57 when (c | 0x20) − 0x61 is 0–5 (only 0x41–0x46
+ * and 0x61–0x66 land there once the case bit is set); every other lane of either is set to
+ * 0xff or is already at least 0x80, and the smaller of the two is the answer.
  */
 @inline
-function nibbles(v: v128, zero: v128, ten: v128, six: v128, lowerA: v128, caseBit: v128, letterBase: v128): v128 {
-  const digit = i8x16.sub(v, zero);
-  const folded = v128.or(v, caseBit);
-  const isDigit = i8x16.lt_u(digit, ten);
-  const isLetter = i8x16.lt_u(i8x16.sub(folded, lowerA), six);
-  const value = v128.bitselect(digit, i8x16.sub(folded, letterBase), isDigit);
-  return v128.or(value, v128.not(v128.or(isDigit, isLetter)));
+function nibbles(v: v128, zero: v128, nine: v128, caseBit: v128, lowerA: v128, five: v128, ten: v128): v128 {
+  const d = i8x16.sub(v, zero);
+  const digit = v128.or(d, i8x16.gt_s(d, nine));
+  const l = i8x16.sub(v128.or(v, caseBit), lowerA);
+  const notLetter = v128.or(i8x16.gt_s(l, five), i8x16.lt_s(l, i8x16.splat(0)));
+  const letter = v128.or(i8x16.add(l, ten), notLetter);
+  return i8x16.min_u(digit, letter);
 }
 
 /** One character's hex value, or 0xff when it is not a hex character. */
