@@ -38,9 +38,10 @@ export function encodeHex(src: usize, len: i32, dst: usize): void {
 /**
  * Decodes the `len` hex characters at `src` (either case) into len / 2 bytes at `dst` (the
  * ranges must not overlap, or `dst` must not be after `src`: each step reads 32 characters
- * before writing their 16 bytes); 1 when every character is one of [0-9a-fA-F], else 0, with
- * what `dst` holds then unspecified. `len` must be even (the host refuses odd lengths first, as
- * zcashd's IsHex does).
+ * before writing their 16 bytes); 0 when a character is not one of [0-9a-fA-F], with what `dst`
+ * holds then unspecified; else 2 when no character is an uppercase letter (the text is then
+ * HexStr of the bytes), 1 when one is. `len` must be even (the host refuses odd lengths first,
+ * as zcashd's IsHex does).
  */
 export function decodeHex(src: usize, len: i32, dst: usize): i32 {
   const zero = i8x16.splat(0x30);
@@ -52,24 +53,33 @@ export function decodeHex(src: usize, len: i32, dst: usize): i32 {
   const lowByte = i16x8.splat(0x00ff);
   // Or of every step's nibbles: a lane above 15 anywhere means a character that is not hex.
   let seen = i8x16.splat(0);
+  // And of every character: in hex text, only an uppercase letter lacks the case bit.
+  let cased = i8x16.splat(-1);
   let i: i32 = 0;
   for (; i + 32 <= len; i += 32) {
-    const a = nibbles(v128.load(src + <usize>i), zero, nine, caseBit, lowerA, five, ten);
-    const b = nibbles(v128.load(src + <usize>i + 16), zero, nine, caseBit, lowerA, five, ten);
+    const va = v128.load(src + <usize>i);
+    const vb = v128.load(src + <usize>i + 16);
+    const a = nibbles(va, zero, nine, caseBit, lowerA, five, ten);
+    const b = nibbles(vb, zero, nine, caseBit, lowerA, five, ten);
     seen = v128.or(seen, v128.or(a, b));
+    cased = v128.and(cased, v128.and(va, vb));
     // Each 16-bit lane holds a pair (high nibble in its low byte): (pair << 4 | pair >> 8) & 0xff is its byte.
     const pa = v128.and(v128.or(i16x8.shl(a, 4), i16x8.shr_u(a, 8)), lowByte);
     const pb = v128.and(v128.or(i16x8.shl(b, 4), i16x8.shr_u(b, 8)), lowByte);
     v128.store(dst + <usize>(i >> 1), i8x16.narrow_i16x8_u(pa, pb));
   }
   if (v128.any_true(v128.and(seen, i8x16.splat(<i8>0xf0)))) return 0;
+  let lower = !v128.any_true(v128.andnot(caseBit, cased));
   for (; i < len; i += 2) {
-    const high = nibble(load<u8>(src + <usize>i));
-    const low = nibble(load<u8>(src + <usize>i + 1));
+    const c0 = load<u8>(src + <usize>i);
+    const c1 = load<u8>(src + <usize>i + 1);
+    const high = nibble(c0);
+    const low = nibble(c1);
     if ((high | low) > 15) return 0;
+    if ((c0 & c1 & 0x20) === 0) lower = false;
     store<u8>(dst + <usize>(i >> 1), <u8>((high << 4) | low));
   }
-  return 1;
+  return lower ? 2 : 1;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { toHexAt, toHexReversedAt } from '../hex-text.js';
-import { wasmHexDecodeInto } from '../json/hex-wasm.js';
+import { LOWERCASE_HEX, NOT_HEX, wasmHexDecodeCased } from '../json/hex-wasm.js';
 
 export { toHexAt, toHexReversedAt } from '../hex-text.js';
 
@@ -33,12 +33,20 @@ const HEX_CHUNK_CHARS = 32 * 1024;
  * (hexBytesToBytesStrictNative).
  */
 export function hexBytesToBytesStrict(hex: Uint8Array): Uint8Array | null {
+  return hexBytesToBytesNotingCase(hex)?.bytes ?? null;
+}
+
+/**
+ * `hexBytesToBytesStrict`, and whether the text is known to be lowercase, and so the bytes'
+ * HexStr character for character (known where WebAssembly decoded it; false otherwise).
+ */
+export function hexBytesToBytesNotingCase(hex: Uint8Array): { bytes: Uint8Array; lowercase: boolean } | null {
   if (hex.length === 0 || (hex.length & 1) !== 0) return null;
   const out = Buffer.allocUnsafe(hex.length >>> 1);
-  const decoded = wasmHexDecodeInto(hex, out);
-  if (decoded === false) return null;
-  if (decoded === null && !nativeHexInto(hex, out)) return null;
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  const found = wasmHexDecodeCased(hex, out);
+  if (found === NOT_HEX) return null;
+  if (found === null && !nativeHexInto(hex, out)) return null;
+  return { bytes: new Uint8Array(out.buffer, out.byteOffset, out.length), lowercase: found === LOWERCASE_HEX };
 }
 
 /** `hexBytesToBytesStrict` through Node's native decoder alone (the fallback without WebAssembly). */

@@ -77,14 +77,28 @@ export function wasmHexInto(bytes: Uint8Array, start: number, end: number, out: 
  * text too long for it (the caller then decodes it natively).
  */
 export function wasmHexDecodeInto(hex: Uint8Array, out: Uint8Array): boolean | null {
+  const found = wasmHexDecodeCased(hex, out);
+  return found === null ? null : found !== NOT_HEX;
+}
+
+/** What wasmHexDecodeCased found: not hex, hex with an uppercase letter, or lowercase hex. */
+export const NOT_HEX = 0;
+export const MIXED_CASE_HEX = 1;
+export const LOWERCASE_HEX = 2;
+
+/**
+ * `wasmHexDecodeInto`, telling apart hex with an uppercase letter from lowercase hex (which is
+ * then the bytes' HexStr, character for character): NOT_HEX, MIXED_CASE_HEX or LOWERCASE_HEX.
+ */
+export function wasmHexDecodeCased(hex: Uint8Array, out: Uint8Array): number | null {
   const n = hex.length;
   // The bytes are decoded in place: each step reads its 32 characters before writing their 16 bytes.
   const w = withMemory(n, n);
   if (w === null) return null;
   w.mem.set(hex, w.input);
-  if (w.exports.decodeHex(w.input, n, w.input) === 0) return false;
-  out.set(w.mem.subarray(w.input, w.input + (n >>> 1)));
-  return true;
+  const found = w.exports.decodeHex(w.input, n, w.input);
+  if (found !== NOT_HEX) out.set(w.mem.subarray(w.input, w.input + (n >>> 1)));
+  return found;
 }
 
 /**

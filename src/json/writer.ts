@@ -276,8 +276,9 @@ export class JsonWriter {
   /**
    * `HexStr(bytes)`, after which the hex of any view into these bytes (hexStr, stringHex) is
    * taken from this output instead of encoded again: a transaction's `hex`, then its fields.
+   * `text`, when given, is that hex already written out (lowercase), copied instead of encoded.
    */
-  sharedHexStr(bytes: Uint8Array): this {
+  sharedHexStr(bytes: Uint8Array, text?: Uint8Array): this {
     const sep = this.comma() ? ',' : '';
     this.sharedBuffer = bytes.buffer;
     this.sharedStart = bytes.byteOffset;
@@ -291,7 +292,10 @@ export class JsonWriter {
     if (sep) this.buf[this.pos++] = COMMA;
     this.buf[this.pos++] = QUOTE;
     this.sharedOutput = this.pos;
-    this.encodeHex(bytes, 0, bytes.length);
+    if (text !== undefined && text.length === 2 * bytes.length) {
+      this.buf.set(text, this.pos);
+      this.pos += text.length;
+    } else this.encodeHex(bytes, 0, bytes.length);
     this.buf[this.pos++] = QUOTE;
     return this;
   }

@@ -70,6 +70,11 @@ export interface TxJsonExtras {
    * `spentHeight`, where the index has an entry.
    */
   spent?: TxSpentFields;
+  /**
+   * `HexStr(tx.bytes)` as text already at hand (decoderawtransaction's lowercase parameter),
+   * copied as the `hex` member instead of encoded again; it must be exactly those characters.
+   */
+  hexText?: Uint8Array;
 }
 
 function writeVin(
@@ -475,7 +480,7 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
   // Written first, so that the hex of every field after it is a copy of this output.
-  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
+  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, extras.hexText);
   w.key('txid').hexStrReversed(tx.txid);
   w.key('authdigest').hexStrReversed(tx.authDigest);
   w.key('size').int(tx.size);
@@ -484,7 +489,7 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes);
+  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, extras.hexText);
   writeVin(w, asm, d.vin, isCoinbase(d.vin), network, extras.spent);
   writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);

@@ -5,7 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { hexBytesToBytesStrict, hexBytesToBytesStrictNative, toHex } from '../../src/codec/hex.js';
-import { wasmHexAvailable, wasmHexDecodeInto } from '../../src/json/hex-wasm.js';
+import {
+  LOWERCASE_HEX,
+  MIXED_CASE_HEX,
+  NOT_HEX,
+  wasmHexAvailable,
+  wasmHexDecodeCased,
+  wasmHexDecodeInto,
+} from '../../src/json/hex-wasm.js';
 import { readHexVector } from '../support/vectors.js';
 
 const TX = decodeBlock(readHexVector('blocks', 'testnet', '141042.hex')).transactions[1]!;
@@ -99,5 +106,23 @@ describe('hex decoded from bytes', () => {
         expect(hexBytesToBytesStrictNative(text)).toBeNull();
       }
     }
+  });
+
+  it('tells lowercase hex from hex with an uppercase letter at any lane, step or tail position', () => {
+    const base = Buffer.from(HEX.slice(0, 70).replace(/[0-9]/g, 'a'), 'latin1');
+    const out = new Uint8Array(35);
+    expect(wasmHexDecodeCased(base, out)).toBe(LOWERCASE_HEX);
+    expect(wasmHexDecodeCased(Buffer.from('0123456789', 'latin1'), out)).toBe(LOWERCASE_HEX);
+    for (let at = 0; at < base.length; at++) {
+      for (const upper of [0x41, 0x46]) {
+        const text = Buffer.from(base);
+        text[at] = upper;
+        expect({ at, found: wasmHexDecodeCased(text, out) }).toEqual({ at, found: MIXED_CASE_HEX });
+        text[at] = 0x47;
+        expect({ at, found: wasmHexDecodeCased(text, out) }).toEqual({ at, found: NOT_HEX });
+      }
+    }
+    expect(wasmHexDecodeCased(Buffer.from(HEX, 'latin1'), new Uint8Array(HEX.length / 2))).toBe(LOWERCASE_HEX);
+    expect(wasmHexDecodeCased(Buffer.from(HEX.toUpperCase(), 'latin1'), new Uint8Array(HEX.length / 2))).toBe(MIXED_CASE_HEX);
   });
 });

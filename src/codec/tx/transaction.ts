@@ -3,7 +3,7 @@
  */
 import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
-import { hexBytesToBytesStrict, hexToBytesStrict, toHexReversed } from '../hex.js';
+import { hexBytesToBytesNotingCase, hexBytesToBytesStrict, hexToBytesStrict, toHexReversed } from '../hex.js';
 import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from './acceptance.js';
 import { selectFormat, type TxCapabilities, type TxFormat, type TxHeader } from './formats/index.js';
 import { v1Format, v2Format } from './formats/legacy.js';
@@ -435,6 +435,23 @@ export function decodeTransactionHexBytes(hex: Uint8Array, acceptance: TxAccepta
   const bytes = hexBytesToBytesStrict(hex);
   if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
   return decodeTransaction(bytes, acceptance);
+}
+
+/**
+ * `decodeTransactionHexBytes`, with the part of `hex` that spells the transaction when that is
+ * its lowercase HexStr character for character (null otherwise): a writer copies it as the
+ * reply's `hex` instead of encoding the bytes again.
+ */
+export function decodeTransactionHexBytesKeepingText(
+  hex: Uint8Array,
+  acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE,
+): { tx: Transaction; hexText: Uint8Array | null } {
+  const decoded = hexBytesToBytesNotingCase(hex);
+  if (!decoded) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
+  const tx = decodeTransaction(decoded.bytes, acceptance);
+  // The transaction is the decoded bytes' prefix (bytes after it are ignored, as zcashd does).
+  const prefix = tx.bytes.buffer === decoded.bytes.buffer && tx.bytes.byteOffset === decoded.bytes.byteOffset;
+  return { tx, hexText: decoded.lowercase && prefix ? hex.subarray(0, 2 * tx.bytes.length) : null };
 }
 
 /** Writes any format the codec knows, whatever an acceptance would read. */

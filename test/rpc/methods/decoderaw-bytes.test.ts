@@ -56,6 +56,21 @@ describe('decoderawtransaction with its hex as body bytes', () => {
     }
   });
 
+  it('answers lowercase, uppercase and mixed-case hex alike, its `hex` lowercase, bytes after the transaction left out', async () => {
+    const { tx, network } = LARGE[0]!;
+    const hex = toHex(tx.bytes);
+    const mixed = [...hex].map((c, i) => (i % 7 === 3 ? c.toUpperCase() : c)).join('');
+    const want = `{"result":${txToJsonBytes(tx, network).toString('utf8')},"error":null,"id":7}\n`;
+    expect(want).toContain(`"hex":"${hex}"`);
+    for (const cacheBytes of [0, 32 * 1024 * 1024]) {
+      for (const text of [hex, hex.toUpperCase(), mixed, hex + '00ff', hex + 'AB', hex.toUpperCase() + 'cd']) {
+        const ctx = { network, requestStop() {} };
+        expect(await viaDispatch(createDecodeRawTransaction({ cacheBytes }), `"${text}"`, ctx)).toBe(want);
+        expect(await expectedReply(createDecodeRawTransaction({ cacheBytes }), text, ctx)).toBe(want);
+      }
+    }
+  });
+
   it('never makes the parameter a string: its slot is still unread after a miss and a hit', async () => {
     const { tx, network } = LARGE[0]!;
     const scope = new LazyStringScope();

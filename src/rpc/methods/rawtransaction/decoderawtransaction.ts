@@ -2,7 +2,7 @@
 import { Buffer } from 'node:buffer';
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
-import { decodeTransactionHexBytes } from '../../../codec/tx/transaction.js';
+import { decodeTransactionHexBytes, decodeTransactionHexBytesKeepingText } from '../../../codec/tx/transaction.js';
 import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/profiles.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
@@ -121,10 +121,14 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (hit) return hit;
       if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
       if (cache === null)
-        return asDeserializationError(() =>
-          renderInLentMemory(decodeTransactionHexBytes(hex, profile.acceptance), ctx.network, ctx.replyScope),
-        );
-      const json = asDeserializationError(() => txToJsonBytes(decodeTransactionHexBytes(hex, profile.acceptance), ctx.network));
+        return asDeserializationError(() => {
+          const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+          return renderInLentMemory(tx, ctx.network, ctx.replyScope, hexText ? { hexText } : {});
+        });
+      const json = asDeserializationError(() => {
+        const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+        return txToJsonBytes(tx, ctx.network, hexText ? { hexText } : {});
+      });
       cache.set(cacheKey, hex, json);
       return json;
     },
