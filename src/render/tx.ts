@@ -70,11 +70,6 @@ export interface TxJsonExtras {
    * `spentHeight`, where the index has an entry.
    */
   spent?: TxSpentFields;
-  /**
-   * `HexStr(tx.bytes)` as text already at hand (decoderawtransaction's lowercase parameter),
-   * copied as the `hex` member instead of encoded again; it must be exactly those characters.
-   */
-  hexText?: Uint8Array;
 }
 
 function writeVin(
@@ -473,6 +468,22 @@ function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: Or
  * `ironwood` object shaped as `orchard` follows it (docs/compatibility.md, v6 transactions).
  */
 export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): void {
+  writeTxJsonWithHex(w, tx, network, extras, undefined);
+}
+
+/**
+ * writeTxJson with `hexText`, when given, copied as the `hex` member instead of `tx.bytes`
+ * encoded again: it must be HexStr(tx.bytes) character for character, as the decoder vouches
+ * for decoderawtransaction's lowercase parameter (decodeTransactionHexBytesKeepingText). Kept
+ * out of the library's TxJsonExtras, so no caller's unchecked text can stand for the bytes.
+ */
+function writeTxJsonWithHex(
+  w: JsonWriter,
+  tx: Transaction,
+  network: NetworkParams,
+  extras: TxJsonExtras,
+  hexText: Uint8Array | undefined,
+): void {
   const d = tx.data;
   const asm = new AsmIntoWriter(w);
   // The scripts repeat the transaction's bytes as hex once or twice more (hex and asm).
@@ -480,7 +491,7 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
   // Written first, so that the hex of every field after it is a copy of this output.
-  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, extras.hexText);
+  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
   w.key('txid').hexStrReversed(tx.txid);
   w.key('authdigest').hexStrReversed(tx.authDigest);
   w.key('size').int(tx.size);
@@ -489,7 +500,7 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
   if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, extras.hexText);
+  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
   writeVin(w, asm, d.vin, isCoinbase(d.vin), network, extras.spent);
   writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);
@@ -530,10 +541,11 @@ export function txToJson(tx: Transaction, network: NetworkParams): string {
 
 /**
  * The same as UTF-8 bytes (TxToJSON is pure ASCII: hex, asm, base58 and fixed words): what a
- * reply sends, written as bytes from the start (see JsonWriter).
+ * reply sends, written as bytes from the start (see JsonWriter). `hexText` as for
+ * writeTxJsonWithHex.
  */
-export function txToJsonBytes(tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
-  return renderToBytes(txJsonSizeEstimate(tx), (w) => writeTxJson(w, tx, network, extras));
+export function txToJsonBytes(tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}, hexText?: Uint8Array): Buffer {
+  return renderToBytes(txJsonSizeEstimate(tx), (w) => writeTxJsonWithHex(w, tx, network, extras, hexText));
 }
 
 /** Bytes txToJsonBytes expects a transaction's text to take, at most for nearly every transaction. */
@@ -545,8 +557,14 @@ export function txJsonSizeEstimate(tx: Transaction): number {
  * txToJsonBytes written into `output` from its start: the result is a view of it while the text
  * fits (memory of its own otherwise), so it is valid only as long as `output` is not reused.
  */
-export function txToJsonBytesInto(output: Buffer, tx: Transaction, network: NetworkParams, extras: TxJsonExtras = {}): Buffer {
+export function txToJsonBytesInto(
+  output: Buffer,
+  tx: Transaction,
+  network: NetworkParams,
+  extras: TxJsonExtras = {},
+  hexText?: Uint8Array,
+): Buffer {
   const w = new JsonWriter(output);
-  writeTxJson(w, tx, network, extras);
+  writeTxJsonWithHex(w, tx, network, extras, hexText);
   return w.toBuffer();
 }

@@ -111,10 +111,12 @@ export function renderInLentMemory(
   network: NetworkParams,
   scope: ReplyScope | undefined,
   extras: TxJsonExtras = {},
+  /** HexStr(tx.bytes) as text the decoder vouched for (txToJsonBytes). */
+  hexText?: Uint8Array,
 ): Buffer {
   const output = scope ? (scope.replyMemory ?? transactionReplyMemory).lend(scope, txJsonSizeEstimate(tx)) : null;
-  if (!output) return txToJsonBytes(tx, network, extras);
-  const reply = txToJsonBytesInto(output, tx, network, extras);
+  if (!output) return txToJsonBytes(tx, network, extras, hexText);
+  const reply = txToJsonBytesInto(output, tx, network, extras, hexText);
   // Written into the lent buffer, which goes back to be lent again: giving the reply back frees
   // none of it (a rendering that outgrew the buffer is memory of its own, garbage once written).
   if (reply.buffer === output.buffer) markRetained(reply);

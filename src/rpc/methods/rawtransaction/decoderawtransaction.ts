@@ -123,11 +123,11 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (cache === null)
         return asDeserializationError(() => {
           const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
-          return renderInLentMemory(tx, ctx.network, ctx.replyScope, hexText ? { hexText } : {});
+          return renderInLentMemory(tx, ctx.network, ctx.replyScope, {}, hexText ?? undefined);
         });
       const json = asDeserializationError(() => {
         const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
-        return txToJsonBytes(tx, ctx.network, hexText ? { hexText } : {});
+        return txToJsonBytes(tx, ctx.network, {}, hexText ?? undefined);
       });
       cache.set(cacheKey, hex, json);
       return json;
