@@ -32,12 +32,18 @@ function mappedBytes(): { heap: number | null; anonymous: number } {
 
 const raised = process.argv[2] === 'raise' ? raiseAllocatorThresholds(exposeGc()) : false;
 // V8 frees a dead buffer's memory beside the main thread; on a loaded machine that free (and so
-// the raise) may land after raiseAllocatorThresholds returns. A probe mapped apart is kept, never
-// freed (freeing it would raise the thresholds by itself), and another taken after a pause.
+// the raise) may land well after raiseAllocatorThresholds returns. A probe mapped apart is kept,
+// never freed (freeing it would raise the thresholds by itself), and another taken after a
+// pause twice as long as the last, up to 2 s: about 50 s in all before the child gives up, with
+// at most 30 probes kept (address space only: they are never written).
 const kept: Buffer[] = [];
 let report: { heapGrowth: number | null; mappedApart: number } = { heapGrowth: null, mappedApart: 0 };
-for (let attempt = 0; attempt < (raised ? 20 : 1); attempt++) {
-  if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+let pauseMs = 50;
+for (let attempt = 0; attempt < (raised ? 30 : 1); attempt++) {
+  if (attempt > 0) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    pauseMs = Math.min(2 * pauseMs, 2000);
+  }
   const before = mappedBytes();
   kept.push(Buffer.allocUnsafeSlow(PROBE_BYTES));
   const after = mappedBytes();

@@ -19,7 +19,7 @@ interface Probe {
 }
 
 function probe(mode: 'raise' | 'plain'): Probe {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new Error(`the child failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as Probe;
 }
@@ -46,14 +46,18 @@ describe('raiseAllocatorThresholds', () => {
   // Where malloc puts a 16 MiB block shows the threshold: in a fresh process glibc maps it
   // apart; once raised, it comes from the brk heap, as large request bodies' chunks then do (the
   // heap grows by it, or by nothing when its top already held that much free).
-  it.runIf(process.platform === 'linux' && glibc !== undefined)('makes glibc take a 16 MiB block from the heap rather than map it', () => {
-    const plain = probe('plain');
-    expect(plain).toMatchObject({ raised: false, probeBytes: 16 * 1024 * 1024 });
-    expect(plain.mappedApart).toBeGreaterThanOrEqual(16 * 1024 * 1024);
-    const raised = probe('raise');
-    expect(raised).toMatchObject({ raised: true, probeBytes: 16 * 1024 * 1024 });
-    expect(raised.heapGrowth).not.toBeNull();
-    // Not the block: V8 may map a little of its own meanwhile.
-    expect(raised.mappedApart).toBeLessThan(16 * 1024 * 1024);
-  });
+  it.runIf(process.platform === 'linux' && glibc !== undefined)(
+    'makes glibc take a 16 MiB block from the heap rather than map it',
+    () => {
+      const plain = probe('plain');
+      expect(plain).toMatchObject({ raised: false, probeBytes: 16 * 1024 * 1024 });
+      expect(plain.mappedApart).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+      const raised = probe('raise');
+      expect(raised).toMatchObject({ raised: true, probeBytes: 16 * 1024 * 1024 });
+      expect(raised.heapGrowth).not.toBeNull();
+      // Not the block: V8 may map a little of its own meanwhile.
+      expect(raised.mappedApart).toBeLessThan(16 * 1024 * 1024);
+    },
+    300_000,
+  );
 });
