@@ -3,7 +3,7 @@
  */
 import { ByteReader, ByteWriter, int32LE, viewOf } from '../bytes.js';
 import { DecodeError, IOS_SUFFIX } from '../errors.js';
-import { hexBytesToBytesNotingCase, hexBytesToBytesStrict, hexToBytesStrict, toHexReversed } from '../hex.js';
+import { hexBytesToBytesNotingCase, hexToBytesStrict, toHexReversed } from '../hex.js';
 import { ZCASHD_6_12_2_ACCEPTANCE, type TxAcceptance } from './acceptance.js';
 import { selectFormat, type TxCapabilities, type TxFormat, type TxHeader } from './formats/index.js';
 import { v1Format, v2Format } from './formats/legacy.js';
@@ -432,9 +432,7 @@ export function decodeTransactionHex(hex: string, acceptance: TxAcceptance = ZCA
 
 /** `decodeTransactionHex` of hex text given as its bytes (ASCII), with the same answers and errors. */
 export function decodeTransactionHexBytes(hex: Uint8Array, acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE): Transaction {
-  const bytes = hexBytesToBytesStrict(hex);
-  if (!bytes) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
-  return decodeTransaction(bytes, acceptance);
+  return decodeTransactionHexBytesKeepingText(hex, acceptance).tx;
 }
 
 /**
