@@ -6,8 +6,9 @@
 //
 // The host copies the inputs' bytes (they lie one after another in the transaction) to
 // inputPointer(), calls writeInputs with an output area after them, and copies the
-// outputLength() bytes written back. The module reads only within the `len` bytes it is given
-// and writes only within `cap` bytes of its output: an input it cannot finish within those (a
+// outputLength() bytes written back. What the module writes depends only on the `len` bytes it
+// is given (its 16-byte steps read up to 15 bytes past them, which the host's output area
+// follows), and it writes only within `cap` bytes of its output: an input it cannot finish within those (a
 // non-push opcode, whose name the host knows; bytes that end early; no room left) ends the
 // call before it, and the host writes that input itself.
 
@@ -20,6 +21,7 @@ const ASM = memory.data<u8>([
 const HEX = memory.data<u8>([0x22, 0x2c, 0x22, 0x68, 0x65, 0x78, 0x22, 0x3a, 0x22]); // ","hex":"
 const SEQUENCE = memory.data<u8>([0x22, 0x7d, 0x2c, 0x22, 0x73, 0x65, 0x71, 0x75, 0x65, 0x6e, 0x63, 0x65, 0x22, 0x3a]); // "},"sequence":
 const ERROR = memory.data<u8>([0x5b, 0x65, 0x72, 0x72, 0x6f, 0x72, 0x5d]); // [error]
+const MAX_U32 = memory.data<u8>([0x34, 0x32, 0x39, 0x34, 0x39, 0x36, 0x37, 0x32, 0x39, 0x35]); // 4294967295
 // The hash-type suffixes (mapSigHashTypes): [ALL] [NONE] [SINGLE], then each |ANYONECANPAY.
 const SUFFIXES = memory.data<u8>([
   0x5b, 0x41, 0x4c, 0x4c, 0x5d, 0x5b, 0x4e, 0x4f, 0x4e, 0x45, 0x5d, 0x5b, 0x53, 0x49, 0x4e, 0x47, 0x4c, 0x45, 0x5d, 0x7c, 0x41, 0x4e, 0x59, 0x4f,
@@ -43,6 +45,8 @@ const MAX_SCRIPT_SIZE: i64 = 10000;
  */
 const FIXED_OUTPUT: i64 = 176;
 const OUTPUT_PER_SCRIPT_BYTE: i64 = 6;
+/** Room past an input's text for the stores that write beyond what they mean to (copy, hex). */
+const OVERRUN: i64 = 32;
 
 let written: i32 = 0;
 
@@ -88,7 +92,7 @@ export function writeInputs(src: usize, len: i32, count: i32, dst: usize, cap: i
     } else break;
     if (scriptLength > <i64>(len - scriptStart - 4)) break;
     const comma: i64 = done > 0 ? 1 : 0;
-    if (<i64>(limit - out) < FIXED_OUTPUT + comma + OUTPUT_PER_SCRIPT_BYTE * scriptLength) break;
+    if (<i64>(limit - out) < FIXED_OUTPUT + comma + OUTPUT_PER_SCRIPT_BYTE * scriptLength + OVERRUN) break;
     const scriptEnd = scriptStart + <i32>scriptLength;
 
     let o = out;
@@ -211,14 +215,22 @@ function isStrictDerSignature(s: usize, size: i32): bool {
   return true;
 }
 
+/**
+ * The `n` ≤ 32 bytes at `from` (static text) at `o`, as one or two 16-byte stores, which cost
+ * less than memory.copy's call: up to 31 bytes past them are written too, and overwritten by
+ * what follows (writeInputs keeps OVERRUN bytes of room for them).
+ */
 @inline
 function copy(o: usize, from: usize, n: i32): usize {
-  memory.copy(o, from, <usize>n);
+  v128.store(o, v128.load(from));
+  if (n > 16) v128.store(o + 16, v128.load(from + 16));
   return o + <usize>n;
 }
 
 /** `value` in decimal at `o`; returns the position after it. */
 function decimal(o: usize, value: u32): usize {
+  // A final sequence number, nearly every input's.
+  if (value == 0xffffffff) return copy(o, MAX_U32, 10);
   let digits: i32 = 1;
   for (let bound: u64 = 10; <u64>value >= bound; bound *= 10) digits++;
   let p = o + <usize>digits;
@@ -241,17 +253,13 @@ function hex16(o: usize, v: v128): void {
   v128.store(o + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
-/** The hex of the `n` bytes at `src`, at `o`; returns the position after it. */
+/**
+ * The hex of the `n` bytes at `src`, at `o`; returns the position after it. 16 bytes a step,
+ * the last step too: it reads up to 15 bytes past them (the host's areas lie after the input)
+ * and writes up to 30 past their hex, which what follows overwrites.
+ */
 function hex(o: usize, src: usize, n: i32): usize {
-  let i: i32 = 0;
-  for (; i + 16 <= n; i += 16) hex16(o + <usize>(2 * i), v128.load(src + <usize>i));
-  for (; i < n; i++) {
-    const b = <u32>load<u8>(src + <usize>i);
-    const high = b >> 4;
-    const low = b & 15;
-    store<u8>(o + <usize>(2 * i), high < 10 ? 0x30 + high : 0x57 + high);
-    store<u8>(o + <usize>(2 * i + 1), low < 10 ? 0x30 + low : 0x57 + low);
-  }
+  for (let i: i32 = 0; i < n; i += 16) hex16(o + <usize>(2 * i), v128.load(src + <usize>i));
   return o + <usize>(2 * n);
 }
 
