@@ -27,7 +27,7 @@ const OUTPUT_AREA = 512 << 10;
 
 /** The module's memory and where its two areas lie. */
 export interface InputRunWriter {
-  /** Copies `bytes[start, end)` (whole inputs, one after another) into the input area. */
+  /** Copies `bytes[start, end)` (whole inputs, one after another, at most INPUT_AREA bytes) into the input area. */
   load(bytes: Uint8Array, start: number, end: number): void;
   /**
    * Writes up to `count` inputs, the first at `offset` of the loaded bytes, as JSON joined by
@@ -72,6 +72,7 @@ function load(): InputRunWriter | null {
     const mem = new Uint8Array(m.buffer);
     return {
       load(bytes, start, end) {
+        if (end - start > INPUT_AREA) throw new RangeError(`tx-inputs: ${end - start} bytes of inputs exceed the ${INPUT_AREA}-byte area`);
         mem.set(bytes.subarray(start, end), input);
       },
       write(offset, loaded, count) {
