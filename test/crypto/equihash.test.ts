@@ -11,6 +11,7 @@ import {
   verifyEquihash,
   type EquihashHasher,
 } from '../../src/crypto/equihash.js';
+import { EQUIHASH_DIGEST_STRIDE } from '../../src/crypto/equihash-wasm.js';
 import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 const blocks = realBlockFiles().map((f) => ({ ...f, header: decodeBlock(readHexVector(f.file)).header }));
@@ -38,10 +39,11 @@ describe('Equihash (200, 9) on every real header in the vectors', () => {
   });
 
   for (const b of blocks) {
-    it(`${b.network} ${b.height} verifies with both BLAKE2b backends`, () => {
+    it(`${b.network} ${b.height} verifies with every BLAKE2b backend`, () => {
       expect(b.header.solution.length).toBe(equihashSolutionSize(200, 9));
       expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution)).toEqual({ ok: true });
       expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution, equihashHashers.noble)).toEqual({ ok: true });
+      expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution, equihashHashers.wasm!)).toEqual({ ok: true });
     });
   }
 });
@@ -230,7 +232,7 @@ describe('hash backends', () => {
         fc.constantFrom([200, 9], [48, 5], [96, 5]),
         (input, counters, [n, k]) => {
           const dkLen = Math.floor(512 / n!) * (n! / 8);
-          for (const hasher of [equihashHashers.wasm, equihashHashers.noble]) {
+          for (const hasher of [equihashHashers.batch, equihashHashers.wasm, equihashHashers.noble]) {
             if (!hasher) continue;
             hasher.begin(n!, k!, input);
             for (const c of counters) {
@@ -247,8 +249,52 @@ describe('hash backends', () => {
     );
   });
 
-  it('the WebAssembly backend is available here (the default)', () => {
+  it('batches of counters: every lane and odd counts, against a one-shot @noble/hashes BLAKE2b', () => {
+    const batch = equihashHashers.batch!;
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 400 }),
+        fc.array(fc.nat({ max: 0xffffffff }), { minLength: 1, maxLength: batch.maxBatch! }),
+        fc.constantFrom([200, 9], [48, 5], [96, 5], [144, 5]),
+        (input, counters, [n, k]) => {
+          const dkLen = Math.floor(512 / n!) * (n! / 8);
+          batch.begin(n!, k!, input);
+          const out = batch.digestMany!(Uint32Array.from(counters), counters.length);
+          counters.forEach((c, j) => {
+            const msg = new Uint8Array(input.length + 4);
+            msg.set(input);
+            new DataView(msg.buffer).setUint32(input.length, c, true);
+            const want = blake2b(msg, { dkLen, personalization: personal(n!, k!) });
+            const at = j * EQUIHASH_DIGEST_STRIDE;
+            expect(Buffer.from(out.subarray(at, at + dkLen)).toString('hex')).toBe(Buffer.from(want).toString('hex'));
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('an input longer than the module memory grows it', () => {
+    const batch = equihashHashers.batch!;
+    const input = new Uint8Array(200_000).map((_, i) => i * 7);
+    batch.begin(200, 9, input);
+    const msg = new Uint8Array(input.length + 4);
+    msg.set(input);
+    new DataView(msg.buffer).setUint32(input.length, 77, true);
+    expect(Buffer.from(batch.digest(77).subarray(0, 50))).toEqual(
+      Buffer.from(blake2b(msg, { dkLen: 50, personalization: personal(200, 9) })),
+    );
+  });
+
+  it('a batch beyond maxBatch is refused', () => {
+    const batch = equihashHashers.batch!;
+    batch.begin(200, 9, new Uint8Array(140));
+    expect(() => batch.digestMany!(new Uint32Array(batch.maxBatch! + 1), batch.maxBatch! + 1)).toThrow(RangeError);
+  });
+
+  it('the WebAssembly backends are available here (the batching one the default)', () => {
     expect(equihashHashers.wasm).not.toBeNull();
+    expect(equihashHashers.batch).not.toBeNull();
   });
 });
 
