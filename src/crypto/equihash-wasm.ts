@@ -37,16 +37,17 @@ const PAGE = 65536;
 export function createEquihashDigester(): EquihashDigester | null {
   if (typeof WebAssembly === 'undefined') return null;
   let x: EquihashExports;
+  let input: number, personalAt: number, countersAt: number, outAt: number, maxBatch: number;
   try {
     x = requireWasmFunctions('equihash', instantiateWasm('equihash'), ['inputPointer', 'prepare', 'digests']) as unknown as EquihashExports;
+    input = x.inputPointer();
+    personalAt = x.PERSONAL.value as number;
+    countersAt = x.COUNTERS.value as number;
+    outAt = x.OUT.value as number;
+    maxBatch = x.MAX_COUNTERS.value as number;
   } catch {
     return null;
   }
-  const input = x.inputPointer();
-  const personalAt = x.PERSONAL.value as number;
-  const countersAt = x.COUNTERS.value as number;
-  const outAt = x.OUT.value as number;
-  const maxBatch = x.MAX_COUNTERS.value as number;
   let mem = new Uint8Array(x.memory.buffer);
   let counters = new Uint32Array(x.memory.buffer, countersAt, maxBatch);
   let out = mem.subarray(outAt, outAt + maxBatch * EQUIHASH_DIGEST_STRIDE);
