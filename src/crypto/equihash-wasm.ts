@@ -23,7 +23,11 @@ export const EQUIHASH_DIGEST_STRIDE = 64;
 export interface EquihashDigester {
   /** Most counters one `digestMany` call takes. */
   readonly maxBatch: number;
-  /** Starts hashing `input` ‖ le32(counter) with this personalization (16 bytes) and digest length (1..64). */
+  /**
+   * Starts hashing `input` ‖ le32(counter) with this personalization (16 bytes) and digest
+   * length (1..64); an input whose counter would cross a 128-byte block boundary (its length
+   * mod 128 above 124) is refused with a RangeError.
+   */
   begin(personal: Uint8Array, digestLength: number, input: Uint8Array): void;
   /**
    * The digests of `counters[0..count)` (count ≤ maxBatch): that of counters[j] at
@@ -33,6 +37,12 @@ export interface EquihashDigester {
 }
 
 const PAGE = 65536;
+
+/** `count` is a whole number of counters that `counters` holds, at most `maxBatch`. */
+export function checkBatch(counters: Uint32Array, count: number, maxBatch: number): void {
+  if (!Number.isInteger(count) || count < 0 || count > maxBatch || count > counters.length)
+    throw new RangeError(`Equihash digests: 0..${Math.min(maxBatch, counters.length)} counters a call, not ${count}`);
+}
 
 export function createEquihashDigester(): EquihashDigester | null {
   if (typeof WebAssembly === 'undefined') return null;
@@ -55,8 +65,10 @@ export function createEquihashDigester(): EquihashDigester | null {
   return {
     maxBatch,
     begin(personal, digestLength, bytes) {
-      if (personal.length !== 16 || !(digestLength >= 1 && digestLength <= 64))
+      if (personal.length !== 16 || !Number.isInteger(digestLength) || digestLength < 1 || digestLength > 64)
         throw new RangeError('BLAKE2b: digest of 1..64 bytes, 16-byte personalization');
+      // The module compresses the input's blocks once and only the last one per counter.
+      if (bytes.length % 128 > 124) throw new RangeError('Equihash digester: the counter would cross a block boundary');
       if (input + bytes.length > mem.length) {
         x.memory.grow(Math.ceil((input + bytes.length - mem.length) / PAGE));
         mem = new Uint8Array(x.memory.buffer);
@@ -68,7 +80,7 @@ export function createEquihashDigester(): EquihashDigester | null {
       x.prepare(bytes.length, digestLength);
     },
     digestMany(from, count) {
-      if (count > maxBatch) throw new RangeError(`at most ${maxBatch} counters a call`);
+      checkBatch(from, count, maxBatch);
       for (let j = 0; j < count; j++) counters[j] = from[j]!;
       x.digests(count);
       return out;

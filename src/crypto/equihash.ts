@@ -22,7 +22,7 @@
  */
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { instantiateBlake2bWasm, type Blake2bModule } from './blake2b.js';
-import { createEquihashDigester, EQUIHASH_DIGEST_STRIDE, type EquihashDigester } from './equihash-wasm.js';
+import { checkBatch, createEquihashDigester, EQUIHASH_DIGEST_STRIDE, type EquihashDigester } from './equihash-wasm.js';
 
 /** Why a solution was rejected; the names follow the equihash crate's error kinds. */
 export type EquihashFailure =
@@ -50,7 +50,10 @@ export type EquihashResult =
 
 const OK: EquihashResult = Object.freeze({ ok: true });
 
-/** Parameter sets the crate accepts: n a multiple of 8 and of k+1, 3 ≤ k < n. */
+/**
+ * Parameter sets the crate accepts: n a multiple of 8 and of k+1, 3 ≤ k < n, and digits of at
+ * least 8 bits (its bit expansion asserts that).
+ */
 export function isValidEquihashParams(n: number, k: number): boolean {
   return (
     Number.isInteger(n) &&
@@ -60,6 +63,7 @@ export function isValidEquihashParams(n: number, k: number): boolean {
     k >= 3 &&
     k < n &&
     n % (k + 1) === 0 &&
+    n / (k + 1) >= 8 &&
     // A digit must fit the 32-bit accumulators used below (the crate asserts the same bound).
     n / (k + 1) + 8 <= 32 &&
     n <= 512
@@ -113,7 +117,7 @@ function unpackBits(bytes: Uint8Array, from: number, to: number, width: number, 
   for (let p = from; p < to; p++) {
     acc = ((acc << 8) | bytes[p]!) >>> 0;
     bits += 8;
-    if (bits >= width) {
+    while (bits >= width) {
       bits -= width;
       out[at++] = (acc >>> bits) & mask;
       acc &= (1 << bits) - 1;
@@ -154,7 +158,19 @@ const CTX = 64;
 const MID = 512;
 const BLOCK = 128;
 
+/**
+ * Whether the 4-byte counter after `length` bytes of input crosses a block boundary: then the
+ * block before the last holds counter bytes too, so it is not the same for every counter and
+ * the backends that compress only the last block per counter hand such an input to
+ * @noble/hashes (a header's 140-byte prefix never crosses).
+ */
+function counterCrossesBlocks(length: number): boolean {
+  return length % BLOCK > BLOCK - 4;
+}
+
 function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
+  const noble = createNobleHasher();
+  let viaNoble = false;
   const mem = new Uint8Array(wasm.memory.buffer);
   const view = new DataView(wasm.memory.buffer);
   // h as 16 u32 words, for a reset without a native call per counter.
@@ -168,6 +184,8 @@ function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
   return {
     name: 'blake2b-wasm',
     begin(n, k, input) {
+      viaNoble = counterCrossesBlocks(input.length);
+      if (viaNoble) return noble.begin(n, k, input);
       const digestLen = ((512 / n) | 0) * (n / 8);
       mem.fill(0, 0, CTX + 216);
       mem[0] = digestLen;
@@ -196,6 +214,7 @@ function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
       out = mem.subarray(CTX + BLOCK, CTX + BLOCK + digestLen);
     },
     digest(counter) {
+      if (viaNoble) return noble.digest(counter);
       for (let w = 0; w < 16; w++) words[H_WORD + w] = words[MID_WORD + w]!;
       view.setUint32(counterAt, counter, true);
       compress(CTX);
@@ -225,17 +244,30 @@ function createNobleHasher(): EquihashHasher {
 /** assembly/equihash.ts: a batch of counters a call, two per compression. */
 function createBatchHasher(d: EquihashDigester): EquihashHasher {
   const one = new Uint32Array(1);
+  const noble = createNobleHasher();
+  const nobleOut = new Uint8Array(d.maxBatch * EQUIHASH_DIGEST_STRIDE);
+  let viaNoble = false;
+  let digestLength = 0;
   return {
     name: 'WebAssembly SIMD, two indices a compression',
     maxBatch: d.maxBatch,
     begin(n, k, input) {
-      d.begin(personalizationFor(n, k), ((512 / n) | 0) * (n / 8), input);
+      digestLength = ((512 / n) | 0) * (n / 8);
+      viaNoble = counterCrossesBlocks(input.length);
+      if (viaNoble) noble.begin(n, k, input);
+      else d.begin(personalizationFor(n, k), digestLength, input);
     },
     digest(counter) {
+      if (viaNoble) return noble.digest(counter);
       one[0] = counter;
-      return d.digestMany(one, 1);
+      return d.digestMany(one, 1).subarray(0, digestLength);
     },
-    digestMany: (counters, count) => d.digestMany(counters, count),
+    digestMany(counters, count) {
+      if (!viaNoble) return d.digestMany(counters, count);
+      checkBatch(counters, count, d.maxBatch);
+      for (let j = 0; j < count; j++) nobleOut.set(noble.digest(counters[j]!), j * EQUIHASH_DIGEST_STRIDE);
+      return nobleOut;
+    },
   };
 }
 
