@@ -4,7 +4,9 @@
  *   npx tsx bench/equihash.ts            (ZECRPC_VECTORS overrides the vectors folder)
  *
  * Rows:
- *  - verifyEquihash with the blake2b-wasm driver (the default backend);
+ *  - verifyEquihash with the batching WebAssembly backend (the default: two indices a
+ *    compression in SIMD lanes, a batch of leaves a call) and with the blake2b-wasm driver (one
+ *    index a call, its fallback);
  *  - verifyEquihash with the @noble/hashes backend (the fallback without WebAssembly);
  *  - "hashing only": the 512 BLAKE2b calls of a header through each backend, to show how much
  *    of a verification is hashing;
@@ -54,6 +56,18 @@ function verifyWith(hasher: EquihashHasher) {
 }
 
 function hashOnlyWith(hasher: EquihashHasher) {
+  const max = hasher.maxBatch;
+  if (hasher.digestMany !== undefined && max !== undefined) {
+    const counters = new Uint32Array(max);
+    return (h: Header) => {
+      hasher.begin(200, 9, h.input);
+      for (let p = 0; p < h.indices.length; p += max) {
+        const count = Math.min(max, h.indices.length - p);
+        for (let q = 0; q < count; q++) counters[q] = h.indices[p + q]! >>> 1;
+        hasher.digestMany!(counters, count);
+      }
+    };
+  }
   return (h: Header) => {
     hasher.begin(200, 9, h.input);
     for (const i of h.indices) hasher.digest(i >>> 1);
@@ -75,8 +89,10 @@ function naiveHashing(h: Header): void {
 }
 
 const rows: [string, number][] = [];
+if (equihashHashers.batch) rows.push(['verifyEquihash, batching SIMD backend', measure(verifyWith(equihashHashers.batch))]);
 if (equihashHashers.wasm) rows.push(['verifyEquihash, blake2b-wasm backend', measure(verifyWith(equihashHashers.wasm))]);
 rows.push(['verifyEquihash, @noble/hashes backend', measure(verifyWith(equihashHashers.noble))]);
+if (equihashHashers.batch) rows.push(['hashing only, batching SIMD (2 indices/compression)', measure(hashOnlyWith(equihashHashers.batch))]);
 if (equihashHashers.wasm) rows.push(['hashing only, blake2b-wasm (1 compression/index)', measure(hashOnlyWith(equihashHashers.wasm))]);
 rows.push(['hashing only, @noble/hashes clone (1 compression/index)', measure(hashOnlyWith(equihashHashers.noble))]);
 rows.push(['baseline: @noble/hashes one-shot per index (2 compressions)', measure(naiveHashing)]);

@@ -15,12 +15,14 @@
  * Speed: the input (the 140-byte header prefix) is the same for every index, so its full
  * 128-byte blocks are compressed once per header and only the last block — the input tail,
  * the 4-byte counter and the padding — is compressed per index: one BLAKE2b compression per
- * index instead of two. The compression runs in blake2b-wasm's WebAssembly function (64-bit
- * arithmetic), driven directly; @noble/hashes is the fallback where WebAssembly is missing.
- * bench/equihash.ts compares the two.
+ * index instead of two. Those last blocks are compressed in WebAssembly two indices at a time,
+ * one in each 64-bit lane of SIMD vectors (assembly/equihash.ts), a batch of leaves ahead of the
+ * walk; blake2b-wasm's compression function, one index a call, is the fallback where that
+ * module is missing, and @noble/hashes where WebAssembly is. bench/equihash.ts compares them.
  */
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { instantiateBlake2bWasm, type Blake2bModule } from './blake2b.js';
+import { checkBatch, createEquihashDigester, EQUIHASH_DIGEST_STRIDE, type EquihashDigester } from './equihash-wasm.js';
 
 /** Why a solution was rejected; the names follow the equihash crate's error kinds. */
 export type EquihashFailure =
@@ -48,7 +50,10 @@ export type EquihashResult =
 
 const OK: EquihashResult = Object.freeze({ ok: true });
 
-/** Parameter sets the crate accepts: n a multiple of 8 and of k+1, 3 ≤ k < n. */
+/**
+ * Parameter sets the crate accepts: n a multiple of 8 and of k+1, 3 ≤ k < n, and digits of at
+ * least 8 bits (its bit expansion asserts that).
+ */
 export function isValidEquihashParams(n: number, k: number): boolean {
   return (
     Number.isInteger(n) &&
@@ -58,6 +63,7 @@ export function isValidEquihashParams(n: number, k: number): boolean {
     k >= 3 &&
     k < n &&
     n % (k + 1) === 0 &&
+    n / (k + 1) >= 8 &&
     // A digit must fit the 32-bit accumulators used below (the crate asserts the same bound).
     n / (k + 1) + 8 <= 32 &&
     n <= 512
@@ -111,7 +117,7 @@ function unpackBits(bytes: Uint8Array, from: number, to: number, width: number, 
   for (let p = from; p < to; p++) {
     acc = ((acc << 8) | bytes[p]!) >>> 0;
     bits += 8;
-    if (bits >= width) {
+    while (bits >= width) {
       bits -= width;
       out[at++] = (acc >>> bits) & mask;
       acc &= (1 << bits) - 1;
@@ -128,6 +134,12 @@ export interface EquihashHasher {
   /** Starts a new input with this (n, k)'s personalization and digest length. */
   begin(n: number, k: number, input: Uint8Array): void;
   digest(counter: number): Uint8Array;
+  /**
+   * Backends that gain from batching: the digests of `counters[0..count)` (count ≤ maxBatch),
+   * that of counters[j] at j × EQUIHASH_DIGEST_STRIDE of the returned view, valid until the next call.
+   */
+  digestMany?(counters: Uint32Array, count: number): Uint8Array;
+  readonly maxBatch?: number;
 }
 
 type Blake2bWasm = Blake2bModule;
@@ -146,7 +158,19 @@ const CTX = 64;
 const MID = 512;
 const BLOCK = 128;
 
+/**
+ * Whether the 4-byte counter after `length` bytes of input crosses a block boundary: then the
+ * block before the last holds counter bytes too, so it is not the same for every counter and
+ * the backends that compress only the last block per counter hand such an input to
+ * @noble/hashes (a header's 140-byte prefix never crosses).
+ */
+function counterCrossesBlocks(length: number): boolean {
+  return length % BLOCK > BLOCK - 4;
+}
+
 function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
+  const noble = createNobleHasher();
+  let viaNoble = false;
   const mem = new Uint8Array(wasm.memory.buffer);
   const view = new DataView(wasm.memory.buffer);
   // h as 16 u32 words, for a reset without a native call per counter.
@@ -160,6 +184,8 @@ function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
   return {
     name: 'blake2b-wasm',
     begin(n, k, input) {
+      viaNoble = counterCrossesBlocks(input.length);
+      if (viaNoble) return noble.begin(n, k, input);
       const digestLen = ((512 / n) | 0) * (n / 8);
       mem.fill(0, 0, CTX + 216);
       mem[0] = digestLen;
@@ -188,6 +214,7 @@ function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
       out = mem.subarray(CTX + BLOCK, CTX + BLOCK + digestLen);
     },
     digest(counter) {
+      if (viaNoble) return noble.digest(counter);
       for (let w = 0; w < 16; w++) words[H_WORD + w] = words[MID_WORD + w]!;
       view.setUint32(counterAt, counter, true);
       compress(CTX);
@@ -214,6 +241,36 @@ function createNobleHasher(): EquihashHasher {
   };
 }
 
+/** assembly/equihash.ts: a batch of counters a call, two per compression. */
+function createBatchHasher(d: EquihashDigester): EquihashHasher {
+  const one = new Uint32Array(1);
+  const noble = createNobleHasher();
+  const nobleOut = new Uint8Array(d.maxBatch * EQUIHASH_DIGEST_STRIDE);
+  let viaNoble = false;
+  let digestLength = 0;
+  return {
+    name: 'WebAssembly SIMD, two indices a compression',
+    maxBatch: d.maxBatch,
+    begin(n, k, input) {
+      digestLength = ((512 / n) | 0) * (n / 8);
+      viaNoble = counterCrossesBlocks(input.length);
+      if (viaNoble) noble.begin(n, k, input);
+      else d.begin(personalizationFor(n, k), digestLength, input);
+    },
+    digest(counter) {
+      if (viaNoble) return noble.digest(counter);
+      one[0] = counter;
+      return d.digestMany(one, 1).subarray(0, digestLength);
+    },
+    digestMany(counters, count) {
+      if (!viaNoble) return d.digestMany(counters, count);
+      checkBatch(counters, count, d.maxBatch);
+      for (let j = 0; j < count; j++) nobleOut.set(noble.digest(counters[j]!), j * EQUIHASH_DIGEST_STRIDE);
+      return nobleOut;
+    },
+  };
+}
+
 const personalizations = new Map<number, Uint8Array>();
 
 /** "ZcashPoW" ‖ le32(n) ‖ le32(k). */
@@ -234,20 +291,28 @@ function personalizationFor(n: number, k: number): Uint8Array {
 // A separate instance of blake2b-wasm's module (loaded synchronously: no top-level await, so
 // CommonJS consumers can require the package): its memory layout is this file's own.
 const wasmModule: Blake2bWasm | null = instantiateBlake2bWasm();
+const digester = createEquihashDigester();
 
-/** The two backends, for the benchmark and the cross-check test. */
-export const equihashHashers: { readonly wasm: EquihashHasher | null; readonly noble: EquihashHasher } = {
+/** The backends, for the benchmark and the cross-check test. */
+export const equihashHashers: {
+  readonly batch: EquihashHasher | null;
+  readonly wasm: EquihashHasher | null;
+  readonly noble: EquihashHasher;
+} = {
+  batch: digester ? createBatchHasher(digester) : null,
   wasm: wasmModule ? createWasmHasher(wasmModule) : null,
   noble: createNobleHasher(),
 };
 
-const defaultHasher: EquihashHasher = equihashHashers.wasm ?? equihashHashers.noble;
+const defaultHasher: EquihashHasher = equihashHashers.batch ?? equihashHashers.wasm ?? equihashHashers.noble;
 
 // ---------------------------------------------------------------------------------------------
 // Verification.
 
 /** Scratch reused across calls (verification is synchronous, so never shared by two calls). */
 let indexScratch = new Uint32Array(512);
+/** Counters of the leaves of one batch, for a hasher with digestMany. */
+let counterScratch = new Uint32Array(512);
 /** The walk's stack: one row of k+1 digit XORs per pending subtree. */
 let stackDigits = new Uint32Array(10 * 10);
 let stackLevel = new Int32Array(10);
@@ -299,11 +364,29 @@ export function verifyEquihash(
   const digits = stackDigits;
   const levels = stackLevel;
   const firsts = stackFirst;
+  // A batching hasher digests the leaves of a batch before the walk reaches them, in solution
+  // order: the walk, and so the first failure reported, is the same either way.
+  const batch = hasher.digestMany !== undefined ? Math.min(leaves, hasher.maxBatch ?? 1) : 0;
+  if (counterScratch.length < batch) counterScratch = new Uint32Array(batch);
+  const batchCounters = counterScratch;
+  let batchDigests: Uint8Array | null = null;
   let top = -1;
   for (let p = 0; p < leaves; p++) {
     const index = indices[p]!;
-    const digest = hasher.digest((index / perHash) | 0);
-    const from = (index % perHash) * sliceBytes;
+    let digest: Uint8Array;
+    let from = (index % perHash) * sliceBytes;
+    if (batch > 0) {
+      const j = p % batch;
+      if (j === 0) {
+        const count = Math.min(batch, leaves - p);
+        for (let q = 0; q < count; q++) batchCounters[q] = (indices[p + q]! / perHash) | 0;
+        batchDigests = hasher.digestMany!(batchCounters, count);
+      }
+      digest = batchDigests!;
+      from += j * EQUIHASH_DIGEST_STRIDE;
+    } else {
+      digest = hasher.digest((index / perHash) | 0);
+    }
     top++;
     if (digitBits === 20) unpack20(digest, from, digits, top * d);
     else unpackBits(digest, from, from + sliceBytes, digitBits, digits, top * d);

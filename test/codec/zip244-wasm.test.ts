@@ -62,7 +62,7 @@ describe('hash core', () => {
 
   it('equals @noble/hashes on random inputs and personalizations, up to 300 kB (the memory grows)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.uint8Array({ maxLength: 3000 }), (personal, data) => {
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.uint8Array({ maxLength: 3000, size: 'max' }), (personal, data) => {
         expect(toHex(wasmPersonalBlake2b256(personal, data)!)).toBe(reference(personal, data));
       }),
       { numRuns: 300 },
@@ -176,7 +176,7 @@ describe('random v5 transactions: WebAssembly walk of the bytes = TypeScript pat
   const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n });
   const value = fc.integer({ min: -2_100_000_000_000_000, max: 2_100_000_000_000_000 });
   // Scripts up to 300 bytes so CompactSize lengths take their 3-byte form too.
-  const script = fc.uint8Array({ maxLength: 300 });
+  const script = fc.uint8Array({ maxLength: 300, size: 'max' });
   const input = fc.record({
     hash: bytes(32),
     index: fc.nat({ max: 0xffffffff }),
@@ -218,7 +218,7 @@ describe('random v5 transactions: WebAssembly walk of the bytes = TypeScript pat
     flags: fc.nat({ max: 3 }),
     orchardBalance: value,
     orchardAnchor: bytes(32),
-    orchardProof: fc.uint8Array({ maxLength: 3000 }),
+    orchardProof: fc.uint8Array({ maxLength: 3000, size: 'max' }),
     orchardBinding: bytes(64),
   });
 

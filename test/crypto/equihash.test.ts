@@ -11,6 +11,7 @@ import {
   verifyEquihash,
   type EquihashHasher,
 } from '../../src/crypto/equihash.js';
+import { EQUIHASH_DIGEST_STRIDE } from '../../src/crypto/equihash-wasm.js';
 import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 const blocks = realBlockFiles().map((f) => ({ ...f, header: decodeBlock(readHexVector(f.file)).header }));
@@ -38,10 +39,11 @@ describe('Equihash (200, 9) on every real header in the vectors', () => {
   });
 
   for (const b of blocks) {
-    it(`${b.network} ${b.height} verifies with both BLAKE2b backends`, () => {
+    it(`${b.network} ${b.height} verifies with every BLAKE2b backend`, () => {
       expect(b.header.solution.length).toBe(equihashSolutionSize(200, 9));
       expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution)).toEqual({ ok: true });
       expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution, equihashHashers.noble)).toEqual({ ok: true });
+      expect(verifyEquihash(200, 9, prefix(b.header), b.header.solution, equihashHashers.wasm!)).toEqual({ ok: true });
     });
   }
 });
@@ -110,6 +112,13 @@ describe('mutated headers are rejected with the precise reason', () => {
   it('parameters the crate refuses', () => {
     expect(verifyEquihash(200, 2, prefix(mainnet1), mainnet1.solution)).toMatchObject({ reason: 'invalid-parameters' });
     expect(verifyEquihash(201, 9, prefix(mainnet1), mainnet1.solution)).toMatchObject({ reason: 'invalid-parameters' });
+    // Digits under 8 bits: the crate's bit expansion asserts against them.
+    expect(verifyEquihash(8, 3, prefix(mainnet1), new Uint8Array(equihashSolutionSize(8, 3)))).toMatchObject({
+      reason: 'invalid-parameters',
+    });
+    expect(verifyEquihash(56, 7, prefix(mainnet1), new Uint8Array(equihashSolutionSize(56, 7)))).toMatchObject({
+      reason: 'invalid-parameters',
+    });
   });
 
   it('the two leaves of the first pair swapped: out of order', () => {
@@ -225,12 +234,12 @@ describe('hash backends', () => {
   it('match a one-shot @noble/hashes BLAKE2b of input ‖ le32(counter), for any input length', () => {
     fc.assert(
       fc.property(
-        fc.uint8Array({ minLength: 0, maxLength: 400 }),
+        fc.uint8Array({ minLength: 0, maxLength: 400, size: 'max' }),
         fc.array(fc.nat({ max: 0xffffffff }), { minLength: 1, maxLength: 4 }),
         fc.constantFrom([200, 9], [48, 5], [96, 5]),
         (input, counters, [n, k]) => {
           const dkLen = Math.floor(512 / n!) * (n! / 8);
-          for (const hasher of [equihashHashers.wasm, equihashHashers.noble]) {
+          for (const hasher of [equihashHashers.batch, equihashHashers.wasm, equihashHashers.noble]) {
             if (!hasher) continue;
             hasher.begin(n!, k!, input);
             for (const c of counters) {
@@ -238,7 +247,9 @@ describe('hash backends', () => {
               msg.set(input);
               new DataView(msg.buffer).setUint32(input.length, c, true);
               const want = blake2b(msg, { dkLen, personalization: personal(n!, k!) });
-              expect(Buffer.from(hasher.digest(c).subarray(0, dkLen)).toString('hex')).toBe(Buffer.from(want).toString('hex'));
+              const got = hasher.digest(c);
+              expect(got.length).toBe(dkLen);
+              expect(Buffer.from(got).toString('hex')).toBe(Buffer.from(want).toString('hex'));
             }
           }
         },
@@ -247,12 +258,92 @@ describe('hash backends', () => {
     );
   });
 
-  it('the WebAssembly backend is available here (the default)', () => {
+  it('batches of counters: every lane and odd counts, against a one-shot @noble/hashes BLAKE2b', () => {
+    const batch = equihashHashers.batch!;
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 400, size: 'max' }),
+        fc.array(fc.nat({ max: 0xffffffff }), { minLength: 1, maxLength: batch.maxBatch!, size: 'max' }),
+        fc.constantFrom([200, 9], [48, 5], [96, 5], [144, 5]),
+        (input, counters, [n, k]) => {
+          const dkLen = Math.floor(512 / n!) * (n! / 8);
+          batch.begin(n!, k!, input);
+          const out = batch.digestMany!(Uint32Array.from(counters), counters.length);
+          counters.forEach((c, j) => {
+            const msg = new Uint8Array(input.length + 4);
+            msg.set(input);
+            new DataView(msg.buffer).setUint32(input.length, c, true);
+            const want = blake2b(msg, { dkLen, personalization: personal(n!, k!) });
+            const at = j * EQUIHASH_DIGEST_STRIDE;
+            expect(Buffer.from(out.subarray(at, at + dkLen)).toString('hex')).toBe(Buffer.from(want).toString('hex'));
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('every input length, those whose counter crosses a block boundary included, hashes as @noble/hashes', () => {
+    const counters = Uint32Array.of(0, 0x01020304, 0xffffffff);
+    for (let length = 0; length <= 400; length++) {
+      const input = new Uint8Array(length).map((_, i) => (i * 37 + 11) & 255);
+      const want = [...counters].map((c) => {
+        const msg = new Uint8Array(length + 4);
+        msg.set(input);
+        new DataView(msg.buffer).setUint32(length, c, true);
+        return Buffer.from(blake2b(msg, { dkLen: 50, personalization: personal(200, 9) })).toString('hex');
+      });
+      for (const hasher of [equihashHashers.batch, equihashHashers.wasm]) {
+        if (!hasher) continue;
+        hasher.begin(200, 9, input);
+        expect(
+          [...counters].map((c) => Buffer.from(hasher.digest(c)).toString('hex')),
+          `${hasher.name}, ${length} bytes`,
+        ).toEqual(want);
+        if (hasher.digestMany) {
+          const out = hasher.digestMany(counters, counters.length);
+          const got = [...counters].map((_, j) =>
+            Buffer.from(out.subarray(j * EQUIHASH_DIGEST_STRIDE, j * EQUIHASH_DIGEST_STRIDE + 50)).toString('hex'),
+          );
+          expect(got, `${hasher.name} batch, ${length} bytes`).toEqual(want);
+        }
+      }
+    }
+  });
+
+  it('an input longer than the module memory grows it', () => {
+    const batch = equihashHashers.batch!;
+    const input = new Uint8Array(200_000).map((_, i) => i * 7);
+    batch.begin(200, 9, input);
+    const msg = new Uint8Array(input.length + 4);
+    msg.set(input);
+    new DataView(msg.buffer).setUint32(input.length, 77, true);
+    expect(Buffer.from(batch.digest(77).subarray(0, 50))).toEqual(
+      Buffer.from(blake2b(msg, { dkLen: 50, personalization: personal(200, 9) })),
+    );
+  });
+
+  it('a batch beyond maxBatch is refused', () => {
+    const batch = equihashHashers.batch!;
+    batch.begin(200, 9, new Uint8Array(140));
+    expect(() => batch.digestMany!(new Uint32Array(batch.maxBatch! + 1), batch.maxBatch! + 1)).toThrow(RangeError);
+  });
+
+  it('the WebAssembly backends are available here (the batching one the default)', () => {
     expect(equihashHashers.wasm).not.toBeNull();
+    expect(equihashHashers.batch).not.toBeNull();
   });
 });
 
 describe('index packing', () => {
+  it('reads several indices from one byte when they are narrower than a byte', () => {
+    // (8, 3): 3-bit indices, eight of them in three bytes.
+    const idx = [7, 0, 5, 2, 6, 1, 3, 4];
+    const packed = equihashSolutionFromIndices(8, 3, idx);
+    expect(Buffer.from(packed).toString('hex')).toBe('e2ac5c');
+    expect(Array.from(equihashIndices(8, 3, packed))).toEqual(idx);
+  });
+
   it('round-trips any indices of the (200, 9) and (48, 5) widths', () => {
     fc.assert(
       fc.property(fc.constantFrom([200, 9], [48, 5]), fc.integer({ min: 0, max: 2 ** 31 - 1 }), ([n, k], seed) => {

@@ -30,7 +30,7 @@ describe('hex in WebAssembly', () => {
 
   it('equals Buffer hex on random bytes of any size, from views and Buffers alike (property)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 5000 }), fc.nat(), fc.nat(16), (raw, cut, at) => {
+      fc.property(fc.uint8Array({ maxLength: 5000, size: 'max' }), fc.nat(), fc.nat(16), (raw, cut, at) => {
         const start = raw.length === 0 ? 0 : cut % raw.length;
         for (const bytes of [raw, Buffer.from(raw)]) {
           const { ok, out } = encodeAt(bytes, start, raw.length, at);

@@ -79,7 +79,7 @@ describe('JsonWriter output', () => {
 
   it('hex of any range, in order and reversed, equals the hex codec, encoded or copied from shared hex', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 0, maxLength: 300 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 300, size: 'max' }), fc.nat(), fc.nat(), (bytes, a, b) => {
         const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
         const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
         const field = bytes.subarray(start, end);
@@ -238,9 +238,9 @@ describe('JsonWriter output', () => {
 /** One writer call, applied to a text writer and a byte writer alike. */
 type Step = (w: JsonWriter) => void;
 
-const bytesArb = fc.uint8Array({ maxLength: 80 });
+const bytesArb = fc.uint8Array({ maxLength: 80, size: 'max' });
 const leaf: fc.Arbitrary<Step> = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 70 }).map((s) => (w: JsonWriter) => void w.str(s)),
+  fc.string({ unit: 'binary', maxLength: 70, size: 'max' }).map((s) => (w: JsonWriter) => void w.str(s)),
   fc.stringMatching(/^[a-zA-Z0-9 ]{0,60}$/).map((s) => (w: JsonWriter) => void w.plainStr(s)),
   fc.oneof(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.nat(0xffffffff)).map((n) => (w: JsonWriter) => void w.int(n)),
   fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map((n) => (w: JsonWriter) => void w.int(n)),
@@ -248,7 +248,7 @@ const leaf: fc.Arbitrary<Step> = fc.oneof(
   fc.double().map((d) => (w: JsonWriter) => void w.double(d)),
   fc.boolean().map((b) => (w: JsonWriter) => void w.bool(b)),
   fc.constant((w: JsonWriter) => void w.null()),
-  fc.string({ unit: 'binary', maxLength: 20 }).map((s) => (w: JsonWriter) => void w.raw(JSON.stringify(s))),
+  fc.string({ unit: 'binary', maxLength: 20, size: 'max' }).map((s) => (w: JsonWriter) => void w.raw(JSON.stringify(s))),
   fc.tuple(bytesArb, fc.nat(), fc.nat()).map(([b, x, y]) => (w: JsonWriter) => {
     const start = b.length ? x % b.length : 0;
     const end = start + (b.length ? y % (b.length - start + 1) : 0);
@@ -267,17 +267,19 @@ const doc: fc.Arbitrary<Step> = fc.letrec<{ value: Step }>((tie) => ({
       for (const item of items) item(w);
       w.endArray();
     }),
-    fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 40 }), tie('value')), { maxLength: 6 }).map((members) => (w: JsonWriter) => {
-      w.beginObject();
-      for (const [k, item] of members) {
-        w.key(k);
-        // A pair of values written through one call would leave the object unbalanced: wrap them.
-        w.beginArray();
-        item(w);
-        w.endArray();
-      }
-      w.endObject();
-    }),
+    fc
+      .array(fc.tuple(fc.string({ unit: 'binary', maxLength: 40, size: 'max' }), tie('value')), { maxLength: 6 })
+      .map((members) => (w: JsonWriter) => {
+        w.beginObject();
+        for (const [k, item] of members) {
+          w.key(k);
+          // A pair of values written through one call would leave the object unbalanced: wrap them.
+          w.beginArray();
+          item(w);
+          w.endArray();
+        }
+        w.endObject();
+      }),
   ),
 })).value;
 

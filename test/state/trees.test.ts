@@ -318,7 +318,7 @@ describe('properties (cheap real hasher: SHA256Compress)', () => {
     const hasher = depth === 4 ? SPROUT_TESTING_HASHER : createSproutHasher(depth);
     const capacity = 2 ** depth;
     const leavesArb = fc
-      .array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { maxLength: capacity })
+      .array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { maxLength: capacity, size: 'max' })
       .chain((leaves) => fc.tuple(fc.constant(leaves), fc.array(fc.integer({ min: 0, max: leaves.length }), { maxLength: 6 })));
 
     it(`depth ${depth}: appendMany in any chunks == repeated append (frontier, root, subtrees)`, () => {

@@ -12,7 +12,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 /** Keys that differ only in one byte near the front, among many bytes they share. */
 const key = fc.oneof(
-  fc.uint8Array({ minLength: 1, maxLength: 100 }),
+  fc.uint8Array({ minLength: 1, maxLength: 100, size: 'max' }),
   fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 3 })).map(([front, length]) => {
     const k = new Uint8Array(length * 20).fill(7);
     k[1] = front;
@@ -21,7 +21,11 @@ const key = fc.oneof(
 );
 
 const op: fc.Arbitrary<PlainOp> = fc.oneof(
-  fc.record({ type: fc.constant('put' as const), key: key.map((k) => Buffer.from(k)), value: fc.uint8Array({ maxLength: 300 }) }),
+  fc.record({
+    type: fc.constant('put' as const),
+    key: key.map((k) => Buffer.from(k)),
+    value: fc.uint8Array({ maxLength: 300, size: 'max' }),
+  }),
   fc.record({ type: fc.constant('del' as const), key: key.map((k) => Buffer.from(k)) }),
 );
 
@@ -45,30 +49,34 @@ function packed(ops: readonly PlainOp[]): BatchOp {
 describe('PendingWrites', () => {
   it('folds like a Map applying the operations in order (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(op, { maxLength: 60 }), fc.boolean()), { maxLength: 40 }), fc.boolean(), (blocks, hinted) => {
-        const pending = new PendingWrites(hinted ? { rows: 5000, bytes: 1 << 20 } : undefined);
-        const model = new Map<string, string | null>();
-        const seen: Buffer[] = [];
-        for (const [ops, pack] of blocks) {
-          // Some blocks hand their operations over packed in one buffer, the rest one by one.
-          pending.apply(pack ? [packed(ops)] : ops);
-          for (const o of ops) {
-            model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
-            seen.push(o.key);
+      fc.property(
+        fc.array(fc.tuple(fc.array(op, { maxLength: 60, size: 'max' }), fc.boolean()), { maxLength: 40, size: 'max' }),
+        fc.boolean(),
+        (blocks, hinted) => {
+          const pending = new PendingWrites(hinted ? { rows: 5000, bytes: 1 << 20 } : undefined);
+          const model = new Map<string, string | null>();
+          const seen: Buffer[] = [];
+          for (const [ops, pack] of blocks) {
+            // Some blocks hand their operations over packed in one buffer, the rest one by one.
+            pending.apply(pack ? [packed(ops)] : ops);
+            for (const o of ops) {
+              model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
+              seen.push(o.key);
+            }
           }
-        }
-        expect(pending.size).toBe(model.size);
-        expect(pending.blocks).toBe(blocks.length);
-        for (const k of seen) {
-          const got = pending.lookup(k);
-          const want = model.get(hex(k));
-          expect(got === null ? null : hex(got!)).toBe(want);
-        }
-        expect(pending.lookup(Buffer.from('absent key of its own length, 41 bytes long'))).toBeUndefined();
-        const batch = [...pending.batch()];
-        expect(batch.map((o) => hex(o.key))).toEqual([...model.keys()]);
-        for (const o of batch) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
-      }),
+          expect(pending.size).toBe(model.size);
+          expect(pending.blocks).toBe(blocks.length);
+          for (const k of seen) {
+            const got = pending.lookup(k);
+            const want = model.get(hex(k));
+            expect(got === null ? null : hex(got!)).toBe(want);
+          }
+          expect(pending.lookup(Buffer.from('absent key of its own length, 41 bytes long'))).toBeUndefined();
+          const batch = [...pending.batch()];
+          expect(batch.map((o) => hex(o.key))).toEqual([...model.keys()]);
+          for (const o of batch) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -136,46 +144,49 @@ describe('PendingWrites', () => {
 
   it('with appendUnique, writes unique packed rows after the folded ones and keeps them out of lookups (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(op, { maxLength: 30 }), fc.integer({ min: 0, max: 20 })), { maxLength: 30 }), (blocks) => {
-        const grouped = new PendingWrites(undefined, { appendUnique: true });
-        const folding = new PendingWrites();
-        const model = new Map<string, string | null>();
-        const unique = new Map<string, string>();
-        let serial = 0;
-        for (const [ops, uniques] of blocks) {
-          // Unique keys: a length and first byte no generated key has (keys of 101 bytes).
-          const rows = new PackedOps(8);
-          for (const o of ops) {
-            const at = o.type === 'del' ? rows.del(o.key.length) : rows.put(o.key.length, o.value.length, o.fresh === true);
-            rows.buffer.set(o.key, at);
-            if (o.type === 'put') rows.buffer.set(o.value, at + o.key.length);
-            model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
+      fc.property(
+        fc.array(fc.tuple(fc.array(op, { maxLength: 30, size: 'max' }), fc.integer({ min: 0, max: 20 })), { maxLength: 30, size: 'max' }),
+        (blocks) => {
+          const grouped = new PendingWrites(undefined, { appendUnique: true });
+          const folding = new PendingWrites();
+          const model = new Map<string, string | null>();
+          const unique = new Map<string, string>();
+          let serial = 0;
+          for (const [ops, uniques] of blocks) {
+            // Unique keys: a length and first byte no generated key has (keys of 101 bytes).
+            const rows = new PackedOps(8);
+            for (const o of ops) {
+              const at = o.type === 'del' ? rows.del(o.key.length) : rows.put(o.key.length, o.value.length, o.fresh === true);
+              rows.buffer.set(o.key, at);
+              if (o.type === 'put') rows.buffer.set(o.value, at + o.key.length);
+              model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
+            }
+            for (let u = 0; u < uniques; u++) {
+              const key = Buffer.alloc(101, 0xee);
+              key.writeUInt32LE(serial++, 97);
+              const value = Buffer.from(`unique ${serial}`);
+              const at = rows.unique(key.length, value.length);
+              rows.buffer.set(key, at);
+              rows.buffer.set(value, at + key.length);
+              unique.set(hex(key), hex(value));
+            }
+            grouped.apply([{ type: 'packed', rows }]);
+            folding.apply([{ type: 'packed', rows }]);
           }
-          for (let u = 0; u < uniques; u++) {
-            const key = Buffer.alloc(101, 0xee);
-            key.writeUInt32LE(serial++, 97);
-            const value = Buffer.from(`unique ${serial}`);
-            const at = rows.unique(key.length, value.length);
-            rows.buffer.set(key, at);
-            rows.buffer.set(value, at + key.length);
-            unique.set(hex(key), hex(value));
-          }
-          grouped.apply([{ type: 'packed', rows }]);
-          folding.apply([{ type: 'packed', rows }]);
-        }
-        const batch = grouped.batch();
-        const folded = batch.slice(0, model.size);
-        expect(folded.map((o) => hex(o.key))).toEqual([...model.keys()]);
-        for (const o of folded) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
-        // Then every unique row, in the order given.
-        expect(batch.slice(model.size).map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null])).toEqual([...unique]);
-        expect(grouped.size).toBe(model.size + unique.size);
-        for (const k of unique.keys()) expect(grouped.lookup(Buffer.from(k, 'hex'))).toBeUndefined();
-        // Without appendUnique the same rows fold as fresh puts: same final contents.
-        const asMap = (ops: PlainOp[]) => new Map(ops.map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null]));
-        expect(asMap(folding.batch())).toEqual(asMap(batch));
-        for (const [k, v] of unique) expect(hex(folding.lookup(Buffer.from(k, 'hex'))!)).toBe(v);
-      }),
+          const batch = grouped.batch();
+          const folded = batch.slice(0, model.size);
+          expect(folded.map((o) => hex(o.key))).toEqual([...model.keys()]);
+          for (const o of folded) expect(o.type === 'put' ? hex(o.value) : null).toBe(model.get(hex(o.key)));
+          // Then every unique row, in the order given.
+          expect(batch.slice(model.size).map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null])).toEqual([...unique]);
+          expect(grouped.size).toBe(model.size + unique.size);
+          for (const k of unique.keys()) expect(grouped.lookup(Buffer.from(k, 'hex'))).toBeUndefined();
+          // Without appendUnique the same rows fold as fresh puts: same final contents.
+          const asMap = (ops: PlainOp[]) => new Map(ops.map((o) => [hex(o.key), o.type === 'put' ? hex(o.value) : null]));
+          expect(asMap(folding.batch())).toEqual(asMap(batch));
+          for (const [k, v] of unique) expect(hex(folding.lookup(Buffer.from(k, 'hex'))!)).toBe(v);
+        },
+      ),
       { numRuns: 150 },
     );
   });
