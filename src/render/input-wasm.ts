@@ -22,7 +22,10 @@ const INPUT_FUNCTIONS = ['inputPointer', 'outputLength', 'writeInputs'] as const
 const PAGE = 65536;
 /** The inputs' bytes copied in at a time; an input longer than this is written in JavaScript. */
 export const INPUT_AREA = 256 << 10;
-/** The JSON written per call: an input's takes at most 176 + 6 bytes per script byte. */
+/**
+ * The JSON written per call. The module counts an input's at most 176 + 6 bytes per script byte
+ * (+ 32 of slack), so an input whose script exceeds about 87 KB is written in JavaScript.
+ */
 const OUTPUT_AREA = 512 << 10;
 
 /** The module's memory and where its two areas lie. */

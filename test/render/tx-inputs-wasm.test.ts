@@ -122,36 +122,45 @@ function derSignature(r: Uint8Array, s: Uint8Array, hashType: number): Uint8Arra
   return Uint8Array.from([0x30, 4 + R.length + S.length, 0x02, R.length, ...R, 0x02, S.length, ...S, hashType]);
 }
 
+/** A DER signature whose R and/or S carry a leading 0x00 before a byte with its high bit set. */
+function paddedDerSignature(r: Uint8Array, s: Uint8Array, hashType: number, padR: boolean, padS: boolean): Uint8Array {
+  const pad = (x: Uint8Array, on: boolean): Uint8Array => {
+    const y = Uint8Array.from(x);
+    if (!on) {
+      y[0] = (y[0]! & 0x7f) | 0x01;
+      return y;
+    }
+    y[0] = y[0]! | 0x80;
+    return Uint8Array.from([0, ...y.subarray(0, 32)]);
+  };
+  const R = pad(r, padR);
+  const S = pad(s, padS);
+  return Uint8Array.from([0x30, 4 + R.length + S.length, 0x02, R.length, ...R, 0x02, S.length, ...S, hashType]);
+}
+
 const HASH_TYPES = [0x01, 0x02, 0x03, 0x81, 0x82, 0x83, 0x00, 0x04, 0x41, 0x80, 0x84, 0xff];
 
 const pushForm = fc.constantFrom<0 | 1 | 2 | 4>(0, 1, 2, 4);
+/** Hash-type bytes: the six with a suffix, near misses, and any byte. */
+const hashType = fc.oneof(fc.constantFrom(...HASH_TYPES), fc.nat(255));
+/** R or S of a signature: 1–33 bytes (fast-check's default size would stop near 10). */
+const derInteger = fc.uint8Array({ minLength: 1, maxLength: 33, size: 'max' });
 /** One element of a random scriptSig. */
 const scriptPiece: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.tuple(fc.uint8Array({ maxLength: 4 }), pushForm).map(([d, f]) => push(d, f)),
   fc.constantFrom(Uint8Array.of(1, 0x80), Uint8Array.of(2, 0, 0x80), Uint8Array.of(4, 0xff, 0xff, 0xff, 0xff), Uint8Array.of(0)),
-  fc.tuple(fc.uint8Array({ minLength: 5, maxLength: 90 }), pushForm).map(([d, f]) => push(d, f)),
+  fc.tuple(fc.uint8Array({ minLength: 5, maxLength: 90, size: 'max' }), pushForm).map(([d, f]) => push(d, f)),
+  fc.tuple(derInteger, derInteger, hashType, pushForm).map(([r, s, t, f]) => push(derSignature(r, s, t), f)),
+  // R and S with the 0x00 that a high first bit needs (33 bytes for a 32-byte value).
   fc
-    .tuple(
-      fc.uint8Array({ minLength: 1, maxLength: 33 }),
-      fc.uint8Array({ minLength: 1, maxLength: 33 }),
-      fc.constantFrom(...HASH_TYPES),
-      pushForm,
-    )
-    .map(([r, s, t, f]) => push(derSignature(r, s, t), f)),
+    .tuple(derInteger, derInteger, hashType, fc.boolean(), fc.boolean())
+    .map(([r, s, t, padR, padS]) => push(paddedDerSignature(r, s, t, padR, padS), 0)),
   // A DER-shaped signature one byte off.
-  fc
-    .tuple(
-      fc.uint8Array({ minLength: 1, maxLength: 33 }),
-      fc.uint8Array({ minLength: 1, maxLength: 33 }),
-      fc.constantFrom(...HASH_TYPES),
-      fc.nat(80),
-      fc.nat(255),
-    )
-    .map(([r, s, t, at, b]) => {
-      const sig = derSignature(r, s, t);
-      sig[at % sig.length] = b;
-      return push(sig, 0);
-    }),
+  fc.tuple(derInteger, derInteger, hashType, fc.nat(80), fc.nat(255)).map(([r, s, t, at, b]) => {
+    const sig = derSignature(r, s, t);
+    sig[at % sig.length] = b;
+    return push(sig, 0);
+  }),
   // A non-push opcode.
   fc.integer({ min: 0x4f, max: 0xff }).map((op) => Uint8Array.of(op)),
 );
@@ -236,23 +245,32 @@ describe('transparent inputs written in WebAssembly', () => {
 
   it('writes what the bytes it is given hold, whatever follows them, on malformed bytes (property), and refuses more than its area', () => {
     const module = inputRunWriter()!;
+    /** Serialized inputs cut anywhere, or random bytes of any length up to 400. */
+    const someBytes = fc.oneof(
+      fc.tuple(fc.array(input, { minLength: 1, maxLength: 4 }), fc.nat()).map(([inputs, cut]) => {
+        const all = Buffer.concat(
+          inputs.map((i) => Buffer.concat([i.prevout, u32(i.index), compactSize(i.script.length), i.script, u32(i.sequence)])),
+        );
+        return new Uint8Array(all.subarray(0, all.length - (cut % 8 === 0 ? 0 : cut % (all.length + 1))));
+      }),
+      fc.uint8Array({ maxLength: 400, size: 'max' }),
+    );
+    let written = 0;
     fc.assert(
-      fc.property(
-        fc.uint8Array({ maxLength: 400 }),
-        fc.uint8Array({ minLength: 64, maxLength: 64 }),
-        fc.nat(20),
-        (bytes, garbage, count) => {
-          const results = [garbage, garbage.map((b) => b ^ 0xff)].map((after) => {
-            module.load(Buffer.concat([bytes, after]), 0, bytes.length + after.length);
-            const n = module.write(0, bytes.length, count);
-            return { n, json: Buffer.from(module.output.subarray(0, module.outputLength())).toString('latin1') };
-          });
-          expect(results[0]).toEqual(results[1]);
-          expect(results[0]!.n).toBeLessThanOrEqual(count);
-        },
-      ),
+      fc.property(someBytes, fc.uint8Array({ minLength: 64, maxLength: 64 }), fc.nat(20), (bytes, garbage, count) => {
+        const results = [garbage, garbage.map((b) => b ^ 0xff)].map((after) => {
+          module.load(Buffer.concat([bytes, after]), 0, bytes.length + after.length);
+          const n = module.write(0, bytes.length, count);
+          return { n, json: Buffer.from(module.output.subarray(0, module.outputLength())).toString('latin1') };
+        });
+        expect(results[0]).toEqual(results[1]);
+        expect(results[0]!.n).toBeLessThanOrEqual(count);
+        written += results[0]!.n;
+      }),
       { numRuns: 2_000 },
     );
+    // Not only refusals: whole inputs were written from the bytes given.
+    expect(written).toBeGreaterThan(100);
     expect(() => module.load(new Uint8Array(INPUT_AREA + 1), 0, INPUT_AREA + 1)).toThrow(RangeError);
   });
 });
