@@ -28,7 +28,12 @@ async function main() {
     .sort();
 
   // WebAssembly features a module needs beyond the defaults (SIMD is in every Node ≥ 16.4).
-  const features = { hex: ['--enable', 'simd'], 'address-checksums': ['--enable', 'simd'], equihash: ['--enable', 'simd'] };
+  const features = {
+    hex: ['--enable', 'simd'],
+    'address-checksums': ['--enable', 'simd'],
+    equihash: ['--enable', 'simd'],
+    'tx-inputs': ['--enable', 'simd'],
+  };
 
   mkdirSync(outDir, { recursive: true });
   let ok = true;

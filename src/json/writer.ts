@@ -486,6 +486,23 @@ export class JsonWriter {
     return this;
   }
 
+  /**
+   * Byte output only: complete JSON values joined by commas, `bytes[start, end)`, as the next
+   * elements of the open array (a run of a transaction's inputs written in WebAssembly). They
+   * are not checked, so they must be valid JSON, and ASCII.
+   */
+  rawElements(bytes: Uint8Array, start: number, end: number): this {
+    if (this.buf === null) throw new Error('JsonWriter: rawElements() needs byte output');
+    if (this.state !== IN_ARRAY) throw new Error('JsonWriter: rawElements() outside an array');
+    if (end <= start) return this;
+    const n = end - start;
+    this.ensure(n + 1);
+    if (this.comma()) this.buf[this.pos++] = COMMA;
+    this.buf.set(bytes.subarray(start, end), this.pos);
+    this.pos += n;
+    return this;
+  }
+
   endPieces(): this {
     this.checkPieces();
     this.state = this.stack.pop()!;

@@ -14,6 +14,7 @@ import type { Transaction } from '../codec/tx/transaction.js';
 import type { JoinSplit, OrchardBundle, SaplingBundle, TxIn, TxOut } from '../codec/tx/types.js';
 import { isCoinbase, WireTxIn, WireTxOut } from '../codec/tx/transparent.js';
 import { JsonFragment, JsonWriter } from '../json/writer.js';
+import { INPUT_AREA, inputRunWriter, type InputRunWriter } from './input-wasm.js';
 import { renderToBytes } from './scratch-output.js';
 import { spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
 
@@ -82,11 +83,16 @@ function writeVin(
 ): void {
   w.key('vin').beginArray();
   const pieces = !coinbase && w.writesBytes ? new AsmIntoPieces(w) : null;
+  const module = pieces !== null ? inputRunWriter() : null;
   for (let i = 0; i < vin.length; i++) {
     const input = vin[i]!;
-    // An input with spent-index members has them between its scriptSig and sequence.
-    if (pieces !== null && input instanceof WireTxIn && !(spent && spentInputAt(spent, i) >= 0)) {
-      writeWireInput(w, pieces, input);
+    if (pieces !== null && isPlainInput(vin, i, spent)) {
+      if (module === null) writeWireInput(w, pieces, input as WireTxIn);
+      else {
+        const run = plainRunEnd(vin, i, spent);
+        writeInputRun(w, pieces, module, vin as readonly WireTxIn[], i, run);
+        i = run - 1;
+      }
       continue;
     }
     w.beginObject();
@@ -125,6 +131,71 @@ function writeVin(
     w.endObject();
   }
   w.endArray();
+}
+
+/** A decoded input without spent-index members (those have them between its scriptSig and sequence). */
+function isPlainInput(vin: readonly TxIn[], i: number, spent: TxSpentFields | undefined): boolean {
+  return vin[i] instanceof WireTxIn && !(spent && spentInputAt(spent, i) >= 0);
+}
+
+/** Where a decoded input's bytes end (after its sequence). */
+function inputEnd(input: WireTxIn): number {
+  return input.scriptSigStart + input.scriptLength + 4;
+}
+
+/** The end of the run of plain inputs from `from` whose bytes follow one another in one buffer. */
+function plainRunEnd(vin: readonly TxIn[], from: number, spent: TxSpentFields | undefined): number {
+  let prev = vin[from] as WireTxIn;
+  let i = from + 1;
+  for (; i < vin.length && isPlainInput(vin, i, spent); i++) {
+    const next = vin[i] as WireTxIn;
+    if (next.buf !== prev.buf || next.at !== inputEnd(prev)) break;
+    prev = next;
+  }
+  return i;
+}
+
+/**
+ * The plain inputs `vin[from, to)`, lying one after another, written by the WebAssembly module
+ * (./input-wasm.ts) as many at a time as its areas hold; an input it leaves (a non-push opcode
+ * in its script, or one too long for its areas) is written by writeWireInput, and the module
+ * goes on after it.
+ */
+function writeInputRun(
+  w: JsonWriter,
+  pieces: AsmIntoPieces,
+  module: InputRunWriter,
+  vin: readonly WireTxIn[],
+  from: number,
+  to: number,
+): void {
+  let i = from;
+  while (i < to) {
+    const base = vin[i]!.at;
+    let chunkEnd = i;
+    let end = base;
+    for (; chunkEnd < to; chunkEnd++) {
+      const e = inputEnd(vin[chunkEnd]!);
+      if (e - base > INPUT_AREA) break;
+      end = e;
+    }
+    if (chunkEnd === i) {
+      writeWireInput(w, pieces, vin[i]!);
+      i++;
+      continue;
+    }
+    module.load(vin[i]!.buf, base, end);
+    while (i < chunkEnd) {
+      const written = module.write(vin[i]!.at - base, end - base, chunkEnd - i);
+      if (written > 0) {
+        w.rawElements(module.output, 0, module.outputLength());
+        i += written;
+      } else {
+        writeWireInput(w, pieces, vin[i]!);
+        i++;
+      }
+    }
+  }
 }
 
 const INPUT_START = new JsonFragment('{"txid":"');

@@ -180,6 +180,24 @@ describe('JsonWriter output', () => {
     expect(() => new JsonWriter(64).beginArray().beginPieces().toString()).toThrow(/still open/);
   });
 
+  it('raw elements join the open array with its commas, and are refused outside one', () => {
+    const elements = Buffer.from('x{"a":1},[2],"3"y', 'latin1');
+    const write = (w: JsonWriter, first: boolean) => {
+      w.beginObject().key('v').beginArray();
+      if (first) w.int(0);
+      w.rawElements(elements, 1, elements.length - 1)
+        .rawElements(elements, 3, 3)
+        .int(4)
+        .rawElements(elements, 9, 12);
+      return w.endArray().endObject().toString();
+    };
+    expect(write(new JsonWriter(4), true)).toBe('{"v":[0,{"a":1},[2],"3",4,[2]]}');
+    expect(write(new JsonWriter(4), false)).toBe('{"v":[{"a":1},[2],"3",4,[2]]}');
+    expect(() => new JsonWriter().beginArray().rawElements(elements, 0, 1)).toThrow(/byte output/);
+    expect(() => new JsonWriter(64).beginObject().rawElements(elements, 0, 1)).toThrow(/outside an array/);
+    expect(() => new JsonWriter(64).rawElements(elements, 0, 1)).toThrow(/outside an array/);
+  });
+
   it('integers take the digit path and the general path alike', () => {
     const values = [0, -0, 1, 9, 10, 99, 100, 4294967295, 4294967296, -1, -4294967296, 2 ** 53 - 1, -(2 ** 53 - 1)];
     const w = new JsonWriter().beginArray();
