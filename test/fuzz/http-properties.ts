@@ -193,12 +193,12 @@ const paramText: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: realHash.map((h) => JSON.stringify(h)) },
   { weight: 1, arbitrary: realTxid.map((h) => JSON.stringify(h)) },
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 30 }).map(String) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map((s) => JSON.stringify(s)) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40, size: 'max' }).map((s) => JSON.stringify(s)) },
 );
 
 const methodText = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...READ_METHODS).map((m) => JSON.stringify(m)) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((m) => JSON.stringify(m)) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20, size: 'max' }).map((m) => JSON.stringify(m)) },
   { weight: 1, arbitrary: fc.constantFrom('null', '1', '[]', '{}', 'true', '"getblock\\u0000"', '""') },
 );
 
@@ -250,7 +250,7 @@ export const jsonRpcBody: fc.Arbitrary<Uint8Array> = fc.oneof(
       return Buffer.concat([b.subarray(0, i), invalid, b.subarray(i)]);
     }),
   },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300, size: 'max' }) },
 );
 
 /** A REST path: zcashd's routes with good and bad hashes, counts and formats, or junk. */
@@ -265,7 +265,7 @@ export const restPath: fc.Arbitrary<string> = fc.oneof(
           realTxid,
           fc.constantFrom('', '0', '00'.repeat(32), 'zz'.repeat(32), 'checkmempool/', '1/'),
           fc.integer({ min: -2, max: 3000 }).map((n) => `${n}/`),
-          fc.string({ maxLength: 70 }),
+          fc.string({ maxLength: 70, size: 'max' }),
         ),
         fc.oneof(realHash, fc.constantFrom('', '/', `/${'00'.repeat(32)}-0`)),
         fc.constantFrom('.json', '.bin', '.hex', '', '.xml', '.json.json', '.JSON', '?a=1', '.json?x', '%2ejson'),
@@ -273,7 +273,7 @@ export const restPath: fc.Arbitrary<string> = fc.oneof(
       .map(([route, a, b, format]) => `/rest/${route}${route === 'headers/' ? a + b : a}${format}`),
   },
   { weight: 1, arbitrary: fc.webPath().map((p) => `/rest${p}`) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((s) => `/rest/${s.replace(/[\s]/g, '')}`) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 60, size: 'max' }).map((s) => `/rest/${s.replace(/[\s]/g, '')}`) },
 );
 
 /** Methods, targets and headers on the wire, among them ones no client library would send. */
@@ -293,11 +293,11 @@ export const rawRequest: fc.Arbitrary<{ bytes: Buffer; head: boolean }> = fc
           'X-Odd: \x01\x7f',
           'Transfer-Encoding: gzip',
         ),
-        fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((s) => `X-F: ${s.replace(/[\r\n]/g, '')}`),
+        fc.string({ unit: 'binary-ascii', maxLength: 30, size: 'max' }).map((s) => `X-F: ${s.replace(/[\r\n]/g, '')}`),
       ),
       { maxLength: 3 },
     ),
-    fc.uint8Array({ maxLength: 64 }),
+    fc.uint8Array({ maxLength: 64, size: 'max' }),
   )
   .map(([method, target, headers, body]) => ({ bytes: request(method, target, body, headers), head: method === 'HEAD' }));
 

@@ -273,7 +273,7 @@ export function mutatedTransaction(corpus: Uint8Array[]): fc.Arbitrary<Uint8Arra
     }),
   );
   const overwritten = base.chain((b) =>
-    fc.tuple(fc.integer({ min: 0, max: b.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 40 })).map(([at, bytes]) => {
+    fc.tuple(fc.integer({ min: 0, max: b.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 40, size: 'max' })).map(([at, bytes]) => {
       const out = b.slice();
       out.set(bytes.subarray(0, out.length - at), at);
       return out;
@@ -322,7 +322,7 @@ export function randomTransactionBytes(extraHeaders: readonly Uint8Array[] = [])
     '',
   ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
   const headers = [...known, ...extraHeaders];
-  return fc.tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600 })).map(([h, body]) => {
+  return fc.tuple(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 600, size: 'max' })).map(([h, body]) => {
     const out = new Uint8Array(h.length + body.length);
     out.set(h);
     out.set(body, h.length);
