@@ -7,19 +7,12 @@
 // message. Two messages give every vector instruction two G of useful work and need no
 // diagonalization shuffles. Users hash many same-shaped inputs (Equihash: one last block per index).
 
+import { IV0, IV1, IV2, IV3, IV4, IV5, IV6, IV7 } from './iv';
+
 /** Chaining values: word i of both states at H2 + 16·i. */
 export const H2: usize = memory.data(128, 16);
 /** Message words, interleaved: word i of both blocks at M2 + 16·i (lane 0 first). */
 export const M2: usize = memory.data(256, 16);
-
-const IV0: u64 = 0x6a09e667f3bcc908;
-const IV1: u64 = 0xbb67ae8584caa73b;
-const IV2: u64 = 0x3c6ef372fe94f82b;
-const IV3: u64 = 0xa54ff53a5f1d36f1;
-const IV4: u64 = 0x510e527fade682d1;
-const IV5: u64 = 0x9b05688c2b3e6c1f;
-const IV6: u64 = 0x1f83d9abfb41bd6b;
-const IV7: u64 = 0x5be0cd19137e2179;
 
 /** H2 set to both lanes' BLAKE2b initial state: digest length, no key, fanout 1, depth 1, personalization. */
 export function initBoth(digestLength: i32, personalLo: u64, personalHi: u64): void {

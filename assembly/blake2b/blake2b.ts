@@ -5,6 +5,8 @@
 // produced one after another, which keeps this small and lets the compression function work on
 // locals only (no state pointer to chase).
 
+import { IV0, IV1, IV2, IV3, IV4, IV5, IV6, IV7 } from './iv';
+
 /** Chaining value h[0..7]. */
 const H: usize = memory.data(64, 16);
 /** Block buffer: input waiting to be compressed. */
@@ -13,15 +15,6 @@ const BUF: usize = memory.data(128, 16);
 let counter: u64 = 0;
 /** Bytes waiting in BUF. */
 let fill: i32 = 0;
-
-const IV0: u64 = 0x6a09e667f3bcc908;
-const IV1: u64 = 0xbb67ae8584caa73b;
-const IV2: u64 = 0x3c6ef372fe94f82b;
-const IV3: u64 = 0xa54ff53a5f1d36f1;
-const IV4: u64 = 0x510e527fade682d1;
-const IV5: u64 = 0x9b05688c2b3e6c1f;
-const IV6: u64 = 0x1f83d9abfb41bd6b;
-const IV7: u64 = 0x5be0cd19137e2179;
 
 /**
  * One compression of the 128-byte block at `block` into H, with the counter already advanced.
