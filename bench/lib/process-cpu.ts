@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { usableCores } from '../../src/workers/usable-cores.js';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -64,9 +64,9 @@ export const busyShare = (before: MachineTicks, after: MachineTicks): number =>
   after.total === before.total ? 0 : (after.busy - before.busy) / (after.total - before.total);
 
 /**
- * Cores this process may run on: the CPU seconds the machine has each second. availableParallelism
- * follows the CPU affinity mask, not a cgroup's CPU quota (cpu.max), while /proc/stat counts the
- * whole host: under a quota, or on a host with more cores than the mask allows, the two disagree
- * and the bound's cores must be set from what the bench really gets.
+ * Cores this process may run on: the CPU seconds the machine has each second, the affinity mask
+ * within a cgroup CPU quota (src/workers/usable-cores.ts). /proc/stat still counts the whole
+ * host: on a host with more cores than the mask or the quota allows, the machine's busy share
+ * and these cores disagree.
  */
-export const CORES = availableParallelism();
+export const CORES = usableCores();

@@ -6,7 +6,6 @@
  * double-dash options choose the source. Every import is resumable: run it again after a crash or
  * Ctrl-C and it continues where the store stands.
  */
-import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { genesisBlock } from '../chain/genesis.js';
 import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
@@ -20,6 +19,7 @@ import { checkOptions, isHelpFlag, isVersionFlag } from './options.js';
 import { fetchCheckpoint, readCheckpointFile } from '../sync/checkpoint.js';
 import { JsonRpcClient } from '../sync/rpc-client.js';
 import { SolutionPrefetcher } from '../sync/solution-prefetch.js';
+import { usableCores } from '../workers/usable-cores.js';
 import { openStoreOrExplain } from './store-open.js';
 import { importUsage } from './usage.js';
 import { versionLine } from './version.js';
@@ -119,9 +119,10 @@ export async function runImport(argv: string[]): Promise<void> {
     groupCommit: true,
     writes: true,
   });
-  // The other cores check the solutions of blocks read ahead; this one validates and connects.
+  // The other cores (within a container's CPU quota) check the solutions of blocks read ahead;
+  // this one validates and connects.
   const solutions = store.verifiesSolutions
-    ? new SolutionPrefetcher(config.network, Math.max(1, Math.min(4, availableParallelism() - 1)))
+    ? new SolutionPrefetcher(config.network, Math.max(1, Math.min(4, usableCores() - 1)))
     : undefined;
   // SIGINT or SIGTERM ends the import between blocks, and what was stored is written out; a
   // second one ends the process at once (what a pending group holds is then lost, as with kill -9).
