@@ -6,7 +6,8 @@ import { toHex, toHexReversed } from '../../src/codec/hex.js';
 import { scriptToAsm } from '../../src/codec/script/asm.js';
 import { blockToJson, blockToJsonBytes } from '../../src/render/block.js';
 import { txToJson } from '../../src/render/tx.js';
-import { JsonFragment, JsonWriter } from '../../src/json/writer.js';
+import { JsonFragment } from '../../src/json/fragment.js';
+import { JsonWriter } from '../../src/json/writer.js';
 import { readHexVector, realBlockFiles } from '../support/vectors.js';
 
 /** Objects mixing every kind of value, non-ASCII strings and escapes included. */
