@@ -38,6 +38,17 @@ export interface EquihashDigester {
 
 const PAGE = 65536;
 
+/**
+ * Whether the 4-byte counter after `length` bytes of input crosses a 128-byte block boundary:
+ * then the block before the last holds counter bytes too, so it is not the same for every
+ * counter, and a backend that compresses the input's blocks once and only the last one per
+ * counter (this module, blake2b-wasm's driver in ./equihash.ts) cannot hash the input; those
+ * hand it to @noble/hashes. A header's 140-byte prefix never crosses.
+ */
+export function counterCrossesBlocks(length: number): boolean {
+  return length % 128 > 124;
+}
+
 /** `count` is a whole number of counters that `counters` holds, at most `maxBatch`. */
 export function checkBatch(counters: Uint32Array, count: number, maxBatch: number): void {
   if (!Number.isInteger(count) || count < 0 || count > maxBatch || count > counters.length)
@@ -67,8 +78,7 @@ export function createEquihashDigester(): EquihashDigester | null {
     begin(personal, digestLength, bytes) {
       if (personal.length !== 16 || !Number.isInteger(digestLength) || digestLength < 1 || digestLength > 64)
         throw new RangeError('BLAKE2b: digest of 1..64 bytes, 16-byte personalization');
-      // The module compresses the input's blocks once and only the last one per counter.
-      if (bytes.length % 128 > 124) throw new RangeError('Equihash digester: the counter would cross a block boundary');
+      if (counterCrossesBlocks(bytes.length)) throw new RangeError('Equihash digester: the counter would cross a block boundary');
       if (input + bytes.length > mem.length) {
         x.memory.grow(Math.ceil((input + bytes.length - mem.length) / PAGE));
         mem = new Uint8Array(x.memory.buffer);

@@ -22,7 +22,13 @@
  */
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { instantiateBlake2bWasm, type Blake2bModule } from './blake2b.js';
-import { checkBatch, createEquihashDigester, EQUIHASH_DIGEST_STRIDE, type EquihashDigester } from './equihash-wasm.js';
+import {
+  checkBatch,
+  counterCrossesBlocks,
+  createEquihashDigester,
+  EQUIHASH_DIGEST_STRIDE,
+  type EquihashDigester,
+} from './equihash-wasm.js';
 
 /** Why a solution was rejected; the names follow the equihash crate's error kinds. */
 export type EquihashFailure =
@@ -157,16 +163,6 @@ type Blake2bWasm = Blake2bModule;
 const CTX = 64;
 const MID = 512;
 const BLOCK = 128;
-
-/**
- * Whether the 4-byte counter after `length` bytes of input crosses a block boundary: then the
- * block before the last holds counter bytes too, so it is not the same for every counter and
- * the backends that compress only the last block per counter hand such an input to
- * @noble/hashes (a header's 140-byte prefix never crosses).
- */
-function counterCrossesBlocks(length: number): boolean {
-  return length % BLOCK > BLOCK - 4;
-}
 
 function createWasmHasher(wasm: Blake2bWasm): EquihashHasher {
   const noble = createNobleHasher();
