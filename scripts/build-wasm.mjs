@@ -33,6 +33,7 @@ async function main() {
     'address-checksums': ['--enable', 'simd'],
     equihash: ['--enable', 'simd'],
     'tx-inputs': ['--enable', 'simd'],
+    'tx-outputs': ['--enable', 'simd'],
   };
 
   mkdirSync(outDir, { recursive: true });

@@ -16,6 +16,7 @@ import { isCoinbase, WireTxIn, WireTxOut } from '../codec/tx/transparent.js';
 import { JsonFragment } from '../json/fragment.js';
 import { JsonWriter } from '../json/writer.js';
 import { INPUT_AREA, inputRunWriter, type InputRunWriter } from './input-wasm.js';
+import { OUTPUT_RUN, outputRunWriter, type OutputRunWriter } from './output-wasm.js';
 import { renderToBytes } from './scratch-output.js';
 import { spenderAt, spentInputAt, spentValue, type TxSpentFields } from './spent-fields.js';
 
@@ -307,11 +308,18 @@ function writeVout(
   }
   p2pkh?.flush();
   p2sh?.flush();
+  const module = pieces ? outputRunWriter() : null;
   w.key('vout').beginArray();
   for (let i = 0; i < n; i++) {
     const value = vout[i]!.value;
     const shape = shapes[i];
     if (shape) {
+      if (module !== null && vout[i] instanceof WireTxOut) {
+        const run = standardRunEnd(vout, shapes, i);
+        writeOutputRun(w, module, vout as readonly WireTxOut[], shapes as readonly StandardOutputShape[], i, run, network);
+        i = run - 1;
+        continue;
+      }
       writeStandardOutput(w, shape, value, i, scriptBuffers[i]!, scriptStarts[i]!, shape.kind === 'p2pkh' ? p2pkh! : p2sh!);
       continue;
     }
@@ -439,6 +447,73 @@ function writeStandardOutput(
     .pieceAscii(table.slots, text, text + table.textLength(slot))
     .piece(OUTPUT_END)
     .endPieces();
+}
+
+/** Where a decoded output's bytes end (after its script). */
+function outputEnd(output: WireTxOut): number {
+  return output.scriptPubKeyStart + output.scriptLength;
+}
+
+/** The end of the run of decoded standard outputs from `from` whose bytes follow one another in one buffer. */
+function standardRunEnd(vout: readonly TxOut[], shapes: readonly (StandardOutputShape | null)[], from: number): number {
+  let prev = vout[from] as WireTxOut;
+  let i = from + 1;
+  for (; i < vout.length && shapes[i] !== null; i++) {
+    const next = vout[i];
+    if (!(next instanceof WireTxOut) || next.buf !== prev.buf || next.at !== outputEnd(prev)) break;
+    prev = next;
+  }
+  return i;
+}
+
+/**
+ * The standard outputs `vout[from, to)`, lying one after another, written by the WebAssembly
+ * module (./output-wasm.ts), OUTPUT_RUN at a time with their addresses copied in from the
+ * tables; an output it leaves (an amount beyond JsonWriter's ordinary ones) is written by
+ * writeStandardOutput, and the module goes on after it.
+ */
+function writeOutputRun(
+  w: JsonWriter,
+  module: OutputRunWriter,
+  vout: readonly WireTxOut[],
+  shapes: readonly StandardOutputShape[],
+  from: number,
+  to: number,
+  network: NetworkParams,
+): void {
+  const buf = vout[from]!.buf;
+  let p2pkh: AddressTable | undefined;
+  let p2sh: AddressTable | undefined;
+  const tableOf = (kind: DestinationKind): AddressTable =>
+    kind === 'p2pkh' ? (p2pkh ??= addressTable('p2pkh', network)) : (p2sh ??= addressTable('p2sh', network));
+  let i = from;
+  while (i < to) {
+    const chunkEnd = Math.min(to, i + OUTPUT_RUN);
+    const base = vout[i]!.at;
+    const end = outputEnd(vout[chunkEnd - 1]!);
+    module.load(buf, base, end);
+    // Each address is copied as soon as it is found: a later output's lookup may evict it.
+    for (let j = i; j < chunkEnd; j++) {
+      const shape = shapes[j]!;
+      const table = tableOf(shape.kind);
+      const slot = table.slotOf(buf, vout[j]!.scriptPubKeyStart + shape.pushAt);
+      module.setAddress(j - i, table.slots, table.textStart(slot), table.textLength(slot));
+    }
+    let j = i;
+    while (j < chunkEnd) {
+      const written = module.write(vout[j]!.at - base, end - base, chunkEnd - j, j - i, j);
+      if (written > 0) {
+        w.rawElements(module.output, 0, module.outputLength());
+        j += written;
+      } else {
+        const output = vout[j]!;
+        const shape = shapes[j]!;
+        writeStandardOutput(w, shape, output.value, j, buf, output.scriptPubKeyStart, tableOf(shape.kind));
+        j++;
+      }
+    }
+    i = chunkEnd;
+  }
 }
 
 function writeJoinSplits(w: JsonWriter, joinSplits: readonly JoinSplit[]): void {

@@ -4,18 +4,14 @@
 // for random scriptSigs (every push form, signatures with each hash type, negative zero,
 // truncated pushes, non-push opcodes, OP_RETURN first, scripts over 10,000 bytes), for input
 // counts and scripts beyond its areas, and its output must depend on nothing past the bytes it is given.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAINNET, TESTNET } from '../../src/chain/network.js';
-import { decodeBlock } from '../../src/codec/block.js';
-import { CURRENT_CHAIN_ACCEPTANCE, ZCASHD_6_12_2_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { MAINNET } from '../../src/chain/network.js';
 import { decodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
 import { isCoinbase, WireTxIn } from '../../src/codec/tx/transparent.js';
 import { INPUT_AREA, inputRunWriter, setInputWasmEnabled } from '../../src/render/input-wasm.js';
 import { txToJson, txToJsonBytes } from '../../src/render/tx.js';
-import { VECTORS_DIR } from '../support/vectors.js';
+import { vectorTransactions } from '../support/vector-transactions.js';
 
 afterEach(() => setInputWasmEnabled(true));
 
@@ -28,55 +24,6 @@ function expectWasmEqualsText(tx: Transaction, network = MAINNET): void {
   setInputWasmEnabled(true);
   expect(bytes).toBe(txToJson(tx, network));
   expect(withoutModule).toBe(bytes);
-}
-
-/** The transactions in a vector file: its blocks' and its raw transactions' (every hex line or JSON string that decodes). */
-function transactionsIn(path: string): Transaction[] {
-  const text = readFileSync(path, 'utf8');
-  const candidates: string[] = [];
-  if (path.endsWith('.json')) {
-    const walk = (v: unknown): void => {
-      if (typeof v === 'string') candidates.push(v);
-      else if (Array.isArray(v)) v.forEach(walk);
-      else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-    };
-    try {
-      walk(JSON.parse(text));
-    } catch {
-      return [];
-    }
-  } else candidates.push(...text.split('\n'));
-  const out: Transaction[] = [];
-  for (const c of candidates) {
-    const hex = c.trim();
-    if (hex.length < 20 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) continue;
-    const bytes = new Uint8Array(Buffer.from(hex, 'hex'));
-    out.push(...decodeAny(bytes));
-  }
-  return out;
-}
-
-function decodeAny(bytes: Uint8Array): Transaction[] {
-  for (const acceptance of [CURRENT_CHAIN_ACCEPTANCE, ZCASHD_6_12_2_ACCEPTANCE]) {
-    try {
-      return decodeBlock(bytes, acceptance).transactions;
-    } catch {
-      // not a block under these rules
-    }
-    try {
-      return [decodeTransaction(bytes, acceptance)];
-    } catch {
-      // not a transaction either
-    }
-  }
-  return [];
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 /** A v1 transaction with these inputs (prevout, script, sequence) and no outputs. */
@@ -192,9 +139,8 @@ describe('transparent inputs written in WebAssembly', () => {
   it('equals text output for every transaction of every block and transaction vector', () => {
     let transactions = 0;
     let plainInputs = 0;
-    for (const path of filesUnder(VECTORS_DIR)) {
-      const network = /testnet/.test(path) ? TESTNET : MAINNET;
-      for (const tx of transactionsIn(path)) {
+    for (const { network, transactions: txs } of vectorTransactions()) {
+      for (const tx of txs) {
         transactions++;
         if (!isCoinbase(tx.data.vin)) plainInputs += tx.data.vin.filter((i) => i instanceof WireTxIn).length;
         expectWasmEqualsText(tx, network);
