@@ -316,9 +316,11 @@ function writeVout(
     if (shape) {
       if (module !== null && vout[i] instanceof WireTxOut) {
         const run = standardRunEnd(vout, shapes, i);
-        writeOutputRun(w, module, vout as readonly WireTxOut[], shapes as readonly StandardOutputShape[], i, run, network);
-        i = run - 1;
-        continue;
+        if (run - i >= MIN_MODULE_RUN) {
+          writeOutputRun(w, module, vout as readonly WireTxOut[], shapes as readonly StandardOutputShape[], i, run, network);
+          i = run - 1;
+          continue;
+        }
       }
       writeStandardOutput(w, shape, value, i, scriptBuffers[i]!, scriptStarts[i]!, shape.kind === 'p2pkh' ? p2pkh! : p2sh!);
       continue;
@@ -448,6 +450,12 @@ function writeStandardOutput(
     .piece(OUTPUT_END)
     .endPieces();
 }
+
+/**
+ * The fewest standard outputs in a row that go to the WebAssembly module: for a lone one its
+ * copies and call cost more than writeStandardOutput (bench/results/large-replies.md, round 20).
+ */
+const MIN_MODULE_RUN = 2;
 
 /** Where a decoded output's bytes end (after its script). */
 function outputEnd(output: WireTxOut): number {
