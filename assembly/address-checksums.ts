@@ -7,7 +7,8 @@
 // instruction (≈ 220 ns each, copies included; no SHA extensions in WebAssembly, so one lane is
 // slower than OpenSSL's, four are not). The host copies `count` payloads, 22 bytes apart, to
 // inputPointer(), calls checksums(count) and reads the words (big-endian values) at
-// outputPointer().
+// outputPointer(); or calls texts(count) and reads each address's Base58Check text at
+// textsPointer(), a 40-byte record each: its length, then from its fifth byte its characters.
 
 const PAYLOAD = 22;
 /** Payloads per call. */
@@ -31,12 +32,28 @@ const S = new StaticArray<v128>(8);
 const INPUT = new StaticArray<u8>(PAYLOAD * (CAPACITY + 3));
 const OUTPUT = new StaticArray<u32>(CAPACITY + 3);
 
+/** Base58 (Bitcoin's alphabet). */
+const ALPHABET: StaticArray<u8> = [
+  0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6d, 0x6e, 0x6f, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a,
+];
+const CHUNK: f64 = 11316496; // 58^4
+const TEXT_RECORD = 40;
+/** Where a record's text starts (its first byte is the length): a word boundary, for the host's copy. */
+const TEXT_AT = 4;
+const TEXTS = new StaticArray<u8>(TEXT_RECORD * CAPACITY);
+/** An address's digits (least significant first). */
+const DIGITS = new StaticArray<u8>(40);
+
 export function inputPointer(): usize {
   return changetype<usize>(INPUT);
 }
 
 export function outputPointer(): usize {
   return changetype<usize>(OUTPUT);
+}
+
+export function textsPointer(): usize {
+  return changetype<usize>(TEXTS);
 }
 
 export function capacity(): i32 {
@@ -128,4 +145,93 @@ export function checksums(count: i32): void {
     compress();
     v128.store(out + <usize>(4 * n), unchecked(S[0]));
   }
+}
+
+/**
+ * The Base58Check texts of the first `count` payloads (at most CAPACITY) as records at
+ * textsPointer(): EncodeBase58 of the payload and its checksum, one '1' per leading zero byte
+ * (a record: the length, then from TEXT_AT the characters).
+ */
+export function texts(count: i32): void {
+  if (count > CAPACITY) count = CAPACITY;
+  checksums(count);
+  const base = changetype<usize>(INPUT);
+  for (let n = 0; n < count; n++) {
+    addressText(base + <usize>(PAYLOAD * n), unchecked(OUTPUT[n]), changetype<usize>(TEXTS) + <usize>(TEXT_RECORD * n));
+  }
+}
+
+/**
+ * The Base58 of the payload at `a` and its checksum (a big-endian value) into the record at `record`, as src/codec/script/base58.ts
+ * computes it: its nine big-endian 24-bit limbs (the first holds two bytes), limb k times the
+ * base-58^4 digits of its weight 2^(24·(8−k)), summed per position (every sum is below 2^51,
+ * exact in a double), then carried once.
+ */
+function addressText(a: usize, checksum: u32, record: usize): void {
+  const l0: f64 = <f64>((<u32>load<u8>(a) << 8) | load<u8>(a + 1));
+  const l1: f64 = <f64>((<u32>load<u8>(a + 2) << 16) | (<u32>load<u8>(a + 3) << 8) | load<u8>(a + 4));
+  const l2: f64 = <f64>((<u32>load<u8>(a + 5) << 16) | (<u32>load<u8>(a + 6) << 8) | load<u8>(a + 7));
+  const l3: f64 = <f64>((<u32>load<u8>(a + 8) << 16) | (<u32>load<u8>(a + 9) << 8) | load<u8>(a + 10));
+  const l4: f64 = <f64>((<u32>load<u8>(a + 11) << 16) | (<u32>load<u8>(a + 12) << 8) | load<u8>(a + 13));
+  const l5: f64 = <f64>((<u32>load<u8>(a + 14) << 16) | (<u32>load<u8>(a + 15) << 8) | load<u8>(a + 16));
+  const l6: f64 = <f64>((<u32>load<u8>(a + 17) << 16) | (<u32>load<u8>(a + 18) << 8) | load<u8>(a + 19));
+  const l7: f64 = <f64>((<u32>load<u8>(a + 20) << 16) | (<u32>load<u8>(a + 21) << 8) | (checksum >>> 24));
+  const l8: f64 = <f64>(checksum & 0xffffff);
+  const s0: f64 = l0 * 6601232 + l1 * 3048800 + l2 * 3285600 + l3 * 8924368 + l4 * 6321456 + l5 * 1538736 + l6 * 9349072 + l7 * 5460720 + l8 * 1;
+  const s1: f64 = l0 * 2915615 + l1 * 5233962 + l2 * 1640858 + l3 * 11275907 + l4 * 10697261 + l5 * 410645 + l6 * 2239987 + l7 * 1;
+  const s2: f64 = l0 * 3080177 + l1 * 6232438 + l2 * 1883810 + l3 * 1566228 + l4 * 6962111 + l5 * 2925827 + l6 * 2;
+  const s3: f64 = l0 * 3769311 + l1 * 8325697 + l2 * 6422677 + l3 * 10317757 + l4 * 9403334 + l5 * 3;
+  const s4: f64 = l0 * 1577798 + l1 * 5180900 + l2 * 1062476 + l3 * 1834259 + l4 * 4;
+  const s5: f64 = l0 * 5243863 + l1 * 1267137 + l2 * 6994925 + l3 * 7;
+  const s6: f64 = l0 * 3373116 + l1 * 8395012 + l2 * 10;
+  const s7: f64 = l0 * 3824816 + l1 * 15;
+  const s8: f64 = l0 * 23;
+  const s9: f64 = 0;
+  let carry: f64 = 0;
+  const d = changetype<usize>(DIGITS);
+  carry = position(d + 0, s0 + carry);
+  carry = position(d + 4, s1 + carry);
+  carry = position(d + 8, s2 + carry);
+  carry = position(d + 12, s3 + carry);
+  carry = position(d + 16, s4 + carry);
+  carry = position(d + 20, s5 + carry);
+  carry = position(d + 24, s6 + carry);
+  carry = position(d + 28, s7 + carry);
+  carry = position(d + 32, s8 + carry);
+  carry = position(d + 36, s9 + carry);
+  // Positions above the number's magnitude give zero digits; each leading zero byte is a '1'.
+  let count = 40;
+  while (count > 0 && load<u8>(d + <usize>(count - 1)) == 0x31) count--;
+  let zeros = 0;
+  while (zeros < PAYLOAD && load<u8>(a + <usize>zeros) == 0) zeros++;
+  if (zeros == PAYLOAD) zeros += <i32>(clz<u32>(checksum) >> 3);
+  store<u8>(record, <u8>(zeros + count));
+  let o = record + TEXT_AT;
+  for (let i = 0; i < zeros; i++) store<u8>(o++, 0x31);
+  for (let i = count - 1; i >= 0; i--) store<u8>(o++, load<u8>(d + <usize>i));
+}
+
+/**
+ * The four digits of `x` mod 58^4 (x an exact integer below 2^53) at `at`, least significant
+ * first; returns the carry, ⌊x / 58^4⌋. The quotient from the reciprocal is off by at most one
+ * either way, and corrected exactly.
+ */
+@inline
+function position(at: usize, x: f64): f64 {
+  let q = Math.floor(x * (1.0 / CHUNK));
+  let r = x - q * CHUNK;
+  if (r < 0) {
+    q -= 1;
+    r += CHUNK;
+  } else if (r >= CHUNK) {
+    q += 1;
+    r -= CHUNK;
+  }
+  let v = <u32>r;
+  for (let i: usize = 0; i < 4; i++) {
+    const next = v / 58;
+    store<u8>(at + i, unchecked(ALPHABET[v - 58 * next]));
+    v = next;
+  }
+  return q;
 }

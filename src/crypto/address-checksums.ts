@@ -17,6 +17,9 @@ interface ChecksumExports {
   outputPointer(): number;
   capacity(): number;
   checksums(count: number): void;
+  /** Absent from a module built from an older assembly/address-checksums.ts. */
+  texts?(count: number): void;
+  textsPointer?(): number;
 }
 
 interface Instance {
@@ -24,6 +27,8 @@ interface Instance {
   input: Uint8Array;
   output: DataView;
   capacity: number;
+  /** The texts' records (ADDRESS_TEXT_RECORD bytes each), or null when the module cannot write them. */
+  texts: Uint8Array | null;
 }
 
 let instance: Instance | null | undefined;
@@ -39,10 +44,34 @@ function load(): Instance | null {
       capacity,
       input: new Uint8Array(x.memory.buffer, x.inputPointer(), ADDRESS_PAYLOAD_BYTES * capacity),
       output: new DataView(x.memory.buffer, x.outputPointer(), 4 * capacity),
+      texts:
+        // Word-aligned, for the table's copy of each text as words.
+        typeof x.texts === 'function' && typeof x.textsPointer === 'function' && x.textsPointer() % 4 === 0
+          ? new Uint8Array(x.memory.buffer, x.textsPointer(), ADDRESS_TEXT_RECORD * capacity)
+          : null,
     };
   } catch {
     return null;
   }
+}
+
+/** A text's record in addressTexts' result: its length, then from ADDRESS_TEXT_AT (a word boundary) its characters. */
+export const ADDRESS_TEXT_RECORD = 40;
+export const ADDRESS_TEXT_AT = 4;
+
+/**
+ * The Base58Check texts of the `count` payloads in `payloads` (22 bytes apart from its start),
+ * checksums and Base58 in one WebAssembly call: payload i's text is `texts[40·i + 4, + texts[40·i])`
+ * of the result, valid until the next call. Null when the module is missing, predates this, or
+ * `count` exceeds its capacity (1024): the caller then encodes them itself.
+ */
+export function addressTexts(payloads: Uint8Array, count: number): Uint8Array | null {
+  if (instance === undefined) instance = load();
+  const w = instance;
+  if (w === null || w.texts === null || count > w.capacity) return null;
+  w.input.set(payloads.subarray(0, ADDRESS_PAYLOAD_BYTES * count));
+  w.exports.texts!(count);
+  return w.texts;
 }
 
 /** Whether checksums are computed in WebAssembly. */

@@ -5,7 +5,13 @@
 import { Buffer } from 'node:buffer';
 import bs58check from 'bs58check';
 import type { NetworkParams } from '../../chain/network.js';
-import { ADDRESS_PAYLOAD_BYTES, addressChecksums } from '../../crypto/address-checksums.js';
+import {
+  ADDRESS_PAYLOAD_BYTES,
+  ADDRESS_TEXT_AT,
+  ADDRESS_TEXT_RECORD,
+  addressChecksums,
+  addressTexts,
+} from '../../crypto/address-checksums.js';
 import { base58EncodeInto } from './base58.js';
 import type { DestinationKind } from './solver.js';
 
@@ -36,6 +42,7 @@ export class AddressTable {
 
   /** Every slot (SLOT_BYTES each); a slot's text is `slots[textStart(slot), + textLength(slot))`. */
   readonly slots = Buffer.alloc(AddressTable.SLOTS * AddressTable.SLOT_BYTES);
+  private readonly slotsView = new DataView(this.slots.buffer, this.slots.byteOffset, this.slots.length);
   private readonly payload = new Uint8Array(PREFIX_SIZE + HASH_SIZE);
   /** Requested misses: their payloads (22 bytes apart), slots and, once computed, checksums. */
   private readonly pendingPayloads = new Uint8Array(AddressTable.BATCH * ADDRESS_PAYLOAD_BYTES);
@@ -112,8 +119,25 @@ export class AddressTable {
     const count = this.pending;
     if (count === 0) return;
     this.pending = 0;
-    addressChecksums(this.pendingPayloads, count, this.checksums);
     const payloads = this.pendingPayloads;
+    // Checksums and Base58 together in WebAssembly: Base58 in JavaScript cost more than the checksums.
+    const texts = addressTexts(payloads, count);
+    if (texts !== null) {
+      // Each text as nine words, its slot's whole text area (the bytes past the text are not read).
+      const words = new Uint32Array(texts.buffer, texts.byteOffset, texts.length >>> 2);
+      const slots = this.slotsView;
+      for (let k = 0; k < count; k++) {
+        const slot = this.pendingSlots[k]!;
+        if (!this.sameHash(slot, payloads, k * ADDRESS_PAYLOAD_BYTES + PREFIX_SIZE)) continue;
+        const r = k * ADDRESS_TEXT_RECORD;
+        const w = (r + ADDRESS_TEXT_AT) >>> 2;
+        const at = this.textStart(slot);
+        for (let i = 0; i < MAX_TEXT / 4; i++) slots.setUint32(at + 4 * i, words[w + i]!, true);
+        this.setTextLength(slot, texts[r]!);
+      }
+      return;
+    }
+    addressChecksums(payloads, count, this.checksums);
     for (let k = 0; k < count; k++) {
       const slot = this.pendingSlots[k]!;
       const p = k * ADDRESS_PAYLOAD_BYTES;
@@ -143,6 +167,9 @@ export class AddressTable {
 function slotFor(bytes: Uint8Array, at: number): number {
   return bytes[at]! | (bytes[at + 1]! << 8);
 }
+
+/** The longest address text: Base58Check of 22 bytes. */
+const MAX_TEXT = 36;
 
 /** A slot's text length while its address is queued (a real one is at most 36). */
 const QUEUED = 0xff;
