@@ -32,7 +32,7 @@ describe('one-event-loop bound', () => {
     // main-106598#40: 66,017 bytes → 1,032 blocks and the digest's.
     expect(sha256dBlocks(66_017)).toBe(1_033);
     for (const n of [0, 1, 55, 56, 63, 64, 119, 120, 66_017]) {
-      // Node's own SHA-256 of the padded length agrees: (n + 9) rounded up to 64.
+      // The padded message is n + 9 bytes (0x80 and the 8-byte length) rounded up to 64.
       expect(sha256dBlocks(n) - 1).toBe(Math.ceil((n + 9) / 64));
     }
     expect(() => sha256dBlocks(-1)).toThrow();
