@@ -157,8 +157,10 @@ export const LOOP_NOT_MEASURABLE = 'one-event-loop bound not measurable (run too
 
 /**
  * "one event loop: the render floor's 150 µs a request, at most 6,667 req/s = 66.7 % (…) of the
- * ceiling; with the txid check zcashd makes (SHA-256d of 66,017 bytes on average: 51.7 µs at
- * 0.0500 µs a SHA-256 block): 4,937 req/s = 49.4 % (…) of the ceiling". `checkBytes` is the
+ * ceiling; with the txid check of what is read (SHA-256d of the transaction, 66,017 bytes on
+ * average: 51.7 µs at 0.0500 µs a SHA-256 block): 4,937 req/s = 49.4 % (…) of the ceiling".
+ * zcashd re-hashes what it reads too (with a block given, every transaction of the block);
+ * zecrpc hashes the one transaction it reads, the term used here. `checkBytes` is the
  * mean size of the transactions a getrawtransaction request reads and re-hashes (0: no check,
  * as for decoderawtransaction, whose floor hashes the txid it shows already).
  */
@@ -173,7 +175,7 @@ export function describeLoopBound(rounds: readonly LoopBoundRound[], checkBytes:
   if (checkBytes === 0) return general;
   const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
   return (
-    `${general}; with the txid check zcashd makes (SHA-256d of ${fmt(Math.round(checkBytes))} bytes on average: ` +
+    `${general}; with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
     `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`
   );
 }

@@ -51,7 +51,7 @@ describe('one-event-loop bound', () => {
     // 66,017 bytes: 1,033 blocks × 0.05 µs = 51.65 µs more: 1e6 ÷ 151.65, 176.65, 251.65 = 6,594, 5,661, 3,974 req/s.
     expect(describeLoopBound(rounds, 66_017, 0.05)).toBe(
       "one event loop: the render floor's 125 µs a request, at most 8,000 req/s = 62.5 % (50.0–100.0) of the ceiling; " +
-        'with the txid check zcashd makes (SHA-256d of 66,017 bytes on average: 51.7 µs at 0.0500 µs a SHA-256 block): ' +
+        'with the txid check of what is read (SHA-256d of the transaction, 66,017 bytes on average: 51.7 µs at 0.0500 µs a SHA-256 block): ' +
         '5,661 req/s = 49.7 % (35.4–65.9) of the ceiling',
     );
   });
