@@ -57,8 +57,8 @@
  * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
  * added, the bound of a server that does not memoize addresses. Each target's event-loop thread's
  * CPU a request is printed too, and from the render floor's the most a server doing the floor's
- * work on its one event loop could answer (for getrawtransaction also with the txid check zcashd
- * makes). The output opens with the run's
+ * work on its one event loop could answer (for getrawtransaction also with the check that the
+ * transaction read hashes to its txid). The output opens with the run's
  * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -132,7 +132,9 @@ export function describeBound(rounds: readonly BoundRound[], cores: number, chec
  * its process: the garbage collector's helper threads run beside it and do not count. It binds
  * a server that does the floor's work (the HTTP exchange on Fastify, the hex, the digests, the
  * reply's bytes) on its event loop; a server handing part of it to other threads escapes it and
- * is bound by the cores (throughputBound) instead.
+ * is bound by the cores (throughputBound) instead. Like throughputBound's, the term includes the
+ * little the floor does that a server need not (matching the body, copies in and out of
+ * WebAssembly memory), so a one-loop server leaving that out could exceed the figure by as much.
  */
 export function oneLoopBound(loopMicros: number): number {
   if (!(loopMicros > 0)) throw new Error('a request costs its event loop some CPU');
