@@ -55,7 +55,10 @@
  * cases the most requests a second a server could answer under this load: the machine's cores
  * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
  * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
- * added, the bound of a server that does not memoize addresses. The output opens with the run's
+ * added, the bound of a server that does not memoize addresses. Each target's event-loop thread's
+ * CPU a request is printed too, and from the render floor's the most a server doing the floor's
+ * work on its one event loop could answer (for getrawtransaction also with the check that the
+ * transaction read hashes to its txid). The output opens with the run's
  * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,7 +74,15 @@ import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
 import { busyShare, CORES, machineTicks, processCpuMicros } from './lib/process-cpu.js';
-import { addressOutputs, boundRounds, describeBound, sha256BlockMicros, type BoundRound } from './lib/throughput-bound.js';
+import {
+  addressOutputs,
+  boundRounds,
+  describeBound,
+  describeLoopBound,
+  sha256BlockMicros,
+  type BoundRound,
+  type LoopBoundRound,
+} from './lib/throughput-bound.js';
 import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
@@ -151,6 +162,8 @@ interface Case {
   renderFloor?: boolean;
   /** Addresses each uncached request's reply shows whose checksums a server not memoizing addresses computes (throughput-bound.ts). */
   addressChecksums?: number;
+  /** The mean size of the transactions its uncached requests read from the store and re-hash to check their txids (getrawtransaction). */
+  txidCheckBytes?: number;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -201,14 +214,16 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
   // getrawtransaction over the stores bench/lib/served-blocks.ts builds, which hold these two blocks.
   for (const t of txs.filter((x) => x.name === 'test-141042#1' || x.name === 'main-106598#40')) {
     const body = (txid: string) => rpc('getrawtransaction', `"${txid}",1,"${t.block.hashHex}"`);
+    const cold = t.block.transactions.filter((x) => x.size > 30_000);
     cases.push({
       label: `getrawtransaction 1 ${t.name}`,
       hot: storeServer(t, true),
       cold: storeServer(t, false),
       hotBodies: [body(t.tx.txidHex)],
       // The block's large transactions, on the server that keeps no reply.
-      coldBodies: t.block.transactions.filter((x) => x.size > 30_000).map((x) => body(x.txidHex)),
+      coldBodies: cold.map((x) => body(x.txidHex)),
       renderFloor: true,
+      txidCheckBytes: cold.reduce((a, x) => a + x.size, 0) / cold.length,
       expected: () => null,
     });
   }
@@ -369,7 +384,9 @@ async function main(): Promise<void> {
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
-        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)}` : '';
+        const bound = r.bound.length
+          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros)}`
+          : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
@@ -430,7 +447,7 @@ async function compare(
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
-): Promise<{ line: string; machine: string; bound: BoundRound[]; failures: number }> {
+): Promise<{ line: string; machine: string; bound: BoundRound[]; loopBound: LoopBoundRound[]; failures: number }> {
   const targets = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
@@ -456,6 +473,8 @@ async function compare(
   }
   const rate = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  /** Each target's event-loop thread alone (its main thread's task), a request. */
+  const loopCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   /** The load clients' CPU a request, and the share of the machine busy, over each run. */
   const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -466,14 +485,17 @@ async function compare(
       const machineBefore = machineTicks();
       const clientsBefore = clientsCpu();
       const before = processCpuMicros(t.child.pid);
+      const loopBefore = processCpuMicros(t.child.pid, t.child.pid);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
       const used = processCpuMicros(t.child.pid) - before;
+      const loopUsed = processCpuMicros(t.child.pid, t.child.pid) - loopBefore;
       const clientsUsed = clientsCpu() - clientsBefore;
       busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
       lastRate.set(t.name, r.completed / r.seconds);
       rate.get(t.name)!.push(r.completed / r.seconds);
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
+      loopCpu.get(t.name)!.push(loopUsed / Math.max(1, r.completed));
       clientCpu.get(t.name)!.push(clientsUsed / Math.max(1, r.completed));
     }
   }
@@ -501,7 +523,10 @@ async function compare(
   const machine = targets
     .map((t) => {
       const label = 'label' in t ? t.label : t.name;
-      return `${label}: clients ${fmt(median(clientCpu.get(t.name)!))} µs CPU a request, machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`;
+      return (
+        `${label}: event loop ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
+        `machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`
+      );
     })
     .join(' | ');
   const floorCpu = cpu.get('render-floor');
@@ -512,7 +537,9 @@ async function compare(
         targets.map((t) => clientCpu.get(t.name)!),
       )
     : [];
-  return { line: parts.join(' | '), machine, bound, failures };
+  const floorLoop = loopCpu.get('render-floor');
+  const loopBound: LoopBoundRound[] = floorLoop ? floorLoop.map((f, i) => ({ ceilingRate: ceilingRate[i]!, floorLoopCpu: f })) : [];
+  return { line: parts.join(' | '), machine, bound, loopBound, failures };
 }
 
 await main();

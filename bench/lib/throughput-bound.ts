@@ -121,3 +121,63 @@ export function describeBound(rounds: readonly BoundRound[], cores: number, chec
     `${of(checksumMicros)}`
   );
 }
+
+/**
+ * The most requests a second a server can answer when one thread, its event loop, does a
+ * request's work: that thread cannot run more than a second of CPU a second, so
+ *
+ *   req/s ≤ 1 ÷ (event loop's CPU a request).
+ *
+ * The term is the uncached render floor's event-loop thread alone (/proc/<pid>/task/<pid>), not
+ * its process: the garbage collector's helper threads run beside it and do not count. It binds
+ * a server that does the floor's work (the HTTP exchange on Fastify, the hex, the digests, the
+ * reply's bytes) on its event loop; a server handing part of it to other threads escapes it and
+ * is bound by the cores (throughputBound) instead. Like throughputBound's, the term includes the
+ * little the floor does that a server need not (matching the body, copies in and out of
+ * WebAssembly memory), so a one-loop server leaving that out could exceed the figure by as much.
+ */
+export function oneLoopBound(loopMicros: number): number {
+  if (!(loopMicros > 0)) throw new Error('a request costs its event loop some CPU');
+  return 1e6 / loopMicros;
+}
+
+/** One round's figures for the one-event-loop bound. */
+export interface LoopBoundRound {
+  ceilingRate: number;
+  /** The render floor's event-loop thread's CPU a request. */
+  floorLoopCpu: number;
+}
+
+/** SHA-256 compressions of SHA-256d over `bytes` bytes: the padded message's 64-byte blocks, then one for the 32-byte digest. */
+export function sha256dBlocks(bytes: number): number {
+  if (!(Number.isInteger(bytes) && bytes >= 0)) throw new Error(`a message of ${bytes} bytes`);
+  return Math.floor((bytes + 8) / 64) + 1 + 1;
+}
+
+/** Said instead of the one-event-loop bound when a round read no event-loop CPU or the ceiling answered nothing. */
+export const LOOP_NOT_MEASURABLE = 'one-event-loop bound not measurable (run too short)';
+
+/**
+ * "one event loop: the render floor's 150 µs a request, at most 6,667 req/s = 66.7 % (…) of the
+ * ceiling; with the txid check of what is read (SHA-256d of the transaction, 66,017 bytes on
+ * average: 51.7 µs at 0.0500 µs a SHA-256 block): 4,937 req/s = 49.4 % (…) of the ceiling".
+ * zcashd re-hashes what it reads too (with a block given, every transaction of the block);
+ * zecrpc hashes the one transaction it reads, the term used here. `checkBytes` is the
+ * mean size of the transactions a getrawtransaction request reads and re-hashes (0: no check,
+ * as for decoderawtransaction, whose floor hashes the txid it shows already).
+ */
+export function describeLoopBound(rounds: readonly LoopBoundRound[], checkBytes: number, blockMicros: number): string {
+  if (rounds.some((r) => !(r.floorLoopCpu > 0) || !(r.ceilingRate > 0))) return LOOP_NOT_MEASURABLE;
+  const of = (extra: number) => {
+    const rates = rounds.map((r) => oneLoopBound(r.floorLoopCpu + extra));
+    const shares = rounds.map((r, i) => (100 * rates[i]!) / r.ceilingRate);
+    return `${fmt(median(rates))} req/s = ${describePercent(spread(shares))} of the ceiling`;
+  };
+  const general = `one event loop: the render floor's ${fmt(median(rounds.map((r) => r.floorLoopCpu)))} µs a request, at most ${of(0)}`;
+  if (checkBytes === 0) return general;
+  const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
+  return (
+    `${general}; with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
+    `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`
+  );
+}

@@ -262,3 +262,41 @@ describe('latency chart from the load generator’s figures', () => {
     expect(shown).not.toContainEqual(expect.stringMatching(/\b0\.00\b/));
   });
 });
+
+describe('Equihash rows from bench/equihash.ts’s output', () => {
+  // Its lines as the suite printed them for the 30 Nov 2026 rerun in bench/results/results.json.
+  const out = [
+    'Equihash (200,9), 72 real headers, Node v20.20.2',
+    'verifyEquihash, batching SIMD backend                              81.9 µs/header      4.6 min for 3.4 M headers',
+    'verifyEquihash, blake2b-wasm backend                               98.2 µs/header      5.6 min for 3.4 M headers',
+    'verifyEquihash, @noble/hashes backend                            2798.1 µs/header    158.6 min for 3.4 M headers',
+    'hashing only, batching SIMD (2 indices/compression)                51.7 µs/header      2.9 min for 3.4 M headers',
+    'hashing only, blake2b-wasm (1 compression/index)                   71.2 µs/header      4.0 min for 3.4 M headers',
+    'hashing only, @noble/hashes clone (1 compression/index)          1954.7 µs/header    110.8 min for 3.4 M headers',
+    'baseline: @noble/hashes one-shot per index (2 compressions)      3721.0 µs/header    210.9 min for 3.4 M headers',
+  ].join('\n');
+
+  it('names each backend, the batching SIMD one verifyEquihash uses first, against the naive baseline', () => {
+    const figures = PARSERS.equihash!(out);
+    expect(figures.map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['Equihash hashing, batching SIMD (2 indices a compression)', 51.7, 3721],
+      ['Equihash hashing, blake2b-wasm', 71.2, 3721],
+      ['verifyEquihash (batching SIMD), full check', 81.9, 3721],
+      ['verifyEquihash (blake2b-wasm), full check', 98.2, 3721],
+      ['verifyEquihash (@noble), full check', 2798.1, 3721],
+    ]);
+  });
+
+  it('leaves out a backend the suite did not print (no WebAssembly SIMD), and everything without the baseline', () => {
+    const withoutSimd = out
+      .split('\n')
+      .filter((l) => !l.includes('batching SIMD'))
+      .join('\n');
+    expect(PARSERS.equihash!(withoutSimd).map((f) => f.name)).toEqual([
+      'Equihash hashing, blake2b-wasm',
+      'verifyEquihash (blake2b-wasm), full check',
+      'verifyEquihash (@noble), full check',
+    ]);
+    expect(PARSERS.equihash!(out.replace(/^baseline:.*$/m, ''))).toEqual([]);
+  });
+});

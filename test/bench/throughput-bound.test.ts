@@ -5,11 +5,62 @@ import {
   addressOutputs,
   boundRounds,
   describeBound,
+  describeLoopBound,
+  LOOP_NOT_MEASURABLE,
   NOT_MEASURABLE,
+  oneLoopBound,
+  sha256dBlocks,
   sha256BlockMicros,
   throughputBound,
 } from '../../bench/lib/throughput-bound.js';
 import { largeTransactions } from '../../bench/lib/large-transactions.js';
+
+describe('one-event-loop bound', () => {
+  it('is a second of the event loop over its CPU a request', () => {
+    expect(oneLoopBound(100)).toBe(10_000);
+    expect(oneLoopBound(250)).toBe(4_000);
+    expect(() => oneLoopBound(0)).toThrow(/event loop/);
+  });
+
+  it('counts SHA-256d’s compressions: the padded message’s blocks and one for the digest', () => {
+    // 55 bytes + 1 + 8 fit one block; 56 need two.
+    expect(sha256dBlocks(0)).toBe(2);
+    expect(sha256dBlocks(55)).toBe(2);
+    expect(sha256dBlocks(56)).toBe(3);
+    expect(sha256dBlocks(119)).toBe(3);
+    expect(sha256dBlocks(120)).toBe(4);
+    // main-106598#40: 66,017 bytes → 1,032 blocks and the digest's.
+    expect(sha256dBlocks(66_017)).toBe(1_033);
+    for (const n of [0, 1, 55, 56, 63, 64, 119, 120, 66_017]) {
+      // The padded message is n + 9 bytes (0x80 and the 8-byte length) rounded up to 64.
+      expect(sha256dBlocks(n) - 1).toBe(Math.ceil((n + 9) / 64));
+    }
+    expect(() => sha256dBlocks(-1)).toThrow();
+    expect(() => sha256dBlocks(1.5)).toThrow();
+  });
+
+  it('describes each round as a share of that round’s ceiling, with the txid check added when asked', () => {
+    const rounds = [
+      { ceilingRate: 10_000, floorLoopCpu: 100 }, // 10,000 req/s: 100 %
+      { ceilingRate: 16_000, floorLoopCpu: 125 }, // 8,000: 50 %
+      { ceilingRate: 8_000, floorLoopCpu: 200 }, // 5,000: 62.5 %
+    ];
+    expect(describeLoopBound(rounds, 0, 0.05)).toBe(
+      "one event loop: the render floor's 125 µs a request, at most 8,000 req/s = 62.5 % (50.0–100.0) of the ceiling",
+    );
+    // 66,017 bytes: 1,033 blocks × 0.05 µs = 51.65 µs more: 1e6 ÷ 151.65, 176.65, 251.65 = 6,594, 5,661, 3,974 req/s.
+    expect(describeLoopBound(rounds, 66_017, 0.05)).toBe(
+      "one event loop: the render floor's 125 µs a request, at most 8,000 req/s = 62.5 % (50.0–100.0) of the ceiling; " +
+        'with the txid check of what is read (SHA-256d of the transaction, 66,017 bytes on average: 51.7 µs at 0.0500 µs a SHA-256 block): ' +
+        '5,661 req/s = 49.7 % (35.4–65.9) of the ceiling',
+    );
+  });
+
+  it('says a round without an event-loop reading is not measurable', () => {
+    expect(describeLoopBound([{ ceilingRate: 10_000, floorLoopCpu: 0 }], 0, 0.05)).toBe(LOOP_NOT_MEASURABLE);
+    expect(describeLoopBound([{ ceilingRate: 0, floorLoopCpu: 100 }], 66_017, 0.05)).toBe(LOOP_NOT_MEASURABLE);
+  });
+});
 
 describe('throughput bound', () => {
   it('is the cores over the CPU a request the server and its clients spend together', () => {
