@@ -45,8 +45,7 @@ function load(): Instance | null {
       input: new Uint8Array(x.memory.buffer, x.inputPointer(), ADDRESS_PAYLOAD_BYTES * capacity),
       output: new DataView(x.memory.buffer, x.outputPointer(), 4 * capacity),
       texts:
-        // Word-aligned, for the table's copy of each text as words.
-        typeof x.texts === 'function' && typeof x.textsPointer === 'function' && x.textsPointer() % 4 === 0
+        typeof x.texts === 'function' && typeof x.textsPointer === 'function'
           ? new Uint8Array(x.memory.buffer, x.textsPointer(), ADDRESS_TEXT_RECORD * capacity)
           : null,
     };
@@ -55,7 +54,7 @@ function load(): Instance | null {
   }
 }
 
-/** A text's record in addressTexts' result: its length, then from ADDRESS_TEXT_AT (a word boundary) its characters. */
+/** A text's record in addressTexts' result: its length, then from ADDRESS_TEXT_AT its characters (word-aligned, read as words). */
 export const ADDRESS_TEXT_RECORD = 40;
 export const ADDRESS_TEXT_AT = 4;
 

@@ -124,15 +124,15 @@ export class AddressTable {
     const texts = addressTexts(payloads, count);
     if (texts !== null) {
       // Each text as nine words, its slot's whole text area (the bytes past the text are not read).
-      const words = new Uint32Array(texts.buffer, texts.byteOffset, texts.length >>> 2);
+      const records = new DataView(texts.buffer, texts.byteOffset, texts.length);
       const slots = this.slotsView;
       for (let k = 0; k < count; k++) {
         const slot = this.pendingSlots[k]!;
         if (!this.sameHash(slot, payloads, k * ADDRESS_PAYLOAD_BYTES + PREFIX_SIZE)) continue;
         const r = k * ADDRESS_TEXT_RECORD;
-        const w = (r + ADDRESS_TEXT_AT) >>> 2;
+        const from = r + ADDRESS_TEXT_AT;
         const at = this.textStart(slot);
-        for (let i = 0; i < MAX_TEXT / 4; i++) slots.setUint32(at + 4 * i, words[w + i]!, true);
+        for (let i = 0; i < MAX_TEXT; i += 4) slots.setUint32(at + i, records.getUint32(from + i, true), true);
         this.setTextLength(slot, texts[r]!);
       }
       return;
