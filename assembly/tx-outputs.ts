@@ -9,8 +9,8 @@
 // a 40-byte record at addressesPointer() (its length in the first byte, the text after it),
 // calls writeOutputs with an output area, and copies the outputLength() bytes written back.
 // What the module writes depends only on the `len` bytes and the records it is given (its
-// 16-byte steps read up to 31 bytes past a script and 47 past a record's first byte, which the
-// host's areas follow), and it writes only within `cap` bytes of its output: an output it does
+// 16-byte steps read up to 12 bytes past a script and 9 past a record, which the host's areas
+// follow), and it writes only within `cap` bytes of its output: an output it does
 // not write (not P2PKH or P2SH, an amount JavaScript writes, an address record out of range,
 // bytes that end early, no room left) ends the call before it, and the host writes that one.
 
@@ -240,8 +240,8 @@ function hex16(o: usize, v: v128): void {
 
 /**
  * The hex of the `n` ≤ 32 bytes at `src`, at `o`; returns the position after it. Two 16-byte
- * steps: it reads up to 31 bytes past them (the host's areas lie after the outputs) and writes
- * up to 62 past their hex, which what follows overwrites.
+ * steps: it reads the 32 bytes from `src` (the host's areas lie after the outputs) and writes 64
+ * hex digits, those past the `n` bytes' overwritten by what follows.
  */
 @inline
 function hex(o: usize, src: usize, n: i32): usize {
