@@ -14,6 +14,8 @@
 // not write (not P2PKH or P2SH, an amount JavaScript writes, an address record out of range,
 // bytes that end early, no room left) ends the call before it, and the host writes that one.
 
+import { hex16 } from './text/hex16';
+
 const START = memory.data<u8>([0x7b, 0x22, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x22, 0x3a, 0, 0, 0, 0, 0, 0, 0]); // {"value":
 const VALUE_ZAT = memory.data<u8>([0x2c, 0x22, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x5a, 0x61, 0x74, 0x22, 0x3a, 0, 0, 0, 0]); // ,"valueZat":
 const VALUE_SAT = memory.data<u8>([0x2c, 0x22, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x53, 0x61, 0x74, 0x22, 0x3a, 0, 0, 0, 0]); // ,"valueSat":
@@ -225,17 +227,6 @@ function eightDigits(o: usize, value: u32): usize {
   store<u16>(o + 4, load<u16>(DIGIT_PAIRS + <usize>(2 * c)));
   store<u16>(o + 6, load<u16>(DIGIT_PAIRS + <usize>(2 * (low - 100 * c))));
   return o + 8;
-}
-
-/** The 32 hex digits of the 16 bytes in `v`, in order, at `o`. */
-@inline
-function hex16(o: usize, v: v128): void {
-  const digits = i8x16(0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66);
-  const low4 = i8x16.splat(0x0f);
-  const high = i8x16.swizzle(digits, v128.and(i16x8.shr_u(v, 4), low4));
-  const low = i8x16.swizzle(digits, v128.and(v, low4));
-  v128.store(o, i8x16.shuffle(high, low, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
-  v128.store(o + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
 /**
