@@ -82,9 +82,12 @@ function load(): OutputRunWriter | null {
     if (need > m.buffer.byteLength) m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
     const mem = new Uint8Array(m.buffer);
     const memWords = new Uint32Array(m.buffer);
-    // The address tables' slots as words, for a copy of 10 words in place of up to 37 bytes.
+    // The address tables' slots as words, for a copy of 10 words in place of up to 37 bytes; the
+    // last two tables' views are kept, since a run may alternate P2PKH and P2SH outputs.
     let wordsOf: Uint8Array | null = null;
     let words: Uint32Array | null = null;
+    let otherOf: Uint8Array | null = null;
+    let other: Uint32Array | null = null;
     return {
       load(bytes, start, end) {
         if (end - start > OUTPUTS_AREA)
@@ -95,8 +98,13 @@ function load(): OutputRunWriter | null {
         if (k < 0 || k >= OUTPUT_RUN) throw new RangeError(`tx-outputs: address ${k} is beyond the ${OUTPUT_RUN} records`);
         const r = recordsAt + k * RECORD_BYTES;
         if (slots !== wordsOf) {
+          const previousOf = wordsOf;
+          const previous = words;
+          if (slots === otherOf) words = other;
+          else words = slots.byteOffset % 4 === 0 ? new Uint32Array(slots.buffer, slots.byteOffset, slots.length >>> 2) : null;
           wordsOf = slots;
-          words = slots.byteOffset % 4 === 0 ? new Uint32Array(slots.buffer, slots.byteOffset, slots.length >>> 2) : null;
+          otherOf = previousOf;
+          other = previous;
         }
         // A text longer than a record holds is left to JavaScript (the module refuses its length).
         if (length > RECORD_BYTES - 1) {
