@@ -278,6 +278,39 @@ describe('getrawtransaction: a block stepped through once, then asked again', ()
   });
 });
 
+describe('getrawtransaction: one reading of the chain a reply', () => {
+  /** The fixture store, counting block-index and tip reads. */
+  class ReadCountingStore extends MemoryChainStore {
+    indexReads = 0;
+    tipReads = 0;
+    override async blockIndex(hash: Uint8Array) {
+      this.indexReads++;
+      return super.blockIndex(hash);
+    }
+    override async tip() {
+      this.tipReads++;
+      return super.tip();
+    }
+  }
+
+  it('reads the containing block’s index entry once and the tip once, with the block given or through the index', async () => {
+    const store = new ReadCountingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store, { cacheReplies: false });
+    const sideReply = parseJson(await resultOf(method, `["${SIDE_TXIDS[0]}", 1, "${SIDE_HASH}"]`)) as JsonObject;
+    expect([store.indexReads, store.tipReads]).toEqual([1, 1]);
+    expect(sideReply.get('in_active_chain')).toBe(false);
+    expect(num(sideReply.get('confirmations'))).toBe('0');
+    store.indexReads = store.tipReads = 0;
+    const activeReply = parseJson(await resultOf(method, `["${TX5}", 1, "${B5.hash}"]`)) as JsonObject;
+    expect([store.indexReads, store.tipReads]).toEqual([1, 1]);
+    expect(activeReply.get('in_active_chain')).toBe(true);
+    expect(num(activeReply.get('confirmations'))).toBe('16');
+    store.indexReads = store.tipReads = 0;
+    await resultOf(method, `["${TX5}", 1]`);
+    expect([store.indexReads, store.tipReads]).toEqual([1, 1]);
+  });
+});
+
 describe('TransactionStarts', () => {
   it('keeps the most recently used blocks, and other bytes under the same hash start afresh', () => {
     const starts = new TransactionStarts(2);

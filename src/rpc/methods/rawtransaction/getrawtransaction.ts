@@ -15,7 +15,7 @@ import { TransactionStarts } from './transaction-starts.js';
 import { getInt, JsonWriter } from '../../../json/index.js';
 import { txToJsonBytes, type TxJsonExtras } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
-import type { BlockIndexEntry, ChainStoreReader } from '../../../store/types.js';
+import type { BlockIndexEntry, ChainStoreReader, ChainTip } from '../../../store/types.js';
 import { TipScopedReplyCache, tipScope } from '../blockchain/reply-cache.js';
 import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import type { ReplyScope } from '../../workers/reply-slab.js';
@@ -299,10 +299,11 @@ async function findInIndex(store: ChainStoreReader, starts: TransactionStarts, t
   return found;
 }
 
-/** TxToJSON's block members: height/confirmations/time on the active chain, else -1/0. */
-async function blockExtras(store: ChainStoreReader, found: FoundTx): Promise<TxJsonExtras['block']> {
-  const entry = await store.blockIndex(found.blockHash);
-  const tip = await store.tip();
+/**
+ * TxToJSON's block members: height/confirmations/time on the active chain, else -1/0, from the
+ * containing block's index entry and one reading of the tip.
+ */
+function blockExtras(found: FoundTx, entry: BlockIndexEntry | null, tip: ChainTip | null): TxJsonExtras['block'] {
   if (!entry) return undefined;
   if (entry.onBestChain && tip && entry.height <= tip.height) {
     return {
@@ -424,11 +425,12 @@ async function rawTransactionReply(
   const found = blockEntry ? await findInBlock(store, starts, blockEntry, txid) : await findInIndex(store, starts, txid);
   if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
 
-  const extras: TxJsonExtras = { leadingHex: true, block: await blockExtras(store, found) };
+  // The given block's entry, already read, is the containing block's; the tip is read once, so
+  // confirmations and in_active_chain describe the same chain.
+  const entry = blockEntry && bytesEqual(blockEntry.hash, found.blockHash) ? blockEntry : await store.blockIndex(found.blockHash);
+  const tip = await store.tip();
+  const extras: TxJsonExtras = { leadingHex: true, block: blockExtras(found, entry, tip) };
   if (spentIndexLookup) extras.spent = { bytes: await spentIndexLookup.records([found.tx]), at: 0 };
-  if (blockEntry) {
-    const tip = await store.tip();
-    extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
-  }
+  if (blockEntry) extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
   return lending ? renderInLentMemory(found.tx, store.network, lending.scope, extras) : txToJsonBytes(found.tx, store.network, extras);
 }
