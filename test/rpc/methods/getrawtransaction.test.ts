@@ -309,6 +309,43 @@ describe('getrawtransaction: one reading of the chain a reply', () => {
     await resultOf(method, `["${TX5}", 1]`);
     expect([store.indexReads, store.tipReads]).toEqual([1, 1]);
   });
+
+  /**
+   * The fixture store, whose first tip read after `reorganizeOnTipRead` finds the side block
+   * 24202 made the best chain's tip (a reorganization between the reply's readings), counted as
+   * a tip change; its index entry says so from then on.
+   */
+  class ReorganizingStore extends ReadCountingStore {
+    private reorganized = false;
+    reorganizeOnTipRead = false;
+    override async blockIndex(hash: Uint8Array) {
+      const entry = await super.blockIndex(hash);
+      return entry && this.reorganized && toHex(hash) === toHex(decodeBlock(side.bytes).hash) ? { ...entry, onBestChain: true } : entry;
+    }
+    override async tip() {
+      const tip = await super.tip();
+      if (this.reorganizeOnTipRead) {
+        this.reorganizeOnTipRead = false;
+        this.reorganized = true;
+      }
+      return this.reorganized ? { hash: decodeBlock(side.bytes).hash, height: side.height } : tip;
+    }
+    override tipChanges(): number {
+      return this.reorganized ? 1 : 0;
+    }
+  }
+
+  it('reads the block members and in_active_chain again when the chain reorganized between its readings', async () => {
+    const store = new ReorganizingStore(MAINNET, blocks, [side]);
+    const method = getRawTransactionMethod(store, { cacheReplies: false });
+    store.reorganizeOnTipRead = true;
+    const reply = parseJson(await resultOf(method, `["${SIDE_TXIDS[0]}", 1, "${SIDE_HASH}"]`)) as JsonObject;
+    // The side block as the new tip, not its entry from before the reorganization with the tip after it.
+    expect(reply.get('in_active_chain')).toBe(true);
+    expect(num(reply.get('height'))).toBe('24202');
+    expect(num(reply.get('confirmations'))).toBe('1');
+    expect([store.indexReads, store.tipReads]).toEqual([2, 2]);
+  });
 });
 
 describe('TransactionStarts', () => {

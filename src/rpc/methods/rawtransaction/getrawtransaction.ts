@@ -316,6 +316,32 @@ function blockExtras(found: FoundTx, entry: BlockIndexEntry | null, tip: ChainTi
   return { hash: found.blockHash, notIndexed: true };
 }
 
+/** Readings of the chain a reply makes at most before it answers from the last, however often the tip moves. */
+const CHAIN_VIEW_READINGS = 3;
+
+/**
+ * The given block's index entry, the containing block's and the tip, read while the tip did not
+ * move (a store that counts its tip changes tells), so that a reply's block members and
+ * `in_active_chain` describe one chain, as zcashd answers them under its lock: read again when a
+ * block was connected or the chain reorganized meanwhile. The given block's entry, already read,
+ * is the containing block's when the transaction was found in it.
+ */
+async function chainView(
+  store: ChainStoreReader,
+  found: FoundTx,
+  given: BlockIndexEntry | null,
+  changes: number | undefined,
+): Promise<{ given: BlockIndexEntry | null; entry: BlockIndexEntry | null; tip: ChainTip | null }> {
+  for (let reading = 1; ; reading++) {
+    const entry = given && bytesEqual(given.hash, found.blockHash) ? given : await store.blockIndex(found.blockHash);
+    const tip = await store.tip();
+    const now = store.tipChanges?.();
+    if (now === changes || reading === CHAIN_VIEW_READINGS) return { given, entry, tip };
+    changes = now;
+    if (given) given = (await store.blockIndex(given.hash)) ?? given;
+  }
+}
+
 /** Bytes of finished replies kept for the current tip (a verbose reply is several times its transaction's size). */
 const GETRAWTRANSACTION_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -416,6 +442,7 @@ async function rawTransactionReply(
   verbose: boolean,
   lending: { scope: ReplyScope | undefined } | null,
 ): Promise<Buffer> {
+  const changesAtStart = store.tipChanges?.();
   let blockEntry: BlockIndexEntry | null = null;
   if (givenBlock) {
     blockEntry = await store.blockIndex(givenBlock);
@@ -425,12 +452,10 @@ async function rawTransactionReply(
   const found = blockEntry ? await findInBlock(store, starts, blockEntry, txid) : await findInIndex(store, starts, txid);
   if (!verbose) return new JsonWriter(2 * found.tx.size + 2).hexStr(found.tx.bytes).toBuffer();
 
-  // The given block's entry, already read, is the containing block's; the tip is read once, so
-  // confirmations and in_active_chain describe the same chain.
-  const entry = blockEntry && bytesEqual(blockEntry.hash, found.blockHash) ? blockEntry : await store.blockIndex(found.blockHash);
-  const tip = await store.tip();
-  const extras: TxJsonExtras = { leadingHex: true, block: blockExtras(found, entry, tip) };
+  const view = await chainView(store, found, blockEntry, changesAtStart);
+  const extras: TxJsonExtras = { leadingHex: true, block: blockExtras(found, view.entry, view.tip) };
   if (spentIndexLookup) extras.spent = { bytes: await spentIndexLookup.records([found.tx]), at: 0 };
-  if (blockEntry) extras.inActiveChain = blockEntry.onBestChain && tip !== null && blockEntry.height <= tip.height;
+  const given = view.given;
+  if (given) extras.inActiveChain = given.onBestChain && view.tip !== null && given.height <= view.tip.height;
   return lending ? renderInLentMemory(found.tx, store.network, lending.scope, extras) : txToJsonBytes(found.tx, store.network, extras);
 }
