@@ -1,4 +1,4 @@
-// The JSON of a transaction's plain transparent inputs, as src/render/tx.ts's writeWireInput
+// The JSON of a transaction's plain transparent inputs, as src/render/tx-vin.ts's writeWireInput
 // writes them for byte output: `{"txid":"…","vout":N,"scriptSig":{"asm":"…","hex":"…"},"sequence":N}`,
 // joined by commas. An input-heavy transaction spends most of its rendering here (reversed
 // prevout hashes, the asm's numbers, signatures and hash-type suffixes, the scripts' hex), one

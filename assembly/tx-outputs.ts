@@ -1,4 +1,4 @@
-// The JSON of a transaction's P2PKH and P2SH outputs, as src/render/tx.ts's writeStandardOutput
+// The JSON of a transaction's P2PKH and P2SH outputs, as src/render/tx-vout.ts's writeStandardOutput
 // writes them for byte output: `{"value":<amount>,"valueZat":N,"valueSat":N,"n":N,"scriptPubKey":
 // {"asm":"…","hex":"…","reqSigs":1,"type":"…","addresses":["…"]}}`, joined by commas. A payout
 // transaction spends most of its rendering on them (the amounts, the hash's and the script's
