@@ -13,6 +13,7 @@ import { JsonWriter } from '../json/writer.js';
 import { AsmIntoWriter } from './asm-sinks.js';
 import { renderToBytes } from './scratch-output.js';
 import type { TxSpentFields } from './spent-fields.js';
+import { inputRunWriter } from './input-wasm.js';
 import { writeVin } from './tx-vin.js';
 import { writeVout } from './tx-vout.js';
 
@@ -171,6 +172,22 @@ function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: Or
 }
 
 /**
+ * The `hex` member: `hexText` copied when given; written in place by the inputs module when the
+ * output is one of its reply slots (./input-wasm.ts), which saves copying the hex out of a
+ * module's memory; else encoded by the writer.
+ */
+function writeHexMember(w: JsonWriter, bytes: Uint8Array, hexText: Uint8Array | undefined): void {
+  w.key('hex');
+  if (hexText === undefined && w.writesBytes) w.sharedHexStrEncodedBy(bytes, encodeInSlot);
+  else w.sharedHexStr(bytes, hexText);
+}
+
+function encodeInSlot(bytes: Uint8Array, output: Buffer, at: number): boolean {
+  const module = inputRunWriter();
+  return module !== null && output.buffer === module.memory && module.encodeHexAt(bytes, output.byteOffset + at);
+}
+
+/**
  * Appends the TxToJSON object for `tx` to `w`. A v6 transaction (ZIP 229), which no zcashd
  * release prints, extends v5's object: its Orchard flags name enableCrossAddress, and an
  * `ironwood` object shaped as `orchard` follows it (docs/compatibility.md, v6 transactions).
@@ -199,7 +216,7 @@ function writeTxJsonWithHex(
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
   // Written first, so that the hex of every field after it is a copy of this output.
-  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
+  if (extras.leadingHex) writeHexMember(w, tx.bytes, hexText);
   tx.computeDigests();
   w.key('txid').hexStrReversed(tx.txid);
   w.key('authdigest').hexStrReversed(tx.authDigest);
@@ -209,7 +226,7 @@ function writeTxJsonWithHex(
   if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
+  if (!extras.leadingHex) writeHexMember(w, tx.bytes, hexText);
   writeVin(w, asm, d.vin, isCoinbase(d.vin), network, extras.spent);
   writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);
