@@ -58,7 +58,8 @@
  * added, the bound of a server that does not memoize addresses. Each target's event-loop thread's
  * CPU a request is printed too, and from the render floor's the most a server doing the floor's
  * work on its one event loop could answer (for getrawtransaction also with the check that the
- * transaction read hashes to its txid). The output opens with the run's
+ * transaction read hashes to its txid, for decoderawtransaction also with the addresses'
+ * checksums of a server that does not memoize addresses). The output opens with the run's
  * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -385,7 +386,7 @@ async function main(): Promise<void> {
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
         const bound = r.bound.length
-          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros)}`
+          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros, c.addressChecksums ?? 0)}`
           : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {

@@ -164,20 +164,32 @@ export const LOOP_NOT_MEASURABLE = 'one-event-loop bound not measurable (run too
  * zcashd re-hashes what it reads too (with a block given, every transaction of the block);
  * zecrpc hashes the one transaction it reads, the term used here. `checkBytes` is the
  * mean size of the transactions a getrawtransaction request reads and re-hashes (0: no check,
- * as for decoderawtransaction, whose floor hashes the txid it shows already).
+ * as for decoderawtransaction, whose floor hashes the txid it shows already). `checksums`, the
+ * addresses the reply shows, adds describeBound's term for a server that does not memoize
+ * addresses (two compressions each at `blockMicros`, Base58 left out): the floor writes the
+ * addresses' text without computing it.
  */
-export function describeLoopBound(rounds: readonly LoopBoundRound[], checkBytes: number, blockMicros: number): string {
+export function describeLoopBound(rounds: readonly LoopBoundRound[], checkBytes: number, blockMicros: number, checksums = 0): string {
   if (rounds.some((r) => !(r.floorLoopCpu > 0) || !(r.ceilingRate > 0))) return LOOP_NOT_MEASURABLE;
   const of = (extra: number) => {
     const rates = rounds.map((r) => oneLoopBound(r.floorLoopCpu + extra));
     const shares = rounds.map((r, i) => (100 * rates[i]!) / r.ceilingRate);
     return `${fmt(median(rates))} req/s = ${describePercent(spread(shares))} of the ceiling`;
   };
-  const general = `one event loop: the render floor's ${fmt(median(rounds.map((r) => r.floorLoopCpu)))} µs a request, at most ${of(0)}`;
-  if (checkBytes === 0) return general;
-  const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
-  return (
-    `${general}; with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
-    `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`
-  );
+  const parts = [`one event loop: the render floor's ${fmt(median(rounds.map((r) => r.floorLoopCpu)))} µs a request, at most ${of(0)}`];
+  if (checkBytes > 0) {
+    const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
+    parts.push(
+      `with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
+        `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`,
+    );
+  }
+  if (checksums > 0) {
+    const checksumMicros = checksums * COMPRESSIONS_PER_CHECKSUM * blockMicros;
+    parts.push(
+      `with ${fmt(checksums)} address checksum${checksums === 1 ? '' : 's'} (${fmt(checksumMicros, 1)} µs), ` +
+        `for a server that does not memoize addresses: ${of(checksumMicros)}`,
+    );
+  }
+  return parts.join('; ');
 }

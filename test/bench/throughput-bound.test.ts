@@ -56,6 +56,22 @@ describe('one-event-loop bound', () => {
     );
   });
 
+  it('adds the address checksums of a server that does not memoize addresses, after the txid check when there is one', () => {
+    const rounds = [
+      { ceilingRate: 10_000, floorLoopCpu: 100 },
+      { ceilingRate: 16_000, floorLoopCpu: 125 },
+      { ceilingRate: 8_000, floorLoopCpu: 200 },
+    ];
+    // 1,500 addresses × 2 compressions × 0.05 µs = 150 µs more: 1e6 ÷ 250, 275, 350 = 4,000, 3,636, 2,857 req/s.
+    expect(describeLoopBound(rounds, 0, 0.05, 1_500)).toBe(
+      "one event loop: the render floor's 125 µs a request, at most 8,000 req/s = 62.5 % (50.0–100.0) of the ceiling; " +
+        'with 1,500 address checksums (150.0 µs), for a server that does not memoize addresses: 3,636 req/s = 35.7 % (22.7–40.0) of the ceiling',
+    );
+    expect(describeLoopBound(rounds, 66_017, 0.05, 1)).toMatch(
+      /51\.7 µs at 0\.0500 µs a SHA-256 block\): 5,661 req\/s = 49\.7 % \(35\.4–65\.9\) of the ceiling; with 1 address checksum \(0\.1 µs\)/,
+    );
+  });
+
   it('says a round without an event-loop reading is not measurable', () => {
     expect(describeLoopBound([{ ceilingRate: 10_000, floorLoopCpu: 0 }], 0, 0.05)).toBe(LOOP_NOT_MEASURABLE);
     expect(describeLoopBound([{ ceilingRate: 0, floorLoopCpu: 100 }], 66_017, 0.05)).toBe(LOOP_NOT_MEASURABLE);
