@@ -109,7 +109,9 @@ function load(): InputRunWriter | null {
     const need = outputAt + OUTPUT_AREA;
     const m = x.memory;
     if (need > m.buffer.byteLength) m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
-    let mem = new Uint8Array(m.buffer);
+    // The memory's buffer, kept here: asking the Memory for it is a native call, made per reply.
+    let memory = m.buffer;
+    let mem = new Uint8Array(memory);
     let output = mem.subarray(outputAt, need);
     /** Free slots; null until the first lend adds them to the memory. */
     let free: Buffer[] | null = null;
@@ -136,21 +138,22 @@ function load(): InputRunWriter | null {
         return output;
       },
       get memory() {
-        return m.buffer;
+        return memory;
       },
       lendSlot() {
         if (free === null) {
           const end = slotsAt + REPLY_SLOTS * REPLY_SLOT_BYTES;
           if (end > m.buffer.byteLength) m.grow(Math.ceil((end - m.buffer.byteLength) / PAGE));
-          mem = new Uint8Array(m.buffer);
+          memory = m.buffer;
+          mem = new Uint8Array(memory);
           output = mem.subarray(outputAt, need);
           free = [];
-          for (let i = REPLY_SLOTS - 1; i >= 0; i--) free.push(Buffer.from(m.buffer, slotsAt + i * REPLY_SLOT_BYTES, REPLY_SLOT_BYTES));
+          for (let i = REPLY_SLOTS - 1; i >= 0; i--) free.push(Buffer.from(memory, slotsAt + i * REPLY_SLOT_BYTES, REPLY_SLOT_BYTES));
         }
         return free.pop() ?? null;
       },
       returnSlot(slot) {
-        if (free === null || slot.buffer !== m.buffer || free.includes(slot)) throw new Error('tx-inputs: not a lent reply slot');
+        if (free === null || slot.buffer !== memory || free.includes(slot)) throw new Error('tx-inputs: not a lent reply slot');
         free.push(slot);
       },
     };
