@@ -55,10 +55,12 @@
  * cases the most requests a second a server could answer under this load: the machine's cores
  * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
  * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
- * added, the bound of a server that does not memoize addresses. Each target's event-loop thread's
+ * added, the bound of a server that does not memoize addresses, and with their checksums and
+ * Base58 at this checkout's fastest instead. Each target's event-loop thread's
  * CPU a request is printed too, and from the render floor's the most a server doing the floor's
  * work on its one event loop could answer (for getrawtransaction also with the check that the
- * transaction read hashes to its txid). The output opens with the run's
+ * transaction read hashes to its txid, for decoderawtransaction also with the addresses'
+ * checksums of a server that does not memoize addresses). The output opens with the run's
  * start time, commit and arguments and closes with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,6 +82,7 @@ import {
   describeBound,
   describeLoopBound,
   sha256BlockMicros,
+  addressTextMicros,
   type BoundRound,
   type LoopBoundRound,
 } from './lib/throughput-bound.js';
@@ -358,6 +361,7 @@ async function main(): Promise<void> {
     const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
     const blockMicros = sha256BlockMicros();
+    const textMicros = addressTextMicros();
 
     console.log(
       `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${SERVER_ARGS}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
@@ -385,7 +389,7 @@ async function main(): Promise<void> {
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
         const bound = r.bound.length
-          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros)}`
+          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros, textMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros, c.addressChecksums ?? 0, textMicros)}`
           : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {

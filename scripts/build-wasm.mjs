@@ -2,9 +2,10 @@
 // Compiles every top-level assembly/<name>.ts (AssemblyScript) into src/crypto/wasm/<name>.wasm.
 // Files in subfolders of assembly/ are shared code, imported by the entry files.
 // Runs from `npm run build:wasm` and from `prepare`, so `npm ci` produces the modules.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_FROM_FILE, wasmSourcesDigest } from './wasm-sources.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDir = join(root, 'assembly');
@@ -37,6 +38,9 @@ async function main() {
   };
 
   mkdirSync(outDir, { recursive: true });
+  // Taken before compiling: sources edited during the build are then found stale, not recorded as built.
+  const sources = wasmSourcesDigest(root);
+  rmSync(join(outDir, BUILT_FROM_FILE), { force: true });
   let ok = true;
   for (const name of entries) {
     const { error, stderr } = await asc.main([
@@ -62,6 +66,7 @@ async function main() {
       process.stderr.write(`build-wasm: ${name}.wasm\n`);
     }
   }
+  if (ok) writeFileSync(join(outDir, BUILT_FROM_FILE), `${JSON.stringify({ sources })}\n`);
   return ok;
 }
 

@@ -5,6 +5,9 @@
  * for each part; tests pass counting stand-ins).
  */
 import { createHash } from 'node:crypto';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { isCanonicalJubjubPoint, isJubjubSmallOrder, isValidPallasPoint } from '../../src/crypto/curves.js';
 import { wasmZip244Digests } from '../../src/crypto/zip244-wasm.js';
 import { wasmHexDecodeInto, wasmHexInto } from '../../src/json/hex-wasm.js';
 import type { RecordedReply } from './recorded-replies.js';
@@ -18,14 +21,49 @@ export interface FloorWork {
   zip244Digests(wire: Uint8Array): { txid: Uint8Array; authDigest: Uint8Array } | null;
   /** The lowercase hex of bytes[start, end) into out at `at`. */
   hexInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): boolean;
+  /** Whether the 32 bytes are a point of `kind` as the decoder requires it (zcashd refuses the transaction otherwise). */
+  pointCheck(kind: PointKind, point: Uint8Array): boolean;
 }
+
+/** The curve points a transaction's decoding checks: Orchard's and Ironwood's cv and rk, Sapling's cv (not of small order) and rk. */
+export type PointKind = 'pallas' | 'jubjub-cv' | 'jubjub-rk';
 
 export const FLOOR_WORK: FloorWork = {
   hexDecodeInto: wasmHexDecodeInto,
   sha256d: (bytes) => createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest(),
   zip244Digests: wasmZip244Digests,
   hexInto: wasmHexInto,
+  // The checks the decoder makes, through the backend it selects (WebAssembly when it loads);
+  // render-floor-server.ts turns the verdict memo off, so each runs as for a point never seen.
+  pointCheck: (kind, point) =>
+    kind === 'pallas' ? isValidPallasPoint(point) : isCanonicalJubjubPoint(point) && (kind === 'jubjub-rk' || !isJubjubSmallOrder(point)),
 };
+
+/**
+ * Where the points a decoding checks lie in `tx`: a transaction decoded from other bytes (a
+ * distinct copy) checks the same places. Each is a view into `tx` (the decoder copies none).
+ */
+export function pointPlaces(tx: Uint8Array): { kind: PointKind; at: number }[] {
+  const d = decodeTransaction(tx, CURRENT_CHAIN_ACCEPTANCE).data;
+  const places: { kind: PointKind; at: number }[] = [];
+  const place = (kind: PointKind, view: Uint8Array): void => {
+    const at = view.byteOffset - tx.byteOffset;
+    if (view.buffer !== tx.buffer || at < 0 || at + 32 > tx.length) throw new Error('a point is not a view into the transaction');
+    places.push({ kind, at });
+  };
+  for (const bundle of [d.orchard, d.ironwood ?? null]) {
+    for (const a of bundle?.actions ?? []) {
+      place('pallas', a.cv);
+      place('pallas', a.rk);
+    }
+  }
+  for (const spend of d.sapling?.spends ?? []) {
+    place('jubjub-cv', spend.cv);
+    place('jubjub-rk', spend.rk);
+  }
+  for (const output of d.sapling?.outputs ?? []) place('jubjub-cv', output.cv);
+  return places;
+}
 
 /** Writes the whole reply to the request whose body is `body` into `out` (the reply's size). */
 export type BuildReply = (body: Buffer, out: Buffer) => void;
@@ -50,8 +88,9 @@ function shownHash(reply: RecordedReply, key: string): Buffer {
 }
 
 /**
- * decoderawtransaction: the parameter's hex decoded, the txid hashed (and a v5/v6 auth digest),
- * the reply's bytes copied; checked once against the reply's own txid and auth digest.
+ * decoderawtransaction: the parameter's hex decoded, its curve points checked as the decoder
+ * checks them, the txid hashed (and a v5/v6 auth digest), the reply's bytes copied; checked
+ * once against the reply's own txid and auth digest.
  */
 function decodePlan(request: Buffer, reply: RecordedReply, work: FloorWork): BuildReply | null {
   const param = stringAfter(request, DECODE_PARAM);
@@ -67,12 +106,18 @@ function decodePlan(request: Buffer, reply: RecordedReply, work: FloorWork): Bui
     return d;
   };
   decode(request);
+  const points = pointPlaces(tx);
+  const checkPoints = (): void => {
+    for (const { kind, at } of points) if (!work.pointCheck(kind, tx.subarray(at, at + 32))) throw new Error(`an invalid ${kind} point`);
+  };
+  checkPoints();
   const computed = digests();
   if (!shownHash(reply, 'txid').equals(computed.txid)) throw new Error('the hashed txid is not the reply’s');
   if (computed.authDigest && !shownHash(reply, 'authdigest').equals(computed.authDigest))
     throw new Error('the hashed auth digest is not the reply’s');
   return (body, out) => {
     decode(body);
+    checkPoints();
     digests();
     reply.body.copy(out);
   };

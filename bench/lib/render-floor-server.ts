@@ -5,7 +5,9 @@
  * leave out, each part with the fastest code this checkout has for it:
  *
  * - decoderawtransaction: the parameter's hex decoded to the transaction's bytes (WebAssembly,
- *   as zecrpc decodes it) and its txid hashed: SHA-256d for v1–v4 (OpenSSL), ZIP 244's txid and
+ *   as zecrpc decodes it), its curve points checked as the decoder checks them (Orchard's and
+ *   Sapling's cv and rk: zcashd refuses a transaction with an invalid one; WebAssembly, no
+ *   verdict memo), and its txid hashed: SHA-256d for v1–v4 (OpenSSL), ZIP 244's txid and
  *   auth digest for v5/v6 (zecrpc's WebAssembly, one walk for both), as the reply shows them;
  * - getrawtransaction 1: the transaction's bytes (held in memory: a store read costs nothing
  *   here) encoded as the reply's `hex` (WebAssembly SIMD, as zecrpc's writer encodes it);
@@ -23,6 +25,7 @@
  * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
  */
 import Fastify from 'fastify';
+import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { floorPlan, ReplyMemory, type BuildReply } from './render-floor-plans.js';
 import { readRecordedReplies, type RecordedReply } from './recorded-replies.js';
 
@@ -32,6 +35,9 @@ interface Plan {
   build: BuildReply | null;
 }
 
+// Each request's points checked as a transaction's never seen before are: the distinct copies
+// a load cycles share them, and a memo would answer them from its second round on.
+setPointCheckCache(false);
 const byLength = new Map<number, Plan[]>();
 for (const { request, reply } of readRecordedReplies()) {
   byLength.set(request.length, [...(byLength.get(request.length) ?? []), { request, reply, build: floorPlan(request, reply) }]);

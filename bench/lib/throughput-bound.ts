@@ -25,10 +25,13 @@
  * node:crypto's rate for one long message (OpenSSL with the CPU's SHA extensions, one stream,
  * bound by the instructions' latency): the fastest SHA-256 on the promised stack, not the
  * hardware's floor, since an address's compressions are independent of other addresses' and a
- * multi-buffer implementation could interleave them.
+ * multi-buffer implementation could interleave them. A second term takes each address's checksum
+ * and Base58 at this checkout's fastest (addressTextMicros), the render floor's own criterion for
+ * the parts it does: Base58 has no rate that bounds every implementation.
  */
 import { createHash } from 'node:crypto';
 import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
+import { ADDRESS_PAYLOAD_BYTES, addressTexts } from '../../src/crypto/address-checksums.js';
 import type { Transaction } from '../../src/codec/tx/transaction.js';
 import { cpuMicros, describePercent, fmt, median, spread } from './measure.js';
 
@@ -62,6 +65,58 @@ export function sha256BlockMicros(bytes = 32 << 20, rounds = 5, clock: () => num
     least = Math.min(least, (clock() - t0) / blocks);
   }
   return least;
+}
+
+/** Payouts per addressTextMicros batch: the address table's batch. */
+const TEXT_BATCH = 1024;
+
+/**
+ * CPU µs one address's text (checksum and Base58) costs at this checkout's fastest: batches of
+ * 1,024 distinct payloads through addressTexts (WebAssembly, four checksums at a time, as the
+ * address table encodes a transaction's fresh addresses), the least over `rounds` of `batches`
+ * batches; null when the module cannot write texts. Not the hardware's floor, as a compression's
+ * rate at OpenSSL's is not: the render floor's criterion (the fastest code this checkout has for
+ * each part), for the one part the floor copies where a server not memoizing addresses computes.
+ */
+export function addressTextMicros(rounds = 5, batches = 100, clock: () => number = cpuMicros): number | null {
+  const payloads = new Uint8Array(TEXT_BATCH * ADDRESS_PAYLOAD_BYTES);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < payloads.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    payloads[i] = x & 0xff;
+  }
+  if (addressTexts(payloads, TEXT_BATCH) === null) return null;
+  let least = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = clock();
+    for (let b = 0; b < batches; b++) addressTexts(payloads, TEXT_BATCH);
+    least = Math.min(least, (clock() - t0) / (batches * TEXT_BATCH));
+  }
+  return least;
+}
+
+/** The address terms a decoderawtransaction case adds for a server that does not memoize addresses. */
+function addressTerms(checksums: number, blockMicros: number, textMicros: number | null): { label: string; micros: number }[] {
+  if (checksums === 0) return [];
+  const checksumMicros = checksums * COMPRESSIONS_PER_CHECKSUM * blockMicros;
+  const terms = [
+    {
+      label:
+        `with ${fmt(checksums)} address checksum${checksums === 1 ? '' : 's'} (${fmt(checksumMicros, 1)} µs at ` +
+        `${blockMicros.toFixed(4)} µs a SHA-256 block), for a server that does not memoize addresses`,
+      micros: checksumMicros,
+    },
+  ];
+  if (textMicros !== null && textMicros > 0) {
+    const micros = checksums * textMicros;
+    terms.push({
+      label: `with them and their Base58 at this checkout's fastest instead (batched in WebAssembly, ${textMicros.toFixed(4)} µs an address: ${fmt(micros, 1)} µs)`,
+      micros,
+    });
+  }
+  return terms;
 }
 
 /** One round's measurements the bound is taken from. */
@@ -99,13 +154,19 @@ export const NOT_MEASURABLE = 'bound from the uncached render floor not measurab
  * "bound from the uncached render floor (271 µs) + clients (85 µs) on 2 cores: 5,618 req/s =
  * 64.0 % (…) of the ceiling; with 1,500 address checksums (150.0 µs at 0.0250 µs a SHA-256
  * block), for a server that does not memoize addresses: 3,953 req/s = 45.1 % (40.2–49.9) of the
- * ceiling": medians of the rounds' inputs, the share per round. The bound that holds for every
- * server comes first.
+ * ceiling; with them and their Base58 at this checkout's fastest instead (…): …": medians of the rounds' inputs,
+ * the share per round. The bound that holds for every server comes first; `textMicros`
+ * (addressTextMicros) null or absent leaves out the last.
  */
-export function describeBound(rounds: readonly BoundRound[], cores: number, checksums: number, blockMicros: number): string {
+export function describeBound(
+  rounds: readonly BoundRound[],
+  cores: number,
+  checksums: number,
+  blockMicros: number,
+  textMicros: number | null = null,
+): string {
   // A CPU reading is whole clock ticks (10 ms at CLK_TCK 100): a short run can read none.
   if (rounds.some((r) => !(r.floorCpu + r.clientCpu > 0) || !(r.ceilingRate > 0))) return NOT_MEASURABLE;
-  const checksumMicros = checksums * COMPRESSIONS_PER_CHECKSUM * blockMicros;
   const of = (extra: number) => {
     const rates = rounds.map((r) => throughputBound(cores, r.floorCpu + extra, r.clientCpu));
     const shares = rounds.map((r, i) => (100 * rates[i]!) / r.ceilingRate);
@@ -114,12 +175,7 @@ export function describeBound(rounds: readonly BoundRound[], cores: number, chec
   const general =
     `bound from the uncached render floor (${fmt(median(rounds.map((r) => r.floorCpu)))} µs) + clients ` +
     `(${fmt(median(rounds.map((r) => r.clientCpu)))} µs) on ${cores} cores: ${of(0)}`;
-  if (checksums === 0) return general;
-  return (
-    `${general}; with ${fmt(checksums)} address checksum${checksums === 1 ? '' : 's'} ` +
-    `(${fmt(checksumMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block), for a server that does not memoize addresses: ` +
-    `${of(checksumMicros)}`
-  );
+  return [general, ...addressTerms(checksums, blockMicros, textMicros).map((t) => `${t.label}: ${of(t.micros)}`)].join('; ');
 }
 
 /**
@@ -164,20 +220,31 @@ export const LOOP_NOT_MEASURABLE = 'one-event-loop bound not measurable (run too
  * zcashd re-hashes what it reads too (with a block given, every transaction of the block);
  * zecrpc hashes the one transaction it reads, the term used here. `checkBytes` is the
  * mean size of the transactions a getrawtransaction request reads and re-hashes (0: no check,
- * as for decoderawtransaction, whose floor hashes the txid it shows already).
+ * as for decoderawtransaction, whose floor hashes the txid it shows already). `checksums`, the
+ * addresses the reply shows, and `textMicros` add describeBound's terms for a server that does
+ * not memoize addresses: the floor writes the addresses' text without computing it.
  */
-export function describeLoopBound(rounds: readonly LoopBoundRound[], checkBytes: number, blockMicros: number): string {
+export function describeLoopBound(
+  rounds: readonly LoopBoundRound[],
+  checkBytes: number,
+  blockMicros: number,
+  checksums = 0,
+  textMicros: number | null = null,
+): string {
   if (rounds.some((r) => !(r.floorLoopCpu > 0) || !(r.ceilingRate > 0))) return LOOP_NOT_MEASURABLE;
   const of = (extra: number) => {
     const rates = rounds.map((r) => oneLoopBound(r.floorLoopCpu + extra));
     const shares = rounds.map((r, i) => (100 * rates[i]!) / r.ceilingRate);
     return `${fmt(median(rates))} req/s = ${describePercent(spread(shares))} of the ceiling`;
   };
-  const general = `one event loop: the render floor's ${fmt(median(rounds.map((r) => r.floorLoopCpu)))} µs a request, at most ${of(0)}`;
-  if (checkBytes === 0) return general;
-  const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
-  return (
-    `${general}; with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
-    `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`
-  );
+  const parts = [`one event loop: the render floor's ${fmt(median(rounds.map((r) => r.floorLoopCpu)))} µs a request, at most ${of(0)}`];
+  if (checkBytes > 0) {
+    const checkMicros = sha256dBlocks(Math.round(checkBytes)) * blockMicros;
+    parts.push(
+      `with the txid check of what is read (SHA-256d of the transaction, ${fmt(Math.round(checkBytes))} bytes on average: ` +
+        `${fmt(checkMicros, 1)} µs at ${blockMicros.toFixed(4)} µs a SHA-256 block): ${of(checkMicros)}`,
+    );
+  }
+  for (const t of addressTerms(checksums, blockMicros, textMicros)) parts.push(`${t.label}: ${of(t.micros)}`);
+  return parts.join('; ');
 }

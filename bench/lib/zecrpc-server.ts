@@ -6,7 +6,7 @@
  *   SERVE=datadir DATADIR=… NETWORK=regtest  the LevelDB chain store at DATADIR, read as
  *                                         `zecrpc serve` reads it (verified reads)
  *   INSIGHT=1                             with -insightexplorer's methods (SERVE=datadir)
- *   CACHE=1|0                             the method's reply cache on (as served) or off
+ *   CACHE=1|0                             the method's reply cache and the point checks' memo on (as served) or off
  *   SUMMARY=1|0                           getblock 1 of connected blocks from the index (as served) or decoded
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
  *   LARGE_BLOCK=<bytes>                   SERVE=store mainnet also serves largeMainnetSide(bytes)
@@ -23,11 +23,16 @@ import { NO_EXPERIMENTAL_FEATURES } from '../../src/rpc/methods/control/experime
 import { openChainStore } from '../../src/store/index.js';
 import { verifiedStoreReader } from '../../src/store/verify.js';
 import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction/decoderawtransaction.js';
+import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { startRpcServer } from '../../src/rpc/http/server.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
 import { largeMainnetSide, largeSaplingSide, servedStore, type ServedNetwork } from './served-blocks.js';
 
 const cache = process.env.CACHE !== '0';
+// Uncached, the curve points' verdict memo is off too: a load's distinct copies of a transaction
+// share their points, which a memo would answer from its second round on, where a transaction
+// never seen before (a new one, or an old block's) has its points checked.
+if (!cache) setPointCheckCache(false);
 const summaryReplies = process.env.SUMMARY !== '0';
 const network = (process.env.NETWORK ?? 'mainnet') as ServedNetwork | 'regtest';
 

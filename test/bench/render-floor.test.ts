@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../../bench/lib/child-server.js';
 import { largeTransactions } from '../../bench/lib/large-transactions.js';
-import { FLOOR_WORK, floorPlan, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
+import { FLOOR_WORK, floorPlan, pointPlaces, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
 import type { RecordedReply } from '../../bench/lib/recorded-replies.js';
 import { captureReply, replyParts } from '../../bench/lib/raw-http.js';
 import { toHex } from '../../src/codec/hex.js';
+import { isValidPallasPointBigint } from '../../src/crypto/curves.js';
 import { txToJsonBytes } from '../../src/render/tx.js';
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -74,12 +75,13 @@ describe('the uncached render floor', () => {
 
 /** FLOOR_WORK with each part's calls counted. */
 function countingWork(): { work: FloorWork; calls: Record<keyof FloorWork, number> } {
-  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0 };
+  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0, pointCheck: 0 };
   const work: FloorWork = {
     hexDecodeInto: (...a) => (calls.hexDecodeInto++, FLOOR_WORK.hexDecodeInto(...a)),
     sha256d: (...a) => (calls.sha256d++, FLOOR_WORK.sha256d(...a)),
     zip244Digests: (...a) => (calls.zip244Digests++, FLOOR_WORK.zip244Digests(...a)),
     hexInto: (...a) => (calls.hexInto++, FLOOR_WORK.hexInto(...a)),
+    pointCheck: (...a) => (calls.pointCheck++, FLOOR_WORK.pointCheck(...a)),
   };
   return { work, calls };
 }
@@ -88,12 +90,13 @@ const asReply = (want: Buffer): RecordedReply => ({ status: 200, type: 'applicat
 
 describe('the render floor’s plans', () => {
   it('do on every request the work an uncached reply cannot leave out, and write its exact bytes', () => {
-    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2), then of main-3428145#3 (v6)
+    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2), then of main-3428145#3 (v6:
+    // 13 Orchard actions, each a cv and an rk to check; a stored transaction's were checked when it was stored)
     const expected: Record<keyof FloorWork, number>[] = [
-      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0 },
-      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
-      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0 },
-      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1 },
+      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0, pointCheck: 0 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1, pointCheck: 0 },
+      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0, pointCheck: 26 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1, pointCheck: 0 },
     ];
     exchanges.forEach((e, i) => {
       const { work, calls } = countingWork();
@@ -108,6 +111,25 @@ describe('the render floor’s plans', () => {
       const perRequest = Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, (v - atStart[k as keyof FloorWork]) / 3]));
       expect(perRequest).toEqual(expected[i]);
     });
+  });
+
+  it('check the points where the decoder does, each a view of the decoded bytes, and refuse an invalid one', () => {
+    const t = txs[1]!;
+    const actions = t.tx.data.orchard!.actions;
+    const places = pointPlaces(t.tx.bytes);
+    expect(places.map((p) => p.kind)).toEqual(actions.flatMap(() => ['pallas', 'pallas']));
+    expect(places.map((p) => toHex(t.tx.bytes.subarray(p.at, p.at + 32)))).toEqual(actions.flatMap((a) => [toHex(a.cv), toHex(a.rk)]));
+    const body = Buffer.from(rpc('decoderawtransaction', `"${toHex(t.tx.bytes)}"`));
+    let seen = 0;
+    const refusing: FloorWork = { ...FLOOR_WORK, pointCheck: (kind, point) => ++seen < 7 && FLOOR_WORK.pointCheck(kind, point) };
+    expect(() => floorPlan(body, asReply(txToJsonBytes(t.tx, t.params)), refusing)).toThrow(/invalid pallas point/);
+    // The real check gives the decoder's verdicts (checked against the BigInt one): x = 1…16, some off the curve.
+    const verdicts = Array.from({ length: 16 }, (_, x) => Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? x + 1 : 0))).map((p) => [
+      FLOOR_WORK.pointCheck('pallas', p),
+      isValidPallasPointBigint(p),
+    ]);
+    for (const [floor, reference] of verdicts) expect(floor).toBe(reference);
+    expect(verdicts.some(([v]) => v) && verdicts.some(([v]) => !v)).toBe(true);
   });
 
   it('replay a method they do not build (getblock)', () => {

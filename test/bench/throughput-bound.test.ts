@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { busyShare, machineTicks, parseMachineTicks } from '../../bench/lib/process-cpu.js';
 import {
   addressOutputs,
+  addressTextMicros,
   boundRounds,
   describeBound,
   describeLoopBound,
@@ -54,6 +55,44 @@ describe('one-event-loop bound', () => {
         'with the txid check of what is read (SHA-256d of the transaction, 66,017 bytes on average: 51.7 µs at 0.0500 µs a SHA-256 block): ' +
         '5,661 req/s = 49.7 % (35.4–65.9) of the ceiling',
     );
+  });
+
+  it('adds the address checksums of a server that does not memoize addresses, after the txid check when there is one', () => {
+    const rounds = [
+      { ceilingRate: 10_000, floorLoopCpu: 100 },
+      { ceilingRate: 16_000, floorLoopCpu: 125 },
+      { ceilingRate: 8_000, floorLoopCpu: 200 },
+    ];
+    // 1,500 addresses × 2 compressions × 0.05 µs = 150 µs more: 1e6 ÷ 250, 275, 350 = 4,000, 3,636, 2,857 req/s.
+    expect(describeLoopBound(rounds, 0, 0.05, 1_500)).toBe(
+      "one event loop: the render floor's 125 µs a request, at most 8,000 req/s = 62.5 % (50.0–100.0) of the ceiling; " +
+        'with 1,500 address checksums (150.0 µs at 0.0500 µs a SHA-256 block), for a server that does not memoize addresses: 3,636 req/s = 35.7 % (22.7–40.0) of the ceiling',
+    );
+    expect(describeLoopBound(rounds, 66_017, 0.05, 1)).toMatch(
+      /51\.7 µs at 0\.0500 µs a SHA-256 block\): 5,661 req\/s = 49\.7 % \(35\.4–65\.9\) of the ceiling; with 1 address checksum \(0\.1 µs at 0\.0500 µs a SHA-256 block\)/,
+    );
+  });
+
+  it('adds the addresses with their Base58 at this checkout’s fastest rate as a term of its own', () => {
+    const rounds = [{ ceilingRate: 10_000, floorLoopCpu: 100 }];
+    // 1,500 × 0.1 µs = 150 µs: 1e6 ÷ 250 = 4,000 req/s; the checksums alone 1,500 × 2 × 0.05 = 150 µs too.
+    expect(describeLoopBound(rounds, 0, 0.05, 1_500, 0.1)).toBe(
+      "one event loop: the render floor's 100 µs a request, at most 10,000 req/s = 100.0 % (100.0–100.0) of the ceiling; " +
+        'with 1,500 address checksums (150.0 µs at 0.0500 µs a SHA-256 block), for a server that does not memoize addresses: 4,000 req/s = 40.0 % (40.0–40.0) of the ceiling; ' +
+        "with them and their Base58 at this checkout's fastest instead (batched in WebAssembly, 0.1000 µs an address: 150.0 µs): 4,000 req/s = 40.0 % (40.0–40.0) of the ceiling",
+    );
+    // No addresses, or no module: no such term.
+    expect(describeLoopBound(rounds, 0, 0.05, 0, 0.1)).not.toContain('Base58');
+    expect(describeLoopBound(rounds, 0, 0.05, 1_500, null)).not.toContain('Base58');
+  });
+
+  it('times an address’s text per address over whole batches, the least of its rounds', () => {
+    // A scripted clock: the rounds take 2,048, 1,024 and 4,096 µs for 10 batches of 1,024 addresses.
+    const readings = [0, 2_048, 0, 1_024, 0, 4_096];
+    expect(addressTextMicros(3, 10, () => readings.shift()!)).toBeCloseTo(0.1, 12);
+    const real = addressTextMicros(1, 2);
+    expect(real).not.toBeNull();
+    expect(real!).toBeGreaterThanOrEqual(0);
   });
 
   it('says a round without an event-loop reading is not measurable', () => {

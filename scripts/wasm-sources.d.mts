@@ -1,0 +1,2 @@
+export const BUILT_FROM_FILE: string;
+export function wasmSourcesDigest(root: string): string;
