@@ -110,9 +110,27 @@ function isPlainAsciiBytes(body: Buffer): boolean {
  * pass a decoder of it makes anyway. False for any other text, and without the module.
  */
 function decodesAsHexAhead(text: Buffer): boolean {
-  if ((text.length & 1) !== 0) return false;
+  if ((text.length & 1) !== 0 || !startsAsHex(text)) return false;
   const found = wasmHexDecodeAhead(text);
   return found !== null && found !== NOT_HEX;
+}
+
+/** Leading characters looked at before a long string is decoded ahead. */
+const HEX_PREFIX_CHARS = 64;
+
+/**
+ * Whether the first characters of `text` are hex digits: a long string that is not hex (a
+ * message, base64) nearly always shows it there, and is then left to the ordinary checks without
+ * a copy and a decode of the whole of it first.
+ */
+function startsAsHex(text: Buffer): boolean {
+  const end = Math.min(text.length, HEX_PREFIX_CHARS);
+  for (let i = 0; i < end; i++) {
+    const c = text[i]!;
+    const letter = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (letter >= 0x61 && letter <= 0x66))) return false;
+  }
+  return true;
 }
 
 /** From this many bytes, the control-byte search runs in WebAssembly (./hex-wasm.ts), copy included. */
@@ -571,7 +589,9 @@ class Reader {
     const q = buf.indexOf(Ch.Quote, start);
     if (q - start < LAZY_STRING_MIN_BYTES) return false;
     const body = buf.subarray(start, q);
-    if (!decodesAsHexAhead(body) && !isPlainAsciiBytes(body)) return false;
+    // With the estimate's record, a run it did not record is not hex: only the ordinary checks are left.
+    const plain = this.hexRuns === null ? decodesAsHexAhead(body) || isPlainAsciiBytes(body) : isPlainAsciiBytes(body);
+    if (!plain) return false;
     items.push(null);
     defineLazyString(items, items.length - 1, body, scope);
     this.pos = q + 1;
