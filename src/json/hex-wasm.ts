@@ -91,6 +91,11 @@ export const LOWERCASE_HEX = 2;
  * then the bytes' HexStr, character for character): NOT_HEX, MIXED_CASE_HEX or LOWERCASE_HEX.
  */
 export function wasmHexDecodeCased(hex: Uint8Array, out: Uint8Array): number | null {
+  const held = takeDecodedAhead(hex);
+  if (held !== null) {
+    if (held.found !== NOT_HEX) out.set(instance!.mem.subarray(held.at, held.at + (hex.length >>> 1)));
+    return held.found;
+  }
   const n = hex.length;
   // The bytes are decoded in place: each step reads its 32 characters before writing their 16 bytes.
   const w = withMemory(n, n);
@@ -99,6 +104,44 @@ export function wasmHexDecodeCased(hex: Uint8Array, out: Uint8Array): number | n
   const found = w.exports.decodeHex(w.input, n, w.input);
   if (found !== NOT_HEX) out.set(w.mem.subarray(w.input, w.input + (n >>> 1)));
   return found;
+}
+
+/**
+ * The one text decoded ahead by wasmHexDecodeAhead, while its bytes are still in the module's
+ * memory: `text` is the very view decoded (an object, so a view of another request's body, even
+ * at the same place, is never taken for it), held weakly so that a body nobody decodes is not
+ * kept alive by it; `use` is the memory's use it was decoded in.
+ */
+let ahead: { text: WeakRef<Uint8Array>; found: number; at: number; use: number } | null = null;
+/** Counts the uses of the module's memory: each may overwrite what an earlier one left there. */
+let memoryUses = 0;
+
+/**
+ * Decodes the even-length hex text `hex` (a long string of a request's body) into the module's
+ * memory and keeps the bytes there, the text left as it was: the JSON reader proves a string
+ * plain this way (hex holds no quote, backslash, control byte or non-ASCII byte) with the one
+ * pass the decoder would make anyway, and wasmHexDecodeCased, given this same view before the
+ * memory is used for anything else, copies the bytes out instead of decoding again. NOT_HEX,
+ * MIXED_CASE_HEX or LOWERCASE_HEX as wasmHexDecodeCased answers; null, having decoded nothing,
+ * when the module is unavailable or the text too long for it.
+ */
+export function wasmHexDecodeAhead(hex: Uint8Array): number | null {
+  const n = hex.length;
+  const at = (n + 15) & ~15;
+  const w = withMemory(n, at + (n >>> 1));
+  if (w === null) return null;
+  w.mem.set(hex, w.input);
+  const found = w.exports.decodeHex(w.input, n, w.input + at);
+  ahead = { text: new WeakRef(hex), found, at: w.input + at, use: memoryUses };
+  return found;
+}
+
+/** wasmHexDecodeAhead's record for `hex` when it is the text last decoded ahead and its bytes are still in memory (taken once), else null. */
+function takeDecodedAhead(hex: Uint8Array): { found: number; at: number } | null {
+  const held = ahead;
+  if (held === null || held.text.deref() !== hex) return null;
+  ahead = null;
+  return held.use === memoryUses ? held : null;
 }
 
 /**
@@ -122,6 +165,7 @@ function withMemory(input: number, bytes: number): Instance | null {
   if (instance === undefined) instance = load();
   const w = instance;
   if (w === null || input > MAX_WASM_INPUT) return null;
+  memoryUses++;
   const need = w.input + bytes;
   if (need > w.mem.length) {
     const m = w.exports.memory;

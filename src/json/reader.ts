@@ -26,7 +26,8 @@ import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
 import type { KnownRuns } from './known-strings.js';
-import { wasmHoldsControlByte } from './hex-wasm.js';
+import type { HexRuns } from './hex-runs.js';
+import { NOT_HEX, wasmHexDecodeAhead, wasmHoldsControlByte } from './hex-wasm.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
 export class JsonParseError extends Error {
@@ -103,6 +104,35 @@ function isPlainAsciiBytes(body: Buffer): boolean {
   return !holdsControlByte(body);
 }
 
+/**
+ * Whether the string body `text` is hex (even length, only [0-9a-fA-F]), found by decoding it
+ * ahead for the decoder (hex-wasm.ts wasmHexDecodeAhead): such a string is plain, with the one
+ * pass a decoder of it makes anyway. False for any other text, and without the module.
+ */
+function decodesAsHexAhead(text: Buffer): boolean {
+  if ((text.length & 1) !== 0 || !startsAsHex(text)) return false;
+  const found = wasmHexDecodeAhead(text);
+  return found !== null && found !== NOT_HEX;
+}
+
+/** Leading characters looked at before a long string is decoded ahead. */
+const HEX_PREFIX_CHARS = 64;
+
+/**
+ * Whether the first characters of `text` are hex digits: a long string that is not hex (a
+ * message, base64) nearly always shows it there, and is then left to the ordinary checks without
+ * a copy and a decode of the whole of it first.
+ */
+function startsAsHex(text: Buffer): boolean {
+  const end = Math.min(text.length, HEX_PREFIX_CHARS);
+  for (let i = 0; i < end; i++) {
+    const c = text[i]!;
+    const letter = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (letter >= 0x61 && letter <= 0x66))) return false;
+  }
+  return true;
+}
+
 /** From this many bytes, the control-byte search runs in WebAssembly (./hex-wasm.ts), copy included. */
 const MIN_WASM_SCAN_BYTES = 2048;
 
@@ -169,9 +199,11 @@ export const ESTIMATED_BODY_MIN_BYTES = 64 * 1024;
  * under 64 KiB count as nothing: they cost little, and most requests are that small.
  *
  * With `known`, a long run equal to a string the server holds checked (known-strings.ts) is
- * skipped on that one comparison, and recorded there for the reader.
+ * skipped on that one comparison, and recorded there for the reader. With `hexRuns`, a long run
+ * the reader would leave lazy that decodes as hex is skipped on that decode, and recorded there
+ * for the reader (hex-runs.ts).
  */
-export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number {
+export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns, hexRuns?: HexRuns): number {
   if (body.length < ESTIMATED_BODY_MIN_BYTES) return 0;
   let objects = 0;
   let arrays = 0;
@@ -199,6 +231,15 @@ export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns): number 
       if (next - i > LAZY_STRING_MIN_BYTES && known?.match(bytes, i + 1, next) === true) {
         i = next - 1;
         continue;
+      }
+      // Hex holds none of them either, and deciding that by decoding it spares the decoder its pass.
+      if (hexRuns !== undefined && next - i > LAZY_STRING_MIN_BYTES) {
+        const text = bytes.subarray(i + 1, next);
+        if (decodesAsHexAhead(text)) {
+          hexRuns.record(i + 1, text);
+          i = next - 1;
+          continue;
+        }
       }
       if (next - i > LONG_RUN && !holdsStructure(bytes, i + 1, next)) {
         if (!wide) wide = !isPlainRun(bytes, i + 1, next);
@@ -263,6 +304,11 @@ export interface ParseOptions {
    * without being scanned again.
    */
   knownRuns?: KnownRuns;
+  /**
+   * Long strings of the input found to be hex by parsedSizeEstimate: with lazyStrings, array
+   * elements read as the view it decoded without being scanned again.
+   */
+  hexRuns?: HexRuns;
 }
 
 /** Parses a whole JSON text (a JS string is taken as its UTF-8 encoding) into a JsonValue. */
@@ -273,7 +319,7 @@ export function parseJson(input: string | Uint8Array, options: ParseOptions = {}
       : Buffer.isBuffer(input)
         ? input
         : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  return new Reader(bytes, options.lazyStrings ?? null, options.knownRuns ?? null).readDocument();
+  return new Reader(bytes, options.lazyStrings ?? null, options.knownRuns ?? null, options.hexRuns ?? null).readDocument();
 }
 
 class Reader {
@@ -284,6 +330,7 @@ class Reader {
     private readonly buf: Buffer,
     private readonly lazyStrings: LazyStringScope | null,
     private readonly knownRuns: KnownRuns | null,
+    private readonly hexRuns: HexRuns | null,
   ) {
     this.end = buf.length;
   }
@@ -531,10 +578,20 @@ class Reader {
       this.pos = start + known.length + 1;
       return true;
     }
+    // Found to be hex by the size estimate: the element is the view it decoded, up to the next quote.
+    const hex = this.hexRuns?.from(start);
+    if (hex !== undefined) {
+      items.push(null);
+      defineLazyString(items, items.length - 1, hex, scope);
+      this.pos = start + hex.length + 1;
+      return true;
+    }
     const q = buf.indexOf(Ch.Quote, start);
     if (q - start < LAZY_STRING_MIN_BYTES) return false;
     const body = buf.subarray(start, q);
-    if (!isPlainAsciiBytes(body)) return false;
+    // With the estimate's record, a run it did not record is not hex: only the ordinary checks are left.
+    const plain = this.hexRuns === null ? decodesAsHexAhead(body) || isPlainAsciiBytes(body) : isPlainAsciiBytes(body);
+    if (!plain) return false;
     items.push(null);
     defineLazyString(items, items.length - 1, body, scope);
     this.pos = q + 1;

@@ -9,6 +9,7 @@
  */
 import { LazyStringScope } from '../json/lazy-strings.js';
 import type { KnownRuns } from '../json/known-strings.js';
+import type { HexRuns } from '../json/hex-runs.js';
 import { JsonParseError, parseJson } from '../json/reader.js';
 import { JsonWriter, quoteJsonString } from '../json/writer.js';
 import { JsonObject, type JsonValue } from '../json/value.js';
@@ -52,6 +53,8 @@ export interface DispatchOptions {
   privateDir?: string;
   /** The body's long strings found equal to strings a cache holds (parsedSizeEstimate): read without scanning them. */
   knownRuns?: KnownRuns;
+  /** The body's long strings found to be hex by decoding them (parsedSizeEstimate): read without scanning them. */
+  hexRuns?: HexRuns;
 }
 
 /** zcashd's RPC_OUT_OF_MEMORY. */
@@ -299,7 +302,7 @@ function handleParsedBody(
 ): RpcReply | Promise<RpcReply> {
   let value: JsonValue;
   try {
-    value = parseJson(body, { lazyStrings, knownRuns: opts.knownRuns });
+    value = parseJson(body, { lazyStrings, knownRuns: opts.knownRuns, hexRuns: opts.hexRuns });
   } catch (e) {
     if (!(e instanceof JsonParseError)) throw e;
     return { status: 500, body: errorReply(RPC.PARSE_ERROR, 'Parse error', null) + '\n' };

@@ -14,6 +14,7 @@ import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
 import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../json/reader.js';
 import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
+import { HexRuns } from '../../json/hex-runs.js';
 import { storeDirectory } from '../../store/layout.js';
 import {
   dispatchJsonRpcBody,
@@ -125,6 +126,7 @@ interface PendingRequest {
   signal: AbortSignal | undefined;
   cheap: boolean;
   knownRuns: KnownRuns | undefined;
+  hexRuns: HexRuns | undefined;
   /** The memory reserved for its parsed form (0: none). */
   parseCost: number;
 }
@@ -358,6 +360,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     readonly onServerError = onServerError;
     readonly privateDir = privateDir;
     readonly knownRuns: KnownRuns | undefined;
+    readonly hexRuns: HexRuns | undefined;
     reply: SimpleReply = NO_REPLY;
     summary: RequestSummary | null = null;
     /** Memory lent to this reply by the render threads, given back once the reply is written. */
@@ -370,6 +373,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
       private readonly slot: WorkSlot,
     ) {
       this.knownRuns = request.knownRuns;
+      this.hexRuns = request.hexRuns;
       this.cheap = request.cheap;
       this.parseCost = request.parseCost;
     }
@@ -460,8 +464,9 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
     if (!cheap) trimmer.noteActivity();
     // Only a body the estimate reads can hold a long string to look for.
     const knownRuns = plainStrings.length > 0 && body.length >= ESTIMATED_BODY_MIN_BYTES ? new KnownRuns(plainStrings) : undefined;
-    const parseCost = parsedSizeEstimate(body, knownRuns);
-    const request: PendingRequest = { body, signal, cheap, knownRuns, parseCost };
+    const hexRuns = body.length >= ESTIMATED_BODY_MIN_BYTES ? new HexRuns() : undefined;
+    const parseCost = parsedSizeEstimate(body, knownRuns, hexRuns);
+    const request: PendingRequest = { body, signal, cheap, knownRuns, hexRuns, parseCost };
     if (parseCost > 0 && !parsedBudget.tryReserve(parseCost)) return reserveAndRun(request);
     const slot = (cheap ? cheapQueue : queue).enterNow();
     return slot !== null ? runInSlot(request, slot) : queueAndRun(request);

@@ -12,6 +12,7 @@ import { RPC, RpcError, type RpcMethod } from '../../method.js';
 import { helpExampleCli, helpExampleRpc } from '../../help-examples.js';
 import { renderInLentMemory } from '../reply-memory.js';
 import { DecodeCache } from './decode-cache.js';
+import { decodeTransactionHexInScratch } from './scratch-decode.js';
 
 // zcashd's help text, reproduced because it is part of the reply (`help`, -32602 errors).
 const HELP =
@@ -122,11 +123,16 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
       if (spentIndexLookup) return asDeserializationError(withSpentRecords(hex, ctx.network, profile, spentIndexLookup));
       if (cache === null)
         return asDeserializationError(() => {
-          const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+          // Rendered here into bytes of the reply's own, so the transaction is garbage on return
+          // and its bytes may be decoded into memory the next request reuses.
+          const { tx, hexText } =
+            decodeTransactionHexInScratch(hex, profile.acceptance) ?? decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
           return renderInLentMemory(tx, ctx.network, ctx.replyScope, {}, hexText ?? undefined);
         });
       const json = asDeserializationError(() => {
-        const { tx, hexText } = decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+        // Rendered here into a buffer of its own (the one the cache keeps), so likewise.
+        const { tx, hexText } =
+          decodeTransactionHexInScratch(hex, profile.acceptance) ?? decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
         return txToJsonBytes(tx, ctx.network, {}, hexText ?? undefined);
       });
       cache.set(cacheKey, hex, json);
