@@ -120,6 +120,15 @@ export function writeInputs(src: usize, len: i32, count: i32, dst: usize, cap: i
 }
 
 /**
+ * HexStr of the `len` bytes at `src` (a transaction the host copied to inputPointer()) at `dst`:
+ * a reply's `hex` member written in place when the reply is in the module's memory. Reads up to
+ * 15 bytes past the input and writes up to 30 past the hex (the host keeps room for them).
+ */
+export function encodeHex(src: usize, len: i32, dst: usize): void {
+  hex(dst, src, len);
+}
+
+/**
  * ScriptToAsmStr(script, fAttemptSighashDecode = true) of `src[start, end)` at `o`; returns
  * the position after it, or 0 at a non-push opcode (the host names it).
  */

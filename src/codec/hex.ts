@@ -110,9 +110,19 @@ export function reversedHexToBytes(s: string): Uint8Array {
   return b;
 }
 
+let lastHexIntValue = -1;
+let lastHexIntText = '';
+
 /** `HexInt(u32)`: 8 lowercase hex digits, most significant first. */
 export function hexInt(v: number): string {
-  return (v >>> 0).toString(16).padStart(8, '0');
+  const u = v >>> 0;
+  // Every overwintered transaction prints its version group id, one of a few values: the last
+  // one's text is kept, as Number#toString(16) costs more than the rest of the member.
+  if (u !== lastHexIntValue) {
+    lastHexIntText = u.toString(16).padStart(8, '0');
+    lastHexIntValue = u;
+  }
+  return lastHexIntText;
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

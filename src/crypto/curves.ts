@@ -15,6 +15,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { loadWasmPointChecks } from './curves-wasm.js';
+import { PointVerdicts } from './point-verdicts.js';
 
 /** BLS12-381 scalar field = Jubjub base field. */
 export const JUBJUB_Q = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
@@ -223,12 +224,13 @@ export function setPointCheckBackend(name: PointCheckBackend): void {
 /**
  * Point checks are a large part of decoding a shielded transaction, even in WebAssembly. The same encodings are decoded again and again in practice (a block
  * served at verbosity 2 after it was imported, mempool transactions decoded by several clients),
- * so verdicts are memoized per curve, keyed by the 32 bytes. Bounded: cleared wholesale when
- * full, which keeps memory flat (≈ 10 MB at the cap) without LRU bookkeeping on the hot path.
+ * so verdicts are memoized per curve, keyed by the 32 bytes (./point-verdicts.ts). Bounded:
+ * cleared wholesale when full, which keeps memory flat (≈ 4.2 MB a curve, allocated on its first check) without LRU
+ * bookkeeping on the hot path.
  */
 const CHECK_CACHE_LIMIT = 65_536;
-const jubjubCache = new Map<string, boolean>();
-const pallasCache = new Map<string, boolean>();
+const jubjubCache = new PointVerdicts(2 * CHECK_CACHE_LIMIT, CHECK_CACHE_LIMIT);
+const pallasCache = new PointVerdicts(2 * CHECK_CACHE_LIMIT, CHECK_CACHE_LIMIT);
 let cacheEnabled = true;
 
 /** Turns the verdict cache on or off (benchmarks measure the cold path with it off). */
@@ -238,14 +240,6 @@ export function setPointCheckCache(enabled: boolean): void {
   pallasCache.clear();
 }
 
-function cachedCheck(cache: Map<string, boolean>, b: Uint8Array, check: (b: Uint8Array) => boolean): boolean {
-  if (!cacheEnabled) return check(b);
-  const key = Buffer.from(b.buffer, b.byteOffset, 32).toString('latin1');
-  let verdict = cache.get(key);
-  if (verdict === undefined) {
-    verdict = check(b);
-    if (cache.size >= CHECK_CACHE_LIMIT) cache.clear();
-    cache.set(key, verdict);
-  }
-  return verdict;
+function cachedCheck(cache: PointVerdicts, b: Uint8Array, check: (b: Uint8Array) => boolean): boolean {
+  return cacheEnabled ? cache.verdict(b, check) : check(b);
 }

@@ -280,6 +280,28 @@ export class JsonWriter {
     return this;
   }
 
+  /**
+   * sharedHexStr(bytes), its hex written by `encode` into this output at `at` when it can
+   * (exactly 2 × bytes.length characters, and at most 32 bytes past them, which what follows
+   * overwrites; true), as a module whose memory holds the output writes it in place; else
+   * encoded here.
+   */
+  sharedHexStrEncodedBy(bytes: Uint8Array, encode: (bytes: Uint8Array, output: Buffer, at: number) => boolean): this {
+    if (this.buf === null) return this.sharedHexStr(bytes);
+    const sep = this.comma() ? ',' : '';
+    this.sharedBuffer = bytes.buffer;
+    this.sharedStart = bytes.byteOffset;
+    this.sharedLength = bytes.length;
+    this.ensure(2 * bytes.length + 35);
+    if (sep) this.buf[this.pos++] = COMMA;
+    this.buf[this.pos++] = QUOTE;
+    this.sharedOutput = this.pos;
+    if (encode(bytes, this.buf, this.pos)) this.pos += 2 * bytes.length;
+    else this.encodeHex(bytes, 0, bytes.length);
+    this.buf[this.pos++] = QUOTE;
+    return this;
+  }
+
   /** `uint256::GetHex` of `bytes[start, start + n)`: the bytes reversed, lowercase hex. */
   hexStrReversed(bytes: Uint8Array, start = 0, n = bytes.length - start): this {
     const sep = this.comma() ? ',' : '';
@@ -479,6 +501,30 @@ export class JsonWriter {
     this.ensure(n + 1);
     if (this.comma()) this.buf[this.pos++] = COMMA;
     this.buf.set(bytes.subarray(start, end), this.pos);
+    this.pos += n;
+    return this;
+  }
+
+  /**
+   * Byte output only, in an open array: makes room for `room` bytes of elements and returns the
+   * output and the offset at which the next elements go (after a comma when one is due), for a
+   * writer that writes into that memory itself (a run of inputs written in WebAssembly straight
+   * into the reply: rawElements without its copy). `elementsWritten(n)` then takes the `n` bytes
+   * written there; the output is valid until the writer's next call.
+   */
+  elementsPlace(room: number): { output: Buffer; at: number } {
+    if (this.buf === null) throw new Error('JsonWriter: elementsPlace() needs byte output');
+    if (this.state !== IN_ARRAY) throw new Error('JsonWriter: elementsPlace() outside an array');
+    this.ensure(room + 1);
+    return { output: this.buf, at: this.needComma ? this.pos + 1 : this.pos };
+  }
+
+  /** The `n` bytes of complete elements written at elementsPlace()'s offset (as rawElements, unchecked). */
+  elementsWritten(n: number): this {
+    if (this.buf === null || this.state !== IN_ARRAY) throw new Error('JsonWriter: elementsWritten() outside an array of byte output');
+    if (n <= 0) return this;
+    if (this.comma()) this.buf[this.pos++] = COMMA;
+    if (this.pos + n > this.buf.length) throw new RangeError('JsonWriter: elementsWritten() past the output');
     this.pos += n;
     return this;
   }

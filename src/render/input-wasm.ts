@@ -8,6 +8,7 @@
  * (its memory never grows after that); longer runs go in chunks. Without the built module
  * `inputRunWriter()` is null and every input is written in JavaScript, with the same output.
  */
+import { Buffer } from 'node:buffer';
 import { instantiateWasm, requireWasmFunctions } from '../wasm-module.js';
 
 interface InputExports {
@@ -15,6 +16,8 @@ interface InputExports {
   inputPointer(): number;
   outputLength(): number;
   writeInputs(src: number, length: number, count: number, dst: number, capacity: number): number;
+  /** Absent from a module built from an older source: the `hex` member is then encoded elsewhere. */
+  encodeHex?(src: number, length: number, dst: number): void;
 }
 
 const INPUT_FUNCTIONS = ['inputPointer', 'outputLength', 'writeInputs'] as const;
@@ -27,6 +30,17 @@ export const INPUT_AREA = 256 << 10;
  * (+ 32 of slack), so an input whose script exceeds about 87 KB is written in JavaScript.
  */
 const OUTPUT_AREA = 512 << 10;
+
+/**
+ * Reply slots: memory after the module's areas lent to transaction replies (rpc/methods/
+ * reply-memory.ts), so that the module writes a run of inputs straight into the reply being
+ * written there instead of into its output area, from which the JSON was copied into the reply
+ * (bench/results/large-replies.md, round 21). Added to the memory once, on the first lend, and
+ * never grown after: a reply is sent from a view of this memory, which growing would detach.
+ */
+export const REPLY_SLOT_BYTES = 1024 * 1024;
+/** Slots at most: their memory stays the module's (8 MB), whatever the replies' number. */
+export const REPLY_SLOTS = 8;
 
 /** The module's memory and where its two areas lie. */
 export interface InputRunWriter {
@@ -41,6 +55,22 @@ export interface InputRunWriter {
   outputLength(): number;
   /** The output area (valid until the next call). */
   readonly output: Uint8Array;
+  /** The module's memory (a reply slot's `buffer`). */
+  readonly memory: ArrayBuffer;
+  /**
+   * As write, with the JSON written at `dst` of the module's memory (a reply slot's range, at
+   * most `capacity` bytes) rather than in its output area.
+   */
+  writeAt(offset: number, loaded: number, count: number, dst: number, capacity: number): number;
+  /**
+   * HexStr of `bytes` (at most INPUT_AREA) copied into the input area, written at `dst` of the
+   * module's memory (a reply slot's range with room for 2 × length + 32 bytes); false, having
+   * written nothing, when too long or the module cannot. The input area is overwritten.
+   */
+  encodeHexAt(bytes: Uint8Array, dst: number): boolean;
+  /** A free reply slot of REPLY_SLOT_BYTES, null when all are lent; give it back with returnSlot. */
+  lendSlot(): Buffer | null;
+  returnSlot(slot: Buffer): void;
 }
 
 let writer: InputRunWriter | null | undefined;
@@ -50,6 +80,13 @@ let enabled = true;
 /** Turns the module's use on (the default) or off; off, every input is written in JavaScript. */
 export function setInputWasmEnabled(on: boolean): void {
   enabled = on;
+}
+
+/** Gives back a reply slot of the module's (InputRunWriter.lendSlot); false, doing nothing, for any other buffer. */
+export function returnReplySlot(buffer: Buffer): boolean {
+  if (!writer || buffer.buffer !== writer.memory) return false;
+  writer.returnSlot(buffer);
+  return true;
 }
 
 /**
@@ -72,7 +109,13 @@ function load(): InputRunWriter | null {
     const need = outputAt + OUTPUT_AREA;
     const m = x.memory;
     if (need > m.buffer.byteLength) m.grow(Math.ceil((need - m.buffer.byteLength) / PAGE));
-    const mem = new Uint8Array(m.buffer);
+    // The memory's buffer, kept here: asking the Memory for it is a native call, made per reply.
+    let memory = m.buffer;
+    let mem = new Uint8Array(memory);
+    let output = mem.subarray(outputAt, need);
+    /** Free slots; null until the first lend adds them to the memory. */
+    let free: Buffer[] | null = null;
+    const slotsAt = (need + PAGE - 1) & ~(PAGE - 1);
     return {
       load(bytes, start, end) {
         if (end - start > INPUT_AREA) throw new RangeError(`tx-inputs: ${end - start} bytes of inputs exceed the ${INPUT_AREA}-byte area`);
@@ -81,8 +124,38 @@ function load(): InputRunWriter | null {
       write(offset, loaded, count) {
         return x.writeInputs(input + offset, loaded - offset, count, outputAt, OUTPUT_AREA);
       },
+      writeAt(offset, loaded, count, dst, capacity) {
+        return x.writeInputs(input + offset, loaded - offset, count, dst, capacity);
+      },
+      encodeHexAt(bytes, dst) {
+        if (x.encodeHex === undefined || bytes.length > INPUT_AREA) return false;
+        mem.set(bytes, input);
+        x.encodeHex(input, bytes.length, dst);
+        return true;
+      },
       outputLength: () => x.outputLength(),
-      output: mem.subarray(outputAt, need),
+      get output() {
+        return output;
+      },
+      get memory() {
+        return memory;
+      },
+      lendSlot() {
+        if (free === null) {
+          const end = slotsAt + REPLY_SLOTS * REPLY_SLOT_BYTES;
+          if (end > m.buffer.byteLength) m.grow(Math.ceil((end - m.buffer.byteLength) / PAGE));
+          memory = m.buffer;
+          mem = new Uint8Array(memory);
+          output = mem.subarray(outputAt, need);
+          free = [];
+          for (let i = REPLY_SLOTS - 1; i >= 0; i--) free.push(Buffer.from(memory, slotsAt + i * REPLY_SLOT_BYTES, REPLY_SLOT_BYTES));
+        }
+        return free.pop() ?? null;
+      },
+      returnSlot(slot) {
+        if (free === null || slot.buffer !== memory || free.includes(slot)) throw new Error('tx-inputs: not a lent reply slot');
+        free.push(slot);
+      },
     };
   } catch {
     return null;

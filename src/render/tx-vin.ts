@@ -129,9 +129,15 @@ function writeInputRun(
     }
     module.load(vin[i]!.buf, base, end);
     while (i < chunkEnd) {
-      const written = module.write(vin[i]!.at - base, end - base, chunkEnd - i);
+      const place = w.elementsPlace(0);
+      // A reply rendered in one of the module's reply slots: the inputs are written into it in place.
+      const inPlace = place.output.buffer === module.memory;
+      const written = inPlace
+        ? module.writeAt(vin[i]!.at - base, end - base, chunkEnd - i, place.output.byteOffset + place.at, place.output.length - place.at)
+        : module.write(vin[i]!.at - base, end - base, chunkEnd - i);
       if (written > 0) {
-        w.rawElements(module.output, 0, module.outputLength());
+        if (inPlace) w.elementsWritten(module.outputLength());
+        else w.rawElements(module.output, 0, module.outputLength());
         i += written;
       } else {
         writeWireInput(w, pieces, vin[i]!);

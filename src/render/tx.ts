@@ -6,12 +6,14 @@
 import type { NetworkParams } from '../chain/network.js';
 import { hexInt } from '../codec/hex.js';
 import type { Transaction } from '../codec/tx/transaction.js';
-import type { JoinSplit, OrchardBundle, SaplingBundle } from '../codec/tx/types.js';
+import type { JoinSplit, OrchardAction, OrchardBundle, SaplingBundle } from '../codec/tx/types.js';
 import { isCoinbase } from '../codec/tx/transparent.js';
+import { JsonFragment } from '../json/fragment.js';
 import { JsonWriter } from '../json/writer.js';
 import { AsmIntoWriter } from './asm-sinks.js';
 import { renderToBytes } from './scratch-output.js';
 import type { TxSpentFields } from './spent-fields.js';
+import { inputRunWriter } from './input-wasm.js';
 import { writeVin } from './tx-vin.js';
 import { writeVout } from './tx-vout.js';
 
@@ -93,6 +95,44 @@ function writeSapling(w: JsonWriter, s: SaplingBundle | null): void {
 const V5_ORCHARD_FLAGS = ['enableSpends', 'enableOutputs'] as const;
 const V6_ORCHARD_FLAGS = ['enableSpends', 'enableOutputs', 'enableCrossAddress'] as const;
 
+const ACTION_CV = new JsonFragment('{"cv":"');
+const ACTION_NULLIFIER = new JsonFragment('","nullifier":"');
+const ACTION_RK = new JsonFragment('","rk":"');
+const ACTION_CMX = new JsonFragment('","cmx":"');
+const ACTION_EPHEMERAL_KEY = new JsonFragment('","ephemeralKey":"');
+const ACTION_ENC_CIPHERTEXT = new JsonFragment('","encCiphertext":"');
+const ACTION_OUT_CIPHERTEXT = new JsonFragment('","outCiphertext":"');
+const ACTION_SPEND_AUTH_SIG = new JsonFragment('","spendAuthSig":"');
+const ACTION_END = new JsonFragment('"}');
+
+/**
+ * An Orchard action for byte output, from fixed fragments around its eight hex fields (each a
+ * copy of the transaction's `hex`, written before it): the member-by-member writer's keys and
+ * states cost more than the copies. Text output writes the same members one by one, and the
+ * vector tests compare the two.
+ */
+function writeOrchardAction(w: JsonWriter, a: OrchardAction): void {
+  w.beginPieces()
+    .piece(ACTION_CV)
+    .pieceHex(a.cv, 0, a.cv.length)
+    .piece(ACTION_NULLIFIER)
+    .pieceHex(a.nullifier, 0, a.nullifier.length)
+    .piece(ACTION_RK)
+    .pieceHex(a.rk, 0, a.rk.length)
+    .piece(ACTION_CMX)
+    .pieceHex(a.cmx, 0, a.cmx.length)
+    .piece(ACTION_EPHEMERAL_KEY)
+    .pieceHex(a.ephemeralKey, 0, a.ephemeralKey.length)
+    .piece(ACTION_ENC_CIPHERTEXT)
+    .pieceHex(a.encCiphertext, 0, a.encCiphertext.length)
+    .piece(ACTION_OUT_CIPHERTEXT)
+    .pieceHex(a.outCiphertext, 0, a.outCiphertext.length)
+    .piece(ACTION_SPEND_AUTH_SIG)
+    .pieceHex(a.spendAuthSig, 0, a.spendAuthSig.length)
+    .piece(ACTION_END)
+    .endPieces();
+}
+
 /**
  * An Orchard-protocol component (v5's and v6's `orchard`, v6's `ironwood`): zcashd's Orchard
  * object, member for member. Every field is printed raw (HexStr), unlike Sapling and Sprout.
@@ -101,6 +141,10 @@ function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: Or
   w.key(member).beginObject();
   w.key('actions').beginArray();
   for (const a of o?.actions ?? []) {
+    if (w.writesBytes) {
+      writeOrchardAction(w, a);
+      continue;
+    }
     w.beginObject();
     w.key('cv').hexStr(a.cv);
     w.key('nullifier').hexStr(a.nullifier);
@@ -125,6 +169,22 @@ function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: Or
     w.key('bindingSig').hexStr(o.bindingSig);
   }
   w.endObject();
+}
+
+/**
+ * The `hex` member: `hexText` copied when given; written in place by the inputs module when the
+ * output is one of its reply slots (./input-wasm.ts), which saves copying the hex out of a
+ * module's memory; else encoded by the writer.
+ */
+function writeHexMember(w: JsonWriter, bytes: Uint8Array, hexText: Uint8Array | undefined): void {
+  w.key('hex');
+  if (hexText === undefined && w.writesBytes) w.sharedHexStrEncodedBy(bytes, encodeInSlot);
+  else w.sharedHexStr(bytes, hexText);
+}
+
+function encodeInSlot(bytes: Uint8Array, output: Buffer, at: number): boolean {
+  const module = inputRunWriter();
+  return module !== null && output.buffer === module.memory && module.encodeHexAt(bytes, output.byteOffset + at);
 }
 
 /**
@@ -156,7 +216,8 @@ function writeTxJsonWithHex(
   w.beginObject();
   if (extras.inActiveChain !== undefined) w.key('in_active_chain').bool(extras.inActiveChain);
   // Written first, so that the hex of every field after it is a copy of this output.
-  if (extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
+  if (extras.leadingHex) writeHexMember(w, tx.bytes, hexText);
+  tx.computeDigests();
   w.key('txid').hexStrReversed(tx.txid);
   w.key('authdigest').hexStrReversed(tx.authDigest);
   w.key('size').int(tx.size);
@@ -165,7 +226,7 @@ function writeTxJsonWithHex(
   if (d.overwintered) w.key('versiongroupid').plainStr(hexInt(d.versionGroupId));
   w.key('locktime').int(d.lockTime);
   if (d.overwintered) w.key('expiryheight').int(d.expiryHeight);
-  if (!extras.leadingHex) w.key('hex').sharedHexStr(tx.bytes, hexText);
+  if (!extras.leadingHex) writeHexMember(w, tx.bytes, hexText);
   writeVin(w, asm, d.vin, isCoinbase(d.vin), network, extras.spent);
   writeVout(w, asm, d.vout, network, d.vin.length, extras.spent);
   writeJoinSplits(w, d.joinSplits);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { DecodeError } from '../../src/codec/errors.js';
-import { hexBytesToBytesStrict, hexToBytesStrict, toHex } from '../../src/codec/hex.js';
+import { hexBytesToBytesStrict, hexInt, hexToBytesStrict, toHex } from '../../src/codec/hex.js';
 import { decodeTransactionHex, decodeTransactionHexBytes } from '../../src/codec/tx/transaction.js';
 import { readHexVector } from '../support/vectors.js';
 
@@ -55,5 +55,14 @@ describe('hex given as bytes', () => {
     for (const t of [HEX.slice(0, -1), HEX.slice(0, 50_000) + 'q' + HEX.slice(50_001), HEX.slice(0, 1000), '', '00']) {
       expect(decodeOutcome(() => decodeTransactionHexBytes(Buffer.from(t, 'utf8')))).toBe(decodeOutcome(() => decodeTransactionHex(t)));
     }
+  });
+});
+
+describe('hexInt', () => {
+  it('writes eight digits of each value, whichever came before (the last text is kept)', () => {
+    const values = [0x26a7270a, 0x26a7270a, 0x892f2085, 0, 0x26a7270a, 0xffffffff, -1, 0x10, 0x892f2085];
+    for (const v of values) expect(hexInt(v)).toBe((v >>> 0).toString(16).padStart(8, '0'));
+    expect(hexInt(0x10)).toBe('00000010');
+    expect(hexInt(-1)).toBe('ffffffff');
   });
 });

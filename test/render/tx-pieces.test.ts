@@ -15,6 +15,7 @@ import { JsonWriter } from '../../src/json/writer.js';
 import { packSpentRecords, type TxSpentRecords } from '../../src/render/spent-fields.js';
 import { txToJson, txToJsonBytes, writeTxJson, type TxJsonExtras } from '../../src/render/tx.js';
 import { readHexVector } from '../support/vectors.js';
+import { currentChainTransactions, realTransactions } from '../fuzz/corpus.js';
 
 const BLOCKS: { name: string; file: string[]; network: NetworkParams; acceptance?: TxAcceptance }[] = [
   { name: 'testnet 141042', file: ['blocks', 'testnet', '141042.hex'], network: TESTNET },
@@ -62,6 +63,20 @@ describe('byte output of inputs and outputs from fragments', () => {
       expect(wireInputs + wireOutputs).toBeGreaterThan(0);
     });
   }
+
+  it('equals text output for every v5 and v6 transaction of the vectors, whose Orchard actions byte output writes from fragments', () => {
+    const actions = new Map<number, number>();
+    for (const { tx } of [...realTransactions(), ...currentChainTransactions()]) {
+      const v = tx.data.version;
+      if (v < 5) continue;
+      actions.set(v, (actions.get(v) ?? 0) + (tx.data.orchard?.actions.length ?? 0) + (tx.data.ironwood?.actions.length ?? 0));
+      expect(txToJsonBytes(tx, MAINNET).toString('latin1')).toBe(txToJson(tx, MAINNET));
+      const verbose: TxJsonExtras = { leadingHex: true, inActiveChain: true };
+      expect(txToJsonBytes(tx, MAINNET, verbose).toString('latin1')).toBe(asText(tx, MAINNET, verbose));
+    }
+    expect(actions.get(5)).toBeGreaterThan(0);
+    expect(actions.get(6)).toBeGreaterThan(10);
+  });
 
   it("writes each output's Base58Check address of its script's hash, and each input's script", () => {
     const tx = decodeBlock(readHexVector('zcashd-2019', '171059.hex')).transactions[3]!;

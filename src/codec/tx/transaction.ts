@@ -86,6 +86,20 @@ export class Transaction {
     return (this.authCache ??= this.formatImpl.authDigest(this.data, this.wire()));
   }
 
+  /**
+   * Computes the txid and the auth digest together, where the format hashes both in one walk
+   * over the bytes (v5, v6), for a caller about to ask for both (TxToJSON). Otherwise, or when
+   * either is known already, each is computed when first asked for: a block's txids alone
+   * (getblock 1) must not pay for auth digests.
+   */
+  computeDigests(): void {
+    const both = this.formatImpl.digests;
+    if (both === undefined || this.txidCache !== undefined || this.authCache !== undefined) return;
+    const d = both(this.data, this.wire());
+    this.txidCache = d.txid;
+    this.authCache = d.authDigest;
+  }
+
   get isCoinbase(): boolean {
     return isCoinbase(this.data.vin);
   }

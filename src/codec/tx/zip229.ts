@@ -9,7 +9,7 @@
  * fallback and gives the same digests (tests hold both to it).
  */
 import { blake2b256, blake2b256Of, personalization } from '../../crypto/hash.js';
-import { wasmZip244AuthDigest, wasmZip244TxId } from '../../crypto/zip244-wasm.js';
+import { wasmZip244AuthDigest, wasmZip244Digests, wasmZip244TxId } from '../../crypto/zip244-wasm.js';
 import { requireBranchId, requirePart, type OrchardBundle, type TransactionData } from './types.js';
 import {
   emptyDigest,
@@ -104,6 +104,16 @@ export function zip229TxId(tx: TransactionData, wire?: Uint8Array): Uint8Array {
 /** The ZIP-229 auth digest; `wire` as for zip229TxId. */
 export function zip229AuthDigest(tx: TransactionData, wire?: Uint8Array): Uint8Array {
   return (wire !== undefined ? wasmZip244AuthDigest(wire) : null) ?? zip229AuthDigestFromFields(tx);
+}
+
+/** Both digests; with `wire`, from a single walk over the bytes. */
+export function zip229Digests(tx: TransactionData, wire?: Uint8Array): { txid: Uint8Array; authDigest: Uint8Array } {
+  return (
+    (wire !== undefined ? wasmZip244Digests(wire) : null) ?? {
+      txid: zip229TxIdFromFields(tx, wire),
+      authDigest: zip229AuthDigestFromFields(tx),
+    }
+  );
 }
 
 /** The txid from the decoded fields (header fields hashed in place when `wire` is given). */

@@ -25,6 +25,7 @@ import { txJsonSizeEstimate, txToJsonBytes, txToJsonBytesInto, type TxJsonExtras
 import type { BufferKeeper, MemoryBudget } from '../http/memory-budget.js';
 import type { ReplyMemoryLender, ReplyScope } from '../workers/reply-slab.js';
 import { markRetained } from '../retained-replies.js';
+import { inputRunWriter, REPLY_SLOT_BYTES, returnReplySlot, type InputRunWriter } from '../../render/input-wasm.js';
 
 /** Capacity of one lent buffer: the verbose text of a transaction of up to about 250 kB. */
 export const LENT_REPLY_BYTES = 1024 * 1024;
@@ -56,21 +57,16 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
    * A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null when
    * the reply would not fit, `maxLent` are out, `scope` holds one already, or the budget has no
    * room for the buffer and the reply's own bytes beside it (which its request's budget counts
-   * when the reply is built): the caller then renders into memory of its own.
+   * when the reply is built): the caller then renders into memory of its own. With
+   * `inputsInModule` (a reply whose transparent inputs the WebAssembly module writes), one of that
+   * module's reply slots where one is kept or free (render/input-wasm.ts: the module writes the
+   * inputs in place instead of copying them into the reply), counted as any lent buffer.
    */
-  lend(scope: ReplyScope, bytes: number): Buffer | null {
+  lend(scope: ReplyScope, bytes: number, inputsInModule = false): Buffer | null {
     if (bytes > this.bufferBytes || this.lent >= this.maxLent || this.holders.has(scope)) return null;
-    let buffer = this.kept.pop();
-    if (buffer !== undefined) {
-      // A kept buffer already counts (as kept bytes): the reply's own bytes must fit beside it.
-      if (this.budget !== undefined && !this.budget.hasRoom(bytes)) {
-        this.kept.push(buffer);
-        return null;
-      }
-      this.budget?.useKept(this.bufferBytes);
-    } else if (this.budget === undefined || this.budget.tryReserve(this.bufferBytes, bytes))
-      buffer = Buffer.allocUnsafeSlow(this.bufferBytes);
-    else return null;
+    const module = inputsInModule && this.bufferBytes === REPLY_SLOT_BYTES ? inputRunWriter() : null;
+    const buffer = (module !== null ? this.slotFor(module, bytes) : null) ?? this.bufferFor(bytes);
+    if (buffer === null) return null;
     this.lent++;
     this.holders.add(scope);
     let returned = false;
@@ -81,13 +77,51 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
       this.holders.delete(scope);
       this.budget?.release(this.bufferBytes);
       if (this.kept.length < this.maxKept && (this.budget?.keep(this.bufferBytes) ?? true)) this.kept.push(buffer);
+      else returnReplySlot(buffer);
     });
     return buffer;
   }
 
-  /** Drops the kept buffers (the budget wants their room, or the server has gone idle); returns their bytes. */
+  /** A kept buffer, or a new one the budget has room for; null otherwise. */
+  private bufferFor(bytes: number): Buffer | null {
+    const buffer = this.kept.pop();
+    if (buffer !== undefined) {
+      // A kept buffer already counts (as kept bytes): the reply's own bytes must fit beside it.
+      if (this.budget !== undefined && !this.budget.hasRoom(bytes)) {
+        this.kept.push(buffer);
+        return null;
+      }
+      this.budget?.useKept(this.bufferBytes);
+      return buffer;
+    }
+    return this.budget === undefined || this.budget.tryReserve(this.bufferBytes, bytes) ? Buffer.allocUnsafeSlow(this.bufferBytes) : null;
+  }
+
+  /** A kept reply slot of the inputs module, or a free one the budget has room for; null otherwise. */
+  private slotFor(module: InputRunWriter, bytes: number): Buffer | null {
+    for (let i = this.kept.length - 1; i >= 0; i--) {
+      if (this.kept[i]!.buffer !== module.memory) continue;
+      if (this.budget !== undefined && !this.budget.hasRoom(bytes)) return null;
+      const slot = this.kept.splice(i, 1)[0]!;
+      this.budget?.useKept(this.bufferBytes);
+      return slot;
+    }
+    const slot = module.lendSlot();
+    if (slot === null) return null;
+    if (this.budget !== undefined && !this.budget.tryReserve(this.bufferBytes, bytes)) {
+      module.returnSlot(slot);
+      return null;
+    }
+    return slot;
+  }
+
+  /**
+   * Drops the kept buffers (the budget wants their room, or the server has gone idle); returns
+   * their bytes. A kept reply slot goes back to its module, whose memory keeps it.
+   */
   dropKept(): number {
     const dropped = this.kept.length * this.bufferBytes;
+    for (const b of this.kept) returnReplySlot(b);
     this.kept.length = 0;
     if (dropped > 0) this.budget?.unkeep(dropped);
     return dropped;
@@ -114,7 +148,9 @@ export function renderInLentMemory(
   /** HexStr(tx.bytes) as text the decoder vouched for (txToJsonBytes). */
   hexText?: Uint8Array,
 ): Buffer {
-  const output = scope ? (scope.replyMemory ?? transactionReplyMemory).lend(scope, txJsonSizeEstimate(tx)) : null;
+  // The module writes plain inputs (no spent-index members) of any transaction but a coinbase.
+  const inputsInModule = tx.data.vin.length > 0 && extras.spent === undefined && !tx.isCoinbase;
+  const output = scope ? (scope.replyMemory ?? transactionReplyMemory).lend(scope, txJsonSizeEstimate(tx), inputsInModule) : null;
   if (!output) return txToJsonBytes(tx, network, extras, hexText);
   const reply = txToJsonBytesInto(output, tx, network, extras, hexText);
   // Written into the lent buffer, which goes back to be lent again: giving the reply back frees

@@ -41,8 +41,12 @@ export class ReplySlab {
 
 /** Lends memory to replies rendered on the event loop (methods/reply-memory.ts). */
 export interface ReplyMemoryLender {
-  /** A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null: none. */
-  lend(scope: ReplyScope, bytes: number): Buffer | null;
+  /**
+   * A buffer for a reply of at most `bytes`, held by `scope` until its release runs; null: none.
+   * `inputsInModule`: the reply's transparent inputs are written by the WebAssembly module, whose
+   * memory the lender may lend (methods/reply-memory.ts).
+   */
+  lend(scope: ReplyScope, bytes: number, inputsInModule?: boolean): Buffer | null;
 }
 
 /** A request's hold on memory lent to its reply: each release runs once the reply is written. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MAINNET } from '../../../src/chain/network.js';
 import { decodeBlock } from '../../../src/codec/block.js';
 import { JsonNumber } from '../../../src/json/value.js';
+import { inputRunWriter, setInputWasmEnabled } from '../../../src/render/input-wasm.js';
 import { txToJsonBytes } from '../../../src/render/tx.js';
 import type { RpcContext } from '../../../src/rpc/method.js';
 import { getRawTransactionMethod } from '../../../src/rpc/methods/rawtransaction/getrawtransaction.js';
@@ -61,13 +62,27 @@ describe('lent reply memory', () => {
     const before = transactionReplyMemory.stats().lent;
     const ctx: RpcContext = { network: MAINNET, requestStop() {}, replyScope: s };
     const reply = (await m.call([tx.txidHex, new JsonNumber('1'), block.hashHex], ctx)) as Buffer;
-    expect(reply.buffer.byteLength).toBe(LENT_REPLY_BYTES);
-    expect(reply.toString('utf8')).toBe(((await callMethod(m, `["${tx.txidHex}", 1, "${block.hashHex}"]`)) as { result: string }).result);
+    // Its 447 inputs are written by the WebAssembly module: the reply lies in one of its reply slots.
+    expect(reply.buffer).toBe(inputRunWriter()!.memory);
+    const expected = ((await callMethod(m, `["${tx.txidHex}", 1, "${block.hashHex}"]`)) as { result: string }).result;
+    expect(reply.toString('utf8')).toBe(expected);
     expect(transactionReplyMemory.stats().lent).toBe(before + 1);
     expect(s.releases.length).toBe(1);
     s.releases[0]!();
     s.releases[0]!();
     expect(transactionReplyMemory.stats().lent).toBe(before);
+    // Without the module, its kept slot is lent as any kept buffer, and JavaScript writes the inputs into it.
+    setInputWasmEnabled(false);
+    try {
+      const t = scope();
+      const plain = (await m.call([tx.txidHex, new JsonNumber('1'), block.hashHex], { ...ctx, replyScope: t })) as Buffer;
+      expect(plain.buffer.byteLength).toBeGreaterThanOrEqual(LENT_REPLY_BYTES);
+      expect(plain.toString('utf8')).toBe(expected);
+      expect(transactionReplyMemory.stats().lent).toBe(before + 1);
+      for (const r of t.releases) r();
+    } finally {
+      setInputWasmEnabled(true);
+    }
     // The cached method keeps memory of its own and lends nothing.
     const cached = getRawTransactionMethod(store);
     const c = scope();

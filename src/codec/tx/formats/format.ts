@@ -63,6 +63,8 @@ export interface TxFormat {
   txid(tx: TransactionData, bytes: Uint8Array): Uint8Array;
   /** Auth digest in internal order (all-0xff before v5; ZIP 244 in v5, ZIP 229 in v6). */
   authDigest(tx: TransactionData, bytes: Uint8Array): Uint8Array;
+  /** Both, from one walk over `bytes`: formats whose two digests hash the same tree of fields (v5, v6). */
+  digests?(tx: TransactionData, bytes: Uint8Array): { txid: Uint8Array; authDigest: Uint8Array };
 }
 
 /**

@@ -5,7 +5,7 @@ import { newJoinSplitList } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import { requireBranchId, type TransactionData } from '../types.js';
 import { transactionData } from '../transaction-data.js';
-import { zip244AuthDigest, zip244TxId } from '../zip244.js';
+import { zip244AuthDigest, zip244Digests, zip244TxId } from '../zip244.js';
 import type { TransparentLayout, TxFormat } from './format.js';
 
 const layout: TransparentLayout = { branchIdFirst: true, expiryHeight: true, emptyShieldedBytes: 3 };
@@ -43,4 +43,5 @@ export const v5Format: TxFormat = {
   },
   txid: (tx, bytes) => zip244TxId(tx, bytes),
   authDigest: (tx, bytes) => zip244AuthDigest(tx, bytes),
+  digests: (tx, bytes) => zip244Digests(tx, bytes),
 };

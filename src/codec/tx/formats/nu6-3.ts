@@ -9,7 +9,7 @@ import { newJoinSplitList } from '../sprout.js';
 import { readTransparentPart, writeVin, writeVout } from '../transparent.js';
 import { transactionData } from '../transaction-data.js';
 import { requireBranchId, type TransactionData } from '../types.js';
-import { zip229AuthDigest, zip229TxId } from '../zip229.js';
+import { zip229AuthDigest, zip229Digests, zip229TxId } from '../zip229.js';
 import type { TransparentLayout, TxFormat } from './format.js';
 
 /** After the outputs: the Sapling spend and output counts, the Orchard and the Ironwood action counts. */
@@ -51,4 +51,5 @@ export const v6Format: TxFormat = {
   },
   txid: (tx, bytes) => zip229TxId(tx, bytes),
   authDigest: (tx, bytes) => zip229AuthDigest(tx, bytes),
+  digests: (tx, bytes) => zip229Digests(tx, bytes),
 };
