@@ -115,6 +115,7 @@ function load(): InputRunWriter | null {
     let output = mem.subarray(outputAt, need);
     /** Free slots; null until the first lend adds them to the memory. */
     let free: Buffer[] | null = null;
+    let slotsRefused = false;
     const slotsAt = (need + PAGE - 1) & ~(PAGE - 1);
     return {
       load(bytes, start, end) {
@@ -141,9 +142,16 @@ function load(): InputRunWriter | null {
         return memory;
       },
       lendSlot() {
+        if (slotsRefused) return null;
         if (free === null) {
           const end = slotsAt + REPLY_SLOTS * REPLY_SLOT_BYTES;
-          if (end > m.buffer.byteLength) m.grow(Math.ceil((end - m.buffer.byteLength) / PAGE));
+          try {
+            if (end > m.buffer.byteLength) m.grow(Math.ceil((end - m.buffer.byteLength) / PAGE));
+          } catch {
+            // No memory for the slots (the engine refused to grow it): replies take memory of their own, and no later one asks again.
+            slotsRefused = true;
+            return null;
+          }
           memory = m.buffer;
           mem = new Uint8Array(memory);
           output = mem.subarray(outputAt, need);

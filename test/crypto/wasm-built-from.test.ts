@@ -18,11 +18,12 @@ describe('the built WebAssembly modules', () => {
     );
   });
 
-  it('tell apart a tree with one byte of a shared file changed, a file added, or the build flags changed', () => {
+  it('tell apart a tree with one byte of a shared file changed, a source added, the build flags or the compiler changed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zecrpc-wasm-sources-'));
     try {
       cpSync(join(root, 'assembly'), join(dir, 'assembly'), { recursive: true });
       cpSync(join(root, 'scripts/build-wasm.mjs'), join(dir, 'scripts/build-wasm.mjs'));
+      cpSync(join(root, 'node_modules/assemblyscript/package.json'), join(dir, 'node_modules/assemblyscript/package.json'));
       const base = wasmSourcesDigest(dir);
       expect(base).toBe(wasmSourcesDigest(root));
       const shared = join(dir, 'assembly/text/hex16.ts');
@@ -37,8 +38,16 @@ describe('the built WebAssembly modules', () => {
       writeFileSync(join(dir, 'assembly/text/extra.ts'), '');
       expect(wasmSourcesDigest(dir)).not.toBe(base);
       rmSync(join(dir, 'assembly/text/extra.ts'));
+      // An editor's swap file is no source.
+      writeFileSync(join(dir, 'assembly/text/.hex16.ts.swp'), 'x');
+      expect(wasmSourcesDigest(dir)).toBe(base);
       writeFileSync(join(dir, 'scripts/build-wasm.mjs'), `${readFileSync(join(root, 'scripts/build-wasm.mjs'), 'utf8')}\n`);
-      expect(wasmSourcesDigest(dir)).not.toBe(base);
+      const flags = wasmSourcesDigest(dir);
+      expect(flags).not.toBe(base);
+      // Another compiler release.
+      const compiler = join(dir, 'node_modules/assemblyscript/package.json');
+      writeFileSync(compiler, JSON.stringify({ ...JSON.parse(readFileSync(compiler, 'utf8')), version: '0.0.0-other' }));
+      expect(wasmSourcesDigest(dir)).not.toBe(flags);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -539,6 +539,7 @@ export function createRpcCore(opts: RpcCoreOptions): RpcCore {
         trimmer.close();
         await trimmer.settled();
         await pool?.close();
+        replyMemory.close();
         releaser.close();
         auth.removeCookie();
       })());

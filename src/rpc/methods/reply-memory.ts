@@ -42,6 +42,8 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
    * replies its own budget (-rpcrequestmemory) counts.
    */
   private readonly holders = new WeakSet<ReplyScope>();
+  /** Closed (its server has stopped): a buffer given back is not kept, so a reply slot goes back to its module. */
+  private closed = false;
 
   constructor(
     readonly bufferBytes = LENT_REPLY_BYTES,
@@ -76,7 +78,7 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
       this.lent--;
       this.holders.delete(scope);
       this.budget?.release(this.bufferBytes);
-      if (this.kept.length < this.maxKept && (this.budget?.keep(this.bufferBytes) ?? true)) this.kept.push(buffer);
+      if (!this.closed && this.kept.length < this.maxKept && (this.budget?.keep(this.bufferBytes) ?? true)) this.kept.push(buffer);
       else returnReplySlot(buffer);
     });
     return buffer;
@@ -106,12 +108,10 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
       this.budget?.useKept(this.bufferBytes);
       return slot;
     }
+    // Reserved first: the first slot lent adds the slots' memory to the module's, for good.
+    if (this.budget !== undefined && !this.budget.tryReserve(this.bufferBytes, bytes)) return null;
     const slot = module.lendSlot();
-    if (slot === null) return null;
-    if (this.budget !== undefined && !this.budget.tryReserve(this.bufferBytes, bytes)) {
-      module.returnSlot(slot);
-      return null;
-    }
+    if (slot === null) this.budget?.release(this.bufferBytes);
     return slot;
   }
 
@@ -125,6 +125,15 @@ export class LentReplyMemory implements ReplyMemoryLender, BufferKeeper {
     this.kept.length = 0;
     if (dropped > 0) this.budget?.unkeep(dropped);
     return dropped;
+  }
+
+  /**
+   * Drops the kept buffers and keeps none given back from now on (the server has stopped): the
+   * inputs module has only REPLY_SLOTS slots, which another server in the process may lend.
+   */
+  close(): void {
+    this.closed = true;
+    this.dropKept();
   }
 
   /** Buffers lent and kept, for tests. */
