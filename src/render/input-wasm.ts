@@ -44,7 +44,10 @@ export const REPLY_SLOTS = 8;
 
 /** The module's memory and where its two areas lie. */
 export interface InputRunWriter {
-  /** Copies `bytes[start, end)` (whole inputs, one after another, at most INPUT_AREA bytes) into the input area. */
+  /**
+   * Copies `bytes[start, end)` (whole inputs, one after another, at most INPUT_AREA bytes) into
+   * the input area, or finds them there in the transaction encodeHexAt copied, while it is held.
+   */
   load(bytes: Uint8Array, start: number, end: number): void;
   /**
    * Writes up to `count` inputs, the first at `offset` of the loaded bytes, as JSON joined by
@@ -65,9 +68,15 @@ export interface InputRunWriter {
   /**
    * HexStr of `bytes` (at most INPUT_AREA) copied into the input area, written at `dst` of the
    * module's memory (a reply slot's range with room for 2 × length + 32 bytes); false, having
-   * written nothing, when too long or the module cannot. The input area is overwritten.
+   * written nothing, when too long or the module cannot. The input area is overwritten, and
+   * holds `bytes` for load() until releaseHeld().
    */
   encodeHexAt(bytes: Uint8Array, dst: number): boolean;
+  /**
+   * Forgets the bytes encodeHexAt left in the input area: the caller's memory may change after
+   * its rendering (memory reused for the next request's transaction), so load() copies again.
+   */
+  releaseHeld(): void;
   /** A free reply slot of REPLY_SLOT_BYTES, null when all are lent; give it back with returnSlot. */
   lendSlot(): Buffer | null;
   returnSlot(slot: Buffer): void;
@@ -87,6 +96,11 @@ export function returnReplySlot(buffer: Buffer): boolean {
   if (!writer || buffer.buffer !== writer.memory) return false;
   writer.returnSlot(buffer);
   return true;
+}
+
+/** InputRunWriter.releaseHeld of the module's writer, if it was made. */
+export function releaseHeldTransaction(): void {
+  writer?.releaseHeld();
 }
 
 /**
@@ -117,22 +131,43 @@ function load(): InputRunWriter | null {
     let free: Buffer[] | null = null;
     let slotsRefused = false;
     const slotsAt = (need + PAGE - 1) & ~(PAGE - 1);
+    // The transaction encodeHexAt copied to the input area, held until releaseHeld(): its inputs
+    // are then not copied again (a large transaction's inputs are nearly all of its bytes).
+    let held: ArrayBufferLike | null = null;
+    let heldFrom = 0;
+    let heldTo = 0;
+    /** Where the loaded run begins in the module's memory. */
+    let runAt = input;
     return {
       load(bytes, start, end) {
         if (end - start > INPUT_AREA) throw new RangeError(`tx-inputs: ${end - start} bytes of inputs exceed the ${INPUT_AREA}-byte area`);
+        const from = bytes.byteOffset + start;
+        if (bytes.buffer === held && from >= heldFrom && bytes.byteOffset + end <= heldTo) {
+          runAt = input + (from - heldFrom);
+          return;
+        }
+        held = null;
         mem.set(bytes.subarray(start, end), input);
+        runAt = input;
       },
       write(offset, loaded, count) {
-        return x.writeInputs(input + offset, loaded - offset, count, outputAt, OUTPUT_AREA);
+        return x.writeInputs(runAt + offset, loaded - offset, count, outputAt, OUTPUT_AREA);
       },
       writeAt(offset, loaded, count, dst, capacity) {
-        return x.writeInputs(input + offset, loaded - offset, count, dst, capacity);
+        return x.writeInputs(runAt + offset, loaded - offset, count, dst, capacity);
       },
       encodeHexAt(bytes, dst) {
+        held = null;
         if (x.encodeHex === undefined || bytes.length > INPUT_AREA) return false;
         mem.set(bytes, input);
         x.encodeHex(input, bytes.length, dst);
+        held = bytes.buffer;
+        heldFrom = bytes.byteOffset;
+        heldTo = bytes.byteOffset + bytes.length;
         return true;
+      },
+      releaseHeld() {
+        held = null;
       },
       outputLength: () => x.outputLength(),
       get output() {

@@ -13,7 +13,7 @@ import { JsonWriter } from '../json/writer.js';
 import { AsmIntoWriter } from './asm-sinks.js';
 import { renderToBytes } from './scratch-output.js';
 import type { TxSpentFields } from './spent-fields.js';
-import { inputRunWriter } from './input-wasm.js';
+import { inputRunWriter, releaseHeldTransaction } from './input-wasm.js';
 import { writeVin } from './tx-vin.js';
 import { writeVout } from './tx-vout.js';
 
@@ -174,7 +174,8 @@ function writeOrchardShaped(w: JsonWriter, member: 'orchard' | 'ironwood', o: Or
 /**
  * The `hex` member: `hexText` copied when given; written in place by the inputs module when the
  * output is one of its reply slots (./input-wasm.ts), which saves copying the hex out of a
- * module's memory; else encoded by the writer.
+ * module's memory, and leaves the transaction in the module for its inputs' runs (until
+ * writeTxJsonWithHex ends); else encoded by the writer.
  */
 function writeHexMember(w: JsonWriter, bytes: Uint8Array, hexText: Uint8Array | undefined): void {
   w.key('hex');
@@ -203,6 +204,22 @@ export function writeTxJson(w: JsonWriter, tx: Transaction, network: NetworkPara
  * out of the library's TxJsonExtras, so no caller's unchecked text can stand for the bytes.
  */
 function writeTxJsonWithHex(
+  w: JsonWriter,
+  tx: Transaction,
+  network: NetworkParams,
+  extras: TxJsonExtras,
+  hexText: Uint8Array | undefined,
+): void {
+  try {
+    writeTxMembers(w, tx, network, extras, hexText);
+  } finally {
+    // The inputs module holds the bytes encodeInSlot copied only while this rendering reads them:
+    // they are the caller's memory, which may hold another transaction afterwards.
+    releaseHeldTransaction();
+  }
+}
+
+function writeTxMembers(
   w: JsonWriter,
   tx: Transaction,
   network: NetworkParams,

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
-import type { Transaction } from '../../src/codec/tx/transaction.js';
+import { decodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
+import type { WireTxIn } from '../../src/codec/tx/transparent.js';
 import { JsonWriter } from '../../src/json/writer.js';
 import {
   INPUT_AREA,
@@ -115,6 +116,45 @@ describe('replies in the inputs module’s reply slots', () => {
     expect(() => module.returnSlot(slots[0]!)).toThrow();
     expect(() => module.returnSlot(Buffer.alloc(REPLY_SLOT_BYTES))).toThrow();
     expect(returnReplySlot(Buffer.alloc(16))).toBe(false);
+  });
+
+  it('take the inputs from the transaction encodeHexAt copied while it is held, and copy them again once released', () => {
+    withSlot((slot) => {
+      const bytes = Uint8Array.from(test141042.bytes);
+      const vin = decodeTransaction(bytes).data.vin as readonly unknown[] as readonly WireTxIn[];
+      const base = vin[0]!.at;
+      const end = vin[1]!.at;
+      const firstInput = () => {
+        module.load(bytes, base, end);
+        expect(module.write(0, end - base, 1)).toBe(1);
+        return Buffer.from(module.output.subarray(0, module.outputLength())).toString('latin1');
+      };
+      module.releaseHeld();
+      const before = firstInput();
+      expect(module.encodeHexAt(bytes, slot.byteOffset)).toBe(true);
+      bytes[base]! ^= 0xff; // the first prevout's last hex digits, as printed
+      expect(firstInput(), 'held: the copy made for the hex').toBe(before);
+      module.releaseHeld();
+      const after = firstInput();
+      expect(after).not.toBe(before);
+      expect(after.slice(0, 9 + 62)).toBe(before.slice(0, 9 + 62));
+    });
+  });
+
+  it('render a transaction whose memory held another one rendered before it, the module releasing what it held', () => {
+    withSlot((slot) => {
+      const bytes = Uint8Array.from(test141042.bytes);
+      const first = decodeTransaction(bytes);
+      expect(txToJsonBytesInto(slot, first, TESTNET, VERBOSE).toString('latin1')).toBe(asText(first, TESTNET, VERBOSE));
+      // Another transaction in the same memory (as a reused decoding buffer holds the next
+      // request's), rendered with its hex text given, so that nothing copies it to the module
+      // before its inputs are loaded.
+      bytes[(first.data.vin[0] as unknown as WireTxIn).at]! ^= 0xff;
+      const second = decodeTransaction(bytes);
+      const hexText = Buffer.from(toHex(bytes), 'latin1');
+      expect(txToJsonBytesInto(slot, second, TESTNET, {}, hexText).toString('latin1')).toBe(txToJson(second, TESTNET));
+      expect(txToJson(second, TESTNET)).not.toBe(txToJson(first, TESTNET));
+    });
   });
 
   it("encode a transaction's hex in the module as HexStr, up to its input area (property)", () => {
