@@ -11,7 +11,8 @@
  * Run: npx tsx bench/request-memory.ts
  */
 import { fileURLToPath } from 'node:url';
-import { parseJson, parsedSizeEstimate } from '../src/json/reader.js';
+import { parseJson } from '../src/json/reader.js';
+import { parsedSizeEstimate } from '../src/json/size-estimate.js';
 import { load, QUICK } from './lib/measure.js';
 import { measureInChild, settledMemory } from './lib/memory.js';
 

@@ -22,12 +22,11 @@
  * such a code point reads as U+FFFD. That is the only divergence: zcashd would echo those 4
  * bytes raw, zecrpc echoes EF BF BD.
  */
-import * as bufferModule from 'node:buffer';
 import { Buffer } from 'node:buffer';
 import { defineLazyString, LAZY_STRING_MIN_BYTES, type LazyStringScope } from './lazy-strings.js';
 import type { KnownRuns } from './known-strings.js';
 import type { HexRuns } from './hex-runs.js';
-import { NOT_HEX, wasmHexDecodeAhead, wasmHoldsControlByte } from './hex-wasm.js';
+import { decodesAsHexAhead, isPlainAsciiBytes, readPlainAsciiString } from './plain-strings.js';
 import { JsonNumber, JsonObject, type JsonValue } from './value.js';
 
 export class JsonParseError extends Error {
@@ -65,197 +64,8 @@ const enum Ch {
   Plus = 0x2b,
 }
 
-/** Printable ASCII other than `"` and `\\`: a string body that needs no decoding. */
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-/** A control character (UniValue refuses them unescaped in strings). */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const CONTROL_CHARACTER = /[\x00-\x1f]/;
-
-/**
- * The string body buf[start, end) when it is plain ASCII with no escapes and no control
- * characters, else null (the caller then takes the byte-by-byte path, which also reports errors).
- * Native checks instead of one regex over the whole class: isAscii and indexOf are SIMD scans,
- * and a search for a control character in the string made anyway is a fast loop. Nothing else
- * is built: a raw transaction's hex can be hundreds of kilobytes, and every string that size is
- * a fresh large-object allocation, which costs more than all the checks (so no second copy, such
- * as JSON.parse of the quoted text would make).
- */
-function readPlainAsciiString(buf: Buffer, start: number, end: number): string | null {
-  const body = buf.subarray(start, end);
-  if (nativeIsAscii === undefined) {
-    const s = buf.toString('latin1', start, end);
-    return PLAIN_ASCII.test(s) ? s : null;
-  }
-  if (!nativeIsAscii(body) || body.indexOf(Ch.Backslash) >= 0) return null;
-  const s = buf.toString('latin1', start, end);
-  return CONTROL_CHARACTER.test(s) ? null : s;
-}
-
-const nativeIsAscii: ((b: Uint8Array) => boolean) | undefined = (bufferModule as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
-
-/**
- * Whether a string body of bytes is plain (readPlainAsciiString's test) without making it a
- * string: ASCII natively, no backslash natively, and no control byte four bytes at a time
- * (every byte is ASCII by then, which is what the word test needs).
- */
-function isPlainAsciiBytes(body: Buffer): boolean {
-  if (nativeIsAscii === undefined || !nativeIsAscii(body) || body.indexOf(Ch.Backslash) >= 0) return false;
-  return !holdsControlByte(body);
-}
-
-/**
- * Whether the string body `text` is hex (even length, only [0-9a-fA-F]), found by decoding it
- * ahead for the decoder (hex-wasm.ts wasmHexDecodeAhead): such a string is plain, with the one
- * pass a decoder of it makes anyway. False for any other text, and without the module.
- */
-function decodesAsHexAhead(text: Buffer): boolean {
-  if ((text.length & 1) !== 0 || !startsAsHex(text)) return false;
-  const found = wasmHexDecodeAhead(text);
-  return found !== null && found !== NOT_HEX;
-}
-
-/** Leading characters looked at before a long string is decoded ahead. */
-const HEX_PREFIX_CHARS = 64;
-
-/**
- * Whether the first characters of `text` are hex digits: a long string that is not hex (a
- * message, base64) nearly always shows it there, and is then left to the ordinary checks without
- * a copy and a decode of the whole of it first.
- */
-function startsAsHex(text: Buffer): boolean {
-  const end = Math.min(text.length, HEX_PREFIX_CHARS);
-  for (let i = 0; i < end; i++) {
-    const c = text[i]!;
-    const letter = c | 0x20;
-    if (!((c >= 0x30 && c <= 0x39) || (letter >= 0x61 && letter <= 0x66))) return false;
-  }
-  return true;
-}
-
-/** From this many bytes, the control-byte search runs in WebAssembly (./hex-wasm.ts), copy included. */
-const MIN_WASM_SCAN_BYTES = 2048;
-
-/** Whether ASCII `bytes` hold a byte below 0x20. */
-export function holdsControlByte(bytes: Uint8Array): boolean {
-  if (bytes.length >= MIN_WASM_SCAN_BYTES) {
-    const found = wasmHoldsControlByte(bytes);
-    if (found !== null) return found;
-  }
-  return holdsControlByteJs(bytes);
-}
-
-/** holdsControlByte in JavaScript, four bytes a word. */
-export function holdsControlByteJs(bytes: Uint8Array): boolean {
-  let i = 0;
-  const end = bytes.length;
-  // Bytes up to a 4-byte boundary of the underlying memory, then whole words, then the tail.
-  while (i < end && (bytes.byteOffset + i) % 4 !== 0) if (bytes[i++]! < 0x20) return true;
-  const wordCount = (end - i) >>> 2;
-  if (wordCount > 0) {
-    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, wordCount);
-    // Eight words a step, their findings or'ed and tested once: the loop's branch, not the
-    // arithmetic, is what a word at a time spent its time on.
-    const blocked = wordCount & ~7;
-    let k = 0;
-    for (; k < blocked; k += 8) {
-      const found =
-        belowSpace(words[k]!) |
-        belowSpace(words[k + 1]!) |
-        belowSpace(words[k + 2]!) |
-        belowSpace(words[k + 3]!) |
-        belowSpace(words[k + 4]!) |
-        belowSpace(words[k + 5]!) |
-        belowSpace(words[k + 6]!) |
-        belowSpace(words[k + 7]!);
-      if (found !== 0) return true;
-    }
-    for (; k < wordCount; k++) if (belowSpace(words[k]!) !== 0) return true;
-  }
-  for (i += 4 * wordCount; i < end; i++) if (bytes[i]! < 0x20) return true;
-  return false;
-}
-
-/**
- * Non-zero when one of the four ASCII bytes of `x` is below 0x20: such a byte borrows into its
- * own top bit, which ~x keeps only for bytes below 0x80.
- */
-function belowSpace(x: number): number {
-  return (x - 0x20202020) & ~x & 0x80808080;
-}
-
 function isDigit(c: number): boolean {
   return c >= Ch.Zero && c <= Ch.Nine;
-}
-
-/** Bodies shorter than this count as nothing in parsedSizeEstimate (and it reads none of their bytes). */
-export const ESTIMATED_BODY_MIN_BYTES = 64 * 1024;
-
-/**
- * An upper estimate of the heap `parseJson(body)` takes, from the bytes that make values and
- * members. The weights are set from what parsing keeps for each shape of body
- * (bench/request-memory.ts, one shape per process) so that the estimate stays above it for
- * every shape the bench measures; very long numbers and single huge tokens come nearest. Bodies
- * under 64 KiB count as nothing: they cost little, and most requests are that small.
- *
- * With `known`, a long run equal to a string the server holds checked (known-strings.ts) is
- * skipped on that one comparison, and recorded there for the reader. With `hexRuns`, a long run
- * the reader would leave lazy that decodes as hex is skipped on that decode, and recorded there
- * for the reader (hex-runs.ts).
- */
-export function parsedSizeEstimate(body: Uint8Array, known?: KnownRuns, hexRuns?: HexRuns): number {
-  if (body.length < ESTIMATED_BODY_MIN_BYTES) return 0;
-  let objects = 0;
-  let arrays = 0;
-  let commas = 0;
-  let quotes = 0;
-  let colons = 0;
-  let wide = false;
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i]!;
-    if (c === Ch.Quote) {
-      quotes++;
-      // A held string (plain, so holding none of the bytes counted below) is found by the
-      // lengths its source holds: its closing quote is then known without a search of the run.
-      const heldEnd = known?.matchFrom(bytes, i + 1, LAZY_STRING_MIN_BYTES) ?? -1;
-      if (heldEnd >= 0) {
-        i = heldEnd - 1;
-        continue;
-      }
-      // A long run up to the next quote (a raw transaction's hex) is checked natively: when it
-      // holds no byte counted below, it adds nothing and is skipped whole.
-      const next = bytes.indexOf(Ch.Quote, i + 1);
-      // A held string is plain and holds none of them. Only runs the reader would leave lazy are
-      // asked for (it takes a match only there): shorter ones would pay a lookup for nothing.
-      if (next - i > LAZY_STRING_MIN_BYTES && known?.match(bytes, i + 1, next) === true) {
-        i = next - 1;
-        continue;
-      }
-      // Hex holds none of them either, and deciding that by decoding it spares the decoder its pass.
-      if (hexRuns !== undefined && next - i > LAZY_STRING_MIN_BYTES) {
-        const text = bytes.subarray(i + 1, next);
-        if (decodesAsHexAhead(text)) {
-          hexRuns.record(i + 1, text);
-          i = next - 1;
-          continue;
-        }
-      }
-      if (next - i > LONG_RUN && !holdsStructure(bytes, i + 1, next)) {
-        if (!wide) wide = !isPlainRun(bytes, i + 1, next);
-        i = next - 1;
-      }
-      continue;
-    }
-    if (c === Ch.OpenBrace) objects++;
-    else if (c === Ch.OpenBracket) arrays++;
-    else if (c === Ch.Comma) commas++;
-    else if (c === Ch.Colon) colons++;
-    else if (c >= 0x80 || c === Ch.Backslash) wide = true;
-  }
-  // A string holding one character above U+00FF (raw or escaped) is two bytes a character in
-  // V8, its ASCII too: with any such byte, the body's bytes count two and a half times.
-  return Math.ceil((wide ? 2.5 : 1) * body.length) + 256 * objects + 224 * arrays + 80 * commas + 32 * quotes + 32 * colons;
 }
 
 /** Strings up to this many bytes are read byte by byte, longer ones with native scans. */
@@ -272,24 +82,6 @@ const ENVELOPE_KEYS: readonly { name: string; bytes: Uint8Array }[] = ['id', 'me
 
 /** The texts of the one-digit numbers (ids, verbosity flags), likewise. */
 const DIGIT_TEXTS: readonly string[] = Array.from({ length: 10 }, (_, d) => String(d));
-
-/** Runs between two quotes longer than this are checked with native scans rather than byte by byte. */
-const LONG_RUN = 256;
-
-/** Whether bytes[start, end) holds a byte parsedSizeEstimate counts: `{`, `[`, `,` or `:`. */
-function holdsStructure(bytes: Buffer, start: number, end: number): boolean {
-  const run = bytes.subarray(start, end);
-  return run.indexOf(Ch.OpenBrace) >= 0 || run.indexOf(Ch.OpenBracket) >= 0 || run.indexOf(Ch.Comma) >= 0 || run.indexOf(Ch.Colon) >= 0;
-}
-
-/** Whether bytes[start, end) is ASCII without a backslash (what makes parsedSizeEstimate's `wide`). */
-function isPlainRun(bytes: Buffer, start: number, end: number): boolean {
-  const run = bytes.subarray(start, end);
-  if (run.indexOf(Ch.Backslash) >= 0) return false;
-  if (nativeIsAscii !== undefined) return nativeIsAscii(run);
-  for (let i = 0; i < run.length; i++) if (run[i]! >= 0x80) return false;
-  return true;
-}
 
 export interface ParseOptions {
   /**

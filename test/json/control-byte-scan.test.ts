@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { wasmHexAvailable } from '../../src/json/hex-wasm.js';
-import { holdsControlByte, holdsControlByteJs } from '../../src/json/reader.js';
+import { holdsControlByte, holdsControlByteJs } from '../../src/json/plain-strings.js';
 import { readHexVector } from '../support/vectors.js';
 
 const HEX = Buffer.from(toHex(decodeBlock(readHexVector('blocks', 'testnet', '141042.hex')).transactions[1]!.bytes), 'latin1');

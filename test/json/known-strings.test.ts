@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { KnownRuns, type PlainStringSource } from '../../src/json/known-strings.js';
 import { LazyStringScope, plainStringBytes } from '../../src/json/lazy-strings.js';
-import { JsonParseError, parseJson, parsedSizeEstimate } from '../../src/json/reader.js';
+import { JsonParseError, parseJson } from '../../src/json/reader.js';
+import { parsedSizeEstimate } from '../../src/json/size-estimate.js';
 import type { JsonObject, JsonValue } from '../../src/json/value.js';
 import { DecodeCache } from '../../src/rpc/methods/rawtransaction/decode-cache.js';
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHex } from '../../src/codec/hex.js';
 import { LAZY_STRING_MIN_BYTES, LazyStringScope, plainStringBytes } from '../../src/json/lazy-strings.js';
-import { holdsControlByte, JsonParseError, parseJson } from '../../src/json/reader.js';
+import { JsonParseError, parseJson } from '../../src/json/reader.js';
+import { holdsControlByte } from '../../src/json/plain-strings.js';
 import { JsonObject, type JsonValue } from '../../src/json/value.js';
 import { readHexVector } from '../support/vectors.js';
 

@@ -9,7 +9,8 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { hexBytesToBytesNotingCase, toHex } from '../../src/codec/hex.js';
 import { HexRuns } from '../../src/json/hex-runs.js';
 import { LAZY_STRING_MIN_BYTES, LazyStringScope, plainStringBytes } from '../../src/json/lazy-strings.js';
-import { ESTIMATED_BODY_MIN_BYTES, JsonParseError, parsedSizeEstimate, parseJson, type ParseOptions } from '../../src/json/reader.js';
+import { JsonParseError, parseJson, type ParseOptions } from '../../src/json/reader.js';
+import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../src/json/size-estimate.js';
 import { JsonObject, type JsonValue } from '../../src/json/value.js';
 import { readHexVector } from '../support/vectors.js';
 

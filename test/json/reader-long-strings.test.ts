@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonParseError, parseJson, parsedSizeEstimate } from '../../src/json/reader.js';
+import { JsonParseError, parseJson } from '../../src/json/reader.js';
+import { parsedSizeEstimate } from '../../src/json/size-estimate.js';
 
 describe('reader fast path for long strings', () => {
   const long = 'ab'.repeat(40);

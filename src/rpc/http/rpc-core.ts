@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../../config.js';
 import { rpcServerSettings } from '../../config.js';
-import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../json/reader.js';
+import { ESTIMATED_BODY_MIN_BYTES, parsedSizeEstimate } from '../../json/size-estimate.js';
 import { KnownRuns, type PlainStringSource } from '../../json/known-strings.js';
 import { HexRuns } from '../../json/hex-runs.js';
 import { storeDirectory } from '../../store/layout.js';

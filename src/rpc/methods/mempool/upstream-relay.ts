@@ -6,7 +6,8 @@
  * message saying so, never a hang.
  */
 import { COOKIE_FILE_LIMIT, readTextBounded } from '../../../bounded-read.js';
-import { parsedSizeEstimate, parseJson } from '../../../json/reader.js';
+import { parseJson } from '../../../json/reader.js';
+import { parsedSizeEstimate } from '../../../json/size-estimate.js';
 import { JsonObject, JsonNumber, type JsonValue } from '../../../json/value.js';
 import { JsonWriter } from '../../../json/writer.js';
 import { replyOf, RPC, requestMemoryExceeded, RpcError, type RawJson, type RpcContext } from '../../method.js';
