@@ -39,10 +39,14 @@ export function hexBytesToBytesStrict(hex: Uint8Array): Uint8Array | null {
 /**
  * `hexBytesToBytesStrict`, and whether the text is known to be lowercase, and so the bytes'
  * HexStr character for character (known where WebAssembly decoded it; false otherwise).
+ *
+ * With `memory` (reused by its owner from one decode to the next) the bytes are decoded into its
+ * start when they fit, else into fresh memory.
  */
-export function hexBytesToBytesNotingCase(hex: Uint8Array): { bytes: Uint8Array; lowercase: boolean } | null {
+export function hexBytesToBytesNotingCase(hex: Uint8Array, memory?: ArrayBuffer): { bytes: Uint8Array; lowercase: boolean } | null {
   if (hex.length === 0 || (hex.length & 1) !== 0) return null;
-  const out = Buffer.allocUnsafe(hex.length >>> 1);
+  const size = hex.length >>> 1;
+  const out = memory !== undefined && memory.byteLength >= size ? Buffer.from(memory, 0, size) : Buffer.allocUnsafe(size);
   const found = wasmHexDecodeCased(hex, out);
   if (found === NOT_HEX) return null;
   if (found === null && !nativeHexInto(hex, out)) return null;

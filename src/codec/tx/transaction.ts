@@ -457,8 +457,10 @@ export function decodeTransactionHexBytes(hex: Uint8Array, acceptance: TxAccepta
 export function decodeTransactionHexBytesKeepingText(
   hex: Uint8Array,
   acceptance: TxAcceptance = ZCASHD_6_12_2_ACCEPTANCE,
+  /** Decoded into, when the bytes fit (hexBytesToBytesNotingCase): the transaction is then a view of it. */
+  memory?: ArrayBuffer,
 ): { tx: Transaction; hexText: Uint8Array | null } {
-  const decoded = hexBytesToBytesNotingCase(hex);
+  const decoded = hexBytesToBytesNotingCase(hex, memory);
   if (!decoded) throw new DecodeError('invalid-hex', 0, `not a valid hex string${IOS_SUFFIX}`);
   const tx = decodeTransaction(decoded.bytes, acceptance);
   // The transaction is the decoded bytes' prefix (bytes after it are ignored, as zcashd does).

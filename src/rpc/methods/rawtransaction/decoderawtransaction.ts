@@ -2,7 +2,7 @@
 import { Buffer } from 'node:buffer';
 import { DecodeError } from '../../../codec/errors.js';
 import type { NetworkParams } from '../../../chain/network.js';
-import { decodeTransactionHexBytes, decodeTransactionHexBytesKeepingText } from '../../../codec/tx/transaction.js';
+import { decodeTransactionHexBytes } from '../../../codec/tx/transaction.js';
 import { DEFAULT_COMPAT_PROFILE, type CompatProfile } from '../../../compat/profiles.js';
 import { txToJsonBytes } from '../../../render/tx.js';
 import type { SpentIndexLookup } from '../spent-index-lookup.js';
@@ -125,14 +125,12 @@ export function createDecodeRawTransaction(opts: DecodeRawTransactionOptions = {
         return asDeserializationError(() => {
           // Rendered here into bytes of the reply's own, so the transaction is garbage on return
           // and its bytes may be decoded into memory the next request reuses.
-          const { tx, hexText } =
-            decodeTransactionHexInScratch(hex, profile.acceptance) ?? decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+          const { tx, hexText } = decodeTransactionHexInScratch(hex, profile.acceptance);
           return renderInLentMemory(tx, ctx.network, ctx.replyScope, {}, hexText ?? undefined);
         });
       const json = asDeserializationError(() => {
         // Rendered here into a buffer of its own (the one the cache keeps), so likewise.
-        const { tx, hexText } =
-          decodeTransactionHexInScratch(hex, profile.acceptance) ?? decodeTransactionHexBytesKeepingText(hex, profile.acceptance);
+        const { tx, hexText } = decodeTransactionHexInScratch(hex, profile.acceptance);
         return txToJsonBytes(tx, ctx.network, {}, hexText ?? undefined);
       });
       cache.set(cacheKey, hex, json);

@@ -10,9 +10,8 @@
  * its bytes, must be garbage once the caller's reply is built: the caller renders it at once into
  * bytes of the reply's own (render/tx.ts copies every byte it shows) and keeps nothing of it.
  */
-import { decodeTransaction, type Transaction } from '../../../codec/tx/transaction.js';
+import { decodeTransactionHexBytesKeepingText, type Transaction } from '../../../codec/tx/transaction.js';
 import type { TxAcceptance } from '../../../codec/tx/acceptance.js';
-import { LOWERCASE_HEX, NOT_HEX, wasmHexDecodeCased } from '../../../json/hex-wasm.js';
 
 /**
  * Transactions up to this size are decoded into the reused buffer, which grows to at most this;
@@ -23,26 +22,13 @@ export const SCRATCH_DECODE_MAX_BYTES = 256 * 1024;
 let scratch: ArrayBuffer | null = null;
 
 /**
- * decodeTransactionHexBytesKeepingText (codec/tx/transaction.ts) of `hex`, decoded into the
- * reused buffer; null, having decoded nothing that counts, when the hex is not even-length hex
- * of at most SCRATCH_DECODE_MAX_BYTES bytes or the WebAssembly decoder is unavailable: the caller
- * then decodes it the ordinary way, which also gives every error. A transaction that does not
- * parse throws the codec's DecodeError, as the ordinary way does for the same bytes.
+ * decodeTransactionHexBytesKeepingText (codec/tx/transaction.ts) of `hex`, with the same
+ * answers and errors, its bytes decoded into the reused buffer when they fit in
+ * SCRATCH_DECODE_MAX_BYTES.
  */
-export function decodeTransactionHexInScratch(
-  hex: Uint8Array,
-  acceptance: TxAcceptance,
-): { tx: Transaction; hexText: Uint8Array | null } | null {
+export function decodeTransactionHexInScratch(hex: Uint8Array, acceptance: TxAcceptance): { tx: Transaction; hexText: Uint8Array | null } {
   const size = hex.length >>> 1;
-  if (hex.length === 0 || (hex.length & 1) !== 0 || size > SCRATCH_DECODE_MAX_BYTES) return null;
-  if (scratch === null || scratch.byteLength < size)
+  if (size <= SCRATCH_DECODE_MAX_BYTES && (scratch === null || scratch.byteLength < size))
     scratch = new ArrayBuffer(Math.min(SCRATCH_DECODE_MAX_BYTES, Math.max(size, 2 * (scratch?.byteLength ?? 0))));
-  // A plain Uint8Array, as the codec's own decode hands over.
-  const bytes = new Uint8Array(scratch, 0, size);
-  const found = wasmHexDecodeCased(hex, bytes);
-  if (found === null || found === NOT_HEX) return null;
-  const tx = decodeTransaction(bytes, acceptance);
-  // As the codec: the transaction is a prefix of the bytes, and lowercase hex spells it.
-  const prefix = tx.bytes.buffer === bytes.buffer && tx.bytes.byteOffset === bytes.byteOffset;
-  return { tx, hexText: found === LOWERCASE_HEX && prefix ? hex.subarray(0, 2 * tx.bytes.length) : null };
+  return decodeTransactionHexBytesKeepingText(hex, acceptance, scratch ?? undefined);
 }
