@@ -7,13 +7,14 @@
  * client asks again. Whether the string is one of them costs one comparison, and a string that is
  * not takes the ordinary path, with its errors.
  *
- * The estimate (reader.ts parsedSizeEstimate) finds the matches, the reader (parseJson) reads
+ * The estimate (size-estimate.ts parsedSizeEstimate) finds the matches, the reader (parseJson) reads
  * them: a request's KnownRuns carries them from one to the other, in body order. The reader puts
  * the held string itself in the parameter's slot, a plain element: it is the source's own, never
  * a view of the body, so nothing of it ends with the request (lazy-strings.ts), and the element
  * costs neither a copy nor the accessor a byte range needs (which turns the array's elements
  * into a dictionary). The source can tell its own string from another cheaply (decode-cache.ts).
  */
+import { RunsInBodyOrder } from './body-runs.js';
 
 /** Where long plain strings are held: a reply cache's keys. */
 export interface PlainStringSource {
@@ -44,17 +45,10 @@ const MAX_MISSED_TRIES = 128;
 /**
  * One request body's runs between two quotes found equal to a held string, in body order. A run
  * is its start and the held string: the string is plain ASCII equal to the run's bytes, so its
- * length is the run's. Most bodies hold one run, kept in fields; only a body with several makes
- * a list for the rest.
+ * length is the run's.
  */
 export class KnownRuns {
-  /** The first run's start (-1: none yet) and string. */
-  private firstStart = -1;
-  private firstHeld = '';
-  /** The runs after the first: start, string, start, string, … */
-  private later: (number | string)[] | null = null;
-  /** The first run a reader may still ask for, counting the first as 0 (it asks in body order). */
-  private next = 0;
+  private readonly runs = new RunsInBodyOrder<string>();
   private missedTries = 0;
 
   constructor(private readonly sources: readonly PlainStringSource[]) {}
@@ -93,18 +87,7 @@ export class KnownRuns {
   }
 
   private record(start: number, held: string): void {
-    if (this.firstStart < 0) {
-      this.firstStart = start;
-      this.firstHeld = held;
-    } else (this.later ??= []).push(start, held);
-  }
-
-  private get count(): number {
-    return this.firstStart < 0 ? 0 : 1 + (this.later === null ? 0 : this.later.length / 2);
-  }
-
-  private startAt(i: number): number {
-    return i === 0 ? this.firstStart : (this.later![2 * (i - 1)] as number);
+    this.runs.record(start, held);
   }
 
   /**
@@ -113,9 +96,6 @@ export class KnownRuns {
    * must not decrease.
    */
   from(start: number): string | undefined {
-    const count = this.count;
-    while (this.next < count && this.startAt(this.next) < start) this.next++;
-    if (this.next === count || this.startAt(this.next) !== start) return undefined;
-    return this.next === 0 ? this.firstHeld : (this.later![2 * this.next - 1] as string);
+    return this.runs.from(start);
   }
 }
