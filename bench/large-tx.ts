@@ -6,7 +6,7 @@
  *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached]
+ *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
  * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
@@ -38,9 +38,12 @@
  * 90–200 kB request body or a 180–600 kB reply; zecrpc's share of the bare-Fastify floor is what
  * its own work leaves of that. For the transactions' uncached requests a third, the uncached
  * render floor (bench/lib/render-floor-server.ts), builds each reply doing only the work no
- * server without a reply cache can leave out (the parameter's hex decoded and the txid hashed,
- * or the transaction's hex encoded; every reply byte written once): its share of the ceiling's
- * CPU bounds what an uncached reply rendered on one thread can reach on that stack.
+ * server without a reply cache can leave out (the parameter's hex decoded, its points checked and
+ * its txid hashed, or the transaction read hashed to its txid and its hex encoded; the addresses'
+ * texts computed; every reply byte written once): its share of the ceiling is the most an uncached
+ * reply rendered on one event loop reaches on that stack under this load. A fourth runs the same
+ * floor on as many processes as cores (node:cluster): the most a server spreading its requests
+ * over the cores reaches.
  *
  * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each
@@ -54,14 +57,11 @@
  * and the share of the machine that was busy (/proc/stat), and for the uncached transaction
  * cases the most requests a second a server could answer under this load: the machine's cores
  * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
- * share of the ceiling's rate; for decoderawtransaction also with the addresses' checksums
- * added, the bound of a server that does not memoize addresses, and with their checksums and
- * Base58 at this checkout's fastest instead. Each target's event-loop thread's
- * CPU a request is printed too, and from the render floor's the most a server doing the floor's
- * work on its one event loop could answer (for getrawtransaction also with the check that the
- * transaction read hashes to its txid, for decoderawtransaction also with the addresses'
- * checksums of a server that does not memoize addresses). The output opens with the run's
- * start time, commit and arguments and closes with its end time, so a log needs no other label.
+ * share of the ceiling's rate. Each target's event-loop thread's CPU a request is printed too
+ * (summed over its processes' for the floor on several), and from the render floor's the most a
+ * server doing the floor's work on its one event loop could answer if nothing but that loop's
+ * CPU held it back. The output opens with the run's start time, commit and arguments and closes
+ * with its end time, so a log needs no other label.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,17 +75,8 @@ import { startChildServer, startReplayCeiling, type ChildServer, type RecordedRe
 import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
-import { busyShare, CORES, machineTicks, processCpuMicros } from './lib/process-cpu.js';
-import {
-  addressOutputs,
-  boundRounds,
-  describeBound,
-  describeLoopBound,
-  sha256BlockMicros,
-  addressTextMicros,
-  type BoundRound,
-  type LoopBoundRound,
-} from './lib/throughput-bound.js';
+import { busyShare, CORES, machineTicks, processCpuMicros, processTreeCpuMicros } from './lib/process-cpu.js';
+import { boundRounds, describeBound, describeLoopBound, type BoundRound, type LoopBoundRound } from './lib/throughput-bound.js';
 import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
@@ -129,6 +120,13 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const MODE = process.argv.includes('--tsx') ? 'tsx' : 'dist';
 /** `--uncached`: only the cases' uncached requests. */
 const UNCACHED_ONLY = process.argv.includes('--uncached');
+/**
+ * `--spread`: also this revision's server on as many processes as cores (zecrpc-server.ts'
+ * PROCESSES, each with its own copy of the in-memory store): what zecrpc's code would reach
+ * spread over the cores at no cost, which no thread pool of it can exceed. `zecrpc serve` has no
+ * such mode (its LevelDB store opens in one process); this measures what one would be worth.
+ */
+const SPREAD = process.argv.includes('--spread');
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -138,6 +136,14 @@ const FLOORS = [
   { name: 'fastify-floor', label: 'bare-Fastify floor', script: 'bench/lib/fastify-ceiling-server.ts' },
   // Run for the transaction cases' uncached requests only: what it does per request is theirs.
   { name: 'render-floor', label: 'uncached render floor', script: 'bench/lib/render-floor-server.ts', uncachedOnly: true },
+  // The same on as many processes as cores: what a server spreading requests over the cores reaches.
+  {
+    name: 'render-floor-spread',
+    label: `uncached render floor on ${CORES} processes`,
+    script: 'bench/lib/render-floor-server.ts',
+    uncachedOnly: true,
+    env: { FLOOR_PROCESSES: String(CORES) },
+  },
 ] as const;
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */
@@ -163,10 +169,6 @@ interface Case {
   thisRevisionOnly?: boolean;
   /** Its uncached requests are also measured against the uncached render floor (render-floor-server.ts). */
   renderFloor?: boolean;
-  /** Addresses each uncached request's reply shows whose checksums a server not memoizing addresses computes (throughput-bound.ts). */
-  addressChecksums?: number;
-  /** The mean size of the transactions its uncached requests read from the store and re-hash to check their txids (getrawtransaction). */
-  txidCheckBytes?: number;
 }
 
 const rpc = (method: string, params: string): string => `{"jsonrpc":"1.0","id":1,"method":"${method}","params":[${params}]}`;
@@ -206,8 +208,6 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       hotBodies: [decodeBody(t.tx.bytes)],
       coldBodies: copies.map(decodeBody),
       renderFloor: true,
-      // distinctCopies varies every P2PKH/P2SH output's hash; the load cycles those 16 copies.
-      addressChecksums: addressOutputs(t.tx),
       expected: (body) => {
         const json = txToJsonBytes(decodeTransaction(expectedByBody.get(body)!, t.acceptance), t.params);
         return Buffer.concat([Buffer.from('{"result":'), json, Buffer.from(',"error":null,"id":1}\n')]);
@@ -226,7 +226,6 @@ function largeTxCases(txs: readonly LargeTx[]): Case[] {
       // The block's large transactions, on the server that keeps no reply.
       coldBodies: cold.map((x) => body(x.txidHex)),
       renderFloor: true,
-      txidCheckBytes: cold.reduce((a, x) => a + x.size, 0) / cold.length,
       expected: () => null,
     });
   }
@@ -339,16 +338,18 @@ async function main(): Promise<void> {
     children.push(ceiling);
     // The floors replay the ceiling's file, with the Node options zecrpc's launcher gives it; each
     // must answer every body with zecrpc's body bytes, its whole reply's size its own (its head).
-    const floors: { name: string; label: string; child: ChildServer; uncachedOnly: boolean }[] = [];
+    const floors: { name: string; label: string; child: ChildServer; uncachedOnly: boolean; processes: number }[] = [];
     const floorFile = join(dir, 'floor-replies.json');
     writeFileSync(floorFile, JSON.stringify(recorded));
     const floorReplySize = new Map<string, Map<string, number>>();
     for (const f of FLOORS) {
       const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, f.name)}`] : [];
       const nodeArgs = [...launcherNodeArgs(REPO), ...profile];
-      const child = await startChildServer(f.script, { REPLIES: floorFile }, { nodeArgs, mode: MODE });
+      const env: Record<string, string> = 'env' in f ? f.env : {};
+      const child = await startChildServer(f.script, { REPLIES: floorFile, ...env }, { nodeArgs, mode: MODE });
       children.push(child);
-      floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f });
+      const processes = Number(env.FLOOR_PROCESSES ?? 1);
+      floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f, processes });
       const sizes = new Map<string, number>();
       for (const [body, want] of replyBody) {
         const theirs = await captureReply(child.port, body);
@@ -360,8 +361,6 @@ async function main(): Promise<void> {
     }
     const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
-    const blockMicros = sha256BlockMicros();
-    const textMicros = addressTextMicros();
 
     console.log(
       `large replies: zecrpc in child processes (${MODE === 'dist' ? 'compiled: dist/' : 'under tsx'}, ${SERVER_ARGS}) against a Buffer-bodied node:net ceiling replaying its exact replies` +
@@ -379,18 +378,18 @@ async function main(): Promise<void> {
         if (bodies.length === 0) continue;
         const spec = kind === 'hot' ? c.hot : c.cold;
         const withBase = BASE && !c.thisRevisionOnly;
+        const spreadSpec = { name: `${spec.name}-spread`, env: { ...spec.env, PROCESSES: String(CORES) } };
         const targets = [
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
+          ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec), processes: CORES }] : []),
         ];
         const caseFloors = floors.filter((f) => !f.uncachedOnly || (kind === 'cold' && c.renderFloor));
         const r = await compare(pool, ceiling, caseFloors, targets, `${c.label} ${kind}`, bodies, replyBytesOf);
         failures += r.failures;
         const what = kind === 'hot' ? 'cached' : `uncached (${bodies.length > 1 ? `${bodies.length} distinct txs, ` : ''}reply cache off)`;
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
-        const bound = r.bound.length
-          ? ` | ${describeBound(r.bound, CORES, c.addressChecksums ?? 0, blockMicros, textMicros)} | ${describeLoopBound(r.loopBound, c.txidCheckBytes ?? 0, blockMicros, c.addressChecksums ?? 0, textMicros)}`
-          : '';
+        const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES)} | ${describeLoopBound(r.loopBound)}` : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
@@ -409,6 +408,15 @@ async function main(): Promise<void> {
 }
 
 /**
+ * A target's CPU µs so far (with `eventLoops`, its main thread's), over all its processes when it
+ * answers on several, their event loops summed.
+ */
+function targetCpuMicros(t: { child: ChildServer; processes?: number }, eventLoops = false): number {
+  if ((t.processes ?? 1) > 1) return processTreeCpuMicros(t.child.pid, eventLoops);
+  return eventLoops ? processCpuMicros(t.child.pid, t.child.pid) : processCpuMicros(t.child.pid);
+}
+
+/**
  * SPACED_BURSTS bursts of `--connections` requests of `set` (defined by compare()) to each of
  * `servers`, one server after the other so that each is idle exactly SPACED seconds before each
  * of its bursts (interleaved, a slow server's bursts would lengthen the other's idle spells): the
@@ -416,7 +424,7 @@ async function main(): Promise<void> {
  */
 async function spacedBursts(
   pool: ClientPool,
-  servers: readonly { name: string; child: ChildServer }[],
+  servers: readonly { name: string; child: ChildServer; processes?: number }[],
   set: string,
 ): Promise<{ line: string; failures: number }> {
   const cpu = new Map(servers.map((s) => [s.name, 0]));
@@ -427,9 +435,9 @@ async function spacedBursts(
     failures += (await pool.run(s.child.port, `${set} ${s.name}`, CONNECTIONS, CONNECTIONS)).failures;
     for (let burst = 0; burst < SPACED_BURSTS; burst++) {
       await new Promise((r) => setTimeout(r, SPACED * 1000));
-      const before = processCpuMicros(s.child.pid);
+      const before = targetCpuMicros(s);
       const r = await pool.run(s.child.port, `${set} ${s.name}`, CONNECTIONS, CONNECTIONS);
-      cpu.set(s.name, cpu.get(s.name)! + processCpuMicros(s.child.pid) - before);
+      cpu.set(s.name, cpu.get(s.name)! + targetCpuMicros(s) - before);
       completed.set(s.name, completed.get(s.name)! + r.completed);
       failures += r.failures;
     }
@@ -446,13 +454,17 @@ async function spacedBursts(
 async function compare(
   pool: ClientPool,
   ceiling: ChildServer,
-  floors: readonly { name: string; label: string; child: ChildServer }[],
-  servers: readonly { name: string; child: ChildServer }[],
+  floors: readonly { name: string; label: string; child: ChildServer; processes: number }[],
+  servers: readonly { name: string; child: ChildServer; processes?: number }[],
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
 ): Promise<{ line: string; machine: string; bound: BoundRound[]; loopBound: LoopBoundRound[]; failures: number }> {
-  const targets = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
+  const targets: { name: string; child: ChildServer; processes?: number; label?: string }[] = [
+    { name: 'ceiling', child: ceiling },
+    ...floors,
+    ...servers,
+  ];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
     await pool.define(`${set} ${t.name}`, requests);
@@ -488,11 +500,11 @@ async function compare(
       const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
       const machineBefore = machineTicks();
       const clientsBefore = clientsCpu();
-      const before = processCpuMicros(t.child.pid);
-      const loopBefore = processCpuMicros(t.child.pid, t.child.pid);
+      const before = targetCpuMicros(t);
+      const loopBefore = targetCpuMicros(t, true);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
-      const used = processCpuMicros(t.child.pid) - before;
-      const loopUsed = processCpuMicros(t.child.pid, t.child.pid) - loopBefore;
+      const used = targetCpuMicros(t) - before;
+      const loopUsed = targetCpuMicros(t, true) - loopBefore;
       const clientsUsed = clientsCpu() - clientsBefore;
       busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
@@ -526,9 +538,9 @@ async function compare(
   }
   const machine = targets
     .map((t) => {
-      const label = 'label' in t ? t.label : t.name;
+      const label = t.label ?? t.name;
       return (
-        `${label}: event loop ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
+        `${label}: event loop${(t.processes ?? 1) > 1 ? 's' : ''} ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
         `machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`
       );
     })

@@ -5,8 +5,12 @@
  * for each part; tests pass counting stand-ins).
  */
 import { createHash } from 'node:crypto';
+import { MAINNET, TESTNET } from '../../src/chain/network.js';
+import { bytesEqual } from '../../src/codec/hex.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
+import { ADDRESS_PAYLOAD_BYTES, ADDRESS_TEXT_AT, ADDRESS_TEXT_RECORD, addressTexts } from '../../src/crypto/address-checksums.js';
 import { isCanonicalJubjubPoint, isJubjubSmallOrder, isValidPallasPoint } from '../../src/crypto/curves.js';
 import { wasmZip244Digests } from '../../src/crypto/zip244-wasm.js';
 import { wasmHexDecodeInto, wasmHexInto } from '../../src/json/hex-wasm.js';
@@ -23,6 +27,11 @@ export interface FloorWork {
   hexInto(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): boolean;
   /** Whether the 32 bytes are a point of `kind` as the decoder requires it (zcashd refuses the transaction otherwise). */
   pointCheck(kind: PointKind, point: Uint8Array): boolean;
+  /**
+   * The Base58Check texts of `count` t-address payloads (22 bytes apart), as addressTexts lays
+   * them out, valid until the next call; null when the module cannot write them.
+   */
+  addressTexts(payloads: Uint8Array, count: number): Uint8Array | null;
 }
 
 /** The curve points a transaction's decoding checks: Orchard's and Ironwood's cv and rk, Sapling's cv (not of small order) and rk. */
@@ -37,6 +46,9 @@ export const FLOOR_WORK: FloorWork = {
   // render-floor-server.ts turns the verdict memo off, so each runs as for a point never seen.
   pointCheck: (kind, point) =>
     kind === 'pallas' ? isValidPallasPoint(point) : isCanonicalJubjubPoint(point) && (kind === 'jubjub-rk' || !isJubjubSmallOrder(point)),
+  // The batch the address table encodes a transaction's fresh addresses with (WebAssembly: four
+  // checksums at a time, then Base58): a server that remembers no address computes each anew.
+  addressTexts,
 };
 
 /**
@@ -65,6 +77,82 @@ export function pointPlaces(tx: Uint8Array): { kind: PointKind; at: number }[] {
   return places;
 }
 
+/** Addresses a batch of addressTexts holds at most (its module's capacity). */
+const TEXT_BATCH = 1024;
+
+/**
+ * The t-addresses a reply shows (its P2PKH and P2SH outputs' `addresses`): where each one's
+ * 20-byte hash lies in the transaction and the prefix of the network whose texts the reply shows.
+ * `texts(tx)` computes them all from `tx`'s bytes (a distinct copy holds its hashes at the same
+ * places) into reused memory. Checked once: every text computed from `tx` must be in the reply.
+ */
+export function addressPlan(tx: Uint8Array, reply: RecordedReply, work: FloorWork): { count: number; texts(tx: Uint8Array): void } {
+  const places: { at: number; p2sh: boolean }[] = [];
+  for (const o of decodeTransaction(tx, CURRENT_CHAIN_ACCEPTANCE).data.vout) {
+    const script = o.scriptPubKey;
+    const at = script.byteOffset - tx.byteOffset;
+    if (script.buffer !== tx.buffer || at < 0 || at + script.length > tx.length)
+      throw new Error('a script is not a view into the transaction');
+    if (isPayToPubkeyHash(script)) places.push({ at: at + 3, p2sh: false });
+    else if (isPayToScriptHash(script)) places.push({ at: at + 2, p2sh: true });
+  }
+  const payloads = new Uint8Array(ADDRESS_PAYLOAD_BYTES * places.length);
+  const hashAt = Int32Array.from(places, (p) => p.at);
+  const prefixes = (network: typeof MAINNET): void => {
+    places.forEach((p, i) => payloads.set(p.p2sh ? network.p2shPrefix : network.p2pkhPrefix, ADDRESS_PAYLOAD_BYTES * i));
+  };
+  // Each request's hashes, byte by byte: no view allocated an address.
+  const hashes = (from: Uint8Array): void => {
+    for (let i = 0, o = 2; i < hashAt.length; i++, o += ADDRESS_PAYLOAD_BYTES) {
+      const at = hashAt[i]!;
+      for (let j = 0; j < 20; j++) payloads[o + j] = from[at + j]!;
+    }
+  };
+  const shown = (network: typeof MAINNET): boolean => {
+    prefixes(network);
+    hashes(tx);
+    for (let done = 0; done < places.length; done += TEXT_BATCH) {
+      const n = Math.min(TEXT_BATCH, places.length - done);
+      const texts = work.addressTexts(payloads.subarray(ADDRESS_PAYLOAD_BYTES * done), n);
+      if (!texts) throw new Error('the WebAssembly address texts are unavailable');
+      for (let i = 0; i < n; i++) {
+        const r = ADDRESS_TEXT_RECORD * i;
+        const text = Buffer.from(texts.subarray(r + ADDRESS_TEXT_AT, r + ADDRESS_TEXT_AT + texts[r]!)).toString('latin1');
+        if (reply.body.indexOf(`"${text}"`) < 0) return false;
+      }
+    }
+    return true;
+  };
+  const network = places.length === 0 ? MAINNET : [MAINNET, TESTNET].find(shown);
+  if (!network) throw new Error('the reply does not show the addresses computed from the transaction');
+  prefixes(network);
+  return {
+    count: places.length,
+    texts: (from) => {
+      hashes(from);
+      for (let done = 0; done < places.length; done += TEXT_BATCH) {
+        if (!work.addressTexts(payloads.subarray(ADDRESS_PAYLOAD_BYTES * done), Math.min(TEXT_BATCH, places.length - done)))
+          throw new Error('the WebAssembly address texts are unavailable');
+      }
+    },
+  };
+}
+
+/** A transaction's txid and, for v5 and v6, its auth digest: SHA-256d (OpenSSL) or ZIP 244's (WebAssembly, one walk for both). */
+function digestsOf(tx: Uint8Array, work: FloorWork): { txid: Uint8Array; authDigest: Uint8Array | null } {
+  if ((new DataView(tx.buffer, tx.byteOffset, 4).getUint32(0, true) & 0x7fffffff) <= 4) return { txid: work.sha256d(tx), authDigest: null };
+  const d = work.zip244Digests(tx);
+  if (!d) throw new Error('the ZIP 244 digests are unavailable');
+  return d;
+}
+
+/** Checks once that the digests hashed from `tx` are the ones the reply shows. */
+function checkShownDigests(reply: RecordedReply, computed: { txid: Uint8Array; authDigest: Uint8Array | null }): void {
+  if (!shownHash(reply, 'txid').equals(computed.txid)) throw new Error('the hashed txid is not the reply’s');
+  if (computed.authDigest && !shownHash(reply, 'authdigest').equals(computed.authDigest))
+    throw new Error('the hashed auth digest is not the reply’s');
+}
+
 /** Writes the whole reply to the request whose body is `body` into `out` (the reply's size). */
 export type BuildReply = (body: Buffer, out: Buffer) => void;
 
@@ -89,8 +177,8 @@ function shownHash(reply: RecordedReply, key: string): Buffer {
 
 /**
  * decoderawtransaction: the parameter's hex decoded, its curve points checked as the decoder
- * checks them, the txid hashed (and a v5/v6 auth digest), the reply's bytes copied; checked
- * once against the reply's own txid and auth digest.
+ * checks them, the txid hashed (and a v5/v6 auth digest), the addresses' texts computed, the
+ * reply's bytes copied; checked once against the reply's own txid, auth digest and addresses.
  */
 function decodePlan(request: Buffer, reply: RecordedReply, work: FloorWork): BuildReply | null {
   const param = stringAfter(request, DECODE_PARAM);
@@ -99,37 +187,42 @@ function decodePlan(request: Buffer, reply: RecordedReply, work: FloorWork): Bui
   const decode = (body: Buffer): void => {
     if (work.hexDecodeInto(body.subarray(param.start, param.end), tx) !== true) throw new Error('the hex parameter did not decode');
   };
-  const digests = (): { txid: Uint8Array; authDigest: Uint8Array | null } => {
-    if ((tx.readUInt32LE(0) & 0x7fffffff) <= 4) return { txid: work.sha256d(tx), authDigest: null };
-    const d = work.zip244Digests(tx);
-    if (!d) throw new Error('the ZIP 244 digests are unavailable');
-    return d;
-  };
   decode(request);
   const points = pointPlaces(tx);
   const checkPoints = (): void => {
     for (const { kind, at } of points) if (!work.pointCheck(kind, tx.subarray(at, at + 32))) throw new Error(`an invalid ${kind} point`);
   };
   checkPoints();
-  const computed = digests();
-  if (!shownHash(reply, 'txid').equals(computed.txid)) throw new Error('the hashed txid is not the reply’s');
-  if (computed.authDigest && !shownHash(reply, 'authdigest').equals(computed.authDigest))
-    throw new Error('the hashed auth digest is not the reply’s');
+  checkShownDigests(reply, digestsOf(tx, work));
+  const addresses = addressPlan(tx, reply, work);
   return (body, out) => {
     decode(body);
     checkPoints();
-    digests();
+    digestsOf(tx, work);
+    addresses.texts(tx);
     reply.body.copy(out);
   };
 }
 
-/** getrawtransaction 1: the transaction's bytes (held in memory) encoded as the reply's `hex`, the rest copied. */
+/**
+ * getrawtransaction 1: the transaction's bytes (held in memory: a store read costs nothing here)
+ * hashed to check that they are the transaction asked for, its addresses' texts computed, its
+ * bytes encoded as the reply's `hex`, the rest copied. The check cannot be left out: block files
+ * carry no checksum of their own (src/store/block-data.ts; a read checks the header's hash and
+ * the size only), so only the txid shows that the bytes read are that transaction, and zcashd
+ * makes the same check ("txid mismatch").
+ */
 function getrawPlan(request: Buffer, reply: RecordedReply, work: FloorWork): BuildReply | null {
   if (request.indexOf(GETRAW) < 0) return null;
   const hex = stringAfter(reply.body, '"hex":"');
   if (!hex) return null;
   const tx = Buffer.from(reply.body.toString('latin1', hex.start, hex.end), 'hex');
+  const computed = digestsOf(tx, work);
+  checkShownDigests(reply, computed);
+  const addresses = addressPlan(tx, reply, work);
   return (_body, out) => {
+    if (!bytesEqual(digestsOf(tx, work).txid, computed.txid)) throw new Error('the transaction read is not the one asked for');
+    addresses.texts(tx);
     reply.body.copy(out, 0, 0, hex.start);
     if (!work.hexInto(tx, 0, tx.length, out, hex.start)) throw new Error('the WebAssembly hex encoder is unavailable');
     reply.body.copy(out, hex.end, hex.end);

@@ -10,10 +10,14 @@
  *   verdict memo), and its txid hashed: SHA-256d for v1–v4 (OpenSSL), ZIP 244's txid and
  *   auth digest for v5/v6 (zecrpc's WebAssembly, one walk for both), as the reply shows them;
  * - getrawtransaction 1: the transaction's bytes (held in memory: a store read costs nothing
- *   here) encoded as the reply's `hex` (WebAssembly SIMD, as zecrpc's writer encodes it);
- * - both: every byte of the reply written once into reused memory (the reply's other bytes
- *   copied from the recorded reply with one memcpy each: no decoding of the transaction's
- *   structure, no JSON, no numbers, no scripts, no addresses). render-floor-plans.ts builds them.
+ *   here) hashed to check they are the transaction asked for (block files carry no checksum;
+ *   zcashd checks too), and encoded as the reply's `hex` (WebAssembly SIMD, as zecrpc's writer
+ *   encodes it);
+ * - both: the texts of the addresses the reply shows, checksums and Base58 (WebAssembly, four
+ *   at a time, as zecrpc's address table encodes fresh ones: a server remembering no address
+ *   computes each), and every byte of the reply written once into reused memory (the reply's
+ *   other bytes copied from the recorded reply with one memcpy each: no decoding of the
+ *   transaction's structure, no JSON, no numbers, no scripts). render-floor-plans.ts builds them.
  *
  * So a server answering these requests without a reply cache on one thread spends at least this
  * server's CPU a request, less the little it does that a server need not: matching the body
@@ -22,12 +26,23 @@
  * neither (getblock's) is replayed as the other floors replay it. At start it checks that each
  * reply it builds is the recorded one and that each digest it hashes is the reply's.
  *
+ * With FLOOR_PROCESSES=n (n > 1) it answers on n processes (cluster-workers.ts: each worker a
+ * whole floor with its own event loop): what a server spreading requests over the cores with no
+ * cost of its own for doing so would reach, an upper bound for one spreading them over threads,
+ * which pays to pass requests and replies between them.
+ *
  * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
  */
+import cluster from 'node:cluster';
 import Fastify from 'fastify';
 import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { floorPlan, ReplyMemory, type BuildReply } from './render-floor-plans.js';
+import { holdWorkerChannel, printsPort, processesFromEnv, serveFromWorkers } from './cluster-workers.js';
 import { readRecordedReplies, type RecordedReply } from './recorded-replies.js';
+
+const PROCESSES = processesFromEnv('FLOOR_PROCESSES');
+if (PROCESSES > 1 && cluster.isPrimary) await serveFromWorkers(PROCESSES);
+else await serve();
 
 interface Plan {
   request: Buffer;
@@ -35,30 +50,34 @@ interface Plan {
   build: BuildReply | null;
 }
 
-// Each request's points checked as a transaction's never seen before are: the distinct copies
-// a load cycles share them, and a memo would answer them from its second round on.
-setPointCheckCache(false);
-const byLength = new Map<number, Plan[]>();
-for (const { request, reply } of readRecordedReplies()) {
-  byLength.set(request.length, [...(byLength.get(request.length) ?? []), { request, reply, build: floorPlan(request, reply) }]);
-}
-const memory = new ReplyMemory();
+/** One floor on this process's event loop; a cluster worker's port is printed by its primary. */
+async function serve(): Promise<void> {
+  // Each request's points checked as a transaction's never seen before are: the distinct copies
+  // a load cycles share them, and a memo would answer them from its second round on.
+  setPointCheckCache(false);
+  const byLength = new Map<number, Plan[]>();
+  for (const { request, reply } of readRecordedReplies()) {
+    byLength.set(request.length, [...(byLength.get(request.length) ?? []), { request, reply, build: floorPlan(request, reply) }]);
+  }
+  const memory = new ReplyMemory();
 
-// zecrpc's keep-alive wait (-rpcservertimeout's default), so the heads are the same size as the other floors'.
-const app = Fastify({ logger: false, keepAliveTimeout: 30_000, bodyLimit: 64 * 1024 * 1024 });
-app.removeAllContentTypeParsers();
-app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-app.post('/', (request, reply) => {
-  const body = request.body as Buffer;
-  const plan = byLength.get(body.length)?.find((p) => p.request.equals(body));
-  if (!plan) return reply.code(404).send();
-  const r = plan.reply;
-  if (!plan.build) return reply.code(r.status).header('Content-Type', r.type).send(r.body);
-  const out = memory.take(r.body.length);
-  plan.build(body, out);
-  reply.raw.once('finish', () => memory.giveBack(out));
-  return reply.code(r.status).header('Content-Type', r.type).send(out);
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(`PORT ${(app.server.address() as { port: number }).port}\n`);
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  // zecrpc's keep-alive wait (-rpcservertimeout's default), so the heads are the same size as the other floors'.
+  const app = Fastify({ logger: false, keepAliveTimeout: 30_000, bodyLimit: 64 * 1024 * 1024 });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.post('/', (request, reply) => {
+    const body = request.body as Buffer;
+    const plan = byLength.get(body.length)?.find((p) => p.request.equals(body));
+    if (!plan) return reply.code(404).send();
+    const r = plan.reply;
+    if (!plan.build) return reply.code(r.status).header('Content-Type', r.type).send(r.body);
+    const out = memory.take(r.body.length);
+    plan.build(body, out);
+    reply.raw.once('finish', () => memory.giveBack(out));
+    return reply.code(r.status).header('Content-Type', r.type).send(out);
+  });
+  holdWorkerChannel();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  if (printsPort()) process.stdout.write(`PORT ${(app.server.address() as { port: number }).port}\n`);
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}

@@ -11,7 +11,9 @@
  *   ARGS="-rpcworkqueue=64 …"             zcashd-style options
  *   LARGE_BLOCK=<bytes>                   SERVE=store mainnet also serves largeMainnetSide(bytes)
  *   SAPLING_BLOCK=<bytes>                 SERVE=store mainnet also serves largeSaplingSide(bytes)
+ *   PROCESSES=<n>                         n servers on one port (node:cluster), SERVE=store or decoderaw
  */
+import cluster from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +28,7 @@ import { createDecodeRawTransaction } from '../../src/rpc/methods/rawtransaction
 import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { startRpcServer } from '../../src/rpc/http/server.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
+import { holdWorkerChannel, printsPort, processesFromEnv, serveFromWorkers } from './cluster-workers.js';
 import { largeMainnetSide, largeSaplingSide, servedStore, type ServedNetwork } from './served-blocks.js';
 
 const cache = process.env.CACHE !== '0';
@@ -51,23 +54,34 @@ async function methodsToServe(): Promise<RpcMethod[]> {
   ];
   return storeMethods(servedStore(network as ServedNetwork, extra), { cacheReplies: cache, summaryReplies });
 }
-const methods = await methodsToServe();
+// PROCESSES=n: n such servers (cluster-workers.ts), each with its own copy of the methods'
+// in-memory store: what zecrpc's code would reach spread over the cores at no cost.
+const PROCESSES = processesFromEnv('PROCESSES');
+if (PROCESSES > 1 && process.env.SERVE === 'datadir')
+  throw new Error('a LevelDB store opens in one process only: PROCESSES=1 with SERVE=datadir');
+if (PROCESSES > 1 && cluster.isPrimary) await serveFromWorkers(PROCESSES);
+else await serve();
 
-const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-server-'));
-const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
-const config = loadNodeConfig([
-  `-datadir=${dir}`,
-  '-rpcport=0',
-  `-rpcuser=${BENCH_USER}`,
-  `-rpcpassword=${BENCH_PASSWORD}`,
-  ...(network === 'testnet' ? ['-testnet'] : network === 'regtest' ? ['-regtest'] : []),
-  ...extra,
-]);
-const server = await startRpcServer({ config, methods });
-process.stdout.write(`PORT ${server.port}\n`);
-process.once('SIGTERM', () => {
-  void server.close().then(() => {
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
+async function serve(): Promise<void> {
+  const methods = await methodsToServe();
+
+  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-server-'));
+  const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
+  const config = loadNodeConfig([
+    `-datadir=${dir}`,
+    '-rpcport=0',
+    `-rpcuser=${BENCH_USER}`,
+    `-rpcpassword=${BENCH_PASSWORD}`,
+    ...(network === 'testnet' ? ['-testnet'] : network === 'regtest' ? ['-regtest'] : []),
+    ...extra,
+  ]);
+  holdWorkerChannel();
+  const server = await startRpcServer({ config, methods });
+  if (printsPort()) process.stdout.write(`PORT ${server.port}\n`);
+  process.once('SIGTERM', () => {
+    void server.close().then(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
   });
-});
+}

@@ -5,15 +5,17 @@
  * every request, and refuse to start when a reply's txid or auth digest is not the hash of the
  * transaction it would decode.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../../bench/lib/child-server.js';
 import { largeTransactions } from '../../bench/lib/large-transactions.js';
-import { FLOOR_WORK, floorPlan, pointPlaces, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
+import { addressPlan, FLOOR_WORK, floorPlan, pointPlaces, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
 import type { RecordedReply } from '../../bench/lib/recorded-replies.js';
 import { captureReply, replyParts } from '../../bench/lib/raw-http.js';
+import { childPids, processTreeCpuMicros } from '../../bench/lib/process-cpu.js';
+import { TESTNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
 import { isValidPallasPointBigint } from '../../src/crypto/curves.js';
 import { txToJsonBytes } from '../../src/render/tx.js';
@@ -61,6 +63,22 @@ describe('the uncached render floor', () => {
     burst.forEach((r, i) => expect(replyParts(r).body.equals(whole(exchanges[i >> 1]!.want))).toBe(true));
   });
 
+  it('answers the same on two processes, each a floor of its own, and stops them both', async () => {
+    const spread = await startChildServer('bench/lib/render-floor-server.ts', { REPLIES: join(dir, 'replies.json'), FLOOR_PROCESSES: '2' });
+    try {
+      const workers = childPids(spread.pid);
+      expect(workers).toHaveLength(2);
+      // Eight connections at once: the primary hands them to both workers, each answering exactly.
+      const burst = await Promise.all(exchanges.flatMap((e) => [e, e]).map((e) => captureReply(spread.port, e.body)));
+      burst.forEach((r, i) => expect(replyParts(r).body.equals(whole(exchanges[i >> 1]!.want))).toBe(true));
+      expect(processTreeCpuMicros(spread.pid)).toBeGreaterThanOrEqual(processTreeCpuMicros(spread.pid, true));
+      await spread.stop();
+      for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+    } finally {
+      await spread.stop();
+    }
+  });
+
   it('will not start when a reply shows a txid that is not the hash of the hex it decodes', async () => {
     const t = txs[0]!;
     const json = txToJsonBytes(t.tx, t.params).toString('latin1');
@@ -75,13 +93,14 @@ describe('the uncached render floor', () => {
 
 /** FLOOR_WORK with each part's calls counted. */
 function countingWork(): { work: FloorWork; calls: Record<keyof FloorWork, number> } {
-  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0, pointCheck: 0 };
+  const calls = { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 0, pointCheck: 0, addressTexts: 0 };
   const work: FloorWork = {
     hexDecodeInto: (...a) => (calls.hexDecodeInto++, FLOOR_WORK.hexDecodeInto(...a)),
     sha256d: (...a) => (calls.sha256d++, FLOOR_WORK.sha256d(...a)),
     zip244Digests: (...a) => (calls.zip244Digests++, FLOOR_WORK.zip244Digests(...a)),
     hexInto: (...a) => (calls.hexInto++, FLOOR_WORK.hexInto(...a)),
     pointCheck: (...a) => (calls.pointCheck++, FLOOR_WORK.pointCheck(...a)),
+    addressTexts: (...a) => (calls.addressTexts++, FLOOR_WORK.addressTexts(...a)),
   };
   return { work, calls };
 }
@@ -90,13 +109,15 @@ const asReply = (want: Buffer): RecordedReply => ({ status: 200, type: 'applicat
 
 describe('the render floor’s plans', () => {
   it('do on every request the work an uncached reply cannot leave out, and write its exact bytes', () => {
-    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2), then of main-3428145#3 (v6:
-    // 13 Orchard actions, each a cv and an rk to check; a stored transaction's were checked when it was stored)
+    // exchanges: decoderawtransaction then getrawtransaction of test-141042#1 (v2, no transparent
+    // output), then of main-3428145#3 (v6: 13 Orchard actions, each a cv and an rk to check, a
+    // stored transaction's checked when it was stored; one P2PKH output). getrawtransaction hashes
+    // what it read to check it is the transaction asked for.
     const expected: Record<keyof FloorWork, number>[] = [
-      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0, pointCheck: 0 },
-      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1, pointCheck: 0 },
-      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0, pointCheck: 26 },
-      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 0, hexInto: 1, pointCheck: 0 },
+      { hexDecodeInto: 1, sha256d: 1, zip244Digests: 0, hexInto: 0, pointCheck: 0, addressTexts: 0 },
+      { hexDecodeInto: 0, sha256d: 1, zip244Digests: 0, hexInto: 1, pointCheck: 0, addressTexts: 0 },
+      { hexDecodeInto: 1, sha256d: 0, zip244Digests: 1, hexInto: 0, pointCheck: 26, addressTexts: 1 },
+      { hexDecodeInto: 0, sha256d: 0, zip244Digests: 1, hexInto: 1, pointCheck: 0, addressTexts: 1 },
     ];
     exchanges.forEach((e, i) => {
       const { work, calls } = countingWork();
@@ -130,6 +151,35 @@ describe('the render floor’s plans', () => {
     ]);
     for (const [floor, reference] of verdicts) expect(floor).toBe(reference);
     expect(verdicts.some(([v]) => v) && verdicts.some(([v]) => !v)).toBe(true);
+  });
+
+  it('compute every address the reply shows, in batches the module holds, with the prefixes of the reply’s network', () => {
+    const payout = largeTransactions().find((t) => t.name === 'main-171059#3')!;
+    const body = Buffer.from(rpc('decoderawtransaction', `"${toHex(payout.tx.bytes)}"`));
+    for (const params of [payout.params, TESTNET]) {
+      const json = txToJsonBytes(payout.tx, params);
+      const { work, calls } = countingWork();
+      const build = floorPlan(body, asReply(json), work)!;
+      const atStart = calls.addressTexts;
+      build(body, Buffer.alloc(whole(json).length));
+      // 1,500 P2PKH outputs: batches of 1,024 and 476.
+      expect(calls.addressTexts - atStart).toBe(2);
+      const plan = addressPlan(payout.tx.bytes, asReply(json), FLOOR_WORK);
+      expect(plan.count).toBe(1_500);
+    }
+    // The first address's text, one character off (its checksum then fails): the floor refuses to start.
+    const json = txToJsonBytes(payout.tx, payout.params).toString('latin1');
+    const first = /"addresses":\["(t1[1-9A-HJ-NP-Za-km-z]+)"/.exec(json)![1]!;
+    const changed = first.slice(0, -1) + (first.endsWith('z') ? 'y' : 'z');
+    expect(() => floorPlan(body, asReply(Buffer.from(json.replace(first, changed), 'latin1')))).toThrow(/does not show the addresses/);
+  });
+
+  it('refuse a getrawtransaction reply whose txid is not the hash of its hex', () => {
+    const t = txs[0]!;
+    const json = txToJsonBytes(t.tx, t.params).toString('latin1').replace(t.tx.txidHex, '22'.repeat(32));
+    const body = Buffer.from(rpc('getrawtransaction', `"${t.tx.txidHex}",1`));
+    const reply = Buffer.concat([Buffer.from(`{"hex":"${toHex(t.tx.bytes)}",`), Buffer.from(json, 'latin1').subarray(1)]);
+    expect(() => floorPlan(body, asReply(reply))).toThrow(/hashed txid/);
   });
 
   it('replay a method they do not build (getblock)', () => {
