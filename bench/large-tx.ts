@@ -75,7 +75,7 @@ import { startChildServer, startReplayCeiling, type ChildServer, type RecordedRe
 import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
-import { busyShare, CORES, machineTicks, processCpuMicros, processTreeCpuMicros } from './lib/process-cpu.js';
+import { busyShare, CORES, machineTicks, processesCpuMicros } from './lib/process-cpu.js';
 import { boundRounds, describeBound, describeLoopBound, type BoundRound, type LoopBoundRound } from './lib/throughput-bound.js';
 import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
     children.push(ceiling);
     // The floors replay the ceiling's file, with the Node options zecrpc's launcher gives it; each
     // must answer every body with zecrpc's body bytes, its whole reply's size its own (its head).
-    const floors: { name: string; label: string; child: ChildServer; uncachedOnly: boolean; processes: number }[] = [];
+    const floors: { name: string; label: string; child: ChildServer; uncachedOnly: boolean }[] = [];
     const floorFile = join(dir, 'floor-replies.json');
     writeFileSync(floorFile, JSON.stringify(recorded));
     const floorReplySize = new Map<string, Map<string, number>>();
@@ -348,8 +348,9 @@ async function main(): Promise<void> {
       const env: Record<string, string> = 'env' in f ? f.env : {};
       const child = await startChildServer(f.script, { REPLIES: floorFile, ...env }, { nodeArgs, mode: MODE });
       children.push(child);
-      const processes = Number(env.FLOOR_PROCESSES ?? 1);
-      floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f, processes });
+      if (child.workers.length !== Number(env.FLOOR_PROCESSES ?? 0))
+        throw new Error(`${f.label}: it answers from ${child.workers.length} workers`);
+      floors.push({ name: f.name, label: f.label, child, uncachedOnly: 'uncachedOnly' in f });
       const sizes = new Map<string, number>();
       for (const [body, want] of replyBody) {
         const theirs = await captureReply(child.port, body);
@@ -382,8 +383,11 @@ async function main(): Promise<void> {
         const targets = [
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
-          ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec), processes: CORES }] : []),
+          ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec) }] : []),
         ];
+        const spread = targets.find((t) => t.child.workers.length > 0);
+        if (spread && spread.child.workers.length !== CORES)
+          throw new Error(`${spread.name}: it answers from ${spread.child.workers.length} workers`);
         const caseFloors = floors.filter((f) => !f.uncachedOnly || (kind === 'cold' && c.renderFloor));
         const r = await compare(pool, ceiling, caseFloors, targets, `${c.label} ${kind}`, bodies, replyBytesOf);
         failures += r.failures;
@@ -411,9 +415,8 @@ async function main(): Promise<void> {
  * A target's CPU µs so far (with `eventLoops`, its main thread's), over all its processes when it
  * answers on several, their event loops summed.
  */
-function targetCpuMicros(t: { child: ChildServer; processes?: number }, eventLoops = false): number {
-  if ((t.processes ?? 1) > 1) return processTreeCpuMicros(t.child.pid, eventLoops);
-  return eventLoops ? processCpuMicros(t.child.pid, t.child.pid) : processCpuMicros(t.child.pid);
+function targetCpuMicros(t: { child: ChildServer }, eventLoops = false): number {
+  return processesCpuMicros([t.child.pid, ...t.child.workers], eventLoops);
 }
 
 /**
@@ -424,7 +427,7 @@ function targetCpuMicros(t: { child: ChildServer; processes?: number }, eventLoo
  */
 async function spacedBursts(
   pool: ClientPool,
-  servers: readonly { name: string; child: ChildServer; processes?: number }[],
+  servers: readonly { name: string; child: ChildServer }[],
   set: string,
 ): Promise<{ line: string; failures: number }> {
   const cpu = new Map(servers.map((s) => [s.name, 0]));
@@ -454,17 +457,13 @@ async function spacedBursts(
 async function compare(
   pool: ClientPool,
   ceiling: ChildServer,
-  floors: readonly { name: string; label: string; child: ChildServer; processes: number }[],
-  servers: readonly { name: string; child: ChildServer; processes?: number }[],
+  floors: readonly { name: string; label: string; child: ChildServer }[],
+  servers: readonly { name: string; child: ChildServer }[],
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
 ): Promise<{ line: string; machine: string; bound: BoundRound[]; loopBound: LoopBoundRound[]; failures: number }> {
-  const targets: { name: string; child: ChildServer; processes?: number; label?: string }[] = [
-    { name: 'ceiling', child: ceiling },
-    ...floors,
-    ...servers,
-  ];
+  const targets: { name: string; child: ChildServer; label?: string }[] = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
     await pool.define(`${set} ${t.name}`, requests);
@@ -494,7 +493,7 @@ async function compare(
   /** The load clients' CPU a request, and the share of the machine busy, over each run. */
   const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  const clientsCpu = (): number => pool.pids.reduce((a, pid) => a + processCpuMicros(pid), 0);
+  const clientsCpu = (): number => processesCpuMicros(pool.pids);
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of rotated(targets, round)) {
       const amount = Math.max(CONNECTIONS, Math.round(lastRate.get(t.name)! * SECONDS));
@@ -540,7 +539,7 @@ async function compare(
     .map((t) => {
       const label = t.label ?? t.name;
       return (
-        `${label}: event loop${(t.processes ?? 1) > 1 ? 's' : ''} ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
+        `${label}: event loop${t.child.workers.length > 0 ? 's' : ''} ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
         `machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`
       );
     })

@@ -18,6 +18,8 @@ const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export interface ChildServer {
   port: number;
   pid: number;
+  /** The processes it answers from besides `pid`, when it prints them (cluster-workers.ts). */
+  workers: number[];
   stop(): Promise<void>;
 }
 
@@ -98,12 +100,15 @@ export async function startChildServer(script: string, env: Record<string, strin
   // The channel is only the child's lifeline (it closes when this process ends): it must not keep this process alive.
   proc.channel?.unref();
   let out = '';
+  const workers: number[] = [];
   const exited = new Promise<void>((done) => proc.once('exit', () => done()));
   const port = await new Promise<number>((done, fail) => {
     const onData = (d: Buffer): void => {
       out += d.toString();
       const m = /PORT (\d+)/.exec(out);
       if (m) {
+        // Printed before the port by a server on several processes.
+        workers.push(...(/WORKERS ([\d ]+)\n/.exec(out)?.[1]!.split(' ').map(Number) ?? []));
         proc.stdout!.off('data', onData);
         // Keep draining so a chatty child never blocks on a full pipe.
         proc.stdout!.resume();
@@ -116,6 +121,7 @@ export async function startChildServer(script: string, env: Record<string, strin
   return {
     port,
     pid: proc.pid!,
+    workers,
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited;

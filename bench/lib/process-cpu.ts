@@ -5,7 +5,7 @@
  * CLK_TCK 100) is why runs measured this way should cost a second of CPU or more.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { usableCores } from '../../src/workers/usable-cores.js';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -20,29 +20,13 @@ export function processCpuMicros(pid: number, tid?: number): number {
   return (ticks * 1e6) / TICKS_PER_SECOND;
 }
 
-/** The pids of `pid`'s child processes (those whose parent it is, from each /proc/<pid>/stat). */
-export function childPids(pid: number): number[] {
-  const children: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    // The parent's pid is the second field after the parenthesized command name.
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(name));
-  }
-  return children;
-}
-
 /**
- * CPU µs `pid` and its child processes (a server answering on node:cluster's workers) have used
- * so far; with `mainThreads`, each process's main thread (its event loop) only.
+ * CPU µs the processes `pids` (a server and the workers it answers from, cluster-workers.ts) have
+ * used so far; with `mainThreads`, each one's main thread (its event loop) only. Throws when one
+ * has ended: its time would drop out of a reading.
  */
-export function processTreeCpuMicros(pid: number, mainThreads = false): number {
-  return [pid, ...childPids(pid)].reduce((sum, p) => sum + processCpuMicros(p, mainThreads ? p : undefined), 0);
+export function processesCpuMicros(pids: readonly number[], mainThreads = false): number {
+  return pids.reduce((sum, p) => sum + processCpuMicros(p, mainThreads ? p : undefined), 0);
 }
 
 /**

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { MAINNET, TESTNET } from '../../src/chain/network.js';
 import { bytesEqual } from '../../src/codec/hex.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
-import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
+import { isPayToPubkeyHash, isPayToScriptHash, solveScript } from '../../src/codec/script/solver.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { ADDRESS_PAYLOAD_BYTES, ADDRESS_TEXT_AT, ADDRESS_TEXT_RECORD, addressTexts } from '../../src/crypto/address-checksums.js';
 import { isCanonicalJubjubPoint, isJubjubSmallOrder, isValidPallasPoint } from '../../src/crypto/curves.js';
@@ -95,6 +95,10 @@ export function addressPlan(tx: Uint8Array, reply: RecordedReply, work: FloorWor
       throw new Error('a script is not a view into the transaction');
     if (isPayToPubkeyHash(script)) places.push({ at: at + 3, p2sh: false });
     else if (isPayToScriptHash(script)) places.push({ at: at + 2, p2sh: true });
+    // The reply shows these outputs' addresses too, each a HASH160 of a key first: work the
+    // floor does not do, so it refuses them rather than do less than a server must.
+    else if (['pubkey', 'multisig'].includes(solveScript(script).type))
+      throw new Error(`the floor computes P2PKH and P2SH addresses only, not a ${solveScript(script).type} output's`);
   }
   const payloads = new Uint8Array(ADDRESS_PAYLOAD_BYTES * places.length);
   const hashAt = Int32Array.from(places, (p) => p.at);

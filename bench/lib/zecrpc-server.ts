@@ -59,13 +59,17 @@ async function methodsToServe(): Promise<RpcMethod[]> {
 const PROCESSES = processesFromEnv('PROCESSES');
 if (PROCESSES > 1 && process.env.SERVE === 'datadir')
   throw new Error('a LevelDB store opens in one process only: PROCESSES=1 with SERVE=datadir');
-if (PROCESSES > 1 && cluster.isPrimary) await serveFromWorkers(PROCESSES);
-else await serve();
+/** Where a worker makes its datadir: in a folder of its primary's, which the primary removes when it stops, however its workers end. */
+const WORKER_DIRS = 'ZECRPC_BENCH_WORKER_DIRS';
+if (PROCESSES > 1 && cluster.isPrimary) {
+  const parent = mkdtempSync(join(tmpdir(), 'zecrpc-bench-servers-'));
+  await serveFromWorkers(PROCESSES, { [WORKER_DIRS]: parent }, () => rmSync(parent, { recursive: true, force: true }));
+} else await serve();
 
 async function serve(): Promise<void> {
   const methods = await methodsToServe();
 
-  const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-server-'));
+  const dir = mkdtempSync(join(process.env[WORKER_DIRS] ?? tmpdir(), 'zecrpc-bench-server-'));
   const extra = (process.env.ARGS ?? '').split(' ').filter((a) => a !== '');
   const config = loadNodeConfig([
     `-datadir=${dir}`,

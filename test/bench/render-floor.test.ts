@@ -14,7 +14,7 @@ import { largeTransactions } from '../../bench/lib/large-transactions.js';
 import { addressPlan, FLOOR_WORK, floorPlan, pointPlaces, ReplyMemory, type FloorWork } from '../../bench/lib/render-floor-plans.js';
 import type { RecordedReply } from '../../bench/lib/recorded-replies.js';
 import { captureReply, replyParts } from '../../bench/lib/raw-http.js';
-import { childPids, processTreeCpuMicros } from '../../bench/lib/process-cpu.js';
+import { processCpuMicros, processesCpuMicros } from '../../bench/lib/process-cpu.js';
 import { TESTNET } from '../../src/chain/network.js';
 import { toHex } from '../../src/codec/hex.js';
 import { isValidPallasPointBigint } from '../../src/crypto/curves.js';
@@ -65,18 +65,21 @@ describe('the uncached render floor', () => {
 
   it('answers the same on two processes, each a floor of its own, and stops them both', async () => {
     const spread = await startChildServer('bench/lib/render-floor-server.ts', { REPLIES: join(dir, 'replies.json'), FLOOR_PROCESSES: '2' });
+    const workers = spread.workers;
     try {
-      const workers = childPids(spread.pid);
       expect(workers).toHaveLength(2);
+      expect(new Set([spread.pid, ...workers]).size).toBe(3);
       // Eight connections at once: the primary hands them to both workers, each answering exactly.
       const burst = await Promise.all(exchanges.flatMap((e) => [e, e]).map((e) => captureReply(spread.port, e.body)));
       burst.forEach((r, i) => expect(replyParts(r).body.equals(whole(exchanges[i >> 1]!.want))).toBe(true));
-      expect(processTreeCpuMicros(spread.pid)).toBeGreaterThanOrEqual(processTreeCpuMicros(spread.pid, true));
-      await spread.stop();
-      for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+      // Each worker a live process, its CPU counted with the primary's.
+      const each = [spread.pid, ...workers].map((pid) => processCpuMicros(pid));
+      expect(processesCpuMicros([spread.pid, ...workers])).toBeGreaterThanOrEqual(each.reduce((a, b) => a + b, 0));
     } finally {
       await spread.stop();
     }
+    for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+    expect(() => processesCpuMicros(workers)).toThrow();
   });
 
   it('will not start when a reply shows a txid that is not the hash of the hex it decodes', async () => {
@@ -172,6 +175,17 @@ describe('the render floor’s plans', () => {
     const first = /"addresses":\["(t1[1-9A-HJ-NP-Za-km-z]+)"/.exec(json)![1]!;
     const changed = first.slice(0, -1) + (first.endsWith('z') ? 'y' : 'z');
     expect(() => floorPlan(body, asReply(Buffer.from(json.replace(first, changed), 'latin1')))).toThrow(/does not show the addresses/);
+  });
+
+  it('refuse a transaction with an output whose shown address they would not compute (P2PK)', () => {
+    // v1: one input (a null prevout, empty script), one output paying to a compressed key, locktime 0.
+    const p2pk = Buffer.concat([Buffer.from([0x21, 0x02]), Buffer.alloc(32, 0x11), Buffer.from([0xac])]);
+    const tx = Buffer.concat([
+      Buffer.from('01000000' + '01' + '00'.repeat(32) + 'ffffffff' + '00' + 'ffffffff' + '01' + '0100000000000000' + '23', 'hex'),
+      p2pk,
+      Buffer.from('00000000', 'hex'),
+    ]);
+    expect(() => addressPlan(tx, asReply(Buffer.from('{}')), FLOOR_WORK)).toThrow(/P2PKH and P2SH addresses only, not a pubkey output/);
   });
 
   it('refuse a getrawtransaction reply whose txid is not the hash of its hex', () => {
