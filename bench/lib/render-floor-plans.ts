@@ -97,8 +97,11 @@ export function addressPlan(tx: Uint8Array, reply: RecordedReply, work: FloorWor
     else if (isPayToScriptHash(script)) places.push({ at: at + 2, p2sh: true });
     // The reply shows these outputs' addresses too, each a HASH160 of a key first: work the
     // floor does not do, so it refuses them rather than do less than a server must.
-    else if (['pubkey', 'multisig'].includes(solveScript(script).type))
-      throw new Error(`the floor computes P2PKH and P2SH addresses only, not a ${solveScript(script).type} output's`);
+    else {
+      const { type } = solveScript(script);
+      if (type === 'pubkey' || type === 'multisig')
+        throw new Error(`the floor computes P2PKH and P2SH addresses only, not a ${type} output's`);
+    }
   }
   const payloads = new Uint8Array(ADDRESS_PAYLOAD_BYTES * places.length);
   const hashAt = Int32Array.from(places, (p) => p.at);
@@ -112,20 +115,28 @@ export function addressPlan(tx: Uint8Array, reply: RecordedReply, work: FloorWor
       for (let j = 0; j < 20; j++) payloads[o + j] = from[at + j]!;
     }
   };
-  const shown = (network: typeof MAINNET): boolean => {
-    prefixes(network);
-    hashes(tx);
+  /** Every payload's text, batch by batch; `check`, when given, sees each batch's and may stop them (false). */
+  const computeTexts = (check?: (texts: Uint8Array, n: number) => boolean): boolean => {
     for (let done = 0; done < places.length; done += TEXT_BATCH) {
       const n = Math.min(TEXT_BATCH, places.length - done);
       const texts = work.addressTexts(payloads.subarray(ADDRESS_PAYLOAD_BYTES * done), n);
       if (!texts) throw new Error('the WebAssembly address texts are unavailable');
-      for (let i = 0; i < n; i++) {
-        const r = ADDRESS_TEXT_RECORD * i;
-        const text = Buffer.from(texts.subarray(r + ADDRESS_TEXT_AT, r + ADDRESS_TEXT_AT + texts[r]!)).toString('latin1');
-        if (reply.body.indexOf(`"${text}"`) < 0) return false;
-      }
+      if (check && !check(texts, n)) return false;
     }
     return true;
+  };
+  const shownIn = (texts: Uint8Array, n: number): boolean => {
+    for (let i = 0; i < n; i++) {
+      const r = ADDRESS_TEXT_RECORD * i;
+      const text = Buffer.from(texts.subarray(r + ADDRESS_TEXT_AT, r + ADDRESS_TEXT_AT + texts[r]!)).toString('latin1');
+      if (reply.body.indexOf(`"${text}"`) < 0) return false;
+    }
+    return true;
+  };
+  const shown = (network: typeof MAINNET): boolean => {
+    prefixes(network);
+    hashes(tx);
+    return computeTexts(shownIn);
   };
   const network = places.length === 0 ? MAINNET : [MAINNET, TESTNET].find(shown);
   if (!network) throw new Error('the reply does not show the addresses computed from the transaction');
@@ -134,17 +145,16 @@ export function addressPlan(tx: Uint8Array, reply: RecordedReply, work: FloorWor
     count: places.length,
     texts: (from) => {
       hashes(from);
-      for (let done = 0; done < places.length; done += TEXT_BATCH) {
-        if (!work.addressTexts(payloads.subarray(ADDRESS_PAYLOAD_BYTES * done), Math.min(TEXT_BATCH, places.length - done)))
-          throw new Error('the WebAssembly address texts are unavailable');
-      }
+      computeTexts();
     },
   };
 }
 
 /** A transaction's txid and, for v5 and v6, its auth digest: SHA-256d (OpenSSL) or ZIP 244's (WebAssembly, one walk for both). */
 function digestsOf(tx: Uint8Array, work: FloorWork): { txid: Uint8Array; authDigest: Uint8Array | null } {
-  if ((new DataView(tx.buffer, tx.byteOffset, 4).getUint32(0, true) & 0x7fffffff) <= 4) return { txid: work.sha256d(tx), authDigest: null };
+  // The version word without its overwinter bit (bit 31), little-endian.
+  const version = tx[0]! | (tx[1]! << 8) | (tx[2]! << 16) | ((tx[3]! & 0x7f) << 24);
+  if (version <= 4) return { txid: work.sha256d(tx), authDigest: null };
   const d = work.zip244Digests(tx);
   if (!d) throw new Error('the ZIP 244 digests are unavailable');
   return d;
