@@ -7,6 +7,7 @@
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
  *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread]
+ *                             [--thread-floor[=<threads>,…]]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
  * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
@@ -43,7 +44,9 @@
  * texts computed; every reply byte written once): its share of the ceiling is the most an uncached
  * reply rendered on one event loop reaches on that stack under this load. A fourth runs the same
  * floor on as many processes as cores (node:cluster): the most a server spreading its requests
- * over the cores reaches.
+ * over the cores reaches. With `--thread-floor`, a fifth runs it with its per-request work on render
+ * threads (the body and reply passed through shared memory, Atomics to hand over): the most a
+ * server answering on one event loop and rendering on threads reaches.
  *
  * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each
@@ -127,6 +130,18 @@ const UNCACHED_ONLY = process.argv.includes('--uncached');
  * such mode (its LevelDB store opens in one process); this measures what one would be worth.
  */
 const SPREAD = process.argv.includes('--spread');
+/**
+ * `--thread-floor[=<n>,…]`: also the uncached render floor with its per-request work on n render
+ * threads (FLOOR_THREADS; 1 when no count is given), its event loop matching and sending: what a
+ * server answering on one event loop and rendering on threads, with the cheapest hand-off, reaches.
+ */
+const THREAD_FLOORS = ((): number[] => {
+  const flag = process.argv.find((a) => a === '--thread-floor' || a.startsWith('--thread-floor='));
+  if (!flag) return [];
+  const counts = flag === '--thread-floor' ? [1] : flag.slice('--thread-floor='.length).split(',').map(Number);
+  if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`${flag}: thread counts are whole numbers ≥ 1`);
+  return counts;
+})();
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -144,6 +159,13 @@ const FLOORS = [
     uncachedOnly: true,
     env: { FLOOR_PROCESSES: String(CORES) },
   },
+  ...THREAD_FLOORS.map((n) => ({
+    name: `render-floor-threads-${n}`,
+    label: `uncached render floor on ${n === 1 ? 'a thread' : `${n} threads`}`,
+    script: 'bench/lib/render-floor-server.ts',
+    uncachedOnly: true,
+    env: { FLOOR_THREADS: String(n) },
+  })),
 ] as const;
 
 /** A server configuration, started for this revision and, with `--base`, for the base's. */

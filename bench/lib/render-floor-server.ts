@@ -31,20 +31,31 @@
  * cost of its own for doing so would reach, an upper bound for one spreading them over threads,
  * which pays to pass requests and replies between them.
  *
+ * With FLOOR_THREADS=n (n ≥ 1) its per-request work runs on n worker threads instead
+ * (floor-thread.ts: the body handed over through shared memory and Atomics, the reply sent from
+ * the thread's output slot): the event loop keeps the route, the matching and the sending, so
+ * what it reaches bounds every server answering on one event loop with its uncached work on
+ * threads. FLOOR_SLOTS (default 16) sets the jobs in flight at once.
+ *
  * REPLIES: path of a JSON file [{ "body": request body, "reply": base64 of zecrpc's whole reply }].
  */
 import cluster from 'node:cluster';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { floorPlan, ReplyMemory, type BuildReply } from './render-floor-plans.js';
 import { holdWorkerChannel, printsPort, processesFromEnv, serveFromWorkers } from './cluster-workers.js';
+import { FloorThreads, threadsFromEnv } from './floor-thread.js';
 import { readRecordedReplies, type RecordedReply } from './recorded-replies.js';
 
 const PROCESSES = processesFromEnv('FLOOR_PROCESSES');
+const THREADS = threadsFromEnv('FLOOR_THREADS');
+const SLOTS = threadsFromEnv('FLOOR_SLOTS') || 16;
 if (PROCESSES > 1 && cluster.isPrimary) await serveFromWorkers(PROCESSES);
 else await serve();
 
 interface Plan {
+  /** Its place in the replies file, which the render threads build their plans in. */
+  index: number;
   request: Buffer;
   reply: RecordedReply;
   build: BuildReply | null;
@@ -55,10 +66,14 @@ async function serve(): Promise<void> {
   // Each request's points checked as a transaction's never seen before are: the distinct copies
   // a load cycles share them, and a memo would answer them from its second round on.
   setPointCheckCache(false);
+  const recorded = readRecordedReplies();
+  // On threads, the event loop builds nothing: it only needs to know which requests a thread builds.
+  const threads = THREADS > 0 ? await FloorThreads.start(THREADS, SLOTS, process.env.REPLIES!, recorded) : null;
   const byLength = new Map<number, Plan[]>();
-  for (const { request, reply } of readRecordedReplies()) {
-    byLength.set(request.length, [...(byLength.get(request.length) ?? []), { request, reply, build: floorPlan(request, reply) }]);
-  }
+  recorded.forEach(({ request, reply }, index) => {
+    const build = threads ? (threads.built.has(index) ? onThread : null) : floorPlan(request, reply);
+    byLength.set(request.length, [...(byLength.get(request.length) ?? []), { index, request, reply, build }]);
+  });
   const memory = new ReplyMemory();
 
   // zecrpc's keep-alive wait (-rpcservertimeout's default), so the heads are the same size as the other floors'.
@@ -71,6 +86,7 @@ async function serve(): Promise<void> {
     if (!plan) return reply.code(404).send();
     const r = plan.reply;
     if (!plan.build) return reply.code(r.status).header('Content-Type', r.type).send(r.body);
+    if (threads) return answerFromThread(threads, plan, body, reply);
     const out = memory.take(r.body.length);
     plan.build(body, out);
     reply.raw.once('finish', () => memory.giveBack(out));
@@ -80,4 +96,33 @@ async function serve(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   if (printsPort()) process.stdout.write(`PORT ${(app.server.address() as { port: number }).port}\n`);
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+// Fastify's types say a serializer returns a string; its code takes a Buffer as well (onSendEnd).
+const asItIs = (payload: unknown): string => payload as string;
+
+/** Marks a plan whose reply a render thread builds (the event loop never calls it). */
+function onThread(): never {
+  throw new Error('a render thread builds this reply');
+}
+
+/** The reply to `plan`'s request built on a render thread and sent from its slot, given back once written out or abandoned. */
+async function answerFromThread(threads: FloorThreads, plan: Plan, body: Buffer, reply: FastifyReply): Promise<FastifyReply> {
+  let closed = false;
+  let built: number | null = null;
+  // The slot is free again only once the thread is done with it and the reply is written out (or the connection gone).
+  reply.raw.once('close', () => {
+    closed = true;
+    if (built !== null) threads.giveBack(built);
+  });
+  const { slot, ok, bytes } = await threads.build(plan.index, body);
+  built = slot;
+  if (closed) {
+    threads.giveBack(slot);
+    return reply;
+  }
+  if (!ok) return reply.code(500).header('Content-Type', 'text/plain').send(Buffer.from(bytes));
+  // Fastify sends a Buffer as bytes only when it lies over an ArrayBuffer, and serializes one over
+  // shared memory as JSON; a serializer returning it as it is gives it the same path to the socket.
+  return reply.code(plan.reply.status).header('Content-Type', plan.reply.type).serializer(asItIs).send(bytes);
 }
