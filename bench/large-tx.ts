@@ -61,7 +61,8 @@
  * cases the most requests a second a server could answer under this load: the machine's cores
  * over the render floor's CPU a request plus the clients' (bench/lib/throughput-bound.ts), as a
  * share of the ceiling's rate. Each target's event-loop thread's CPU a request is printed too
- * (summed over its processes' for the floor on several), and from the render floor's the most a
+ * (summed over its processes' for the floor on several; for the floor on threads, its render
+ * threads' beside it), and from the render floor's the most a
  * server doing the floor's work on its one event loop could answer if nothing but that loop's
  * CPU held it back. The output opens with the run's start time, commit and arguments and closes
  * with its end time, so a log needs no other label.
@@ -78,7 +79,7 @@ import { startChildServer, startReplayCeiling, type ChildServer, type RecordedRe
 import { ClientPool, type PooledRequest } from './lib/client-pool.js';
 import { distinctCopies, largeTransactions, type LargeTx } from './lib/large-transactions.js';
 import { describePercent, fmt, load, median, numberFlag, QUICK, spread } from './lib/measure.js';
-import { busyShare, CORES, machineTicks, processesCpuMicros } from './lib/process-cpu.js';
+import { busyShare, CORES, machineTicks, processCpuMicros, processesCpuMicros } from './lib/process-cpu.js';
 import { boundRounds, describeBound, describeLoopBound, type BoundRound, type LoopBoundRound } from './lib/throughput-bound.js';
 import { runStarted, utc } from './lib/run-stamp.js';
 import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
@@ -441,6 +442,11 @@ function targetCpuMicros(t: { child: ChildServer }, eventLoops = false): number 
   return processesCpuMicros([t.child.pid, ...t.child.workers], eventLoops);
 }
 
+/** The CPU µs so far of a target's render threads (the thread floor's), 0 for one without. */
+function renderThreadsCpuMicros(t: { child: ChildServer }): number {
+  return t.child.threads.reduce((sum, tid) => sum + processCpuMicros(t.child.pid, tid), 0);
+}
+
 /**
  * SPACED_BURSTS bursts of `--connections` requests of `set` (defined by compare()) to each of
  * `servers`, one server after the other so that each is idle exactly SPACED seconds before each
@@ -512,6 +518,8 @@ async function compare(
   const cpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   /** Each target's event-loop thread alone (its main thread's task), a request. */
   const loopCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  /** The render threads' CPU a request, for a target that has them. */
+  const threadCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   /** The load clients' CPU a request, and the share of the machine busy, over each run. */
   const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -523,9 +531,11 @@ async function compare(
       const clientsBefore = clientsCpu();
       const before = targetCpuMicros(t);
       const loopBefore = targetCpuMicros(t, true);
+      const threadsBefore = renderThreadsCpuMicros(t);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
       const used = targetCpuMicros(t) - before;
       const loopUsed = targetCpuMicros(t, true) - loopBefore;
+      const threadsUsed = renderThreadsCpuMicros(t) - threadsBefore;
       const clientsUsed = clientsCpu() - clientsBefore;
       busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
@@ -533,6 +543,7 @@ async function compare(
       rate.get(t.name)!.push(r.completed / r.seconds);
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
       loopCpu.get(t.name)!.push(loopUsed / Math.max(1, r.completed));
+      threadCpu.get(t.name)!.push(threadsUsed / Math.max(1, r.completed));
       clientCpu.get(t.name)!.push(clientsUsed / Math.max(1, r.completed));
     }
   }
@@ -560,8 +571,10 @@ async function compare(
   const machine = targets
     .map((t) => {
       const label = t.label ?? t.name;
+      const threads = t.child.threads.length;
+      const onThreads = threads > 0 ? `, render thread${threads > 1 ? 's' : ''} ${fmt(median(threadCpu.get(t.name)!))} µs` : '';
       return (
-        `${label}: event loop${t.child.workers.length > 0 ? 's' : ''} ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
+        `${label}: event loop${t.child.workers.length > 0 ? 's' : ''} ${fmt(median(loopCpu.get(t.name)!))} µs CPU a request${onThreads}, clients ${fmt(median(clientCpu.get(t.name)!))} µs, ` +
         `machine ${describePercent(spread(busy.get(t.name)!.map((b) => 100 * b)))} busy`
       );
     })

@@ -20,6 +20,8 @@ export interface ChildServer {
   pid: number;
   /** The processes it answers from besides `pid`, when it prints them (cluster-workers.ts). */
   workers: number[];
+  /** Its render threads' ids in /proc/<pid>/task, when it prints them (render-floor-server.ts' FLOOR_THREADS). */
+  threads: number[];
   stop(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startChildServer(script: string, env: Record<string, strin
   proc.channel?.unref();
   let out = '';
   const workers: number[] = [];
+  const threads: number[] = [];
   const exited = new Promise<void>((done) => proc.once('exit', () => done()));
   const port = await new Promise<number>((done, fail) => {
     const onData = (d: Buffer): void => {
@@ -109,6 +112,7 @@ export async function startChildServer(script: string, env: Record<string, strin
       if (m) {
         // Printed before the port by a server on several processes.
         workers.push(...(/WORKERS ([\d ]+)\n/.exec(out)?.[1]!.split(' ').map(Number) ?? []));
+        threads.push(...(/THREADS ([\d ]+)\n/.exec(out)?.[1]!.split(' ').map(Number) ?? []));
         proc.stdout!.off('data', onData);
         // Keep draining so a chatty child never blocks on a full pipe.
         proc.stdout!.resume();
@@ -122,6 +126,7 @@ export async function startChildServer(script: string, env: Record<string, strin
     port,
     pid: proc.pid!,
     workers,
+    threads,
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited;

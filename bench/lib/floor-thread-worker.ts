@@ -1,9 +1,10 @@
 /**
  * A render thread of the uncached render floor (floor-thread.ts): builds the floor's plans for the
  * same recorded replies as its event loop (each checked against its recorded reply, as the floor
- * checks them), says which requests it builds, then takes its jobs from the shared memory in
+ * checks them), says which requests it builds and its thread id, then takes its jobs from the shared memory in
  * order, sleeping in Atomics.wait between them: it never returns to its own event loop.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setPointCheckCache } from '../../src/crypto/curves.js';
 import { DONE, FAILED, FloorThreadMemory, type FloorThreadBuffers, type FloorThreadLayout } from './floor-thread-memory.js';
@@ -23,7 +24,9 @@ setPointCheckCache(false);
 const recorded = readRecordedReplies(repliesFile);
 const plans = recorded.map(({ request, reply }) => floorPlan(request, reply));
 const memory = new FloorThreadMemory(layout, buffers);
-parentPort!.postMessage({ built: plans.flatMap((p, i) => (p ? [i] : [])) });
+// This thread's id in /proc (Linux: "<pid>/task/<tid>"), for its CPU to be read from outside.
+const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+parentPort!.postMessage({ built: plans.flatMap((p, i) => (p ? [i] : [])), tid });
 
 for (;;) {
   const { slot, plan, body } = memory.nextJob(thread);

@@ -45,6 +45,8 @@ export class FloorThreads {
     private readonly memory: FloorThreadMemory,
     /** The recorded requests (by index) a thread builds the reply to. */
     readonly built: ReadonlySet<number>,
+    /** Each render thread's id in /proc/<pid>/task: its CPU is read from there. */
+    readonly tids: readonly number[],
   ) {
     this.freeSlots = Array.from({ length: memory.layout.slots }, (_, i) => memory.layout.slots - 1 - i);
   }
@@ -70,11 +72,11 @@ export class FloorThreads {
     const memory = new FloorThreadMemory(layout);
     const workers = Array.from({ length: threads }, (_, thread) => startThread({ thread, repliesFile, layout, buffers: memory.buffers }));
     let started = false;
-    const builtLists = await Promise.all(
+    const ready = await Promise.all(
       workers.map(
         (w, thread) =>
-          new Promise<number[]>((done, fail) => {
-            w.once('message', (m: { built: number[] }) => done(m.built));
+          new Promise<{ built: number[]; tid: number }>((done, fail) => {
+            w.once('message', done);
             w.once('error', (e) => {
               if (started) process.stderr.write(`render thread ${thread} failed: ${e.message}\n`);
               fail(e);
@@ -89,9 +91,13 @@ export class FloorThreads {
           }),
       ),
     );
-    const built = builtLists[0]!;
-    if (builtLists.some((b) => b.join() !== built.join())) throw new Error('the render threads build different requests');
-    const pool = new FloorThreads(memory, new Set(built));
+    const built = ready[0]!.built;
+    if (ready.some((r) => r.built.join() !== built.join())) throw new Error('the render threads build different requests');
+    const pool = new FloorThreads(
+      memory,
+      new Set(built),
+      ready.map((r) => r.tid),
+    );
     for (let thread = 0; thread < threads; thread++) {
       for (const plan of built) {
         const slot = await pool.takeSlot();

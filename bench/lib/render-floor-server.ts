@@ -94,6 +94,8 @@ async function serve(): Promise<void> {
   });
   holdWorkerChannel();
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // Before the port, as cluster-workers.ts prints its workers: the bench reads the threads' CPU.
+  if (threads) process.stdout.write(`THREADS ${threads.tids.join(' ')}\n`);
   if (printsPort()) process.stdout.write(`PORT ${(app.server.address() as { port: number }).port}\n`);
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
 }

@@ -2,11 +2,12 @@
  * The uncached render floor with its per-request work on render threads (FLOOR_THREADS,
  * bench/lib/floor-thread.ts): every reply a thread builds, handed over through shared memory,
  * comes back byte for byte as recorded, one at a time and with more requests in flight than job
- * slots; a method it replays is replayed, a request it has no plan for is answered 404, and a
- * thread count that is not a whole number ≥ 1 is refused.
+ * slots; it prints its threads' ids; a method it replays is replayed and a request it has no plan
+ * for is answered 404. It will not start when a thread's reply would not be the recorded one, nor
+ * with a thread count that is not a whole number ≥ 1.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,12 @@ describe('the uncached render floor on render threads', () => {
         FLOOR_SLOTS: '2',
       });
       servers.push(floor);
+      // Its render threads, printed for the bench to read their CPU: tasks of its process, other than its event loop.
+      expect(floor.threads).toHaveLength(threads);
+      for (const tid of floor.threads) {
+        expect(tid).not.toBe(floor.pid);
+        expect(existsSync(`/proc/${floor.pid}/task/${tid}`)).toBe(true);
+      }
       for (let round = 0; round < 3; round++) {
         for (const e of exchanges) expect(replyParts(await captureReply(floor.port, e.body)).body.equals(e.want)).toBe(true);
       }
@@ -80,6 +87,17 @@ describe('the uncached render floor on render threads', () => {
       expect(replyParts(await captureReply(floor.port, exchanges[1]!.body)).body.equals(exchanges[1]!.want)).toBe(true);
     });
   }
+
+  it('will not start when a thread would build a reply other than the recorded one', async () => {
+    const t = txs[0]!;
+    const json = txToJsonBytes(t.tx, t.params).toString('latin1');
+    const wrongTxid = json.replace(t.tx.txidHex, '00'.repeat(32));
+    expect(wrongTxid).not.toBe(json);
+    const wrong = join(dir, 'wrong.json');
+    const reply = Buffer.concat([Buffer.from(HEAD), whole(Buffer.from(wrongTxid, 'latin1'))]).toString('base64');
+    writeFileSync(wrong, JSON.stringify([{ body: exchanges[0]!.body, reply }]));
+    await expect(startChildServer('bench/lib/render-floor-server.ts', { REPLIES: wrong, FLOOR_THREADS: '1' })).rejects.toThrow(/exited/);
+  });
 
   it('refuses a thread count that is not a whole number ≥ 1', () => {
     for (const bad of ['0', '1.5', 'two']) {
