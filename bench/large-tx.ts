@@ -6,7 +6,7 @@
  *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread] [--replicas]
+ *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread] [--replicas] [--kernel-tier]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
  * their revision's bin/zecrpc.js), from compiled JavaScript as `zecrpc serve` runs: each
@@ -47,7 +47,9 @@
  With `--spread`, this revision's server runs that way too (each process with its own copy
  * of the store); with `--replicas`, as docs/scale-out.md deploys it over cores: as many replicas
  * as cores behind a real HAProxy with deploy/haproxy.cfg, its CPU a request the replicas' and
- * HAProxy's (bench/lib/haproxy-tier.ts).
+ * HAProxy's (bench/lib/haproxy-tier.ts); with `--kernel-tier`, the same replicas sharing one
+ * address through deploy/nftables-replicas.nft, the kernel handing each connection to one of them
+ * (bench/lib/kernel-tier.ts), no process in between.
  *
  * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each
@@ -88,6 +90,7 @@ import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBy
 import { launcherNodeArgs } from './lib/launcher-args.js';
 import { rotated } from './lib/interleaved.js';
 import { startHaproxyTier, type HaproxyTier } from './lib/haproxy-tier.js';
+import { findNft, shippedReplicaCount, startKernelTier, type KernelTier } from './lib/kernel-tier.js';
 import { findHaproxy } from '../test/support/replica-tier.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
@@ -149,6 +152,22 @@ if (REPLICAS && HAPROXY === null)
     "--replicas runs a real HAProxy in front of the replicas, and no haproxy is installed (PATH, /usr/sbin, /usr/local/sbin, /sbin): install Debian's haproxy package, or leave out --replicas",
   );
 const TIER = `zecrpc: ${CORES} replicas behind HAProxy`;
+/**
+ * `--kernel-tier`: also the same replicas sharing one address through the kernel instead:
+ * deploy/nftables-replicas.nft, each connection handed by nftables' NAT to one replica in turn,
+ * no process in between (bench/lib/kernel-tier.ts). Needs Debian's nftables package and
+ * CAP_NET_ADMIN, and as many cores as the file has replicas.
+ */
+const KERNEL_TIER = process.argv.includes('--kernel-tier');
+if (KERNEL_TIER && findNft() === null)
+  throw new Error(
+    "--kernel-tier loads deploy/nftables-replicas.nft, and no nft is installed (PATH, /usr/sbin, /sbin): install Debian's nftables package, or leave out --kernel-tier",
+  );
+if (KERNEL_TIER && shippedReplicaCount() !== CORES)
+  throw new Error(
+    `--kernel-tier: deploy/nftables-replicas.nft spreads over ${shippedReplicaCount()} replicas and this machine has ${CORES} cores`,
+  );
+const KERNEL = `zecrpc: ${CORES} replicas behind nftables`;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -308,6 +327,8 @@ async function main(): Promise<void> {
   const children: ChildServer[] = [];
   /** The replica tiers (`--replicas`), by the name of the server spec their replicas run. */
   const tiers = new Map<string, HaproxyTier>();
+  /** The kernel tiers (`--kernel-tier`), keyed as `tiers`, over the same replicas. */
+  const kernelTiers = new Map<string, KernelTier>();
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-large-tx-'));
   let pool: ClientPool | null = null;
   try {
@@ -388,19 +409,35 @@ async function main(): Promise<void> {
     // each must give zecrpc's body directly and through HAProxy, whose head is its own.
     const tierSizes = new Map<string, number>();
     floorReplySize.set(TIER, tierSizes);
-    for (const c of REPLICAS ? cases.filter((x) => x.renderFloor) : []) {
-      if (tiers.has(c.cold.name)) continue;
+    const kernelSizes = new Map<string, number>();
+    floorReplySize.set(KERNEL, kernelSizes);
+    for (const c of REPLICAS || KERNEL_TIER ? cases.filter((x) => x.renderFloor) : []) {
+      if (tiers.has(c.cold.name) || kernelTiers.has(c.cold.name)) continue;
       const replicas: ChildServer[] = [];
       for (let i = 1; i <= CORES; i++) replicas.push(await start({ name: `${c.cold.name}-replica${i}`, env: c.cold.env }));
-      // A decoderawtransaction server holds no chain: no getblockcount for the health check.
-      const tier = await startHaproxyTier(replicas, c.cold.env.SERVE === 'decoderaw' ? 'help' : undefined, { mode: MODE });
-      tiers.set(c.cold.name, tier);
+      const entries: { port: number; name: string; sizes: Map<string, number> }[] = [];
+      if (REPLICAS) {
+        // A decoderawtransaction server holds no chain: no getblockcount for the health check.
+        const tier = await startHaproxyTier(replicas, c.cold.env.SERVE === 'decoderaw' ? 'help' : undefined, { mode: MODE });
+        tiers.set(c.cold.name, tier);
+        entries.push({ port: tier.port, name: TIER, sizes: tierSizes });
+      }
+      if (KERNEL_TIER) {
+        const tier = await startKernelTier(replicas, { mode: MODE });
+        kernelTiers.set(c.cold.name, tier);
+        entries.push({ port: tier.port, name: KERNEL, sizes: kernelSizes });
+      }
       for (const body of c.coldBodies) {
-        for (const port of [...replicas.map((r) => r.port), tier.port]) {
+        for (const port of replicas.map((r) => r.port)) {
           const theirs = await captureReply(port, body);
           if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
-            throw new Error(`${TIER}: the reply on port ${port} differs from zecrpc's to ${body.slice(0, 80)}…`);
-          if (port === tier.port) tierSizes.set(body, theirs.bytes.length);
+            throw new Error(`a replica's reply on port ${port} differs from zecrpc's to ${body.slice(0, 80)}…`);
+        }
+        for (const e of entries) {
+          const theirs = await captureReply(e.port, body);
+          if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
+            throw new Error(`${e.name}: the reply on port ${e.port} differs from zecrpc's to ${body.slice(0, 80)}…`);
+          e.sizes.set(body, theirs.bytes.length);
         }
       }
     }
@@ -432,11 +469,14 @@ async function main(): Promise<void> {
         const withBase = BASE && !c.thisRevisionOnly;
         const spreadSpec = { name: `${spec.name}-spread`, env: { ...spec.env, PROCESSES: String(CORES) } };
         const tier = kind === 'cold' ? tiers.get(spec.name) : undefined;
+        const kernelTier = kind === 'cold' ? kernelTiers.get(spec.name) : undefined;
+        const handedBefore = kernelTier?.connections();
         const targets: Target[] = [
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
           ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec) }] : []),
           ...(tier ? [tierTarget(tier)] : []),
+          ...(kernelTier ? [kernelTarget(kernelTier)] : []),
         ];
         const spread = targets.find((t) => t.name === `zecrpc on ${CORES} processes`);
         if (spread && spread.child.workers.length !== CORES)
@@ -448,6 +488,10 @@ async function main(): Promise<void> {
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
         const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES)} | ${describeLoopBound(r.loopBound)}` : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
+        if (kernelTier && handedBefore) {
+          const handed = kernelTier.connections().map((n, i) => n - handedBefore[i]!);
+          console.log(`${c.label} uncached, ${KERNEL}: connections handed to each replica over the rounds ${handed.join(', ')}`);
+        }
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
           failures += spaced.failures;
@@ -459,7 +503,7 @@ async function main(): Promise<void> {
     if (failures) process.exitCode = 1;
   } finally {
     pool?.stop();
-    await Promise.all([...tiers.values()].map((t) => t.stop()));
+    await Promise.all([...tiers.values(), ...kernelTiers.values()].map((t) => t.stop()));
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
@@ -480,6 +524,13 @@ function tierTarget(tier: HaproxyTier): Target {
   const [first, ...others] = tier.replicas;
   const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), stop: () => tier.stop() };
   return { name: TIER, child, proxyPids: [tier.haproxyPid] };
+}
+
+/** The kernel tier as a target: its replicas answer, and no process stands between them and the clients. */
+function kernelTarget(tier: KernelTier): Target {
+  const [first, ...others] = tier.replicas;
+  const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), stop: () => tier.stop() };
+  return { name: KERNEL, child };
 }
 
 /** `haproxy -v`'s first words (HAProxy version 2.6.12-1+deb12u3). */
