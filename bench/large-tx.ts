@@ -6,7 +6,7 @@
  *   npm run build:wasm && npm run build    # here and in the --base checkout: the servers run from dist/
  *   npx tsx bench/large-tx.ts [--seconds=0.5] [--rounds=5] [--warmup=5] [--clients=2] [--connections=8] [--quick]
  *                             [--base=<another checkout>] [--only=<text in a case's label>] [--profile=<dir>]
- *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread]
+ *                             [--spaced=<seconds>] [--tsx] [--rpcthreads=<render threads>] [--uncached] [--spread] [--replicas] [--kernel-tier]
  *                             [--thread-floor[=<threads>,…]]
  *
  * zecrpc's servers run in child processes (bench/lib/zecrpc-server.ts with the Node options of
@@ -47,6 +47,12 @@
  * over the cores reaches. With `--thread-floor`, a fifth runs it with its per-request work on render
  * threads (the body and reply passed through shared memory, Atomics to hand over): the most a
  * server answering on one event loop and rendering on threads reaches.
+ * With `--spread`, this revision's server runs that way too (each process with its own copy
+ * of the store); with `--replicas`, as docs/scale-out.md deploys it over cores: as many replicas
+ * as cores behind a real HAProxy with deploy/haproxy.cfg, its CPU a request the replicas' and
+ * HAProxy's (bench/lib/haproxy-tier.ts); with `--kernel-tier`, the same replicas sharing one
+ * address through deploy/nftables-replicas.nft, the kernel handing each connection to one of them
+ * (bench/lib/kernel-tier.ts), no process in between.
  *
  * Interleaved rounds (the ceiling, the floors, then with `--base` the base revision's server,
  * then this one's), the order rotating from round to round (round r starts with target r); each
@@ -67,6 +73,7 @@
  * CPU held it back. The output opens with the run's start time, commit and arguments and closes
  * with its end time, so a log needs no other label.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +93,9 @@ import { captureReply, replyParts, requestBytes } from './lib/raw-http.js';
 import { blockOfSaplingShape, SAPLING_SHAPE_HEIGHT, SERVED_BLOCKS, servedBlockBytes } from './lib/served-blocks.js';
 import { launcherNodeArgs } from './lib/launcher-args.js';
 import { rotated } from './lib/interleaved.js';
+import { startHaproxyTier, type HaproxyTier } from './lib/haproxy-tier.js';
+import { findNft, shippedReplicaCount, startKernelTier, type KernelTier } from './lib/kernel-tier.js';
+import { findHaproxy } from '../test/support/replica-tier.js';
 
 const SECONDS = numberFlag('seconds', QUICK ? 0.2 : 0.5);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 5);
@@ -143,6 +153,37 @@ const THREAD_FLOORS = ((): number[] => {
   if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`${flag}: thread counts are whole numbers ≥ 1`);
   return counts;
 })();
+/**
+ * `--replicas`: also, for the transaction cases' uncached requests, this revision's server as
+ * docs/scale-out.md spreads reads over cores: as many replicas as cores (each the `zecrpc`
+ * target's server in its own process, with its own copy of the same in-memory store) behind a
+ * real HAProxy with deploy/haproxy.cfg (bench/lib/haproxy-tier.ts). Its CPU a request is the
+ * replicas' and HAProxy's, HAProxy's part printed too: what an operator gets from several
+ * zecrpc processes on this machine.
+ */
+const REPLICAS = process.argv.includes('--replicas');
+const HAPROXY = REPLICAS ? findHaproxy() : null;
+if (REPLICAS && HAPROXY === null)
+  throw new Error(
+    "--replicas runs a real HAProxy in front of the replicas, and no haproxy is installed (PATH, /usr/sbin, /usr/local/sbin, /sbin): install Debian's haproxy package, or leave out --replicas",
+  );
+const TIER = `zecrpc: ${CORES} replicas behind HAProxy`;
+/**
+ * `--kernel-tier`: also the same replicas sharing one address through the kernel instead:
+ * deploy/nftables-replicas.nft, each connection handed by nftables' NAT to one replica in turn,
+ * no process in between (bench/lib/kernel-tier.ts). Needs Debian's nftables package and
+ * CAP_NET_ADMIN, and as many cores as the file has replicas.
+ */
+const KERNEL_TIER = process.argv.includes('--kernel-tier');
+if (KERNEL_TIER && findNft() === null)
+  throw new Error(
+    "--kernel-tier loads deploy/nftables-replicas.nft, and no nft is installed (PATH, /usr/sbin, /sbin): install Debian's nftables package, or leave out --kernel-tier",
+  );
+if (KERNEL_TIER && shippedReplicaCount() !== CORES)
+  throw new Error(
+    `--kernel-tier: deploy/nftables-replicas.nft spreads over ${shippedReplicaCount()} replicas and this machine has ${CORES} cores`,
+  );
+const KERNEL = `zecrpc: ${CORES} replicas behind nftables`;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -307,6 +348,10 @@ async function main(): Promise<void> {
   const txs = largeTransactions();
   const cases = largeTxCases(txs);
   const children: ChildServer[] = [];
+  /** The replica tiers (`--replicas`), by the name of the server spec their replicas run. */
+  const tiers = new Map<string, HaproxyTier>();
+  /** The kernel tiers (`--kernel-tier`), keyed as `tiers`, over the same replicas. */
+  const kernelTiers = new Map<string, KernelTier>();
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-large-tx-'));
   let pool: ClientPool | null = null;
   try {
@@ -383,6 +428,42 @@ async function main(): Promise<void> {
       }
       floorReplySize.set(f.name, sizes);
     }
+    // The replica tiers: their replicas are the `zecrpc` target's servers, more copies of them;
+    // each must give zecrpc's body directly and through HAProxy, whose head is its own.
+    const tierSizes = new Map<string, number>();
+    floorReplySize.set(TIER, tierSizes);
+    const kernelSizes = new Map<string, number>();
+    floorReplySize.set(KERNEL, kernelSizes);
+    for (const c of REPLICAS || KERNEL_TIER ? cases.filter((x) => x.renderFloor) : []) {
+      if (tiers.has(c.cold.name) || kernelTiers.has(c.cold.name)) continue;
+      const replicas: ChildServer[] = [];
+      for (let i = 1; i <= CORES; i++) replicas.push(await start({ name: `${c.cold.name}-replica${i}`, env: c.cold.env }));
+      const entries: { port: number; name: string; sizes: Map<string, number> }[] = [];
+      if (REPLICAS) {
+        // A decoderawtransaction server holds no chain: no getblockcount for the health check.
+        const tier = await startHaproxyTier(replicas, c.cold.env.SERVE === 'decoderaw' ? 'help' : undefined, { mode: MODE });
+        tiers.set(c.cold.name, tier);
+        entries.push({ port: tier.port, name: TIER, sizes: tierSizes });
+      }
+      if (KERNEL_TIER) {
+        const tier = await startKernelTier(replicas, { mode: MODE });
+        kernelTiers.set(c.cold.name, tier);
+        entries.push({ port: tier.port, name: KERNEL, sizes: kernelSizes });
+      }
+      for (const body of c.coldBodies) {
+        for (const port of replicas.map((r) => r.port)) {
+          const theirs = await captureReply(port, body);
+          if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
+            throw new Error(`a replica's reply on port ${port} differs from zecrpc's to ${body.slice(0, 80)}…`);
+        }
+        for (const e of entries) {
+          const theirs = await captureReply(e.port, body);
+          if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
+            throw new Error(`${e.name}: the reply on port ${e.port} differs from zecrpc's to ${body.slice(0, 80)}…`);
+          e.sizes.set(body, theirs.bytes.length);
+        }
+      }
+    }
     const replyBytesOf = (target: string, body: string): number => floorReplySize.get(target)?.get(body) ?? replySize.get(body)!;
     pool = await ClientPool.start(CLIENTS);
 
@@ -392,6 +473,13 @@ async function main(): Promise<void> {
         `${BASE ? ` and the base revision at ${BASE}` : ''}; ${CLIENTS} client processes, ${CONNECTIONS} connections; ` +
         `${ROUNDS} interleaved rounds of ≈ ${SECONDS} s per target; node ${process.version} | ${load()}`,
     );
+    if (REPLICAS)
+      console.log(
+        `${TIER}: ${CORES} servers as the zecrpc target's (bench/lib/zecrpc-server.ts), each its own process with its own copy of ` +
+          `the same in-memory store (served-blocks.ts' blocks for getrawtransaction; decoderawtransaction reads none), behind ${haproxyVersion()} ` +
+          `with deploy/haproxy.cfg (its threads as configured there; health check getblockcount, help on the decoderawtransaction ` +
+          `servers, which hold no chain); the clients send to HAProxy's port; CPU a request: the replicas' and HAProxy's`,
+      );
     for (const t of txs) console.log(`${t.name}: ${fmt(t.tx.size)} bytes, ${t.content}, txid ${t.tx.txidHex}`);
     for (const line of sizes) console.log(line);
 
@@ -403,12 +491,17 @@ async function main(): Promise<void> {
         const spec = kind === 'hot' ? c.hot : c.cold;
         const withBase = BASE && !c.thisRevisionOnly;
         const spreadSpec = { name: `${spec.name}-spread`, env: { ...spec.env, PROCESSES: String(CORES) } };
-        const targets = [
+        const tier = kind === 'cold' ? tiers.get(spec.name) : undefined;
+        const kernelTier = kind === 'cold' ? kernelTiers.get(spec.name) : undefined;
+        const handedBefore = kernelTier?.connections();
+        const targets: Target[] = [
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
           ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec) }] : []),
+          ...(tier ? [tierTarget(tier)] : []),
+          ...(kernelTier ? [kernelTarget(kernelTier)] : []),
         ];
-        const spread = targets.find((t) => t.child.workers.length > 0);
+        const spread = targets.find((t) => t.name === `zecrpc on ${CORES} processes`);
         if (spread && spread.child.workers.length !== CORES)
           throw new Error(`${spread.name}: it answers from ${spread.child.workers.length} workers`);
         const caseFloors = floors.filter((f) => !f.uncachedOnly || (kind === 'cold' && c.renderFloor));
@@ -418,6 +511,10 @@ async function main(): Promise<void> {
         console.log(`${c.label} ${what}: ${r.line} | ${load()}${r.failures ? ` | ${r.failures} FAILED` : ''}`);
         const bound = r.bound.length ? ` | ${describeBound(r.bound, CORES)} | ${describeLoopBound(r.loopBound)}` : '';
         console.log(`${c.label} ${kind === 'hot' ? 'cached' : 'uncached'}, the machine's CPU: ${r.machine}${bound}`);
+        if (kernelTier && handedBefore) {
+          const handed = kernelTier.connections().map((n, i) => n - handedBefore[i]!);
+          console.log(`${c.label} uncached, ${KERNEL}: connections handed to each replica over the rounds ${handed.join(', ')}`);
+        }
         if (kind === 'cold' && SPACED > 0 && c.renderThreads) {
           const spaced = await spacedBursts(pool, targets, `${c.label} ${kind}`);
           failures += spaced.failures;
@@ -429,17 +526,49 @@ async function main(): Promise<void> {
     if (failures) process.exitCode = 1;
   } finally {
     pool?.stop();
+    await Promise.all([...tiers.values(), ...kernelTiers.values()].map((t) => t.stop()));
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** A server measured: where the clients send (`child.port`) and the processes whose CPU is its. */
+interface Target {
+  name: string;
+  label?: string;
+  /** Its server processes: `pid` and the `workers` it answers from. */
+  child: ChildServer;
+  /** A balancer in front of them (HAProxy): its CPU counts as the target's and is printed apart too. */
+  proxyPids?: readonly number[];
+}
+
+/** The replica tier as a target: its replicas answer, HAProxy receives the clients' connections. */
+function tierTarget(tier: HaproxyTier): Target {
+  const [first, ...others] = tier.replicas;
+  const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), threads: [], stop: () => tier.stop() };
+  return { name: TIER, child, proxyPids: [tier.haproxyPid] };
+}
+
+/** The kernel tier as a target: its replicas answer, and no process stands between them and the clients. */
+function kernelTarget(tier: KernelTier): Target {
+  const [first, ...others] = tier.replicas;
+  const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), threads: [], stop: () => tier.stop() };
+  return { name: KERNEL, child };
+}
+
+/** `haproxy -v`'s first words (HAProxy version 2.6.12-1+deb12u3). */
+function haproxyVersion(): string {
+  const out = execFileSync(HAPROXY!, ['-v'], { encoding: 'utf8' });
+  return /HAProxy version \S+/.exec(out)?.[0] ?? 'HAProxy';
+}
+
 /**
- * A target's CPU µs so far (with `eventLoops`, its main thread's), over all its processes when it
- * answers on several, their event loops summed.
+ * A target's CPU µs so far: all its processes' (the balancer's included) or, with `eventLoops`,
+ * its server processes' main threads, summed.
  */
-function targetCpuMicros(t: { child: ChildServer }, eventLoops = false): number {
-  return processesCpuMicros([t.child.pid, ...t.child.workers], eventLoops);
+function targetCpuMicros(t: Target, eventLoops = false): number {
+  const servers = processesCpuMicros([t.child.pid, ...t.child.workers], eventLoops);
+  return eventLoops || !t.proxyPids ? servers : servers + processesCpuMicros(t.proxyPids);
 }
 
 /** The CPU µs so far of a target's render threads (the thread floor's), 0 for one without. */
@@ -485,13 +614,13 @@ async function spacedBursts(
 async function compare(
   pool: ClientPool,
   ceiling: ChildServer,
-  floors: readonly { name: string; label: string; child: ChildServer }[],
-  servers: readonly { name: string; child: ChildServer }[],
+  floors: readonly (Target & { label: string })[],
+  servers: readonly Target[],
   set: string,
   bodies: readonly string[],
   replyBytesOf: (target: string, body: string) => number,
 ): Promise<{ line: string; machine: string; bound: BoundRound[]; loopBound: LoopBoundRound[]; failures: number }> {
-  const targets: { name: string; child: ChildServer; label?: string }[] = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
+  const targets: Target[] = [{ name: 'ceiling', child: ceiling }, ...floors, ...servers];
   for (const t of targets) {
     const requests: PooledRequest[] = bodies.map((b) => ({ bytes: requestBytes(t.child.port, b), replyBytes: replyBytesOf(t.name, b) }));
     await pool.define(`${set} ${t.name}`, requests);
@@ -523,6 +652,9 @@ async function compare(
   /** The load clients' CPU a request, and the share of the machine busy, over each run. */
   const clientCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const busy = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  /** A balancer's CPU a request, where the target has one. */
+  const proxyCpu = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const proxyMicros = (t: Target): number => (t.proxyPids ? processesCpuMicros(t.proxyPids) : 0);
   const clientsCpu = (): number => processesCpuMicros(pool.pids);
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of rotated(targets, round)) {
@@ -532,10 +664,12 @@ async function compare(
       const before = targetCpuMicros(t);
       const loopBefore = targetCpuMicros(t, true);
       const threadsBefore = renderThreadsCpuMicros(t);
+      const proxyBefore = proxyMicros(t);
       const r = await pool.run(t.child.port, `${set} ${t.name}`, CONNECTIONS, amount);
       const used = targetCpuMicros(t) - before;
       const loopUsed = targetCpuMicros(t, true) - loopBefore;
       const threadsUsed = renderThreadsCpuMicros(t) - threadsBefore;
+      const proxyUsed = proxyMicros(t) - proxyBefore;
       const clientsUsed = clientsCpu() - clientsBefore;
       busy.get(t.name)!.push(busyShare(machineBefore, machineTicks()));
       failures += r.failures;
@@ -544,6 +678,7 @@ async function compare(
       cpu.get(t.name)!.push(used / Math.max(1, r.completed));
       loopCpu.get(t.name)!.push(loopUsed / Math.max(1, r.completed));
       threadCpu.get(t.name)!.push(threadsUsed / Math.max(1, r.completed));
+      proxyCpu.get(t.name)!.push(proxyUsed / Math.max(1, r.completed));
       clientCpu.get(t.name)!.push(clientsUsed / Math.max(1, r.completed));
     }
   }
@@ -555,11 +690,13 @@ async function compare(
     cpu: describePercent(spread(cpu.get(of)!.map((v, i) => (100 * cpu.get(to)![i]!) / v))),
   });
   const parts = [`ceiling ${fmt(median(ceilingRate))} req/s ${fmt(median(ceilingCpu))} µs CPU`];
-  for (const s of [...floors.map((f) => ({ name: f.name, label: f.label })), ...servers.map((s) => ({ name: s.name, label: s.name }))]) {
+  for (const s of [...floors, ...servers]) {
+    const label = s.label ?? s.name;
     const share = shares(s.name, 'ceiling');
+    const proxy = s.proxyPids ? ` (HAProxy's ${fmt(median(proxyCpu.get(s.name)!))} µs of it)` : '';
     parts.push(
-      `${s.label} ${fmt(median(rate.get(s.name)!))} req/s = ${share.rate} of the ceiling, ` +
-        `${fmt(median(cpu.get(s.name)!))} µs CPU, ceiling CPU ÷ ${s.label} CPU ${share.cpu}`,
+      `${label} ${fmt(median(rate.get(s.name)!))} req/s = ${share.rate} of the ceiling, ` +
+        `${fmt(median(cpu.get(s.name)!))} µs CPU${proxy}, ceiling CPU ÷ ${label} CPU ${share.cpu}`,
     );
   }
   for (const s of servers) {
@@ -567,6 +704,12 @@ async function compare(
       const share = shares(s.name, f.name);
       parts.push(`${s.name} of the ${f.label}: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
     }
+  }
+  // The replica tier against the same code spread at no cost: what HAProxy and separate stores cost.
+  const cluster = servers.find((s) => s.child.workers.length > 0 && !s.proxyPids);
+  for (const s of cluster ? servers.filter((x) => x.proxyPids) : []) {
+    const share = shares(s.name, cluster!.name);
+    parts.push(`${s.name} of ${cluster!.name}: throughput ${share.rate}, CPU (${cluster!.name} ÷ ${s.name}) ${share.cpu}`);
   }
   const machine = targets
     .map((t) => {

@@ -98,18 +98,38 @@ export async function stopZecrpc(p: ZecrpcProcess | null | undefined): Promise<v
   await p.exited;
 }
 
+/** The replicas' credentials and the method the health check calls (deploy/haproxy.cfg's getblockcount unless named). */
+export interface HealthCheck {
+  user: string;
+  password: string;
+  /** A method every replica serves without parameters (a bench server without a chain has no getblockcount). */
+  method?: string;
+}
+
 /**
  * deploy/haproxy.cfg with the frontend on 127.0.0.1:`port`, the given backends as its servers
- * and the health check's credentials the tier's; everything else as shipped.
+ * and the health check's credentials the replicas' (the tier's unless `check` names others);
+ * everything else as shipped.
  */
-export function haproxyConfig(port: number, servers: readonly { name: string; port: number }[]): string {
+export function haproxyConfig(
+  port: number,
+  servers: readonly { name: string; port: number }[],
+  check: HealthCheck = { user: RPC_USER, password: RPC_PASSWORD },
+): string {
   const shipped = readFileSync(join(REPO, 'deploy', 'haproxy.cfg'), 'utf8');
+  const auth = 'Basic ' + Buffer.from(`${check.user}:${check.password}`).toString('base64');
   const lines = shipped.split('\n').filter((l) => !/^\s*server\s/.test(l));
-  const out = lines.map((l) =>
-    /^\s*bind\s/.test(l) ? `    bind 127.0.0.1:${port}` : l.replace(/Authorization "Basic [A-Za-z0-9+/=]+"/, `Authorization "${AUTH}"`),
-  );
+  const out = lines.map((l) => {
+    if (/^\s*bind\s/.test(l)) return `    bind 127.0.0.1:${port}`;
+    const withAuth = l.replace(/Authorization "Basic [A-Za-z0-9+/=]+"/, `Authorization "${auth}"`);
+    return check.method && /^\s*http-check send /.test(l)
+      ? withAuth.replace('"method":"getblockcount"', `"method":"${check.method}"`)
+      : withAuth;
+  });
   const at = out.findIndex((l) => /^\s*default-server\s/.test(l));
   if (at < 0 || !shipped.includes('Authorization "Basic ')) throw new Error('deploy/haproxy.cfg: no default-server or check credentials');
+  if (check.method && !out.some((l) => /^\s*http-check send .*"method":"/.test(l) && l.includes(`"method":"${check.method}"`)))
+    throw new Error('deploy/haproxy.cfg: no http-check send line calling getblockcount to replace');
   out.splice(at + 1, 0, ...servers.map((s) => `    server ${s.name} 127.0.0.1:${s.port}`));
   return out.join('\n');
 }
@@ -121,6 +141,8 @@ export interface Haproxy {
   readonly output: string[];
   /** The servers HAProxy's health checks hold UP at this moment (its runtime API's `show servers state`). */
   serversUp(): Promise<string[]>;
+  /** One command on its runtime API; the whole answer. */
+  command(text: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -167,6 +189,7 @@ export async function startHaproxy(binary: string, dir: string, config: string, 
     exited,
     output,
     serversUp: async () => runningServers(await haproxyCommand(socketPath, 'show servers state')),
+    command: (text) => haproxyCommand(socketPath, text),
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited;
