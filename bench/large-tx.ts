@@ -352,6 +352,8 @@ async function main(): Promise<void> {
   const tiers = new Map<string, HaproxyTier>();
   /** The kernel tiers (`--kernel-tier`), keyed as `tiers`, over the same replicas. */
   const kernelTiers = new Map<string, KernelTier>();
+  /** The replicas of both tiers, keyed as `tiers`. */
+  const replicaSets = new Map<string, ChildServer[]>();
   const dir = mkdtempSync(join(tmpdir(), 'zecrpc-bench-large-tx-'));
   let pool: ClientPool | null = null;
   try {
@@ -435,21 +437,23 @@ async function main(): Promise<void> {
     const kernelSizes = new Map<string, number>();
     floorReplySize.set(KERNEL, kernelSizes);
     for (const c of REPLICAS || KERNEL_TIER ? cases.filter((x) => x.renderFloor) : []) {
-      if (tiers.has(c.cold.name) || kernelTiers.has(c.cold.name)) continue;
-      const replicas: ChildServer[] = [];
-      for (let i = 1; i <= CORES; i++) replicas.push(await start({ name: `${c.cold.name}-replica${i}`, env: c.cold.env }));
-      const entries: { port: number; name: string; sizes: Map<string, number> }[] = [];
-      if (REPLICAS) {
+      // Cases sharing a server spec share its tiers; each case's requests are checked through them.
+      if (!replicaSets.has(c.cold.name)) {
+        const set: ChildServer[] = [];
+        for (let i = 1; i <= CORES; i++) set.push(await start({ name: `${c.cold.name}-replica${i}`, env: c.cold.env }));
+        replicaSets.set(c.cold.name, set);
         // A decoderawtransaction server holds no chain: no getblockcount for the health check.
-        const tier = await startHaproxyTier(replicas, c.cold.env.SERVE === 'decoderaw' ? 'help' : undefined, { mode: MODE });
-        tiers.set(c.cold.name, tier);
-        entries.push({ port: tier.port, name: TIER, sizes: tierSizes });
+        if (REPLICAS)
+          tiers.set(c.cold.name, await startHaproxyTier(set, c.cold.env.SERVE === 'decoderaw' ? 'help' : undefined, { mode: MODE }));
+        if (KERNEL_TIER) kernelTiers.set(c.cold.name, await startKernelTier(set, { mode: MODE }));
       }
-      if (KERNEL_TIER) {
-        const tier = await startKernelTier(replicas, { mode: MODE });
-        kernelTiers.set(c.cold.name, tier);
-        entries.push({ port: tier.port, name: KERNEL, sizes: kernelSizes });
-      }
+      const replicas = replicaSets.get(c.cold.name)!;
+      const haproxyTier = tiers.get(c.cold.name);
+      const kernelTier = kernelTiers.get(c.cold.name);
+      const entries = [
+        ...(haproxyTier ? [{ port: haproxyTier.port, name: TIER, sizes: tierSizes }] : []),
+        ...(kernelTier ? [{ port: kernelTier.port, name: KERNEL, sizes: kernelSizes }] : []),
+      ];
       for (const body of c.coldBodies) {
         for (const port of replicas.map((r) => r.port)) {
           const theirs = await captureReply(port, body);
@@ -705,9 +709,9 @@ async function compare(
       parts.push(`${s.name} of the ${f.label}: throughput ${share.rate}, CPU (floor ÷ ${s.name}) ${share.cpu}`);
     }
   }
-  // The replica tier against the same code spread at no cost: what HAProxy and separate stores cost.
-  const cluster = servers.find((s) => s.child.workers.length > 0 && !s.proxyPids);
-  for (const s of cluster ? servers.filter((x) => x.proxyPids) : []) {
+  // The replica tiers against the same code spread at no cost: what their balancer and separate stores cost.
+  const cluster = servers.find((s) => s.name === `zecrpc on ${CORES} processes`);
+  for (const s of cluster ? servers.filter((x) => x.name === TIER || x.name === KERNEL) : []) {
     const share = shares(s.name, cluster!.name);
     parts.push(`${s.name} of ${cluster!.name}: throughput ${share.rate}, CPU (${cluster!.name} ÷ ${s.name}) ${share.cpu}`);
   }

@@ -72,6 +72,10 @@ export class FloorThreads {
     const memory = new FloorThreadMemory(layout);
     const workers = Array.from({ length: threads }, (_, thread) => startThread({ thread, repliesFile, layout, buffers: memory.buffers }));
     let started = false;
+    // A thread ending during the start-up check fails the start, rather than leave it waiting for that thread's job.
+    let threadEnded: (e: Error) => void = () => undefined;
+    const ended = new Promise<never>((_, fail) => (threadEnded = fail));
+    ended.catch(() => undefined);
     const ready = await Promise.all(
       workers.map(
         (w, thread) =>
@@ -82,7 +86,9 @@ export class FloorThreads {
               fail(e);
             });
             w.once('exit', (code) => {
-              fail(new Error(`render thread ${thread} exited with ${code} before starting`));
+              const e = new Error(`render thread ${thread} exited with ${code} before starting`);
+              fail(e);
+              threadEnded(e);
               if (started) {
                 process.stderr.write(`render thread ${thread} exited with ${code}: the floor stops\n`);
                 process.exit(1);
@@ -102,7 +108,7 @@ export class FloorThreads {
       for (const plan of built) {
         const slot = await pool.takeSlot();
         memory.post(slot, thread, plan, recorded[plan]!.request);
-        const state = await memory.finished(slot);
+        const state = await Promise.race([memory.finished(slot), ended]);
         const got = memory.result(slot);
         if (state !== DONE) throw new Error(`render thread ${thread} failed: ${got.toString()}`);
         if (!got.equals(recorded[plan]!.reply.body))

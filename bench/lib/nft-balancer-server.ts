@@ -1,14 +1,17 @@
 /**
  * Holds deploy/nftables-replicas.nft's rules for a bench's kernel tier (kernel-tier.ts): loads
  * them with the given backends on a free port of 127.0.0.1, checks every replica answers through
- * them, prints `PORT <n>`, and deletes them on SIGTERM, which exit-with-parent.ts sends when the
- * bench dies: rules outliving the bench would keep rewriting connections to that port.
+ * them, prints `PORT <n>`, and deletes them on SIGTERM (which exit-with-parent.ts sends when the
+ * bench dies), SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up reaches the whole process
+ * group): rules outliving the bench would keep rewriting connections to that port. The port stays
+ * bound by a socket of this process while the rules live, so no other program can take it: the
+ * rules rewrite each connection before it would reach that socket.
  *
  *   BACKENDS="<port> <port> …"   the replicas, in the order of the file's REPLICAn_PORT defines
  */
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
-import { freePort } from '../../test/support/replica-tier.js';
+import { createServer, type AddressInfo } from 'node:net';
 import { findNft, nftablesRules, tableName } from './kernel-tier.js';
 
 const nft = findNft();
@@ -20,7 +23,9 @@ const backends = (process.env.BACKENDS ?? '')
 if (backends.length === 0 || !backends.every((p) => Number.isInteger(p) && p > 0 && p < 65_536))
   throw new Error(`BACKENDS must list the replicas' ports, not ${JSON.stringify(process.env.BACKENDS)}`);
 
-const port = await freePort();
+const holder = createServer((socket) => socket.destroy());
+await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+const port = (holder.address() as AddressInfo).port;
 const table = tableName(port);
 // Loading needs CAP_NET_ADMIN; nft says so itself when it is missing.
 execFileSync(nft, ['-f', '-'], { input: nftablesRules(port, backends, table), stdio: ['pipe', 'inherit', 'inherit'] });
@@ -34,10 +39,11 @@ const remove = (): void => {
     // already gone
   }
 };
-process.once('SIGTERM', () => {
-  remove();
-  process.exit(0);
-});
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+  process.once(signal, () => {
+    remove();
+    process.exit(0);
+  });
 process.once('exit', remove);
 
 /** One connection through the rules: any HTTP answer proves a replica listens behind it. */
@@ -61,5 +67,3 @@ for (let i = 0; i < backends.length; i++) {
   }
 }
 process.stdout.write(`PORT ${port}\n`);
-// Nothing else keeps this process alive, and its end removes the rules: it waits for SIGTERM.
-setInterval(() => undefined, 1 << 30);

@@ -67,8 +67,14 @@ async function serve(): Promise<void> {
   // a load cycles share them, and a memo would answer them from its second round on.
   setPointCheckCache(false);
   const recorded = readRecordedReplies();
-  // On threads, the event loop builds nothing: it only needs to know which requests a thread builds.
+  // On threads, the event loop builds nothing: it only needs to know which requests a thread builds,
+  // which must be those it would build itself (a thread building none would replay every reply).
   const threads = THREADS > 0 ? await FloorThreads.start(THREADS, SLOTS, process.env.REPLIES!, recorded) : null;
+  if (threads) {
+    const own = recorded.flatMap(({ request, reply }, index) => (floorPlan(request, reply) ? [index] : []));
+    if (own.join() !== [...threads.built].sort((a, b) => a - b).join())
+      throw new Error(`the render threads build requests ${[...threads.built].join(', ')}, the event loop would build ${own.join(', ')}`);
+  }
   const byLength = new Map<number, Plan[]>();
   recorded.forEach(({ request, reply }, index) => {
     const build = threads ? (threads.built.has(index) ? onThread : null) : floorPlan(request, reply);

@@ -23,13 +23,20 @@ import { toHex } from '../../src/codec/hex.js';
 import { txToJsonBytes } from '../../src/render/tx.js';
 
 const nft = findNft();
-/** Whether this process may load nftables rules: an empty table made and deleted. */
+/** Whether this process may load NAT rules as the shipped file's: a table with an output nat chain made and deleted. */
 function canLoad(): boolean {
   if (nft === null) return false;
   const table = `zecrpc_probe_${process.pid}`;
-  if (spawnSync(nft, ['add', 'table', 'ip', table]).status !== 0) return false;
+  const probe = `table ip ${table} {\n  chain output {\n    type nat hook output priority -100; policy accept;\n  }\n}\n`;
+  const made = spawnSync(nft, ['-f', '-'], { input: probe }).status === 0;
   spawnSync(nft, ['delete', 'table', 'ip', table]);
-  return true;
+  return made;
+}
+/** The kernel tiers' tables loaded now. */
+function benchTables(): string[] {
+  return execFileSync(nft!, ['list', 'tables'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes('zecrpc_bench_'));
 }
 const loadable = canLoad();
 const DECODERAW = { SERVE: 'decoderaw', NETWORK: 'mainnet', CACHE: '0', ARGS: '-rpcworkqueue=64' };
@@ -89,6 +96,7 @@ describe.runIf(loadable)('the bench kernel tier: two bench servers behind deploy
       await tier.stop();
     }
     expect(spawnSync(nft!, ['list', 'table', 'ip', table]).status).not.toBe(0);
+    expect(benchTables()).toEqual([]);
   });
 
   it('refuses to start when a replica behind the rules does not answer', async () => {
@@ -96,5 +104,6 @@ describe.runIf(loadable)('the bench kernel tier: two bench servers behind deploy
     await expect(startKernelTier([first, { ...first, port: 1 }])).rejects.toThrow(
       'bench/lib/nft-balancer-server.ts exited with 1 before listening',
     );
+    expect(benchTables()).toEqual([]);
   });
 });
