@@ -18,18 +18,14 @@ import { join } from 'node:path';
 import { findHaproxy, freePort, haproxyConfig, startHaproxy } from '../../test/support/replica-tier.js';
 import { failedChecks, passedChecks } from './haproxy-tier.js';
 import { BENCH_PASSWORD, BENCH_USER } from './raw-http.js';
+import { backendPortsFromEnv } from './backend-ports.js';
 
 /** How long the first health checks (`inter 1s`) may take to pass before the start is given up. */
 const CHECKS_LIMIT_MS = 20_000;
 
 const binary = findHaproxy();
 if (binary === null) throw new Error('haproxy is not installed (Debian package haproxy): the replica tier needs it');
-const ports = (process.env.BACKENDS ?? '')
-  .split(' ')
-  .filter((p) => p !== '')
-  .map(Number);
-if (ports.length === 0 || !ports.every((p) => Number.isInteger(p) && p > 0 && p < 65_536))
-  throw new Error(`BACKENDS must list the backends' ports, not ${JSON.stringify(process.env.BACKENDS)}`);
+const ports = backendPortsFromEnv();
 const servers = ports.map((port, i) => ({ name: `replica${i + 1}`, port }));
 const check = { user: BENCH_USER, password: BENCH_PASSWORD, ...(process.env.CHECK_METHOD ? { method: process.env.CHECK_METHOD } : {}) };
 

@@ -13,15 +13,11 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { findNft, nftablesRules, tableName } from './kernel-tier.js';
+import { backendPortsFromEnv } from './backend-ports.js';
 
 const nft = findNft();
 if (nft === null) throw new Error('nft is not installed (Debian package nftables): the kernel tier needs it');
-const backends = (process.env.BACKENDS ?? '')
-  .split(' ')
-  .filter((p) => p !== '')
-  .map(Number);
-if (backends.length === 0 || !backends.every((p) => Number.isInteger(p) && p > 0 && p < 65_536))
-  throw new Error(`BACKENDS must list the replicas' ports, not ${JSON.stringify(process.env.BACKENDS)}`);
+const backends = backendPortsFromEnv();
 
 const holder = createServer((socket) => socket.destroy());
 await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
