@@ -179,7 +179,7 @@ describe('npm pack', () => {
         ].includes(f) &&
         !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f) &&
         !/^docs\/[a-z-]+\.md$/.test(f) &&
-        !/^deploy\/[a-z-]+\.cfg$/.test(f),
+        !/^deploy\/[a-z-]+\.(cfg|nft)$/.test(f),
     );
     expect(stray).toEqual([]);
     for (const f of [
@@ -194,6 +194,8 @@ describe('npm pack', () => {
       'dist/src/server.js',
       'dist/src/cli.js',
       'dist/src/cli/client.js',
+      'deploy/haproxy.cfg',
+      'deploy/nftables-replicas.nft',
     ]) {
       expect(files).toContain(f);
     }
