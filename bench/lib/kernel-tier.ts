@@ -55,7 +55,8 @@ export function nftablesRules(port: number, backends: readonly number[], table: 
   set('RPC_PORT', port);
   defines.forEach((name, i) => set(name, backends[i]!));
   if (!/^table ip zecrpc_replicas \{$/m.test(text)) throw new Error('deploy/nftables-replicas.nft: no table ip zecrpc_replicas');
-  return text.replace(/^table ip zecrpc_replicas \{$/m, `table ip ${table} {`);
+  // Every mention, the lines that empty the table first included: an operator's table on the same host is never touched.
+  return text.replace(/\bzecrpc_replicas\b/g, table);
 }
 
 /** Connections each replica chain's counter has seen, in replica order, from `nft -j list table`. */
