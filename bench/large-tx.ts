@@ -141,6 +141,7 @@ const UNCACHED_ONLY = process.argv.includes('--uncached');
  * such mode (its LevelDB store opens in one process); this measures what one would be worth.
  */
 const SPREAD = process.argv.includes('--spread');
+const SPREAD_NAME = `zecrpc on ${CORES} processes`;
 /**
  * `--thread-floor[=<n>,…]`: also the uncached render floor with its per-request work on n render
  * threads (FLOOR_THREADS; 1 when no count is given), its event loop matching and sending: what a
@@ -450,21 +451,18 @@ async function main(): Promise<void> {
       const replicas = replicaSets.get(c.cold.name)!;
       const haproxyTier = tiers.get(c.cold.name);
       const kernelTier = kernelTiers.get(c.cold.name);
-      const entries = [
+      // Each replica directly, then each tier (whose head is its own: its reply sizes are recorded).
+      const entries: { port: number; name: string; sizes?: Map<string, number> }[] = [
+        ...replicas.map((r) => ({ port: r.port, name: 'a replica' })),
         ...(haproxyTier ? [{ port: haproxyTier.port, name: TIER, sizes: tierSizes }] : []),
         ...(kernelTier ? [{ port: kernelTier.port, name: KERNEL, sizes: kernelSizes }] : []),
       ];
       for (const body of c.coldBodies) {
-        for (const port of replicas.map((r) => r.port)) {
-          const theirs = await captureReply(port, body);
-          if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
-            throw new Error(`a replica's reply on port ${port} differs from zecrpc's to ${body.slice(0, 80)}…`);
-        }
         for (const e of entries) {
           const theirs = await captureReply(e.port, body);
           if (theirs.status !== 200 || !replyParts(theirs).body.equals(replyBody.get(body)!))
             throw new Error(`${e.name}: the reply on port ${e.port} differs from zecrpc's to ${body.slice(0, 80)}…`);
-          e.sizes.set(body, theirs.bytes.length);
+          e.sizes?.set(body, theirs.bytes.length);
         }
       }
     }
@@ -501,11 +499,11 @@ async function main(): Promise<void> {
         const targets: Target[] = [
           ...(withBase ? [{ name: 'base', child: await start(spec, BASE) }] : []),
           { name: 'zecrpc', child: await start(spec) },
-          ...(SPREAD ? [{ name: `zecrpc on ${CORES} processes`, child: await start(spreadSpec) }] : []),
-          ...(tier ? [tierTarget(tier)] : []),
-          ...(kernelTier ? [kernelTarget(kernelTier)] : []),
+          ...(SPREAD ? [{ name: SPREAD_NAME, child: await start(spreadSpec) }] : []),
+          ...(tier ? [replicaTarget(TIER, tier)] : []),
+          ...(kernelTier ? [replicaTarget(KERNEL, kernelTier)] : []),
         ];
-        const spread = targets.find((t) => t.name === `zecrpc on ${CORES} processes`);
+        const spread = targets.find((t) => t.name === SPREAD_NAME);
         if (spread && spread.child.workers.length !== CORES)
           throw new Error(`${spread.name}: it answers from ${spread.child.workers.length} workers`);
         const caseFloors = floors.filter((f) => !f.uncachedOnly || (kind === 'cold' && c.renderFloor));
@@ -546,18 +544,14 @@ interface Target {
   proxyPids?: readonly number[];
 }
 
-/** The replica tier as a target: its replicas answer, HAProxy receives the clients' connections. */
-function tierTarget(tier: HaproxyTier): Target {
+/**
+ * A replica tier as a target: its replicas answer, the clients send to the tier's port; HAProxy's
+ * process counts as the tier's (none stands between client and replica in the kernel tier).
+ */
+function replicaTarget(name: string, tier: HaproxyTier | KernelTier): Target {
   const [first, ...others] = tier.replicas;
   const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), threads: [], stop: () => tier.stop() };
-  return { name: TIER, child, proxyPids: [tier.haproxyPid] };
-}
-
-/** The kernel tier as a target: its replicas answer, and no process stands between them and the clients. */
-function kernelTarget(tier: KernelTier): Target {
-  const [first, ...others] = tier.replicas;
-  const child: ChildServer = { port: tier.port, pid: first!.pid, workers: others.map((r) => r.pid), threads: [], stop: () => tier.stop() };
-  return { name: KERNEL, child };
+  return { name, child, ...('haproxyPid' in tier ? { proxyPids: [tier.haproxyPid] } : {}) };
 }
 
 /** `haproxy -v`'s first words (HAProxy version 2.6.12-1+deb12u3). */
@@ -710,7 +704,7 @@ async function compare(
     }
   }
   // The replica tiers against the same code spread at no cost: what their balancer and separate stores cost.
-  const cluster = servers.find((s) => s.name === `zecrpc on ${CORES} processes`);
+  const cluster = servers.find((s) => s.name === SPREAD_NAME);
   for (const s of cluster ? servers.filter((x) => x.name === TIER || x.name === KERNEL) : []) {
     const share = shares(s.name, cluster!.name);
     parts.push(`${s.name} of ${cluster!.name}: throughput ${share.rate}, CPU (${cluster!.name} ÷ ${s.name}) ${share.cpu}`);

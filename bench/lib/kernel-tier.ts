@@ -6,26 +6,17 @@
  * whoever sends the packet); what it gives up against HAProxy is in docs/scale-out.md.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findSystemTool } from '../../test/support/replica-tier.js';
 import { startChildServer, type ChildOptions, type ChildServer } from './child-server.js';
 
 const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SHIPPED = join(REPO, 'deploy', 'nftables-replicas.nft');
 
 /** The `nft` binary (Debian's nftables package), or null. */
-export function findNft(): string | null {
-  for (const d of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']) {
-    try {
-      accessSync(join(d, 'nft'), constants.X_OK);
-      return join(d, 'nft');
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
+export const findNft = (): string | null => findSystemTool('nft');
 
 /** The shipped file's replica ports, in order: REPLICA1_PORT, REPLICA2_PORT, … */
 function shippedReplicaDefines(text: string): string[] {

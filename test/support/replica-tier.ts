@@ -14,11 +14,11 @@ export const RPC_USER = 'u';
 export const RPC_PASSWORD = 'p';
 const AUTH = 'Basic ' + Buffer.from(`${RPC_USER}:${RPC_PASSWORD}`).toString('base64');
 
-/** The haproxy binary on PATH (root's sbin directories included), or null. */
-export function findHaproxy(): string | null {
+/** An executable `name` on PATH (root's sbin directories included, where Debian puts daemons' tools), or null. */
+export function findSystemTool(name: string): string | null {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
   for (const d of dirs) {
-    const candidate = join(d, 'haproxy');
+    const candidate = join(d, name);
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
@@ -28,6 +28,9 @@ export function findHaproxy(): string | null {
   }
   return null;
 }
+
+/** The haproxy binary, or null. */
+export const findHaproxy = (): string | null => findSystemTool('haproxy');
 
 /** Whether the compiled CLI that bin/zecrpc.js runs is there (`npm run build`, or `npm ci`). */
 export const builtCli = (): boolean => existsSync(join(REPO, 'dist', 'src', 'cli.js'));
