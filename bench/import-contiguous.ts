@@ -6,8 +6,11 @@
  *   npx tsx bench/import-contiguous.ts generate DIR      builds the chain into DIR (blk files)
  *   npx tsx bench/import-contiguous.ts generate-store DIR  builds the store calibration chain
  *                                                        (bench/import-eras.ts --store-chain=DIR)
- *   npx tsx bench/import-contiguous.ts run DIR [--max-seconds=N]
+ *   npx tsx bench/import-contiguous.ts run DIR [--max-seconds=N] [--address-index=0]
  *
+ * With --address-index=0 the import runs as `zecrpc import -addressindex=0` does, predicted from
+ * and recorded in bench/results/import-projection-no-address-index.json (`import-eras.ts
+ * --address-index=0` writes its unit costs).
  * `run` reads what the chain holds from its blk files (every block decoded and counted, in
  * windows of 1,000 blocks), predicts the import from bench/results/import-projection.json's unit
  * costs (bench/import-eras.ts) — LevelDB's read growth charged only to the coin reads that reach
@@ -23,7 +26,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
 import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
 import {
@@ -35,14 +37,15 @@ import {
 } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { blkBlocks, CoinReadSimulation, type GroupSizes, type SimulatedReads } from './lib/coin-read-sim.js';
-import { diskBytes, importChainDir } from './lib/era-import.js';
+import { ADDRESS_INDEX, diskBytes, importChainDir, projectionFile } from './lib/era-import.js';
+import { countKeys } from './lib/store-keys.js';
 import { sameRunsBefore } from './lib/check-runs.js';
 import { modelsStore, predictMicros, type ModelAmounts, type UnitCosts } from './lib/import-model.js';
 import { storeAmounts } from './lib/store-terms.js';
-import { growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
+import { emptyStore, growthMicros, readLevelDbGrowth, storeKeysAfter, storeKeyTotal, type StoreKeys } from './lib/leveldb-growth-model.js';
 import { fmt, load, numberFlag, stringFlag } from './lib/measure.js';
 
-const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
+const RESULT = projectionFile(join(import.meta.dirname, 'results'));
 /**
  * Where the run is kept in the result file: `contiguous` (the check the issue names), or with
  * --record=NAME under `other_checks.NAME` (another chain predicted the same way).
@@ -112,7 +115,7 @@ async function run(chainDir: string): Promise<void> {
   // What LevelDB's growth adds, window by window as the store fills (bench/lib/leveldb-growth-model.ts).
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   const growthSeconds = { cpu: [] as number[], wall: [] as number[] };
-  let keysSoFar: StoreKeys = { coins: 0, other: 0 };
+  let keysSoFar: StoreKeys = emptyStore(ADDRESS_INDEX);
   const amounts: ModelAmounts[] = [];
   const { wall: wallCosts, cpu: cpuCosts } = projection.unit_costs_us;
   for (const [i, w] of windows.entries()) {
@@ -163,6 +166,7 @@ async function run(chainDir: string): Promise<void> {
       traceEverySeconds: 10,
       windowBlocks: WINDOW_BLOCKS,
       signal: stop.signal,
+      addressIndex: ADDRESS_INDEX,
     });
     if (timer) clearTimeout(timer);
     const seconds = r.wallMicros / 1e6;
@@ -215,24 +219,4 @@ async function run(chainDir: string): Promise<void> {
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
-}
-
-/** Keys in the LevelDB at `path`, in all and per prefix byte (a key's table: src/store/layout.ts). */
-async function countKeys(path: string): Promise<{ count: number; complete: boolean; by_prefix: Record<string, number> }> {
-  const db = new ClassicLevel<Buffer, Buffer>(path, { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-  await db.open();
-  const byPrefix = new Map<number, number>();
-  let count = 0;
-  const it = db.keys();
-  try {
-    for (let batch = await it.nextv(10_000); batch.length > 0; batch = await it.nextv(10_000)) {
-      count += batch.length;
-      for (const key of batch) byPrefix.set(key[0]!, (byPrefix.get(key[0]!) ?? 0) + 1);
-    }
-  } finally {
-    await it.close();
-    await db.close();
-  }
-  const name = (b: number) => (b >= 0x21 && b < 0x7f ? String.fromCharCode(b) : `0x${b.toString(16)}`);
-  return { count, complete: true, by_prefix: Object.fromEntries([...byPrefix].sort((a, b) => a[0] - b[0]).map(([b, n]) => [name(b), n])) };
 }

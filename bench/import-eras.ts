@@ -1,7 +1,7 @@
 /**
  * The import projection: what a full mainnet import costs on this machine, from unit costs
  * measured on era-shaped chains and mainnet's composition per era.
- * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick] [--store-chain=DIR]
+ * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick] [--store-chain=DIR] [--address-index=0]
  *      npx tsx bench/import-eras.ts --reproject   (steps 4 on the unit costs already in the result file)
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
@@ -40,11 +40,12 @@ import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
 import { WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
-import { importChainDir } from './lib/era-import.js';
+import { ADDRESS_INDEX, importChainDir, projectionFile } from './lib/era-import.js';
 import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
 import { STORE_TERMS, storeAmounts, withStoreAmounts } from './lib/store-terms.js';
 import {
   CALIBRATION_STORE_KEYS,
+  emptyStore,
   growthMicros,
   readLevelDbGrowth,
   storeKeysAfter,
@@ -56,7 +57,7 @@ import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK, stringFlag } fr
 
 const BLOCKS = numberFlag('blocks', QUICK ? 30 : 250);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
-const RESULT = join(import.meta.dirname, 'results', 'import-projection.json');
+const RESULT = projectionFile(join(import.meta.dirname, 'results'));
 
 const REPROJECT = process.argv.includes('--reproject');
 /**
@@ -98,7 +99,7 @@ try {
   // 89 M outputs: its samples lean on input-heavy blocks), the inputs charged are capped there,
   // rows, keys and reads with them. `capInputs` false keeps the sampled counts (an upper bound).
   const project = (costs: UnitCosts, basis: 'cpu' | 'wall' | 'main', capInputs = true) => {
-    let keys: StoreKeys = { coins: 0, other: 0 };
+    let keys: StoreKeys = emptyStore(ADDRESS_INDEX);
     return mainnetEras().map(({ era, composition: sampled, sampleBlocks }) => {
       const composition = capInputs ? { ...sampled, inputs: Math.min(sampled.inputs, keys.coins + sampled.outputs) } : sampled;
       // With the store term fitted, growth adds only its reads (the term holds the written rows').
@@ -164,6 +165,7 @@ try {
   const out = {
     generated_at: new Date().toISOString(),
     quick: QUICK,
+    address_index: ADDRESS_INDEX,
     mainnet_hours: totalSeconds / 3600,
     mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
     mainnet_inputs_basis: "each era's sampled mean inputs, capped at the coins there were to spend (inputs_charged per era)",
@@ -239,7 +241,7 @@ async function measure(): Promise<Measured> {
       chain.main.push(run.mainThreadCpuMicros);
     }
   }
-  const empty = { coins: 0, other: 0 };
+  const empty = emptyStore(ADDRESS_INDEX);
   const samples = (which: 'wall' | 'cpu' | 'main'): ImportSample[] =>
     chains.map((c) => ({
       label: c.spec.label,
@@ -347,7 +349,7 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
   const datadir = mkdtempSync(join(root, 'store-'));
   let run;
   try {
-    run = await importChainDir(dir, datadir, ERA_REGTEST, { windowBlocks: WINDOW_BLOCKS });
+    run = await importChainDir(dir, datadir, ERA_REGTEST, { windowBlocks: WINDOW_BLOCKS, addressIndex: ADDRESS_INDEX });
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
@@ -357,7 +359,7 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
   const samples = { wall: [] as ImportSample[], cpu: [] as ImportSample[], main: [] as ImportSample[] };
   const windowIndex: number[] = [];
   const keysBefore: number[] = [];
-  let keys: StoreKeys = { coins: 0, other: 0 };
+  let keys: StoreKeys = emptyStore(ADDRESS_INDEX);
   const delta = (ends: number[], i: number) => ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
   for (let i = 0; i < run.windowEnds.length; i++) {
     const w = windows[i]!;
@@ -420,7 +422,7 @@ function lastMeasured(): Measured {
 async function importOnce(dir: string): Promise<{ wallMicros: number; cpuMicros: number; mainThreadCpuMicros: number }> {
   const datadir = mkdtempSync(join(root, 'store-'));
   try {
-    return await importChainDir(dir, datadir, ERA_REGTEST);
+    return await importChainDir(dir, datadir, ERA_REGTEST, { addressIndex: ADDRESS_INDEX });
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }

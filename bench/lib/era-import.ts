@@ -14,6 +14,16 @@ import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { cpuMicros } from './measure.js';
 import { mainThreadCpuMicros } from './process-cpu.js';
 
+/**
+ * `--address-index=0`: the benches import as `zecrpc import -addressindex=0` does, into stores
+ * without the address index, and keep their projection apart (projectionFile).
+ */
+export const ADDRESS_INDEX = !process.argv.includes('--address-index=0');
+
+/** The projection file of the configuration measured: the default's, or -addressindex=0's. */
+export const projectionFile = (resultsDir: string): string =>
+  join(resultsDir, ADDRESS_INDEX ? 'import-projection.json' : 'import-projection-no-address-index.json');
+
 export interface ImportTrace {
   /** Seconds since the import started. */
   t: number;
@@ -87,12 +97,15 @@ export async function importChainDir(
     coinCacheBytes?: number;
     /** Stop after this many blocks (genesis included): a slice of the chain. */
     maxBlocks?: number;
+    /** Keep the address index (`-addressindex`, default true). */
+    addressIndex?: boolean;
   } = {},
 ): Promise<EraImportRun> {
   const store = await openChainStore({
     datadir,
     network,
     groupCommit: true,
+    ...(options.addressIndex === undefined ? {} : { addressIndex: options.addressIndex }),
     ...(options.coinCacheBytes === undefined ? {} : { coinCacheBytes: options.coinCacheBytes }),
   });
   const slice = options.maxBlocks === undefined ? null : new AbortController();

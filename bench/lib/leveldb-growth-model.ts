@@ -32,38 +32,49 @@ export const CALIBRATION_STORE_KEYS = 1e5;
  * Rows a block writes besides its transactions' (`H`, `u`, `n`, `h`, `B`, the address index's `s`
  * and `S`, an anchor `A`, its undo record `U` and that of the block 100 back deleted; `T`, `C` and
  * the chain-tip set rewritten), and keys it leaves (undo records are kept for the last 100 blocks
- * only): see src/store/layout.ts. The import runs with zecrpc's default indexes, the address
- * index among them.
+ * only): see src/store/layout.ts. A store made with `-addressindex=0` has neither `s` nor `S`.
  */
 const BLOCK_ROWS = 14;
 const BLOCK_KEYS = 8;
+const ADDRESS_INDEX_BLOCK_KEYS = 2;
 
 export function readLevelDbGrowth(resultsDir: string): LevelDbGrowth | null {
   const file = join(resultsDir, 'leveldb-growth.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LevelDbGrowth) : null;
 }
 
-/** Rows written and point reads made, by kind, for a composition. */
-export function levelDbWork(c: Composition): { rows: number; presentReads: number; absentReads: number } {
+/** Rows written and point reads made, by kind, for a composition, into a store with or without the address index. */
+export function levelDbWork(c: Composition, addressIndex = true): { rows: number; presentReads: number; absentReads: number } {
   const nullifiers = c.saplingSpends + c.orchardActions;
+  // an output: its coin `c`, the address index's `d` and unspent `a`; an input: both deleted, its
+  // `d` and spender `p` written; a txid-index `t` per transaction and an `N` per nullifier
+  const perOutput = addressIndex ? 3 : 1;
+  const perInput = addressIndex ? 4 : 1;
+  const perBlock = addressIndex ? BLOCK_ROWS : BLOCK_ROWS - ADDRESS_INDEX_BLOCK_KEYS;
   return {
-    // an output: its coin `c`, the address index's `d` and unspent `a`; an input: both deleted, its
-    // `d` and spender `p` written; a txid-index `t` per transaction and an `N` per nullifier
-    rows: 3 * c.outputs + 4 * c.inputs + c.txs + nullifiers + c.blocks * BLOCK_ROWS,
+    rows: perOutput * c.outputs + perInput * c.inputs + c.txs + nullifiers + c.blocks * perBlock,
     // each input reads the coin it spends; each nullifier is checked absent
     presentReads: c.inputs,
     absentReads: nullifiers,
   };
 }
 
-/** The store's keys: unspent coins apart, since spends delete them. */
+/**
+ * The store's keys: unspent coins apart, since spends delete them. `addressIndex` false for a
+ * store made with `-addressindex=0` (absent: the default, with the index).
+ */
 export interface StoreKeys {
   coins: number;
   other: number;
+  addressIndex?: boolean;
 }
 
-/** Each unspent coin is two keys: the chain state's `c` and the address index's `a`. */
-export const storeKeyTotal = (k: StoreKeys): number => 2 * k.coins + k.other;
+/** An empty store, with the address index or (`addressIndex` false) without. */
+export const emptyStore = (addressIndex: boolean): StoreKeys =>
+  addressIndex ? { coins: 0, other: 0 } : { coins: 0, other: 0, addressIndex: false };
+
+/** Each unspent coin is the chain state's `c` and, with the address index, its `a`. */
+export const storeKeyTotal = (k: StoreKeys): number => (k.addressIndex === false ? 1 : 2) * k.coins + k.other;
 
 /**
  * The store's keys after `c`: its outputs less its inputs join the coins (never below none: an
@@ -71,10 +82,18 @@ export const storeKeyTotal = (k: StoreKeys): number => 2 * k.coins + k.other;
  * transactions, nullifiers and blocks add keys that stay.
  */
 export function storeKeysAfter(before: StoreKeys, c: Composition): StoreKeys {
+  const addressIndex = before.addressIndex !== false;
   return {
     coins: Math.max(0, before.coins + c.outputs - c.inputs),
     // the address index's `d` per output and input and `p` per input stay, as do `t`, `N` and the block's
-    other: before.other + c.outputs + 2 * c.inputs + c.txs + c.saplingSpends + c.orchardActions + c.blocks * BLOCK_KEYS,
+    other:
+      before.other +
+      (addressIndex ? c.outputs + 2 * c.inputs : 0) +
+      c.txs +
+      c.saplingSpends +
+      c.orchardActions +
+      c.blocks * (addressIndex ? BLOCK_KEYS : BLOCK_KEYS - ADDRESS_INDEX_BLOCK_KEYS),
+    ...(addressIndex ? {} : { addressIndex: false }),
   };
 }
 
@@ -105,7 +124,7 @@ export function growthMicros(
   coinReads: number = c.inputs,
   chargeWrites = true,
 ): number {
-  const work = { ...levelDbWork(c), presentReads: coinReads };
+  const work = { ...levelDbWork(c, before.addressIndex !== false), presentReads: coinReads };
   const midKeys = (storeKeyTotal(before) + storeKeyTotal(storeKeysAfter(before, c))) / 2;
   const decades = Math.max(0, Math.log10(Math.max(1, midKeys) / CALIBRATION_STORE_KEYS));
   const slope = (s: { per_decade: number }) => Math.max(0, s.per_decade) * decades;

@@ -6,7 +6,9 @@ import { addComposition, emptyComposition, type Composition } from '../../test-v
 import { fitCosts, modelsStore, predictMicros, type ImportSample, type UnitCosts } from '../../bench/lib/import-model.js';
 import {
   CALIBRATION_STORE_KEYS,
+  emptyStore,
   growthMicros,
+  levelDbWork,
   storeKeysAfter,
   storeKeyTotal,
   type LevelDbGrowth,
@@ -195,5 +197,38 @@ describe('runs', () => {
     const c = composition({ blocks: 1000 });
     expect(predictMicros(costs, c)).toBe(700_000);
     expect(predictMicros(costs, { ...c, runs: 0 })).toBe(300_000);
+  });
+});
+
+describe('the key model without the address index (-addressindex=0)', () => {
+  const without = emptyStore(false);
+
+  it("keeps one key an unspent coin and none of the address index's `d`, `p`, `s` and `S`", () => {
+    const after = storeKeysAfter(without, NU5_WINDOW);
+    expect(after.addressIndex).toBe(false);
+    expect(after.coins).toBe(NU5_WINDOW.outputs - NU5_WINDOW.inputs);
+    // `t` a transaction, `N` a nullifier, 6 a block (`H`, `u`, `n`, `h`, `B`, `A`)
+    expect(after.other).toBe(NU5_WINDOW.txs + NU5_WINDOW.saplingSpends + NU5_WINDOW.orchardActions + 6 * NU5_WINDOW.blocks);
+    expect(storeKeyTotal(after)).toBe(after.coins + after.other);
+    // the default store: `a` beside each coin, `d` per output and input, `p` per input, `s` and `S` a block
+    const withIndex = storeKeysAfter(emptyStore(true), NU5_WINDOW);
+    expect(storeKeyTotal(withIndex) - storeKeyTotal(after)).toBe(
+      after.coins + NU5_WINDOW.outputs + 2 * NU5_WINDOW.inputs + 2 * NU5_WINDOW.blocks,
+    );
+  });
+
+  it('stays without the index as the store grows window by window', () => {
+    const twice = storeKeysAfter(storeKeysAfter(without, SPROUT_WINDOW), NU5_WINDOW);
+    expect(twice.addressIndex).toBe(false);
+    expect(storeAmounts(NU5_WINDOW, storeKeysAfter(without, SPROUT_WINDOW)).storeKeyDecades).toBeLessThan(
+      storeAmounts(NU5_WINDOW, storeKeysAfter(EMPTY, SPROUT_WINDOW)).storeKeyDecades,
+    );
+  });
+
+  it('writes one row an output and an input instead of three and four, and 12 a block instead of 14', () => {
+    const c = composition({ blocks: 10, txs: 20, inputs: 30, outputs: 40, saplingSpends: 5, orchardActions: 7 });
+    expect(levelDbWork(c, false).rows).toBe(40 + 30 + 20 + 12 + 12 * 10);
+    expect(levelDbWork(c).rows).toBe(3 * 40 + 4 * 30 + 20 + 12 + 14 * 10);
+    expect(levelDbWork(c, false).presentReads).toBe(levelDbWork(c).presentReads);
   });
 });

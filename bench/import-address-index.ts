@@ -1,0 +1,115 @@
+/**
+ * What `-addressindex=0` saves an import: one era-shaped chain imported as `zecrpc import
+ * --blocks-dir` runs (bench/lib/era-import.ts), into a fresh store with the address index (the
+ * default) and into one without, in interleaved rounds (with the index first in even rounds,
+ * without it first in odd ones, so whatever one import leaves behind — dirty pages, a
+ * collector's debt — weighs on both alike). Per import: wall, CPU (all threads, LevelDB's
+ * included) and the main thread's CPU, peak RSS, the store's size on disk and its keys per
+ * prefix; per round, without ÷ with for each. Writes bench/results/address-index-import.json.
+ *
+ *   npx tsx bench/import-contiguous.ts generate DIR      (the 100,526-block contiguous chain)
+ *   npx tsx bench/import-address-index.ts DIR [--rounds=2] [--max-blocks=N]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERA_REGTEST } from '../test-vectors/era-chain.js';
+import { diskBytes, importChainDir } from './lib/era-import.js';
+import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
+import { countKeys, type StoreKeyCount } from './lib/store-keys.js';
+
+const [chainDir] = positional();
+if (!chainDir) {
+  console.error('usage: import-address-index.ts DIR [--rounds=2] [--max-blocks=N]   (DIR from `import-contiguous.ts generate DIR`)');
+  process.exit(2);
+}
+const ROUNDS = numberFlag('rounds', 2);
+const MAX_BLOCKS = process.argv.some((a) => a.startsWith('--max-blocks=')) ? numberFlag('max-blocks', 1) : undefined;
+const RESULT = join(import.meta.dirname, 'results', 'address-index-import.json');
+
+interface Import {
+  address_index: boolean;
+  round: number;
+  started_at: string;
+  load_before: string;
+  blocks: number;
+  bytes: number;
+  wall_seconds: number;
+  cpu_seconds: number;
+  main_thread_cpu_seconds: number;
+  peak_rss_mib: number;
+  store_bytes: number;
+  keys: StoreKeyCount;
+}
+
+async function importOnce(addressIndex: boolean, round: number): Promise<Import> {
+  const root = mkdtempSync(join(tmpdir(), 'zecrpc-addrindex-'));
+  try {
+    const started_at = new Date().toISOString();
+    const load_before = load();
+    const run = await importChainDir(chainDir!, root, ERA_REGTEST, {
+      addressIndex,
+      traceEverySeconds: 10,
+      ...(MAX_BLOCKS === undefined ? {} : { maxBlocks: MAX_BLOCKS }),
+    });
+    const result: Import = {
+      address_index: addressIndex,
+      round,
+      started_at,
+      load_before,
+      blocks: run.blocks,
+      bytes: run.bytes,
+      wall_seconds: run.wallMicros / 1e6,
+      cpu_seconds: run.cpuMicros / 1e6,
+      main_thread_cpu_seconds: run.mainThreadCpuMicros / 1e6,
+      peak_rss_mib: Math.round(Math.max(...run.trace.map((t) => t.rssMiB))),
+      store_bytes: diskBytes(root),
+      keys: await countKeys(join(root, 'zecrpc', 'index')),
+    };
+    console.log(
+      `round ${round} ${addressIndex ? 'with   ' : 'without'} the address index: ${fmt(result.blocks)} blocks, ${result.wall_seconds.toFixed(1)} s wall, ` +
+        `${result.cpu_seconds.toFixed(1)} s CPU (${result.main_thread_cpu_seconds.toFixed(1)} s main thread), ${fmt(result.keys.count)} keys, ` +
+        `${(result.store_bytes / 2 ** 30).toFixed(2)} GiB, peak RSS ${result.peak_rss_mib} MiB (${load_before} before, ${load()} after)`,
+    );
+    return result;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const imports: Import[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  for (const addressIndex of round % 2 === 0 ? [true, false] : [false, true]) imports.push(await importOnce(addressIndex, round));
+}
+const of = (addressIndex: boolean, round: number) => imports.find((i) => i.address_index === addressIndex && i.round === round)!;
+const measures = ['wall_seconds', 'cpu_seconds', 'main_thread_cpu_seconds', 'store_bytes', 'peak_rss_mib'] as const;
+const ratios = Object.fromEntries(
+  measures.map((m) => {
+    const perRound = Array.from({ length: ROUNDS }, (_, r) => of(false, r)[m] / of(true, r)[m]);
+    return [m, { median: median(perRound), per_round: perRound.map((x) => Number(x.toFixed(3))) }];
+  }),
+);
+const keysRatio = of(false, 0).keys.count / of(true, 0).keys.count;
+for (const m of measures) {
+  const r = ratios[m]!;
+  console.log(`without ÷ with, ${m.replaceAll('_', ' ')}: median ${r.median.toFixed(3)} (rounds ${r.per_round.join(', ')})`);
+}
+console.log(
+  `without ÷ with, LevelDB keys: ${keysRatio.toFixed(3)} (${fmt(of(false, 0).keys.count)} against ${fmt(of(true, 0).keys.count)})`,
+);
+writeFileSync(
+  RESULT,
+  JSON.stringify(
+    {
+      generated_at: new Date().toISOString(),
+      commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim(),
+      chain: chainDir,
+      rounds: ROUNDS,
+      without_over_with: { ...ratios, keys: keysRatio },
+      imports,
+    },
+    null,
+    2,
+  ) + '\n',
+);
