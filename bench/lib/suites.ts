@@ -23,6 +23,8 @@ export const NOT_SUITES: Readonly<Record<string, string>> = {
     'the coins cache off and on, on the calibration chains or a chain directory: run by hand with a mode (bench/results/import-floors.md, run 5)',
   'growth-mix-posthoc':
     'a post-hoc prediction of a recorded contiguous import (bench/results/import-floors.md, run 7): a tool, not a measurement',
+  'import-address-index':
+    'imports the chain `import-contiguous.ts generate DIR` builds with and without the address index (tens of minutes): run by hand, bench/results/address-index-import.json',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };
