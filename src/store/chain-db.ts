@@ -282,7 +282,7 @@ export class ChainDb {
         `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
       );
     }
-    // Before any migration: one must neither build the index into a store without it nor run for a store refused.
+    // Checked before any migration runs: a refused store is left exactly as it was.
     const storeKeepsAddressIndex = (await this.db.get(keys.noAddressIndex())) === undefined;
     if (storeKeepsAddressIndex !== this.keepsAddressIndex) throw new AddressIndexMismatchError(this.dir, storeKeepsAddressIndex);
     if (version < SCHEMA_VERSION) {

@@ -262,6 +262,8 @@ describe('opening a store with the other -addressindex', () => {
     const store = await openChainStore({ datadir, network: REGTEST, addressIndex: false, log: (l) => lines.push(l) });
     await store.close();
     expect(lines).toContain('schema version 4: nothing to build, the store keeps no address index');
+    const upgraded = lines.map((l) => /^upgrading the chain store to schema version (\d+):/.exec(l)?.[1]).filter((v) => v !== undefined);
+    expect(upgraded).toEqual(['5', '6', '7']);
     expect(lines.some((l) => l.startsWith('schema version 7 reached in '))).toBe(true);
     const after = await dumpStoreIndex(datadir);
     expect(addressRowCounts(after)).toEqual({});

@@ -71,9 +71,12 @@ export async function migrate(
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;
     const started = Date.now();
-    log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
     const skipped = m.buildsAddressIndex && hooks.addressIndex === false;
-    if (skipped) log(`schema version ${m.version}: nothing to build, the store keeps no address index`);
+    log(
+      skipped
+        ? `schema version ${m.version}: nothing to build, the store keeps no address index`
+        : `upgrading the chain store to schema version ${m.version}: ${m.description}`,
+    );
     const ops = skipped ? [] : await m.run(db, { log, ...hooks });
     // Its final batch (the `R` mark, the version) is written with checksums, as everything after it.
     if (m.sealsRecords) checksums.sealed = true;
