@@ -146,18 +146,16 @@ function experimentalFeatures(config: NodeConfig) {
   }
 }
 
-/** -addressindex, refused beside the flags whose methods read the index, before the store opens. */
-function addressIndexSetting(config: NodeConfig, features: ExperimentalFeatures): boolean {
-  const keep = addressIndexOption(config);
+/** -addressindex=0 is refused beside the flags whose methods read the index, before the store opens. */
+function refuseFlagsWithoutAddressIndex(config: NodeConfig, features: ExperimentalFeatures): void {
   const flags = addressIndexFlags(features);
-  if (!keep && flags.length > 0) {
+  if (!addressIndexOption(config) && flags.length > 0) {
     throw new ConfigError(
       `Error: ${readTheAddressIndex(flags)}, and -addressindex=0 serves a store without one. Drop ${flags.join(' and ')}, ` +
         'or serve a store that keeps the index (-addressindex=1, the default; a store created with -addressindex=0 ' +
         'cannot get it later: import into a new -datadir).',
     );
   }
-  return keep;
 }
 
 /** The store's refusal of the default -addressindex, told as what the flags need when they are set. */
@@ -218,7 +216,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   const allowDeprecated = allowDeprecatedOption(config);
   // zcashd's order (init.cpp): experimental features, then the fee rates, then -uacomment.
   const features = experimentalFeatures(config);
-  addressIndexSetting(config, features);
+  refuseFlagsWithoutAddressIndex(config, features);
   const fees = feeRates(config);
   const comments = uaComments(config);
   const settings = logSettings(config);
