@@ -284,6 +284,15 @@ export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
   return clamped * 1024 * 1024;
 }
 
+/**
+ * `-addressindex` (default 1): whether the chain store keeps the insight explorer's address,
+ * spent and timestamp indexes. A store keeps what it was created with (store/chain.ts), and
+ * -insightexplorer and -lightwalletd read these indexes.
+ */
+export function addressIndexOption(config: Pick<NodeConfig, 'getBoolArg'>): boolean {
+  return config.getBoolArg('addressindex', true);
+}
+
 /** Clock settings stay within what a JavaScript time in milliseconds holds exactly. */
 const MAX_CLOCK_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 

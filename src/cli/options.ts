@@ -46,8 +46,28 @@ const SYSPERMS: OptionDoc = {
   help: 'Create new files with system default permissions, instead of umask 077',
 };
 
-/** What every command that opens a chain store reads first: help, version, where, which network. */
-const STORE_OPTIONS: readonly OptionDoc[] = [HELP, VERSION, CONF, DATADIR, TESTNET, REGTEST, NUPARAMS, REGTESTSHIELDCOINBASE, SYSPERMS];
+const ADDRESSINDEX: OptionDoc = {
+  name: 'addressindex',
+  help:
+    'Keep the address, spent and timestamp indexes that -insightexplorer and -lightwalletd read (default: 1). ' +
+    '-addressindex=0 (or -noaddressindex) creates a store without them: most of the rows an import writes are ' +
+    "theirs, so it imports faster and takes less disk, but it cannot serve those flags' methods nor getrawtransaction's " +
+    'spent-index fields. A store keeps what it was created with: serve and import it with the same value',
+};
+
+/** What every command that opens a chain store reads first: help, version, where, which network, which indexes. */
+const STORE_OPTIONS: readonly OptionDoc[] = [
+  HELP,
+  VERSION,
+  CONF,
+  DATADIR,
+  TESTNET,
+  REGTEST,
+  NUPARAMS,
+  REGTESTSHIELDCOINBASE,
+  SYSPERMS,
+  ADDRESSINDEX,
+];
 
 export const SERVE_OPTIONS: readonly OptionDoc[] = [
   ...STORE_OPTIONS,

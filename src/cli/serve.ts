@@ -8,6 +8,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { genesisBlock } from '../chain/genesis.js';
 import { NodeClock } from '../clock.js';
 import {
+  addressIndexOption,
   applyZcashdUmask,
   allowDeprecatedOption,
   assertDatadirExists,
@@ -21,10 +22,14 @@ import {
 } from '../config.js';
 import { toHexReversed } from '../codec/hex.js';
 import type { RpcMethod } from '../rpc/method.js';
-import { ExperimentalFeatureError, experimentalFeaturesFrom } from '../rpc/methods/control/experimental-features.js';
+import {
+  ExperimentalFeatureError,
+  experimentalFeaturesFrom,
+  type ExperimentalFeatures,
+} from '../rpc/methods/control/experimental-features.js';
 import { zcashdSubversion } from '../rpc/methods/control/getinfo.js';
 import { pinoLevelsFor, zcashdDefaultFilter, type LogFilterTarget } from '../rpc/methods/control/log-filter.js';
-import { storeMethods } from '../rpc/methods/index.js';
+import { addressIndexFlags, readTheAddressIndex, storeMethods } from '../rpc/methods/index.js';
 import { UpstreamRelay } from '../rpc/methods/mempool/upstream-relay.js';
 import { startRpcServer, type RunningRpcServer } from '../rpc/http/server.js';
 import { RpcMetrics } from '../rpc/http/metrics.js';
@@ -37,6 +42,7 @@ import {
 } from '../rpc/http/metrics-listener.js';
 import { nodeFigures } from './node-metrics.js';
 import type { ChainStore } from '../store/chain.js';
+import { AddressIndexMismatchError } from '../store/errors.js';
 import { followUpstream, type UpstreamFollower } from '../sync/upstream.js';
 import { feeRates } from './fee-options.js';
 import { relayPolicy } from './relay-options.js';
@@ -140,6 +146,29 @@ function experimentalFeatures(config: NodeConfig) {
   }
 }
 
+/** -addressindex=0 is refused beside the flags whose methods read the index, before the store opens. */
+function refuseFlagsWithoutAddressIndex(config: NodeConfig, features: ExperimentalFeatures): void {
+  const flags = addressIndexFlags(features);
+  if (!addressIndexOption(config) && flags.length > 0) {
+    throw new ConfigError(
+      `Error: ${readTheAddressIndex(flags)}, and -addressindex=0 serves a store without one. Drop ${flags.join(' and ')}, ` +
+        'or serve a store that keeps the index (-addressindex=1, the default; a store created with -addressindex=0 ' +
+        'cannot get it later: import into a new -datadir).',
+    );
+  }
+}
+
+/** The store's refusal of the default -addressindex, told as what the flags need when they are set. */
+function addressIndexMissing(e: unknown, features: ExperimentalFeatures): unknown {
+  const flags = addressIndexFlags(features);
+  if (!(e instanceof AddressIndexMismatchError) || e.storeKeepsIndex || flags.length === 0) return e;
+  return new ConfigError(
+    `Error: ${readTheAddressIndex(flags)}, which the chain store at ${e.dir} does not keep (it was created with -addressindex=0, ` +
+      `and the index cannot be added to an existing store). Serve it without ${flags.join(' and ')} (and with -addressindex=0), ` +
+      'or import into a new -datadir with the default -addressindex=1 to serve them.',
+  );
+}
+
 /** zcashd's MAX_SUBVERSION_LENGTH (net.h). */
 const MAX_SUBVERSION_LENGTH = 256;
 
@@ -187,6 +216,7 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   const allowDeprecated = allowDeprecatedOption(config);
   // zcashd's order (init.cpp): experimental features, then the fee rates, then -uacomment.
   const features = experimentalFeatures(config);
+  refuseFlagsWithoutAddressIndex(config, features);
   const fees = feeRates(config);
   const comments = uaComments(config);
   const settings = logSettings(config);
@@ -209,7 +239,9 @@ export async function startNode(argv: readonly string[], opts: StartOptions = {}
   if (config.rpcBind.length > 0 && config.rpcAllowIp.length === 0) {
     log?.warn('WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
   }
-  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line), now: clock.seconds });
+  const store = await openStoreOrExplain(config, { log: (line) => log?.info(line), now: clock.seconds }).catch((e: unknown) => {
+    throw addressIndexMissing(e, features);
+  });
   // On a full disk the store opens read-only, on a nearly full one it refuses each write: either
   // way it serves what it holds, and says why it stores nothing.
   const readOnly = store.notWritable;

@@ -3,7 +3,7 @@
  * zcashd's message for a data directory another process holds. Commands keep the disk reserve
  * (store/disk-reserve.ts), so a full disk leaves the store readable.
  */
-import { ConfigError, dbcacheBytesOption, type NodeConfig } from '../config.js';
+import { addressIndexOption, ConfigError, dbcacheBytesOption, type NodeConfig } from '../config.js';
 import { openChainStore, type ChainStore } from '../store/chain.js';
 import { DISK_SPACE_POLICY } from '../store/disk-reserve.js';
 import { StoreOpenError } from '../store/errors.js';
@@ -50,6 +50,7 @@ export async function openStoreOrExplain(config: NodeConfig, opts: StoreOpenOpti
       // The coins cache serves group commit's reads only (store/committed-coins.ts).
       ...(opts.groupCommit ? { coinCacheBytes: dbcacheBytesOption(config) } : {}),
       diskSpace: DISK_SPACE_POLICY,
+      addressIndex: addressIndexOption(config),
     });
   } catch (e) {
     if (isStoreLockedError(e)) throw lockedStoreError(config);

@@ -3,7 +3,7 @@
  * (store/scan.ts) and prints each damaged one, changing nothing. Exit status 0 when the store
  * is sound, 1 when anything is damaged. The server must be stopped first (LevelDB's lock).
  */
-import { applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
+import { addressIndexOption, applyZcashdUmask, assertDatadirExists, ConfigError, loadNodeConfig, parseZcashArgs } from '../config.js';
 import { checkOptions, formatOptions, VERIFY_OPTIONS } from './options.js';
 import { versionLine } from './version.js';
 import { scanStore, type ScanReport } from '../store/scan.js';
@@ -66,6 +66,7 @@ async function runRepair(config: NodeConfig, out: (s: string) => void): Promise<
     network: config.network,
     log,
     openStore: () => openStoreOrExplain(config, { log, groupCommit: true, writes: true }),
+    addressIndex: addressIndexOption(config),
   });
   const tip = result.tip ? `tip ${result.tip.height} ${toHexReversed(result.tip.hash)}` : 'no block';
   const from = result.checkpointHeight === null ? '' : `its checkpoint at height ${result.checkpointHeight} and `;

@@ -15,6 +15,7 @@ import { helpMethod } from '../rpc/methods/control/index.js';
 import { storeMethods } from '../rpc/methods/index.js';
 import { MethodRegistry } from '../rpc/registry.js';
 import { openChainStore } from '../store/chain.js';
+import { AddressIndexMismatchError } from '../store/errors.js';
 import { resolveNodeAuth, type NodeAuthOptions } from './auth.js';
 import { CompareError } from './errors.js';
 
@@ -140,7 +141,11 @@ export class InProcessEndpoint implements Endpoint {
     const datadir = network.dataSubdir ? join(baseDatadir, network.dataSubdir) : baseDatadir;
     let store;
     try {
-      store = await openChainStore({ datadir, network });
+      // Compared as it is: a store created without the address index opens as one.
+      store = await openChainStore({ datadir, network }).catch((e: unknown) => {
+        if (!(e instanceof AddressIndexMismatchError) || e.storeKeepsIndex) throw e;
+        return openChainStore({ datadir, network, addressIndex: false });
+      });
     } catch (e) {
       throw new CompareError(`${side}: cannot open the chain store in ${datadir} (${(e as Error).message})`);
     }

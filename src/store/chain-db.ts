@@ -15,7 +15,7 @@ import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend 
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
-import { StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
+import { AddressIndexMismatchError, StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
 import { assertIndexOpenable } from './index-dir.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import {
@@ -100,6 +100,11 @@ export interface ChainDbOptions {
    */
   coinCacheBytes?: number;
   diskSpace?: DiskSpacePolicy;
+  /**
+   * Whether the store keeps the address index (default true). A new store records `false`
+   * (`O`, layout.ts); an existing store opened with the other value is refused.
+   */
+  addressIndex?: boolean;
 }
 
 export class ChainDb {
@@ -109,6 +114,8 @@ export class ChainDb {
   readonly data: BlockDataBackend;
   readonly durable: boolean;
   readonly log: (line: string) => void;
+  /** Whether the store keeps the address index (what it was created with; `open` refuses a mismatch). */
+  readonly keepsAddressIndex: boolean;
   /** Set with group commit (ignored with `durable`, which syncs every block). */
   readonly groupLimits: GroupCommitLimits | null;
   /** Committed state, as indexers read it while they prepare a batch. */
@@ -181,6 +188,7 @@ export class ChainDb {
     this.dir = storeDirectory(opts.datadir);
     this.durable = opts.durable ?? false;
     this.log = opts.log ?? (() => undefined);
+    this.keepsAddressIndex = opts.addressIndex ?? true;
     this.groupLimits = !opts.groupCommit || this.durable ? null : opts.groupCommit === true ? DEFAULT_GROUP_COMMIT : opts.groupCommit;
     this.committedCoins = new CommittedCoins(
       this.groupLimits ? (opts.coinCacheBytes ?? DEFAULT_DBCACHE_MIB * 1024 * 1024) : 0,
@@ -258,6 +266,7 @@ export class ChainDb {
           { type: 'put', key: keys.version(), value: encodeVersionRecord(SCHEMA_VERSION, this.network.name) },
           { type: 'put', key: keys.recordChecksums(), value: Buffer.of(1) },
           ...ChainTipSet.creationOps(),
+          ...(this.keepsAddressIndex ? [] : [{ type: 'put' as const, key: keys.noAddressIndex(), value: Buffer.of(1) }]),
         ],
         true,
       );
@@ -273,6 +282,9 @@ export class ChainDb {
         `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
       );
     }
+    // Checked before any migration runs: a refused store is left exactly as it was.
+    const storeKeepsAddressIndex = (await this.db.get(keys.noAddressIndex())) === undefined;
+    if (storeKeepsAddressIndex !== this.keepsAddressIndex) throw new AddressIndexMismatchError(this.dir, storeKeepsAddressIndex);
     if (version < SCHEMA_VERSION) {
       const space = this.upgradeSpaceProblem();
       // What the upgrade adds is what this version reads: the store cannot be served without it.
@@ -283,13 +295,15 @@ export class ChainDb {
             'Free space on that file system and start again.',
         );
       }
-      await migrate(this.db, version, this.network.name, this.log, { network: this.network }).catch((e: unknown) => {
-        if (!isNoSpaceError(e)) throw e;
-        throw new StoreOpenError(
-          `Disk space is low! Upgrading the chain store at ${this.dir} to schema version ${SCHEMA_VERSION} failed (${(e as Error).message}); ` +
-            'what is on disk is consistent and the upgrade resumes: free space on that file system and start again.',
-        );
-      });
+      await migrate(this.db, version, this.network.name, this.log, { network: this.network, addressIndex: this.keepsAddressIndex }).catch(
+        (e: unknown) => {
+          if (!isNoSpaceError(e)) throw e;
+          throw new StoreOpenError(
+            `Disk space is low! Upgrading the chain store at ${this.dir} to schema version ${SCHEMA_VERSION} failed (${(e as Error).message}); ` +
+              'what is on disk is consistent and the upgrade resumes: free space on that file system and start again.',
+          );
+        },
+      );
     }
     if (!this.checksums.sealed) {
       throw new StoreOpenError(

@@ -84,8 +84,16 @@ export interface ChainStoreOptions {
   blockData?: 'flat' | 'leveldb';
   /** fsync block files and LevelDB writes before acknowledging (power-loss safety, slower). */
   durable?: boolean;
-  /** What is derived from the active chain (default: the transaction index, the chain state and the address index). */
+  /** What is derived from the active chain (default: the transaction index, the chain state and, with `addressIndex`, the address index). */
   indexers?: readonly Indexer[];
+  /**
+   * Keep the insight explorer indexes (indexes/address-index.ts; default true). A new store
+   * opened with false keeps none, and records so (layout.ts `O`): most of an import's rows and
+   * LevelDB work are theirs, and only -insightexplorer / -lightwalletd read them. A store is
+   * opened only with the value it was created with (StoreOpenError otherwise): the index covers
+   * every block from genesis, so it is neither added nor dropped later.
+   */
+  addressIndex?: boolean;
   /** Verify Equihash solutions (default true; skip only for a source you trust, e.g. your own zcashd's blk files). */
   verifySolutions?: boolean;
   /** Local clock, Unix seconds (headers more than 2 h ahead are refused); injectable for tests. */
@@ -134,8 +142,10 @@ export interface AddBlockOptions {
 }
 
 /** The indexers a store keeps unless told otherwise. */
-function defaultIndexers(network: NetworkParams, log: (line: string) => void): Indexer[] {
-  return [new TxIndex(), new ChainStateIndex({ network, hashers: defaultPoolHashers(), log }), new AddressIndex()];
+function defaultIndexers(network: NetworkParams, log: (line: string) => void, addressIndex: boolean): Indexer[] {
+  const indexers: Indexer[] = [new TxIndex(), new ChainStateIndex({ network, hashers: defaultPoolHashers(), log })];
+  if (addressIndex) indexers.push(new AddressIndex());
+  return indexers;
 }
 
 /** The LevelDB chain store: adds blocks (validating and connecting them, reorganizing when a side chain gets more work) and reads blocks, transactions and chain state. */
@@ -153,8 +163,12 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
 
   private constructor(opts: ChainStoreOptions) {
     const log = opts.log ?? (() => undefined);
+    const addressIndex = opts.addressIndex ?? true;
+    if (!addressIndex && opts.indexers?.some((i) => i instanceof AddressIndex)) {
+      throw new Error('the address index indexer was given to a store opened without the address index (addressIndex: false)');
+    }
     // Checked before LevelDB is opened: a store with clashing indexers never opens.
-    this.indexers = new IndexerSet(opts.indexers ?? defaultIndexers(opts.network, log));
+    this.indexers = new IndexerSet(opts.indexers ?? defaultIndexers(opts.network, log, addressIndex));
     this.db = new ChainDb({ ...opts, log });
     this.network = opts.network;
     this.dir = this.db.dir;
@@ -520,8 +534,17 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     return chainTips(this.db, (hash) => this.db.indexValue(chainStateKeys.blockState(hash)) !== undefined);
   }
 
-  /** Reads of the insight explorer indexes (indexes/address-index.ts) this store keeps. */
+  /** Whether the store keeps the address index (ChainStoreOptions.addressIndex, as the store records it). */
+  get keepsAddressIndex(): boolean {
+    return this.db.keepsAddressIndex;
+  }
+
+  /**
+   * Reads of the insight explorer indexes (indexes/address-index.ts). A store that keeps none
+   * (`keepsAddressIndex`) throws instead of answering from an index it does not have.
+   */
   addressIndexReader(): AddressIndexReader {
+    if (!this.keepsAddressIndex) throw new Error(`the chain store at ${this.dir} keeps no address index (-addressindex=0)`);
     return this.addressIndex;
   }
 

@@ -61,6 +61,27 @@ export class StoreOpenError extends Error {
 }
 
 /**
+ * The store was opened asking for the address index it does not keep, or without the one it
+ * keeps (ChainStoreOptions.addressIndex): a store keeps what it was created with.
+ */
+export class AddressIndexMismatchError extends StoreOpenError {
+  constructor(
+    readonly dir: string,
+    /** Whether the store keeps the address index (the request asked for the other). */
+    readonly storeKeepsIndex: boolean,
+  ) {
+    const keeps = storeKeepsIndex ? 'keeps the address index' : 'keeps no address index (it was created with -addressindex=0)';
+    const asked = storeKeepsIndex ? '-addressindex=0 asks for a store without one' : '-addressindex=1 (the default) asks for one';
+    super(
+      `the chain store at ${dir} ${keeps}, and ${asked}. The address index covers every block from genesis, so it cannot be ` +
+        `added to or removed from an existing store: serve or import this store with -addressindex=${storeKeepsIndex ? 1 : 0}, ` +
+        `or import into a new -datadir with -addressindex=${storeKeepsIndex ? 0 : 1}.`,
+    );
+    this.name = 'AddressIndexMismatchError';
+  }
+}
+
+/**
  * The store takes no writes: it was opened read-only on a full disk (disk-reserve.ts), or a
  * write failed and it stopped writing. Reads go on; reopening the store (with space) lifts it.
  */

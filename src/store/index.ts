@@ -5,7 +5,14 @@ export type { CoinReadCounts } from './committed-coins.js';
 // Opened as an importer opens it: `solutionThreads` attaches an Equihash prefetcher (sync/).
 export { openChainStore } from '../sync/open-store.js';
 export type { ImportStoreOptions as ChainStoreOptions } from '../sync/open-store.js';
-export { BlockRejectedError, UnknownParentError, StoreOpenError, StoreNotWritableError, DiskSpaceLowError } from './errors.js';
+export {
+  AddressIndexMismatchError,
+  BlockRejectedError,
+  UnknownParentError,
+  StoreOpenError,
+  StoreNotWritableError,
+  DiskSpaceLowError,
+} from './errors.js';
 export { DISK_SPACE_POLICY } from './disk-reserve.js';
 export type { DiskSpacePolicy } from './disk-reserve.js';
 export type { RejectReason } from './errors.js';

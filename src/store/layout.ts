@@ -39,6 +39,7 @@
  * | `X` ‖ version(u32 BE)       | resume position of a migration that writes progressively (u32 LE next height) | migrations (deleted when done) |
  * | `X` ‖ version(u32 BE) ‖ txid ‖ n(u32 LE) | scratch coin of a replay migration (coin record as `c`) | v4 replay (empty when done) |
  * | `R`                         | u8 format (1): every value of the store ends with its checksum | store creation / v7 migration (record-checksums.ts) |
+ * | `O`                         | u8 format (1): the store keeps no address index (`d`, `a`, `p`, `s`, `S`); absent: it keeps one | store creation with `-addressindex=0` |
  *
  * From schema version 7 every value above ends with 4 more bytes, the CRC-32 of the value
  * (record-checksums.ts): writes append it and reads check and remove it in one place, so the
@@ -108,6 +109,7 @@ const PREFIX = {
   highestRecord: 0x4d, // M
   chainTip: 0x4b, // K
   recordChecksums: 0x52, // R
+  noAddressIndex: 0x4f, // O
 } as const;
 
 /** The key prefixes the chain itself writes (every other prefix belongs to one indexer). */
@@ -128,6 +130,7 @@ export const CHAIN_KEY_PREFIXES: readonly number[] = [
   PREFIX.highestRecord,
   PREFIX.chainTip,
   PREFIX.recordChecksums,
+  PREFIX.noAddressIndex,
 ];
 
 /** prefix ‖ type ‖ hash160: the start of every key of one address in `d` and `a`. */
@@ -235,6 +238,11 @@ export const keys = {
   highestRecord: (): Buffer => Buffer.of(PREFIX.highestRecord),
   /** Present when every value of the store carries its checksum (record-checksums.ts). */
   recordChecksums: (): Buffer => Buffer.of(PREFIX.recordChecksums),
+  /**
+   * Present when the store keeps no address index (created with `addressIndex: false`): a store
+   * is created with or without it and never changes, since the index covers every block from genesis.
+   */
+  noAddressIndex: (): Buffer => Buffer.of(PREFIX.noAddressIndex),
   /** A childless block (a chain tip); `chainTipsKept` alone marks the set as complete. */
   chainTip: (hash: Uint8Array): Buffer => prefixed(PREFIX.chainTip, hash),
   chainTipsKept: (): Buffer => Buffer.of(PREFIX.chainTip),

@@ -29,6 +29,7 @@ import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import { blockFileName } from '../store/block-data.js';
 import type { ChainStore, CheckpointStart } from '../store/chain.js';
+import { storedAddressIndexChoice } from '../store/address-index-record.js';
 import { readCheckpointStart } from '../store/checkpoint-read.js';
 import { StoreOpenError } from '../store/errors.js';
 import { indexIsHeld } from '../store/index-dir.js';
@@ -63,6 +64,8 @@ export interface RepairOptions {
   openStore(): Promise<ChainStore>;
   log(line: string): void;
   importOptions?: ImportOptions;
+  /** Whether `openStore` opens the rebuilt store with the address index (default true); it must be what the damaged store kept. */
+  addressIndex?: boolean;
 }
 
 export function damagedStoreDirectory(datadir: string): string {
@@ -78,6 +81,7 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
   }
   // Read before the held check, which opens LevelDB in place (replaying its log): a refused store is left as it was.
   const checkpoint = await checkpointOf(resumed ? damaged : dir, opts.network, resumed ? dir : null);
+  if (!resumed) await refuseOtherAddressIndex(dir, opts.addressIndex ?? true);
   // A server (or an import) with the store open would go on writing into the copy set aside.
   if (!resumed && (await indexIsHeld(join(dir, 'index')))) {
     throw new StoreOpenError(
@@ -109,6 +113,21 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The rebuilt store is created with the -addressindex given, so it must be what the damaged store
+ * kept: a store without the index would come back with it (or the reverse), and then be refused
+ * by every command run with the option it had. Refused before anything is moved.
+ */
+async function refuseOtherAddressIndex(dir: string, asked: boolean): Promise<void> {
+  const kept = await storedAddressIndexChoice(dir);
+  if (kept === null || kept === asked) return;
+  throw new RepairRefusedError(
+    `the chain store at ${dir} ${kept ? 'keeps the address index' : 'keeps no address index (it was created with -addressindex=0)'}, ` +
+      `and -addressindex=${asked ? 1 : 0} would rebuild it ${asked ? 'with' : 'without'} one. Nothing was moved or changed: ` +
+      `run zecrpc verify -repair with -addressindex=${kept ? 1 : 0}.`,
+  );
 }
 
 /**

@@ -23,13 +23,34 @@ const hashAt = (h: number) => Buffer.from(ChainStore.hashOf(chain[h]!)).reverse(
 const PER_HEIGHT = 1 + 3 + 1 + 2 + 1;
 
 /** A stopped copy of the vector chain's store, for `--target-datadir`. */
-async function closedStore(): Promise<string> {
-  const { datadir, store } = await storeWithVectorChain(cleanups);
+async function closedStore(addressIndex = true): Promise<string> {
+  const { datadir, store } = await storeWithVectorChain(cleanups, addressIndex);
   await store.close();
   return datadir;
 }
 
 describe('zecrpc compare against a second zecrpc on the same vectors', () => {
+  it('opens a --target-datadir store created without the address index as it is, and finds every reply identical', async () => {
+    const reference = await startZecrpcNode(cleanups, AUTH);
+    const targetDir = await closedStore(false);
+    const r = await compare([
+      '--reference',
+      reference.url,
+      '--reference-user',
+      AUTH.user,
+      '--reference-password',
+      AUTH.password,
+      '--target-datadir',
+      targetDir,
+      '--heights',
+      '0..20',
+      '--json',
+    ]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.json().totals).toEqual({ requests: 21 * PER_HEIGHT, identical: 21 * PER_HEIGHT, different: 0, drift: 0, excluded: 0 });
+  });
+
   it('finds every reply identical (HTTP reference, in-process target) and exits 0', async () => {
     const reference = await startZecrpcNode(cleanups, AUTH);
     const targetDir = await closedStore();

@@ -18,10 +18,13 @@ export interface TestNode {
 }
 
 /** Imports mainnet blocks 0..20 (the vector chain) into a fresh store; returns its base data dir. */
-export async function storeWithVectorChain(cleanups: (() => unknown)[]): Promise<{ datadir: string; store: ChainStore }> {
+export async function storeWithVectorChain(
+  cleanups: (() => unknown)[],
+  addressIndex = true,
+): Promise<{ datadir: string; store: ChainStore }> {
   const dir = tempDir('compare');
   cleanups.push(dir.remove);
-  const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+  const store = await openChainStore({ datadir: dir.path, network: MAINNET, addressIndex });
   for (const block of mainnetChain()) await store.addBlock(block);
   return { datadir: dir.path, store };
 }

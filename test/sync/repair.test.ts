@@ -26,17 +26,17 @@ const dirs: { remove(): void }[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 
 /** A store holding mainnet 0..20, one batch per block, closed: its batches are still in LevelDB's log. */
-async function importedStore(label: string): Promise<string> {
+async function importedStore(label: string, addressIndex = true): Promise<string> {
   const dir = tempDir(label);
   dirs.push(dir);
-  const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+  const store = await openChainStore({ datadir: dir.path, network: MAINNET, addressIndex });
   for (const b of blocks) await store.addBlock(b);
   await store.close();
   return dir.path;
 }
 
-async function expectEveryHeight(datadir: string): Promise<void> {
-  const store = await openChainStore({ datadir, network: MAINNET });
+async function expectEveryHeight(datadir: string, addressIndex = true): Promise<void> {
+  const store = await openChainStore({ datadir, network: MAINNET, addressIndex });
   try {
     expect((await store.tip())?.height).toBe(20);
     for (let h = 0; h <= 20; h++) expect(toHexReversed((await store.hashAtHeight(h))!)).toBe(hashes[h]);
@@ -46,9 +46,9 @@ async function expectEveryHeight(datadir: string): Promise<void> {
   }
 }
 
-async function repair(datadir: string): Promise<string> {
+async function repair(datadir: string, ...options: string[]): Promise<string> {
   let out = '';
-  const status = await runVerify([`-datadir=${datadir}`, '-repair'], (s) => void (out += s));
+  const status = await runVerify([`-datadir=${datadir}`, '-repair', ...options], (s) => void (out += s));
   expect(status).toBe(0);
   return out;
 }
@@ -116,6 +116,32 @@ describe('a store that lost committed data', () => {
     await repair(datadir);
     await expectEveryHeight(datadir);
   });
+  it('a store without the address index is rebuilt without it, and only with -addressindex=0', async () => {
+    const datadir = await importedStore('repair-no-address-index', false);
+    const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await db.open();
+    const value = (await db.get(keys.height(15)))!;
+    await db.batch([
+      { type: 'del', key: keys.height(15) },
+      { type: 'put', key: keys.height(15 | 0x10000), value },
+    ]);
+    await db.close();
+    await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
+      `the chain store at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), and ` +
+        '-addressindex=1 would rebuild it with one. Nothing was moved or changed: run zecrpc verify -repair with -addressindex=0.',
+    );
+    expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
+    await repair(datadir, '-addressindex=0');
+    await expectEveryHeight(datadir, false);
+    const rebuilt = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await rebuilt.open();
+    expect(await rebuilt.get(keys.noAddressIndex())).toBeDefined();
+    for (const prefix of keys.addressIndexPrefixes) {
+      expect(await rebuilt.keys({ gte: Buffer.of(prefix), lt: Buffer.of(prefix + 1) }).all()).toEqual([]);
+    }
+    await rebuilt.close();
+  });
+
   it('refuses to set aside a store another process has open, and leaves it in place', async () => {
     const datadir = await importedStore('repair-held');
     const serving = await openChainStore({ datadir, network: MAINNET });

@@ -9,7 +9,7 @@ import type { AddressIndexReader } from '../../store/indexes/address-index-reade
 import type { RelayPolicy } from '../../chain/tx-policy.js';
 import type { ChainOperator, ChainStoreReader } from '../../store/types.js';
 import type { RpcMethod } from '../method.js';
-import { insightMethods } from './addressindex/index.js';
+import { insightMethods, type InsightContext } from './addressindex/index.js';
 import { blockchainMethods, type BlockchainMethodOptions } from './blockchain/index.js';
 import { NO_EXPERIMENTAL_FEATURES, type ExperimentalFeatures } from './control/experimental-features.js';
 import { getExperimentalFeaturesMethod } from './control/getexperimentalfeatures.js';
@@ -62,14 +62,44 @@ export interface StoreMethodOptions extends BlockchainMethodOptions {
   logFilter?: LogFilterTarget | null;
 }
 
-/** A store that serves its address index beside the chain (ChainStore, which composes its readers). */
+/**
+ * A store that serves its address index beside the chain (ChainStore, which composes its
+ * readers); `keepsAddressIndex` false for one created without it (-addressindex=0).
+ */
 interface AddressIndexSource {
   addressIndexReader(): AddressIndexReader;
+  readonly keepsAddressIndex?: boolean;
 }
 
-function addressIndexOf(store: ChainStoreReader): AddressIndexReader | null {
+/** The store's address index; 'none' for a store that keeps none, null for a reader that serves none. */
+function addressIndexOf(store: ChainStoreReader): AddressIndexReader | 'none' | null {
   const source = store as Partial<AddressIndexSource>;
-  return typeof source.addressIndexReader === 'function' ? source.addressIndexReader() : null;
+  if (typeof source.addressIndexReader !== 'function') return null;
+  return source.keepsAddressIndex === false ? 'none' : source.addressIndexReader();
+}
+
+/**
+ * What the insight methods of a store without the address index are given: they answer zcashd's
+ * "is disabled" (the flags that enable them are refused with such a store), and never read it.
+ */
+function withoutAddressIndex(store: ChainStoreReader, features: ExperimentalFeatures): InsightContext {
+  return {
+    store,
+    features,
+    get index(): AddressIndexReader {
+      throw new Error('this chain store keeps no address index (-addressindex=0)');
+    },
+  };
+}
+
+/** The flags set that read the address index, as errors name them. */
+export function addressIndexFlags(features: ExperimentalFeatures): string[] {
+  return [...(features.insightExplorer ? ['-insightexplorer'] : []), ...(features.lightWalletd ? ['-lightwalletd'] : [])];
+}
+
+/** "-x reads the address index" / "-x and -y read the address index". */
+export function readTheAddressIndex(flags: readonly string[]): string {
+  return `${flags.join(' and ')} ${flags.length > 1 ? 'read' : 'reads'} the address index`;
 }
 
 /** A store that takes the operator's reorganizations (ChainStore). */
@@ -85,7 +115,11 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
   const upstream = options.upstream ?? null;
   const nodeClock = options.nodeClock ?? SYSTEM_CLOCK;
   const clock = options.clock ?? nodeClock.seconds;
-  const index = options.addressIndex ?? addressIndexOf(store);
+  const kept = options.addressIndex ?? addressIndexOf(store);
+  if (kept === 'none' && addressIndexFlags(features).length > 0) {
+    throw new Error(`${readTheAddressIndex(addressIndexFlags(features))}, which this chain store does not keep (-addressindex=0)`);
+  }
+  const index = kept === 'none' ? null : kept;
   // zcashd's fSpentIndex, which adds the spent index's members to transaction objects, is set by
   // -insightexplorer alone (not -lightwalletd).
   const spentIndexLookup = features.insightExplorer && index ? new SpentIndexLookup(index) : null;
@@ -102,6 +136,7 @@ export function storeMethods(store: ChainStoreReader, options: StoreMethodOption
     ...walletlessMethods(),
   ];
   if (index) methods.push(...insightMethods({ store, index, features }, features, upstream));
+  else if (kept === 'none') methods.push(...insightMethods(withoutAddressIndex(store, features), features, upstream));
   // The node's status as one without peers or a miner, and the proofs and coins of its chain.
   methods.push(
     ...miningMethods(store, { upstream, clock, blockAcceptor: options.blockAcceptor }),

@@ -65,14 +65,19 @@ export async function migrate(
   fromVersion: number,
   network: string,
   log: (line: string) => void,
-  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'chunkBytes' | 'network'> = {},
+  hooks: Pick<MigrationContext, 'afterChunk' | 'chunkBlocks' | 'chunkBytes' | 'network' | 'addressIndex'> = {},
 ): Promise<void> {
   const checksums = await checksumsFor(db);
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;
     const started = Date.now();
-    log(`upgrading the chain store to schema version ${m.version}: ${m.description}`);
-    const ops = await m.run(db, { log, ...hooks });
+    const skipped = m.buildsAddressIndex && hooks.addressIndex === false;
+    log(
+      skipped
+        ? `schema version ${m.version}: nothing to build, the store keeps no address index`
+        : `upgrading the chain store to schema version ${m.version}: ${m.description}`,
+    );
+    const ops = skipped ? [] : await m.run(db, { log, ...hooks });
     // Its final batch (the `R` mark, the version) is written with checksums, as everything after it.
     if (m.sealsRecords) checksums.sealed = true;
     await writeBatch(db, [...ops, { type: 'put', key: keys.version(), value: encodeVersionRecord(m.version, network) }], {

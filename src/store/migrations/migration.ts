@@ -17,6 +17,8 @@ export interface MigrationContext {
    * with `-nuparams`); otherwise the recorded name's parameters are used.
    */
   network?: NetworkParams;
+  /** False for a store that keeps no address index (layout.ts `O`): migrations that build it are skipped. */
+  addressIndex?: boolean;
 }
 
 export interface Migration {
@@ -25,6 +27,8 @@ export interface Migration {
   readonly description: string;
   /** Once it has run, every value carries its checksum (record-checksums.ts), its final batch included. */
   readonly sealsRecords?: true;
+  /** It builds the address index: a store that keeps none takes only its version. */
+  readonly buildsAddressIndex?: true;
   /** Builds the migration's data; returns its final batch (without the version record). */
   run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
 }

@@ -63,6 +63,8 @@ export interface ReplayMigrationSpec {
   label: string;
   /** The indexer to replay on the store's network. */
   indexer(network: NetworkParams): Indexer;
+  /** Set when that indexer is the address index (skipped for a store without one). */
+  buildsAddressIndex?: true;
 }
 
 /** The network name a store records beside its schema version. */
@@ -85,6 +87,7 @@ export function replayMigration(spec: ReplayMigrationSpec): Migration {
   return {
     version: spec.version,
     description: spec.description,
+    ...(spec.buildsAddressIndex ? { buildsAddressIndex: true as const } : {}),
     async run(db, ctx?: MigrationContext) {
       const log = ctx?.log ?? (() => undefined);
       const tipValue = storedValue(db, db.getSync(keys.tip()), keys.tip());

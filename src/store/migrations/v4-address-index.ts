@@ -94,4 +94,5 @@ export const addressIndexMigration = replayMigration({
   description: 'build the address, spent and timestamp indexes (insight explorer) for the active chain',
   label: 'address index',
   indexer: () => new AddressIndexReplay(),
+  buildsAddressIndex: true,
 });
