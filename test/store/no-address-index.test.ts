@@ -270,6 +270,17 @@ describe('opening a store with the other -addressindex', () => {
     expectSameRows(after, before);
   });
 
+  it("zecrpc verify's scan checks the record's checksum as every other value's", async () => {
+    const datadir = await created(false);
+    expect((await scanStore(datadir, REGTEST)).problems).toEqual([]);
+    const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const stored = (await raw.get(keys.noAddressIndex()))!;
+    stored[stored.length - 1]! ^= 0x01;
+    await raw.put(keys.noAddressIndex(), stored);
+    await raw.close();
+    expect((await scanStore(datadir, REGTEST)).problems).toEqual([{ where: 'LevelDB record 4f', problem: 'its checksum does not match' }]);
+  });
+
   it('refuses the address index indexer beside addressIndex: false', async () => {
     await expect(
       openChainStore({ datadir: fresh('indexers'), network: REGTEST, addressIndex: false, indexers: [new AddressIndex()] }),
