@@ -90,7 +90,7 @@ describe('a store without the address index (-addressindex=0)', () => {
     expect(addressRowCounts(lean)).toEqual({});
     expect(lean.get(RECORD)).toBeDefined();
     expectSameRows(withoutAddressRows(lean), withoutAddressRows(full));
-    // The address index's rows are most of what the store with it holds beyond the other.
+    // The stores differ by the index's rows and the record alone.
     expect(full.size - (lean.size - 1)).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
 
     // `zecrpc verify`'s scan finds nothing missing or damaged, the record's checksum included.
