@@ -90,7 +90,7 @@ describe('a store without the address index (-addressindex=0)', () => {
     expect(addressRowCounts(lean)).toEqual({});
     expect(lean.get(RECORD)).toBeDefined();
     expectSameRows(withoutAddressRows(lean), withoutAddressRows(full));
-    // The address index's rows are most of what the store with it holds beyond the other.
+    // The stores differ by the index's rows and the record alone.
     expect(full.size - (lean.size - 1)).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
 
     // `zecrpc verify`'s scan finds nothing missing or damaged, the record's checksum included.
@@ -268,6 +268,17 @@ describe('opening a store with the other -addressindex', () => {
     const after = await dumpStoreIndex(datadir);
     expect(addressRowCounts(after)).toEqual({});
     expectSameRows(after, before);
+  });
+
+  it("zecrpc verify's scan checks the record's checksum as every other value's", async () => {
+    const datadir = await created(false);
+    expect((await scanStore(datadir, REGTEST)).problems).toEqual([]);
+    const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const stored = (await raw.get(keys.noAddressIndex()))!;
+    stored[stored.length - 1]! ^= 0x01;
+    await raw.put(keys.noAddressIndex(), stored);
+    await raw.close();
+    expect((await scanStore(datadir, REGTEST)).problems).toEqual([{ where: 'LevelDB record 4f', problem: 'its checksum does not match' }]);
   });
 
   it('refuses the address index indexer beside addressIndex: false', async () => {
