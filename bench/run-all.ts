@@ -168,6 +168,9 @@ if (process.argv.includes('--docs')) {
   }
 }
 printImportProjection(join(root, 'bench', 'results', 'import-projection.json'));
+// The same for stores made with -addressindex=0, where `import-eras.ts --address-index=0` wrote one.
+const noAddressIndex = join(root, 'bench', 'results', 'import-projection-no-address-index.json');
+if (existsSync(noAddressIndex)) printImportProjection(noAddressIndex);
 const failed = results.suites.filter((s) => s.problem);
 if (failed.length > 0) {
   process.stderr.write(`problems: ${failed.map((s) => `${s.suite} (${s.problem})`).join('; ')}\n`);
@@ -177,6 +180,7 @@ if (failed.length > 0) {
 /** The import projection (bench/import-eras.ts, bench/import-contiguous.ts), as written. */
 function printImportProjection(file: string): void {
   let p: {
+    address_index?: boolean;
     mainnet_hours: number;
     mainnet_hours_at_measured_load?: number;
     cores: number;
@@ -196,7 +200,7 @@ function printImportProjection(file: string): void {
     return;
   }
   const lines = [
-    `\nimport projection (${relative(root, file)}): full mainnet ${p.mainnet_hours.toFixed(2)} h on ${p.cores} cores` +
+    `\nimport projection (${relative(root, file)}${p.address_index === false ? ', -addressindex=0' : ''}): full mainnet ${p.mainnet_hours.toFixed(2)} h on ${p.cores} cores` +
       (p.mainnet_hours_at_measured_load ? ` (${p.mainnet_hours_at_measured_load.toFixed(2)} h at the load measured)` : ''),
     ...p.eras.map(
       (e) =>
