@@ -2,14 +2,17 @@
 // the same chain, imported as `zecrpc import` imports it, leaves exactly the rows of a store with the
 // index minus the index's own, through reorganizations across blocks with transparent spends; it
 // serves the same blocks and transactions; and a store is opened only with what it was created with.
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { AddressIndex } from '../../src/store/indexes/address-index.js';
+import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
+import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { AddressIndexMismatchError, checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
@@ -285,6 +288,15 @@ describe('opening a store with the other -addressindex', () => {
     await expect(
       openChainStore({ datadir: fresh('indexers'), network: REGTEST, addressIndex: false, indexers: [new AddressIndex()] }),
     ).rejects.toThrow('the address index indexer was given to a store opened without the address index (addressIndex: false)');
+  });
+
+  it('refuses indexers without the address index beside addressIndex true (the default), creating nothing', async () => {
+    const datadir = fresh('indexers-without');
+    const chainState = new ChainStateIndex({ network: REGTEST, hashers: defaultPoolHashers() });
+    await expect(openChainStore({ datadir, network: REGTEST, indexers: [new TxIndex(), chainState] })).rejects.toThrow(
+      'indexers without the address index were given to a store opened with it (addressIndex true, the default): pass addressIndex: false',
+    );
+    expect(existsSync(join(datadir, 'zecrpc', 'index'))).toBe(false);
   });
 
   it('a store started from a checkpoint without the index keeps none, and holds the rows of one with it but the index', async () => {
