@@ -43,7 +43,7 @@ async function importVectors(datadir: string, ...options: string[]): Promise<voi
 }
 
 describe('-addressindex', () => {
-  it('is 1 unless given 0, as every zcashd boolean parses, from the command line or zcash.conf', () => {
+  it('is 1 unless given 0, from the command line or zcash.conf', () => {
     const datadir = dataDir('addressindex-parse');
     const value = (...args: string[]) => addressIndexOption(loadNodeConfig([`-datadir=${datadir}`, ...args]));
     expect(value()).toBe(true);
@@ -51,10 +51,35 @@ describe('-addressindex', () => {
     expect(value('-addressindex=1')).toBe(true);
     expect(value('-addressindex=0')).toBe(false);
     expect(value('-noaddressindex')).toBe(false);
-    expect(value('-noaddressindex=0')).toBe(true);
+    expect(value('-noaddressindex=1')).toBe(false);
     writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=0\n');
     expect(value()).toBe(false);
     expect(value('-addressindex=1')).toBe(true); // the command line wins
+    writeFileSync(join(datadir, 'zcash.conf'), 'noaddressindex=1\n');
+    expect(value()).toBe(false);
+    writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=1\n');
+    expect(value()).toBe(true);
+  });
+
+  it('refuses any other form, which zcashd would read as a boolean (true and yes as 0), naming the forms it takes', () => {
+    const datadir = dataDir('addressindex-strict');
+    const value = (...args: string[]) => addressIndexOption(loadNodeConfig([`-datadir=${datadir}`, ...args]));
+    const accepted =
+      '-addressindex takes only -addressindex or -addressindex=1 (keep the address index, the default) and -addressindex=0 or ' +
+      '-noaddressindex (create the store without it), in zcash.conf addressindex=1, addressindex=0 or noaddressindex=1. ' +
+      'The choice stays with the store.';
+    for (const given of ['-addressindex=true', '-addressindex=yes', '-addressindex=no', '-addressindex=2', '-addressindex= 1']) {
+      expect(() => value(given)).toThrow(new ConfigError(`Error: Invalid value in '${given}': ${accepted}`));
+    }
+    for (const given of ['-noaddressindex=0', '-noaddressindex=yes', '-noaddressindex=true']) {
+      expect(() => value(given)).toThrow(new ConfigError(`Error: Invalid value in '${given}': ${accepted}`));
+    }
+    // Also beside a valid one, and in zcash.conf.
+    expect(() => value('-addressindex=0', '-addressindex=true')).toThrow(ConfigError);
+    writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=true\n');
+    expect(() => value()).toThrow(new ConfigError(`Error: Invalid value in '-addressindex=true': ${accepted}`));
+    writeFileSync(join(datadir, 'zcash.conf'), 'noaddressindex=yes\n');
+    expect(() => value()).toThrow(new ConfigError(`Error: Invalid value in '-noaddressindex=yes': ${accepted}`));
   });
 
   it('is an option of serve, import and verify, not of zecrpc-cli', () => {

@@ -273,6 +273,21 @@ describe('opening a store with the other -addressindex', () => {
     expectSameRows(after, before);
   });
 
+  it('logs, when it creates a store without the index, what that store gives up; once, and never for a store with it', async () => {
+    const lines: string[] = [];
+    const datadir = fresh('created-log');
+    await (await openChainStore({ datadir, network: REGTEST, addressIndex: false, log: (l) => lines.push(l) })).close();
+    expect(lines).toEqual([
+      `created the chain store at ${join(datadir, 'zecrpc')} without the address index (-addressindex=0): it cannot serve ` +
+        "-insightexplorer, -lightwalletd nor getrawtransaction's spent-index fields, and the index cannot be added to it later",
+    ]);
+    await (await openChainStore({ datadir, network: REGTEST, addressIndex: false, log: (l) => lines.push(l) })).close();
+    expect(lines).toHaveLength(1);
+    const withIndex: string[] = [];
+    await (await openChainStore({ datadir: fresh('created-log-with'), network: REGTEST, log: (l) => withIndex.push(l) })).close();
+    expect(withIndex.filter((l) => l.includes('address index'))).toEqual([]);
+  });
+
   it("zecrpc verify's scan checks the record's checksum as every other value's", async () => {
     const datadir = await created(false);
     expect((await scanStore(datadir, REGTEST)).problems).toEqual([]);
