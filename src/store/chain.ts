@@ -92,10 +92,10 @@ export interface ChainStoreOptions {
   indexers?: readonly Indexer[];
   /**
    * Keep the insight explorer indexes (indexes/address-index.ts; default true). A new store
-   * opened with false keeps none, and records so (layout.ts `O`): most of an import's rows and
-   * LevelDB work are theirs, and only -insightexplorer / -lightwalletd read them. A store is
-   * opened only with the value it was created with (StoreOpenError otherwise): the index covers
-   * every block from genesis, so it is neither added nor dropped later.
+   * opened with false keeps none, and records so (layout.ts `O`); only -insightexplorer and
+   * -lightwalletd read them. A store is opened only with the value it was created with
+   * (AddressIndexMismatchError otherwise): the index covers every block the store holds, from
+   * genesis or from its checkpoint, so it is neither added nor dropped later.
    */
   addressIndex?: boolean;
   /** Verify Equihash solutions (default true; skip only for a source you trust, e.g. your own zcashd's blk files). */

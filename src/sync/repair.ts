@@ -31,7 +31,7 @@ import { blockFileName } from '../store/block-data.js';
 import type { ChainStore, CheckpointStart } from '../store/chain.js';
 import { storedAddressIndexChoice } from '../store/address-index-record.js';
 import { readCheckpointStart } from '../store/checkpoint-read.js';
-import { StoreOpenError } from '../store/errors.js';
+import { addressIndexKept, StoreOpenError } from '../store/errors.js';
 import { indexIsHeld } from '../store/index-dir.js';
 import { storeDirectory } from '../store/layout.js';
 import { importBlkFiles } from './blk.js';
@@ -127,21 +127,17 @@ async function refuseOtherAddressIndex(damagedDir: string, rebuilding: string | 
   const kept = await storedAddressIndexChoice(damagedDir);
   if (kept !== null && kept !== asked) {
     throw new RepairRefusedError(
-      `the chain store at ${damagedDir} ${keepsWhat(kept)}, and -addressindex=${asked ? 1 : 0} would rebuild it ` +
+      `the chain store at ${damagedDir} ${addressIndexKept(kept)}, and -addressindex=${asked ? 1 : 0} would rebuild it ` +
         `${asked ? 'with' : 'without'} one. ${rerun(kept)}`,
     );
   }
   const started = rebuilding === null ? null : await storedAddressIndexChoice(rebuilding);
   if (started !== null && started !== asked) {
     throw new RepairRefusedError(
-      `the chain store being rebuilt at ${rebuilding} ${keepsWhat(started)}, and -addressindex=${asked ? 1 : 0} asks for ` +
+      `the chain store being rebuilt at ${rebuilding} ${addressIndexKept(started)}, and -addressindex=${asked ? 1 : 0} asks for ` +
         `${asked ? 'one' : 'a store without one'}. ${rerun(started)}`,
     );
   }
-}
-
-function keepsWhat(keeps: boolean): string {
-  return keeps ? 'keeps the address index' : 'keeps no address index (it was created with -addressindex=0)';
 }
 
 /**

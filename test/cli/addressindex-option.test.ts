@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runImport } from '../../src/cli/import.js';
+import { runVerify } from '../../src/cli/verify.js';
 import { checkOptions } from '../../src/cli/options.js';
 import { startNode } from '../../src/cli/serve.js';
 import { addressIndexOption, ConfigError, loadNodeConfig, parseZcashArgs } from '../../src/config.js';
@@ -111,7 +112,7 @@ describe('-addressindex', () => {
     await expect(importVectors(base)).rejects.toBeInstanceOf(AddressIndexMismatchError);
     const start = (...args: string[]) => startNode([`-datadir=${base}`, '-regtest', '-rpcport=0', ...args], { log: false });
     await expect(start()).rejects.toThrow(
-      /keeps no address index \(it was created with -addressindex=0\).*serve or import this store with -addressindex=0/,
+      /keeps no address index \(it was created with -addressindex=0\).*give -addressindex=0 to every command that opens this store/,
     );
 
     // With it, the store serves; the insight methods answer zcashd's "is disabled", as without the flags.
@@ -122,6 +123,26 @@ describe('-addressindex', () => {
     expect(await rpc(node.server.port, auth, 'getaddressbalance', ['tmYXBYJj1K7vhejSec5osXK2QsGa5MTisUQ'])).toContain(
       "getaddressbalance is disabled. Run './zcash-cli help getaddressbalance' for instructions on how to enable this feature.",
     );
+  });
+
+  it('zecrpc verify checks a store only with the -addressindex it was created with, in both directions', async () => {
+    const verify = async (base: string, ...args: string[]) => {
+      let out = '';
+      const status = await runVerify([`-datadir=${base}`, '-regtest', ...args], (s) => void (out += s));
+      return { status, out };
+    };
+    const without = dataDir('addressindex-verify-without');
+    await importVectors(without, '-addressindex=0');
+    await expect(verify(without)).rejects.toThrow(new AddressIndexMismatchError(join(without, 'regtest', 'zecrpc'), false).message);
+    const sound = await verify(without, '-addressindex=0');
+    expect(sound.status).toBe(0);
+    expect(sound.out).toContain('no damage found');
+
+    const withIndex = dataDir('addressindex-verify-with');
+    await importVectors(withIndex);
+    await expect(verify(withIndex, '-addressindex=0')).rejects.toBeInstanceOf(AddressIndexMismatchError);
+    expect((await verify(withIndex)).status).toBe(0);
+    await expect(verify(withIndex, '-addressindex=yes')).rejects.toBeInstanceOf(ConfigError);
   });
 
   it('serve refuses -insightexplorer or -lightwalletd with -addressindex=0 before opening anything', async () => {

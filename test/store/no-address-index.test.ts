@@ -205,9 +205,11 @@ describe('opening a store with the other -addressindex', () => {
     expect(refusal).toBeInstanceOf(AddressIndexMismatchError);
     expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(true);
     expect((refusal as Error).message).toBe(
-      `the chain store at ${join(datadir, 'zecrpc')} keeps the address index, and -addressindex=0 asks for a store without one. ` +
-        'The address index covers every block from genesis, so it cannot be added to or removed from an existing store: ' +
-        'serve or import this store with -addressindex=1, or import into a new -datadir with -addressindex=0.',
+      `the chain store at ${join(datadir, 'zecrpc')} was created to keep the address index (with -addressindex=1, the default, ` +
+        'or by a zecrpc that always builds it), and -addressindex=0 asks for a store without one. The address index covers ' +
+        'every block the store holds (from genesis, or from its checkpoint), so it cannot be added to or removed from an ' +
+        'existing store: give -addressindex=1 to every command that opens this store (serve, import, verify), or import into ' +
+        'a new -datadir with -addressindex=0.',
     );
     // Refused before anything was written: it opens as before with the default.
     const store = await openChainStore({ datadir, network: REGTEST });
@@ -222,9 +224,9 @@ describe('opening a store with the other -addressindex', () => {
     expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(false);
     expect((refusal as Error).message).toBe(
       `the chain store at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), and ` +
-        '-addressindex=1 (the default) asks for one. The address index covers every block from genesis, so it cannot be ' +
-        'added to or removed from an existing store: serve or import this store with -addressindex=0, or import into a new ' +
-        '-datadir with -addressindex=1.',
+        '-addressindex=1 (the default) asks for one. The address index covers every block the store holds (from genesis, ' +
+        'or from its checkpoint), so it cannot be added to or removed from an existing store: give -addressindex=0 to every ' +
+        'command that opens this store (serve, import, verify), or import into a new -datadir with -addressindex=1.',
     );
     const store = await openChainStore({ datadir, network: REGTEST, addressIndex: false });
     expect((await store.tip())?.height).toBe(2);
@@ -240,6 +242,10 @@ describe('opening a store with the other -addressindex', () => {
       const refusal = await openChainStore({ datadir, network: REGTEST, addressIndex: false }).catch((e: unknown) => e);
       expect(refusal).toBeInstanceOf(AddressIndexMismatchError);
       expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(true);
+      // True of a store that has no index yet (its upgrade builds it) as of one that has it.
+      expect((refusal as Error).message).toContain(
+        'was created to keep the address index (with -addressindex=1, the default, or by a zecrpc that always builds it)',
+      );
       const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
       expect((await raw.get(keys.version()))!.readUInt32LE(0)).toBe(1);
       await raw.close();

@@ -173,7 +173,8 @@ describe('a store that lost committed data', () => {
   it('a store that keeps the address index is not rebuilt with -addressindex=0', async () => {
     const datadir = await importedStore('repair-keeps-address-index');
     await expect(runVerify([`-datadir=${datadir}`, '-repair', '-addressindex=0'], () => undefined)).rejects.toThrow(
-      `the chain store at ${join(datadir, 'zecrpc')} keeps the address index, and -addressindex=0 would rebuild it without one. ` +
+      `the chain store at ${join(datadir, 'zecrpc')} was created to keep the address index (with -addressindex=1, the default, ` +
+        'or by a zecrpc that always builds it), and -addressindex=0 would rebuild it without one. ' +
         'Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=1.',
     );
     expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
