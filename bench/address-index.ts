@@ -87,7 +87,8 @@ async function importMs(
   groupCommit = false,
 ): Promise<{ ms: number; dir: { path: string; remove(): void } }> {
   const dir = tmp('import');
-  const store = await openChainStore({ datadir: dir.path, network, indexers, groupCommit });
+  const addressIndex = indexers.some((i) => i instanceof AddressIndex);
+  const store = await openChainStore({ datadir: dir.path, network, indexers, groupCommit, addressIndex });
   const t0 = performance.now();
   for (const b of blocks) await store.addBlock(b);
   await store.flush();
@@ -130,6 +131,8 @@ async function buildRate(blocks: readonly Uint8Array[], network: NetworkParams, 
   const { dir } = await importMs(indexOff(network), blocks, network, true);
   const db = new ClassicLevel<Buffer, Buffer>(join(dir.path, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
   await db.open();
+  // A store from before version 4 has no record of keeping no index.
+  await db.del(keys.noAddressIndex());
   await db.put(keys.version(), encodeVersionRecord(3, network.name));
   const t0 = performance.now();
   await migrate(db, 3, network.name, () => undefined);

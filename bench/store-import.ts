@@ -82,10 +82,10 @@ function options(config: Config, datadir: string, network = REGTEST): ChainStore
     case 'noEquihash':
       return { ...base, verifySolutions: false };
     case 'noChainState':
-      return { ...base, indexers: [new TxIndex()] };
+      return { ...base, indexers: [new TxIndex()], addressIndex: false };
     case 'noAddressIndex': {
       const indexers: Indexer[] = [new TxIndex(), new ChainStateIndex({ network, hashers: defaultPoolHashers() })];
-      return { ...base, indexers };
+      return { ...base, indexers, addressIndex: false };
     }
   }
 }
@@ -233,7 +233,7 @@ console.log(
       const datadir = freshDir();
       imp[kind].push(await importInto({ ...options('noChainState', datadir), blockData: kind }, chain));
       // Serving: reopen (cold index cache), then random blockBytes reads, 8 in flight like concurrent RPCs.
-      const reader = await openChainStore({ datadir, network: REGTEST, blockData: kind, indexers: [new TxIndex()] });
+      const reader = await openChainStore({ datadir, network: REGTEST, blockData: kind, indexers: [new TxIndex()], addressIndex: false });
       const count = QUICK ? 800 : 8000;
       let readBytes = 0;
       let k = 12345 + round;

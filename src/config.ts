@@ -47,6 +47,34 @@ export function interpretBool(value: string): boolean {
 }
 
 /**
+ * The values `-noNAME=VALUE` (zcash.conf's `noNAME=VALUE`) were written with, per parsed map: the
+ * map holds them as NAME's 0 or 1, and an option that takes only exact forms (addressIndexOption)
+ * reads what was written.
+ */
+const NEGATED_AS_WRITTEN = new WeakMap<OptionMap, Map<string, string[]>>();
+
+/** The values given to `-noNAME` in a parsed map, as written. */
+export function negatedValues(options: OptionMap, name: string): string[] {
+  return NEGATED_AS_WRITTEN.get(options)?.get(name) ?? [];
+}
+
+/** Adds one `name=value`; as in zcashd's InterpretNegativeSetting, `-noname` means `-name=0` and `-noname=0` means `-name=1`. */
+function addOption(options: OptionMap, written: string, value: string): void {
+  let name = written;
+  let stored = value;
+  if (name.startsWith('no') && name.length > 2) {
+    name = name.slice(2);
+    stored = interpretBool(value) ? '0' : '1';
+    const negated = NEGATED_AS_WRITTEN.get(options) ?? new Map<string, string[]>();
+    NEGATED_AS_WRITTEN.set(options, negated);
+    negated.set(name, [...(negated.get(name) ?? []), value]);
+  }
+  const list = options.get(name) ?? [];
+  list.push(stored);
+  options.set(name, list);
+}
+
+/**
  * Splits zcashd-style arguments into options and the remaining (positional or `--long`)
  * arguments. `-name` has the empty value (zcashd's GetBoolArg reads it as true); as in zcashd's
  * InterpretNegativeSetting, `-noname` means `-name=0` and `-noname=0` means `-name=1`.
@@ -61,16 +89,9 @@ export function parseZcashArgs(argv: readonly string[]): { options: OptionMap; r
       rest.push(arg);
       continue;
     }
-    let name = m[1]!;
-    let value = m[2] ?? '';
+    const name = m[1]!;
     if (!NAME_RE.test(name)) throw new ConfigError(`Error: Invalid option name in '${arg}'`);
-    if (name.startsWith('no') && name.length > 2) {
-      name = name.slice(2);
-      value = interpretBool(value) ? '0' : '1';
-    }
-    const list = options.get(name) ?? [];
-    list.push(value);
-    options.set(name, list);
+    addOption(options, m[1]!, m[2] ?? '');
   }
   return { options, rest };
 }
@@ -124,20 +145,14 @@ export function parseConfFile(text: string, path: string): OptionMap {
     const eq = line.indexOf('=');
     if (eq < 0)
       throw new ConfigError(`Error reading configuration file ${path}: the options configuration file contains an invalid line '${line}'`);
-    let name = prefix + trimWs(line.slice(0, eq));
-    let value = trimWs(line.slice(eq + 1));
+    const name = prefix + trimWs(line.slice(0, eq));
+    const value = trimWs(line.slice(eq + 1));
     if (name === '') throw new ConfigError(`Error reading configuration file ${path}: unrecognised option ''`);
     if (!CONF_DUPLICATES_ALLOWED.has(name) && seen.has(name)) {
       throw new ConfigError(`Error reading configuration file ${path}: Option '-${name}' is duplicated, which is not allowed.`);
     }
     seen.add(name);
-    if (name.startsWith('no') && name.length > 2) {
-      name = name.slice(2);
-      value = interpretBool(value) ? '0' : '1';
-    }
-    const list = options.get(name) ?? [];
-    list.push(value);
-    options.set(name, list);
+    addOption(options, name, value);
   }
   return options;
 }
@@ -167,6 +182,8 @@ export interface NodeConfig {
   getArg(name: string): string | undefined;
   /** zcashd's GetBoolArg: absent → fallback; otherwise InterpretBool ("" or a non-zero number → true). */
   getBoolArg(name: string, fallback: boolean): boolean;
+  /** The values given to `-noNAME`, the command line's then the file's, as written (`getArgs` holds them as 0 or 1). */
+  getNegatedArgs(name: string): string[];
 }
 
 function integerOption(value: string | undefined, name: string, fallback: number): number {
@@ -287,9 +304,21 @@ export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
 /**
  * `-addressindex` (default 1): whether the chain store keeps the insight explorer's address,
  * spent and timestamp indexes. A store keeps what it was created with (store/chain.ts), and
- * -insightexplorer and -lightwalletd read these indexes.
+ * -insightexplorer and -lightwalletd read these indexes. The choice cannot be undone, so only
+ * the exact forms are taken: zcashd's boolean parsing reads `-addressindex=true` or `=yes` as 0.
  */
-export function addressIndexOption(config: Pick<NodeConfig, 'getBoolArg'>): boolean {
+export function addressIndexOption(config: Pick<NodeConfig, 'getArgs' | 'getBoolArg' | 'getNegatedArgs'>): boolean {
+  // The negated forms are in getArgs too, as 0 or 1: their written values are checked apart.
+  const positive = config.getArgs('addressindex').find((v) => !['', '0', '1'].includes(v));
+  const negated = config.getNegatedArgs('addressindex').find((v) => !['', '1'].includes(v));
+  const given = positive !== undefined ? `-addressindex=${positive}` : negated !== undefined ? `-noaddressindex=${negated}` : null;
+  if (given !== null) {
+    throw new ConfigError(
+      `Error: Invalid value in '${given}': -addressindex takes only -addressindex or -addressindex=1 (keep the address index, ` +
+        'the default) and -addressindex=0 or -noaddressindex (create the store without it), in zcash.conf addressindex=1, ' +
+        'addressindex=0 or noaddressindex=1. The choice stays with the store.',
+    );
+  }
   return config.getBoolArg('addressindex', true);
 }
 
@@ -511,6 +540,7 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
     getArgs,
     getArg,
     getBoolArg,
+    getNegatedArgs: (name) => [...negatedValues(cli, name), ...negatedValues(file, name)],
   };
 }
 

@@ -50,9 +50,10 @@ const ADDRESSINDEX: OptionDoc = {
   name: 'addressindex',
   help:
     'Keep the address, spent and timestamp indexes that -insightexplorer and -lightwalletd read (default: 1). ' +
-    '-addressindex=0 (or -noaddressindex) creates a store without them: most of the rows an import writes are ' +
-    "theirs, so it imports faster and takes less disk, but it cannot serve those flags' methods nor getrawtransaction's " +
-    'spent-index fields. A store keeps what it was created with: serve and import it with the same value',
+    '-addressindex=0 (or -noaddressindex) creates a store without them: most of the keys a finished store holds ' +
+    "are theirs, so it takes less disk and an import writes fewer rows, but it cannot serve those flags' methods nor " +
+    "getrawtransaction's spent-index fields. A store keeps what it was created with: give the same value to serve, " +
+    'import, verify and verify -repair',
 };
 
 /** What every command that opens a chain store reads first: help, version, where, which network, which indexes. */

@@ -7,6 +7,9 @@ import { addressIndexOption, applyZcashdUmask, assertDatadirExists, ConfigError,
 import { checkOptions, formatOptions, VERIFY_OPTIONS } from './options.js';
 import { versionLine } from './version.js';
 import { scanStore, type ScanReport } from '../store/scan.js';
+import { storedAddressIndexChoice } from '../store/address-index-record.js';
+import { AddressIndexMismatchError } from '../store/errors.js';
+import { storeDirectory } from '../store/layout.js';
 import { isStoreLockedError, lockedStoreError, openStoreOrExplain } from './store-open.js';
 import { repairStore } from '../sync/repair.js';
 import { toHexReversed } from '../codec/hex.js';
@@ -47,7 +50,9 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   assertDatadirExists(argv);
   const config = loadNodeConfig(argv);
   applyZcashdUmask(config);
-  if (config.getBoolArg('repair', false)) await runRepair(config, out);
+  const addressIndex = addressIndexOption(config);
+  if (config.getBoolArg('repair', false)) await runRepair(config, addressIndex, out);
+  else await refuseOtherAddressIndex(config, addressIndex);
   const report = await scanStore(config.datadir, config.network, {
     onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records checked`),
   }).catch((e: unknown) => {
@@ -58,15 +63,26 @@ export async function runVerify(argv: readonly string[], out: (s: string) => voi
   return report.problems.length === 0 ? 0 : 1;
 }
 
+/**
+ * The check reads the store as it is, but -addressindex is never accepted and ignored: a store is
+ * verified with the value every other command opens it with (AddressIndexMismatchError otherwise).
+ * A store whose record cannot be read is left to the scan, which names what is damaged.
+ */
+async function refuseOtherAddressIndex(config: NodeConfig, asked: boolean): Promise<void> {
+  const dir = storeDirectory(config.datadir);
+  const kept = await storedAddressIndexChoice(dir);
+  if (kept !== null && kept !== asked) throw new AddressIndexMismatchError(dir, kept);
+}
+
 /** `-repair`: the store rebuilt from its block files (sync/repair.ts), before the check that follows. */
-async function runRepair(config: NodeConfig, out: (s: string) => void): Promise<void> {
+async function runRepair(config: NodeConfig, addressIndex: boolean, out: (s: string) => void): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   const result = await repairStore({
     datadir: config.datadir,
     network: config.network,
     log,
     openStore: () => openStoreOrExplain(config, { log, groupCommit: true, writes: true }),
-    addressIndex: addressIndexOption(config),
+    addressIndex,
   });
   const tip = result.tip ? `tip ${result.tip.height} ${toHexReversed(result.tip.hash)}` : 'no block';
   const from = result.checkpointHeight === null ? '' : `its checkpoint at height ${result.checkpointHeight} and `;

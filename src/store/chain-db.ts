@@ -270,6 +270,12 @@ export class ChainDb {
         ],
         true,
       );
+      if (!this.keepsAddressIndex) {
+        this.log(
+          `created the chain store at ${this.dir} without the address index (-addressindex=0): it cannot serve -insightexplorer, ` +
+            "-lightwalletd nor getrawtransaction's spent-index fields, and the index cannot be added to it later",
+        );
+      }
       return;
     }
     const { version, network } = decodeVersionRecord(v);

@@ -84,14 +84,18 @@ export interface ChainStoreOptions {
   blockData?: 'flat' | 'leveldb';
   /** fsync block files and LevelDB writes before acknowledging (power-loss safety, slower). */
   durable?: boolean;
-  /** What is derived from the active chain (default: the transaction index, the chain state and, with `addressIndex`, the address index). */
+  /**
+   * What is derived from the active chain (default: the transaction index, the chain state and, with
+   * `addressIndex`, the address index). A list with the AddressIndex needs `addressIndex` true, one
+   * without it `addressIndex: false`: the store records which it keeps.
+   */
   indexers?: readonly Indexer[];
   /**
    * Keep the insight explorer indexes (indexes/address-index.ts; default true). A new store
-   * opened with false keeps none, and records so (layout.ts `O`): most of an import's rows and
-   * LevelDB work are theirs, and only -insightexplorer / -lightwalletd read them. A store is
-   * opened only with the value it was created with (StoreOpenError otherwise): the index covers
-   * every block from genesis, so it is neither added nor dropped later.
+   * opened with false keeps none, and records so (layout.ts `O`); only -insightexplorer and
+   * -lightwalletd read them. A store is opened only with the value it was created with
+   * (AddressIndexMismatchError otherwise): the index covers every block the store holds, from
+   * genesis or from its checkpoint, so it is neither added nor dropped later.
    */
   addressIndex?: boolean;
   /** Verify Equihash solutions (default true; skip only for a source you trust, e.g. your own zcashd's blk files). */
@@ -169,6 +173,13 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     }
     // Checked before LevelDB is opened: a store with clashing indexers never opens.
     this.indexers = new IndexerSet(opts.indexers ?? defaultIndexers(opts.network, log, addressIndex));
+    // A store created so would record that it keeps the index and hold none of its rows, which
+    // -insightexplorer would then serve as empty results.
+    if (addressIndex && opts.indexers && !opts.indexers.some((i) => i instanceof AddressIndex)) {
+      throw new Error(
+        'indexers without the address index were given to a store opened with it (addressIndex true, the default): pass addressIndex: false',
+      );
+    }
     this.db = new ChainDb({ ...opts, log });
     this.network = opts.network;
     this.dir = this.db.dir;

@@ -61,6 +61,16 @@ export class StoreOpenError extends Error {
 }
 
 /**
+ * What a store's record says of the address index, as messages name it. A store without the
+ * record may predate the index (schema versions before 4 build it when upgraded).
+ */
+export function addressIndexKept(keeps: boolean): string {
+  return keeps
+    ? 'was created to keep the address index (with -addressindex=1, the default, or by a zecrpc that always builds it)'
+    : 'keeps no address index (it was created with -addressindex=0)';
+}
+
+/**
  * The store was opened asking for the address index it does not keep, or without the one it
  * keeps (ChainStoreOptions.addressIndex): a store keeps what it was created with.
  */
@@ -70,11 +80,12 @@ export class AddressIndexMismatchError extends StoreOpenError {
     /** Whether the store keeps the address index (the request asked for the other). */
     readonly storeKeepsIndex: boolean,
   ) {
-    const keeps = storeKeepsIndex ? 'keeps the address index' : 'keeps no address index (it was created with -addressindex=0)';
+    const keeps = addressIndexKept(storeKeepsIndex);
     const asked = storeKeepsIndex ? '-addressindex=0 asks for a store without one' : '-addressindex=1 (the default) asks for one';
     super(
-      `the chain store at ${dir} ${keeps}, and ${asked}. The address index covers every block from genesis, so it cannot be ` +
-        `added to or removed from an existing store: serve or import this store with -addressindex=${storeKeepsIndex ? 1 : 0}, ` +
+      `the chain store at ${dir} ${keeps}, and ${asked}. The address index covers every block the store holds (from genesis, ` +
+        'or from its checkpoint), so it cannot be added to or removed from an existing store: give ' +
+        `-addressindex=${storeKeepsIndex ? 1 : 0} to every command that opens this store (serve, import, verify), ` +
         `or import into a new -datadir with -addressindex=${storeKeepsIndex ? 0 : 1}.`,
     );
     this.name = 'AddressIndexMismatchError';

@@ -240,7 +240,8 @@ export const keys = {
   recordChecksums: (): Buffer => Buffer.of(PREFIX.recordChecksums),
   /**
    * Present when the store keeps no address index (created with `addressIndex: false`): a store
-   * is created with or without it and never changes, since the index covers every block from genesis.
+   * is created with or without it and never changes, since the index covers every block the store
+   * holds (from genesis, or from its checkpoint).
    */
   noAddressIndex: (): Buffer => Buffer.of(PREFIX.noAddressIndex),
   /** A childless block (a chain tip); `chainTipsKept` alone marks the set as complete. */

@@ -31,7 +31,7 @@ import { blockFileName } from '../store/block-data.js';
 import type { ChainStore, CheckpointStart } from '../store/chain.js';
 import { storedAddressIndexChoice } from '../store/address-index-record.js';
 import { readCheckpointStart } from '../store/checkpoint-read.js';
-import { StoreOpenError } from '../store/errors.js';
+import { addressIndexKept, StoreOpenError } from '../store/errors.js';
 import { indexIsHeld } from '../store/index-dir.js';
 import { storeDirectory } from '../store/layout.js';
 import { importBlkFiles } from './blk.js';
@@ -81,7 +81,7 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
   }
   // Read before the held check, which opens LevelDB in place (replaying its log): a refused store is left as it was.
   const checkpoint = await checkpointOf(resumed ? damaged : dir, opts.network, resumed ? dir : null);
-  if (!resumed) await refuseOtherAddressIndex(dir, opts.addressIndex ?? true);
+  await refuseOtherAddressIndex(resumed ? damaged : dir, resumed ? dir : null, opts.addressIndex ?? true);
   // A server (or an import) with the store open would go on writing into the copy set aside.
   if (!resumed && (await indexIsHeld(join(dir, 'index')))) {
     throw new StoreOpenError(
@@ -118,16 +118,26 @@ export async function repairStore(opts: RepairOptions): Promise<RepairResult> {
 /**
  * The rebuilt store is created with the -addressindex given, so it must be what the damaged store
  * kept: a store without the index would come back with it (or the reverse), and then be refused
- * by every command run with the option it had. Refused before anything is moved.
+ * by every command run with the option it had. Resuming, the store being rebuilt (`rebuilding`)
+ * was created with a choice too, and is held to it (the damaged store's may be unreadable).
+ * Refused before anything is moved or written.
  */
-async function refuseOtherAddressIndex(dir: string, asked: boolean): Promise<void> {
-  const kept = await storedAddressIndexChoice(dir);
-  if (kept === null || kept === asked) return;
-  throw new RepairRefusedError(
-    `the chain store at ${dir} ${kept ? 'keeps the address index' : 'keeps no address index (it was created with -addressindex=0)'}, ` +
-      `and -addressindex=${asked ? 1 : 0} would rebuild it ${asked ? 'with' : 'without'} one. Nothing was moved or changed: ` +
-      `run zecrpc verify -repair with -addressindex=${kept ? 1 : 0}.`,
-  );
+async function refuseOtherAddressIndex(damagedDir: string, rebuilding: string | null, asked: boolean): Promise<void> {
+  const rerun = (keeps: boolean) => `Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=${keeps ? 1 : 0}.`;
+  const kept = await storedAddressIndexChoice(damagedDir);
+  if (kept !== null && kept !== asked) {
+    throw new RepairRefusedError(
+      `the chain store at ${damagedDir} ${addressIndexKept(kept)}, and -addressindex=${asked ? 1 : 0} would rebuild it ` +
+        `${asked ? 'with' : 'without'} one. ${rerun(kept)}`,
+    );
+  }
+  const started = rebuilding === null ? null : await storedAddressIndexChoice(rebuilding);
+  if (started !== null && started !== asked) {
+    throw new RepairRefusedError(
+      `the chain store being rebuilt at ${rebuilding} ${addressIndexKept(started)}, and -addressindex=${asked ? 1 : 0} asks for ` +
+        `${asked ? 'one' : 'a store without one'}. ${rerun(started)}`,
+    );
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runImport } from '../../src/cli/import.js';
+import { runVerify } from '../../src/cli/verify.js';
 import { checkOptions } from '../../src/cli/options.js';
 import { startNode } from '../../src/cli/serve.js';
 import { addressIndexOption, ConfigError, loadNodeConfig, parseZcashArgs } from '../../src/config.js';
@@ -43,7 +44,7 @@ async function importVectors(datadir: string, ...options: string[]): Promise<voi
 }
 
 describe('-addressindex', () => {
-  it('is 1 unless given 0, as every zcashd boolean parses, from the command line or zcash.conf', () => {
+  it('is 1 unless given 0, from the command line or zcash.conf', () => {
     const datadir = dataDir('addressindex-parse');
     const value = (...args: string[]) => addressIndexOption(loadNodeConfig([`-datadir=${datadir}`, ...args]));
     expect(value()).toBe(true);
@@ -51,10 +52,35 @@ describe('-addressindex', () => {
     expect(value('-addressindex=1')).toBe(true);
     expect(value('-addressindex=0')).toBe(false);
     expect(value('-noaddressindex')).toBe(false);
-    expect(value('-noaddressindex=0')).toBe(true);
+    expect(value('-noaddressindex=1')).toBe(false);
     writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=0\n');
     expect(value()).toBe(false);
     expect(value('-addressindex=1')).toBe(true); // the command line wins
+    writeFileSync(join(datadir, 'zcash.conf'), 'noaddressindex=1\n');
+    expect(value()).toBe(false);
+    writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=1\n');
+    expect(value()).toBe(true);
+  });
+
+  it('refuses any other form, which zcashd would read as a boolean (true and yes as 0), naming the forms it takes', () => {
+    const datadir = dataDir('addressindex-strict');
+    const value = (...args: string[]) => addressIndexOption(loadNodeConfig([`-datadir=${datadir}`, ...args]));
+    const accepted =
+      '-addressindex takes only -addressindex or -addressindex=1 (keep the address index, the default) and -addressindex=0 or ' +
+      '-noaddressindex (create the store without it), in zcash.conf addressindex=1, addressindex=0 or noaddressindex=1. ' +
+      'The choice stays with the store.';
+    for (const given of ['-addressindex=true', '-addressindex=yes', '-addressindex=no', '-addressindex=2', '-addressindex= 1']) {
+      expect(() => value(given)).toThrow(new ConfigError(`Error: Invalid value in '${given}': ${accepted}`));
+    }
+    for (const given of ['-noaddressindex=0', '-noaddressindex=yes', '-noaddressindex=true']) {
+      expect(() => value(given)).toThrow(new ConfigError(`Error: Invalid value in '${given}': ${accepted}`));
+    }
+    // Also beside a valid one, and in zcash.conf.
+    expect(() => value('-addressindex=0', '-addressindex=true')).toThrow(ConfigError);
+    writeFileSync(join(datadir, 'zcash.conf'), 'addressindex=true\n');
+    expect(() => value()).toThrow(new ConfigError(`Error: Invalid value in '-addressindex=true': ${accepted}`));
+    writeFileSync(join(datadir, 'zcash.conf'), 'noaddressindex=yes\n');
+    expect(() => value()).toThrow(new ConfigError(`Error: Invalid value in '-noaddressindex=yes': ${accepted}`));
   });
 
   it('is an option of serve, import and verify, not of zecrpc-cli', () => {
@@ -86,7 +112,7 @@ describe('-addressindex', () => {
     await expect(importVectors(base)).rejects.toBeInstanceOf(AddressIndexMismatchError);
     const start = (...args: string[]) => startNode([`-datadir=${base}`, '-regtest', '-rpcport=0', ...args], { log: false });
     await expect(start()).rejects.toThrow(
-      /keeps no address index \(it was created with -addressindex=0\).*serve or import this store with -addressindex=0/,
+      /keeps no address index \(it was created with -addressindex=0\).*give -addressindex=0 to every command that opens this store/,
     );
 
     // With it, the store serves; the insight methods answer zcashd's "is disabled", as without the flags.
@@ -97,6 +123,26 @@ describe('-addressindex', () => {
     expect(await rpc(node.server.port, auth, 'getaddressbalance', ['tmYXBYJj1K7vhejSec5osXK2QsGa5MTisUQ'])).toContain(
       "getaddressbalance is disabled. Run './zcash-cli help getaddressbalance' for instructions on how to enable this feature.",
     );
+  });
+
+  it('zecrpc verify checks a store only with the -addressindex it was created with, in both directions', async () => {
+    const verify = async (base: string, ...args: string[]) => {
+      let out = '';
+      const status = await runVerify([`-datadir=${base}`, '-regtest', ...args], (s) => void (out += s));
+      return { status, out };
+    };
+    const without = dataDir('addressindex-verify-without');
+    await importVectors(without, '-addressindex=0');
+    await expect(verify(without)).rejects.toThrow(new AddressIndexMismatchError(join(without, 'regtest', 'zecrpc'), false).message);
+    const sound = await verify(without, '-addressindex=0');
+    expect(sound.status).toBe(0);
+    expect(sound.out).toContain('no damage found');
+
+    const withIndex = dataDir('addressindex-verify-with');
+    await importVectors(withIndex);
+    await expect(verify(withIndex, '-addressindex=0')).rejects.toBeInstanceOf(AddressIndexMismatchError);
+    expect((await verify(withIndex)).status).toBe(0);
+    await expect(verify(withIndex, '-addressindex=yes')).rejects.toBeInstanceOf(ConfigError);
   });
 
   it('serve refuses -insightexplorer or -lightwalletd with -addressindex=0 before opening anything', async () => {

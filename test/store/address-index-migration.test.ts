@@ -65,13 +65,14 @@ function chains(): { base: ChainNode[]; branch: ChainNode[] } {
   return { base, branch };
 }
 
-/** A store holding `base` written without the index, then marked as schema version 2. */
+/** A store holding `base` written without the index, then marked as schema version 2 (which had no record of it). */
 async function versionTwoStore(datadir: string, blocks: readonly ChainNode[]): Promise<void> {
-  const store = await openChainStore({ datadir, network: REGTEST, indexers: [new TxIndex()] });
+  const store = await openChainStore({ datadir, network: REGTEST, indexers: [new TxIndex()], addressIndex: false });
   for (const n of blocks) await store.addBlock(n.block.bytes);
   await store.close();
   const db = rawDb(datadir);
   await db.open();
+  await db.del(keys.noAddressIndex());
   await db.put(keys.version(), encodeVersionRecord(2, REGTEST.name));
   await db.close();
 }

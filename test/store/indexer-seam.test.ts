@@ -49,7 +49,7 @@ async function storeWith(
 ): Promise<{ store: ChainStore; indexer: CoinbaseTotalIndexer; remove: () => void }> {
   const dir = tempDir(label);
   const indexer = new CoinbaseTotalIndexer();
-  const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), indexer] });
+  const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), indexer], addressIndex: false });
   for (const b of blocks) await store.addBlock(b);
   return { store, indexer, remove: dir.remove };
 }
@@ -104,7 +104,7 @@ describe('a reorganization that cannot be planned', () => {
         throw new Error('cannot undo');
       },
     };
-    const open = () => openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), stuck] });
+    const open = () => openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), stuck], addressIndex: false });
     let store = await open();
     for (const b of base) await store.addBlock(b);
     let refused: unknown = null;
@@ -143,7 +143,7 @@ describe('a block whose state transition fails', () => {
       },
       disconnect: () => [],
     };
-    const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), picky] });
+    const store = await openChainStore({ datadir: dir.path, network: REGTEST, indexers: [new TxIndex(), picky], addressIndex: false });
     await store.addBlock(base[0]!);
     await store.addBlock(base[1]!);
     refuseNext = true;

@@ -2,14 +2,17 @@
 // the same chain, imported as `zecrpc import` imports it, leaves exactly the rows of a store with the
 // index minus the index's own, through reorganizations across blocks with transparent spends; it
 // serves the same blocks and transactions; and a store is opened only with what it was created with.
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect, it } from 'vitest';
 import { MAINNET, REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { toHexReversed } from '../../src/codec/hex.js';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
 import { AddressIndex } from '../../src/store/indexes/address-index.js';
+import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
+import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { AddressIndexMismatchError, checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
@@ -202,9 +205,11 @@ describe('opening a store with the other -addressindex', () => {
     expect(refusal).toBeInstanceOf(AddressIndexMismatchError);
     expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(true);
     expect((refusal as Error).message).toBe(
-      `the chain store at ${join(datadir, 'zecrpc')} keeps the address index, and -addressindex=0 asks for a store without one. ` +
-        'The address index covers every block from genesis, so it cannot be added to or removed from an existing store: ' +
-        'serve or import this store with -addressindex=1, or import into a new -datadir with -addressindex=0.',
+      `the chain store at ${join(datadir, 'zecrpc')} was created to keep the address index (with -addressindex=1, the default, ` +
+        'or by a zecrpc that always builds it), and -addressindex=0 asks for a store without one. The address index covers ' +
+        'every block the store holds (from genesis, or from its checkpoint), so it cannot be added to or removed from an ' +
+        'existing store: give -addressindex=1 to every command that opens this store (serve, import, verify), or import into ' +
+        'a new -datadir with -addressindex=0.',
     );
     // Refused before anything was written: it opens as before with the default.
     const store = await openChainStore({ datadir, network: REGTEST });
@@ -219,9 +224,9 @@ describe('opening a store with the other -addressindex', () => {
     expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(false);
     expect((refusal as Error).message).toBe(
       `the chain store at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), and ` +
-        '-addressindex=1 (the default) asks for one. The address index covers every block from genesis, so it cannot be ' +
-        'added to or removed from an existing store: serve or import this store with -addressindex=0, or import into a new ' +
-        '-datadir with -addressindex=1.',
+        '-addressindex=1 (the default) asks for one. The address index covers every block the store holds (from genesis, ' +
+        'or from its checkpoint), so it cannot be added to or removed from an existing store: give -addressindex=0 to every ' +
+        'command that opens this store (serve, import, verify), or import into a new -datadir with -addressindex=1.',
     );
     const store = await openChainStore({ datadir, network: REGTEST, addressIndex: false });
     expect((await store.tip())?.height).toBe(2);
@@ -237,6 +242,10 @@ describe('opening a store with the other -addressindex', () => {
       const refusal = await openChainStore({ datadir, network: REGTEST, addressIndex: false }).catch((e: unknown) => e);
       expect(refusal).toBeInstanceOf(AddressIndexMismatchError);
       expect((refusal as AddressIndexMismatchError).storeKeepsIndex).toBe(true);
+      // True of a store that has no index yet (its upgrade builds it) as of one that has it.
+      expect((refusal as Error).message).toContain(
+        'was created to keep the address index (with -addressindex=1, the default, or by a zecrpc that always builds it)',
+      );
       const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
       expect((await raw.get(keys.version()))!.readUInt32LE(0)).toBe(1);
       await raw.close();
@@ -270,6 +279,21 @@ describe('opening a store with the other -addressindex', () => {
     expectSameRows(after, before);
   });
 
+  it('logs, when it creates a store without the index, what that store gives up; once, and never for a store with it', async () => {
+    const lines: string[] = [];
+    const datadir = fresh('created-log');
+    await (await openChainStore({ datadir, network: REGTEST, addressIndex: false, log: (l) => lines.push(l) })).close();
+    expect(lines).toEqual([
+      `created the chain store at ${join(datadir, 'zecrpc')} without the address index (-addressindex=0): it cannot serve ` +
+        "-insightexplorer, -lightwalletd nor getrawtransaction's spent-index fields, and the index cannot be added to it later",
+    ]);
+    await (await openChainStore({ datadir, network: REGTEST, addressIndex: false, log: (l) => lines.push(l) })).close();
+    expect(lines).toHaveLength(1);
+    const withIndex: string[] = [];
+    await (await openChainStore({ datadir: fresh('created-log-with'), network: REGTEST, log: (l) => withIndex.push(l) })).close();
+    expect(withIndex.filter((l) => l.includes('address index'))).toEqual([]);
+  });
+
   it("zecrpc verify's scan checks the record's checksum as every other value's", async () => {
     const datadir = await created(false);
     expect((await scanStore(datadir, REGTEST)).problems).toEqual([]);
@@ -285,6 +309,15 @@ describe('opening a store with the other -addressindex', () => {
     await expect(
       openChainStore({ datadir: fresh('indexers'), network: REGTEST, addressIndex: false, indexers: [new AddressIndex()] }),
     ).rejects.toThrow('the address index indexer was given to a store opened without the address index (addressIndex: false)');
+  });
+
+  it('refuses indexers without the address index beside addressIndex true (the default), creating nothing', async () => {
+    const datadir = fresh('indexers-without');
+    const chainState = new ChainStateIndex({ network: REGTEST, hashers: defaultPoolHashers() });
+    await expect(openChainStore({ datadir, network: REGTEST, indexers: [new TxIndex(), chainState] })).rejects.toThrow(
+      'indexers without the address index were given to a store opened with it (addressIndex true, the default): pass addressIndex: false',
+    );
+    expect(existsSync(join(datadir, 'zecrpc', 'index'))).toBe(false);
   });
 
   it('a store started from a checkpoint without the index keeps none, and holds the rows of one with it but the index', async () => {

@@ -3,7 +3,7 @@
 // LevelDB drop the batch it is in (and the rest of that 32 KiB log block) at the next open, while
 // later batches survive; a flipped bit in a best-chain entry's key moves the entry away from its
 // height. Both are refused, named, and repaired to a store where every height answers its block.
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -128,7 +128,7 @@ describe('a store that lost committed data', () => {
     await db.close();
     await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
       `the chain store at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), and ` +
-        '-addressindex=1 would rebuild it with one. Nothing was moved or changed: run zecrpc verify -repair with -addressindex=0.',
+        '-addressindex=1 would rebuild it with one. Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=0.',
     );
     expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
     await repair(datadir, '-addressindex=0');
@@ -140,6 +140,45 @@ describe('a store that lost committed data', () => {
       expect(await rebuilt.keys({ gte: Buffer.of(prefix), lt: Buffer.of(prefix + 1) }).all()).toEqual([]);
     }
     await rebuilt.close();
+  });
+
+  it("a repair resumed with the other -addressindex is refused and moves nothing, then resumes with the store's own", async () => {
+    const datadir = await importedStore('repair-resume-no-address-index', false);
+    // A first `verify -repair -addressindex=0` that stopped right after moving the store aside.
+    renameSync(join(datadir, 'zecrpc'), damagedStoreDirectory(datadir));
+    const refused = await runVerify([`-datadir=${datadir}`, '-repair'], () => undefined).catch((e: unknown) => e);
+    expect((refused as Error).message).toBe(
+      `the chain store at ${damagedStoreDirectory(datadir)} keeps no address index (it was created with -addressindex=0), and ` +
+        '-addressindex=1 would rebuild it with one. Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=0.',
+    );
+    expect(existsSync(join(datadir, 'zecrpc'))).toBe(false);
+    expect(existsSync(join(damagedStoreDirectory(datadir), 'index'))).toBe(true);
+    await repair(datadir, '-addressindex=0');
+    await expectEveryHeight(datadir, false);
+  });
+
+  it('a resumed repair whose rebuilt store was created with the other -addressindex says to rerun the repair with that one', async () => {
+    const datadir = await importedStore('repair-resume-rebuilt-mismatch');
+    renameSync(join(datadir, 'zecrpc'), damagedStoreDirectory(datadir));
+    // The damaged store's own record unreadable; the store being rebuilt was created without the index.
+    rmSync(join(damagedStoreDirectory(datadir), 'index'), { recursive: true });
+    await (await openChainStore({ datadir, network: MAINNET, addressIndex: false })).close();
+    await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
+      `the chain store being rebuilt at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), ` +
+        'and -addressindex=1 asks for one. Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=0.',
+    );
+    expect(existsSync(damagedStoreDirectory(datadir))).toBe(true);
+  });
+
+  it('a store that keeps the address index is not rebuilt with -addressindex=0', async () => {
+    const datadir = await importedStore('repair-keeps-address-index');
+    await expect(runVerify([`-datadir=${datadir}`, '-repair', '-addressindex=0'], () => undefined)).rejects.toThrow(
+      `the chain store at ${join(datadir, 'zecrpc')} was created to keep the address index (with -addressindex=1, the default, ` +
+        'or by a zecrpc that always builds it), and -addressindex=0 would rebuild it without one. ' +
+        'Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=1.',
+    );
+    expect(existsSync(damagedStoreDirectory(datadir))).toBe(false);
+    await expectEveryHeight(datadir);
   });
 
   it('refuses to set aside a store another process has open, and leaves it in place', async () => {

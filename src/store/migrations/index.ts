@@ -71,6 +71,10 @@ export async function migrate(
   for (const m of MIGRATIONS) {
     if (m.version <= fromVersion) continue;
     const started = Date.now();
+    // A guard, not a path real stores take: `O` is written only at creation, at a schema version
+    // past every migration that builds the index, and a store older than the record keeps the
+    // index (opened with addressIndex false it is refused first). It keeps a store recorded
+    // without the index from ever being given one by a migration.
     const skipped = m.buildsAddressIndex && hooks.addressIndex === false;
     log(
       skipped

@@ -17,7 +17,7 @@ export interface MigrationContext {
    * with `-nuparams`); otherwise the recorded name's parameters are used.
    */
   network?: NetworkParams;
-  /** False for a store that keeps no address index (layout.ts `O`): migrations that build it are skipped. */
+  /** False for a store recorded without the address index (layout.ts `O`): migrations that build it are skipped. */
   addressIndex?: boolean;
 }
 
@@ -27,7 +27,10 @@ export interface Migration {
   readonly description: string;
   /** Once it has run, every value carries its checksum (record-checksums.ts), its final batch included. */
   readonly sealsRecords?: true;
-  /** It builds the address index: a store that keeps none takes only its version. */
+  /**
+   * It builds the address index: a store recorded without one (layout.ts `O`) takes only its
+   * version. A guard: such a store is created past this version, and an older store keeps the index.
+   */
   readonly buildsAddressIndex?: true;
   /** Builds the migration's data; returns its final batch (without the version record). */
   run(db: ClassicLevel<Buffer, Buffer>, ctx?: MigrationContext): Promise<BatchOp[]>;
