@@ -40,6 +40,8 @@ interface Import {
   main_thread_cpu_seconds: number;
   peak_rss_mib: number;
   store_bytes: number;
+  /** The LevelDB part of store_bytes (the rest is the block files, alike with and without the index). */
+  index_bytes: number;
   keys: StoreKeyCount;
 }
 
@@ -65,6 +67,7 @@ async function importOnce(addressIndex: boolean, round: number): Promise<Import>
       main_thread_cpu_seconds: run.mainThreadCpuMicros / 1e6,
       peak_rss_mib: Math.round(Math.max(...run.trace.map((t) => t.rssMiB))),
       store_bytes: diskBytes(root),
+      index_bytes: diskBytes(join(root, 'zecrpc', 'index')),
       keys: await countKeys(join(root, 'zecrpc', 'index')),
     };
     console.log(
@@ -83,7 +86,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const addressIndex of round % 2 === 0 ? [true, false] : [false, true]) imports.push(await importOnce(addressIndex, round));
 }
 const of = (addressIndex: boolean, round: number) => imports.find((i) => i.address_index === addressIndex && i.round === round)!;
-const measures = ['wall_seconds', 'cpu_seconds', 'main_thread_cpu_seconds', 'store_bytes', 'peak_rss_mib'] as const;
+const measures = ['wall_seconds', 'cpu_seconds', 'main_thread_cpu_seconds', 'store_bytes', 'index_bytes', 'peak_rss_mib'] as const;
 const ratios = Object.fromEntries(
   measures.map((m) => {
     const perRound = Array.from({ length: ROUNDS }, (_, r) => of(false, r)[m] / of(true, r)[m]);
