@@ -182,8 +182,11 @@ export interface NodeConfig {
   getArg(name: string): string | undefined;
   /** zcashd's GetBoolArg: absent → fallback; otherwise InterpretBool ("" or a non-zero number → true). */
   getBoolArg(name: string, fallback: boolean): boolean;
-  /** The values given to `-noNAME`, the command line's then the file's, as written (`getArgs` holds them as 0 or 1). */
-  getNegatedArgs(name: string): string[];
+  /**
+   * The values given to `-noNAME`, the command line's then the file's, as written (`getArgs` holds
+   * them as 0 or 1). Optional, so a configuration built by hand need not provide it: none then.
+   */
+  getNegatedArgs?(name: string): string[];
 }
 
 function integerOption(value: string | undefined, name: string, fallback: number): number {
@@ -310,7 +313,7 @@ export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
 export function addressIndexOption(config: Pick<NodeConfig, 'getArgs' | 'getBoolArg' | 'getNegatedArgs'>): boolean {
   // The negated forms are in getArgs too, as 0 or 1: their written values are checked apart.
   const positive = config.getArgs('addressindex').find((v) => !['', '0', '1'].includes(v));
-  const negated = config.getNegatedArgs('addressindex').find((v) => !['', '1'].includes(v));
+  const negated = (config.getNegatedArgs?.('addressindex') ?? []).find((v) => !['', '1'].includes(v));
   const given = positive !== undefined ? `-addressindex=${positive}` : negated !== undefined ? `-noaddressindex=${negated}` : null;
   if (given !== null) {
     throw new ConfigError(
