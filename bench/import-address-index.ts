@@ -10,13 +10,13 @@
  *   npx tsx bench/import-contiguous.ts generate DIR      (the 100,526-block contiguous chain)
  *   npx tsx bench/import-address-index.ts DIR [--rounds=2] [--max-blocks=N]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERA_REGTEST } from '../test-vectors/era-chain.js';
 import { diskBytes, importChainDir } from './lib/era-import.js';
 import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
+import { revision } from './lib/run-stamp.js';
 import { countKeys, type StoreKeyCount } from './lib/store-keys.js';
 
 const [chainDir] = positional();
@@ -27,6 +27,8 @@ if (!chainDir) {
 const ROUNDS = numberFlag('rounds', 2);
 const MAX_BLOCKS = process.argv.some((a) => a.startsWith('--max-blocks=')) ? numberFlag('max-blocks', 1) : undefined;
 const RESULT = join(import.meta.dirname, 'results', 'address-index-import.json');
+/** The checkout measured, taken before the run. */
+const COMMIT = revision(import.meta.dirname);
 
 interface Import {
   address_index: boolean;
@@ -106,7 +108,7 @@ writeFileSync(
   JSON.stringify(
     {
       generated_at: new Date().toISOString(),
-      commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim(),
+      commit: COMMIT,
       chain: chainDir,
       rounds: ROUNDS,
       without_over_with: { ...ratios, keys: keysRatio },

@@ -2,7 +2,8 @@
  * The import projection: what a full mainnet import costs on this machine, from unit costs
  * measured on era-shaped chains and mainnet's composition per era.
  * Run: npx tsx bench/import-eras.ts [--blocks=250] [--rounds=3] [--quick] [--store-chain=DIR] [--address-index=0]
- *      npx tsx bench/import-eras.ts --reproject   (steps 4 on the unit costs already in the result file)
+ *      npx tsx bench/import-eras.ts --reproject [--address-index=0]   (step 4 on the unit costs already in the
+ *      result file: the default's, or with --address-index=0 import-projection-no-address-index.json)
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
  *    transactions, transparent inputs and outputs, Sapling spends, Sapling outputs, Orchard
@@ -54,12 +55,15 @@ import {
 } from './lib/leveldb-growth-model.js';
 import { mainnetEras, MAINNET_TIP, ORCHARD_ACTIONS_TOTAL, SAPLING_OUTPUTS_TOTAL, ZEBRA_SIZE_ON_DISK } from './lib/mainnet.js';
 import { cpuMicrosPerUnit, fmt, load, median, numberFlag, QUICK, stringFlag } from './lib/measure.js';
+import { revision } from './lib/run-stamp.js';
 
 const BLOCKS = numberFlag('blocks', QUICK ? 30 : 250);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
 const RESULT = projectionFile(join(import.meta.dirname, 'results'));
 
 const REPROJECT = process.argv.includes('--reproject');
+/** The checkout measured, taken before the run (a commit during it does not change what ran). */
+const COMMIT = revision(import.meta.dirname);
 /**
  * Where the store calibration chain is (bench/import-contiguous.ts generate-store DIR builds one):
  * --store-chain=DIR, else a directory under the system's temporary one that outlives the run, so
@@ -164,6 +168,7 @@ try {
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
   const out = {
     generated_at: new Date().toISOString(),
+    commit: COMMIT,
     quick: QUICK,
     address_index: ADDRESS_INDEX,
     mainnet_hours: totalSeconds / 3600,
@@ -355,7 +360,7 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
   }
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   // A window pays no import's opening or closing (`runs` 0).
-  const windows = withStoreAmounts(chain.windows).map((w) => ({ ...w, runs: 0 }));
+  const windows = withStoreAmounts(chain.windows, emptyStore(ADDRESS_INDEX)).map((w) => ({ ...w, runs: 0 }));
   const samples = { wall: [] as ImportSample[], cpu: [] as ImportSample[], main: [] as ImportSample[] };
   const windowIndex: number[] = [];
   const keysBefore: number[] = [];

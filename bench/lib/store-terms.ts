@@ -42,11 +42,12 @@ export function storeAmounts(c: Composition, before: StoreKeys): StoreAmounts {
   return { storeKeyDecades: k1 > k0 ? decadeIntegral(k1) - decadeIntegral(k0) : 0 };
 }
 
-/** A chain's windows with their store amounts, the store growing from empty window by window. */
-export function withStoreAmounts<T extends Composition>(
-  windows: readonly T[],
-  start: StoreKeys = { coins: 0, other: 0 },
-): (T & StoreAmounts)[] {
+/**
+ * A chain's windows with their store amounts, the store growing window by window from `start`
+ * (an empty store with or without the address index, `emptyStore`: required, since a store
+ * without the index keeps far fewer keys and its amounts would otherwise be counted as with it).
+ */
+export function withStoreAmounts<T extends Composition>(windows: readonly T[], start: StoreKeys): (T & StoreAmounts)[] {
   let keys = start;
   return windows.map((w) => {
     const amounts = storeAmounts(w, keys);

@@ -1,6 +1,8 @@
 // The import model's store term (bench/lib/store-terms.ts): keys left in the store, each weighted
 // by the tenfolds past the calibration stores' size the store held when it was written, and the
 // fit that carries it (bench/lib/import-model.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addComposition, emptyComposition, type Composition } from '../../test-vectors/era-chain.js';
 import { fitCosts, modelsStore, predictMicros, type ImportSample, type UnitCosts } from '../../bench/lib/import-model.js';
@@ -72,7 +74,7 @@ describe('storeAmounts', () => {
   it('adds up over windows to what the whole chain is charged at once', () => {
     const windows = [SPROUT_WINDOW, SPROUT_WINDOW, NU5_WINDOW, NU5_WINDOW, NU5_WINDOW];
     const whole = windows.reduce((a, w) => addComposition(a, { ...w }), emptyComposition());
-    const byWindow = withStoreAmounts(windows).reduce((s, w) => s + w.storeKeyDecades, 0);
+    const byWindow = withStoreAmounts(windows, EMPTY).reduce((s, w) => s + w.storeKeyDecades, 0);
     // The coins never run out here, so the store's keys after the whole are those after its windows.
     expect(byWindow).toBeCloseTo(storeAmounts(whole, EMPTY).storeKeyDecades, -2);
     expect(byWindow).toBeGreaterThan(0);
@@ -111,7 +113,10 @@ describe('fitCosts with the store term', () => {
       composition({ blocks: 1000, bytes: 47_000_000, txs: 3_500, outputs: 3_000_000, inputs: 3_000 }),
     ];
     const order = [0, 1, 2, 4, 1, 3, 0, 2, 1, 1, 4, 2, 0, 1, 3, 2, 1];
-    return withStoreAmounts(order.map((i) => shapes[i]!)).map((w, i) => ({
+    return withStoreAmounts(
+      order.map((i) => shapes[i]!),
+      EMPTY,
+    ).map((w, i) => ({
       label: `window ${i}`,
       composition: { ...w, runs: 0 },
       micros: predictMicros(known, { ...w, runs: 0 }),
@@ -230,5 +235,50 @@ describe('the key model without the address index (-addressindex=0)', () => {
     expect(levelDbWork(c, false).rows).toBe(40 + 30 + 20 + 12 + 12 * 10);
     expect(levelDbWork(c).rows).toBe(3 * 40 + 4 * 30 + 20 + 12 + 14 * 10);
     expect(levelDbWork(c, false).presentReads).toBe(levelDbWork(c).presentReads);
+  });
+});
+
+describe('store amounts of a chain imported without the address index', () => {
+  it('are counted from a store without it, window by window (import-eras --address-index=0)', () => {
+    const windows = [SPROUT_WINDOW, NU5_WINDOW, NU5_WINDOW];
+    const without = withStoreAmounts(windows, emptyStore(false));
+    let keys = emptyStore(false);
+    for (const [i, w] of windows.entries()) {
+      expect(without[i]!.storeKeyDecades).toBe(storeAmounts(w, keys).storeKeyDecades);
+      keys = storeKeysAfter(keys, w);
+    }
+    const withIndex = withStoreAmounts(windows, EMPTY);
+    expect(without.at(-1)!.storeKeyDecades).toBeLessThan(withIndex.at(-1)!.storeKeyDecades / 2);
+  });
+});
+
+describe('the key model against the keys counted after the recorded imports', () => {
+  const results = join(import.meta.dirname, '..', '..', 'bench', 'results');
+  const run = JSON.parse(readFileSync(join(results, 'address-index-import.json'), 'utf8')) as {
+    imports: { address_index: boolean; blocks: number; keys: { count: number; by_prefix: Record<string, number> } }[];
+  };
+  // The same 100,526-block contiguous chain, whose composition the prediction recorded.
+  const chain = (
+    JSON.parse(readFileSync(join(results, 'import-projection-no-address-index.json'), 'utf8')) as {
+      contiguous: { composition: Composition };
+    }
+  ).contiguous.composition;
+
+  it.each([true, false])('predicts the keys of a store %s the address index within 1 %', (addressIndex) => {
+    const counted = run.imports.find((i) => i.address_index === addressIndex)!;
+    expect(counted.blocks).toBe(chain.blocks);
+    const predicted = storeKeyTotal(storeKeysAfter(emptyStore(addressIndex), chain));
+    expect(Math.abs(predicted / counted.keys.count - 1)).toBeLessThan(0.01);
+  });
+
+  it('counts the address index rows it charges: d an output and an input, p an input, a an unspent coin', () => {
+    const p = run.imports.find((i) => i.address_index)!.keys.by_prefix;
+    const near = (counted: number | undefined, model: number) => expect(Math.abs(counted! / model - 1)).toBeLessThan(1e-4);
+    near(p['d'], chain.outputs + chain.inputs);
+    near(p['p'], chain.inputs);
+    near(p['a'], chain.outputs - chain.inputs);
+    near(p['c'], chain.outputs - chain.inputs);
+    const without = run.imports.find((i) => !i.address_index)!.keys.by_prefix;
+    for (const prefix of ['d', 'a', 'p', 's', 'S']) expect(without[prefix]).toBeUndefined();
   });
 });

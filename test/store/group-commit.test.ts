@@ -10,27 +10,17 @@ import { REGTEST } from '../../src/chain/network.js';
 import { decodeBlock } from '../../src/codec/block.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
-import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { buildBlock, buildChain, regtestGenesis } from '../../test-vectors/regtest-builder.js';
 import { encodeV1Transaction } from '../support/address-index-chain.js';
-import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
+import { SHIELDED_REGTEST } from '../../test-vectors/regtest-shielded.js';
 import { tempDir } from '../support/store.js';
+import { shieldedArrivalOrder } from '../support/shielded-arrival.js';
 import { suiteTempDirs } from '../support/suite-dirs.js';
 import { dumpStoreIndex, interceptWrites } from '../support/store-io.js';
 
-/** base 1..130 with shielding from 101; a branch from 115 that takes over at 133; base again to 140. */
-function arrivalOrder(): { blocks: BuiltBlock[]; expectedTip: BuiltBlock } {
-  const genesis = regtestGenesis();
-  const builder = new ShieldedChainBuilder(genesis);
-  const shields = (h: number): number => (h > 100 && h % 3 === 0 ? 2 : 0);
-  const base = [genesis, ...builder.chain(genesis, 130, 'base', shields)];
-  const branch = builder.chain(base[115]!, 18, 'branch', (h) => (h % 4 === 0 ? 1 : 0));
-  const baseMore = builder.chain(base[130]!, 10, 'base', shields);
-  return { blocks: [...base, ...branch, ...baseMore], expectedTip: baseMore.at(-1)! };
-}
-
 describe('group commit', () => {
   const fresh = suiteTempDirs();
-  const { blocks, expectedTip } = arrivalOrder();
+  const { blocks, expectedTip } = shieldedArrivalOrder();
 
   async function importAll(datadir: string, groupCommit: ChainStoreOptions['groupCommit']) {
     const store = await openChainStore({ datadir, network: SHIELDED_REGTEST, groupCommit });

@@ -20,28 +20,18 @@ import { scanStore } from '../../src/store/scan.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../src/rpc/methods/control/experimental-features.js';
 import type { RpcMethod } from '../../src/rpc/method.js';
-import { buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
-import { SHIELDED_REGTEST, ShieldedChainBuilder } from '../../test-vectors/regtest-shielded.js';
+import { buildChain, regtestGenesis } from '../../test-vectors/regtest-builder.js';
+import { SHIELDED_REGTEST } from '../../test-vectors/regtest-shielded.js';
 import { callMethod } from '../support/call.js';
 import { startAtSaplingCheckpoint, tempDir } from '../support/store.js';
 import { dumpStoreIndex } from '../support/store-io.js';
+import { shieldedArrivalOrder } from '../support/shielded-arrival.js';
 import { suiteTempDirs } from '../support/suite-dirs.js';
 
 /** The address index's prefixes (`d`, `a`, `p`, `s`, `S`) as the first byte of a hex key. */
 const ADDRESS_PREFIXES = new Set(keys.addressIndexPrefixes.map((p) => p.toString(16).padStart(2, '0')));
 const RECORD = keys.noAddressIndex().toString('hex');
 const prefixOf = (hexKey: string): string => hexKey.slice(0, 2);
-
-/** base 1..130 with shielding spends of coinbase outputs from 101; a branch from 115 that takes over at 133; base again to 140. */
-function arrivalOrder(): { blocks: BuiltBlock[]; base: BuiltBlock[]; expectedTip: BuiltBlock } {
-  const genesis = regtestGenesis();
-  const builder = new ShieldedChainBuilder(genesis);
-  const shields = (h: number): number => (h > 100 && h % 3 === 0 ? 2 : 0);
-  const base = [genesis, ...builder.chain(genesis, 130, 'base', shields)];
-  const branch = builder.chain(base[115]!, 18, 'branch', (h) => (h % 4 === 0 ? 1 : 0));
-  const baseMore = builder.chain(base[130]!, 10, 'base', shields);
-  return { blocks: [...base, ...branch, ...baseMore], base, expectedTip: baseMore.at(-1)! };
-}
 
 /** Every row of a closed store but the address index's (and the record saying it keeps none). */
 function withoutAddressRows(dump: ReadonlyMap<string, string>): Map<string, string> {
@@ -64,7 +54,7 @@ const method = (methods: readonly RpcMethod[], name: string): RpcMethod => metho
 
 describe('a store without the address index (-addressindex=0)', () => {
   const fresh = suiteTempDirs();
-  const { blocks, base, expectedTip } = arrivalOrder();
+  const { blocks, base, expectedTip } = shieldedArrivalOrder();
 
   /** Imports every block into a new store as `zecrpc import` opens one; the statuses and the datadir. */
   async function imported(addressIndex: boolean, label: string): Promise<{ datadir: string; statuses: string[] }> {
