@@ -29,23 +29,27 @@ async function closedStore(addressIndex = true): Promise<string> {
   return datadir;
 }
 
+/** compare --json of heights 0..20 against a reference zecrpc with AUTH, the target a closed store. */
+const compareHeights0To20 = (referenceUrl: string, targetDir: string) =>
+  compare([
+    '--reference',
+    referenceUrl,
+    '--reference-user',
+    AUTH.user,
+    '--reference-password',
+    AUTH.password,
+    '--target-datadir',
+    targetDir,
+    '--heights',
+    '0..20',
+    '--json',
+  ]);
+
 describe('zecrpc compare against a second zecrpc on the same vectors', () => {
   it('opens a --target-datadir store created without the address index as it is, and finds every reply identical', async () => {
     const reference = await startZecrpcNode(cleanups, AUTH);
     const targetDir = await closedStore(false);
-    const r = await compare([
-      '--reference',
-      reference.url,
-      '--reference-user',
-      AUTH.user,
-      '--reference-password',
-      AUTH.password,
-      '--target-datadir',
-      targetDir,
-      '--heights',
-      '0..20',
-      '--json',
-    ]);
+    const r = await compareHeights0To20(reference.url, targetDir);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.json().totals).toEqual({ requests: 21 * PER_HEIGHT, identical: 21 * PER_HEIGHT, different: 0, drift: 0, excluded: 0 });
@@ -54,19 +58,7 @@ describe('zecrpc compare against a second zecrpc on the same vectors', () => {
   it('finds every reply identical (HTTP reference, in-process target) and exits 0', async () => {
     const reference = await startZecrpcNode(cleanups, AUTH);
     const targetDir = await closedStore();
-    const r = await compare([
-      '--reference',
-      reference.url,
-      '--reference-user',
-      AUTH.user,
-      '--reference-password',
-      AUTH.password,
-      '--target-datadir',
-      targetDir,
-      '--heights',
-      '0..20',
-      '--json',
-    ]);
+    const r = await compareHeights0To20(reference.url, targetDir);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const res = r.json();

@@ -53,6 +53,18 @@ async function repair(datadir: string, ...options: string[]): Promise<string> {
   return out;
 }
 
+/** Moves the best-chain entry of height 15 to a key with one bit flipped (height 65551), as damage would. */
+async function flipBitInHeightKey15(datadir: string): Promise<void> {
+  const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  await db.open();
+  const value = (await db.get(keys.height(15)))!;
+  await db.batch([
+    { type: 'del', key: keys.height(15) },
+    { type: 'put', key: keys.height(15 | 0x10000), value },
+  ]);
+  await db.close();
+}
+
 describe('a store that lost committed data', () => {
   it("a flipped bit in LevelDB's log: refused with the missing heights, then repaired from the block files", async () => {
     const datadir = await importedStore('repair-log');
@@ -101,14 +113,7 @@ describe('a store that lost committed data', () => {
 
   it('a flipped bit in a best-chain key: the height has no entry and another lies above the tip; repaired', async () => {
     const datadir = await importedStore('repair-height-key');
-    const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    await db.open();
-    const value = (await db.get(keys.height(15)))!;
-    await db.batch([
-      { type: 'del', key: keys.height(15) },
-      { type: 'put', key: keys.height(15 | 0x10000), value },
-    ]);
-    await db.close();
+    await flipBitInHeightKey15(datadir);
 
     await expect(openChainStore({ datadir, network: MAINNET })).rejects.toThrow(
       'best-chain heights 15 under the tip 20 have no entry (h); best-chain entries at heights 65551 lie above the tip 20.',
@@ -118,14 +123,7 @@ describe('a store that lost committed data', () => {
   });
   it('a store without the address index is rebuilt without it, and only with -addressindex=0', async () => {
     const datadir = await importedStore('repair-no-address-index', false);
-    const db = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
-    await db.open();
-    const value = (await db.get(keys.height(15)))!;
-    await db.batch([
-      { type: 'del', key: keys.height(15) },
-      { type: 'put', key: keys.height(15 | 0x10000), value },
-    ]);
-    await db.close();
+    await flipBitInHeightKey15(datadir);
     await expect(runVerify([`-datadir=${datadir}`, '-repair'], () => undefined)).rejects.toThrow(
       `the chain store at ${join(datadir, 'zecrpc')} keeps no address index (it was created with -addressindex=0), and ` +
         '-addressindex=1 would rebuild it with one. Nothing was moved or changed: run zecrpc verify -repair again with -addressindex=0.',
