@@ -10,7 +10,7 @@
  *   npx tsx bench/import-contiguous.ts generate DIR      (the 100,526-block contiguous chain)
  *   npx tsx bench/import-address-index.ts DIR [--rounds=2] [--max-blocks=N]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERA_REGTEST } from '../test-vectors/era-chain.js';
@@ -47,8 +47,37 @@ interface Import {
   keys: StoreKeyCount;
 }
 
+/**
+ * The store being written, removed if the run is interrupted (each is gigabytes). A wrapper that
+ * kills the process before its handler runs (npx on Ctrl-C) leaves it behind: the next run removes
+ * the stores of runs no longer alive, named by their process id.
+ */
+let current: string | null = null;
+const STORE_PREFIX = 'zecrpc-addrindex-';
+for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(STORE_PREFIX))) {
+  const pid = Number(name.slice(STORE_PREFIX.length).split('-')[0]);
+  if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (current) rmSync(current, { recursive: true, force: true });
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
 async function importOnce(addressIndex: boolean, round: number): Promise<Import> {
-  const root = mkdtempSync(join(tmpdir(), 'zecrpc-addrindex-'));
+  const root = mkdtempSync(join(tmpdir(), `${STORE_PREFIX}${process.pid}-`));
+  current = root;
   try {
     const started_at = new Date().toISOString();
     const load_before = load();
@@ -80,6 +109,7 @@ async function importOnce(addressIndex: boolean, round: number): Promise<Import>
     return result;
   } finally {
     rmSync(root, { recursive: true, force: true });
+    current = null;
   }
 }
 
@@ -95,6 +125,12 @@ const ratios = Object.fromEntries(
     return [m, { median: median(perRound), per_round: perRound.map((x) => Number(x.toFixed(3))) }];
   }),
 );
+// The same chain leaves the same keys every round: a difference means an import went wrong.
+for (const addressIndex of [true, false]) {
+  const counts = new Set(imports.filter((i) => i.address_index === addressIndex).map((i) => i.keys.count));
+  if (counts.size !== 1)
+    throw new Error(`the imports ${addressIndex ? 'with' : 'without'} the index left different key counts: ${[...counts].join(', ')}`);
+}
 const keysRatio = of(false, 0).keys.count / of(true, 0).keys.count;
 for (const m of measures) {
   const r = ratios[m]!;
