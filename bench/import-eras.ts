@@ -62,7 +62,7 @@ const ROUNDS = numberFlag('rounds', QUICK ? 1 : 3);
 const RESULT = projectionFile(join(import.meta.dirname, 'results'));
 
 const REPROJECT = process.argv.includes('--reproject');
-/** The checkout measured, taken before the run (a commit during it does not change what ran). */
+/** This run's checkout, taken before the run (a commit during it does not change what ran). */
 const COMMIT = revision(import.meta.dirname);
 /**
  * Where the store calibration chain is (bench/import-contiguous.ts generate-store DIR builds one):
@@ -83,6 +83,8 @@ interface Measured {
   loadAverage: string;
   calibration: unknown[];
   storeCalibration: unknown;
+  /** The checkout whose imports gave the unit costs (an earlier run's with --reproject). */
+  commit: string;
 }
 
 try {
@@ -168,7 +170,8 @@ try {
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
   const out = {
     generated_at: new Date().toISOString(),
-    commit: COMMIT,
+    commit: measured.commit,
+    ...(REPROJECT ? { reprojected_at: COMMIT } : {}),
     quick: QUICK,
     address_index: ADDRESS_INDEX,
     mainnet_hours: totalSeconds / 3600,
@@ -296,6 +299,7 @@ async function measure(): Promise<Measured> {
     mainCosts,
     equihashUs,
     loadAverage: load(),
+    commit: COMMIT,
     calibration: chains.map((c) => ({
       label: c.spec.label,
       composition: c.composition,
@@ -411,6 +415,7 @@ function lastMeasured(): Measured {
     load_average: string;
     calibration: unknown[];
     store_calibration?: unknown;
+    commit?: string;
   };
   console.log(`unit costs of the run in ${RESULT} (measured at ${last.load_average}), projected again`);
   return {
@@ -421,6 +426,7 @@ function lastMeasured(): Measured {
     loadAverage: last.load_average,
     calibration: last.calibration,
     storeCalibration: last.store_calibration ?? 'not measured',
+    commit: last.commit ?? 'not recorded',
   };
 }
 

@@ -57,7 +57,8 @@ function members(checker: ts.TypeChecker, type: ts.Type, at: ts.Node): string[] 
     const readonly = decl && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Readonly ? 'readonly ' : '';
     const t = checker.getTypeOfSymbolAtLocation(p, at);
     if (p.flags & ts.SymbolFlags.Method) {
-      for (const s of signatures(checker, t, ts.SignatureKind.Call)) lines.push(`${p.name}${optional}${s}`);
+      // An optional method's type is the function or undefined: its signatures are the function's.
+      for (const s of signatures(checker, checker.getNonNullableType(t), ts.SignatureKind.Call)) lines.push(`${p.name}${optional}${s}`);
     } else {
       lines.push(`${readonly}${p.name}${optional}: ${checker.typeToString(t, at, TYPE_FLAGS)}`);
     }
