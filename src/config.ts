@@ -46,31 +46,28 @@ export function interpretBool(value: string): boolean {
   return m !== null && Number(m[1]) !== 0;
 }
 
-/**
- * The values `-noNAME=VALUE` (zcash.conf's `noNAME=VALUE`) were written with, per parsed map: the
- * map holds them as NAME's 0 or 1, and an option that takes only exact forms (addressIndexOption)
- * reads what was written.
- */
-const NEGATED_AS_WRITTEN = new WeakMap<OptionMap, Map<string, string[]>>();
+const ADDRESS_INDEX_FORMS =
+  '-addressindex takes only -addressindex or -addressindex=1 (keep the address index, the default) and -addressindex=0 or ' +
+  '-noaddressindex (create the store without it), in zcash.conf addressindex=1, addressindex=0 or noaddressindex=1. ' +
+  'The choice stays with the store.';
 
-/** The values given to `-noNAME` in a parsed map, as written. */
-export function negatedValues(options: OptionMap, name: string): string[] {
-  return NEGATED_AS_WRITTEN.get(options)?.get(name) ?? [];
-}
+/**
+ * Options whose choice cannot be undone, which take only the exact boolean forms (`-name`,
+ * `-name=1`, `-name=0`, `-noname`, `-noname=1`): zcashd's InterpretBool would read `=true` or
+ * `=yes` as 0. Each with the message that names its forms.
+ */
+const EXACT_BOOLEANS: ReadonlyMap<string, string> = new Map([['addressindex', ADDRESS_INDEX_FORMS]]);
 
 /** Adds one `name=value`; as in zcashd's InterpretNegativeSetting, `-noname` means `-name=0` and `-noname=0` means `-name=1`. */
 function addOption(options: OptionMap, written: string, value: string): void {
-  let name = written;
-  let stored = value;
-  if (name.startsWith('no') && name.length > 2) {
-    name = name.slice(2);
-    stored = interpretBool(value) ? '0' : '1';
-    const negated = NEGATED_AS_WRITTEN.get(options) ?? new Map<string, string[]>();
-    NEGATED_AS_WRITTEN.set(options, negated);
-    negated.set(name, [...(negated.get(name) ?? []), value]);
+  const negated = written.startsWith('no') && written.length > 2;
+  const name = negated ? written.slice(2) : written;
+  const forms = EXACT_BOOLEANS.get(name);
+  if (forms !== undefined && !(negated ? ['', '1'] : ['', '0', '1']).includes(value)) {
+    throw new ConfigError(`Error: Invalid value in '-${written}=${value}': ${forms}`);
   }
   const list = options.get(name) ?? [];
-  list.push(stored);
+  list.push(negated ? (interpretBool(value) ? '0' : '1') : value);
   options.set(name, list);
 }
 
@@ -182,11 +179,6 @@ export interface NodeConfig {
   getArg(name: string): string | undefined;
   /** zcashd's GetBoolArg: absent → fallback; otherwise InterpretBool ("" or a non-zero number → true). */
   getBoolArg(name: string, fallback: boolean): boolean;
-  /**
-   * The values given to `-noNAME`, the command line's then the file's, as written (`getArgs` holds
-   * them as 0 or 1). Optional, so a configuration built by hand need not provide it: none then.
-   */
-  getNegatedArgs?(name: string): string[];
 }
 
 function integerOption(value: string | undefined, name: string, fallback: number): number {
@@ -307,21 +299,10 @@ export function dbcacheBytesOption(config: Pick<NodeConfig, 'getArg'>): number {
 /**
  * `-addressindex` (default 1): whether the chain store keeps the insight explorer's address,
  * spent and timestamp indexes. A store keeps what it was created with (store/chain.ts), and
- * -insightexplorer and -lightwalletd read these indexes. The choice cannot be undone, so only
- * the exact forms are taken: zcashd's boolean parsing reads `-addressindex=true` or `=yes` as 0.
+ * -insightexplorer and -lightwalletd read these indexes. The choice cannot be undone, so the
+ * parsers take only its exact forms (EXACT_BOOLEANS).
  */
-export function addressIndexOption(config: Pick<NodeConfig, 'getArgs' | 'getBoolArg' | 'getNegatedArgs'>): boolean {
-  // The negated forms are in getArgs too, as 0 or 1: their written values are checked apart.
-  const positive = config.getArgs('addressindex').find((v) => !['', '0', '1'].includes(v));
-  const negated = (config.getNegatedArgs?.('addressindex') ?? []).find((v) => !['', '1'].includes(v));
-  const given = positive !== undefined ? `-addressindex=${positive}` : negated !== undefined ? `-noaddressindex=${negated}` : null;
-  if (given !== null) {
-    throw new ConfigError(
-      `Error: Invalid value in '${given}': -addressindex takes only -addressindex or -addressindex=1 (keep the address index, ` +
-        'the default) and -addressindex=0 or -noaddressindex (create the store without it), in zcash.conf addressindex=1, ' +
-        'addressindex=0 or noaddressindex=1. The choice stays with the store.',
-    );
-  }
+export function addressIndexOption(config: Pick<NodeConfig, 'getBoolArg'>): boolean {
   return config.getBoolArg('addressindex', true);
 }
 
@@ -543,7 +524,6 @@ export function loadNodeConfig(argv: readonly string[]): NodeConfig {
     getArgs,
     getArg,
     getBoolArg,
-    getNegatedArgs: (name) => [...negatedValues(cli, name), ...negatedValues(file, name)],
   };
 }
 
