@@ -2,7 +2,7 @@
  * Builds the calibration chains whose labels start with the words given (bench/lib/calibration-chains.ts)
  * and imports each ROUNDS times as import-eras does, printing wall and CPU seconds: run under
  * `node --cpu-prof` to see where an imported unit (a Sapling spend, an Orchard action) spends its time.
- * Run: node --import tsx --cpu-prof bench/import-profile.ts [--blocks=250] [--rounds=1] "Orchard actions" ...
+ * Run: node --import tsx --cpu-prof bench/import-profile.ts [--blocks=250] [--rounds=1] [--tree-thread=0] "Orchard actions" ...
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,8 @@ try {
       const c = written.total;
       console.log(
         `${spec.label}: ${c.blocks} blocks, ${c.saplingSpends} spends, ${c.orchardActions} actions, ${c.saplingOutputs} Sapling outputs: ` +
-          `${(run.wallMicros / 1e6).toFixed(2)} s wall, ${(run.cpuMicros / 1e6).toFixed(2)} s CPU`,
+          `${(run.wallMicros / 1e6).toFixed(2)} s wall, ${(run.cpuMicros / 1e6).toFixed(2)} s CPU, ` +
+          `${(run.mainThreadCpuMicros / 1e6).toFixed(2)} s main thread`,
       );
     }
   }

@@ -11,6 +11,7 @@ import type { NetworkParams } from '../../src/chain/network.js';
 import type { CoinReadCounts } from '../../src/store/committed-coins.js';
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
+import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
 import { cpuMicros } from './measure.js';
 import { mainThreadCpuMicros } from './process-cpu.js';
 
@@ -19,6 +20,12 @@ import { mainThreadCpuMicros } from './process-cpu.js';
  * without the address index, and keep their projection apart (projectionFile).
  */
 export const ADDRESS_INDEX = !process.argv.includes('--address-index=0');
+
+/**
+ * `--tree-thread=0`: the benches import without the tree thread (sync/tree-prefetch.ts), every
+ * block's trees hashed on the main thread, as `zecrpc import` does on one core.
+ */
+export const TREE_THREAD = !process.argv.includes('--tree-thread=0');
 
 /** The projection file of the configuration measured: the default's, or -addressindex=0's. */
 export const projectionFile = (resultsDir: string): string =>
@@ -99,6 +106,8 @@ export async function importChainDir(
     maxBlocks?: number;
     /** Keep the address index (`-addressindex`, default true). */
     addressIndex?: boolean;
+    /** Step the trees of blocks read ahead on a thread, as `zecrpc import` does with two cores (default TREE_THREAD). */
+    treeThread?: boolean;
   } = {},
 ): Promise<EraImportRun> {
   const store = await openChainStore({
@@ -122,6 +131,7 @@ export async function importChainDir(
   const t0 = performance.now();
   const c0 = cpuMicros();
   const m0 = mainThreadCpuMicros();
+  const trees = (options.treeThread ?? TREE_THREAD) ? await TreePrefetcher.start(store) : undefined;
   let height = -1;
   const groups: GroupWritten[] = [];
   const db = (store as unknown as { db: GroupingDb }).db;
@@ -161,6 +171,7 @@ export async function importChainDir(
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
     progress: 'silent',
     solutions,
+    ...(trees ? { trees } : {}),
     ...(signal ? { signal } : {}),
   });
   await store.flush();
@@ -171,7 +182,7 @@ export async function importChainDir(
   height = (await store.tip())?.height ?? 0;
   if (options.traceEverySeconds) sample();
   const coinReads = { ...store.coinCache.reads };
-  await solutions.close();
+  await Promise.all([solutions.close(), trees?.close()]);
   await store.close();
   return {
     wallMicros,

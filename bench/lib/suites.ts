@@ -25,6 +25,8 @@ export const NOT_SUITES: Readonly<Record<string, string>> = {
     'a post-hoc prediction of a recorded contiguous import (bench/results/import-floors.md, run 7): a tool, not a measurement',
   'import-address-index':
     'imports the chain `import-contiguous.ts generate DIR` builds with and without the address index (tens of minutes): run by hand, bench/results/address-index-import.json',
+  'import-tree-thread':
+    'imports the chain `import-contiguous.ts generate DIR` builds with the tree thread and without (tens of minutes): run by hand, bench/results/tree-thread-import.json',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };

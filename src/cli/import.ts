@@ -19,6 +19,7 @@ import { checkOptions, isHelpFlag, isVersionFlag } from './options.js';
 import { fetchCheckpoint, readCheckpointFile } from '../sync/checkpoint.js';
 import { JsonRpcClient } from '../sync/rpc-client.js';
 import { SolutionPrefetcher } from '../sync/solution-prefetch.js';
+import { TreePrefetcher } from '../sync/tree-prefetch.js';
 import { usableCores } from '../workers/usable-cores.js';
 import { openStoreOrExplain } from './store-open.js';
 import { importUsage } from './usage.js';
@@ -133,7 +134,7 @@ export async function runImport(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal, solutions };
+  let trees: TreePrefetcher | undefined;
   try {
     // A fresh store holds its network's genesis block, as zcashd and `zecrpc serve` do, so blocks
     // from height 1 on import by themselves; a checkpoint start needs the store empty.
@@ -149,6 +150,10 @@ export async function runImport(argv: string[]): Promise<void> {
       await store.startFromCheckpoint(cp);
       process.stderr.write(`started the store at checkpoint height ${cp.height}\n`);
     }
+    // With a second core, the blocks read ahead have their note-commitment trees stepped on a
+    // thread from the tip on (the other threads check solutions and run LevelDB's compactions).
+    if (usableCores() >= 2) trees = await TreePrefetcher.start(store);
+    const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal, solutions, trees };
     let result: ImportResult;
     if (opts.hex) result = await importHex(store, opts.hex, common);
     else if (opts.blocksDir) result = await importBlkFiles(store, opts.blocksDir, common);
@@ -178,7 +183,7 @@ export async function runImport(argv: string[]): Promise<void> {
     try {
       await store.close();
     } finally {
-      await solutions?.close();
+      await Promise.all([solutions?.close(), trees?.close()]);
     }
   }
 }

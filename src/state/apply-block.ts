@@ -18,11 +18,12 @@ import { isUnspendable } from '../codec/script/opcodes.js';
 import type { OutPoint } from '../codec/tx/types.js';
 import { ConnectChecks, type ConnectRule, type ConnectViolation } from './connect-checks.js';
 import { blockNullifiers, type RevealedNullifier } from './nullifiers.js';
-import { type BlockChainState, type ChainStateTip, type PoolHashers, type ShieldedPool, emptyTrees } from './chain-state.js';
-import { poolMembers, SHIELDED_POOL_ENTRIES, treePools, type ShieldedPoolId } from './pools.js';
+import { advanceBlockTrees, blockLeaves, type PrecomputedTrees } from './block-trees.js';
+import type { BlockChainState, ChainStateTip, PoolHashers, ShieldedPool } from './chain-state.js';
+import { poolMembers, SHIELDED_POOL_ENTRIES, type ShieldedPoolId } from './pools.js';
 import { checkShieldedRequirements, type ShieldedRequirementFailure } from './shielded-requirements.js';
 import { appendHistoryLeaf, connectHistoryBlock, emptyHistoryTree, historyLeaf, historyLeafFacts } from './history-tree.js';
-import type { CompletedSubtree, IncrementalMerkleTree } from './trees/incremental.js';
+import type { IncrementalMerkleTree } from './trees/incremental.js';
 import {
   addPoolTotals,
   blockPoolDeltas,
@@ -73,6 +74,11 @@ export interface ApplyBlockInput {
   anchorKnown?(pool: ShieldedPoolId, root: Uint8Array): boolean;
   /** Whether a block before this one revealed the nullifier (GetNullifier). Without it, nullifiers are not checked. */
   nullifierSpent?(pool: ShieldedPool, nullifier: Uint8Array): boolean;
+  /**
+   * The block's tree steps as a tree thread computed them ahead (sync/tree-prefetch.ts): each is
+   * taken only where it continues the parent's tree with this block's own leaves, else hashed here.
+   */
+  precomputedTrees?: PrecomputedTrees | null;
 }
 
 export interface ApplyBlockResult {
@@ -293,26 +299,12 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   }
 
   // ---- note-commitment trees, in block order: Sprout, then each registered pool's leaves
-  const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
-  const empty = parent ? null : emptyTrees(hashers);
-  for (const pool of treePools()) {
-    // A tip made before a pool was registered has no tree for it: nothing entered it yet.
-    trees[pool] = parent?.trees[pool]?.clone() ?? empty?.[pool] ?? emptyTrees(hashers)[pool];
-  }
-  const leaves = {} as Record<ShieldedPool, Uint8Array[]>;
-  for (const pool of treePools()) leaves[pool] = [];
-  for (const tx of block.transactions) {
-    for (const js of tx.data.joinSplits) leaves.sprout.push(js.commitments[0], js.commitments[1]);
-    for (const pool of SHIELDED_POOL_ENTRIES) pool.commitments(tx.data, leaves[pool.id as ShieldedPoolId]);
-  }
-  const newRoots: ApplyBlockResult['newRoots'] = [];
-  const completedSubtrees: ApplyBlockResult['completedSubtrees'] = [];
-  for (const pool of treePools()) {
-    if (leaves[pool].length === 0) continue;
-    const completed: CompletedSubtree[] = trees[pool].appendMany(leaves[pool]);
-    newRoots.push({ pool, root: trees[pool].root() });
-    if (pool !== 'sprout') for (const c of completed) completedSubtrees.push({ pool, index: c.index, root: c.root });
-  }
+  const { trees, newRoots, completedSubtrees } = advanceBlockTrees(
+    parent?.trees ?? null,
+    hashers,
+    blockLeaves(block.transactions),
+    input.precomputedTrees ?? null,
+  );
   // ---- header commitments (§1.2, §2.4) and the history tree (§6)
   const heartwood = isUpgradeActive(network, 'Heartwood', height);
   const nu5 = isUpgradeActive(network, 'NU5', height);

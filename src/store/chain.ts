@@ -38,6 +38,7 @@ import { decodeBlockHeader } from '../codec/block.js';
 import { bytesEqual, reversedHexToBytes, toHexReversed } from '../codec/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import type { ShieldedPoolId } from '../state/pools.js';
+import type { PrecomputedTrees } from '../state/block-trees.js';
 import { StateTransitionError } from '../state/apply-block.js';
 import type { BlockChainState, ChainStateTip, ShieldedPool } from '../state/chain-state.js';
 import { defaultPoolHashers } from '../state/hashers.js';
@@ -143,6 +144,16 @@ export interface AddResult {
 export interface AddBlockOptions {
   /** Equihash verdicts the importer computed ahead (sync/solution-prefetch.ts); else the solution is checked here. */
   solutions?: SolutionVerdicts;
+  /** Tree steps a tree thread computed ahead (sync/tree-prefetch.ts); else the trees are hashed here. */
+  trees?: TreeSteps;
+}
+
+/**
+ * Note-commitment tree steps an importer computed ahead on a thread (sync/tree-prefetch.ts): a
+ * block's, taken once, or null when none was started for it.
+ */
+export interface TreeSteps {
+  take(hash: Uint8Array): Promise<PrecomputedTrees | null> | null;
 }
 
 /** The indexers a store keeps unless told otherwise. */
@@ -271,7 +282,7 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
    * when the parent is missing); nothing is written for a rejected block.
    */
   addBlock(bytes: Uint8Array, opts: AddBlockOptions = {}): Promise<AddResult> {
-    return this.db.exclusive(() => this.addBlockLocked(bytes, opts.solutions ?? this.solutions ?? undefined));
+    return this.db.exclusive(() => this.addBlockLocked(bytes, opts.solutions ?? this.solutions ?? undefined, opts.trees));
   }
 
   /** Whether the block was found invalid (connecting it, or a block it descends from, failed). */
@@ -284,7 +295,7 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     return sha256d(decodeBlockHeader(bytes).bytes);
   }
 
-  private async addBlockLocked(bytes: Uint8Array, solutions: SolutionVerdicts | undefined): Promise<AddResult> {
+  private async addBlockLocked(bytes: Uint8Array, solutions: SolutionVerdicts | undefined, trees?: TreeSteps): Promise<AddResult> {
     const db = this.db;
     const acceptance = await acceptBlock(db, this.rules, bytes, solutions);
     if ('duplicate' in acceptance) {
@@ -320,7 +331,14 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
     ops.push(...db.highestRecordOps(height));
     ops.push(...db.chainTips.recordOps(hash, height === 0 ? null : header.prevHash));
     if (connectNow) {
-      const chainBlock: ChainBlock = { hash, height, header: header.bytes, txids, block: async () => block };
+      const chainBlock: ChainBlock = {
+        hash,
+        height,
+        header: header.bytes,
+        txids,
+        block: async () => block,
+        precomputedTrees: trees?.take(hash) ?? null,
+      };
       try {
         ops.push(...(await this.indexers.connectOps(chainBlock, db.view)));
       } catch (e) {

@@ -106,8 +106,12 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.slice(startIndex).reduce((a, b) => a + b, 0) - startOffset;
   const progress = new ImportProgress({ label: 'import blk', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
-  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes, solutions: opts.solutions });
-  const prefetch = (bytes: Uint8Array): void => (opts.solutions ? opts.solutions.prefetch(bytes) : store.prefetch(bytes));
+  const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes, solutions: opts.solutions, trees: opts.trees });
+  const prefetch = (bytes: Uint8Array): void => {
+    if (opts.solutions) opts.solutions.prefetch(bytes);
+    else store.prefetch(bytes);
+    opts.trees?.prefetch(bytes);
+  };
   const magic = Buffer.from(store.network.magic);
   let truncated: BlkImportResult['truncated'] = null;
   const checkpoint = async (fileIndex: number, offset: number): Promise<void> => {
@@ -223,6 +227,13 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
                 offset,
               },
             );
+          }
+          // A record that did not fit the window it was first seen in is prefetched now: the tree
+          // thread steps blocks in the order they are added, each on its parent's trees.
+          if (prefetchedTo <= offset) {
+            prefetch(body);
+            prefetchedTo = offset + 8 + length;
+            ahead++;
           }
           // Copy: the window buffer is reused, and buffered orphans must keep their bytes.
           await sink.add(new Uint8Array(body), { source: file, position: `offset ${offset}`, offset });

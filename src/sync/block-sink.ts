@@ -7,6 +7,7 @@ import { toHexReversed } from '../codec/hex.js';
 import type { AddResult, ChainStore, SolutionVerdicts } from '../store/chain.js';
 import { BlockRejectedError, UnknownParentError } from '../store/errors.js';
 import { networkOptions, otherNetworkOf } from './block-network.js';
+import type { TreePrefetcher } from './tree-prefetch.js';
 
 /** Where an imported block came from: a file and its line or offset, or an upstream URL and height. */
 export interface BlockOrigin {
@@ -52,6 +53,8 @@ export interface BlockSinkOptions {
   onResult?: (r: AddResult, origin: BlockOrigin) => void;
   /** Equihash verdicts the importer computed ahead, handed to the store with each block. */
   solutions?: SolutionVerdicts;
+  /** Note-commitment tree steps the importer computed ahead, handed to the store with each block. */
+  trees?: TreePrefetcher;
 }
 
 /**
@@ -101,7 +104,8 @@ export class BlockSink {
   private async store1(bytes: Uint8Array, origin: BlockOrigin, stack: Waiting[]): Promise<void> {
     let r: AddResult;
     try {
-      r = await this.store.addBlock(bytes, { solutions: this.opts.solutions });
+      r = await this.store.addBlock(bytes, { solutions: this.opts.solutions, trees: this.opts.trees });
+      await this.opts.trees?.seedAfterGap(this.store);
     } catch (e) {
       if (e instanceof UnknownParentError) throw e;
       if (e instanceof BlockRejectedError) throw new ImportError(`${describeOrigin(origin)}: ${e.message}`, origin);

@@ -11,6 +11,7 @@ import { MAX_BLOCK_SIZE, type ChainStore } from '../store/chain.js';
 import { BlockSink, ImportError, type ImportStats } from './block-sink.js';
 import { ImportProgress, type ImportLogger, type ProgressMode } from './progress.js';
 import type { SolutionPrefetcher } from './solution-prefetch.js';
+import type { TreePrefetcher } from './tree-prefetch.js';
 import { specialKind, statSource } from './source-files.js';
 
 /** How an import reports its progress and where it logs. */
@@ -26,6 +27,12 @@ export interface ImportOptions {
    * `solutionThreads` prefetches them itself, else each is checked as its block is added).
    */
   solutions?: SolutionPrefetcher;
+  /**
+   * Steps the note-commitment trees of the blocks the importer reads ahead on a thread, and hands
+   * the steps to the store as it adds them (without it, each block's trees are hashed as it is
+   * added). The blk-file and upstream importers read ahead; the hex one does not, and ignores it.
+   */
+  trees?: TreePrefetcher;
 }
 
 /** What an import stored, the tip it reached and how long it took. */

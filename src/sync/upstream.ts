@@ -191,10 +191,14 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
         while (inflight.length && !stopped()) {
           const blocks = await inflight.shift()!;
           fill();
+          // Trees are stepped in chain order (each block's after its parent's), so a window is
+          // handed to the tree thread as it comes up, not as it arrives.
+          if (opts.trees) for (const b of blocks) opts.trees.prefetch(b.bytes);
           for (const b of blocks) {
             if (stopped()) break;
             try {
-              const r = await store.addBlock(b.bytes, { solutions: opts.solutions });
+              const r = await store.addBlock(b.bytes, { solutions: opts.solutions, trees: opts.trees });
+              await opts.trees?.seedAfterGap(store);
               if (r.status === 'duplicate') stats.duplicates++;
               else {
                 stats.added++;

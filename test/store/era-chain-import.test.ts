@@ -1,7 +1,8 @@
 // An era-shaped chain (test-vectors/era-chain.ts: real mainnet blocks' transaction shapes per era,
 // the 2022 spam's 1.9 MB Sapling-output blocks, Orchard-heavy NU6.3 blocks) imports under every
 // check the importer runs, and `zecrpc import`'s way (blk files, group commit, solutions on a
-// thread) ends with exactly the LevelDB contents of block-by-block commits.
+// thread, note-commitment trees stepped ahead on another) ends with exactly the LevelDB contents of
+// block-by-block commits.
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
 import { checkStoreIntegrity, importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
+import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
 import { addComposition, compositionOf, emptyComposition, EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { eraChainBlocks, eraSamples, SPAM_BLOCK } from '../../test-vectors/era-shapes.js';
 import { suiteTempDirs } from '../support/suite-dirs.js';
@@ -74,9 +76,12 @@ describe('era-shaped chain', () => {
     const groupedDir = fresh('era-grouped');
     const grouped = await openChainStore({ datadir: groupedDir, network: generator.network, groupCommit: true });
     const solutions = new SolutionPrefetcher(generator.network, 1);
-    const result = await importBlkFiles(grouped, join(chainDir, 'blocks'), { progress: 'silent', solutions });
-    await solutions.close();
+    // The store holds nothing yet: the thread starts from the empty trees before genesis.
+    const trees = await TreePrefetcher.start(grouped);
+    const result = await importBlkFiles(grouped, join(chainDir, 'blocks'), { progress: 'silent', solutions, trees });
+    await Promise.all([solutions.close(), trees.close()]);
     expect(result.added).toBe(blocks.length);
+    expect(trees.counts).toEqual({ posted: blocks.length, stepped: blocks.length, skipped: 0 });
     expect((await grouped.tip())?.hash).toEqual(blocks.at(-1)!.hash);
     await grouped.close();
 

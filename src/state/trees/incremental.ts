@@ -32,6 +32,15 @@ export interface CompletedSubtree {
   batchOffset: number;
 }
 
+/** How a serialized frontier is read back (`fromTreeState`, `fromParts`). */
+export interface FrontierOptions extends IncrementalMerkleTreeOptions {
+  /**
+   * The frontier's root as this package computed it from the same frontier elsewhere (a tree
+   * thread): kept as the cached root instead of hashed again. Not checked.
+   */
+  knownRoot?: Uint8Array;
+}
+
 export interface IncrementalMerkleTreeOptions {
   /**
    * Height of the subtrees to report as they complete. Default: TRACKED_SUBTREE_HEIGHT when it
@@ -251,17 +260,14 @@ export class IncrementalMerkleTree {
    * Rebuilds a tree from a serialized frontier (hex or bytes; either parent-list layout).
    * Throws TreeStateError for malformed input.
    */
-  static fromTreeState(
-    hasher: MerkleHasher,
-    state: string | Uint8Array,
-    options: IncrementalMerkleTreeOptions = {},
-  ): IncrementalMerkleTree {
+  static fromTreeState(hasher: MerkleHasher, state: string | Uint8Array, options: FrontierOptions = {}): IncrementalMerkleTree {
     return IncrementalMerkleTree.fromParts(hasher, decodeTreeState(state, hasher.depth), options);
   }
 
   /** Rebuilds a tree from zcashd's (left, right, parents) form, already checked by `decodeTreeState`. */
-  static fromParts(hasher: MerkleHasher, parts: FrontierParts, options: IncrementalMerkleTreeOptions = {}): IncrementalMerkleTree {
-    const tree = new IncrementalMerkleTree(hasher, options);
+  static fromParts(hasher: MerkleHasher, parts: FrontierParts, options: FrontierOptions = {}): IncrementalMerkleTree {
+    const { knownRoot, ...treeOptions } = options;
+    const tree = new IncrementalMerkleTree(hasher, treeOptions);
     if (parts.left === null) return tree;
     if (parts.parents.length >= tree.depth) throw new RangeError(`a depth-${tree.depth} tree has at most ${tree.depth - 1} parents`);
     let p = 0;
@@ -278,6 +284,7 @@ export class IncrementalMerkleTree {
       p += 2 ** (i + 1);
     });
     tree.n = p + 1;
+    if (knownRoot) tree.rootCache = knownRoot;
     return tree;
   }
 

@@ -298,6 +298,7 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
       );
     }
     const block = await chainBlock.block();
+    const precomputedTrees = (await chainBlock.precomputedTrees) ?? null;
     const lookups = chainStateLookups((key) => view.get(key), this.hashers);
     const result = applyBlock({
       network: this.network,
@@ -312,6 +313,7 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
       sproutTreeAt: (root) => treeAtAnchor(this.hashers.sprout, root, view.get(chainStateKeys.anchor('sprout', root)) ?? null, 'sprout'),
       anchorKnown: lookups.anchorKnown,
       nullifierSpent: lookups.nullifierRevealed,
+      precomputedTrees,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
 

@@ -19,6 +19,7 @@
 import type { Block } from '../../codec/block.js';
 import type { Coin, SpentCoin } from '../../state/apply-block.js';
 import type { ShieldedPool } from '../../state/chain-state.js';
+import type { PrecomputedTrees } from '../../state/block-trees.js';
 import type { RevealedNullifier } from '../../state/nullifiers.js';
 import type { OutPoint } from '../../codec/tx/types.js';
 import type { BatchOp } from '../block-data.js';
@@ -33,6 +34,11 @@ export interface ChainBlock {
   readonly txids: readonly Uint8Array[];
   /** The decoded block: decoded at most once per connect or disconnect and shared by every indexer. */
   block(): Promise<Block>;
+  /**
+   * The block's tree steps a tree thread computed ahead (sync/tree-prefetch.ts), when the
+   * importer ran one: the state transition adopts those that continue its own trees.
+   */
+  readonly precomputedTrees?: Promise<PrecomputedTrees | null> | null;
 }
 
 /**

@@ -1,0 +1,164 @@
+// Note-commitment trees stepped ahead (state/block-trees.ts, sync/tree-prefetch.ts): a step the
+// tree thread computed is adopted only where it continues the parent's tree with the block's own
+// leaves, gives exactly the trees hashing them here gives, and the store really takes it (a
+// step with a wrong root is caught by the next block, whose anchor is the true root).
+import { describe, expect, it } from 'vitest';
+import { decodeBlock, type Block } from '../../src/codec/block.js';
+import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { toHexReversed } from '../../src/codec/hex.js';
+import { advanceBlockTrees, blockLeaves, precomputeBlockTrees, type PrecomputedTrees } from '../../src/state/block-trees.js';
+import { emptyTrees, type ShieldedPool } from '../../src/state/chain-state.js';
+import { defaultPoolHashers } from '../../src/state/hashers.js';
+import type { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
+import { openChainStore, type TreeSteps } from '../../src/store/chain.js';
+import { BlockRejectedError } from '../../src/store/errors.js';
+import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
+import { EraChainGenerator } from '../../test-vectors/era-chain.js';
+import type { BuiltBlock } from '../../test-vectors/regtest-builder.js';
+import { eraChainBlocks } from '../../test-vectors/era-shapes.js';
+import { suiteTempDirs } from '../support/suite-dirs.js';
+
+type Trees = Record<ShieldedPool, IncrementalMerkleTree>;
+
+/** Genesis, 100 coinbase-only blocks (coins to spend), then real NU5 and NU6.3 block shapes. */
+function shieldedChain(tag: string): { built: BuiltBlock[]; blocks: Block[]; network: EraChainGenerator['network'] } {
+  const generator = new EraChainGenerator({ tag });
+  const built = [generator.genesis];
+  for (let i = 0; i < 100; i++) built.push(generator.next([]));
+  for (const { block } of eraChainBlocks(generator, [
+    { era: 'nu5', blocks: 3 },
+    { era: 'nu63', blocks: 4 },
+  ]))
+    built.push(block);
+  return { built, blocks: built.map((b) => decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE)), network: generator.network };
+}
+
+const frontiers = (trees: Trees) => Object.fromEntries(Object.entries(trees).map(([pool, t]) => [pool, [t.size, t.toTreeState('padded')]]));
+const roots = (trees: Trees) => Object.fromEntries(Object.entries(trees).map(([pool, t]) => [pool, Buffer.from(t.root()).toString('hex')]));
+
+/** The thread's steps for every block, computed here in order on its own copy of the trees. */
+function stepsOf(blocks: readonly Block[]): PrecomputedTrees[] {
+  let trees: Trees = emptyTrees(defaultPoolHashers());
+  return blocks.map((block) => {
+    const step = precomputeBlockTrees(trees, block);
+    trees = step.trees;
+    return step.steps;
+  });
+}
+
+describe('tree steps computed ahead', () => {
+  const fresh = suiteTempDirs();
+  const chain = shieldedChain('tree-steps');
+  const steps = stepsOf(chain.blocks);
+
+  it('are adopted where they continue the trees, and end where hashing here ends', () => {
+    const hashers = defaultPoolHashers();
+    let hashed: Trees | null = null;
+    let adopted: Trees | null = null;
+    const adoptedPools = new Set<string>();
+    chain.blocks.forEach((block, i) => {
+      const leaves = blockLeaves(block.transactions);
+      const here = advanceBlockTrees(hashed, hashers, leaves);
+      const ahead = advanceBlockTrees(adopted, hashers, leaves, steps[i]!);
+      expect(here.adopted).toEqual([]);
+      // Adopted exactly for the pools the block adds leaves to.
+      expect(ahead.adopted).toEqual(Object.keys(steps[i]!));
+      for (const pool of ahead.adopted) adoptedPools.add(pool);
+      expect(frontiers(ahead.trees)).toEqual(frontiers(here.trees));
+      expect(roots(ahead.trees)).toEqual(roots(here.trees));
+      expect(ahead.newRoots).toEqual(here.newRoots);
+      expect(ahead.completedSubtrees).toEqual(here.completedSubtrees);
+      hashed = here.trees;
+      adopted = ahead.trees;
+    });
+    expect([...adoptedPools].sort()).toEqual(['orchard', 'sapling']);
+    // 3428144 – 3428146's 4 + 37 + 11 Orchard actions, 1687107's 2.
+    expect(hashed!.orchard.size).toBe(54);
+  });
+
+  it('are refused when they start from another tree, append other leaves or claim another root before', () => {
+    const hashers = defaultPoolHashers();
+    let trees: Trees | null = null;
+    let checked = 0;
+    chain.blocks.forEach((block, i) => {
+      const leaves = blockLeaves(block.transactions);
+      const step = steps[i]!;
+      for (const [pool, s] of Object.entries(step)) {
+        const otherLeaves = s!.leaves.slice();
+        otherLeaves[otherLeaves.length - 1]! ^= 1;
+        const otherRoot = s!.rootBefore.slice();
+        otherRoot[0]! ^= 1;
+        for (const changed of [{ sizeBefore: s!.sizeBefore + 1 }, { leaves: otherLeaves }, { rootBefore: otherRoot }]) {
+          const r = advanceBlockTrees(trees, hashers, leaves, { ...step, [pool]: { ...s!, ...changed, root: new Uint8Array(32) } });
+          expect(r.adopted).not.toContain(pool);
+          expect(roots(r.trees)[pool]).toBe(roots(advanceBlockTrees(trees, hashers, leaves).trees)[pool]);
+          checked++;
+        }
+      }
+      trees = advanceBlockTrees(trees, hashers, leaves, step).trees;
+    });
+    expect(checked).toBeGreaterThanOrEqual(3 * 5);
+  });
+
+  it('the store takes them: a wrong root in an adopted step fails the next block (its anchor is unknown), the right ones connect the chain', async () => {
+    const byHash = new Map(chain.built.map((b, i) => [Buffer.from(b.hash).toString('hex'), steps[i]!]));
+    const poisonAt = chain.built.length - 2; // 3428145, 37 Orchard actions
+    const steps1 = (poison: boolean): TreeSteps => ({
+      take: (hash) => {
+        const step = byHash.get(Buffer.from(hash).toString('hex'));
+        if (!step) return null;
+        const i = chain.built.findIndex((b) => Buffer.from(b.hash).equals(Buffer.from(hash)));
+        if (!poison || i !== poisonAt) return Promise.resolve(step);
+        return Promise.resolve({ ...step, orchard: { ...step.orchard!, root: new Uint8Array(32).fill(7) } });
+      },
+    });
+    const good = await openChainStore({ datadir: fresh('tree-steps-good'), network: chain.network });
+    for (const b of chain.built) expect((await good.addBlock(b.bytes, { trees: steps1(false) })).status).toBe('connected');
+    expect(Buffer.from((await good.chainStateTip())!.trees.orchard.root())).toEqual(
+      Buffer.from(
+        advanceBlockTrees(null, defaultPoolHashers(), blockLeaves(chain.blocks.flatMap((b) => b.transactions))).trees.orchard.root(),
+      ),
+    );
+    await good.close();
+
+    const bad = await openChainStore({ datadir: fresh('tree-steps-bad'), network: chain.network });
+    for (const b of chain.built.slice(0, poisonAt + 1))
+      expect((await bad.addBlock(b.bytes, { trees: steps1(true) })).status).toBe('connected');
+    const next = bad.addBlock(chain.built[poisonAt + 1]!.bytes, { trees: steps1(true) });
+    await expect(next).rejects.toBeInstanceOf(BlockRejectedError);
+    // The next block's Orchard bundle names the true root as its anchor, which the store never saw.
+    const trueRoot = toHexReversed(steps[poisonAt]!.orchard!.root);
+    await expect(next).rejects.toThrow(`(bad-txns-orchard-unknown-anchor): the Orchard bundle of transaction`);
+    await expect(next).rejects.toThrow(`uses anchor ${trueRoot}, which is not a known Orchard root`);
+    await bad.close();
+  });
+
+  it('a thread steps blocks after the store tip and none whose parent it has not stepped', async () => {
+    const store = await openChainStore({ datadir: fresh('tree-steps-thread'), network: chain.network });
+    const tipAt = 102;
+    for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
+    const thread = await TreePrefetcher.start(store);
+    try {
+      // A block from before the tip (its parent was never stepped here), then the rest in order.
+      const old = chain.built[50]!;
+      const rest = chain.built.slice(tipAt + 1);
+      for (const b of [old, ...rest]) thread.prefetch(b.bytes);
+      await thread.settled();
+      expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, skipped: 0 });
+      expect(await thread.take(old.hash)).toBeNull();
+      for (const b of rest) {
+        const i = chain.built.indexOf(b);
+        const got = await thread.take(b.hash);
+        expect(Object.keys(got!)).toEqual(Object.keys(steps[i]!));
+        for (const [pool, s] of Object.entries(got!)) expect(Buffer.from(s!.root)).toEqual(Buffer.from(steps[i]![pool]!.root));
+        const added = await store.addBlock(b.bytes, { trees: { take: () => Promise.resolve(got) } });
+        expect(added.status).toBe('connected');
+      }
+      // Taken once.
+      expect(thread.take(rest[0]!.hash)).toBeNull();
+    } finally {
+      await thread.close();
+      await store.close();
+    }
+  });
+});
