@@ -10,7 +10,7 @@ import { advanceBlockTrees, blockLeaves, precomputeBlockTrees, type PrecomputedT
 import { emptyTrees, type ShieldedPool } from '../../src/state/chain-state.js';
 import { defaultPoolHashers } from '../../src/state/hashers.js';
 import type { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
-import { openChainStore, type TreeSteps } from '../../src/store/chain.js';
+import { openChainStore, type ChainStore, type TreeSteps } from '../../src/store/chain.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
 import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
@@ -146,16 +146,62 @@ describe('tree steps computed ahead', () => {
       await thread.settled();
       expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, skipped: 0 });
       expect(await thread.take(old.hash)).toBeNull();
-      for (const b of rest) {
-        const i = chain.built.indexOf(b);
-        const got = await thread.take(b.hash);
-        expect(Object.keys(got!)).toEqual(Object.keys(steps[i]!));
-        for (const [pool, s] of Object.entries(got!)) expect(Buffer.from(s!.root)).toEqual(Buffer.from(steps[i]![pool]!.root));
-        const added = await store.addBlock(b.bytes, { trees: { take: () => Promise.resolve(got) } });
-        expect(added.status).toBe('connected');
-      }
+      await addWithThreadSteps(store, thread, rest);
       // Taken once.
       expect(thread.take(rest[0]!.hash)).toBeNull();
+    } finally {
+      await thread.close();
+      await store.close();
+    }
+  });
+  /** Takes each block's step from the thread, checks it against the steps computed here, and adds the block with it. */
+  async function addWithThreadSteps(store: ChainStore, thread: TreePrefetcher, blocks: readonly BuiltBlock[]): Promise<void> {
+    for (const b of blocks) {
+      const i = chain.built.indexOf(b);
+      const got = await thread.take(b.hash);
+      expect(Object.keys(got!)).toEqual(Object.keys(steps[i]!));
+      for (const [pool, s] of Object.entries(got!)) expect(Buffer.from(s!.root)).toEqual(Buffer.from(steps[i]![pool]!.root));
+      expect((await store.addBlock(b.bytes, { trees: { take: () => Promise.resolve(got) } })).status).toBe('connected');
+    }
+  }
+
+  it('a block read before its parent is stepped when the parent comes', async () => {
+    const store = await openChainStore({ datadir: fresh('tree-steps-order'), network: chain.network });
+    const tipAt = 102;
+    for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
+    const thread = await TreePrefetcher.start(store);
+    try {
+      const rest = chain.built.slice(tipAt + 1);
+      for (const b of [rest[1]!, rest[0]!, ...rest.slice(2)]) thread.prefetch(b.bytes);
+      // The thread answers in order: once the last block is answered, so is rest[1]'s second answer.
+      await thread.settled();
+      expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length, skipped: 0 });
+      await addWithThreadSteps(store, thread, rest);
+    } finally {
+      await thread.close();
+      await store.close();
+    }
+  });
+
+  it('after a block added without a step, the tip seeds the thread and the blocks read after it are stepped', async () => {
+    const store = await openChainStore({ datadir: fresh('tree-steps-gap'), network: chain.network });
+    const tipAt = 102;
+    for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
+    const thread = await TreePrefetcher.start(store);
+    try {
+      const rest = chain.built.slice(tipAt + 1);
+      // rest[0] is never handed to the thread: every block after it waits for its trees.
+      for (const b of rest.slice(1)) thread.prefetch(b.bytes);
+      await thread.settled();
+      expect(thread.counts.stepped).toBe(0);
+      expect(thread.take(rest[0]!.hash)).toBeNull();
+      expect((await store.addBlock(rest[0]!.bytes)).status).toBe('connected');
+      await thread.seedAfterGap(store);
+      // A block answered after the seed: when it is, the blocks the seed released are too.
+      thread.prefetch(chain.built[50]!.bytes);
+      await thread.settled();
+      expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length - 1, skipped: 0 });
+      await addWithThreadSteps(store, thread, rest.slice(1));
     } finally {
       await thread.close();
       await store.close();
