@@ -22,8 +22,9 @@ import { mainThreadCpuMicros } from './process-cpu.js';
 export const ADDRESS_INDEX = !process.argv.includes('--address-index=0');
 
 /**
- * `--tree-thread=0`: the benches import without the tree thread (sync/tree-prefetch.ts), every
- * block's trees hashed on the main thread, as `zecrpc import` does on one core.
+ * Every era bench imports with the tree thread (sync/tree-prefetch.ts), as `zecrpc import` does
+ * with two cores or more; `--tree-thread=0` imports without it, every block's trees hashed on the
+ * main thread, as on one core (the projections of runs before 1 Dec 2026 were made so).
  */
 export const TREE_THREAD = !process.argv.includes('--tree-thread=0');
 

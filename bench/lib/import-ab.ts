@@ -1,6 +1,6 @@
 /**
  * One era-shaped chain imported as `zecrpc import --blocks-dir` runs (era-import.ts) in two
- * configurations, A (the default) and B, in interleaved rounds (A first in even rounds, B first in
+ * configurations, A and B, in interleaved rounds (A first in even rounds, B first in
  * odd ones, so whatever one import leaves behind — dirty pages, a collector's debt — weighs on both
  * alike). Per import: wall, CPU (all threads, LevelDB's included) and the main thread's CPU, peak
  * RSS, the store's size on disk and its keys per prefix; per round, B ÷ A for each.

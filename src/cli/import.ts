@@ -151,8 +151,9 @@ export async function runImport(argv: string[]): Promise<void> {
       process.stderr.write(`started the store at checkpoint height ${cp.height}\n`);
     }
     // With a second core, the blocks read ahead have their note-commitment trees stepped on a
-    // thread from the tip on (the other threads check solutions and run LevelDB's compactions).
-    if (usableCores() >= 2) trees = await TreePrefetcher.start(store);
+    // thread from the tip on (the other threads check solutions and run LevelDB's compactions);
+    // the hex importer reads no block ahead.
+    if (usableCores() >= 2 && !opts.hex) trees = await TreePrefetcher.start(store);
     const common = { progress: opts.progress, logger: stderrLogger, signal: stop.signal, solutions, trees };
     let result: ImportResult;
     if (opts.hex) result = await importHex(store, opts.hex, common);

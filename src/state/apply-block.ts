@@ -100,6 +100,8 @@ export interface ApplyBlockResult {
   nullifiers: RevealedNullifier[];
   /** What could not be verified because the state before it is unknown (checkpoint starts). */
   unverified: string[];
+  /** Of `precomputedTrees`' steps, how many were adopted and how many refused (hashed here instead). */
+  treeSteps: { adopted: number; refused: number };
 }
 
 export type StateRule =
@@ -299,7 +301,7 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   }
 
   // ---- note-commitment trees, in block order: Sprout, then each registered pool's leaves
-  const { trees, newRoots, completedSubtrees } = advanceBlockTrees(
+  const { trees, newRoots, completedSubtrees, adopted, refused } = advanceBlockTrees(
     parent?.trees ?? null,
     hashers,
     blockLeaves(block.transactions),
@@ -390,5 +392,6 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     completedSubtrees,
     nullifiers: blockNullifiers(block),
     unverified,
+    treeSteps: { adopted: adopted.length, refused: refused.length },
   };
 }

@@ -3,7 +3,8 @@
  * commitments, then each registered pool's), appended to the trees after its parent, and each
  * changed tree's new root. The state transition (apply-block.ts) runs it; a tree thread
  * (sync/tree-prefetch.ts) runs the same step ahead for blocks an importer has read, and the
- * state transition adopts that thread's trees only where they provably continue its own.
+ * state transition adopts that thread's trees only where they continue its own: the same size
+ * and root before, exactly the leaves it decoded itself (the thread runs this same code).
  */
 import type { Block } from '../codec/block.js';
 import { bytesEqual } from '../codec/hex.js';
@@ -52,6 +53,8 @@ export interface BlockTreesStep {
   completedSubtrees: { pool: ShieldedPoolId; index: number; root: Uint8Array }[];
   /** Pools whose step was taken from `precomputed` rather than hashed here. */
   adopted: ShieldedPool[];
+  /** Pools whose step in `precomputed` did not continue the parent's tree with these leaves, hashed here. */
+  refused: ShieldedPool[];
 }
 
 /**
@@ -71,6 +74,7 @@ export function advanceBlockTrees(
   const newRoots: BlockTreesStep['newRoots'] = [];
   const completedSubtrees: BlockTreesStep['completedSubtrees'] = [];
   const adopted: ShieldedPool[] = [];
+  const refused: ShieldedPool[] = [];
   for (const pool of treePools()) {
     // A tip made before a pool was registered has no tree for it: nothing entered it yet.
     const before = parentTrees?.[pool] ?? (empty ??= emptyTrees(hashers))[pool];
@@ -86,13 +90,14 @@ export function advanceBlockTrees(
       completed = step.completed;
       adopted.push(pool);
     } else {
+      if (step) refused.push(pool);
       trees[pool] = before.clone();
       completed = trees[pool].appendMany(added);
     }
     newRoots.push({ pool, root: trees[pool].root() });
     if (pool !== 'sprout') for (const c of completed) completedSubtrees.push({ pool, index: c.index, root: c.root });
   }
-  return { trees, newRoots, completedSubtrees, adopted };
+  return { trees, newRoots, completedSubtrees, adopted, refused };
 }
 
 /** Whether `step` appended exactly `added` to the tree `before`. */

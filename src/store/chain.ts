@@ -154,6 +154,8 @@ export interface AddBlockOptions {
  */
 export interface TreeSteps {
   take(hash: Uint8Array): Promise<PrecomputedTrees | null> | null;
+  /** How many of a block's steps the state transition adopted and refused (hashed itself instead). */
+  used?(hash: Uint8Array, outcome: { adopted: number; refused: number }): void;
 }
 
 /** The indexers a store keeps unless told otherwise. */
@@ -338,6 +340,7 @@ export class ChainStore implements ChainStoreReader, ChainOperator {
         txids,
         block: async () => block,
         precomputedTrees: trees?.take(hash) ?? null,
+        ...(trees?.used ? { treeStepsUsed: (outcome: { adopted: number; refused: number }) => trees.used!(hash, outcome) } : {}),
       };
       try {
         ops.push(...(await this.indexers.connectOps(chainBlock, db.view)));

@@ -21,8 +21,13 @@ export type TreeThreadRequest =
   | { type: 'block'; id: number; hash: Uint8Array; bytes: Uint8Array };
 
 export interface TreeThreadReply {
+  /** The block's request (0 for a seed's acknowledgement). */
   id: number;
+  /** The block's hash, or the seeded one. */
+  hash: Uint8Array;
   steps: PrecomputedTrees | null;
+  /** The thread now holds the trees after `hash`, as seeded (before it answers the blocks kept for it). */
+  seeded?: true;
   /**
    * The thread has not stepped the block's parent: it keeps the block and answers again if the
    * parent's trees arrive (stepped, or seeded by `seedAfterGap`). Not final.
@@ -41,14 +46,17 @@ const MAX_IN_FLIGHT_BYTES = 256 * 1024 * 1024;
 
 interface Pending {
   id: number;
+  /** The block's hash and its parent's (latin1). */
+  key: string;
+  parentKey: string;
   promise: Promise<PrecomputedTrees | null>;
   resolve: (steps: PrecomputedTrees | null) => void;
   bytes: number;
-  /** The thread answered `unlinked`: it has not stepped the block's parent (yet). */
+  /** The thread answered `unlinked` and nothing says its parent's trees will come: not waited for. */
   unlinked: boolean;
-  /** The store asked for the step (`take`). */
-  taken: boolean;
-  /** Resolves at the thread's first answer, final or `unlinked`. */
+  /** The thread has answered at least once (final or `unlinked`). */
+  answeredOnce: boolean;
+  /** Resolves at the thread's first answer. */
   answered: Promise<void>;
   answer: () => void;
 }
@@ -60,38 +68,29 @@ export class TreePrefetcher implements TreeSteps {
   private readonly prefetched = new Map<string, Pending>();
   /** Requests posted and not finally answered, by id. */
   private readonly posted = new Map<number, Pending>();
+  /** Pending blocks answered `unlinked`, by parent hash: released when the parent's trees are known to come. */
+  private readonly unlinkedByParent = new Map<string, Set<Pending>>();
+  /** Seeds posted and not acknowledged: the blocks the thread kept for them will be answered again. */
+  private readonly seedsInFlight = new Set<string>();
   private nextId = 1;
   private inFlightBytes = 0;
+  /** Posted blocks the thread has not answered at all: only they keep it (and the process) alive. */
+  private unanswered = 0;
   private failed = false;
-  /** A block was added without the thread's step, so the thread may lack the trees after it. */
+  /** A block was added without the thread's step: the thread may lack the trees after it. */
   private gap = false;
   /**
-   * Blocks handed to the thread, those it stepped (the rest: a parent it had not stepped, or a
-   * block that does not decode), and those left to the main thread because too many bytes were in flight.
+   * Blocks handed to the thread; those it stepped (the rest: a parent it never had, or a block
+   * that does not decode); pools whose step the store adopted, and refused; and blocks not handed
+   * over, because too many bytes were in flight or the thread had failed or was closed.
    */
-  readonly counts = { posted: 0, stepped: 0, skipped: 0 };
+  readonly counts = { posted: 0, stepped: 0, adopted: 0, refused: 0, skipped: 0 };
 
   private constructor() {
     this.worker = startModuleWorker(new URL('./tree-worker.js', import.meta.url));
-    this.worker.on('message', (r: TreeThreadReply) => {
-      const p = this.posted.get(r.id);
-      if (!p) return;
-      if (!p.unlinked) this.inFlightBytes -= p.bytes;
-      p.answer();
-      if (r.unlinked && !p.taken) {
-        // The store has not asked yet: the parent's trees may still come.
-        p.unlinked = true;
-        return;
-      }
-      this.settle(p, r.steps);
-    });
-    const fail = (): void => {
-      this.failed = true;
-      this.settleAll();
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', fail);
-    // An idle thread must not keep the process alive (a posted block refs it until answered).
+    this.worker.on('message', (r: TreeThreadReply) => this.onReply(r));
+    this.worker.on('error', () => this.stop());
+    this.worker.on('exit', () => this.stop());
     this.worker.unref();
   }
 
@@ -106,12 +105,6 @@ export class TreePrefetcher implements TreeSteps {
     return prefetcher;
   }
 
-  private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>): void {
-    const frontiers: Partial<Record<string, Uint8Array>> = {};
-    for (const [pool, tree] of Object.entries(trees)) frontiers[pool] = tree!.toTreeStateBytes('padded');
-    this.post({ type: 'seed', hash, frontiers });
-  }
-
   /**
    * Starts stepping the trees of a block the caller will add soon, after the blocks prefetched
    * before it. Bytes that are not a block are left to addBlock to refuse.
@@ -122,40 +115,54 @@ export class TreePrefetcher implements TreeSteps {
       return;
     }
     let hash: Uint8Array;
+    let parentKey: string;
     try {
-      hash = sha256d(decodeBlockHeader(bytes).bytes);
+      const header = decodeBlockHeader(bytes);
+      hash = sha256d(header.bytes);
+      parentKey = keyOf(header.prevHash);
     } catch {
       return;
     }
-    const key = Buffer.from(hash).toString('latin1');
+    const key = keyOf(hash);
     if (this.prefetched.has(key)) return;
     if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
     let resolve!: (steps: PrecomputedTrees | null) => void;
     const promise = new Promise<PrecomputedTrees | null>((r) => (resolve = r));
-    const id = this.nextId++;
     let answer!: () => void;
     const answered = new Promise<void>((r) => (answer = r));
-    const pending: Pending = { id, promise, resolve, bytes: bytes.length, unlinked: false, taken: false, answered, answer };
+    const id = this.nextId++;
+    const pending: Pending = {
+      id,
+      key,
+      parentKey,
+      promise,
+      resolve,
+      bytes: bytes.length,
+      unlinked: false,
+      answeredOnce: false,
+      answered,
+      answer,
+    };
     this.prefetched.set(key, pending);
     this.posted.set(id, pending);
     this.inFlightBytes += bytes.length;
+    if (this.unanswered++ === 0) this.worker.ref();
     this.counts.posted++;
     // A copy of the block alone (the caller's bytes may be a view into a larger read; a
     // Buffer's slice() would be a view too), moved to the thread rather than copied again.
     const copy = new Uint8Array(bytes);
-    this.post({ type: 'block', id, hash, bytes: copy }, [copy.buffer]);
+    this.worker.postMessage({ type: 'block', id, hash, bytes: copy } satisfies TreeThreadRequest, [copy.buffer]);
   }
 
   take(hash: Uint8Array): Promise<PrecomputedTrees | null> | null {
-    const key = Buffer.from(hash).toString('latin1');
+    const key = keyOf(hash);
     const pending = this.prefetched.get(key);
     if (!pending) {
       this.gap = !this.failed;
       return null;
     }
     this.prefetched.delete(key);
-    pending.taken = true;
-    // A block waiting for its parent's trees is not waited for: its own are hashed now.
+    // A block waiting for a parent whose trees nothing says will come is not waited for.
     if (pending.unlinked) this.settle(pending, null);
     return pending.promise.then((steps) => {
       // Hashed on the main thread: the thread may not have the trees after this block.
@@ -164,10 +171,18 @@ export class TreePrefetcher implements TreeSteps {
     });
   }
 
+  used(_hash: Uint8Array, outcome: { adopted: number; refused: number }): void {
+    this.counts.adopted += outcome.adopted;
+    this.counts.refused += outcome.refused;
+    // A refused step means the thread's trees differ from the store's, and so do those it has
+    // stepped since: it is not asked again (a block read twice with other contents under one
+    // hash, a rejected mutation of a real block, is the way in). The import goes on without it.
+    if (outcome.refused > 0) this.stop();
+  }
+
   /**
-   * After the store added a block: when it was added without a step, hands the thread the trees
-   * after the store's tip, so that the blocks read after it (kept by the thread, waiting for
-   * their parent) are stepped again. Call it after every addBlock.
+   * After the store added a block: when it was added without the thread's step, hands the thread the trees after the store's tip, so that the blocks read after it (kept by
+   * the thread, waiting for their parent) are stepped again. Call it after every addBlock.
    */
   async seedAfterGap(store: Pick<ChainStore, 'chainStateTip'>): Promise<void> {
     if (!this.gap || this.failed) return;
@@ -182,20 +197,65 @@ export class TreePrefetcher implements TreeSteps {
   }
 
   async close(): Promise<void> {
-    this.failed = true;
-    this.settleAll();
-    this.prefetched.clear();
+    this.stop();
     await this.worker.terminate();
   }
 
-  private post(message: TreeThreadRequest, transfer: ArrayBuffer[] = []): void {
-    if (this.posted.size > 0) this.worker.ref();
-    this.worker.postMessage(message, transfer);
+  /** No more blocks go to the thread, and every one not answered gets no step. */
+  private stop(): void {
+    this.failed = true;
+    this.settleAll();
+    this.prefetched.clear();
+  }
+
+  private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>): void {
+    const frontiers: Partial<Record<string, Uint8Array>> = {};
+    for (const [pool, tree] of Object.entries(trees)) frontiers[pool] = tree!.toTreeStateBytes('padded');
+    this.worker.postMessage({ type: 'seed', hash, frontiers } satisfies TreeThreadRequest);
+    // Blocks already answered `unlinked` for this parent were kept, and the thread reads the seed
+    // after them: they will be stepped. Those whose answer is still coming are waited for too.
+    const key = keyOf(hash);
+    this.seedsInFlight.add(key);
+    this.release(key);
+  }
+
+  private onReply(r: TreeThreadReply): void {
+    // The thread answers in order: the blocks it kept for these trees are answered after this.
+    if (r.seeded) this.seedsInFlight.delete(keyOf(r.hash));
+    if (r.seeded || r.steps) this.release(keyOf(r.hash));
+    const p = this.posted.get(r.id);
+    if (!p) return;
+    if (!p.answeredOnce) {
+      p.answeredOnce = true;
+      this.inFlightBytes -= p.bytes;
+      if (--this.unanswered === 0) this.worker.unref();
+      p.answer();
+    }
+    if (!r.unlinked) return this.settle(p, r.steps);
+    // The thread keeps the block and answers it again if its parent's trees come: they do when a
+    // seed for the parent is on its way; otherwise the store does not wait for it.
+    if (this.seedsInFlight.has(p.parentKey)) return;
+    if (!this.prefetched.has(p.key)) return this.settle(p, null); // taken already: the store is waiting
+    p.unlinked = true;
+    const siblings = this.unlinkedByParent.get(p.parentKey) ?? new Set<Pending>();
+    siblings.add(p);
+    this.unlinkedByParent.set(p.parentKey, siblings);
+  }
+
+  /**
+   * The thread now holds the trees after block `key`, and next answers the blocks it kept for
+   * them: those are waited for again.
+   */
+  private release(key: string): void {
+    const waiting = this.unlinkedByParent.get(key);
+    if (!waiting) return;
+    this.unlinkedByParent.delete(key);
+    for (const p of waiting) p.unlinked = false;
   }
 
   private settle(p: Pending, steps: PrecomputedTrees | null): void {
-    this.posted.delete(p.id);
-    if (this.posted.size === 0) this.worker.unref();
+    if (!this.posted.delete(p.id)) return;
+    if (p.unlinked) this.unlinkedByParent.get(p.parentKey)?.delete(p);
     if (steps) this.counts.stepped++;
     p.resolve(steps);
   }
@@ -207,6 +267,11 @@ export class TreePrefetcher implements TreeSteps {
       p.resolve(null);
     }
     this.posted.clear();
+    this.unlinkedByParent.clear();
+    this.seedsInFlight.clear();
     this.inFlightBytes = 0;
+    this.unanswered = 0;
   }
 }
+
+const keyOf = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('latin1');

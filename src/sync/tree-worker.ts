@@ -61,11 +61,11 @@ function step(kept: Kept, parent: Trees): boolean {
     // a step only for exactly the leaves it decoded.
     const { trees, steps } = precomputeBlockTrees(parent, decodeBlock(kept.bytes, CURRENT_CHAIN_ACCEPTANCE));
     remember(kept.hash, trees);
-    reply({ id: kept.id, steps });
+    reply({ id: kept.id, hash: kept.hash, steps });
     return true;
   } catch {
     // A block that does not decode, or fills a tree: the main thread finds out on its own.
-    reply({ id: kept.id, steps: null });
+    reply({ id: kept.id, hash: kept.hash, steps: null });
     return false;
   }
 }
@@ -84,7 +84,7 @@ function release(hash: Uint8Array): void {
       waitingBytes -= kept.bytes.length;
       const parent = known.get(parentKey);
       if (parent && step(kept, parent)) ready.push(keyOf(kept.hash));
-      else if (!parent) reply({ id: kept.id, steps: null });
+      else if (!parent) reply({ id: kept.id, hash: kept.hash, steps: null });
       kept.bytes = NO_BYTES;
     }
   }
@@ -110,7 +110,7 @@ function keep(parent: string, kept: Kept): void {
     oldest.kept.done = true;
     waitingBlocks--;
     waitingBytes -= oldest.kept.bytes.length;
-    reply({ id: oldest.kept.id, steps: null });
+    reply({ id: oldest.kept.id, hash: oldest.kept.hash, steps: null });
   }
 }
 
@@ -125,6 +125,7 @@ port.on('message', (m: TreeThreadRequest) => {
         : new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
     }
     remember(m.hash, trees);
+    reply({ id: 0, hash: m.hash, steps: null, seeded: true });
     release(m.hash);
     return;
   }
@@ -133,12 +134,12 @@ port.on('message', (m: TreeThreadRequest) => {
   try {
     parentKey = keyOf(decodeBlockHeader(m.bytes).prevHash);
   } catch {
-    reply({ id: m.id, steps: null });
+    reply({ id: m.id, hash: m.hash, steps: null });
     return;
   }
   const parent = known.get(parentKey);
   if (!parent) {
-    reply({ id: m.id, steps: null, unlinked: true });
+    reply({ id: m.id, hash: m.hash, steps: null, unlinked: true });
     keep(parentKey, kept);
     return;
   }

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
+import { blockLeaves } from '../../src/state/block-trees.js';
 import { checkStoreIntegrity, importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
@@ -81,7 +82,13 @@ describe('era-shaped chain', () => {
     const result = await importBlkFiles(grouped, join(chainDir, 'blocks'), { progress: 'silent', solutions, trees });
     await Promise.all([solutions.close(), trees.close()]);
     expect(result.added).toBe(blocks.length);
-    expect(trees.counts).toEqual({ posted: blocks.length, stepped: blocks.length, skipped: 0 });
+    // Every block stepped on the thread, and every tree step of every block adopted by the store.
+    const poolSteps = blocks
+      .map((b) => blockLeaves(decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions))
+      .reduce((n, leaves) => n + Object.values(leaves).filter((l) => l.length > 0).length, 0);
+    // Sapling trees grown by 419201, 419202, the spam block and 1687106 – 1687108; Orchard's by 1687107 and 3428144 – 3428146.
+    expect(poolSteps).toBe(6 + 4);
+    expect(trees.counts).toEqual({ posted: blocks.length, stepped: blocks.length, adopted: poolSteps, refused: 0, skipped: 0 });
     expect((await grouped.tip())?.hash).toEqual(blocks.at(-1)!.hash);
     await grouped.close();
 

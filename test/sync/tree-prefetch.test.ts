@@ -2,6 +2,8 @@
 // tree thread computed is adopted only where it continues the parent's tree with the block's own
 // leaves, gives exactly the trees hashing them here gives, and the store really takes it (a
 // step with a wrong root is caught by the next block, whose anchor is the true root).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeBlock, type Block } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
@@ -12,6 +14,7 @@ import { defaultPoolHashers } from '../../src/state/hashers.js';
 import type { IncrementalMerkleTree } from '../../src/state/trees/incremental.js';
 import { openChainStore, type ChainStore, type TreeSteps } from '../../src/store/chain.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
+import { importBlkFiles } from '../../src/sync/blk.js';
 import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import type { BuiltBlock } from '../../test-vectors/regtest-builder.js';
@@ -144,7 +147,7 @@ describe('tree steps computed ahead', () => {
       const rest = chain.built.slice(tipAt + 1);
       for (const b of [old, ...rest]) thread.prefetch(b.bytes);
       await thread.settled();
-      expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, skipped: 0 });
+      expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, adopted: 0, refused: 0, skipped: 0 });
       expect(await thread.take(old.hash)).toBeNull();
       await addWithThreadSteps(store, thread, rest);
       // Taken once.
@@ -175,7 +178,7 @@ describe('tree steps computed ahead', () => {
       for (const b of [rest[1]!, rest[0]!, ...rest.slice(2)]) thread.prefetch(b.bytes);
       // The thread answers in order: once the last block is answered, so is rest[1]'s second answer.
       await thread.settled();
-      expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length, skipped: 0 });
+      expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length, adopted: 0, refused: 0, skipped: 0 });
       await addWithThreadSteps(store, thread, rest);
     } finally {
       await thread.close();
@@ -183,7 +186,7 @@ describe('tree steps computed ahead', () => {
     }
   });
 
-  it('after a block added without a step, the tip seeds the thread and the blocks read after it are stepped', async () => {
+  it('after a block added without a step, the tip seeds the thread and the blocks read after it are stepped and waited for', async () => {
     const store = await openChainStore({ datadir: fresh('tree-steps-gap'), network: chain.network });
     const tipAt = 102;
     for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
@@ -197,14 +200,63 @@ describe('tree steps computed ahead', () => {
       expect(thread.take(rest[0]!.hash)).toBeNull();
       expect((await store.addBlock(rest[0]!.bytes)).status).toBe('connected');
       await thread.seedAfterGap(store);
-      // A block answered after the seed: when it is, the blocks the seed released are too.
-      thread.prefetch(chain.built[50]!.bytes);
-      await thread.settled();
-      expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length - 1, skipped: 0 });
+      // Taken at once after the seed: each block waits for the step the seed releases.
       await addWithThreadSteps(store, thread, rest.slice(1));
+      expect(thread.counts).toEqual({ posted: rest.length - 1, stepped: rest.length - 1, adopted: 0, refused: 0, skipped: 0 });
     } finally {
       await thread.close();
       await store.close();
     }
   });
+
+  it('a refused step stops the thread: no block is handed to it after', async () => {
+    const thread = await TreePrefetcher.start({ chainStateTip: async () => null });
+    try {
+      thread.used(chain.built[0]!.hash, { adopted: 1, refused: 1 });
+      thread.prefetch(chain.built[1]!.bytes);
+      expect(thread.counts).toEqual({ posted: 0, stepped: 0, adopted: 1, refused: 1, skipped: 1 });
+      expect(thread.take(chain.built[1]!.hash)).toBeNull();
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('a blk import hands the thread every block, a record across the end of its 16 MiB read window too', async () => {
+    const generator = new EraChainGenerator({ tag: 'tree-steps-window' });
+    const built = [generator.genesis];
+    for (let i = 0; i < 100; i++) built.push(generator.next([]));
+    for (const { block } of eraChainBlocks(generator, [{ era: 'spam', blocks: 10 }])) built.push(block);
+    const dir = fresh('tree-steps-window-blk');
+    const magic = Buffer.from(generator.network.magic);
+    const framed = Buffer.concat(
+      built.flatMap((b) => {
+        const head = Buffer.alloc(8);
+        magic.copy(head, 0);
+        head.writeUInt32LE(b.bytes.length, 4);
+        return [head, Buffer.from(b.bytes)];
+      }),
+    );
+    // Some record starts before 16 MiB and ends after it.
+    let at = 0;
+    const straddles = built.some((b) => {
+      const start = at;
+      at += 8 + b.bytes.length;
+      return start < 16 * 2 ** 20 && at > 16 * 2 ** 20;
+    });
+    expect(straddles).toBe(true);
+    mkdirSync(join(dir, 'blocks'));
+    writeFileSync(join(dir, 'blocks', 'blk00000.dat'), framed);
+    const store = await openChainStore({ datadir: fresh('tree-steps-window'), network: generator.network, groupCommit: true });
+    const thread = await TreePrefetcher.start(store);
+    try {
+      const result = await importBlkFiles(store, join(dir, 'blocks'), { progress: 'silent', trees: thread });
+      expect(result.added).toBe(built.length);
+      // The ten spam blocks' Sapling trees, each adopted.
+      expect(thread.counts).toEqual({ posted: built.length, stepped: built.length, adopted: 10, refused: 0, skipped: 0 });
+      expect((await store.chainStateTip())!.trees.sapling.size).toBe(10 * 2000);
+    } finally {
+      await thread.close();
+      await store.close();
+    }
+  }, 120_000);
 });

@@ -316,6 +316,7 @@ export class ChainStateIndex implements CoreIndexer<CheckpointState> {
       precomputedTrees,
     });
     for (const line of result.unverified) this.log(`not verified: ${line}`);
+    if (precomputedTrees) chainBlock.treeStepsUsed?.(result.treeSteps);
 
     const tipBytes = Buffer.from(encodeChainStateTip(result.tip));
     const ops: BatchOp[] = [

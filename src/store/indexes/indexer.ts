@@ -39,6 +39,8 @@ export interface ChainBlock {
    * importer ran one: the state transition adopts those that continue its own trees.
    */
   readonly precomputedTrees?: Promise<PrecomputedTrees | null> | null;
+  /** Told how many of those steps the state transition adopted and refused, once it has run. */
+  readonly treeStepsUsed?: (outcome: { adopted: number; refused: number }) => void;
 }
 
 /**
