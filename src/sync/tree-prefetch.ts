@@ -181,8 +181,9 @@ export class TreePrefetcher implements TreeSteps {
   }
 
   /**
-   * After the store added a block: when it was added without the thread's step, hands the thread the trees after the store's tip, so that the blocks read after it (kept by
-   * the thread, waiting for their parent) are stepped again. Call it after every addBlock.
+   * After the store added a block: when it was added without the thread's step, hands the thread
+   * the trees after the store's tip, so that the blocks read after it (kept by the thread, waiting
+   * for their parent) are stepped again. Call it after every addBlock.
    */
   async seedAfterGap(store: Pick<ChainStore, 'chainStateTip'>): Promise<void> {
     if (!this.gap || this.failed) return;
