@@ -74,8 +74,12 @@ export class TreePrefetcher implements TreeSteps {
   private readonly seedsInFlight = new Set<string>();
   private nextId = 1;
   private inFlightBytes = 0;
-  /** Posted blocks the thread has not answered at all: only they keep it (and the process) alive. */
-  private unanswered = 0;
+  /**
+   * Posted blocks whose answer is awaited: not yet answered at all, or released after an
+   * `unlinked` answer. They, and only they, keep the thread (and so the process) alive: a block
+   * the thread merely keeps must not, and one the store waits for must.
+   */
+  private awaited = 0;
   private failed = false;
   /** A block was added without the thread's step: the thread may lack the trees after it. */
   private gap = false;
@@ -146,7 +150,7 @@ export class TreePrefetcher implements TreeSteps {
     this.prefetched.set(key, pending);
     this.posted.set(id, pending);
     this.inFlightBytes += bytes.length;
-    if (this.unanswered++ === 0) this.worker.ref();
+    this.await(+1);
     this.counts.posted++;
     // A copy of the block alone (the caller's bytes may be a view into a larger read; a
     // Buffer's slice() would be a view too), moved to the thread rather than copied again.
@@ -174,9 +178,9 @@ export class TreePrefetcher implements TreeSteps {
   used(_hash: Uint8Array, outcome: { adopted: number; refused: number }): void {
     this.counts.adopted += outcome.adopted;
     this.counts.refused += outcome.refused;
-    // A refused step means the thread's trees differ from the store's, and so do those it has
-    // stepped since: it is not asked again (a block read twice with other contents under one
-    // hash, a rejected mutation of a real block, is the way in). The import goes on without it.
+    // A refused step means the thread's trees differ from the store's (the same code on the same
+    // blocks should never give that), and the steps it made since rest on them: it is not asked
+    // again, and the import goes on without it.
     if (outcome.refused > 0) this.stop();
   }
 
@@ -202,11 +206,13 @@ export class TreePrefetcher implements TreeSteps {
     await this.worker.terminate();
   }
 
-  /** No more blocks go to the thread, and every one not answered gets no step. */
+  /** No more blocks go to the thread, every one not answered gets no step, and the thread ends. */
   private stop(): void {
     this.failed = true;
     this.settleAll();
     this.prefetched.clear();
+    // Frees what it holds (the blocks it keeps) without waiting for close().
+    void this.worker.terminate();
   }
 
   private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>): void {
@@ -229,7 +235,6 @@ export class TreePrefetcher implements TreeSteps {
     if (!p.answeredOnce) {
       p.answeredOnce = true;
       this.inFlightBytes -= p.bytes;
-      if (--this.unanswered === 0) this.worker.unref();
       p.answer();
     }
     if (!r.unlinked) return this.settle(p, r.steps);
@@ -238,6 +243,7 @@ export class TreePrefetcher implements TreeSteps {
     if (this.seedsInFlight.has(p.parentKey)) return;
     if (!this.prefetched.has(p.key)) return this.settle(p, null); // taken already: the store is waiting
     p.unlinked = true;
+    this.await(-1);
     const siblings = this.unlinkedByParent.get(p.parentKey) ?? new Set<Pending>();
     siblings.add(p);
     this.unlinkedByParent.set(p.parentKey, siblings);
@@ -251,12 +257,25 @@ export class TreePrefetcher implements TreeSteps {
     const waiting = this.unlinkedByParent.get(key);
     if (!waiting) return;
     this.unlinkedByParent.delete(key);
-    for (const p of waiting) p.unlinked = false;
+    for (const p of waiting) {
+      p.unlinked = false;
+      this.await(+1);
+    }
+  }
+
+  private await(change: 1 | -1): void {
+    this.awaited += change;
+    if (change > 0 && this.awaited === 1) this.worker.ref();
+    if (change < 0 && this.awaited === 0) this.worker.unref();
   }
 
   private settle(p: Pending, steps: PrecomputedTrees | null): void {
     if (!this.posted.delete(p.id)) return;
-    if (p.unlinked) this.unlinkedByParent.get(p.parentKey)?.delete(p);
+    if (p.unlinked) {
+      const siblings = this.unlinkedByParent.get(p.parentKey);
+      siblings?.delete(p);
+      if (siblings?.size === 0) this.unlinkedByParent.delete(p.parentKey);
+    } else this.await(-1);
     if (steps) this.counts.stepped++;
     p.resolve(steps);
   }
@@ -271,7 +290,8 @@ export class TreePrefetcher implements TreeSteps {
     this.unlinkedByParent.clear();
     this.seedsInFlight.clear();
     this.inFlightBytes = 0;
-    this.unanswered = 0;
+    this.awaited = 0;
+    this.worker.unref();
   }
 }
 

@@ -2,6 +2,7 @@
 // tree thread computed is adopted only where it continues the parent's tree with the block's own
 // leaves, gives exactly the trees hashing them here gives, and the store really takes it (a
 // step with a wrong root is caught by the next block, whose anchor is the true root).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -106,17 +107,24 @@ describe('tree steps computed ahead', () => {
   it('the store takes them: a wrong root in an adopted step fails the next block (its anchor is unknown), the right ones connect the chain', async () => {
     const byHash = new Map(chain.built.map((b, i) => [Buffer.from(b.hash).toString('hex'), steps[i]!]));
     const poisonAt = chain.built.length - 2; // 3428145, 37 Orchard actions
-    const steps1 = (poison: boolean): TreeSteps => ({
+    // What the store reports of each block's steps, by height.
+    const used = new Map<number, { adopted: number; refused: number }>();
+    const heightOf = (hash: Uint8Array) => chain.built.findIndex((b) => Buffer.from(b.hash).equals(Buffer.from(hash)));
+    const steps1 = (poison: 'root' | 'rootBefore' | null): TreeSteps => ({
       take: (hash) => {
         const step = byHash.get(Buffer.from(hash).toString('hex'));
         if (!step) return null;
-        const i = chain.built.findIndex((b) => Buffer.from(b.hash).equals(Buffer.from(hash)));
-        if (!poison || i !== poisonAt) return Promise.resolve(step);
-        return Promise.resolve({ ...step, orchard: { ...step.orchard!, root: new Uint8Array(32).fill(7) } });
+        if (!poison || heightOf(hash) !== poisonAt) return Promise.resolve(step);
+        return Promise.resolve({ ...step, orchard: { ...step.orchard!, [poison]: new Uint8Array(32).fill(7) } });
       },
+      used: (hash, outcome) => used.set(heightOf(hash), outcome),
     });
     const good = await openChainStore({ datadir: fresh('tree-steps-good'), network: chain.network });
-    for (const b of chain.built) expect((await good.addBlock(b.bytes, { trees: steps1(false) })).status).toBe('connected');
+    for (const b of chain.built) expect((await good.addBlock(b.bytes, { trees: steps1(null) })).status).toBe('connected');
+    // Each block's steps reported, every one adopted.
+    expect(used.size).toBe(chain.built.length);
+    expect([...used.values()].reduce((n, o) => n + o.adopted, 0)).toBe(steps.reduce((n, s) => n + Object.keys(s).length, 0));
+    expect([...used.values()].every((o) => o.refused === 0)).toBe(true);
     expect(Buffer.from((await good.chainStateTip())!.trees.orchard.root())).toEqual(
       Buffer.from(
         advanceBlockTrees(null, defaultPoolHashers(), blockLeaves(chain.blocks.flatMap((b) => b.transactions))).trees.orchard.root(),
@@ -124,10 +132,17 @@ describe('tree steps computed ahead', () => {
     );
     await good.close();
 
+    // A step that claims another root before is refused, reported as such, and the block connects as hashed here.
+    used.clear();
+    const refusing = await openChainStore({ datadir: fresh('tree-steps-refused'), network: chain.network });
+    for (const b of chain.built) expect((await refusing.addBlock(b.bytes, { trees: steps1('rootBefore') })).status).toBe('connected');
+    expect(used.get(poisonAt)).toEqual({ adopted: 0, refused: 1 });
+    await refusing.close();
+
     const bad = await openChainStore({ datadir: fresh('tree-steps-bad'), network: chain.network });
     for (const b of chain.built.slice(0, poisonAt + 1))
-      expect((await bad.addBlock(b.bytes, { trees: steps1(true) })).status).toBe('connected');
-    const next = bad.addBlock(chain.built[poisonAt + 1]!.bytes, { trees: steps1(true) });
+      expect((await bad.addBlock(b.bytes, { trees: steps1('root') })).status).toBe('connected');
+    const next = bad.addBlock(chain.built[poisonAt + 1]!.bytes, { trees: steps1('root') });
     await expect(next).rejects.toBeInstanceOf(BlockRejectedError);
     // The next block's Orchard bundle names the true root as its anchor, which the store never saw.
     const trueRoot = toHexReversed(steps[poisonAt]!.orchard!.root);
@@ -259,4 +274,9 @@ describe('tree steps computed ahead', () => {
       await store.close();
     }
   }, 120_000);
+  it('keeps the process alive while the store waits for a step a gap released', () => {
+    const child = join(import.meta.dirname, 'tree-prefetch-child.ts');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8', timeout: 120_000 });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: 'stepped 1\n', stderr: '' });
+  }, 130_000);
 });
