@@ -151,27 +151,26 @@ describe('tree steps computed ahead', () => {
     await bad.close();
   });
 
-  it('a thread steps blocks after the store tip and none whose parent it has not stepped', async () => {
-    const store = await openChainStore({ datadir: fresh('tree-steps-thread'), network: chain.network });
+  /**
+   * A store holding the chain up to the last coinbase-only block but one (102), a thread started
+   * from its tip, and the blocks after it; both closed after `run`.
+   */
+  async function atStoreTip(
+    label: string,
+    run: (store: ChainStore, thread: TreePrefetcher, rest: BuiltBlock[]) => Promise<void>,
+  ): Promise<void> {
+    const store = await openChainStore({ datadir: fresh(label), network: chain.network });
     const tipAt = 102;
     for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
     const thread = await TreePrefetcher.start(store);
     try {
-      // A block from before the tip (its parent was never stepped here), then the rest in order.
-      const old = chain.built[50]!;
-      const rest = chain.built.slice(tipAt + 1);
-      for (const b of [old, ...rest]) thread.prefetch(b.bytes);
-      await thread.settled();
-      expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, adopted: 0, refused: 0, skipped: 0 });
-      expect(await thread.take(old.hash)).toBeNull();
-      await addWithThreadSteps(store, thread, rest);
-      // Taken once.
-      expect(thread.take(rest[0]!.hash)).toBeNull();
+      await run(store, thread, chain.built.slice(tipAt + 1));
     } finally {
       await thread.close();
       await store.close();
     }
-  });
+  }
+
   /** Takes each block's step from the thread, checks it against the steps computed here, and adds the block with it. */
   async function addWithThreadSteps(store: ChainStore, thread: TreePrefetcher, blocks: readonly BuiltBlock[]): Promise<void> {
     for (const b of blocks) {
@@ -183,31 +182,30 @@ describe('tree steps computed ahead', () => {
     }
   }
 
-  it('a block read before its parent is stepped when the parent comes', async () => {
-    const store = await openChainStore({ datadir: fresh('tree-steps-order'), network: chain.network });
-    const tipAt = 102;
-    for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
-    const thread = await TreePrefetcher.start(store);
-    try {
-      const rest = chain.built.slice(tipAt + 1);
+  it('a thread steps blocks after the store tip and none whose parent it has not stepped', () =>
+    atStoreTip('tree-steps-thread', async (store, thread, rest) => {
+      // A block from before the tip (its parent was never stepped here), then the rest in order.
+      const old = chain.built[50]!;
+      for (const b of [old, ...rest]) thread.prefetch(b.bytes);
+      await thread.settled();
+      expect(thread.counts).toEqual({ posted: rest.length + 1, stepped: rest.length, adopted: 0, refused: 0, skipped: 0 });
+      expect(await thread.take(old.hash)).toBeNull();
+      await addWithThreadSteps(store, thread, rest);
+      // Taken once.
+      expect(thread.take(rest[0]!.hash)).toBeNull();
+    }));
+
+  it('a block read before its parent is stepped when the parent comes', () =>
+    atStoreTip('tree-steps-order', async (store, thread, rest) => {
       for (const b of [rest[1]!, rest[0]!, ...rest.slice(2)]) thread.prefetch(b.bytes);
       // The thread answers in order: once the last block is answered, so is rest[1]'s second answer.
       await thread.settled();
       expect(thread.counts).toEqual({ posted: rest.length, stepped: rest.length, adopted: 0, refused: 0, skipped: 0 });
       await addWithThreadSteps(store, thread, rest);
-    } finally {
-      await thread.close();
-      await store.close();
-    }
-  });
+    }));
 
-  it('after a block added without a step, the tip seeds the thread and the blocks read after it are stepped and waited for', async () => {
-    const store = await openChainStore({ datadir: fresh('tree-steps-gap'), network: chain.network });
-    const tipAt = 102;
-    for (const b of chain.built.slice(0, tipAt + 1)) await store.addBlock(b.bytes);
-    const thread = await TreePrefetcher.start(store);
-    try {
-      const rest = chain.built.slice(tipAt + 1);
+  it('after a block added without a step, the tip seeds the thread and the blocks read after it are stepped and waited for', () =>
+    atStoreTip('tree-steps-gap', async (store, thread, rest) => {
       // rest[0] is never handed to the thread: every block after it waits for its trees.
       for (const b of rest.slice(1)) thread.prefetch(b.bytes);
       await thread.settled();
@@ -218,11 +216,7 @@ describe('tree steps computed ahead', () => {
       // Taken at once after the seed: each block waits for the step the seed releases.
       await addWithThreadSteps(store, thread, rest.slice(1));
       expect(thread.counts).toEqual({ posted: rest.length - 1, stepped: rest.length - 1, adopted: 0, refused: 0, skipped: 0 });
-    } finally {
-      await thread.close();
-      await store.close();
-    }
-  });
+    }));
 
   it('a refused step stops the thread: no block is handed to it after', async () => {
     const thread = await TreePrefetcher.start({ chainStateTip: async () => null });
