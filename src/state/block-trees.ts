@@ -107,31 +107,31 @@ function continues(step: PrecomputedTreeStep, before: IncrementalMerkleTree, add
   return bytesEqual(step.rootBefore, before.root());
 }
 
-/** A block's tree step, run by a tree thread on its own copy of the trees: what it hands back. */
+/**
+ * A block's tree step, run by a tree thread on its own copy of the trees (the same step as
+ * `advanceBlockTrees`'): the trees after the block, and what it hands back for each tree that grew.
+ */
 export function precomputeBlockTrees(
   parentTrees: Record<ShieldedPool, IncrementalMerkleTree>,
+  hashers: PoolHashers,
   block: Pick<Block, 'transactions'>,
 ): { trees: Record<ShieldedPool, IncrementalMerkleTree>; steps: PrecomputedTrees } {
   const leaves = blockLeaves(block.transactions);
-  const trees = { ...parentTrees };
+  const { trees, completedSubtrees } = advanceBlockTrees(parentTrees, hashers, leaves);
   const steps: PrecomputedTrees = {};
   for (const pool of treePools()) {
     const added = leaves[pool];
-    const before = parentTrees[pool];
-    if (added.length === 0 || !before) continue;
-    const after = before.clone();
-    const completed = after.appendMany(added);
+    if (added.length === 0) continue;
     const flat = new Uint8Array(added.length * 32);
     added.forEach((leaf, i) => flat.set(leaf, i * 32));
     steps[pool] = {
-      sizeBefore: before.size,
-      rootBefore: before.root(),
+      sizeBefore: parentTrees[pool].size,
+      rootBefore: parentTrees[pool].root(),
       leaves: flat,
-      frontier: after.toTreeStateBytes('padded'),
-      root: after.root(),
-      completed: completed.map((c) => ({ index: c.index, root: c.root })),
+      frontier: trees[pool].toTreeStateBytes('padded'),
+      root: trees[pool].root(),
+      completed: completedSubtrees.filter((c) => c.pool === pool).map(({ index, root }) => ({ index, root })),
     };
-    trees[pool] = after;
   }
   return { trees, steps };
 }

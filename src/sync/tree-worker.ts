@@ -26,24 +26,22 @@ interface Kept {
   id: number;
   hash: Uint8Array;
   bytes: Uint8Array;
-  /** Stepped or given up: no longer waiting. */
-  done?: boolean;
+  /** Its parent's hash (latin1). */
+  parent: string;
 }
 
 /** Trees after each block stepped (and each seed), by block hash (latin1), oldest first. */
 const known = new Map<string, Trees>();
 /** The importer reads a few hundred blocks ahead: a block's parent was stepped just before it. */
 const MAX_KNOWN = 1024;
-/** Blocks waiting for their parent's trees, by parent hash (latin1), and in arrival order. */
+/** Blocks waiting for their parent's trees, by parent hash (latin1); and by request, oldest first. */
 const waiting = new Map<string, Kept[]>();
-let waitingOrder: { parent: string; kept: Kept }[] = [];
-let waitingBlocks = 0;
+const waitingInOrder = new Map<number, Kept>();
 let waitingBytes = 0;
 /** Blocks kept for a parent: more would be memory spent on blocks that mostly never link. */
 const MAX_WAITING_BLOCKS = 512;
 const MAX_WAITING_BYTES = 64 * 1024 * 1024;
 
-const NO_BYTES = new Uint8Array(0);
 const keyOf = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('latin1');
 const reply = (r: TreeThreadReply): void => port.postMessage(r);
 
@@ -59,7 +57,7 @@ function step(kept: Kept, parent: Trees): boolean {
   try {
     // The widest set of formats: the main thread decodes under its network's own, and adopts
     // a step only for exactly the leaves it decoded.
-    const { trees, steps } = precomputeBlockTrees(parent, decodeBlock(kept.bytes, CURRENT_CHAIN_ACCEPTANCE));
+    const { trees, steps } = precomputeBlockTrees(parent, defaultPoolHashers(), decodeBlock(kept.bytes, CURRENT_CHAIN_ACCEPTANCE));
     remember(kept.hash, trees);
     reply({ id: kept.id, hash: kept.hash, steps });
     return true;
@@ -79,38 +77,29 @@ function release(hash: Uint8Array): void {
     if (!children) continue;
     waiting.delete(parentKey);
     for (const kept of children) {
-      kept.done = true;
-      waitingBlocks--;
+      waitingInOrder.delete(kept.id);
       waitingBytes -= kept.bytes.length;
       const parent = known.get(parentKey);
       if (parent && step(kept, parent)) ready.push(keyOf(kept.hash));
       else if (!parent) reply({ id: kept.id, hash: kept.hash, steps: null });
-      kept.bytes = NO_BYTES;
     }
   }
-  // The order's entries for blocks no longer waiting go when they reach its front, or all at
-  // once when a block that never links holds the front.
-  while (waitingOrder.length > 0 && waitingOrder[0]!.kept.done) waitingOrder.shift();
-  if (waitingOrder.length > 2 * MAX_WAITING_BLOCKS) waitingOrder = waitingOrder.filter((e) => !e.kept.done);
 }
 
-function keep(parent: string, kept: Kept): void {
-  const list = waiting.get(parent) ?? [];
+function keep(kept: Kept): void {
+  const list = waiting.get(kept.parent) ?? [];
   list.push(kept);
-  waiting.set(parent, list);
-  waitingOrder.push({ parent, kept });
-  waitingBlocks++;
+  waiting.set(kept.parent, list);
+  waitingInOrder.set(kept.id, kept);
   waitingBytes += kept.bytes.length;
-  while (waitingBlocks > MAX_WAITING_BLOCKS || waitingBytes > MAX_WAITING_BYTES) {
-    const oldest = waitingOrder.shift()!;
-    if (oldest.kept.done) continue;
+  while (waitingInOrder.size > MAX_WAITING_BLOCKS || waitingBytes > MAX_WAITING_BYTES) {
+    const oldest = waitingInOrder.values().next().value!;
+    waitingInOrder.delete(oldest.id);
     const siblings = waiting.get(oldest.parent)!;
-    siblings.splice(siblings.indexOf(oldest.kept), 1);
+    siblings.splice(siblings.indexOf(oldest), 1);
     if (siblings.length === 0) waiting.delete(oldest.parent);
-    oldest.kept.done = true;
-    waitingBlocks--;
-    waitingBytes -= oldest.kept.bytes.length;
-    reply({ id: oldest.kept.id, hash: oldest.kept.hash, steps: null });
+    waitingBytes -= oldest.bytes.length;
+    reply({ id: oldest.id, hash: oldest.hash, steps: null });
   }
 }
 
@@ -129,18 +118,17 @@ port.on('message', (m: TreeThreadRequest) => {
     release(m.hash);
     return;
   }
-  const kept: Kept = { id: m.id, hash: m.hash, bytes: m.bytes };
-  let parentKey: string;
+  let kept: Kept;
   try {
-    parentKey = keyOf(decodeBlockHeader(m.bytes).prevHash);
+    kept = { id: m.id, hash: m.hash, bytes: m.bytes, parent: keyOf(decodeBlockHeader(m.bytes).prevHash) };
   } catch {
     reply({ id: m.id, hash: m.hash, steps: null });
     return;
   }
-  const parent = known.get(parentKey);
+  const parent = known.get(kept.parent);
   if (!parent) {
     reply({ id: m.id, hash: m.hash, steps: null, unlinked: true });
-    keep(parentKey, kept);
+    keep(kept);
     return;
   }
   if (step(kept, parent)) release(m.hash);

@@ -28,7 +28,7 @@ describe("a block's tree step on real blocks", () => {
     for (const { file } of realBlockFiles()) {
       const block = decodeBlock(readHexVector(...file.split('/')), CURRENT_CHAIN_ACCEPTANCE);
       const leaves = blockLeaves(block.transactions);
-      const step = precomputeBlockTrees(thread, block);
+      const step = precomputeBlockTrees(thread, hashers, block);
       thread = step.trees;
       const hashed = advanceBlockTrees(here, hashers, leaves);
       const taken = advanceBlockTrees(ahead, hashers, leaves, step.steps);
