@@ -190,6 +190,10 @@ async function run(chainDir: string): Promise<void> {
       stopped_early: imported < total.blocks,
       seconds,
       cpu_seconds: r.cpuMicros / 1e6,
+      // shares of cpu_seconds; the tree thread's start is timed apart, outside it (bench/lib/era-import.ts)
+      main_thread_cpu_seconds: r.mainThreadCpuMicros / 1e6,
+      tree_thread_cpu_seconds: r.treeThreadCpuMicros / 1e6,
+      tree_thread_start_cpu_seconds: r.treeThreadStartCpuMicros / 1e6,
       predicted_seconds_for_imported: predictedSeconds,
       predicted_cpu_seconds_for_imported: predictedCpuSeconds,
       wall_ratio: seconds / predictedSeconds,

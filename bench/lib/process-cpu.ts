@@ -5,7 +5,7 @@
  * CLK_TCK 100) is why runs measured this way should cost a second of CPU or more.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { usableCores } from '../../src/workers/usable-cores.js';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -36,6 +36,24 @@ export function processesCpuMicros(pids: readonly number[], mainThreads = false)
  */
 export function mainThreadCpuMicros(): number {
   return processCpuMicros(process.pid, process.pid);
+}
+
+/** This process's threads (task ids in /proc); Node names none of them, so they are told apart by when they started. */
+export function threadIds(): number[] {
+  return readdirSync('/proc/self/task').map(Number);
+}
+
+/** CPU µs the threads `tids` of this process have used so far; a thread that has ended counts 0. */
+export function threadsCpuMicros(tids: Iterable<number>): number {
+  let sum = 0;
+  for (const tid of tids) {
+    try {
+      sum += processCpuMicros(process.pid, tid);
+    } catch {
+      // ended: its time is no longer in /proc
+    }
+  }
+  return sum;
 }
 
 /** The whole machine's CPU time, in clock ticks over every core, from the first line of /proc/stat. */

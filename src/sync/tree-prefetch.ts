@@ -17,7 +17,13 @@ import type { ChainStore, TreeSteps } from '../store/chain.js';
 import { startModuleWorker } from '../workers/module-worker.js';
 
 export type TreeThreadRequest =
-  | { type: 'seed'; hash: Uint8Array; frontiers: Partial<Record<string, Uint8Array>> }
+  | {
+      type: 'seed';
+      hash: Uint8Array;
+      frontiers: Partial<Record<string, Uint8Array>>;
+      /** Build every pool's hasher before acknowledging (their tables are otherwise built on first use). */
+      warm?: true;
+    }
   | { type: 'block'; id: number; hash: Uint8Array; bytes: Uint8Array };
 
 export interface TreeThreadReply {
@@ -33,6 +39,16 @@ export interface TreeThreadReply {
    * parent's trees arrive (stepped, or seeded by `seedAfterGap`). Not final.
    */
   unlinked?: true;
+}
+
+export interface TreePrefetcherOptions {
+  /**
+   * Resolve `start` only once the thread is ready and has built every pool's hasher (Orchard's
+   * table is ≈ 1 s of CPU): a measurement can then time the thread's start apart from the blocks,
+   * which would otherwise charge it to the first shielded ones. An import leaves it off, so that
+   * a chain that never reaches a pool never builds its table.
+   */
+  warm?: boolean;
 }
 
 /** Steps kept for blocks not yet added (an importer reads a few hundred ahead at most). */
@@ -72,6 +88,8 @@ export class TreePrefetcher implements TreeSteps {
   private readonly unlinkedByParent = new Map<string, Set<Pending>>();
   /** Seeds posted and not acknowledged: the blocks the thread kept for them will be answered again. */
   private readonly seedsInFlight = new Set<string>();
+  /** Seeds posted and not acknowledged, oldest first, with what resolves when they are. */
+  private readonly seedAcks: { key: string; resolve: () => void }[] = [];
   private nextId = 1;
   private inFlightBytes = 0;
   /**
@@ -102,10 +120,16 @@ export class TreePrefetcher implements TreeSteps {
    * A thread whose trees start as the store's tip's; an empty store's are the empty trees before
    * a genesis block (whose parent hash is all zeros).
    */
-  static async start(store: Pick<ChainStore, 'chainStateTip'>): Promise<TreePrefetcher> {
+  static async start(store: Pick<ChainStore, 'chainStateTip'>, options: TreePrefetcherOptions = {}): Promise<TreePrefetcher> {
     const prefetcher = new TreePrefetcher();
     const tip = await store.chainStateTip();
-    prefetcher.seed(tip ? tip.hash : new Uint8Array(32), tip ? tip.trees : {});
+    const seeded = prefetcher.seed(tip ? tip.hash : new Uint8Array(32), tip ? tip.trees : {}, options.warm === true);
+    if (options.warm) {
+      // The thread is unreferenced while no block is awaited: held until it answers.
+      prefetcher.await(+1);
+      await seeded;
+      if (!prefetcher.failed) prefetcher.await(-1);
+    }
     return prefetcher;
   }
 
@@ -215,20 +239,27 @@ export class TreePrefetcher implements TreeSteps {
     void this.worker.terminate();
   }
 
-  private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>): void {
+  /** Resolves when the thread acknowledges the seed, or stops. */
+  private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>, warm = false): Promise<void> {
     const frontiers: Partial<Record<string, Uint8Array>> = {};
     for (const [pool, tree] of Object.entries(trees)) frontiers[pool] = tree!.toTreeStateBytes('padded');
-    this.worker.postMessage({ type: 'seed', hash, frontiers } satisfies TreeThreadRequest);
+    this.worker.postMessage({ type: 'seed', hash, frontiers, ...(warm ? { warm } : {}) } satisfies TreeThreadRequest);
     // Blocks already answered `unlinked` for this parent were kept, and the thread reads the seed
     // after them: they will be stepped. Those whose answer is still coming are waited for too.
     const key = keyOf(hash);
     this.seedsInFlight.add(key);
     this.release(key);
+    return new Promise((resolve) => this.seedAcks.push({ key, resolve }));
   }
 
   private onReply(r: TreeThreadReply): void {
     // The thread answers in order: the blocks it kept for these trees are answered after this.
-    if (r.seeded) this.seedsInFlight.delete(keyOf(r.hash));
+    if (r.seeded) {
+      const key = keyOf(r.hash);
+      this.seedsInFlight.delete(key);
+      // Seeds are acknowledged in the order they were posted.
+      if (this.seedAcks[0]?.key === key) this.seedAcks.shift()!.resolve();
+    }
     if (r.seeded || r.steps) this.release(keyOf(r.hash));
     const p = this.posted.get(r.id);
     if (!p) return;
@@ -289,6 +320,7 @@ export class TreePrefetcher implements TreeSteps {
     this.posted.clear();
     this.unlinkedByParent.clear();
     this.seedsInFlight.clear();
+    for (const ack of this.seedAcks.splice(0)) ack.resolve();
     this.inFlightBytes = 0;
     this.awaited = 0;
     this.worker.unref();

@@ -113,6 +113,8 @@ port.on('message', (m: TreeThreadRequest) => {
         ? IncrementalMerkleTree.fromTreeState(hashers[pool], frontier, treeOptions(pool))
         : new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
     }
+    // Reading an empty root builds a lazy hasher (state/trees/lazy-hasher.ts).
+    if (m.warm) for (const pool of treePools()) void hashers[pool].emptyRoots[0];
     remember(m.hash, trees);
     reply({ id: 0, hash: m.hash, steps: null, seeded: true });
     release(m.hash);

@@ -1,6 +1,6 @@
 // Run by tree-prefetch.test.ts in a process of its own (vitest's workers are kept alive by their
 // IPC channel, which would hide it): a store waiting on the tree thread must keep the process
-// alive. Every block read ahead is answered `unlinked` (their first parent never reached the
+// alive, as must one waiting for a warm start. Every block read ahead is answered `unlinked` (their first parent never reached the
 // thread), then a gap's seed releases them, and the wait for the next step is all that is left.
 import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
@@ -26,6 +26,11 @@ for (const b of built) {
 }
 const tipAt = (i: number) =>
   ({ chainStateTip: async () => ({ hash: built[i]!.hash, trees: after[i]! }) }) as unknown as Pick<ChainStore, 'chainStateTip'>;
+
+// A warm start is awaited with nothing else keeping the process alive: the thread must.
+const warm = await TreePrefetcher.start(tipAt(100), { warm: true });
+await warm.close();
+process.stdout.write('warm\n');
 
 const gapAt = 101;
 const thread = await TreePrefetcher.start(tipAt(gapAt - 1));
