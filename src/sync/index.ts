@@ -12,4 +12,4 @@ export type { BlockOrigin, ImportStats } from './block-sink.js';
 export { ImportProgress, stderrLogger, silentLogger } from './progress.js';
 export type { ImportLogger, ProgressMode } from './progress.js';
 export { SolutionPrefetcher } from './solution-prefetch.js';
-export { TreePrefetcher } from './tree-prefetch.js';
+export { TreePrefetcher, type TreePrefetcherOptions } from './tree-prefetch.js';
