@@ -13,6 +13,8 @@
  * Results go to bench/results/coin-reads.json (`group_sizes`, read by bench/import-contiguous.ts;
  * `fit` and `checks`).
  */
+// First: the bench runs with the import's Node options (relaunched with them otherwise).
+import './lib/import-node-options.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -16,6 +16,8 @@
  * The era chains spend the oldest unspent outputs first (test-vectors/era-chain.ts): the worst
  * case for a cache of recent coins. Results are appended to bench/results/coins-cache.json.
  */
+// First: the bench runs with the import's Node options (relaunched with them otherwise).
+import './lib/import-node-options.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -9,6 +9,8 @@
  *   npx tsx bench/import-contiguous.ts generate DIR      (the 100,526-block contiguous chain)
  *   npx tsx bench/import-address-index.ts DIR [--rounds=2] [--max-blocks=N]
  */
+// First: the bench runs with the import's Node options (relaunched with them otherwise).
+import './lib/import-node-options.js';
 import { runImportAb } from './lib/import-ab.js';
 
 await runImportAb({

@@ -4,6 +4,8 @@
  * `node --cpu-prof` to see where an imported unit (a Sapling spend, an Orchard action) spends its time.
  * Run: node --import tsx --cpu-prof bench/import-profile.ts [--blocks=250] [--rounds=1] [--tree-thread=0] "Orchard actions" ...
  */
+// First: the bench runs with the import's Node options (relaunched with them otherwise).
+import './lib/import-node-options.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,6 +7,10 @@
 // soon after each full collection, far below that limit; large request bodies (llhttp hands
 // each chunk over in a new buffer) then cost back-to-back full collections
 // (bench/results/large-replies.md).
+// `import` runs with more options (relaunch.js IMPORT_NODE_OPTIONS), in a child process.
 import { missingBuild } from './missing-build.js';
+import { IMPORT_NODE_OPTIONS, relaunchWith } from './relaunch.js';
+
+if (process.argv[2] === 'import') await relaunchWith(IMPORT_NODE_OPTIONS);
 
 await import('../dist/src/cli.js').catch((e) => missingBuild(e, 'cli.js'));

@@ -176,6 +176,7 @@ describe('npm pack', () => {
           'bin/zecrpc.js',
           'bin/zecrpc-cli.js',
           'bin/missing-build.js',
+          'bin/relaunch.js',
         ].includes(f) &&
         !/^dist\/src\/.+\.(js|d\.ts|wasm)$/.test(f) &&
         !/^docs\/[a-z-]+\.md$/.test(f) &&

@@ -1,0 +1,91 @@
+// bin/relaunch.js: `zecrpc import` starts again in a child process with Node options V8 takes only
+// at start-up. The child runs with them, the command ends as the child ended, a terminal's Ctrl-C
+// (a SIGINT to the whole process group) reaches the child once, and a child whose parent is killed
+// outright stops as on SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const FIXTURE = join(import.meta.dirname, 'relaunch-fixture.mjs');
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The launcher in a process group of its own, as a shell runs a command, with its output by line. */
+function launch(mode: string): {
+  proc: ChildProcess;
+  lines: string[];
+  nextLine: () => Promise<string>;
+  ended: Promise<Ended>;
+  output: Promise<string>;
+} {
+  const proc = spawn(process.execPath, [FIXTURE, mode], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let text = '';
+  let all = '';
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    all += chunk;
+    text += chunk;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n')) {
+      const line = text.slice(0, i);
+      text = text.slice(i + 1);
+      lines.push(line);
+      waiters.shift()?.(line);
+    }
+  });
+  let read = 0;
+  const nextLine = () =>
+    new Promise<string>((resolve) => {
+      if (read < lines.length) resolve(lines[read++]!);
+      else
+        waiters.push((line) => {
+          read++;
+          resolve(line);
+        });
+    });
+  // The output ends when every holder of the pipe (the launcher and its child) has ended.
+  const output = new Promise<string>((resolve) => proc.stdout!.on('end', () => resolve(all)));
+  const ended = new Promise<Ended>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  return { proc, lines, nextLine, ended, output };
+}
+
+describe('bin/relaunch.js', () => {
+  it('runs the command again with the options, in a child, and exits with its code', async () => {
+    const run = launch('options');
+    const child = JSON.parse(await run.nextLine()) as { execArgv: string[]; ppid: number };
+    expect(child.execArgv).toContain('--single-threaded-gc');
+    expect(child.ppid).toBe(run.proc.pid);
+    expect(await run.ended).toEqual({ code: 7, signal: null });
+  });
+
+  it("a Ctrl-C (SIGINT to the launcher's process group) reaches the child once; SIGTERM is forwarded, and the child's exit code returned", async () => {
+    const run = launch('signals');
+    expect(await run.nextLine()).toBe('ready');
+    process.kill(-run.proc.pid!, 'SIGINT');
+    expect(await run.nextLine()).toBe('got SIGINT');
+    // Forwarded after that SIGINT: a second SIGINT, had the child had one, would come before it.
+    run.proc.kill('SIGTERM');
+    expect(await run.nextLine()).toBe('got SIGTERM');
+    expect(await run.ended).toEqual({ code: 3, signal: null });
+    expect(run.lines).toEqual(['ready', 'got SIGINT', 'got SIGTERM']);
+  });
+
+  it('a child killed by a signal ends the launcher by the same signal', async () => {
+    const run = launch('no-handlers');
+    expect(await run.nextLine()).toBe('ready');
+    run.proc.kill('SIGTERM');
+    expect(await run.ended).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('a child whose launcher is killed outright stops as on SIGTERM', async () => {
+    const run = launch('signals');
+    expect(await run.nextLine()).toBe('ready');
+    run.proc.kill('SIGKILL');
+    expect(await run.ended).toEqual({ code: null, signal: 'SIGKILL' });
+    // The child still holds the output: it ends when the child has stopped.
+    expect(await run.output).toBe('ready\ngot SIGTERM\n');
+  });
+});
