@@ -11,6 +11,7 @@
 // Outside the terminal's foreground group, the child would be stopped if it read the terminal, so
 // a terminal on standard input is not passed on (the child reads it as empty).
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 
 /**
  * `zecrpc import` runs with V8's collector on the JavaScript thread alone: its helper threads
@@ -50,8 +51,12 @@ export async function relaunchWith(nodeOptions) {
     });
     child.once('exit', (code, signal) => {
       for (const s of FORWARDED) process.off(s, forward);
-      if (signal) process.kill(process.pid, signal);
-      else process.exit(code ?? 1);
+      if (signal) {
+        process.kill(process.pid, signal);
+        // Still here: a signal this process ignores (Node ignores SIGPIPE); the shell's code for it.
+        process.exit(128 + (constants.signals[signal] ?? 0));
+      }
+      process.exit(code ?? 1);
     });
   });
 }
