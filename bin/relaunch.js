@@ -1,15 +1,14 @@
 // Runs this command again in a child process with more Node options, for options V8 takes only at
 // start-up (setting a garbage-collector option at run time aborts the process).
 //
-// The child gets a process group of its own, so that a terminal's Ctrl-C reaches it once, through
-// this process, and not twice (a second SIGINT or SIGTERM makes `zecrpc import` quit at once
-// without writing out what it holds). This process forwards SIGINT, SIGTERM and SIGHUP, and ends
-// as the child ended: with its exit code, or killed by the same signal. Should this process be
-// killed outright, the child sees its IPC channel close and stops as on SIGTERM. A supervisor that
-// signals every process of the command (systemd's default KillMode=control-group) reaches the
-// child twice: KillMode=mixed signals this process alone.
-// Outside the terminal's foreground group, the child would be stopped if it read the terminal, so
-// a terminal on standard input is not passed on (the child reads it as empty).
+// The child stays in this process's group, so what a terminal sends the group reaches it directly
+// and once: Ctrl-C's SIGINT (a second one makes `zecrpc import` quit at once, without writing out
+// what it holds), Ctrl-Z, a window resize, a hangup. This process therefore ignores SIGINT, and
+// forwards SIGTERM and SIGHUP, which are usually sent to it alone; it ends as the child ended,
+// with its exit code or by the same signal. A supervisor that signals every process of the
+// command (systemd's default KillMode=control-group) reaches the child twice with SIGTERM:
+// KillMode=mixed signals this process alone. Should this process be killed outright, the child
+// sees its IPC channel close and stops as on SIGTERM.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
@@ -21,7 +20,11 @@ import { constants } from 'node:os';
 export const IMPORT_NODE_OPTIONS = ['--single-threaded-gc'];
 
 const CHILD_MARK = 'ZECRPC_RELAUNCHED';
-const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const FORWARDED = ['SIGTERM', 'SIGHUP'];
+/** A profile or a debugger would attach to this process, not to the child: such a run is not relaunched. */
+const KEEP_IN_PROCESS = /^--(cpu-prof|heap-prof|prof|inspect)/;
+/** Signals whose default action dumps core: re-raised, they would dump this process's core beside the child's. */
+const DUMPS_CORE = new Set(['SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGQUIT', 'SIGSEGV', 'SIGSYS', 'SIGTRAP']);
 
 /**
  * Resolves at once when this process already runs with every option of `nodeOptions` (or is the
@@ -37,12 +40,17 @@ export async function relaunchWith(nodeOptions) {
   }
   const missing = nodeOptions.filter((o) => !process.execArgv.includes(o));
   if (missing.length === 0) return;
+  if (process.execArgv.some((o) => KEEP_IN_PROCESS.test(o))) {
+    process.stderr.write(`note: profiling or debugging, so running without ${missing.join(' ')}\n`);
+    return;
+  }
   const child = spawn(process.execPath, [...process.execArgv, ...missing, process.argv[1], ...process.argv.slice(2)], {
-    stdio: [process.stdin.isTTY ? 'ignore' : 'inherit', 'inherit', 'inherit', 'ipc'],
-    detached: true,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, [CHILD_MARK]: '1' },
   });
+  const ignore = () => {};
   const forward = (signal) => child.kill(signal);
+  process.on('SIGINT', ignore);
   for (const s of FORWARDED) process.on(s, forward);
   await new Promise(() => {
     child.once('error', (e) => {
@@ -50,19 +58,22 @@ export async function relaunchWith(nodeOptions) {
       process.exit(1);
     });
     child.once('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
       for (const s of FORWARDED) process.off(s, forward);
-      if (signal) {
-        process.kill(process.pid, signal);
-        // Still here: a signal this process ignores (Node ignores SIGPIPE); the shell's code for it.
-        process.exit(128 + (constants.signals[signal] ?? 0));
-      }
+      if (signal && !DUMPS_CORE.has(signal)) process.kill(process.pid, signal);
+      // Still here: a core-dumping signal, or one this process ignores (Node ignores SIGPIPE).
+      if (signal) process.exit(128 + (constants.signals[signal] ?? 0));
       process.exit(code ?? 1);
     });
   });
 }
 
 function stopWhenParentGoes() {
-  if (!process.channel) return;
+  // Gone already, before this ran: nothing was started, so nothing is lost.
+  if (!process.channel || !process.connected) {
+    process.kill(process.pid, 'SIGTERM');
+    return;
+  }
   // The channel alone must not keep a finished command alive.
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

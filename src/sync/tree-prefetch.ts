@@ -241,6 +241,8 @@ export class TreePrefetcher implements TreeSteps {
 
   /** Resolves when the thread acknowledges the seed, or stops. */
   private seed(hash: Uint8Array, trees: Partial<Record<string, IncrementalMerkleTree>>, warm = false): Promise<void> {
+    // A thread that has stopped (it may end while start() reads the tip) acknowledges nothing.
+    if (this.failed) return Promise.resolve();
     const frontiers: Partial<Record<string, Uint8Array>> = {};
     for (const [pool, tree] of Object.entries(trees)) frontiers[pool] = tree!.toTreeStateBytes('padded');
     this.worker.postMessage({ type: 'seed', hash, frontiers, ...(warm ? { warm } : {}) } satisfies TreeThreadRequest);

@@ -1,8 +1,11 @@
 // bin/relaunch.js: `zecrpc import` starts again in a child process with Node options V8 takes only
 // at start-up. The child runs with them, the command ends as the child ended, a terminal's Ctrl-C
-// (a SIGINT to the whole process group) reaches the child once, and a child whose parent is killed
-// outright stops as on SIGTERM.
+// (a SIGINT to the whole process group) reaches the child once, SIGTERM is forwarded, a child whose
+// parent is killed outright (or gone before it ran) stops as on SIGTERM, and a profiled run stays
+// in its process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -14,14 +17,18 @@ interface Ended {
 }
 
 /** The launcher in a process group of its own, as a shell runs a command, with its output by line. */
-function launch(mode: string): {
+function launch(
+  mode: string,
+  nodeOptions: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): {
   proc: ChildProcess;
   lines: string[];
   nextLine: () => Promise<string>;
   ended: Promise<Ended>;
   output: Promise<string>;
 } {
-  const proc = spawn(process.execPath, [FIXTURE, mode], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeOptions, FIXTURE, mode], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   const waiters: ((line: string) => void)[] = [];
   let text = '';
@@ -66,7 +73,7 @@ describe('bin/relaunch.js', () => {
     expect(await run.nextLine()).toBe('ready');
     process.kill(-run.proc.pid!, 'SIGINT');
     expect(await run.nextLine()).toBe('got SIGINT');
-    // Forwarded after that SIGINT: a second SIGINT, had the child had one, would come before it.
+    // Forwarded after the launcher took that SIGINT: had it forwarded it too, the second would come first.
     run.proc.kill('SIGTERM');
     expect(await run.nextLine()).toBe('got SIGTERM');
     expect(await run.ended).toEqual({ code: 3, signal: null });
@@ -78,6 +85,29 @@ describe('bin/relaunch.js', () => {
     expect(await run.nextLine()).toBe('ready');
     run.proc.kill('SIGTERM');
     expect(await run.ended).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('a relaunched child whose launcher is gone before it runs stops at once', async () => {
+    // As the child of a launcher that died before the child's relaunchWith ran: no IPC channel.
+    const run = launch('signals', [], { ...process.env, ZECRPC_RELAUNCHED: '1' });
+    expect(await run.ended).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(await run.output).toBe('');
+  });
+
+  it('a profiled or debugged run is not relaunched: the profile would be of the launcher', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zecrpc-relaunch-prof-'));
+    try {
+      const run = launch('options', ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+      let stderr = '';
+      run.proc.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const child = JSON.parse(await run.nextLine()) as { execArgv: string[]; pid: number };
+      expect(child.execArgv).not.toContain('--single-threaded-gc');
+      expect(child.pid).toBe(run.proc.pid);
+      expect(await run.ended).toEqual({ code: 7, signal: null });
+      expect(stderr).toBe('note: profiling or debugging, so running without --single-threaded-gc\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a child whose launcher is killed outright stops as on SIGTERM', async () => {
