@@ -44,13 +44,13 @@ export async function relaunchWith(nodeOptions) {
     process.stderr.write(`note: profiling or debugging, so running without ${missing.join(' ')}\n`);
     return;
   }
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
   const child = spawn(process.execPath, [...process.execArgv, ...missing, process.argv[1], ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, [CHILD_MARK]: '1' },
   });
-  const ignore = () => {};
   const forward = (signal) => child.kill(signal);
-  process.on('SIGINT', ignore);
   for (const s of FORWARDED) process.on(s, forward);
   await new Promise(() => {
     child.once('error', (e) => {
