@@ -24,7 +24,7 @@
  * keys in the store are counted at the end.
  */
 // First: the bench runs with the import's Node options (relaunched with them otherwise).
-import { IMPORT_BENCH_NODE_OPTIONS } from './lib/import-node-options.js';
+import { appliedNodeOptions } from './lib/import-node-options.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,7 +192,7 @@ async function run(chainDir: string): Promise<void> {
       stopped_early: imported < total.blocks,
       seconds,
       cpu_seconds: r.cpuMicros / 1e6,
-      node_options: IMPORT_BENCH_NODE_OPTIONS,
+      node_options: appliedNodeOptions(),
       // shares of cpu_seconds; the tree thread's start is timed apart, outside it (bench/lib/era-import.ts)
       main_thread_cpu_seconds: r.mainThreadCpuMicros / 1e6,
       tree_thread_cpu_seconds: r.treeThreadCpuMicros / 1e6,

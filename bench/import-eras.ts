@@ -32,7 +32,7 @@
  *    measured contiguous run already in the file is kept).
  */
 // First: the bench runs with the import's Node options (relaunched with them otherwise).
-import { IMPORT_BENCH_NODE_OPTIONS } from './lib/import-node-options.js';
+import { appliedNodeOptions } from './lib/import-node-options.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,7 +190,7 @@ try {
     mainnet_hours_main_thread_basis: 'main-thread CPU time per unit: the part no other core takes over; Equihash (200,9) on another core',
     cores,
     // what the imports ran with: bin/zecrpc.js's and the import's own (bench/lib/import-node-options.ts)
-    node_options: IMPORT_BENCH_NODE_OPTIONS,
+    node_options: appliedNodeOptions(),
     load_average: measured.loadAverage,
     equihash_200_9_us: equihashUs,
     // in mainnet_hours once; in no unit cost

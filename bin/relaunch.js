@@ -1,14 +1,14 @@
 // Runs this command again in a child process with more Node options, for options V8 takes only at
 // start-up (setting a garbage-collector option at run time aborts the process).
 //
-// The child stays in this process's group, so what a terminal sends the group reaches it directly
-// and once: Ctrl-C's SIGINT (a second one makes `zecrpc import` quit at once, without writing out
-// what it holds), Ctrl-Z, a window resize, a hangup. This process therefore ignores SIGINT, and
-// forwards SIGTERM and SIGHUP, which are usually sent to it alone; it ends as the child ended,
-// with its exit code or by the same signal. A supervisor that signals every process of the
-// command (systemd's default KillMode=control-group) reaches the child twice with SIGTERM:
-// KillMode=mixed signals this process alone. Should this process be killed outright, the child
-// sees its IPC channel close and stops as on SIGTERM.
+// The child stays in this process's group, so what a terminal sends the group (Ctrl-C, Ctrl-Z, a
+// window resize) reaches it directly. This process forwards SIGINT and SIGTERM over the IPC
+// channel, and SIGHUP, and ends as the child ended, with its exit code or by the same signal. A
+// signal sent to the whole group thus reaches the child twice, directly and forwarded: `zecrpc
+// import` takes those as one request (src/cli/stop-signals.ts: a second request makes it quit at
+// once, without writing out what it holds); a child that takes no requests that way has a
+// forwarded signal raised on itself. Should this process be killed outright, the child sees its
+// IPC channel close and stops as on SIGTERM.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
@@ -20,8 +20,16 @@ import { constants } from 'node:os';
 export const IMPORT_NODE_OPTIONS = ['--single-threaded-gc'];
 
 const CHILD_MARK = 'ZECRPC_RELAUNCHED';
-const FORWARDED = ['SIGTERM', 'SIGHUP'];
-/** A profile or a debugger would attach to this process, not to the child: such a run is not relaunched. */
+/** Forwarded over the IPC channel, as src/cli/stop-signals.ts reads them (FORWARDED_SIGNAL). */
+const FORWARDED_OVER_IPC = ['SIGINT', 'SIGTERM'];
+const FORWARDED_SIGNAL = 'zecrpcForwardedSignal';
+const FORWARDED = [...FORWARDED_OVER_IPC, 'SIGHUP'];
+/** Set by src/cli/stop-signals.ts while it takes the forwarded signals. */
+const TAKEN = Symbol.for('zecrpc.stopRequests');
+/**
+ * A debugger would attach to this process (its port taken before the child's), and a profile be
+ * written for each process, this idle one's beside the child's: such a run is not relaunched.
+ */
 const KEEP_IN_PROCESS = /^--(cpu-prof|heap-prof|prof|inspect)/;
 /** Signals whose default action dumps core: re-raised, they would dump this process's core beside the child's. */
 const DUMPS_CORE = new Set(['SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGQUIT', 'SIGSEGV', 'SIGSYS', 'SIGTRAP']);
@@ -40,25 +48,28 @@ export async function relaunchWith(nodeOptions) {
   }
   const missing = nodeOptions.filter((o) => !process.execArgv.includes(o));
   if (missing.length === 0) return;
-  if (process.execArgv.some((o) => KEEP_IN_PROCESS.test(o))) {
+  if ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((o) => KEEP_IN_PROCESS.test(o))) {
     process.stderr.write(`note: profiling or debugging, so running without ${missing.join(' ')}\n`);
     return;
   }
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  const child = spawn(process.execPath, [...process.execArgv, ...missing, process.argv[1], ...process.argv.slice(2)], {
+  // Listening before the child starts: until a listener is there, a signal ends this process alone.
+  // Listeners run on the event loop, after the child has started.
+  let child = null;
+  const forward = (signal) => {
+    if (FORWARDED_OVER_IPC.includes(signal) && child.connected) child.send({ [FORWARDED_SIGNAL]: signal }, () => {});
+    else child.kill(signal);
+  };
+  for (const s of FORWARDED) process.on(s, forward);
+  child = spawn(process.execPath, [...process.execArgv, ...missing, process.argv[1], ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, [CHILD_MARK]: '1' },
   });
-  const forward = (signal) => child.kill(signal);
-  for (const s of FORWARDED) process.on(s, forward);
   await new Promise(() => {
     child.once('error', (e) => {
       process.stderr.write(`Error: could not start ${process.argv[1]} again with ${missing.join(' ')}: ${e.message}\n`);
       process.exit(1);
     });
     child.once('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
       for (const s of FORWARDED) process.off(s, forward);
       if (signal && !DUMPS_CORE.has(signal)) process.kill(process.pid, signal);
       // Still here: a core-dumping signal, or one this process ignores (Node ignores SIGPIPE).
@@ -74,7 +85,11 @@ function stopWhenParentGoes() {
     process.kill(process.pid, 'SIGTERM');
     return;
   }
+  process.on('message', (m) => {
+    const signal = typeof m === 'object' && m !== null ? m[FORWARDED_SIGNAL] : undefined;
+    if (FORWARDED_OVER_IPC.includes(signal) && globalThis[TAKEN] !== true) process.kill(process.pid, signal);
+  });
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   // The channel alone must not keep a finished command alive.
   process.channel.unref();
-  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }

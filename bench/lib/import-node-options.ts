@@ -15,3 +15,6 @@ export const IMPORT_BENCH_NODE_OPTIONS: readonly string[] = [
 ];
 
 await relaunchWith(IMPORT_BENCH_NODE_OPTIONS);
+
+/** Those of them this process runs with (all, unless a profiled or debugged run stayed in its process). */
+export const appliedNodeOptions = (): string[] => IMPORT_BENCH_NODE_OPTIONS.filter((o) => process.execArgv.includes(o));

@@ -21,6 +21,7 @@ import { JsonRpcClient } from '../sync/rpc-client.js';
 import { SolutionPrefetcher } from '../sync/solution-prefetch.js';
 import { TreePrefetcher } from '../sync/tree-prefetch.js';
 import { usableCores } from '../workers/usable-cores.js';
+import { onStopRequests } from './stop-signals.js';
 import { openStoreOrExplain } from './store-open.js';
 import { importUsage } from './usage.js';
 import { versionLine } from './version.js';
@@ -128,12 +129,16 @@ export async function runImport(argv: string[]): Promise<void> {
   // SIGINT or SIGTERM ends the import between blocks, and what was stored is written out; a
   // second one ends the process at once (what a pending group holds is then lost, as with kill -9).
   const stop = new AbortController();
-  const onSignal = () => {
+  const stopRequests = onStopRequests((requests, signal) => {
+    if (requests > 1) {
+      // As the signal's own action would have: its listeners removed, it is raised again.
+      stopRequests();
+      process.kill(process.pid, signal);
+      return;
+    }
     process.stderr.write('stopping: writing out the blocks imported so far (again to quit at once)\n');
     stop.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  });
   let trees: TreePrefetcher | undefined;
   try {
     // A fresh store holds its network's genesis block, as zcashd and `zecrpc serve` do, so blocks
@@ -179,8 +184,7 @@ export async function runImport(argv: string[]): Promise<void> {
         `tip ${tip ? `${tip.height} ${toHexReversed(tip.hash)}` : 'none'}\n`,
     );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopRequests();
     try {
       await store.close();
     } finally {

@@ -1,15 +1,15 @@
 // bin/relaunch.js: `zecrpc import` starts again in a child process with Node options V8 takes only
-// at start-up. The child runs with them, the command ends as the child ended, a terminal's Ctrl-C
-// (a SIGINT to the whole process group) reaches the child once, SIGTERM is forwarded, a child whose
-// parent is killed outright (or gone before it ran) stops as on SIGTERM, and a profiled run stays
-// in its process.
+// at start-up. The child runs with them and the command ends as the child ended; a signal sent to
+// the whole process group (a terminal's Ctrl-C) reaches the child directly and forwarded, and is one
+// stop request (src/cli/stop-signals.ts); a child whose parent is killed outright (or gone before
+// it ran) stops as on SIGTERM; a profiled run stays in its process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const FIXTURE = join(import.meta.dirname, 'relaunch-fixture.mjs');
+const FIXTURE = join(import.meta.dirname, 'relaunch-fixture.ts');
 
 interface Ended {
   code: number | null;
@@ -25,10 +25,15 @@ function launch(
   proc: ChildProcess;
   lines: string[];
   nextLine: () => Promise<string>;
+  seen: (wanted: readonly string[]) => Promise<void>;
   ended: Promise<Ended>;
   output: Promise<string>;
 } {
-  const proc = spawn(process.execPath, [...nodeOptions, FIXTURE, mode], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const proc = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', FIXTURE, mode], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   const lines: string[] = [];
   const waiters: ((line: string) => void)[] = [];
   let text = '';
@@ -53,10 +58,22 @@ function launch(
           resolve(line);
         });
     });
+  /** Resolves once every one of `wanted` has been a line of the output, in any order. */
+  const seen = (wanted: readonly string[]) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (wanted.every((w) => lines.includes(w))) {
+          proc.stdout!.off('data', check);
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', check);
+      check();
+    });
   // The output ends when every holder of the pipe (the launcher and its child) has ended.
   const output = new Promise<string>((resolve) => proc.stdout!.on('end', () => resolve(all)));
   const ended = new Promise<Ended>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, lines, nextLine, ended, output };
+  return { proc, lines, nextLine, seen, ended, output };
 }
 
 describe('bin/relaunch.js', () => {
@@ -68,33 +85,51 @@ describe('bin/relaunch.js', () => {
     expect(await run.ended).toEqual({ code: 7, signal: null });
   });
 
-  it("a Ctrl-C (SIGINT to the launcher's process group) reaches the child once; SIGTERM is forwarded, and the child's exit code returned", async () => {
-    const run = launch('signals');
+  it("a Ctrl-C (SIGINT to the launcher's process group) is one stop request; a SIGTERM to the launcher alone a second", async () => {
+    const run = launch('requests');
     expect(await run.nextLine()).toBe('ready');
     process.kill(-run.proc.pid!, 'SIGINT');
-    expect(await run.nextLine()).toBe('got SIGINT');
-    // Forwarded after the launcher took that SIGINT: had it forwarded it too, the second would come first.
+    // Both copies arrived, the direct one and the forwarded one, and made one request.
+    await run.seen(['request 1 SIGINT', 'forwarded SIGINT']);
     run.proc.kill('SIGTERM');
-    expect(await run.nextLine()).toBe('got SIGTERM');
+    await run.seen(['request 2 SIGTERM']);
     expect(await run.ended).toEqual({ code: 3, signal: null });
-    expect(run.lines).toEqual(['ready', 'got SIGINT', 'got SIGTERM']);
+    expect(run.lines.filter((l) => l.startsWith('request'))).toEqual(['request 1 SIGINT', 'request 2 SIGTERM']);
   });
 
-  it('a child killed by a signal ends the launcher by the same signal', async () => {
-    const run = launch('no-handlers');
+  it('a SIGTERM to the whole group (GNU timeout, kill %1, systemd) is one request; a SIGINT to the launcher alone a second', async () => {
+    const run = launch('requests');
+    expect(await run.nextLine()).toBe('ready');
+    process.kill(-run.proc.pid!, 'SIGTERM');
+    await run.seen(['request 1 SIGTERM', 'forwarded SIGTERM']);
+    run.proc.kill('SIGINT');
+    await run.seen(['request 2 SIGINT']);
+    expect(await run.ended).toEqual({ code: 3, signal: null });
+    expect(run.lines.filter((l) => l.startsWith('request'))).toEqual(['request 1 SIGTERM', 'request 2 SIGINT']);
+  });
+
+  it('a child that takes no stop requests gets a forwarded signal raised on itself, and the launcher ends by it', async () => {
+    const run = launch('plain');
     expect(await run.nextLine()).toBe('ready');
     run.proc.kill('SIGTERM');
     expect(await run.ended).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('SIGHUP is forwarded as a signal', async () => {
+    const run = launch('plain');
+    expect(await run.nextLine()).toBe('ready');
+    run.proc.kill('SIGHUP');
+    expect(await run.ended).toEqual({ code: null, signal: 'SIGHUP' });
   });
 
   it('a relaunched child whose launcher is gone before it runs stops at once', async () => {
     // As the child of a launcher that died before the child's relaunchWith ran: no IPC channel.
-    const run = launch('signals', [], { ...process.env, ZECRPC_RELAUNCHED: '1' });
+    const run = launch('requests', [], { ...process.env, ZECRPC_RELAUNCHED: '1' });
     expect(await run.ended).toEqual({ code: null, signal: 'SIGTERM' });
     expect(await run.output).toBe('');
   });
 
-  it('a profiled or debugged run is not relaunched: the profile would be of the launcher', async () => {
+  it('a profiled or debugged run is not relaunched, and says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zecrpc-relaunch-prof-'));
     try {
       const run = launch('options', ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
@@ -111,11 +146,11 @@ describe('bin/relaunch.js', () => {
   });
 
   it('a child whose launcher is killed outright stops as on SIGTERM', async () => {
-    const run = launch('signals');
+    const run = launch('requests');
     expect(await run.nextLine()).toBe('ready');
     run.proc.kill('SIGKILL');
     expect(await run.ended).toEqual({ code: null, signal: 'SIGKILL' });
     // The child still holds the output: it ends when the child has stopped.
-    expect(await run.output).toBe('ready\ngot SIGTERM\n');
+    expect(await run.output).toBe('ready\nrequest 1 SIGTERM\n');
   });
 });
