@@ -86,10 +86,11 @@ export class TreePrefetcher implements TreeSteps {
   private readonly posted = new Map<number, Pending>();
   /** Pending blocks answered `unlinked`, by parent hash: released when the parent's trees are known to come. */
   private readonly unlinkedByParent = new Map<string, Set<Pending>>();
-  /** Seeds posted and not acknowledged: the blocks the thread kept for them will be answered again. */
-  private readonly seedsInFlight = new Set<string>();
-  /** Seeds posted and not acknowledged, oldest first, with what resolves when they are. */
-  private readonly seedAcks: { key: string; resolve: () => void }[] = [];
+  /**
+   * Seeds posted and not acknowledged, oldest first (the thread acknowledges them in order): the
+   * blocks it kept for them will be answered again, and each resolves its promise when acknowledged.
+   */
+  private readonly seedsInFlight: { key: string; acknowledged: () => void }[] = [];
   private nextId = 1;
   private inFlightBytes = 0;
   /**
@@ -249,19 +250,14 @@ export class TreePrefetcher implements TreeSteps {
     // Blocks already answered `unlinked` for this parent were kept, and the thread reads the seed
     // after them: they will be stepped. Those whose answer is still coming are waited for too.
     const key = keyOf(hash);
-    this.seedsInFlight.add(key);
+    const acknowledged = new Promise<void>((resolve) => this.seedsInFlight.push({ key, acknowledged: resolve }));
     this.release(key);
-    return new Promise((resolve) => this.seedAcks.push({ key, resolve }));
+    return acknowledged;
   }
 
   private onReply(r: TreeThreadReply): void {
     // The thread answers in order: the blocks it kept for these trees are answered after this.
-    if (r.seeded) {
-      const key = keyOf(r.hash);
-      this.seedsInFlight.delete(key);
-      // Seeds are acknowledged in the order they were posted.
-      if (this.seedAcks[0]?.key === key) this.seedAcks.shift()!.resolve();
-    }
+    if (r.seeded && this.seedsInFlight[0]?.key === keyOf(r.hash)) this.seedsInFlight.shift()!.acknowledged();
     if (r.seeded || r.steps) this.release(keyOf(r.hash));
     const p = this.posted.get(r.id);
     if (!p) return;
@@ -273,7 +269,7 @@ export class TreePrefetcher implements TreeSteps {
     if (!r.unlinked) return this.settle(p, r.steps);
     // The thread keeps the block and answers it again if its parent's trees come: they do when a
     // seed for the parent is on its way; otherwise the store does not wait for it.
-    if (this.seedsInFlight.has(p.parentKey)) return;
+    if (this.seedsInFlight.some((seed) => seed.key === p.parentKey)) return;
     if (!this.prefetched.has(p.key)) return this.settle(p, null); // taken already: the store is waiting
     p.unlinked = true;
     this.await(-1);
@@ -321,8 +317,7 @@ export class TreePrefetcher implements TreeSteps {
     }
     this.posted.clear();
     this.unlinkedByParent.clear();
-    this.seedsInFlight.clear();
-    for (const ack of this.seedAcks.splice(0)) ack.resolve();
+    for (const seed of this.seedsInFlight.splice(0)) seed.acknowledged();
     this.inFlightBytes = 0;
     this.awaited = 0;
     this.worker.unref();

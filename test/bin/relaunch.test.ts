@@ -85,28 +85,24 @@ describe('bin/relaunch.js', () => {
     expect(await run.ended).toEqual({ code: 7, signal: null });
   });
 
-  it("a Ctrl-C (SIGINT to the launcher's process group) is one stop request; a SIGTERM to the launcher alone a second", async () => {
-    const run = launch('requests');
-    expect(await run.nextLine()).toBe('ready');
-    process.kill(-run.proc.pid!, 'SIGINT');
-    // Both copies arrived, the direct one and the forwarded one, and made one request.
-    await run.seen(['request 1 SIGINT', 'forwarded SIGINT']);
-    run.proc.kill('SIGTERM');
-    await run.seen(['request 2 SIGTERM']);
-    expect(await run.ended).toEqual({ code: 3, signal: null });
-    expect(run.lines.filter((l) => l.startsWith('request'))).toEqual(['request 1 SIGINT', 'request 2 SIGTERM']);
-  });
-
-  it('a SIGTERM to the whole group (GNU timeout, kill %1, systemd) is one request; a SIGINT to the launcher alone a second', async () => {
-    const run = launch('requests');
-    expect(await run.nextLine()).toBe('ready');
-    process.kill(-run.proc.pid!, 'SIGTERM');
-    await run.seen(['request 1 SIGTERM', 'forwarded SIGTERM']);
-    run.proc.kill('SIGINT');
-    await run.seen(['request 2 SIGINT']);
-    expect(await run.ended).toEqual({ code: 3, signal: null });
-    expect(run.lines.filter((l) => l.startsWith('request'))).toEqual(['request 1 SIGTERM', 'request 2 SIGINT']);
-  });
+  it.each([
+    // A terminal's Ctrl-C; GNU timeout, kill %1 or systemd's default KillMode.
+    { toGroup: 'SIGINT', toLauncher: 'SIGTERM' },
+    { toGroup: 'SIGTERM', toLauncher: 'SIGINT' },
+  ] as const)(
+    'a $toGroup to the whole process group is one stop request; a $toLauncher to the launcher alone a second',
+    async ({ toGroup, toLauncher }) => {
+      const run = launch('requests');
+      expect(await run.nextLine()).toBe('ready');
+      process.kill(-run.proc.pid!, toGroup);
+      // Both copies arrived, the direct one and the forwarded one, and made one request.
+      await run.seen([`request 1 ${toGroup}`, `forwarded ${toGroup}`]);
+      run.proc.kill(toLauncher);
+      await run.seen([`request 2 ${toLauncher}`]);
+      expect(await run.ended).toEqual({ code: 3, signal: null });
+      expect(run.lines.filter((l) => l.startsWith('request'))).toEqual([`request 1 ${toGroup}`, `request 2 ${toLauncher}`]);
+    },
+  );
 
   it('a child that takes no stop requests gets a forwarded signal raised on itself, and the launcher ends by it', async () => {
     const run = launch('plain');
