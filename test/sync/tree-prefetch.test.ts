@@ -230,6 +230,22 @@ describe('tree steps computed ahead', () => {
     }
   });
 
+  it('a warm start on a thread that fails on its seed resolves, and the thread then takes no block', async () => {
+    // A frontier the thread cannot read: it throws on the seed, before acknowledging it.
+    const unreadable = { toTreeStateBytes: () => Uint8Array.of(0xff, 0xff, 0xff) } as unknown as IncrementalMerkleTree;
+    const tip = { hash: chain.built[0]!.hash, trees: { sapling: unreadable } } as unknown as Awaited<
+      ReturnType<ChainStore['chainStateTip']>
+    >;
+    const thread = await TreePrefetcher.start({ chainStateTip: async () => tip }, { warm: true });
+    try {
+      thread.prefetch(chain.built[1]!.bytes);
+      expect(thread.counts).toEqual({ posted: 0, stepped: 0, adopted: 0, refused: 0, skipped: 1 });
+      expect(thread.take(chain.built[1]!.hash)).toBeNull();
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('a blk import hands the thread every block, a record across the end of its 16 MiB read window too', async () => {
     const generator = new EraChainGenerator({ tag: 'tree-steps-window' });
     const built = [generator.genesis];
