@@ -146,6 +146,9 @@ async function run(chainDir: string): Promise<void> {
     },
     predicted_store_keys: Math.round(storeKeyTotal(keysSoFar)),
     predicted_at: new Date().toISOString(),
+    // The unit costs the prediction used: bench/import-eras.ts, re-run, keeps this check beside
+    // costs of its own, and says so when they are not these.
+    predicted_from_costs_of: { generated_at: projection.generated_at, commit: projection.commit },
     load_at_prediction: loadavg()[0],
     seconds: null as number | null,
   };

@@ -170,11 +170,20 @@ try {
   );
 
   const previous = existsSync(RESULT)
-    ? (JSON.parse(readFileSync(RESULT, 'utf8')) as { contiguous?: { seconds?: number | null }; other_checks?: unknown })
+    ? (JSON.parse(readFileSync(RESULT, 'utf8')) as {
+        contiguous?: { seconds?: number | null; predicted_at?: string };
+        other_checks?: unknown;
+      })
     : null;
   // A contiguous run already measured keeps its prediction (made before it ran, with the costs of
-  // that time); bench/import-contiguous.ts makes the next one from the costs written here.
+  // that time); bench/import-contiguous.ts makes the next one from the costs written here. The
+  // file then pairs these costs with a check of others, and says so.
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
+  if (contiguous)
+    console.log(
+      `the contiguous check kept in ${RESULT} was predicted (${contiguous.predicted_at ?? 'at a time not recorded'}) from earlier unit costs, ` +
+        'not from these: `npx tsx bench/import-contiguous.ts run DIR` checks these',
+    );
   const out = {
     generated_at: new Date().toISOString(),
     commit: measured.commit,
@@ -182,6 +191,9 @@ try {
     quick: QUICK,
     address_index: ADDRESS_INDEX,
     mainnet_hours: totalSeconds / 3600,
+    ...(contiguous
+      ? { contiguous_predicted_from: 'earlier unit costs than these (contiguous.predicted_from_costs_of, or its predicted_at)' }
+      : {}),
     mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
     mainnet_inputs_basis: "each era's sampled mean inputs, capped at the coins there were to spend (inputs_charged per era)",
     mainnet_hours_every_sampled_input: uncappedSeconds / 3600,

@@ -44,7 +44,7 @@ export function markdownTable(r: BenchResults): string {
       const value = f.latency ? latencyCell(f) : `${fmt(f.value)} ${f.unit}`;
       const baseValue = f.baseline && (f.latency ? formatLatency(f.baseline.value, resolutionOf(f)) : `${fmt(f.baseline.value)} ${f.unit}`);
       const base = f.baseline ? `${f.baseline.name}: ${baseValue}` : '—';
-      const ratio = f.ratio === null ? '—' : `${f.ratio.toFixed(f.ratio < 10 ? 2 : 0)}×`;
+      const ratio = f.ratio === null || tooFewForP99(f) ? '—' : `${f.ratio.toFixed(f.ratio < 10 ? 2 : 0)}×`;
       lines.push(`| ${f.suite} | ${f.name} | ${value} | ${base} | ${ratio} |`);
     }
   }
@@ -122,13 +122,27 @@ export function formatLatency(ms: number, resolutionMs = AUTOCANNON_RESOLUTION_M
 
 const resolutionOf = (f: Figure): number => f.latency?.resolutionMs ?? AUTOCANNON_RESOLUTION_MS;
 
-/** A latency figure's table cell: its p99, and with the load generator's figures p50, p90 and the request count. */
+/**
+ * Requests a target needs before its p99 is printed: with fewer, the 99th percentile is the
+ * slowest request or next to it, one outlier, not a percentile; a thousand leave ten above it.
+ */
+export const MIN_P99_REQUESTS = 1000;
+
+/** Whether a latency figure holds too few requests for its p99 to be a percentile (its count known). */
+const tooFewForP99 = (f: Figure): boolean => f.latency?.samples !== undefined && f.latency.samples < MIN_P99_REQUESTS;
+
+/**
+ * A latency figure's table cell: its p99, and with the load generator's figures p50, p90 and the
+ * request count; with too few requests, p50 and p90 only.
+ */
 function latencyCell(f: Figure): string {
   const res = resolutionOf(f);
   const p = f.latency?.percentiles;
   if (!p) return formatLatency(f.value, res);
   const n = f.latency?.samples;
-  return `p99 ${formatLatency(p.p99, res)} (p50 ${formatLatency(p.p50, res)}, p90 ${formatLatency(p.p90, res)}${n ? `; ${n.toLocaleString('en-US')} requests` : ''})`;
+  const count = n ? `${n.toLocaleString('en-US')} requests` : '';
+  if (tooFewForP99(f)) return `p50 ${formatLatency(p.p50, res)}, p90 ${formatLatency(p.p90, res)} (${count}: too few for a p99)`;
+  return `p99 ${formatLatency(p.p99, res)} (p50 ${formatLatency(p.p50, res)}, p90 ${formatLatency(p.p90, res)}${count ? `; ${count}` : ''})`;
 }
 
 const PERCENTILE_ORDER = ['p50', 'p75', 'p90', 'p97.5', 'p99', 'p99.9'];
@@ -167,6 +181,7 @@ function latencyRows(r: BenchResults): LatencyRow[] {
     };
     if (l.percentiles) for (const [p, v] of Object.entries(l.percentiles)) row.values.set(p, v);
     else row.values.set(l.percentile, f.value);
+    if (tooFewForP99(f)) for (const p of ['p99', 'p99.9']) row.values.delete(p);
     rows.set(key, row);
   }
   return [...rows.values()];

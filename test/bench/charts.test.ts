@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BenchResults } from '../../bench/lib/figures.js';
 import { PARSERS } from '../../bench/lib/parsers.js';
-import { formatLatency, importRateSvg, latencySvg, markdownTable, throughputSvg } from '../../bench/lib/render.js';
+import { formatLatency, importRateSvg, latencySvg, markdownTable, MIN_P99_REQUESTS, throughputSvg } from '../../bench/lib/render.js';
 import { MAX_HEIGHT, MAX_WIDTH, PALETTE, barChart, logTicks, type BarChartSpec } from '../../bench/lib/svg.js';
 
 const results = JSON.parse(readFileSync(new URL('../../bench/results/results.json', import.meta.url), 'utf8')) as BenchResults;
@@ -78,7 +78,9 @@ describe('benchmark charts from the committed results', () => {
     const latency = results.suites.flatMap((s) => s.figures).filter((f) => f.latency);
     // One figure per target and cell, each a row of three markers.
     expect(latency.every((f) => f.latency!.percentiles && f.latency!.samples! > 0 && f.latency!.resolutionMs === 0.001)).toBe(true);
-    expect(svg.match(/class="point"/g)!.length).toBe(3 + 3 * latency.length);
+    // A target of fewer than 1,000 requests has no p99 (MIN_P99_REQUESTS): two markers.
+    const markers = latency.reduce((n, f) => n + (f.latency!.samples! < MIN_P99_REQUESTS ? 2 : 3), 0);
+    expect(svg.match(/class="point"/g)!.length).toBe(3 + markers);
     const shown = texts(svg);
     const rows = shown.filter((t) => /^p50 .* \([\d,]+ requests?\)$/.test(t));
     expect(rows.length).toBe(latency.length);
@@ -225,6 +227,16 @@ describe('latency chart from the load generator’s figures', () => {
     expect(table).not.toMatch(/\b0\.00 ms/);
   });
 
+  it('prints no p99 for a target of fewer than 1,000 requests, and no ratio from it', () => {
+    const table = markdownTable(r);
+    // 891 requests: the p99 would be the slowest request but eight.
+    expect(table).toContain(
+      '| store-serve | getblock 2 main-106598 (1.39 MB), in-memory store, latency, 10 conn | p50 96.0 ms, p90 130 ms (891 requests: too few for a p99) | Buffer-bodied node:net ceiling, own process, p99: 178 ms | — |',
+    );
+    expect(table).not.toContain('p99 154');
+    expect(latencySvg(r)).not.toContain('154');
+  });
+
   it('draws p50, p90 and p99 as three series in the legend, distinct in colour and shape, the ceiling as the baseline', () => {
     const svg = latencySvg(r);
     expectWellFormed(svg);
@@ -247,13 +259,14 @@ describe('latency chart from the load generator’s figures', () => {
         'as served, 1 conn',
         'cache off, 10 conn',
         'p50 0.088 ms · p90 0.120 ms · p99 0.391 ms (28,000 requests)',
-        'p50 150 ms · p90 200 ms · p99 247 ms (585 requests)',
+        'p50 150 ms · p90 200 ms (585 requests)',
       ]),
     );
-    // Three markers a row, six rows; a band (the ceiling's p50–p99) behind each of the four rows measured against it.
-    expect(svg.match(/class="point"/g)!.length).toBe(3 + 6 * 3);
+    // Three markers a row of 1 connection, two a row of 10 (fewer than 1,000 requests: no p99); a band (the
+    // ceiling's p50–p99) behind each of the two rows measured against a ceiling with a p99.
+    expect(svg.match(/class="point"/g)!.length).toBe(3 + 3 * 3 + 3 * 2);
     const bands = [...svg.matchAll(/<rect class="band" x="([\d.]+)"[^>]*width="([\d.]+)"/g)];
-    expect(bands.length).toBe(4);
+    expect(bands.length).toBe(2);
     // The band spans the ceiling's own p50 and p99 markers.
     const ceilingRow = /ceiling \(baseline\), 1 conn<\/text>\n<line x1="([\d.]+)"[^>]*x2="([\d.]+)"/.exec(svg)!;
     expect(Number(bands[0]![1])).toBeCloseTo(Number(ceilingRow[1]), 0);
@@ -263,6 +276,22 @@ describe('latency chart from the load generator’s figures', () => {
   });
 });
 
+describe('decoderawtransaction figures', () => {
+  // bench/decoderaw.ts's lines for v4 (1 Dec 2026 07:42 UTC).
+  const out = [
+    'v4 zecrpc txToJsonBytes (reply bytes)           88676 tx/s  803.9 MB/s JSON out  119.2 MB/s tx in',
+    'v4 Buffer.from(JSON.stringify(prebuilt))        28638 tx/s  259.6 MB/s JSON out  38.5 MB/s tx in',
+    'v4 zecrpc per request (decode, reply bytes)     42466 tx/s  385.0 MB/s JSON out  57.1 MB/s tx in',
+    'v4 JSON.stringify(prebuilt plain object)        47796 tx/s  433.3 MB/s JSON out  64.2 MB/s tx in',
+  ].join('\n');
+
+  it('says which figure renders the same decoded objects with warm addresses, and which is a request', () => {
+    expect(PARSERS.decoderaw!(out).map((f) => [f.name, f.value, f.baseline?.value])).toEqual([
+      ['decoded v4 tx → reply bytes (txToJsonBytes), the same decoded objects, warm addresses', 88676, 28638],
+      ['v4 tx bytes → reply bytes per request (fresh decode, cold addresses)', 42466, 28638],
+    ]);
+  });
+});
 describe('Equihash rows from bench/equihash.ts’s output', () => {
   // Its lines as the suite printed them for the 30 Nov 2026 rerun in bench/results/results.json.
   const out = [
