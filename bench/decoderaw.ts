@@ -12,7 +12,8 @@
  * renders them, and the copies rotate through COPIES variants whose P2PKH/P2SH hashes differ
  * (all but the two bytes that choose the address table's slot), so each address is a miss,
  * evicted by the copy before.
- * Run: npx tsx bench/decoderaw.ts
+ * Each case runs once a round, the order rotated a round; the figures are medians over the rounds.
+ * Run: npx tsx bench/decoderaw.ts [--quick]
  */
 import Benchmark from 'benchmark';
 import { MAINNET } from '../src/chain/network.js';
@@ -67,6 +68,14 @@ function addressVariants(tx: Transaction): Uint8Array[] {
   });
 }
 
+/** Rounds of every case, their order rotated a round, so that each ratio pairs cases timed side by side. */
+const ROUNDS = process.argv.includes('--quick') ? 1 : 5;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
 for (const version of [4, 5]) {
   const set = txs.filter((t) => t.data.version === version);
   const variants = set.map(addressVariants);
@@ -75,46 +84,80 @@ for (const version of [4, 5]) {
   const trees = set.map((t) => parseJson(txToJson(t, MAINNET)));
   const plain = trees.map(toPlain);
   const outBytes = set.reduce((s, t) => s + Buffer.byteLength(txToJson(t, MAINNET)), 0);
-  const suite = new Benchmark.Suite(`v${version}`);
   let sink = 0;
-  suite
-    .add('zecrpc txToJson', () => {
-      for (const t of set) sink += txToJson(t, MAINNET).length;
-    })
-    .add('JSON.stringify(prebuilt plain object)', () => {
-      for (const p of plain) sink += JSON.stringify(p).length;
-    })
-    .add('JsonWriter(prebuilt JsonValue tree)', () => {
-      for (const v of trees) sink += new JsonWriter().value(v).toString().length;
-    })
-    .add('zecrpc txToJsonBytes (reply bytes)', () => {
-      for (const t of set) sink += txToJsonBytes(t, MAINNET).length;
-    })
-    .add('Buffer.from(JSON.stringify(prebuilt))', () => {
-      for (const p of plain) sink += Buffer.from(JSON.stringify(p), 'latin1').length;
-    })
-    .add('zecrpc per request (decode, reply bytes)', () => {
-      const k = round++ % COPIES;
-      for (const copies of variants) sink += txToJsonBytes(decodeTransaction(copies[k]!), MAINNET).length;
-    })
-    .on('cycle', (e: Benchmark.Event) => {
+  const cases: [string, () => void][] = [
+    [
+      'zecrpc txToJson',
+      () => {
+        for (const t of set) sink += txToJson(t, MAINNET).length;
+      },
+    ],
+    [
+      'JSON.stringify(prebuilt plain object)',
+      () => {
+        for (const p of plain) sink += JSON.stringify(p).length;
+      },
+    ],
+    [
+      'JsonWriter(prebuilt JsonValue tree)',
+      () => {
+        for (const v of trees) sink += new JsonWriter().value(v).toString().length;
+      },
+    ],
+    [
+      'zecrpc txToJsonBytes (reply bytes)',
+      () => {
+        for (const t of set) sink += txToJsonBytes(t, MAINNET).length;
+      },
+    ],
+    [
+      'Buffer.from(JSON.stringify(prebuilt))',
+      () => {
+        for (const p of plain) sink += Buffer.from(JSON.stringify(p), 'latin1').length;
+      },
+    ],
+    [
+      'zecrpc per request (decode, reply bytes)',
+      () => {
+        const k = round++ % COPIES;
+        for (const copies of variants) sink += txToJsonBytes(decodeTransaction(copies[k]!), MAINNET).length;
+      },
+    ],
+  ];
+  /** Sets a second, by case and round. */
+  const hz = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const suite = new Benchmark.Suite(`v${version} round ${r}`);
+    for (let i = 0; i < cases.length; i++) {
+      const [name, fn] = cases[(i + r) % cases.length]!;
+      suite.add(name, fn, { maxTime: 1 });
+    }
+    suite.on('cycle', (e: Benchmark.Event) => {
       const b = e.target as unknown as Benchmark;
-      const perSec = b.hz! * set.length;
-      console.log(
-        `v${version} ${String(b.name).padEnd(40)} ${perSec.toFixed(0).padStart(9)} tx/s  ` +
-          `${((b.hz! * outBytes) / 1e6).toFixed(1)} MB/s JSON out  ${((b.hz! * bytes) / 1e6).toFixed(1)} MB/s tx in`,
-      );
-    })
-    .on('complete', function (this: Benchmark.Suite) {
-      const runs = this as unknown as Benchmark[];
-      const [ours, base, writerOnly, oursBytes, baseBytes, perRequest] = [runs[0]!, runs[1]!, runs[2]!, runs[3]!, runs[4]!, runs[5]!];
-      console.log(
-        `v${version} ratio writer-only / JSON.stringify (same prebuilt values) = ${(writerOnly.hz! / base.hz!).toFixed(2)}; ` +
-          `full txToJson (decoded tx → JSON, incl. hex/asm/addresses) / JSON.stringify(prebuilt) = ${(ours.hz! / base.hz!).toFixed(2)}; ` +
-          `as reply bytes / Buffer.from(JSON.stringify(prebuilt)) = ${(oursBytes.hz! / baseBytes.hz!).toFixed(2)}; ` +
-          `per request (fresh decode, cold addresses) / Buffer.from(JSON.stringify(prebuilt)) = ${(perRequest.hz! / baseBytes.hz!).toFixed(2)}  (${set.length} txs)`,
-      );
-    })
-    .run();
+      hz.get(String(b.name))!.push(b.hz!);
+    });
+    suite.run();
+  }
+  for (const [name] of cases) {
+    const perSec = median(hz.get(name)!);
+    console.log(
+      `v${version} ${name.padEnd(40)} ${(perSec * set.length).toFixed(0).padStart(9)} tx/s  ` +
+        `${((perSec * outBytes) / 1e6).toFixed(1)} MB/s JSON out  ${((perSec * bytes) / 1e6).toFixed(1)} MB/s tx in  (median of ${ROUNDS} rounds)`,
+    );
+  }
+  // Each ratio the median of the rounds' own ratios.
+  const ratio = (a: string, b: string): string => median(hz.get(a)!.map((x, r) => x / hz.get(b)![r]!)).toFixed(2);
+  const all = (a: string, b: string): string =>
+    hz
+      .get(a)!
+      .map((x, r) => (x / hz.get(b)![r]!).toFixed(2))
+      .join(', ');
+  console.log(
+    `v${version} ratio writer-only / JSON.stringify (same prebuilt values) = ${ratio('JsonWriter(prebuilt JsonValue tree)', 'JSON.stringify(prebuilt plain object)')}; ` +
+      `full txToJson (decoded tx → JSON, incl. hex/asm/addresses) / JSON.stringify(prebuilt) = ${ratio('zecrpc txToJson', 'JSON.stringify(prebuilt plain object)')}; ` +
+      `as reply bytes / Buffer.from(JSON.stringify(prebuilt)) = ${ratio('zecrpc txToJsonBytes (reply bytes)', 'Buffer.from(JSON.stringify(prebuilt))')}; ` +
+      `per request (fresh decode, cold addresses) / Buffer.from(JSON.stringify(prebuilt)) = ${ratio('zecrpc per request (decode, reply bytes)', 'Buffer.from(JSON.stringify(prebuilt))')} ` +
+      `(rounds: ${all('zecrpc per request (decode, reply bytes)', 'Buffer.from(JSON.stringify(prebuilt))')})  (${set.length} txs)`,
+  );
   if (sink < 0) console.log(sink);
 }

@@ -11,6 +11,7 @@ const ARGS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
   'store-import': { full: [], quick: ['100'] },
   'import-eras': { full: [], quick: ['--blocks=30', '--rounds=1'] },
   'trees-append': { full: ['200000'], quick: ['5000'] },
+  decoderaw: { full: [], quick: ['--quick'] },
 };
 
 /** Files in bench/ that are not benchmarks. */
