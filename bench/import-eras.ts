@@ -131,6 +131,7 @@ try {
         store_keys_after: Math.round(storeKeyTotal(keys)),
         equihash_seconds: equihashSeconds,
         seconds,
+        ...(basis === 'cpu' ? { real_shape_chain: realShapeCheck(measured.calibration, era) } : {}),
       };
     });
   };
@@ -179,7 +180,9 @@ try {
   // that time); bench/import-contiguous.ts makes the next one from the costs written here. The
   // file then pairs these costs with a check of others, and says so.
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
-  if (contiguous)
+  // --reproject keeps the unit costs, so a check of them is still one of these.
+  const checkOfOtherCosts = contiguous !== null && !REPROJECT;
+  if (checkOfOtherCosts)
     console.log(
       `the contiguous check kept in ${RESULT} was predicted (${contiguous.predicted_at ?? 'at a time not recorded'}) from earlier unit costs, ` +
         'not from these: `npx tsx bench/import-contiguous.ts run DIR` checks these',
@@ -191,7 +194,7 @@ try {
     quick: QUICK,
     address_index: ADDRESS_INDEX,
     mainnet_hours: totalSeconds / 3600,
-    ...(contiguous
+    ...(checkOfOtherCosts
       ? { contiguous_predicted_from: 'earlier unit costs than these (contiguous.predicted_from_costs_of, or its predicted_at)' }
       : {}),
     mainnet_hours_basis: 'CPU time per unit (this machine with its cores to itself); Equihash (200,9) on the second core',
@@ -435,6 +438,22 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
       load_average: load(),
     },
   };
+}
+
+/**
+ * An era's own chain of real block shapes (one of the calibration chains), as measured and as the
+ * fitted costs predict it: how far the costs, fitted over every chain, miss this era's mix.
+ */
+function realShapeCheck(
+  calibration: unknown[],
+  era: string,
+): { label: string; cpu_seconds: number; predicted_cpu_seconds: number; ratio: number } | null {
+  const chain = (calibration as { label: string; cpu_seconds: number; predicted_cpu_seconds: number }[]).find((c) =>
+    c.label.startsWith(`era ${era} (`),
+  );
+  if (!chain) return null;
+  const { label, cpu_seconds, predicted_cpu_seconds } = chain;
+  return { label, cpu_seconds, predicted_cpu_seconds, ratio: cpu_seconds / predicted_cpu_seconds };
 }
 
 function lastMeasured(): Measured {

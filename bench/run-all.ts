@@ -191,6 +191,9 @@ function printImportProjection(file: string): void {
       seconds: number | null;
       predicted_seconds: number;
       predicted_seconds_for_imported?: number;
+      cpu_seconds?: number;
+      predicted_cpu_seconds?: number;
+      predicted_cpu_seconds_for_imported?: number;
     } | null;
   };
   try {
@@ -200,7 +203,8 @@ function printImportProjection(file: string): void {
     return;
   }
   const lines = [
-    `\nimport projection (${relative(root, file)}${p.address_index === false ? ', -addressindex=0' : ''}): full mainnet ${p.mainnet_hours.toFixed(2)} h on ${p.cores} cores` +
+    `\nimport projection (${relative(root, file)}${p.address_index === false ? ', -addressindex=0' : ''}): full mainnet ${p.mainnet_hours.toFixed(2)} h of CPU, ` +
+      `at least ${(p.mainnet_hours / p.cores).toFixed(2)} h on ${p.cores} cores` +
       (p.mainnet_hours_at_measured_load ? ` (${p.mainnet_hours_at_measured_load.toFixed(2)} h at the load measured)` : ''),
     ...p.eras.map(
       (e) =>
@@ -211,7 +215,10 @@ function printImportProjection(file: string): void {
       ? `  contiguous import: ${(p.contiguous.blocks_imported ?? p.contiguous.blocks).toLocaleString('en')} blocks, ` +
         (p.contiguous.seconds === null
           ? `predicted ${p.contiguous.predicted_seconds.toFixed(0)} s, not run yet`
-          : `${p.contiguous.seconds.toFixed(0)} s, predicted ${(p.contiguous.predicted_seconds_for_imported ?? p.contiguous.predicted_seconds).toFixed(0)} s`)
+          : `${p.contiguous.seconds.toFixed(0)} s, predicted ${(p.contiguous.predicted_seconds_for_imported ?? p.contiguous.predicted_seconds).toFixed(0)} s` +
+            (p.contiguous.cpu_seconds !== undefined && p.contiguous.predicted_cpu_seconds !== undefined
+              ? `; ${p.contiguous.cpu_seconds.toFixed(0)} s of CPU, predicted ${(p.contiguous.predicted_cpu_seconds_for_imported ?? p.contiguous.predicted_cpu_seconds).toFixed(0)} s`
+              : ''))
       : '  contiguous import: not run (bench/import-contiguous.ts)',
   ];
   process.stderr.write(lines.join('\n') + '\n');
