@@ -79,7 +79,7 @@ const median = (xs: number[]): number => {
 for (const version of [4, 5]) {
   const set = txs.filter((t) => t.data.version === version);
   const variants = set.map(addressVariants);
-  let round = 0;
+  let nextCopy = 0;
   const bytes = set.reduce((s, t) => s + t.size, 0);
   const trees = set.map((t) => parseJson(txToJson(t, MAINNET)));
   const plain = trees.map(toPlain);
@@ -119,7 +119,7 @@ for (const version of [4, 5]) {
     [
       'zecrpc per request (decode, reply bytes)',
       () => {
-        const k = round++ % COPIES;
+        const k = nextCopy++ % COPIES;
         for (const copies of variants) sink += txToJsonBytes(decodeTransaction(copies[k]!), MAINNET).length;
       },
     ],
