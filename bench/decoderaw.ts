@@ -43,19 +43,22 @@ for (const f of realBlockFiles()) {
 /** Variants of each transaction a round of the per-request measurement rotates through. */
 const COPIES = 16;
 
+/** One xorshift stream for every copy of every transaction, so that no two outputs get the same bytes. */
+let seed = 0x2545f491;
+const next = (): number => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return seed & 0xff;
+};
+
 /**
- * `COPIES` copies of `tx` whose P2PKH/P2SH output hashes differ from each other's but in their
- * first two bytes, which choose the hash's slot in the address table: each copy's address evicts
- * the previous copy's from that slot. A transaction without such outputs is copied as it is.
+ * `COPIES` copies of `tx` whose P2PKH/P2SH output hashes differ from each other's (and from every
+ * other output's) but in their first two bytes, which choose the hash's slot in the address
+ * table: each copy's address evicts the previous copy's from that slot. A transaction without
+ * such outputs is copied as it is.
  */
 function addressVariants(tx: Transaction): Uint8Array[] {
-  let seed = 0x2545f491;
-  const next = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed & 0xff;
-  };
   return Array.from({ length: COPIES }, () => {
     const bytes = new Uint8Array(tx.bytes);
     for (const o of decodeTransaction(bytes).data.vout) {
@@ -68,7 +71,10 @@ function addressVariants(tx: Transaction): Uint8Array[] {
   });
 }
 
-/** Rounds of every case, their order rotated a round, so that each ratio pairs cases timed side by side. */
+/**
+ * Rounds of every case, their order rotated a round and reversed every other round, so that each
+ * ratio pairs cases timed side by side and no case always follows the same one.
+ */
 const ROUNDS = process.argv.includes('--quick') ? 1 : 5;
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -129,7 +135,8 @@ for (const version of [4, 5]) {
   for (let r = 0; r < ROUNDS; r++) {
     const suite = new Benchmark.Suite(`v${version} round ${r}`);
     for (let i = 0; i < cases.length; i++) {
-      const [name, fn] = cases[(i + r) % cases.length]!;
+      const at = (i + r) % cases.length;
+      const [name, fn] = cases[r % 2 === 0 ? at : cases.length - 1 - at]!;
       suite.add(name, fn, { maxTime: 1 });
     }
     suite.on('cycle', (e: Benchmark.Event) => {

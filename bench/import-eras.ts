@@ -172,7 +172,8 @@ try {
 
   const previous = existsSync(RESULT)
     ? (JSON.parse(readFileSync(RESULT, 'utf8')) as {
-        contiguous?: { seconds?: number | null; predicted_at?: string };
+        contiguous?: { seconds?: number | null; predicted_at?: string; predicted_from_costs_of?: { commit?: string } };
+        contiguous_predicted_from?: string;
         other_checks?: unknown;
       })
     : null;
@@ -180,8 +181,12 @@ try {
   // that time); bench/import-contiguous.ts makes the next one from the costs written here. The
   // file then pairs these costs with a check of others, and says so.
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
-  // --reproject keeps the unit costs, so a check of them is still one of these.
-  const checkOfOtherCosts = contiguous !== null && !REPROJECT;
+  // Measured costs are new ones; --reproject keeps the last run's, so its check is of other costs
+  // only where the file already said so or the check names the commit of other costs.
+  const checkCommit = contiguous?.predicted_from_costs_of?.commit;
+  const checkOfOtherCosts =
+    contiguous !== null &&
+    (!REPROJECT || previous?.contiguous_predicted_from !== undefined || (checkCommit !== undefined && checkCommit !== measured.commit));
   if (checkOfOtherCosts)
     console.log(
       `the contiguous check kept in ${RESULT} was predicted (${contiguous.predicted_at ?? 'at a time not recorded'}) from earlier unit costs, ` +

@@ -42,9 +42,18 @@ export function markdownTable(r: BenchResults): string {
     for (const f of s.figures) {
       if (f.latency && !f.baseline) continue;
       const value = f.latency ? latencyCell(f) : `${fmt(f.value)} ${f.unit}`;
-      const baseValue = f.baseline && (f.latency ? formatLatency(f.baseline.value, resolutionOf(f)) : `${fmt(f.baseline.value)} ${f.unit}`);
-      const base = f.baseline ? `${f.baseline.name}: ${baseValue}` : '—';
-      const ratio = f.ratio === null || tooFewForP99(f) ? '—' : `${f.ratio.toFixed(f.ratio < 10 ? 2 : 0)}×`;
+      // A latency's baseline is its ceiling's p99, unless the ceiling had too few requests for one.
+      const ceiling = f.latency ? ceilingOf(s.figures, f) : undefined;
+      const ceilingWithoutP99 = ceiling !== undefined && tooFewForP99(ceiling);
+      const baseValue =
+        f.baseline &&
+        (ceilingWithoutP99
+          ? latencyCell(ceiling)
+          : f.latency
+            ? formatLatency(f.baseline.value, resolutionOf(f))
+            : `${fmt(f.baseline.value)} ${f.unit}`);
+      const base = f.baseline ? `${ceilingWithoutP99 ? f.baseline.name.replace(/, p99$/, '') : f.baseline.name}: ${baseValue}` : '—';
+      const ratio = f.ratio === null || tooFewForP99(f) || ceilingWithoutP99 ? '—' : `${f.ratio.toFixed(f.ratio < 10 ? 2 : 0)}×`;
       lines.push(`| ${f.suite} | ${f.name} | ${value} | ${base} | ${ratio} |`);
     }
   }
@@ -130,6 +139,15 @@ export const MIN_P99_REQUESTS = 1000;
 
 /** Whether a latency figure holds too few requests for its p99 to be a percentile (its count known). */
 const tooFewForP99 = (f: Figure): boolean => f.latency?.samples !== undefined && f.latency.samples < MIN_P99_REQUESTS;
+
+/** The ceiling's own latency figure beside `f` (same request kind and connections), where the suite printed one. */
+const ceilingOf = (figures: readonly Figure[], f: Figure): Figure | undefined =>
+  f.latency?.kind === undefined
+    ? undefined
+    : figures.find(
+        (g) =>
+          g.latency?.series === CEILING_SERIES && g.latency.kind === f.latency!.kind && g.latency.connections === f.latency!.connections,
+      );
 
 /**
  * A latency figure's table cell: its p99, and with the load generator's figures p50, p90 and the

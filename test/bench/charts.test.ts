@@ -229,9 +229,9 @@ describe('latency chart from the load generator’s figures', () => {
 
   it('prints no p99 for a target of fewer than 1,000 requests, and no ratio from it', () => {
     const table = markdownTable(r);
-    // 891 requests: the p99 would be the slowest request but eight.
+    // 891 requests: the p99 would be the slowest request but eight; the ceiling's, of 873, as few.
     expect(table).toContain(
-      '| store-serve | getblock 2 main-106598 (1.39 MB), in-memory store, latency, 10 conn | p50 96.0 ms, p90 130 ms (891 requests: too few for a p99) | Buffer-bodied node:net ceiling, own process, p99: 178 ms | — |',
+      '| store-serve | getblock 2 main-106598 (1.39 MB), in-memory store, latency, 10 conn | p50 96.0 ms, p90 130 ms (891 requests: too few for a p99) | Buffer-bodied node:net ceiling, own process: p50 98.1 ms, p90 140 ms (873 requests: too few for a p99) | — |',
     );
     expect(table).not.toContain('p99 154');
     expect(latencySvg(r)).not.toContain('154');
@@ -277,12 +277,12 @@ describe('latency chart from the load generator’s figures', () => {
 });
 
 describe('decoderawtransaction figures', () => {
-  // bench/decoderaw.ts's lines for v4 (1 Dec 2026 07:42 UTC).
+  // bench/decoderaw.ts's lines for v4 (1 Dec 2026 07:42 UTC, with the median's note it prints since).
   const out = [
-    'v4 zecrpc txToJsonBytes (reply bytes)           88676 tx/s  803.9 MB/s JSON out  119.2 MB/s tx in',
-    'v4 Buffer.from(JSON.stringify(prebuilt))        28638 tx/s  259.6 MB/s JSON out  38.5 MB/s tx in',
-    'v4 zecrpc per request (decode, reply bytes)     42466 tx/s  385.0 MB/s JSON out  57.1 MB/s tx in',
-    'v4 JSON.stringify(prebuilt plain object)        47796 tx/s  433.3 MB/s JSON out  64.2 MB/s tx in',
+    'v4 zecrpc txToJsonBytes (reply bytes)           88676 tx/s  803.9 MB/s JSON out  119.2 MB/s tx in  (median of 5 rounds)',
+    'v4 Buffer.from(JSON.stringify(prebuilt))        28638 tx/s  259.6 MB/s JSON out  38.5 MB/s tx in  (median of 5 rounds)',
+    'v4 zecrpc per request (decode, reply bytes)     42466 tx/s  385.0 MB/s JSON out  57.1 MB/s tx in  (median of 5 rounds)',
+    'v4 JSON.stringify(prebuilt plain object)        47796 tx/s  433.3 MB/s JSON out  64.2 MB/s tx in  (median of 5 rounds)',
   ].join('\n');
 
   it('says which figure renders the same decoded objects with warm addresses, and which is a request', () => {
