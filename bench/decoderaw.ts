@@ -25,6 +25,7 @@ import { parseJson } from '../src/json/reader.js';
 import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
+import { byteStream } from './lib/byte-stream.js';
 
 function toPlain(v: JsonValue): unknown {
   if (v instanceof JsonNumber) return Number(v.text);
@@ -43,14 +44,8 @@ for (const f of realBlockFiles()) {
 /** Variants of each transaction a round of the per-request measurement rotates through. */
 const COPIES = 16;
 
-/** One xorshift stream for every copy of every transaction, so that no two outputs get the same bytes. */
-let seed = 0x2545f491;
-const next = (): number => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed & 0xff;
-};
+/** One stream for every copy of every transaction, so that no two outputs get the same bytes. */
+const next = byteStream();
 
 /**
  * `COPIES` copies of `tx` whose P2PKH/P2SH output hashes differ from each other's (and from every

@@ -14,6 +14,7 @@ import { CURRENT_CHAIN_ACCEPTANCE, type TxAcceptance } from '../../src/codec/tx/
 import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
 import { decodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
 import { readHexVector } from '../../test/support/vectors.js';
+import { byteStream } from './byte-stream.js';
 
 export interface LargeTx {
   name: string;
@@ -71,13 +72,7 @@ export function largeTransactions(): LargeTx[] {
  */
 export function distinctCopies(t: LargeTx, count: number): Uint8Array[] {
   const out: Uint8Array[] = [];
-  let seed = 0x2545f491;
-  const next = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed & 0xff;
-  };
+  const next = byteStream();
   for (let k = 0; k < count; k++) {
     const bytes = new Uint8Array(t.tx.bytes);
     const d = decodeTransaction(bytes, t.acceptance).data;
