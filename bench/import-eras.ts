@@ -181,12 +181,12 @@ try {
   // that time); bench/import-contiguous.ts makes the next one from the costs written here. The
   // file then pairs these costs with a check of others, and says so.
   const contiguous = previous?.contiguous?.seconds ? previous.contiguous : null;
-  // Measured costs are new ones; --reproject keeps the last run's, so its check is of other costs
-  // only where the file already said so or the check names the commit of other costs.
+  // Measured costs are new ones; --reproject keeps the last run's, whose commit the check names
+  // (or, a check from before it named one, whose flag the file kept).
   const checkCommit = contiguous?.predicted_from_costs_of?.commit;
   const checkOfOtherCosts =
     contiguous !== null &&
-    (!REPROJECT || previous?.contiguous_predicted_from !== undefined || (checkCommit !== undefined && checkCommit !== measured.commit));
+    (!REPROJECT || (checkCommit !== undefined ? checkCommit !== measured.commit : previous?.contiguous_predicted_from !== undefined));
   if (checkOfOtherCosts)
     console.log(
       `the contiguous check kept in ${RESULT} was predicted (${contiguous.predicted_at ?? 'at a time not recorded'}) from earlier unit costs, ` +
