@@ -40,16 +40,18 @@ export function onStopRequests(onRequest: (requests: number, signal: StopSignal)
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Node counts the channel's 'message' listeners: this one refs the channel while requests are
+  // taken and its removal gives back what it took. An explicit unref() here would be for good, and
+  // would let a host that started this process with an IPC channel (a test runner's worker, a
+  // process manager) lose its own channel's hold on the event loop; bin/relaunch.js makes the
+  // relaunched child's channel hold nothing itself.
   process.on('message', onMessage);
-  // A listener refs the channel; it must not keep a finished command alive.
-  process.channel?.unref();
   const globals = globalThis as Record<symbol, unknown>;
   globals[TAKEN] = true;
   return () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('message', onMessage);
-    process.channel?.unref();
     globals[TAKEN] = false;
   };
 }
