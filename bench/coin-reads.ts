@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
-import { ERA_REGTEST, EraChainGenerator } from '../test-vectors/era-chain.js';
+import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import {
   blkBlocks,
@@ -30,7 +30,7 @@ import {
   type MeasuredGroup,
   type SimulatedReads,
 } from './lib/coin-read-sim.js';
-import { writeChainFile } from './lib/era-chain-file.js';
+import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, type EraImportRun } from './lib/era-import.js';
 import { fmt, load, numberFlag, positional } from './lib/measure.js';
 
@@ -97,7 +97,7 @@ try {
       writeChainFile(dir, generator, spec.blocks(generator));
       const datadir = mkdtempSync(join(root, 'store-'));
       try {
-        const run = await importChainDir(dir, datadir, ERA_REGTEST);
+        const run = await importChainDir(dir, datadir, chainNetwork(dir));
         runs.push({ label: spec.label, dir, run });
         measured.push(...measuredGroups(blkBlocks(dir), run.groups));
         console.log(`${spec.label}: ${fmt(run.blocks)} blocks, ${run.groups.length} groups (${load()})`);
@@ -134,7 +134,7 @@ try {
     const datadir = mkdtempSync(join(root, 'store-'));
     let run: EraImportRun;
     try {
-      run = await importChainDir(chainArg, datadir, ERA_REGTEST, { coinCacheBytes: cacheBytes, maxBlocks });
+      run = await importChainDir(chainArg, datadir, chainNetwork(chainArg), { coinCacheBytes: cacheBytes, maxBlocks });
     } finally {
       rmSync(datadir, { recursive: true, force: true });
     }

@@ -23,10 +23,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
-import { ERA_REGTEST, EraChainGenerator } from '../test-vectors/era-chain.js';
+import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import type { PlannedBlock } from '../test-vectors/era-shapes.js';
-import { writeChainFile } from './lib/era-chain-file.js';
+import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, type EraImportRun } from './lib/era-import.js';
 import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
 
@@ -104,7 +104,7 @@ try {
       for (const side of order.filter((s) => ONLY === null || s === ONLY)) {
         const datadir = mkdtempSync(join(root, 'store-'));
         try {
-          const run = await importChainDir(chain.dir, datadir, ERA_REGTEST, {
+          const run = await importChainDir(chain.dir, datadir, chainNetwork(chain.dir), {
             coinCacheBytes: side === 'on' ? ON_BYTES : 0,
             traceEverySeconds: 5,
             ...(chain.maxBlocks ? { maxBlocks: chain.maxBlocks } : {}),

@@ -29,7 +29,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
-import { addComposition, compositionOf, emptyComposition, ERA_REGTEST, type Composition } from '../test-vectors/era-chain.js';
+import { addComposition, compositionOf, emptyComposition, type Composition } from '../test-vectors/era-chain.js';
 import {
   CONTIGUOUS_SEGMENTS,
   SECOND_CHECK_SEGMENTS,
@@ -37,7 +37,7 @@ import {
   STORE_CALIBRATION_SEGMENTS,
   STORE_CHAIN_TAG,
 } from './lib/contiguous-plan.js';
-import { WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
+import { chainNetwork, WINDOW_BLOCKS, writeEraChain } from './lib/era-chain-file.js';
 import { blkBlocks, CoinReadSimulation, type GroupSizes, type SimulatedReads } from './lib/coin-read-sim.js';
 import { ADDRESS_INDEX, diskBytes, importChainDir, projectionFile } from './lib/era-import.js';
 import { countKeys } from './lib/store-keys.js';
@@ -170,7 +170,7 @@ async function run(chainDir: string): Promise<void> {
   const stop = new AbortController();
   const timer = maxSeconds ? setTimeout(() => stop.abort(), maxSeconds * 1000) : null;
   try {
-    const r = await importChainDir(chainDir, datadir, ERA_REGTEST, {
+    const r = await importChainDir(chainDir, datadir, chainNetwork(chainDir), {
       traceEverySeconds: 10,
       windowBlocks: WINDOW_BLOCKS,
       signal: stop.signal,

@@ -38,11 +38,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBlock } from '../src/codec/block.js';
 import { verifyEquihash } from '../src/crypto/equihash.js';
-import { ERA_REGTEST, EraChainGenerator, type Composition } from '../test-vectors/era-chain.js';
+import { EraChainGenerator, type Composition } from '../test-vectors/era-chain.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
-import { WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
+import { chainNetwork, WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
 import { ADDRESS_INDEX, importChainDir, projectionFile, TREE_THREAD, type EraImportRun } from './lib/era-import.js';
 import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
 import { STORE_TERMS, storeAmounts, withStoreAmounts } from './lib/store-terms.js';
@@ -394,7 +394,7 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
   const datadir = mkdtempSync(join(root, 'store-'));
   let run;
   try {
-    run = await importChainDir(dir, datadir, ERA_REGTEST, { windowBlocks: WINDOW_BLOCKS, addressIndex: ADDRESS_INDEX });
+    run = await importChainDir(dir, datadir, chainNetwork(dir), { windowBlocks: WINDOW_BLOCKS, addressIndex: ADDRESS_INDEX });
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
@@ -488,7 +488,7 @@ function lastMeasured(): Measured {
 async function importOnce(dir: string): Promise<EraImportRun> {
   const datadir = mkdtempSync(join(root, 'store-'));
   try {
-    return await importChainDir(dir, datadir, ERA_REGTEST, { addressIndex: ADDRESS_INDEX });
+    return await importChainDir(dir, datadir, chainNetwork(dir), { addressIndex: ADDRESS_INDEX });
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }

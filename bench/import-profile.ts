@@ -9,9 +9,9 @@ import './lib/import-node-options.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERA_REGTEST, EraChainGenerator } from '../test-vectors/era-chain.js';
+import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
-import { writeChainFile } from './lib/era-chain-file.js';
+import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { numberFlag, positional } from './lib/measure.js';
 
@@ -28,7 +28,7 @@ try {
     const written = writeChainFile(dir, generator, spec.blocks(generator));
     for (let round = 0; round < numberFlag('rounds', 1); round++) {
       const datadir = mkdtempSync(join(root, 'store-'));
-      const run = await importChainDir(dir, datadir, ERA_REGTEST);
+      const run = await importChainDir(dir, datadir, chainNetwork(dir));
       rmSync(datadir, { recursive: true, force: true });
       const c = written.total;
       console.log(

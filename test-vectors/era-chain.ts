@@ -1,29 +1,39 @@
 /**
  * Era-shaped regtest chains: blocks whose transactions have the shapes of mainnet's eras
- * (transparent-heavy, the 2022 Sapling-output spam, Orchard-action-heavy NU5+ blocks), built one
- * block at a time so that a chain of 100,000 blocks or more never sits in memory.
+ * (transparent-heavy with Sprout JoinSplits, the 2022 Sapling-output spam, Orchard-action-heavy
+ * NU5+ blocks, NU6.3's v6 blocks with Ironwood actions), built one block at a time so that a
+ * chain of 100,000 blocks or more never sits in memory.
  *
  * The network is regtest with every upgrade through NU6.1 active from height 1 (`ERA_REGTEST`), so
  * v4 (Sapling) and v5 (Orchard) transactions are both valid at any height and every header
  * carries NU5's hashBlockCommitments, computed from the state the project's own transition
- * reaches after the parent. Blocks are mined with regtest's real Equihash (48, 5).
+ * reaches after the parent. A chain that reaches its NU6.3 era activates NU6.2 there, and NU6.3
+ * a block later (`activateNu63`, `eraNetwork`): from then on its blocks are today's (v6
+ * coinbases, v6 transactions with Ironwood actions, no value added to the Orchard pool, ZIP 258),
+ * so that era comes last in a chain. Blocks are mined with regtest's real Equihash (48, 5).
  *
  * What the importer checks holds for these blocks: every transparent input spends an existing
  * unspent output (the generator keeps the unspent set), amounts balance exactly (no fees: from
- * NU6 the coinbase must claim exactly the subsidy), Sapling spends and Orchard actions name an
- * anchor the chain had (the parent's root) and reveal nullifiers never revealed before, and the
- * value pools never go below zero. What they are not: scripts are not valid signatures and
- * proofs and signatures are zeros (zecrpc verifies neither, README), so zcashd would refuse them.
+ * NU6 the coinbase must claim exactly the subsidy), JoinSplits, Sapling spends and Orchard and
+ * Ironwood actions name an anchor the chain had (the parent's root) and reveal nullifiers never
+ * revealed before, and the value pools never go below zero. What they are not: scripts are not
+ * valid signatures and proofs and signatures are zeros (zecrpc verifies neither, README), so
+ * zcashd would refuse them.
  *
  * Byte sizes follow mainnet's: a transparent input carries a 107-byte scriptSig (a P2PKH
  * signature and compressed key, 148 bytes an input), outputs pay P2PKH scripts to distinct
- * hashes, Sapling spends and outputs and Orchard actions have their canonical sizes. The one size
- * regtest fixes is the Equihash solution: 36 bytes for (48, 5) instead of mainnet's 1344 for
- * (200, 9) (chainparams.cpp), so each header is 1,308 bytes shorter than a mainnet header; the
- * projection multiplies its per-byte cost by mainnet's real bytes, solutions included, and adds
- * Equihash (200, 9) per header (bench/import-eras.ts).
+ * hashes, JoinSplits, Sapling spends and outputs and Orchard and Ironwood actions have their
+ * canonical sizes. Two sizes differ from mainnet's:
+ * - a JoinSplit is built in a v4 transaction with a Groth16 proof, 1,698 bytes, where the Sprout
+ *   era's v2 and v3 transactions carried BCTV14 proofs, 1,802 bytes (v2 and v3 transactions are
+ *   not valid after Overwinter, which this network activates at height 1);
+ * - the Equihash solution: 36 bytes for (48, 5) instead of mainnet's 1344 for (200, 9)
+ *   (chainparams.cpp), so each header is 1,308 bytes shorter than a mainnet header; the
+ *   projection multiplies its per-byte cost by mainnet's real bytes, solutions included, and adds
+ *   Equihash (200, 9) per header (bench/import-eras.ts). A valid (200, 9) solution takes far
+ *   longer to find than a bench can spend on 100,000 headers.
  */
-import { regtestWithActivations, branchIdAt, type NetworkParams, type NetworkUpgrade } from '../src/chain/network.js';
+import { regtestWithActivations, branchIdAt, isUpgradeActive, type NetworkParams, type NetworkUpgrade } from '../src/chain/network.js';
 import { NETWORK_UPGRADES } from '../src/chain/upgrades.js';
 import { expectedCommitmentField } from '../src/chain/header-rules.js';
 import { authDataRoot, decodeBlock, type Block } from '../src/codec/block.js';
@@ -31,6 +41,7 @@ import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
 import { decodeTransaction, encodeTransaction } from '../src/codec/tx/transaction.js';
 import {
   SAPLING_VERSION_GROUP_ID,
+  type JoinSplit,
   type OutPoint,
   type SaplingOutput,
   type SaplingBundle,
@@ -46,12 +57,23 @@ import { actionBundle, shieldedTransaction } from '../test/support/nu6-regtest.j
 import { buildBlock, regtestGenesis, type BuiltBlock } from './regtest-builder.js';
 import { JUBJUB_POINT } from './regtest-shielded.js';
 
-/** Regtest with Overwinter … NU6.1 active from height 1 (NU6.2 and NU6.3 never). */
-export const ERA_REGTEST: NetworkParams = regtestWithActivations(
-  Object.fromEntries(NETWORK_UPGRADES.filter((u) => u !== 'NU6.2' && u !== 'NU6.3').map((u) => [u, 1])) as Partial<
-    Record<NetworkUpgrade, number>
-  >,
-);
+const BEFORE_NU6_2 = Object.fromEntries(NETWORK_UPGRADES.filter((u) => u !== 'NU6.2' && u !== 'NU6.3').map((u) => [u, 1])) as Partial<
+  Record<NetworkUpgrade, number>
+>;
+
+/** Regtest with Overwinter … NU6.1 active from height 1 (NU6.2 and NU6.3 never): a chain before its NU6.3 era. */
+export const ERA_REGTEST: NetworkParams = regtestWithActivations(BEFORE_NU6_2);
+
+/** Where a chain activates NU6.2 and NU6.3 (NU6.3 a block after NU6.2), when it does. */
+export interface EraActivations {
+  'NU6.2': number;
+  'NU6.3': number;
+}
+
+/** The network of a chain that activates NU6.2 and NU6.3 at `activations` (ERA_REGTEST when it does not). */
+export function eraNetwork(activations: EraActivations | null | undefined): NetworkParams {
+  return activations ? regtestWithActivations({ ...BEFORE_NU6_2, ...activations }) : ERA_REGTEST;
+}
 
 /** One transaction's shape: how many of each part it has. */
 export interface TxShape {
@@ -59,9 +81,13 @@ export interface TxShape {
   inputs: number;
   /** Transparent outputs (P2PKH). */
   outputs: number;
+  /** Sprout JoinSplits (in a v4 transaction; no value crosses into or out of Sprout, as from Canopy). */
+  joinSplits?: number;
   saplingSpends?: number;
   saplingOutputs?: number;
   orchardActions?: number;
+  /** Ironwood actions (v6 transactions, from NU6.3). */
+  ironwoodActions?: number;
 }
 
 /** A block's transactions after its coinbase. */
@@ -77,8 +103,13 @@ export interface Composition {
   inputs: number;
   /** Transparent outputs, coinbase outputs included. */
   outputs: number;
+  /**
+   * Sapling spends, and two per Sprout JoinSplit: the import model charges a JoinSplit's two
+   * nullifiers as Sapling-spend units (bench/lib/mainnet.ts counts mainnet's the same way).
+   */
   saplingSpends: number;
   saplingOutputs: number;
+  /** Orchard-protocol actions: Orchard's and Ironwood's (one action layout, one tree hasher). */
   orchardActions: number;
 }
 
@@ -109,9 +140,9 @@ export function compositionOf(block: Block, bytes: number): Composition {
     const d = tx.data;
     if (i > 0) c.inputs += d.vin.length;
     c.outputs += d.vout.length;
-    c.saplingSpends += d.sapling?.spends.length ?? 0;
+    c.saplingSpends += (d.sapling?.spends.length ?? 0) + 2 * d.joinSplits.length;
     c.saplingOutputs += d.sapling?.outputs.length ?? 0;
-    c.orchardActions += d.orchard?.actions.length ?? 0;
+    c.orchardActions += (d.orchard?.actions.length ?? 0) + (d.ironwood?.actions.length ?? 0);
   });
   return c;
 }
@@ -127,6 +158,11 @@ interface Spendable {
   prevout: OutPoint;
   value: number;
 }
+
+/** Bytes of a Sprout note ciphertext (zcashd's ZC_NOTECIPHERTEXT_SIZE). */
+const SPROUT_CIPHERTEXT_BYTES = 601;
+/** A Groth16 proof's bytes (a JoinSplit in a v4 transaction). */
+const GROTH16_PROOF_BYTES = 192;
 
 /** A distinct small integer as 32 little-endian bytes: a canonical Jubjub or Pallas base field element. */
 function counterElement(n: number, tag: number): Uint8Array {
@@ -148,7 +184,8 @@ export interface EraChainOptions {
  * unspent outputs, so its memory does not grow with the chain.
  */
 export class EraChainGenerator {
-  readonly network = ERA_REGTEST;
+  private net: NetworkParams = ERA_REGTEST;
+  private activations: EraActivations | null = null;
   readonly genesis: BuiltBlock = regtestGenesis();
   private readonly hashers = defaultPoolHashers();
   private tip: BuiltBlock = this.genesis;
@@ -172,6 +209,29 @@ export class EraChainGenerator {
     return this.tip.height;
   }
 
+  /** The chain's network: ERA_REGTEST until `activateNu63`, then `eraNetwork` of its activations. */
+  get network(): NetworkParams {
+    return this.net;
+  }
+
+  /** Where this chain activated NU6.2 and NU6.3, once it has. */
+  get nu63Activations(): EraActivations | null {
+    return this.activations;
+  }
+
+  /**
+   * Activates NU6.2 at the next block and NU6.3 at the one after, as mainnet had NU6.2 before
+   * NU6.3, and returns the NU6.2 block (its coinbase alone). From then on Orchard actions add no
+   * value to their pool (ZIP 258), so no era that adds to it may follow.
+   */
+  activateNu63(): BuiltBlock {
+    if (this.activations) throw new RangeError(`NU6.3 is already active from ${this.activations['NU6.3']}`);
+    const nu62 = this.tip.height + 1;
+    this.activations = { 'NU6.2': nu62, 'NU6.3': nu62 + 1 };
+    this.net = eraNetwork(this.activations);
+    return this.next([]);
+  }
+
   /** Transparent outputs spendable by the next block. */
   get spendableCount(): number {
     return this.spendable.length - this.head;
@@ -181,17 +241,23 @@ export class EraChainGenerator {
   next(shape: BlockShape): BuiltBlock {
     const height = this.tip.height + 1;
     while (this.maturing.length && this.maturing[0]!.height <= height) this.spendable.push(...this.maturing.shift()!.coins);
-    const saplingAnchor = this.state.trees.sapling.root();
-    const orchardAnchor = this.state.trees.orchard.root();
-    const branchId = branchIdAt(this.network, height);
-    const txs = shape.map((t) => this.transaction(t, saplingAnchor, orchardAnchor, branchId));
-    const parentState = this.state;
     const network = this.network;
+    const trees = this.state.trees;
+    const at: BlockContext = {
+      branchId: branchIdAt(network, height),
+      nu63: isUpgradeActive(network, 'NU6.3', height),
+      sproutAnchor: trees.sprout.root(),
+      saplingAnchor: trees.sapling.root(),
+      orchardAnchor: trees.orchard.root(),
+      ironwoodAnchor: trees.ironwood.root(),
+    };
+    const txs = shape.map((t) => this.transaction(t, at));
+    const parentState = this.state;
     const block = buildBlock({
       parent: this.tip,
       tag: this.options.tag,
       extraTxs: txs,
-      coinbaseFormat: 'v5',
+      coinbaseFormat: at.nu63 ? 'v6' : 'v5',
       network,
       commitments: (all) =>
         expectedCommitmentField(network, height, {
@@ -227,37 +293,65 @@ export class EraChainGenerator {
 
   /**
    * A transaction of `shape`: its inputs' whole value goes to its transparent outputs, or, when it
-   * has shielded outputs, into their pool (Orchard before Sapling), so nothing is left as a fee.
+   * has shielded outputs, into their pool (Ironwood, else Orchard before NU6.3, else Sapling), so
+   * nothing is left as a fee. From NU6.3 Orchard actions move no value (ZIP 258 forbids adding to
+   * the pool, and this chain's Orchard notes are not tracked to take value out).
    */
-  private transaction(shape: TxShape, saplingAnchor: Uint8Array, orchardAnchor: Uint8Array, branchId: number): Uint8Array {
+  private transaction(shape: TxShape, at: BlockContext): Uint8Array {
+    const orchardActions = shape.orchardActions ?? 0;
+    const ironwoodActions = shape.ironwoodActions ?? 0;
+    const sapling = (shape.saplingSpends ?? 0) + (shape.saplingOutputs ?? 0) > 0;
+    const joinSplits = shape.joinSplits ?? 0;
+    const actions = orchardActions + ironwoodActions > 0;
+    if ([actions, sapling, joinSplits > 0].filter(Boolean).length > 1)
+      throw new RangeError('a transaction shape mixes JoinSplits, Sapling and Orchard-protocol parts; give them as separate transactions');
+    if (ironwoodActions > 0 && !at.nu63) throw new RangeError('Ironwood actions before NU6.3');
     const inputs = this.take(shape.inputs);
     const vin: TxIn[] = inputs.map((c) => ({ prevout: c.prevout, scriptSig: this.scriptSig, sequence: 0xffffffff }));
     const valueIn = inputs.reduce((s, c) => s + c.value, 0);
-    const shieldedSink = (shape.orchardActions ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0;
+    const shieldedSink = ironwoodActions > 0 || (orchardActions > 0 && !at.nu63) || (shape.saplingOutputs ?? 0) > 0;
     const transparentOut = shieldedSink ? 0 : valueIn;
+    if (transparentOut > 0 && shape.outputs === 0)
+      throw new RangeError(`a transaction of ${shape.inputs} inputs has nowhere to put their value (no outputs, no pool it may add to)`);
     const vout: TxOut[] = Array.from({ length: shape.outputs }, (_, i) => ({
       value: Math.floor(transparentOut / shape.outputs) + (i === 0 ? transparentOut % shape.outputs : 0),
       scriptPubKey: this.p2pkh(),
     }));
     const toPool = valueIn - transparentOut;
-    let bytes: Uint8Array;
-    if ((shape.orchardActions ?? 0) > 0) {
-      if ((shape.saplingSpends ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0)
-        throw new RangeError('a transaction shape mixes Sapling and Orchard parts; give them as two transactions');
-      bytes = shieldedTransaction({
-        format: 'v5',
-        branchId,
-        vin,
-        vout,
-        orchard: actionBundle({ actions: shape.orchardActions!, flags: 0b011, valueBalance: -toPool, anchor: orchardAnchor }),
-      });
-    } else if ((shape.saplingSpends ?? 0) > 0 || (shape.saplingOutputs ?? 0) > 0) {
-      bytes = this.saplingTransaction(vin, vout, shape, saplingAnchor, -toPool);
-    } else {
-      if (shape.inputs === 0 || shape.outputs === 0) throw new RangeError('a transparent transaction needs inputs and outputs');
-      bytes = v4Transaction(vin, vout, null);
+    if (actions) {
+      const orchard =
+        orchardActions > 0
+          ? actionBundle({ actions: orchardActions, flags: 0b011, valueBalance: at.nu63 ? 0 : -toPool, anchor: at.orchardAnchor })
+          : null;
+      if (!at.nu63) return shieldedTransaction({ format: 'v5', branchId: at.branchId, vin, vout, orchard });
+      const ironwood =
+        ironwoodActions > 0
+          ? actionBundle({ actions: ironwoodActions, flags: 0b111, valueBalance: -toPool, anchor: at.ironwoodAnchor })
+          : null;
+      return shieldedTransaction({ format: 'v6', branchId: at.branchId, vin, vout, orchard, ironwood });
     }
-    return bytes;
+    if (sapling) return this.saplingTransaction(vin, vout, shape, at.saplingAnchor, -toPool);
+    if (joinSplits > 0) return v4Transaction(vin, vout, null, this.joinSplits(joinSplits, at.sproutAnchor));
+    if (shape.inputs === 0 || shape.outputs === 0) throw new RangeError('a transparent transaction needs inputs and outputs');
+    return v4Transaction(vin, vout, null);
+  }
+
+  /** `count` JoinSplits that move no value, each revealing two new nullifiers and adding two note commitments. */
+  private joinSplits(count: number, anchor: Uint8Array): JoinSplit[] {
+    const two = (tag: number): [Uint8Array, Uint8Array] => [counterElement(this.counter++, tag), counterElement(this.counter++, tag)];
+    return Array.from({ length: count }, () => ({
+      vpubOld: 0,
+      vpubNew: 0,
+      anchor,
+      nullifiers: two(0x5d),
+      commitments: two(0x5e),
+      ephemeralKey: new Uint8Array(32),
+      randomSeed: new Uint8Array(32),
+      macs: [new Uint8Array(32), new Uint8Array(32)],
+      proofKind: 'groth16',
+      proof: new Uint8Array(GROTH16_PROOF_BYTES),
+      ciphertexts: [new Uint8Array(SPROUT_CIPHERTEXT_BYTES), new Uint8Array(SPROUT_CIPHERTEXT_BYTES)],
+    }));
   }
 
   private saplingTransaction(vin: TxIn[], vout: TxOut[], shape: TxShape, anchor: Uint8Array, valueBalance: number): Uint8Array {
@@ -305,8 +399,18 @@ export class EraChainGenerator {
   }
 }
 
-/** A v4 (Sapling-format) transaction with no JoinSplits, its Sapling bundle or none. */
-function v4Transaction(vin: TxIn[], vout: TxOut[], sapling: SaplingBundle | null): Uint8Array {
+/** What a block's transactions are built against: its consensus branch, NU6.3 or not, and the parent's tree roots. */
+interface BlockContext {
+  branchId: number;
+  nu63: boolean;
+  sproutAnchor: Uint8Array;
+  saplingAnchor: Uint8Array;
+  orchardAnchor: Uint8Array;
+  ironwoodAnchor: Uint8Array;
+}
+
+/** A v4 (Sapling-format) transaction: its Sapling bundle or none, its JoinSplits or none. */
+function v4Transaction(vin: TxIn[], vout: TxOut[], sapling: SaplingBundle | null, joinSplits: JoinSplit[] = []): Uint8Array {
   return encodeTransaction({
     format: 'v4',
     overwintered: true,
@@ -317,9 +421,9 @@ function v4Transaction(vin: TxIn[], vout: TxOut[], sapling: SaplingBundle | null
     expiryHeight: 0,
     vin,
     vout,
-    joinSplits: [],
-    joinSplitPubKey: null,
-    joinSplitSig: null,
+    joinSplits,
+    joinSplitPubKey: joinSplits.length > 0 ? new Uint8Array(32) : null,
+    joinSplitSig: joinSplits.length > 0 ? new Uint8Array(64) : null,
     sapling,
     orchard: null,
   });

@@ -19,11 +19,14 @@
  *   shape is issue 40's "1.9 MB blocks of many Sapling outputs": two transactions, each spending
  *   one Sapling note into 1,000 Sapling outputs (948 bytes each), 1.9 MB a block.
  *
- * What the builders cannot make is mapped, not dropped: Sprout JoinSplits are not built (their
- * transactions keep their transparent parts, with one transparent input or output where a
- * JoinSplit was the only source or sink of funds); Ironwood actions (v6, NU6.3) become Orchard
- * actions in a v5 transaction (same action layout and tree hasher), and a transaction with both
- * Sapling and Orchard parts becomes two.
+ * What the builders cannot make is mapped, not dropped:
+ * - JoinSplits move no value (the era network has Canopy from height 1, after which no value may
+ *   enter Sprout, ZIP 211, so the pool stays empty): a transaction whose JoinSplits were its only
+ *   source or sink of funds gets one transparent input or output instead;
+ * - a transaction of more than one shielded protocol (JoinSplits, Sapling, Orchard with Ironwood)
+ *   becomes one transaction for each, its transparent parts in the first;
+ * - from NU6.3 Orchard actions move no value: the value an Orchard-to-Ironwood migration moves
+ *   comes from its transparent inputs, where it has any.
  */
 import { readdirSync } from 'node:fs';
 import { decodeBlock } from '../src/codec/block.js';
@@ -45,31 +48,38 @@ export interface SampledBlock {
   shape: BlockShape;
 }
 
-/** The shapes of one real transaction (two when it has both Sapling and Orchard parts). */
+/**
+ * The shapes of one real transaction: one for each shielded protocol it uses (Orchard and
+ * Ironwood actions together, Sapling, Sprout), its transparent parts in the first.
+ */
 function shapesOf(tx: Transaction): TxShape[] {
   const d = tx.data;
-  const orchardActions = (d.orchard?.actions.length ?? 0) + (d.ironwood?.actions.length ?? 0);
+  const orchardActions = d.orchard?.actions.length ?? 0;
+  const ironwoodActions = d.ironwood?.actions.length ?? 0;
   const saplingSpends = d.sapling?.spends.length ?? 0;
   const saplingOutputs = d.sapling?.outputs.length ?? 0;
-  const base = { inputs: d.vin.length, outputs: d.vout.length };
-  const shapes: TxShape[] = [];
-  if (orchardActions > 0 && saplingSpends + saplingOutputs > 0) {
-    shapes.push({ ...base, orchardActions }, { inputs: 0, outputs: 0, saplingSpends, saplingOutputs });
-  } else if (orchardActions > 0) {
-    shapes.push({ ...base, orchardActions });
-  } else if (saplingSpends + saplingOutputs > 0) {
-    shapes.push({ ...base, saplingSpends, saplingOutputs });
-  } else {
-    shapes.push({ inputs: Math.max(1, base.inputs), outputs: Math.max(1, base.outputs) });
-  }
-  return shapes.map(fundable);
+  const joinSplits = d.joinSplits.length;
+  const parts: Omit<TxShape, 'inputs' | 'outputs'>[] = [];
+  if (orchardActions + ironwoodActions > 0)
+    parts.push({ ...(orchardActions ? { orchardActions } : {}), ...(ironwoodActions ? { ironwoodActions } : {}) });
+  if (saplingSpends + saplingOutputs > 0) parts.push({ saplingSpends, saplingOutputs });
+  if (joinSplits > 0) parts.push({ joinSplits });
+  if (parts.length === 0) return [{ inputs: Math.max(1, d.vin.length), outputs: Math.max(1, d.vout.length) }];
+  return parts.map((p, i) => fundable({ inputs: i === 0 ? d.vin.length : 0, outputs: i === 0 ? d.vout.length : 0, ...p }));
 }
 
 /**
  * A shape the generator can fund: Sapling outputs need a source (a transparent input or a Sapling
- * spend), Orchard actions fund themselves (each one spends a note).
+ * spend); Orchard and Ironwood actions fund themselves (each one spends a note); JoinSplits,
+ * which move no value here, need a transparent source for transparent outputs and a sink for
+ * transparent inputs.
  */
 function fundable(s: TxShape): TxShape {
+  if ((s.joinSplits ?? 0) > 0) {
+    if (s.outputs > 0 && s.inputs === 0) return { ...s, inputs: 1 };
+    if (s.inputs > 0 && s.outputs === 0) return { ...s, outputs: 1 };
+    return s;
+  }
   if ((s.saplingOutputs ?? 0) > 0 && s.inputs === 0 && (s.saplingSpends ?? 0) === 0) return { ...s, inputs: 1 };
   if ((s.saplingSpends ?? 0) > 0 && (s.saplingOutputs ?? 0) === 0 && s.outputs === 0) return { ...s, outputs: 1 };
   return s;
@@ -149,7 +159,8 @@ export const MAX_PAYOUTS_PER_BLOCK = 15;
 
 /**
  * The blocks of `segments` on `generator`'s chain, in order: each era cycles through its real
- * blocks' shapes. Where a block needs more transparent inputs than there are spendable outputs
+ * blocks' shapes. The first `nu63` block comes after the generator activates NU6.2 (one
+ * coinbase-only `feeder` block) and NU6.3; no other era may follow it. Where a block needs more transparent inputs than there are spendable outputs
  * (an input-heavy block such as 106598's 9,249), payout blocks come first: one-input transactions
  * of 1,000 outputs, as mining pools' payouts are (`feeder` blocks); before coinbases mature
  * (regtest's first 100 blocks) they are coinbase-only.
@@ -163,6 +174,9 @@ export function* eraChainBlocks(
   for (const { era, blocks } of segments) {
     const list = samples[era];
     if (list.length === 0) throw new RangeError(`no real block samples for era ${era}`);
+    if (era === 'nu63' && !generator.nu63Activations && blocks > 0) yield { era: 'feeder', block: generator.activateNu63() };
+    if (era !== 'nu63' && generator.nu63Activations)
+      throw new RangeError(`era ${era} after NU6.3: its blocks may add to the Orchard pool, which NU6.3 forbids (ZIP 258)`);
     for (let i = 0; i < blocks; i++) {
       const k = next.get(era) ?? 0;
       next.set(era, k + 1);

@@ -4,11 +4,20 @@
  * `zecrpc import --blocks-dir` runs — reads it, and beside them `composition.json`: what every
  * window of blocks holds, per era, so the import model can predict the import before it runs.
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../../src/codec/tx/acceptance.js';
-import { addComposition, compositionOf, emptyComposition, EraChainGenerator, type Composition } from '../../test-vectors/era-chain.js';
+import type { NetworkParams } from '../../src/chain/network.js';
+import {
+  addComposition,
+  compositionOf,
+  emptyComposition,
+  EraChainGenerator,
+  eraNetwork,
+  type Composition,
+  type EraActivations,
+} from '../../test-vectors/era-chain.js';
 import { eraChainBlocks, type EraSegment, type PlannedBlock } from '../../test-vectors/era-shapes.js';
 
 /** zcashd's MAX_BLOCKFILE_SIZE. */
@@ -28,6 +37,19 @@ export interface ChainFileComposition {
   /** Consecutive windows of WINDOW_BLOCKS blocks from height 0. */
   windows: Composition[];
   generatorSeconds: number;
+  /** Where the chain activates NU6.2 and NU6.3, when it reaches its NU6.3 era (its network: `chainNetwork`). */
+  activations?: EraActivations;
+}
+
+/**
+ * The network a chain written under `dir` was built on: ERA_REGTEST, with NU6.2 and NU6.3 where
+ * its composition.json says the chain activated them (a chain written before chains recorded them
+ * never did).
+ */
+export function chainNetwork(dir: string): NetworkParams {
+  const file = join(dir, 'composition.json');
+  const written = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<ChainFileComposition>) : {};
+  return eraNetwork(written.activations);
 }
 
 /** Builds `segments` on a new chain and writes it under `dir` (writeChainFile). */
@@ -92,6 +114,7 @@ export function writeChainFile(
     byEra,
     windows,
     generatorSeconds: (performance.now() - t0) / 1000,
+    ...(generator.nu63Activations ? { activations: generator.nu63Activations } : {}),
   };
   writeFileSync(join(dir, 'composition.json'), JSON.stringify(composition, null, 1) + '\n');
   return composition;

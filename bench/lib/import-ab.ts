@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERA_REGTEST } from '../../test-vectors/era-chain.js';
+import { chainNetwork } from './era-chain-file.js';
 import { diskBytes, importChainDir } from './era-import.js';
 import { fmt, load, median, numberFlag, positional } from './measure.js';
 import { revision } from './run-stamp.js';
@@ -88,7 +88,7 @@ export async function runImportAb(ab: ImportAb): Promise<void> {
     try {
       const started_at = new Date().toISOString();
       const load_before = load();
-      const run = await importChainDir(chainDir, root, ERA_REGTEST, {
+      const run = await importChainDir(chainDir, root, chainNetwork(chainDir), {
         ...config.settings,
         traceEverySeconds: 10,
         ...(maxBlocks === undefined ? {} : { maxBlocks }),

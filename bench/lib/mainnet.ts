@@ -52,7 +52,7 @@ export interface MainnetEra {
   sampleBlocks: number;
 }
 
-/** A real block's composition, its JoinSplits' nullifiers counted as Sapling-spend units. */
+/** A real block's composition (its JoinSplits' nullifiers counted as Sapling-spend units, its Ironwood actions as actions). */
 function realComposition(s: SampledBlock): Composition {
   const parts =
     s.source === 'nu6.3'
@@ -62,10 +62,7 @@ function realComposition(s: SampledBlock): Composition {
         : ['blocks', 'mainnet', `${s.height}.hex`];
   const bytes = readHexVector(...parts);
   const block = decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE);
-  const c = compositionOf(block, bytes.length);
-  c.saplingSpends += 2 * block.transactions.reduce((n, t) => n + t.data.joinSplits.length, 0);
-  c.orchardActions += block.transactions.reduce((n, t) => n + (t.data.ironwood?.actions.length ?? 0), 0);
-  return c;
+  return compositionOf(block, bytes.length);
 }
 
 function scaled(c: Composition, factor: number): Composition {

@@ -1,5 +1,6 @@
 // An era-shaped chain (test-vectors/era-chain.ts: real mainnet blocks' transaction shapes per era,
-// the 2022 spam's 1.9 MB Sapling-output blocks, Orchard-heavy NU6.3 blocks) imports under every
+// Sprout JoinSplits among them, the 2022 spam's 1.9 MB Sapling-output blocks, NU6.3's v6 blocks
+// with Orchard and Ironwood actions, on a network that activates NU6.2 and NU6.3) imports under every
 // check the importer runs, and `zecrpc import`'s way (blk files, group commit, solutions on a
 // thread, note-commitment trees stepped ahead on another) ends with exactly the LevelDB contents of
 // block-by-block commits.
@@ -29,9 +30,17 @@ describe('era-shaped chain', () => {
     expect(big.shape).toHaveLength(40);
     expect(big.shape.reduce((n, t) => n + t.inputs, 0)).toBe(9249 + 1);
     expect(samples.sapling.every((s) => s.height >= 419_200 && s.height < 1_687_104)).toBe(true);
-    // nu6.3's 3428145: 35 Orchard and 2 Ironwood actions, all built as Orchard actions.
+    // nu6.3's 3428145: 35 Orchard and 2 Ironwood actions, kept apart.
     const orchard = samples.nu63.find((s) => s.height === 3428145)!;
-    expect(orchard.shape.reduce((n, t) => n + (t.orchardActions ?? 0), 0)).toBe(37);
+    expect(orchard.shape.reduce((n, t) => n + (t.orchardActions ?? 0), 0)).toBe(35);
+    expect(orchard.shape.reduce((n, t) => n + (t.ironwoodActions ?? 0), 0)).toBe(2);
+    // zcashd-2019's 24202: two transactions fund a JoinSplit each from transparent inputs, and get
+    // a transparent output for the value a JoinSplit no longer takes.
+    const sprout = samples.sprout.find((s) => s.height === 24202)!;
+    expect(sprout.shape.filter((t) => t.joinSplits).map((t) => [t.inputs, t.outputs, t.joinSplits])).toEqual([
+      [2, 1, 1],
+      [1, 1, 1],
+    ]);
     expect(SPAM_BLOCK.reduce((n, t) => n + (t.saplingOutputs ?? 0), 0)).toBe(2000);
   });
 
@@ -40,7 +49,7 @@ describe('era-shaped chain', () => {
     const blocks = [generator.genesis];
     for (let i = 0; i < 100; i++) blocks.push(generator.next([]));
     const segments = [
-      { era: 'sprout', blocks: 2 },
+      { era: 'sprout', blocks: 3 },
       { era: 'sapling', blocks: 3 },
       { era: 'spam', blocks: 1 },
       { era: 'nu5', blocks: 3 },
@@ -60,7 +69,24 @@ describe('era-shaped chain', () => {
     for (const b of blocks) expect((await plain.addBlock(b.bytes)).status).toBe('connected');
     const state = (await plain.chainStateTip())!;
     expect(state.trees.sapling.size).toBe(total.saplingOutputs);
-    expect(state.trees.orchard.size).toBe(total.orchardActions);
+    // Orchard: 1687107's 2, 3428144's 2, 3428145's 35, 3428146's 7; Ironwood: 2 in each of 3428144 and 3428145, 4 in 3428146.
+    expect(state.trees.orchard.size).toBe(46);
+    expect(state.trees.ironwood.size).toBe(8);
+    expect(state.trees.orchard.size + state.trees.ironwood.size).toBe(total.orchardActions);
+    // JoinSplits: 24202's 2, 42464's 1, 419201's 2 and 419202's 1, two note commitments each.
+    expect(state.trees.sprout.size).toBe(12);
+    // NU6.2 a block before the first nu63 block, NU6.3 at it: v6 coinbases and v6 transactions from there.
+    const activations = generator.nu63Activations!;
+    expect(activations['NU6.3']).toBe(activations['NU6.2'] + 1);
+    const formats = blocks.map((b) => decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions.map((t) => t.data.format));
+    expect(formats.slice(0, activations['NU6.3']).flat()).not.toContain('v6');
+    expect(formats.slice(activations['NU6.3']).every((f) => f[0] === 'v6')).toBe(true);
+    expect(
+      formats
+        .slice(activations['NU6.3'])
+        .flat()
+        .filter((f) => f === 'v6').length,
+    ).toBe(4 + 1 + 4 + 3);
     expect((await checkStoreIntegrity(plain)).problems).toEqual([]);
     await plain.close();
 
@@ -86,8 +112,9 @@ describe('era-shaped chain', () => {
     const poolSteps = blocks
       .map((b) => blockLeaves(decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions))
       .reduce((n, leaves) => n + Object.values(leaves).filter((l) => l.length > 0).length, 0);
-    // Sapling trees grown by 419201, 419202, the spam block and 1687106 – 1687108; Orchard's by 1687107 and 3428144 – 3428146.
-    expect(poolSteps).toBe(6 + 4);
+    // Sapling trees grown by 419201, 419202, the spam block and 1687106 – 1687108; Orchard's by
+    // 1687107 and 3428144 – 3428146; Ironwood's by 3428144 – 3428146; Sprout's by 24202, 42464, 419201 and 419202.
+    expect(poolSteps).toBe(6 + 4 + 3 + 4);
     expect(trees.counts).toEqual({ posted: blocks.length, stepped: blocks.length, adopted: poolSteps, refused: 0, skipped: 0 });
     expect((await grouped.tip())?.hash).toEqual(blocks.at(-1)!.hash);
     await grouped.close();

@@ -75,9 +75,10 @@ describe('tree steps computed ahead', () => {
       hashed = here.trees;
       adopted = ahead.trees;
     });
-    expect([...adoptedPools].sort()).toEqual(['orchard', 'sapling']);
-    // 3428144 – 3428146's 4 + 37 + 11 Orchard actions, 1687107's 2.
-    expect(hashed!.orchard.size).toBe(54);
+    expect([...adoptedPools].sort()).toEqual(['ironwood', 'orchard', 'sapling']);
+    // 1687107's 2 Orchard actions, 3428144 – 3428146's 2 + 35 + 7; 3428144 – 3428146's 2 + 2 + 4 Ironwood actions.
+    expect(hashed!.orchard.size).toBe(46);
+    expect(hashed!.ironwood.size).toBe(8);
   });
 
   it('are refused when they start from another tree, append other leaves or claim another root before', () => {
@@ -106,7 +107,7 @@ describe('tree steps computed ahead', () => {
 
   it('the store takes them: a wrong root in an adopted step fails the next block (its anchor is unknown), the right ones connect the chain', async () => {
     const byHash = new Map(chain.built.map((b, i) => [Buffer.from(b.hash).toString('hex'), steps[i]!]));
-    const poisonAt = chain.built.length - 2; // 3428145, 37 Orchard actions
+    const poisonAt = chain.built.length - 2; // 3428145: 35 Orchard actions (poisoned) and 2 Ironwood actions
     // What the store reports of each block's steps, by height.
     const used = new Map<number, { adopted: number; refused: number }>();
     const heightOf = (hash: Uint8Array) => chain.built.findIndex((b) => Buffer.from(b.hash).equals(Buffer.from(hash)));
@@ -136,7 +137,8 @@ describe('tree steps computed ahead', () => {
     used.clear();
     const refusing = await openChainStore({ datadir: fresh('tree-steps-refused'), network: chain.network });
     for (const b of chain.built) expect((await refusing.addBlock(b.bytes, { trees: steps1('rootBefore') })).status).toBe('connected');
-    expect(used.get(poisonAt)).toEqual({ adopted: 0, refused: 1 });
+    // Its Ironwood step is still adopted.
+    expect(used.get(poisonAt)).toEqual({ adopted: 1, refused: 1 });
     await refusing.close();
 
     const bad = await openChainStore({ datadir: fresh('tree-steps-bad'), network: chain.network });
