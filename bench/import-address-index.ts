@@ -6,7 +6,7 @@
  * disk and its keys per prefix; per round, without ÷ with for each. Writes
  * bench/results/address-index-import.json.
  *
- *   npx tsx bench/import-contiguous.ts generate DIR      (the 100,526-block contiguous chain)
+ *   npx tsx bench/import-contiguous.ts generate DIR      (the contiguous chain, about 100,500 blocks)
  *   npx tsx bench/import-address-index.ts DIR [--rounds=2] [--max-blocks=N]
  */
 // First: the bench runs with the import's Node options (relaunched with them otherwise).

@@ -11,7 +11,7 @@
  *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
  *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
  *    kept, wall time, this process's CPU time (LevelDB's threads included) and its main thread's.
- *    1b. The store calibration chain (41,594 era-shaped blocks, the eras out of mainnet's order
+ *    1b. The store calibration chain (about 41,600 era-shaped blocks, the eras out of mainnet's order
  *    and repeated; --store-chain=DIR reuses one `bench/import-contiguous.ts generate-store DIR`
  *    built, else one kept under the system's temporary directory, built there the first time;
  *    --quick without the flag leaves it out), imported once and
@@ -373,6 +373,7 @@ function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
   const chain = JSON.parse(readFileSync(file, 'utf8')) as ChainFileComposition;
   if (JSON.stringify(chain.segments) !== JSON.stringify(STORE_CALIBRATION_SEGMENTS) || chain.tag !== STORE_CHAIN_TAG)
     throw new Error(`${dir} holds another chain than STORE_CALIBRATION_SEGMENTS with tag ${STORE_CHAIN_TAG}: generate it again`);
+  chainNetwork(dir); // refuses a chain built by an older generator
   return { dir, chain };
 }
 

@@ -2,8 +2,8 @@
  * Import rate on both sides of the NU6.3 activation, on the real nu6.3 blocks.
  * Run: npx tsx bench/import-nu63.ts [--quick]
  *
- * No regtest chain with NU6.2 and NU6.3 exists to import, so the real blocks are imported from a
- * checkpoint, as a store following Zebra starts: each segment opens a fresh store as `zecrpc
+ * The real blocks, not era-shaped ones built like them (test-vectors/era-chain.ts), are imported
+ * from a checkpoint, as a store following Zebra starts: each segment opens a fresh store as `zecrpc
  * import` does (group commit, Equihash checked), starts it at the block before the segment and
  * times addBlock of every block in it plus the final flush.
  *   - NU6.2 era: the blocks between the first one held and the activation block (mainnet

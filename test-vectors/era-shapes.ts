@@ -50,9 +50,10 @@ export interface SampledBlock {
 
 /**
  * The shapes of one real transaction: one for each shielded protocol it uses (Orchard and
- * Ironwood actions together, Sapling, Sprout), its transparent parts in the first.
+ * Ironwood actions together, Sapling, Sprout), its transparent parts in the first; `nu63` for a
+ * transaction of a block from NU6.3 on.
  */
-function shapesOf(tx: Transaction): TxShape[] {
+function shapesOf(tx: Transaction, nu63: boolean): TxShape[] {
   const d = tx.data;
   const orchardActions = d.orchard?.actions.length ?? 0;
   const ironwoodActions = d.ironwood?.actions.length ?? 0;
@@ -65,16 +66,18 @@ function shapesOf(tx: Transaction): TxShape[] {
   if (saplingSpends + saplingOutputs > 0) parts.push({ saplingSpends, saplingOutputs });
   if (joinSplits > 0) parts.push({ joinSplits });
   if (parts.length === 0) return [{ inputs: Math.max(1, d.vin.length), outputs: Math.max(1, d.vout.length) }];
-  return parts.map((p, i) => fundable({ inputs: i === 0 ? d.vin.length : 0, outputs: i === 0 ? d.vout.length : 0, ...p }));
+  return parts.map((p, i) => fundable({ inputs: i === 0 ? d.vin.length : 0, outputs: i === 0 ? d.vout.length : 0, ...p }, nu63));
 }
 
 /**
  * A shape the generator can fund: Sapling outputs need a source (a transparent input or a Sapling
- * spend); Orchard and Ironwood actions fund themselves (each one spends a note); JoinSplits,
- * which move no value here, need a transparent source for transparent outputs and a sink for
- * transparent inputs.
+ * spend); Orchard and Ironwood actions fund themselves (each one spends a note), but from NU6.3
+ * (`nu63`) Orchard takes no value in (ZIP 258), so transparent inputs with Orchard actions alone
+ * need a transparent output; JoinSplits, which move no value here, need a transparent source for
+ * transparent outputs and a sink for transparent inputs.
  */
-function fundable(s: TxShape): TxShape {
+function fundable(s: TxShape, nu63: boolean): TxShape {
+  if (nu63 && (s.orchardActions ?? 0) > 0 && !s.ironwoodActions && s.inputs > 0 && s.outputs === 0) return { ...s, outputs: 1 };
   if ((s.joinSplits ?? 0) > 0) {
     if (s.outputs > 0 && s.inputs === 0) return { ...s, inputs: 1 };
     if (s.inputs > 0 && s.outputs === 0) return { ...s, outputs: 1 };
@@ -88,11 +91,12 @@ function fundable(s: TxShape): TxShape {
 function sample(source: string, parts: string[]): SampledBlock {
   const bytes = readHexVector(...parts);
   const block = decodeBlock(bytes, CURRENT_CHAIN_ACCEPTANCE);
+  const height = Number(parts.at(-1)!.replace('.hex', ''));
   return {
     source,
-    height: Number(parts.at(-1)!.replace('.hex', '')),
+    height,
     bytes: bytes.length,
-    shape: block.transactions.slice(1).flatMap(shapesOf),
+    shape: block.transactions.slice(1).flatMap((tx) => shapesOf(tx, height >= ERA_HEIGHTS.nu63[0])),
   };
 }
 

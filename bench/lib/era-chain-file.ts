@@ -49,6 +49,10 @@ export interface ChainFileComposition {
 export function chainNetwork(dir: string): NetworkParams {
   const file = join(dir, 'composition.json');
   const written = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<ChainFileComposition>) : {};
+  // Planned with an NU6.3 era but no activation: built before era chains activated NU6.3, with
+  // that era's blocks as v5 Orchard blocks and no JoinSplits, which no longer measures the eras.
+  if (!written.activations && written.segments?.some((s) => s.era === 'nu63' && s.blocks > 0))
+    throw new Error(`${dir} was built before era chains had JoinSplits and NU6.3's v6 blocks: generate it again`);
   return eraNetwork(written.activations);
 }
 

@@ -2,7 +2,7 @@
 // where it activated NU6.2 and NU6.3, and the import benches take its network from there: its
 // NU6.3 blocks (v6 coinbases, Ironwood actions) import on it and are refused on the network of a
 // chain that never activates them.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chainNetwork, writeEraChain, type ChainFileComposition } from '../../bench/lib/era-chain-file.js';
@@ -47,4 +47,19 @@ describe('era chain files', () => {
     expect((JSON.parse(readFileSync(join(dir, 'composition.json'), 'utf8')) as ChainFileComposition).activations).toBeUndefined();
     expect(chainNetwork(dir)).toBe(ERA_REGTEST);
   }, 120_000);
+
+  it('refuse a chain planned with an NU6.3 era that records no activation: an older generator built it', () => {
+    const dir = fresh('era-file-stale');
+    writeFileSync(
+      join(dir, 'composition.json'),
+      JSON.stringify({
+        segments: [
+          { era: 'nu5', blocks: 2 },
+          { era: 'nu63', blocks: 3 },
+        ],
+        tag: 'old',
+      }),
+    );
+    expect(() => chainNetwork(dir)).toThrow(`${dir} was built before era chains had JoinSplits and NU6.3's v6 blocks: generate it again`);
+  });
 });

@@ -59,7 +59,7 @@ describe('era-shaped chain', () => {
     const total = emptyComposition();
     for (const b of blocks) addComposition(total, compositionOf(decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE), b.bytes.length));
     // Sapling outputs: 419200 – 419202's 0 + 5 + 2, the spam block's 2,000, 1687106 – 1687108's
-    // 5 + 3 + 2. Orchard actions: 1687106 – 1687108's 0 + 2 + 0, 3428143 – 3428146's 0 + 4 + 37 + 11.
+    // 5 + 3 + 2. Orchard and Ironwood actions: 1687106 – 1687108's 0 + 2 + 0, 3428143 – 3428146's 0 + 4 + 37 + 11.
     expect(total.saplingOutputs).toBe(7 + 2000 + 10);
     expect(total.orchardActions).toBe(2 + 4 + 37 + 11);
     expect(blocks.some((b) => b.bytes.length > 1_800_000)).toBe(true);
