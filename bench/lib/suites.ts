@@ -28,6 +28,8 @@ export const NOT_SUITES: Readonly<Record<string, string>> = {
     'imports the chain `import-contiguous.ts generate DIR` builds with and without the address index (tens of minutes): run by hand, bench/results/address-index-import.json',
   'import-tree-thread':
     'imports the chain `import-contiguous.ts generate DIR` builds with the tree thread and without (tens of minutes): run by hand, bench/results/tree-thread-import.json',
+  'import-joinsplits':
+    'imports two small chains with and without Sprout JoinSplits, interleaved, for the cost of one (minutes): run by hand, bench/results/import-floors.md run 13',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };
