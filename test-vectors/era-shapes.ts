@@ -164,10 +164,11 @@ export const MAX_PAYOUTS_PER_BLOCK = 15;
 /**
  * The blocks of `segments` on `generator`'s chain, in order: each era cycles through its real
  * blocks' shapes. The first `nu63` block comes after the generator activates NU6.2 (one
- * coinbase-only `feeder` block) and NU6.3; no other era may follow it. Where a block needs more transparent inputs than there are spendable outputs
- * (an input-heavy block such as 106598's 9,249), payout blocks come first: one-input transactions
- * of 1,000 outputs, as mining pools' payouts are (`feeder` blocks); before coinbases mature
- * (regtest's first 100 blocks) they are coinbase-only.
+ * coinbase-only `feeder` block) and NU6.3; no other era may follow it. Where a block needs more
+ * transparent inputs than there are spendable outputs (an input-heavy block such as 106598's
+ * 9,249), payout blocks come first: one-input transactions of 1,000 outputs, as mining pools'
+ * payouts are (`feeder` blocks); before coinbases mature (regtest's first 100 blocks) they are
+ * coinbase-only.
  */
 export function* eraChainBlocks(
   generator: EraChainGenerator,

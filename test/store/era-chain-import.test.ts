@@ -81,6 +81,7 @@ describe('era-shaped chain', () => {
     const formats = blocks.map((b) => decodeBlock(b.bytes, CURRENT_CHAIN_ACCEPTANCE).transactions.map((t) => t.data.format));
     expect(formats.slice(0, activations['NU6.3']).flat()).not.toContain('v6');
     expect(formats.slice(activations['NU6.3']).every((f) => f[0] === 'v6')).toBe(true);
+    // The four coinbases, then 3428144's one v6 transaction, 3428145's four and 3428146's three.
     expect(
       formats
         .slice(activations['NU6.3'])
