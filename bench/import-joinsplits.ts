@@ -24,6 +24,10 @@ import { load, numberFlag } from './lib/measure.js';
 const BLOCKS = numberFlag('blocks', 300);
 const JOINSPLITS = numberFlag('joinsplits', 5);
 const ROUNDS = numberFlag('rounds', 2);
+if (JOINSPLITS < 1 || BLOCKS < 1 || ROUNDS < 1) {
+  console.error('usage: import-joinsplits.ts [--blocks=N ≥ 1] [--joinsplits=N ≥ 1] [--rounds=N ≥ 1]');
+  process.exit(2);
+}
 
 function* plan(generator: EraChainGenerator, shape: BlockShape): Iterable<PlannedBlock> {
   // Regtest's coinbases mature after 100 blocks; the payout then gives every later block its inputs.
@@ -57,7 +61,11 @@ try {
       );
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length / 2;
+    return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+  };
   const count = BLOCKS * 4 * JOINSPLITS;
   const extraBytes = chains[1]!.written.total.bytes - chains[0]!.written.total.bytes;
   const perJoinSplit = (median(cpu[1]!) - median(cpu[0]!)) / count;
