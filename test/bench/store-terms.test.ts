@@ -254,31 +254,43 @@ describe('store amounts of a chain imported without the address index', () => {
 
 describe('the key model against the keys counted after the recorded imports', () => {
   const results = join(import.meta.dirname, '..', '..', 'bench', 'results');
-  const run = JSON.parse(readFileSync(join(results, 'address-index-import.json'), 'utf8')) as {
-    imports: { address_index: boolean; blocks: number; keys: { count: number; by_prefix: Record<string, number> } }[];
+  // The contiguous checks recorded with and without the address index (bench/import-contiguous.ts):
+  // the same chain, its composition as written when it was generated, the keys counted after.
+  type Check = {
+    blocks_imported: number;
+    composition: Composition;
+    leveldb_keys: { count: number; complete: boolean; by_prefix: Record<string, number> };
   };
-  // The same 100,526-block contiguous chain, whose composition the prediction recorded.
-  const chain = (
-    JSON.parse(readFileSync(join(results, 'import-projection-no-address-index.json'), 'utf8')) as {
-      contiguous: { composition: Composition };
+  const check = (addressIndex: boolean): Check =>
+    (
+      JSON.parse(
+        readFileSync(join(results, addressIndex ? 'import-projection.json' : 'import-projection-no-address-index.json'), 'utf8'),
+      ) as { contiguous: Check }
+    ).contiguous;
+
+  it('were made on the same chain, imported whole', () => {
+    expect(check(false).composition).toEqual(check(true).composition);
+    for (const c of [check(true), check(false)]) {
+      expect(c.blocks_imported).toBe(c.composition.blocks);
+      expect(c.leveldb_keys.complete).toBe(true);
     }
-  ).contiguous.composition;
+  });
 
   it.each([true, false])('predicts the keys of a store %s the address index within 1 %', (addressIndex) => {
-    const counted = run.imports.find((i) => i.address_index === addressIndex)!;
-    expect(counted.blocks).toBe(chain.blocks);
-    const predicted = storeKeyTotal(storeKeysAfter(emptyStore(addressIndex), chain));
-    expect(Math.abs(predicted / counted.keys.count - 1)).toBeLessThan(0.01);
+    const c = check(addressIndex);
+    const predicted = storeKeyTotal(storeKeysAfter(emptyStore(addressIndex), c.composition));
+    expect(Math.abs(predicted / c.leveldb_keys.count - 1)).toBeLessThan(0.01);
   });
 
   it('counts the address index rows it charges: d an output and an input, p an input, a an unspent coin', () => {
-    const p = run.imports.find((i) => i.address_index)!.keys.by_prefix;
+    const chain = check(true).composition;
+    const p = check(true).leveldb_keys.by_prefix;
     const near = (counted: number | undefined, model: number) => expect(Math.abs(counted! / model - 1)).toBeLessThan(1e-4);
     near(p['d'], chain.outputs + chain.inputs);
     near(p['p'], chain.inputs);
     near(p['a'], chain.outputs - chain.inputs);
     near(p['c'], chain.outputs - chain.inputs);
-    const without = run.imports.find((i) => !i.address_index)!.keys.by_prefix;
+    const without = check(false).leveldb_keys.by_prefix;
     for (const prefix of ['d', 'a', 'p', 's', 'S']) expect(without[prefix]).toBeUndefined();
   });
 });
