@@ -18,7 +18,6 @@
 import Benchmark from 'benchmark';
 import { MAINNET } from '../src/chain/network.js';
 import { decodeBlock } from '../src/codec/block.js';
-import { isPayToPubkeyHash, isPayToScriptHash } from '../src/codec/script/solver.js';
 import { decodeTransaction, type Transaction } from '../src/codec/tx/transaction.js';
 import { txToJson, txToJsonBytes } from '../src/render/tx.js';
 import { parseJson } from '../src/json/reader.js';
@@ -26,6 +25,8 @@ import { JsonWriter } from '../src/json/writer.js';
 import { JsonNumber, JsonObject, type JsonValue } from '../src/json/value.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { byteStream } from './lib/byte-stream.js';
+import { varyOutputAddresses } from './lib/large-transactions.js';
+import { median } from './lib/measure.js';
 
 function toPlain(v: JsonValue): unknown {
   if (v instanceof JsonNumber) return Number(v.text);
@@ -56,12 +57,7 @@ const next = byteStream();
 function addressVariants(tx: Transaction): Uint8Array[] {
   return Array.from({ length: COPIES }, () => {
     const bytes = new Uint8Array(tx.bytes);
-    for (const o of decodeTransaction(bytes).data.vout) {
-      const pushAt = isPayToPubkeyHash(o.scriptPubKey) ? 3 : isPayToScriptHash(o.scriptPubKey) ? 2 : -1;
-      if (pushAt < 0) continue;
-      const at = o.scriptPubKey.byteOffset - bytes.byteOffset + pushAt;
-      for (let i = 2; i < 20; i++) bytes[at + i] = next();
-    }
+    varyOutputAddresses(bytes, decodeTransaction(bytes).data.vout, next);
     return bytes;
   });
 }
@@ -71,11 +67,6 @@ function addressVariants(tx: Transaction): Uint8Array[] {
  * ratio pairs cases timed side by side and no case always follows the same one.
  */
 const ROUNDS = process.argv.includes('--quick') ? 1 : 5;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 for (const version of [4, 5]) {
   const set = txs.filter((t) => t.data.version === version);

@@ -19,7 +19,7 @@ import { EraChainGenerator, type BlockShape } from '../test-vectors/era-chain.js
 import type { PlannedBlock } from '../test-vectors/era-shapes.js';
 import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, projectionFile } from './lib/era-import.js';
-import { load, numberFlag } from './lib/measure.js';
+import { load, median, numberFlag } from './lib/measure.js';
 
 const BLOCKS = numberFlag('blocks', 300);
 const JOINSPLITS = numberFlag('joinsplits', 5);
@@ -61,11 +61,6 @@ try {
       );
     }
   }
-  const median = (xs: number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = sorted.length / 2;
-    return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
-  };
   const count = BLOCKS * 4 * JOINSPLITS;
   const extraBytes = chains[1]!.written.total.bytes - chains[0]!.written.total.bytes;
   const perJoinSplit = (median(cpu[1]!) - median(cpu[0]!)) / count;

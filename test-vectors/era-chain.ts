@@ -53,16 +53,16 @@ import { applyBlock, type Coin } from '../src/state/apply-block.js';
 import type { ChainStateTip } from '../src/state/chain-state.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
 import { prevHistoryRoot } from '../src/state/history-tree.js';
-import { actionBundle, shieldedTransaction } from '../test/support/nu6-regtest.js';
+import { actionBundle, nu6Regtest, shieldedTransaction } from '../test/support/nu6-regtest.js';
 import { buildBlock, regtestGenesis, type BuiltBlock } from './regtest-builder.js';
 import { JUBJUB_POINT } from './regtest-shielded.js';
 
-const BEFORE_NU6_2 = Object.fromEntries(NETWORK_UPGRADES.filter((u) => u !== 'NU6.2' && u !== 'NU6.3').map((u) => [u, 1])) as Partial<
-  Record<NetworkUpgrade, number>
->;
-
 /** Regtest with Overwinter … NU6.1 active from height 1 (NU6.2 and NU6.3 never): a chain before its NU6.3 era. */
-export const ERA_REGTEST: NetworkParams = regtestWithActivations(BEFORE_NU6_2);
+export const ERA_REGTEST: NetworkParams = regtestWithActivations(
+  Object.fromEntries(NETWORK_UPGRADES.filter((u) => u !== 'NU6.2' && u !== 'NU6.3').map((u) => [u, 1])) as Partial<
+    Record<NetworkUpgrade, number>
+  >,
+);
 
 /** Where a chain activates NU6.2 and NU6.3 (NU6.3 a block after NU6.2), when it does. */
 export interface EraActivations {
@@ -72,7 +72,7 @@ export interface EraActivations {
 
 /** The network of a chain that activates NU6.2 and NU6.3 at `activations` (ERA_REGTEST when it does not). */
 export function eraNetwork(activations: EraActivations | null | undefined): NetworkParams {
-  return activations ? regtestWithActivations({ ...BEFORE_NU6_2, ...activations }) : ERA_REGTEST;
+  return activations ? nu6Regtest(activations) : ERA_REGTEST;
 }
 
 /** One transaction's shape: how many of each part it has. */

@@ -13,6 +13,7 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE, type TxAcceptance } from '../../src/codec/tx/acceptance.js';
 import { isPayToPubkeyHash, isPayToScriptHash } from '../../src/codec/script/solver.js';
 import { decodeTransaction, type Transaction } from '../../src/codec/tx/transaction.js';
+import type { TxOut } from '../../src/codec/tx/types.js';
 import { readHexVector } from '../../test/support/vectors.js';
 import { byteStream } from './byte-stream.js';
 
@@ -63,6 +64,24 @@ export function largeTransactions(): LargeTx[] {
 }
 
 /**
+ * Rewrites, in `bytes` (the encoding `vout` was decoded from), every P2PKH/P2SH output's hash but
+ * its first two bytes with bytes from `next`: those two choose the hash's slot in the address
+ * table, so a copy varied so evicts the previous copy's address from the slot it looks in.
+ * Returns how many outputs it varied.
+ */
+export function varyOutputAddresses(bytes: Uint8Array, vout: readonly TxOut[], next: () => number): number {
+  let varied = 0;
+  for (const o of vout) {
+    const pushAt = isPayToPubkeyHash(o.scriptPubKey) ? 3 : isPayToScriptHash(o.scriptPubKey) ? 2 : -1;
+    if (pushAt < 0) continue;
+    const at = o.scriptPubKey.byteOffset - bytes.byteOffset;
+    for (let i = pushAt + 2; i < pushAt + 20; i++) bytes[at + i] = next();
+    varied++;
+  }
+  return varied;
+}
+
+/**
  * `count` copies of `t.tx`, each different from the others and from the original where its
  * reply shows it and its length does not change: the first input's prevout txid, the first
  * Orchard action's encrypted ciphertext, and every P2PKH/P2SH output's hash except its first two
@@ -91,12 +110,7 @@ export function distinctCopies(t: LargeTx, count: number): Uint8Array[] {
       for (let i = 0; i < 4; i++) bytes[at(action.encCiphertext) + i] = next();
       changed++;
     }
-    for (const o of d.vout) {
-      const pushAt = isPayToPubkeyHash(o.scriptPubKey) ? 3 : isPayToScriptHash(o.scriptPubKey) ? 2 : -1;
-      if (pushAt < 0) continue;
-      for (let i = pushAt + 2; i < pushAt + 20; i++) bytes[at(o.scriptPubKey) + i] = next();
-      changed++;
-    }
+    changed += varyOutputAddresses(bytes, d.vout, next);
     if (changed === 0) throw new Error(`${t.name}: nothing to vary`);
     if (decodeTransaction(bytes, t.acceptance).txidHex === t.tx.txidHex) throw new Error(`${t.name}: a copy kept the txid`);
     out.push(bytes);
