@@ -195,15 +195,19 @@ export function compactSizeLength(n: number): number {
   return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
 }
 
-/** Writes little-endian integers, CompactSizes and bytes into a buffer that grows as needed. */
+/**
+ * Writes little-endian integers, CompactSizes and bytes into a buffer that grows as needed.
+ * Integers up to 32 bits are stored byte by byte and a DataView is made only for BigInts: the
+ * import makes several writers a block (history nodes, the chain-state records), and a DataView
+ * per writer was a measurable part of a block's fixed cost.
+ */
 export class ByteWriter {
   private buf: Uint8Array;
-  private view: DataView;
+  private view: DataView | null = null;
   pos = 0;
 
   constructor(initial = 256) {
     this.buf = new Uint8Array(initial);
-    this.view = new DataView(this.buf.buffer);
   }
 
   private ensure(n: number): void {
@@ -214,7 +218,22 @@ export class ByteWriter {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
-    this.view = new DataView(next.buffer);
+    this.view = null;
+  }
+
+  private dataView(): DataView {
+    return (this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
+  }
+
+  /** The low 32 bits of `v`, little-endian (two's complement for negative values). */
+  private put32(v: number): void {
+    const b = this.buf;
+    const p = this.pos;
+    b[p] = v;
+    b[p + 1] = v >>> 8;
+    b[p + 2] = v >>> 16;
+    b[p + 3] = v >>> 24;
+    this.pos = p + 4;
   }
 
   u8(v: number): this {
@@ -225,22 +244,21 @@ export class ByteWriter {
 
   u16(v: number): this {
     this.ensure(2);
-    this.view.setUint16(this.pos, v, true);
+    this.buf[this.pos] = v;
+    this.buf[this.pos + 1] = v >>> 8;
     this.pos += 2;
     return this;
   }
 
   u32(v: number): this {
     this.ensure(4);
-    this.view.setUint32(this.pos, v >>> 0, true);
-    this.pos += 4;
+    this.put32(v);
     return this;
   }
 
   i32(v: number): this {
     this.ensure(4);
-    this.view.setInt32(this.pos, v, true);
-    this.pos += 4;
+    this.put32(v);
     return this;
   }
 
@@ -249,18 +267,18 @@ export class ByteWriter {
     if (typeof v === 'number' && Number.isSafeInteger(v)) {
       // Two 32-bit halves (two's complement via floor division) avoid a BigInt per amount.
       const hi = Math.floor(v / 0x100000000);
-      this.view.setUint32(this.pos, v - hi * 0x100000000, true);
-      this.view.setInt32(this.pos + 4, hi, true);
+      this.put32(v - hi * 0x100000000);
+      this.put32(hi);
     } else {
-      this.view.setBigInt64(this.pos, BigInt(v), true);
+      this.dataView().setBigInt64(this.pos, BigInt(v), true);
+      this.pos += 8;
     }
-    this.pos += 8;
     return this;
   }
 
   u64(v: bigint): this {
     this.ensure(8);
-    this.view.setBigUint64(this.pos, v, true);
+    this.dataView().setBigUint64(this.pos, v, true);
     this.pos += 8;
     return this;
   }

@@ -274,13 +274,18 @@ function decodeFixedPoolBlockState(r: ByteReader): BlockChainState {
 }
 
 export function encodeChainStateTip(tip: ChainStateTip): Uint8Array {
-  const w = new ByteWriter(8192).u8(FORMAT_POOL_LIST).bytes(tip.hash).u32(tip.height);
   // Padded frontiers: every level is present, so decoding never has to guess the layout.
   const pools = treePools();
+  const frontiers = pools.map((pool) => tip.trees[pool].toTreeStateBytes('padded'));
+  const history = tip.history && tip.history !== 'unknown' ? encodeHistoryTree(tip.history) : null;
+  // Sized for what is known here (written every block: a larger buffer is zero-filled for nothing);
+  // the amounts after it fit in the 512 spare bytes or the writer grows.
+  const size = 512 + frontiers.reduce((n, f) => n + 10 + f.length, 0) + (history ? 9 + history.length : 0);
+  const w = new ByteWriter(size).u8(FORMAT_POOL_LIST).bytes(tip.hash).u32(tip.height);
   w.compactSize(pools.length);
-  for (const pool of pools) w.u8(poolKeyByte(pool)).varBytes(tip.trees[pool].toTreeStateBytes('padded'));
+  pools.forEach((pool, i) => w.u8(poolKeyByte(pool)).varBytes(frontiers[i]!));
   if (tip.history === 'unknown') w.u8(2);
-  else if (tip.history) w.u8(1).varBytes(encodeHistoryTree(tip.history));
+  else if (history) w.u8(1).varBytes(history);
   else w.u8(0);
   for (const k of CORE_VALUE_KEYS) writeOptionalAmount(w, tip.totals[k]);
   const named = SHIELDED_POOL_ENTRIES.filter(

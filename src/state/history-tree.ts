@@ -95,9 +95,28 @@ function historyPersonal(branchId: number): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // Serialization (spec §6.1).
 
+/**
+ * A node's serialization, made once: nodes are never modified, and a block's root bags peaks
+ * that earlier blocks serialized already (and the chain-state record serializes them all again).
+ */
+const serializedNodes = new WeakMap<HistoryNode, Uint8Array>();
+
+function nodeBytes(node: HistoryNode): Uint8Array {
+  let bytes = serializedNodes.get(node);
+  if (!bytes) {
+    bytes = writeHistoryNode(node);
+    serializedNodes.set(node, bytes);
+  }
+  return bytes;
+}
+
 /** The node's serialization: 155–171 bytes for V1, up to 244 for V2, up to 317 for V3. */
 export function serializeHistoryNode(node: HistoryNode): Uint8Array {
-  const w = new ByteWriter(256)
+  return nodeBytes(node).slice();
+}
+
+function writeHistoryNode(node: HistoryNode): Uint8Array {
+  const w = new ByteWriter(317)
     .bytes(node.commitment)
     .u32(node.startTime)
     .u32(node.endTime)
@@ -251,7 +270,7 @@ export function historyLeafFacts(
 
 /** H_b(ser(node)): a node's hash, and the history root when the node is the tree's root. */
 export function hashHistoryNode(node: HistoryNode, branchId: number): Uint8Array {
-  return blake2b256Of(historyPersonal(branchId), serializeHistoryNode(node));
+  return blake2b256Of(historyPersonal(branchId), nodeBytes(node));
 }
 
 /** The parent of two adjacent subtrees of one epoch's tree. */
@@ -259,7 +278,7 @@ export function combineHistoryNodes(left: HistoryNode, right: HistoryNode, branc
   if (nodeVersionOf(left) !== nodeVersionOf(right)) {
     throw new RangeError(`combineHistoryNodes: V${nodeVersionOf(left)} and V${nodeVersionOf(right)} nodes cannot be combined`);
   }
-  const commitment = blake2b256Of(historyPersonal(branchId), serializeHistoryNode(left), serializeHistoryNode(right));
+  const commitment = blake2b256Of(historyPersonal(branchId), nodeBytes(left), nodeBytes(right));
   return {
     commitment,
     startTime: left.startTime,
@@ -310,11 +329,28 @@ export function appendHistoryLeaf(tree: HistoryTree, leaf: HistoryNode): History
   return { branchId: tree.branchId, leafCount: tree.leafCount + 1, peaks };
 }
 
+/**
+ * Each peak's bag with the peaks left of it, as last computed: a leaf appended changes only the
+ * peaks it merges, so the bag of the peaks before them is the root an earlier block computed. A
+ * bag is reused only for the very node it was combined with, in the same epoch.
+ */
+const baggedWith = new WeakMap<HistoryNode, { left: HistoryNode; branchId: number; bag: HistoryNode }>();
+
 /** The root node: the peaks bagged left to right (combine(combine(P0, P1), P2) …). */
 export function historyRootNode(tree: HistoryTree): HistoryNode | null {
   if (tree.peaks.length === 0) return null;
   let root = tree.peaks[0]!;
-  for (let i = 1; i < tree.peaks.length; i++) root = combineHistoryNodes(root, tree.peaks[i]!, tree.branchId);
+  for (let i = 1; i < tree.peaks.length; i++) {
+    const peak = tree.peaks[i]!;
+    const known = baggedWith.get(peak);
+    if (known && known.left === root && known.branchId === tree.branchId) {
+      root = known.bag;
+      continue;
+    }
+    const bag = combineHistoryNodes(root, peak, tree.branchId);
+    baggedWith.set(peak, { left: root, branchId: tree.branchId, bag });
+    root = bag;
+  }
   return root;
 }
 
@@ -391,7 +427,7 @@ export { hashBlockCommitments } from '../chain/commitment-era.js';
 
 export function encodeHistoryTree(tree: HistoryTree): Uint8Array {
   const w = new ByteWriter(16 + 317 * tree.peaks.length).u32(tree.branchId >>> 0).compactSize(tree.leafCount);
-  for (const p of tree.peaks) w.bytes(serializeHistoryNode(p));
+  for (const p of tree.peaks) w.bytes(nodeBytes(p));
   return w.finish();
 }
 

@@ -19,6 +19,35 @@ describe('ByteWriter', () => {
     expect(toHex(out.subarray(0, 5))).toBe('01efbeadde');
   });
 
+  it('u16, u32, i32 and i64 write the bytes DataView writes, after the writer has grown too', () => {
+    const viaDataView = (write: (v: DataView) => void, length: number): string => {
+      const b = new Uint8Array(length);
+      write(new DataView(b.buffer));
+      return toHex(b);
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 0xffff }),
+        fc.integer({ min: 0, max: 0xffffffff }),
+        fc.integer({ min: -0x80000000, max: 0x7fffffff }),
+        fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+        (a, b, c, d) => {
+          // Capacity 3 makes the writer grow in the middle; a bigint after numbers uses its DataView over the grown buffer.
+          const out = toHex(new ByteWriter(3).u16(a).u32(b).i32(c).u64(d).i64(c).finish());
+          const want = viaDataView((v) => {
+            v.setUint16(0, a, true);
+            v.setUint32(2, b, true);
+            v.setInt32(6, c, true);
+            v.setBigUint64(10, d, true);
+            v.setBigInt64(18, BigInt(c), true);
+          }, 26);
+          return out === want;
+        },
+      ),
+      { seed: 11, numRuns: 500 },
+    );
+  });
+
   it('i64 of a number equals the two’s-complement BigInt encoding', () => {
     const MAX_MONEY = 21_000_000 * 100_000_000;
     const cases = [0, 1, -1, 0xffffffff, -0x100000000, MAX_MONEY, -MAX_MONEY, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];

@@ -346,6 +346,53 @@ describe('MMR properties', () => {
     });
   }
 
+  it('a root reuses an earlier bag only for the same peak after the same left bag, in the same epoch', () => {
+    // Two trees sharing their last peak's node, with different peaks before it (as two branches'
+    // trees never do, but a bag cached by its right peak alone would then give a wrong root).
+    const leaves = Array.from({ length: 3 }, (_, i) =>
+      historyLeaf({ ...factsLeaf('mainnet', 903000), height: 903000 + i, time: 1000 + i }, BRANCH_IDS.Heartwood),
+    );
+    const other = historyLeaf({ ...factsLeaf('mainnet', 903000), height: 903000, time: 5 }, BRANCH_IDS.Heartwood);
+    const shared = leaves[2]!;
+    const a: HistoryTree = {
+      branchId: BRANCH_IDS.Heartwood,
+      leafCount: 3,
+      peaks: [combineHistoryNodes(leaves[0]!, leaves[1]!, BRANCH_IDS.Heartwood), shared],
+    };
+    const b: HistoryTree = { ...a, peaks: [combineHistoryNodes(other, leaves[1]!, BRANCH_IDS.Heartwood), shared] };
+    const fresh = (t: HistoryTree): Uint8Array => historyRoot(decodeHistoryTree(encodeHistoryTree(t)));
+    expect(historyRoot(a)).toEqual(fresh(a));
+    expect(historyRoot(b)).toEqual(fresh(b));
+    expect(historyRoot(b)).not.toEqual(historyRoot(a));
+    // The same peaks in another epoch hash under its own personalization.
+    const c: HistoryTree = { ...a, branchId: BRANCH_IDS.Canopy };
+    expect(historyRoot(c)).toEqual(fresh(c));
+    expect(historyRoot(c)).not.toEqual(historyRoot(a));
+  });
+
+  it('each root along a growing tree equals the root of the same tree decoded afresh', () => {
+    let tree: HistoryTree = emptyHistoryTree(BRANCH_IDS.NU5);
+    for (let i = 0; i < 70; i++) {
+      const facts = {
+        ...factsLeaf('mainnet', 903000),
+        height: 1687106 + i,
+        time: 1700 + i,
+        orchardRoot: new Uint8Array(32).fill(i),
+        orchardTxCount: i,
+      };
+      tree = appendHistoryLeaf(tree, historyLeaf(facts, BRANCH_IDS.NU5));
+      expect(historyRoot(tree)).toEqual(historyRoot(decodeHistoryTree(encodeHistoryTree(tree))));
+    }
+  });
+
+  it('serializeHistoryNode hands out a copy: changing it changes no later hash', () => {
+    const node = historyLeaf(factsLeaf('mainnet', 903000), BRANCH_IDS.Heartwood);
+    const before = hashHistoryNode(node, BRANCH_IDS.Heartwood);
+    serializeHistoryNode(node).fill(0);
+    expect(hashHistoryNode(node, BRANCH_IDS.Heartwood)).toEqual(before);
+    expect(serializeHistoryNode(node)[0]).toBe(node.commitment[0]);
+  });
+
   it('appending does not modify the previous state (disconnect = keep the old one)', () => {
     const l = historyLeaf(factsLeaf('mainnet', 903000), BRANCH_IDS.Heartwood);
     const one = appendHistoryLeaf(emptyHistoryTree(BRANCH_IDS.Heartwood), l);

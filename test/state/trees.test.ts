@@ -131,6 +131,28 @@ describe('zcashd depth-4 Sprout vectors (merkle_roots / merkle_serialization)', 
     }
   });
 
+  it('toTreeStateBytes, kept from one call to the next, follows every append, appendMany and clone', () => {
+    const tree = new IncrementalMerkleTree(SPROUT_TESTING_HASHER);
+    const states: IncrementalMerkleTree[] = [];
+    commitments.forEach((c, i) => {
+      // Asked before the append too, in both layouts, so a kept serialization would show here.
+      tree.toTreeStateBytes('padded');
+      tree.toTreeStateBytes();
+      if (i % 2 === 0) tree.append(c);
+      else tree.appendMany([c]);
+      const bytes = tree.toTreeStateBytes();
+      expect(toHex(bytes)).toBe(serializationVectors[i]);
+      bytes.fill(0xff); // a copy: the next call is unaffected
+      expect(toHex(tree.toTreeStateBytes())).toBe(serializationVectors[i]);
+      states.push(tree.clone());
+    });
+    // Each clone kept its own state while the tree grew; appending to one leaves the others.
+    states.forEach((s, i) => expect(toHex(s.toTreeStateBytes())).toBe(serializationVectors[i]));
+    states[3]!.append(commitments[4]!);
+    expect(toHex(states[3]!.toTreeStateBytes())).toBe(serializationVectors[4]);
+    expect(toHex(states[2]!.toTreeStateBytes())).toBe(serializationVectors[2]);
+  });
+
   it('fromTreeState of each serialization gives that root and size, re-serializes identically and continues', () => {
     serializationVectors.forEach((state, i) => {
       const tree = IncrementalMerkleTree.fromTreeState(SPROUT_TESTING_HASHER, state);

@@ -70,6 +70,8 @@ export class IncrementalMerkleTree {
   private last: Uint8Array | null = null;
   private ommers: (Uint8Array | null)[];
   private rootCache: Uint8Array | null = null;
+  /** The last serialized frontier: a pool no block touched is serialized again with every chain-state record. */
+  private stateBytesCache: { layout: ParentsLayout; bytes: Uint8Array } | null = null;
 
   constructor(hasher: MerkleHasher, options: IncrementalMerkleTreeOptions = {}) {
     const depth = hasher.depth;
@@ -128,6 +130,7 @@ export class IncrementalMerkleTree {
     this.last = leaf.slice();
     this.n++;
     this.rootCache = null;
+    this.stateBytesCache = null;
     return this.subtreeCompletedByLast(0);
   }
 
@@ -211,6 +214,7 @@ export class IncrementalMerkleTree {
     this.last = leafAt(k - 1).slice();
     this.n += k;
     this.rootCache = null;
+    this.stateBytesCache = null;
     const byLast = this.subtreeCompletedByLast(k - 1);
     if (byLast !== null) completed.push(byLast);
     return completed;
@@ -230,6 +234,7 @@ export class IncrementalMerkleTree {
     copy.last = this.last;
     copy.ommers = this.ommers.slice();
     copy.rootCache = this.rootCache;
+    copy.stateBytesCache = this.stateBytesCache;
     return copy;
   }
 
@@ -253,7 +258,9 @@ export class IncrementalMerkleTree {
   }
 
   toTreeStateBytes(layout: ParentsLayout = 'trimmed'): Uint8Array {
-    return encodeTreeState(this.toParts(layout));
+    if (this.stateBytesCache?.layout !== layout) this.stateBytesCache = { layout, bytes: encodeTreeState(this.toParts(layout)) };
+    // A copy: callers may hand it to another thread (a transfer detaches it) or keep it.
+    return this.stateBytesCache.bytes.slice();
   }
 
   /**

@@ -1,0 +1,137 @@
+/**
+ * This checkout's import against another checkout's, on one era-shaped chain: each import is
+ * `zecrpc import --blocks-dir` as bench/lib/era-import.ts runs it, in a process of its own
+ * running the side's own sources, in interleaved rounds (the base first in even rounds, this
+ * checkout first in odd ones). Per import: wall, CPU (all threads) and the main thread's CPU; per
+ * round, head ÷ base for each. Both sides must leave the same number of store keys. Writes
+ * bench/results/import-revisions.json.
+ *
+ *   git worktree add /tmp/zecrpc-base <rev> && ln -s "$PWD/node_modules" /tmp/zecrpc-base/ \
+ *     && (cd /tmp/zecrpc-base && npm run build:wasm)
+ *   npx tsx bench/import-revisions.ts generate DIR --blocks=20000 ["coinbase only"]   (a calibration chain)
+ *   npx tsx bench/import-revisions.ts DIR --base=/tmp/zecrpc-base [--rounds=3] [--max-blocks=N]
+ *
+ * The base checkout must have bench/lib/era-import.ts's importChainDir and era-chain-file.ts's
+ * chainNetwork (any revision from 1 Dec 2026 on).
+ */
+// First: the imports run with the import's Node options (relaunched with them otherwise).
+import './lib/import-node-options.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EraChainGenerator } from '../test-vectors/era-chain.js';
+import { calibrationChains } from './lib/calibration-chains.js';
+import { writeChainFile } from './lib/era-chain-file.js';
+import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
+import { revision } from './lib/run-stamp.js';
+import { countKeys } from './lib/store-keys.js';
+
+const here = resolve(import.meta.dirname, '..');
+const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+interface OneImport {
+  wall_seconds: number;
+  cpu_seconds: number;
+  main_thread_cpu_seconds: number;
+  blocks: number;
+  keys: number;
+}
+
+const [first, second] = positional();
+if (process.argv.includes('--child')) {
+  // One import with the sources under --root, its figures printed as the last line.
+  const root = flag('root')!;
+  const load = (path: string): Promise<Record<string, unknown>> => import(pathToFileURL(join(root, path)).href);
+  const { importChainDir } = (await load('bench/lib/era-import.ts')) as {
+    importChainDir: (...a: unknown[]) => Promise<Record<string, number>>;
+  };
+  const { chainNetwork } = (await load('bench/lib/era-chain-file.ts')) as { chainNetwork: (dir: string) => unknown };
+  const datadir = flag('datadir')!;
+  const maxBlocks = flag('max-blocks');
+  const run = await importChainDir(first!, datadir, chainNetwork(first!), maxBlocks ? { maxBlocks: Number(maxBlocks) } : {});
+  const keys = (await countKeys(join(datadir, 'zecrpc', 'index'))).count;
+  const result: OneImport = {
+    wall_seconds: run.wallMicros! / 1e6,
+    cpu_seconds: run.cpuMicros! / 1e6,
+    main_thread_cpu_seconds: run.mainThreadCpuMicros! / 1e6,
+    blocks: run.blocks!,
+    keys,
+  };
+  console.log(JSON.stringify(result));
+} else if (first === 'generate') {
+  if (!second) throw new Error('usage: import-revisions.ts generate DIR --blocks=N [label]');
+  const wanted = positional().slice(2);
+  const spec = calibrationChains(numberFlag('blocks', 20000)).find((c) => wanted.length === 0 || c.label === wanted.join(' '));
+  if (!spec) throw new Error(`no calibration chain labelled ${wanted.join(' ')}`);
+  const generator = new EraChainGenerator({ tag: 'revisions', ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+  const written = writeChainFile(second, generator, spec.blocks(generator));
+  console.log(`${spec.label}: ${written.total.blocks} blocks written to ${second}`);
+} else {
+  const base = flag('base');
+  if (!first || !base) throw new Error('usage: import-revisions.ts DIR --base=CHECKOUT [--rounds=3] [--max-blocks=N]');
+  const sides = { base: resolve(base), head: here } as const;
+  const rounds = numberFlag('rounds', 3);
+  const maxBlocks = flag('max-blocks');
+  const imports: (OneImport & { side: string; round: number; load_before: string })[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const);
+    for (const side of order) {
+      const datadir = mkdtempSync(join(tmpdir(), 'zecrpc-revisions-'));
+      const loadBefore = load();
+      try {
+        const out = execFileSync(
+          process.execPath,
+          [
+            ...process.execArgv,
+            import.meta.filename,
+            first,
+            '--child',
+            `--root=${sides[side]}`,
+            `--datadir=${datadir}`,
+            ...(maxBlocks ? [`--max-blocks=${maxBlocks}`] : []),
+          ],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        const result = JSON.parse(out.trim().split('\n').pop()!) as OneImport;
+        imports.push({ ...result, side, round, load_before: loadBefore });
+        console.log(
+          `round ${round} ${side}: ${result.blocks} blocks, ${fmt(result.wall_seconds)} s wall, ${fmt(result.cpu_seconds)} s CPU, ` +
+            `${fmt(result.main_thread_cpu_seconds)} s main thread, ${result.keys} keys (${loadBefore})`,
+        );
+      } finally {
+        rmSync(datadir, { recursive: true, force: true });
+      }
+    }
+  }
+  const ratios = Array.from({ length: rounds }, (_, round) => {
+    const of = (side: string) => imports.find((i) => i.round === round && i.side === side)!;
+    const [b, h] = [of('base'), of('head')];
+    if (b.keys !== h.keys) throw new Error(`round ${round}: the base left ${b.keys} keys, this checkout ${h.keys}`);
+    return {
+      wall: h.wall_seconds / b.wall_seconds,
+      cpu: h.cpu_seconds / b.cpu_seconds,
+      main_thread_cpu: h.main_thread_cpu_seconds / b.main_thread_cpu_seconds,
+    };
+  });
+  for (const k of ['wall', 'cpu', 'main_thread_cpu'] as const)
+    console.log(`head ÷ base, ${k}: ${ratios.map((r) => fmt(r[k])).join(', ')} (median ${fmt(median(ratios.map((r) => r[k])))})`);
+  const file = join(here, 'bench', 'results', 'import-revisions.json');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        generated_at: new Date().toISOString(),
+        chain: first,
+        head: revision(here),
+        base: revision(sides.base),
+        imports,
+        head_over_base: ratios,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  console.log(`wrote ${file}`);
+}
