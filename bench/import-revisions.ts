@@ -97,8 +97,8 @@ if (process.argv.includes('--child')) {
         const result = JSON.parse(out.trim().split('\n').pop()!) as OneImport;
         imports.push({ ...result, side, round, load_before: loadBefore });
         console.log(
-          `round ${round} ${side}: ${result.blocks} blocks, ${fmt(result.wall_seconds)} s wall, ${fmt(result.cpu_seconds)} s CPU, ` +
-            `${fmt(result.main_thread_cpu_seconds)} s main thread, ${result.keys} keys (${loadBefore})`,
+          `round ${round} ${side}: ${result.blocks} blocks, ${fmt(result.wall_seconds, 2)} s wall, ${fmt(result.cpu_seconds, 2)} s CPU, ` +
+            `${fmt(result.main_thread_cpu_seconds, 2)} s main thread, ${result.keys} keys (${loadBefore})`,
         );
       } finally {
         rmSync(datadir, { recursive: true, force: true });
@@ -116,7 +116,7 @@ if (process.argv.includes('--child')) {
     };
   });
   for (const k of ['wall', 'cpu', 'main_thread_cpu'] as const)
-    console.log(`head ÷ base, ${k}: ${ratios.map((r) => fmt(r[k])).join(', ')} (median ${fmt(median(ratios.map((r) => r[k])))})`);
+    console.log(`head ÷ base, ${k}: ${ratios.map((r) => fmt(r[k], 3)).join(', ')} (median ${fmt(median(ratios.map((r) => r[k])), 3)})`);
   const file = join(here, 'bench', 'results', 'import-revisions.json');
   writeFileSync(
     file,

@@ -10,7 +10,12 @@ import { ClassicLevel } from 'classic-level';
 import { keys } from './layout.js';
 import { readingCopy } from './reading-copy.js';
 
-/** True or false as the store in `storeDir` (`<datadir>/zecrpc`) records it; null when its index cannot be read. */
+/**
+ * True or false as the store in `storeDir` (`<datadir>/zecrpc`) records it; null when its index
+ * cannot be read, or when the store has no record yet its tip block past genesis has no
+ * address-index entry (the record may be lost: chain-db.ts refuses to open such a store; a
+ * checkpoint start's tip, which has none either, is then unknown too).
+ */
 export async function storedAddressIndexChoice(storeDir: string): Promise<boolean | null> {
   const indexDir = join(storeDir, 'index');
   if (!existsSync(indexDir)) return null;
@@ -19,7 +24,11 @@ export async function storedAddressIndexChoice(storeDir: string): Promise<boolea
   try {
     await db.open();
     // Its presence is the record: a damaged value still says the store was created without the index.
-    return (await db.get(keys.noAddressIndex())) === undefined;
+    if ((await db.get(keys.noAddressIndex())) !== undefined) return false;
+    const tip = await db.get(keys.tip());
+    // The tip's hash and height lead the value (a checksum may follow: record-checksums.ts).
+    if (!tip || tip.length < 36 || tip.readUInt32LE(32) === 0) return true;
+    return (await db.get(keys.blockTimestamp(tip.subarray(0, 32)))) === undefined ? null : true;
   } catch {
     return null;
   } finally {

@@ -15,7 +15,14 @@ import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend 
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
-import { AddressIndexMismatchError, StoreNotWritableError, StoreOpenError, StoreReadError, type DiskSpaceLowError } from './errors.js';
+import {
+  AddressIndexMismatchError,
+  AddressIndexRecordLostError,
+  StoreNotWritableError,
+  StoreOpenError,
+  StoreReadError,
+  type DiskSpaceLowError,
+} from './errors.js';
 import { assertIndexOpenable } from './index-dir.js';
 import type { IndexReadView } from './indexes/indexer.js';
 import {
@@ -239,7 +246,12 @@ export class ChainDb {
       const tip = await this.db.get(keys.tip());
       if (tip) {
         const t = decodeTip(tip);
-        this.tip = { ...t, chainWork: (await this.requireRecord(t.hash)).chainWork };
+        const record = await this.requireRecord(t.hash);
+        this.tip = { ...t, chainWork: record.chainWork };
+        // A checkpoint start's tip (no data) was connected by no indexer, genesis is never indexed.
+        if (this.keepsAddressIndex && t.height > 0 && record.haveData && !(await this.db.get(keys.blockTimestamp(t.hash)))) {
+          throw new AddressIndexRecordLostError(this.dir, t);
+        }
       }
       const best = await this.db.get(keys.best());
       if (best) {

@@ -71,6 +71,28 @@ export function addressIndexKept(keeps: boolean): string {
 }
 
 /**
+ * A store with no record of being created without the address index (layout.ts `O`), whose tip
+ * block has no address-index entry: every block connected past genesis writes one, so the record
+ * is more likely lost than the index. Opened as a store with the index, it would answer
+ * getaddressbalance and the other address calls from an index that is not there.
+ */
+export class AddressIndexRecordLostError extends StoreOpenError {
+  constructor(
+    readonly dir: string,
+    readonly tip: { hash: Uint8Array; height: number },
+  ) {
+    super(
+      `the chain store at ${dir} has no record of being created without the address index, yet its tip block ` +
+        `${toHexReversed(tip.hash)} (height ${tip.height}) has no address-index entry: the record that says the store keeps ` +
+        'no index (written when it was created with -addressindex=0) is probably lost, and serving the store as one with the ' +
+        'index would answer the address calls from an empty index. Rebuild it with zecrpc verify -repair -addressindex=0 ' +
+        '(or -addressindex=1 if it was created with the index).',
+    );
+    this.name = 'AddressIndexRecordLostError';
+  }
+}
+
+/**
  * The store was opened asking for the address index it does not keep, or without the one it
  * keeps (ChainStoreOptions.addressIndex): a store keeps what it was created with.
  */

@@ -7,6 +7,7 @@ export { openChainStore } from '../sync/open-store.js';
 export type { ImportStoreOptions as ChainStoreOptions } from '../sync/open-store.js';
 export {
   AddressIndexMismatchError,
+  AddressIndexRecordLostError,
   BlockRejectedError,
   UnknownParentError,
   StoreOpenError,

@@ -13,7 +13,8 @@ import { toHexReversed } from '../../src/codec/hex.js';
 import { runVerify } from '../../src/cli/verify.js';
 import { keys } from '../../src/store/layout.js';
 import { StoreDamagedError } from '../../src/store/open-check.js';
-import { checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { AddressIndexRecordLostError, checkStoreIntegrity, openChainStore } from '../../src/store/index.js';
+import { storedAddressIndexChoice } from '../../src/store/address-index-record.js';
 import { damagedStoreDirectory } from '../../src/sync/repair.js';
 import { mainnetGenesisRun } from '../support/memory-store.js';
 import { damageLoggedBlock } from '../support/store-io.js';
@@ -138,6 +139,33 @@ describe('a store that lost committed data', () => {
       expect(await rebuilt.keys({ gte: Buffer.of(prefix), lt: Buffer.of(prefix + 1) }).all()).toEqual([]);
     }
     await rebuilt.close();
+  });
+
+  it('a store without the address index whose record of it is lost is refused, not served as one with an empty index; repaired as asked', async () => {
+    const datadir = await importedStore('repair-lost-no-address-index-record', false);
+    const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await raw.del(keys.noAddressIndex());
+    await raw.close();
+    const tip = toHexReversed(decodeBlock(blocks[20]!).hash);
+    const refusal = await openChainStore({ datadir, network: MAINNET }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(AddressIndexRecordLostError);
+    expect((refusal as Error).message).toBe(
+      `the chain store at ${join(datadir, 'zecrpc')} has no record of being created without the address index, yet its tip block ` +
+        `${tip} (height 20) has no address-index entry: the record that says the store keeps no index (written when it was ` +
+        'created with -addressindex=0) is probably lost, and serving the store as one with the index would answer the address ' +
+        'calls from an empty index. Rebuild it with zecrpc verify -repair -addressindex=0 (or -addressindex=1 if it was created ' +
+        'with the index).',
+    );
+    // What it was created with cannot be told: the repair rebuilds it with the -addressindex given.
+    expect(await storedAddressIndexChoice(join(datadir, 'zecrpc'))).toBeNull();
+    await repair(datadir, '-addressindex=0');
+    await expectEveryHeight(datadir, false);
+  });
+
+  it('a store that keeps the address index opens and is recorded so, its tip having its index entry', async () => {
+    const datadir = await importedStore('repair-keeps-index-record');
+    expect(await storedAddressIndexChoice(join(datadir, 'zecrpc'))).toBe(true);
+    await expectEveryHeight(datadir);
   });
 
   it("a repair resumed with the other -addressindex is refused and moves nothing, then resumes with the store's own", async () => {
