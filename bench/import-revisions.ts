@@ -1,21 +1,21 @@
 /**
  * This checkout's import against another checkout's, on one era-shaped chain: each import is
- * `zecrpc import --blocks-dir` as bench/lib/era-import.ts runs it, in a process of its own
- * running the side's own sources, in interleaved rounds (the base first in even rounds, this
- * checkout first in odd ones). Per import: wall, CPU (all threads) and the main thread's CPU; per
- * round, head ÷ base for each. Both sides must leave the same number of store keys. Writes
- * bench/results/import-revisions.json.
+ * `zecrpc import --blocks-dir` as bench/lib/era-import.ts runs it, in a process of its own that
+ * loads only its side's sources (bench/lib/import-revision-child.ts) and runs with its side's
+ * Node options (its launcher's and its import's), in interleaved rounds (the base first in even
+ * rounds, this checkout first in odd ones). Per import: wall, CPU (all threads) and the main
+ * thread's CPU; per round, head ÷ base for each. Both sides must leave the same number of store
+ * keys. Writes bench/results/import-revisions.json, after every import.
  *
  *   git worktree add /tmp/zecrpc-base <rev> && ln -s "$PWD/node_modules" /tmp/zecrpc-base/ \
  *     && (cd /tmp/zecrpc-base && npm run build:wasm)
  *   npx tsx bench/import-revisions.ts generate DIR --blocks=20000 ["coinbase only"]   (a calibration chain)
  *   npx tsx bench/import-revisions.ts DIR --base=/tmp/zecrpc-base [--rounds=3] [--max-blocks=N]
  *
- * The base checkout must have bench/lib/era-import.ts's importChainDir and era-chain-file.ts's
- * chainNetwork (any revision from 1 Dec 2026 on).
+ * The base checkout must have bench/lib/era-import.ts's importChainDir, era-chain-file.ts's
+ * chainNetwork, store-keys.ts's countKeys and bin/relaunch.js's IMPORT_NODE_OPTIONS (any revision
+ * from 1 Dec 2026 on).
  */
-// First: the imports run with the import's Node options (relaunched with them otherwise).
-import './lib/import-node-options.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,12 +24,14 @@ import { pathToFileURL } from 'node:url';
 import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import { writeChainFile } from './lib/era-chain-file.js';
+import { launcherNodeArgs } from './lib/launcher-args.js';
 import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
 import { revision } from './lib/run-stamp.js';
-import { countKeys } from './lib/store-keys.js';
 
 const here = resolve(import.meta.dirname, '..');
 const flag = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** An import that has not ended in this long is stuck, not slow (the 100,000-block chain takes minutes). */
+const IMPORT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 
 interface OneImport {
   wall_seconds: number;
@@ -39,28 +41,14 @@ interface OneImport {
   keys: number;
 }
 
+/** The Node options `zecrpc import` runs with in the checkout at `root`: its launcher's, then its relaunch's. */
+async function importNodeArgs(root: string): Promise<string[]> {
+  const relaunch = (await import(pathToFileURL(join(root, 'bin', 'relaunch.js')).href)) as { IMPORT_NODE_OPTIONS: string[] };
+  return [...launcherNodeArgs(root), ...relaunch.IMPORT_NODE_OPTIONS];
+}
+
 const [first, second] = positional();
-if (process.argv.includes('--child')) {
-  // One import with the sources under --root, its figures printed as the last line.
-  const root = flag('root')!;
-  const load = (path: string): Promise<Record<string, unknown>> => import(pathToFileURL(join(root, path)).href);
-  const { importChainDir } = (await load('bench/lib/era-import.ts')) as {
-    importChainDir: (...a: unknown[]) => Promise<Record<string, number>>;
-  };
-  const { chainNetwork } = (await load('bench/lib/era-chain-file.ts')) as { chainNetwork: (dir: string) => unknown };
-  const datadir = flag('datadir')!;
-  const maxBlocks = flag('max-blocks');
-  const run = await importChainDir(first!, datadir, chainNetwork(first!), maxBlocks ? { maxBlocks: Number(maxBlocks) } : {});
-  const keys = (await countKeys(join(datadir, 'zecrpc', 'index'))).count;
-  const result: OneImport = {
-    wall_seconds: run.wallMicros! / 1e6,
-    cpu_seconds: run.cpuMicros! / 1e6,
-    main_thread_cpu_seconds: run.mainThreadCpuMicros! / 1e6,
-    blocks: run.blocks!,
-    keys,
-  };
-  console.log(JSON.stringify(result));
-} else if (first === 'generate') {
+if (first === 'generate') {
   if (!second) throw new Error('usage: import-revisions.ts generate DIR --blocks=N [label]');
   const wanted = positional().slice(2);
   const spec = calibrationChains(numberFlag('blocks', 20000)).find((c) => wanted.length === 0 || c.label === wanted.join(' '));
@@ -75,27 +63,41 @@ if (process.argv.includes('--child')) {
   const rounds = numberFlag('rounds', 3);
   const maxBlocks = flag('max-blocks');
   const imports: (OneImport & { side: string; round: number; load_before: string })[] = [];
+  const nodeArgs = { base: await importNodeArgs(sides.base), head: await importNodeArgs(sides.head) };
+  const child = join(here, 'bench', 'lib', 'import-revision-child.ts');
+  const file = join(here, 'bench', 'results', 'import-revisions.json');
+  const record = (ratios: unknown[]): void =>
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          generated_at: new Date().toISOString(),
+          chain: resolve(first),
+          head: revision(here),
+          base: revision(sides.base),
+          node_args: nodeArgs,
+          imports,
+          head_over_base: ratios,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const);
     for (const side of order) {
       const datadir = mkdtempSync(join(tmpdir(), 'zecrpc-revisions-'));
       const loadBefore = load();
       try {
+        // Run from the side's checkout, whose node_modules give `--import tsx`.
         const out = execFileSync(
           process.execPath,
-          [
-            ...process.execArgv,
-            import.meta.filename,
-            first,
-            '--child',
-            `--root=${sides[side]}`,
-            `--datadir=${datadir}`,
-            ...(maxBlocks ? [`--max-blocks=${maxBlocks}`] : []),
-          ],
-          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+          ['--import', 'tsx', ...nodeArgs[side], child, resolve(first), sides[side], datadir, ...(maxBlocks ? [maxBlocks] : [])],
+          { cwd: sides[side], encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: IMPORT_TIMEOUT_MS },
         );
         const result = JSON.parse(out.trim().split('\n').pop()!) as OneImport;
         imports.push({ ...result, side, round, load_before: loadBefore });
+        record([]);
         console.log(
           `round ${round} ${side}: ${result.blocks} blocks, ${fmt(result.wall_seconds, 2)} s wall, ${fmt(result.cpu_seconds, 2)} s CPU, ` +
             `${fmt(result.main_thread_cpu_seconds, 2)} s main thread, ${result.keys} keys (${loadBefore})`,
@@ -117,21 +119,6 @@ if (process.argv.includes('--child')) {
   });
   for (const k of ['wall', 'cpu', 'main_thread_cpu'] as const)
     console.log(`head ÷ base, ${k}: ${ratios.map((r) => fmt(r[k], 3)).join(', ')} (median ${fmt(median(ratios.map((r) => r[k])), 3)})`);
-  const file = join(here, 'bench', 'results', 'import-revisions.json');
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        generated_at: new Date().toISOString(),
-        chain: first,
-        head: revision(here),
-        base: revision(sides.base),
-        imports,
-        head_over_base: ratios,
-      },
-      null,
-      2,
-    ) + '\n',
-  );
+  record(ratios);
   console.log(`wrote ${file}`);
 }

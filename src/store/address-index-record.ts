@@ -7,14 +7,14 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
-import { keys } from './layout.js';
+import { indexRecordHasData, keys } from './layout.js';
+import { ADDRESS_INDEX_VERSION } from './migrations/v4-address-index.js';
+import { decodeVersionRecord } from './migrations/version-record.js';
 import { readingCopy } from './reading-copy.js';
 
 /**
  * True or false as the store in `storeDir` (`<datadir>/zecrpc`) records it; null when its index
- * cannot be read, or when the store has no record yet its tip block past genesis has no
- * address-index entry (the record may be lost: chain-db.ts refuses to open such a store; a
- * checkpoint start's tip, which has none either, is then unknown too).
+ * cannot be read, or when the record may be lost (tipWithoutAddressIndexEntry).
  */
 export async function storedAddressIndexChoice(storeDir: string): Promise<boolean | null> {
   const indexDir = join(storeDir, 'index');
@@ -25,14 +25,41 @@ export async function storedAddressIndexChoice(storeDir: string): Promise<boolea
     await db.open();
     // Its presence is the record: a damaged value still says the store was created without the index.
     if ((await db.get(keys.noAddressIndex())) !== undefined) return false;
-    const tip = await db.get(keys.tip());
-    // The tip's hash and height lead the value (a checksum may follow: record-checksums.ts).
-    if (!tip || tip.length < 36 || tip.readUInt32LE(32) === 0) return true;
-    return (await db.get(keys.blockTimestamp(tip.subarray(0, 32)))) === undefined ? null : true;
+    const version = await db.get(keys.version());
+    if (!version) return null;
+    return (await tipWithoutAddressIndexEntry(db, decodeVersionRecord(version).version)) ? null : true;
   } catch {
     return null;
   } finally {
     await db.close().catch(() => undefined);
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * The tip of a store that has no `O` record, yet whose tip block has no address-index entry
+ * (`S`, which every block connected past genesis gets): the record saying the store keeps no
+ * index is then more likely lost than the index, and the store must not be taken for one with
+ * an empty index. Null when the store has the record, keeps the index, or cannot tell: before
+ * schema version 4 (whose upgrade builds the index), at genesis, or at a checkpoint start's tip
+ * (a header without data, which no indexer connected).
+ *
+ * Values are read raw, as they are before a store's checksums are checked: from schema version
+ * 7 they end with a checksum (record-checksums.ts), and only their leading bytes are read here.
+ * The `S` row is looked for by its key alone: a damaged value is the scan's to report.
+ */
+export async function tipWithoutAddressIndexEntry(
+  db: ClassicLevel<Buffer, Buffer>,
+  version: number,
+): Promise<{ hash: Uint8Array; height: number } | null> {
+  if (version < ADDRESS_INDEX_VERSION || (await db.get(keys.noAddressIndex())) !== undefined) return null;
+  const tip = await db.get(keys.tip());
+  if (!tip || tip.length < 36) return null;
+  const height = tip.readUInt32LE(32);
+  const hash = new Uint8Array(tip.subarray(0, 32));
+  const record = await db.get(keys.index(hash));
+  if (height === 0 || !record || !indexRecordHasData(record)) return null;
+  const entry = keys.blockTimestamp(hash);
+  const found = await db.keys({ gte: entry, lte: entry, limit: 1 }).all();
+  return found.length === 0 ? { hash, height } : null;
 }

@@ -12,6 +12,7 @@ import type { NetworkParams } from '../chain/network.js';
 import type { BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend } from './block-data.js';
+import { tipWithoutAddressIndexEntry } from './address-index-record.js';
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
@@ -246,12 +247,7 @@ export class ChainDb {
       const tip = await this.db.get(keys.tip());
       if (tip) {
         const t = decodeTip(tip);
-        const record = await this.requireRecord(t.hash);
-        this.tip = { ...t, chainWork: record.chainWork };
-        // A checkpoint start's tip (no data) was connected by no indexer, genesis is never indexed.
-        if (this.keepsAddressIndex && t.height > 0 && record.haveData && !(await this.db.get(keys.blockTimestamp(t.hash)))) {
-          throw new AddressIndexRecordLostError(this.dir, t);
-        }
+        this.tip = { ...t, chainWork: (await this.requireRecord(t.hash)).chainWork };
       }
       const best = await this.db.get(keys.best());
       if (best) {
@@ -300,7 +296,10 @@ export class ChainDb {
         `chain store at ${this.dir} has schema version ${version}, written by a newer zecrpc; this one reads up to version ${SCHEMA_VERSION}`,
       );
     }
-    // Checked before any migration runs: a refused store is left exactly as it was.
+    // Checked before any migration runs: a refused store is left exactly as it was. A lost record
+    // first, whatever was asked: the mismatch message would name the wrong choice.
+    const lostAt = await tipWithoutAddressIndexEntry(this.db, version);
+    if (lostAt) throw new AddressIndexRecordLostError(this.dir, lostAt);
     const storeKeepsAddressIndex = (await this.db.get(keys.noAddressIndex())) === undefined;
     if (storeKeepsAddressIndex !== this.keepsAddressIndex) throw new AddressIndexMismatchError(this.dir, storeKeepsAddressIndex);
     if (version < SCHEMA_VERSION) {

@@ -350,11 +350,16 @@ export function encodeIndexRecord(r: IndexRecord): Buffer {
   return v;
 }
 
+/** Whether a block index record (raw, a checksum after it or not) says the block's data is stored. */
+export function indexRecordHasData(v: Uint8Array): boolean {
+  return v.length > 0 && (v[0]! & 1) === 1;
+}
+
 export function decodeIndexRecord(v: Uint8Array): IndexRecord {
   const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   if (b.length < RECORD_FIXED + 140) throw new Error(`corrupt block index record (${b.length} bytes)`);
   return {
-    haveData: (b[0]! & 1) === 1,
+    haveData: indexRecordHasData(b),
     height: b.readUInt32LE(1),
     chainWork: BigInt('0x' + b.subarray(5, 37).toString('hex')),
     size: b.readUInt32LE(37),

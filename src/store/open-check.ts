@@ -19,13 +19,13 @@
  * Before LevelDB opens the store at all, `damagedLogRecords` (leveldb-files.ts) reads the logs it
  * is about to replay: a damaged record followed by sound ones is data LevelDB would drop.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { blockFileName } from './block-data.js';
 import { StoreOpenError } from './errors.js';
-import { decodeFileCursor, decodeHighestRecord, decodeIndexRecord, decodeTip, keys } from './layout.js';
+import { decodeFileCursor, decodeHighestRecord, decodeIndexRecord, decodeTip, indexRecordHasData, keys } from './layout.js';
 
 /** The store lost data it had committed: it is not served until it is repaired. */
 export class StoreDamagedError extends StoreOpenError {
@@ -136,10 +136,21 @@ export async function lostCommittedData(db: ClassicLevel<Buffer, Buffer>, blocks
 
   if (blocksDir !== null) {
     const cursorValue = await db.get(keys.fileCursor());
-    if (!cursorValue) problems.push('the block-file cursor (F) is missing');
-    else problems.push(...blockFileProblems(blocksDir, decodeFileCursor(cursorValue), tipRecordValue));
+    if (cursorValue) problems.push(...blockFileProblems(blocksDir, decodeFileCursor(cursorValue), tipRecordValue));
+    // The first block stored writes the cursor: a store started from a checkpoint and stopped
+    // before its next block has none, and nothing for one to guard.
+    else if (!(tipRecordValue && !indexRecordHasData(tipRecordValue) && blockFileBytes(blocksDir) === 0))
+      problems.push('the block-file cursor (F) is missing');
   }
   return problems;
+}
+
+/** Bytes in the flat block files (`blk*.dat`) of `blocksDir`. */
+function blockFileBytes(blocksDir: string): number {
+  if (!existsSync(blocksDir)) return 0;
+  return readdirSync(blocksDir)
+    .filter((name) => /^blk\d+\.dat$/.test(name))
+    .reduce((sum, name) => sum + statSync(join(blocksDir, name)).size, 0);
 }
 
 /** The flat files against the cursor, and the tip's block inside the committed part. */

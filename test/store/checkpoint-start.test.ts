@@ -83,3 +83,24 @@ describe('a store started from the 419201 checkpoint', () => {
     store = await openChainStore({ datadir: dir.path, network: MAINNET });
   });
 });
+
+describe('a store started from the 419201 checkpoint and stopped before its next block', () => {
+  it('opens again (it has stored no block, so no block-file cursor) and then connects 419202', async () => {
+    const dir = tempDir('checkpoint-stopped');
+    try {
+      const started = await openChainStore({ datadir: dir.path, network: MAINNET });
+      await startAtSaplingCheckpoint(started, { connect: false });
+      await started.close();
+      const store = await openChainStore({ datadir: dir.path, network: MAINNET });
+      expect((await store.tip())?.height).toBe(419201);
+      expect((await store.addBlock(block(419202))).status).toBe('connected');
+      await store.close();
+      const reopened = await openChainStore({ datadir: dir.path, network: MAINNET });
+      expect((await reopened.tip())?.height).toBe(419202);
+      await reopened.close();
+      expect((await scanStore(dir.path, MAINNET)).problems).toEqual([]);
+    } finally {
+      dir.remove();
+    }
+  });
+});

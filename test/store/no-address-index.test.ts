@@ -15,6 +15,7 @@ import { ChainStateIndex } from '../../src/store/indexes/chain-state-index.js';
 import { TxIndex } from '../../src/store/indexes/tx-index.js';
 import { AddressIndexMismatchError, checkStoreIntegrity, openChainStore, type ChainStore } from '../../src/store/index.js';
 import { keys } from '../../src/store/layout.js';
+import { storedAddressIndexChoice } from '../../src/store/address-index-record.js';
 import { encodeVersionRecord } from '../../src/store/migrations/index.js';
 import { scanStore } from '../../src/store/scan.js';
 import { storeMethods } from '../../src/rpc/methods/index.js';
@@ -323,6 +324,13 @@ describe('opening a store with the other -addressindex', () => {
       dumps.push(await dumpStoreIndex(datadir));
     }
     expect(addressRowCounts(dumps[0]!)['53']).toBe(1); // block 419202's timestamp entry
+    // Its checkpoint header (no data) has no such entry, and is no sign of a lost record.
+    const atCheckpoint = fresh('checkpoint-tip');
+    const store = await openChainStore({ datadir: atCheckpoint, network: MAINNET });
+    await startAtSaplingCheckpoint(store, { connect: false });
+    await store.close();
+    expect(await storedAddressIndexChoice(join(atCheckpoint, 'zecrpc'))).toBe(true);
+    await (await openChainStore({ datadir: atCheckpoint, network: MAINNET })).close();
     expect(addressRowCounts(dumps[1]!)).toEqual({});
     expect(dumps[1]!.has(RECORD)).toBe(true);
     expectSameRows(withoutAddressRows(dumps[1]!), withoutAddressRows(dumps[0]!));

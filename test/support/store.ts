@@ -65,9 +65,10 @@ export function blkRecords(magic: Uint8Array, blocks: readonly Uint8Array[]): Bu
 /**
  * Starts an empty mainnet store at the Sapling checkpoint 419201 (headers 419199–419201, zcashd's
  * tree state there) and connects block 419202, as `zecrpc import` from that checkpoint would.
- * The chain work is the operator's to give: only printed, never checked.
+ * The chain work is the operator's to give: only printed, never checked. With `connect: false`
+ * the store is left at the checkpoint's header, block 419202 not added.
  */
-export async function startAtSaplingCheckpoint(store: ChainStore): Promise<void> {
+export async function startAtSaplingCheckpoint(store: ChainStore, { connect = true }: { connect?: boolean } = {}): Promise<void> {
   const roots = readJsonVector<{ sapling_treestates: { final_state_hex: string }[] }>('roots.json');
   const block = (h: number): Uint8Array => readHexVector('blocks', 'mainnet', `${h}.hex`);
   await store.startFromCheckpoint({
@@ -83,6 +84,7 @@ export async function startAtSaplingCheckpoint(store: ChainStore): Promise<void>
       totals: { sapling: null },
     },
   });
+  if (!connect) return;
   const r = await store.addBlock(block(419202));
   if (r.status !== 'connected') throw new Error(`block 419202 was not connected (${r.status})`);
 }

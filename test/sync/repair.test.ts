@@ -141,14 +141,28 @@ describe('a store that lost committed data', () => {
     await rebuilt.close();
   });
 
+  it('a store holding blocks whose block-file cursor is lost is refused, and repaired', async () => {
+    const datadir = await importedStore('repair-lost-cursor');
+    const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    await raw.del(keys.fileCursor());
+    await raw.close();
+    await expect(openChainStore({ datadir, network: MAINNET })).rejects.toThrow('the block-file cursor (F) is missing');
+    await repair(datadir);
+    await expectEveryHeight(datadir);
+  });
+
   it('a store without the address index whose record of it is lost is refused, not served as one with an empty index; repaired as asked', async () => {
     const datadir = await importedStore('repair-lost-no-address-index-record', false);
     const raw = new ClassicLevel<Buffer, Buffer>(join(datadir, 'zecrpc', 'index'), { keyEncoding: 'buffer', valueEncoding: 'buffer' });
     await raw.del(keys.noAddressIndex());
     await raw.close();
     const tip = toHexReversed(decodeBlock(blocks[20]!).hash);
+    // Refused alike whichever -addressindex is asked: with =0, what the store's owner always gave, too.
+    const refusedWithout = await openChainStore({ datadir, network: MAINNET, addressIndex: false }).catch((e: unknown) => e);
+    expect(refusedWithout).toBeInstanceOf(AddressIndexRecordLostError);
     const refusal = await openChainStore({ datadir, network: MAINNET }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(AddressIndexRecordLostError);
+    expect((refusedWithout as Error).message).toBe((refusal as Error).message);
     expect((refusal as Error).message).toBe(
       `the chain store at ${join(datadir, 'zecrpc')} has no record of being created without the address index, yet its tip block ` +
         `${tip} (height 20) has no address-index entry: the record that says the store keeps no index (written when it was ` +
