@@ -30,6 +30,8 @@ export const NOT_SUITES: Readonly<Record<string, string>> = {
     'imports the chain `import-contiguous.ts generate DIR` builds with the tree thread and without (tens of minutes): run by hand, bench/results/tree-thread-import.json',
   'import-joinsplits':
     'imports two small chains with and without Sprout JoinSplits, interleaved, for the cost of one (minutes): run by hand, bench/results/import-floors.md run 13',
+  'import-revisions':
+    'imports one chain with this checkout and with another (--base=DIR), interleaved, each import in a process of its own (minutes): run by hand, bench/results/import-floors.md run 14',
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };

@@ -197,9 +197,10 @@ export function compactSizeLength(n: number): number {
 
 /**
  * Writes little-endian integers, CompactSizes and bytes into a buffer that grows as needed.
- * Integers up to 32 bits are stored byte by byte and a DataView is made only for BigInts: the
- * import makes several writers a block (history nodes, the chain-state records), and a DataView
- * per writer was a measurable part of a block's fixed cost.
+ * Integers up to 32 bits, and the halves of an `i64` given as a number, are stored byte by byte,
+ * and a DataView is made only for BigInts: the import makes several writers a block (history
+ * nodes, the chain-state records), and a DataView for each would be a measurable part of a
+ * block's fixed cost.
  */
 export class ByteWriter {
   private buf: Uint8Array;
