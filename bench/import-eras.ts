@@ -14,8 +14,9 @@
  *    1b. The store calibration chain (about 41,600 era-shaped blocks, the eras out of mainnet's order
  *    and repeated; --store-chain=DIR reuses one `bench/import-contiguous.ts generate-store DIR`
  *    built, else one kept under the system's temporary directory, built there the first time;
- *    --quick without the flag leaves it out), imported once and
- *    timed in windows of 1,000 blocks as its store grows to ≈ 1.4·10^7 keys.
+ *    --quick without the flag leaves it out), imported at the start of every round of the small
+ *    chains and timed in windows of 1,000 blocks as its store grows to ≈ 1.4·10^7 keys; each
+ *    window's median over those imports is kept.
  * 2. Unit costs and the store term (bench/lib/store-terms.ts): least squares over the chains and
  *    the store chain's windows (bench/lib/import-model.ts), every cost ≥ 0, with each sample's
  *    predicted/measured ratio.
@@ -272,7 +273,12 @@ async function measure(): Promise<Measured> {
   // Warm-up: JIT and the hashers' lazily built tables, paid once, not by the first chain measured.
   await importOnce(chains[chains.length - 1]!.dir);
   const treeThreadStarts: number[] = [];
+  // The store chain is imported once a round, before the round's small chains: its windows carry
+  // the store term, fitted against the small chains, so both are measured under the same
+  // conditions, and each window's median over the rounds is kept.
+  const storeRuns: EraImportRun[] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    if (storeChain) storeRuns.push(await importStoreChain(storeChain));
     for (let k = 0; k < chains.length; k++) {
       const chain = chains[(k + round) % chains.length]!;
       const run = await importOnce(chain.dir);
@@ -290,7 +296,7 @@ async function measure(): Promise<Measured> {
       composition: { ...c.composition, ...storeAmounts(c.composition, empty) },
       micros: median(c[which]),
     }));
-  const store = storeChain ? await measureStoreChain(storeChain) : null;
+  const store = storeChain ? storeChainSamples(storeChain, storeRuns) : null;
   const wall = [...samples('wall'), ...(store?.samples.wall ?? [])];
   const cpu = [...samples('cpu'), ...(store?.samples.cpu ?? [])];
   const main = [...samples('main'), ...(store?.samples.main ?? [])];
@@ -380,25 +386,37 @@ function loadStoreChain(): { dir: string; chain: ChainFileComposition } {
 /**
  * Step 1b: the store calibration chain (bench/lib/contiguous-plan.ts STORE_CALIBRATION_SEGMENTS),
  * from --store-chain=DIR when it was generated there before (`bench/import-contiguous.ts
- * generate-store DIR`), else built now (minutes), imported once into a fresh store and timed in
- * windows of WINDOW_BLOCKS blocks. Each window is a sample for the fit, what it costs less what
- * LevelDB's growth adds to the coin reads it made that reached LevelDB (counted by the importer)
- * and its nullifier checks: the fit's store term is left to carry the written rows. The first
- * window (JIT, the store opening) is left out; the final write comes after the last window.
+ * generate-store DIR`), else built now (minutes), imported into a fresh store once a round of
+ * the small chains (`importStoreChain`) and timed in windows of WINDOW_BLOCKS blocks. Each window
+ * is a sample for the fit (`storeChainSamples`): the median over the imports of what it cost,
+ * each less what LevelDB's growth adds to the coin reads it made that reached LevelDB (counted by
+ * the importer) and its nullifier checks: the fit's store term is left to carry the written rows.
+ * The first window (JIT, the store opening) is left out; the final write comes after the last
+ * window.
  */
-async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFileComposition }): Promise<{
+async function importStoreChain({ dir }: { dir: string }): Promise<EraImportRun> {
+  const datadir = mkdtempSync(join(root, 'store-'));
+  try {
+    const run = await importChainDir(dir, datadir, chainNetwork(dir), { windowBlocks: WINDOW_BLOCKS, addressIndex: ADDRESS_INDEX });
+    console.log(
+      `store calibration chain: ${fmt(run.blocks)} blocks, ${(run.bytes / 1e9).toFixed(2)} GB in ${(run.wallMicros / 1e6).toFixed(0)} s wall, ` +
+        `${(run.cpuMicros / 1e6).toFixed(0)} s CPU (${load()})`,
+    );
+    return run;
+  } finally {
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
+
+function storeChainSamples(
+  { dir, chain }: { dir: string; chain: ChainFileComposition },
+  runs: readonly EraImportRun[],
+): {
   samples: Record<'wall' | 'cpu' | 'main', ImportSample[]>;
   windowIndex: number[];
   keysBefore: number[];
   summary: Record<string, unknown>;
-}> {
-  const datadir = mkdtempSync(join(root, 'store-'));
-  let run;
-  try {
-    run = await importChainDir(dir, datadir, chainNetwork(dir), { windowBlocks: WINDOW_BLOCKS, addressIndex: ADDRESS_INDEX });
-  } finally {
-    rmSync(datadir, { recursive: true, force: true });
-  }
+} {
   const growth = readLevelDbGrowth(join(import.meta.dirname, 'results'));
   // A window pays no import's opening or closing (`runs` 0).
   const windows = withStoreAmounts(chain.windows, emptyStore(ADDRESS_INDEX)).map((w) => ({ ...w, runs: 0 }));
@@ -407,24 +425,28 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
   const keysBefore: number[] = [];
   let keys: StoreKeys = emptyStore(ADDRESS_INDEX);
   const delta = (ends: number[], i: number) => ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
-  for (let i = 0; i < run.windowEnds.length; i++) {
+  const windowCount = Math.min(...runs.map((r) => r.windowEnds.length));
+  for (let i = 0; i < windowCount; i++) {
     const w = windows[i]!;
     const before = keys;
     keys = storeKeysAfter(keys, w);
     // Complete windows only (the importer times no other), the first left out.
     if (i === 0 || w.blocks !== WINDOW_BLOCKS) continue;
-    const reads = run.windowCoinReadEnds[i]!.leveldb - run.windowCoinReadEnds[i - 1]!.leveldb;
-    const readGrowth = (basis: 'cpu' | 'wall' | 'main') => (growth ? growthMicros(growth, w, before, basis, reads, false) : 0);
+    const less = (run: EraImportRun, ends: number[], basis: 'cpu' | 'wall' | 'main'): number => {
+      const reads = run.windowCoinReadEnds[i]!.leveldb - run.windowCoinReadEnds[i - 1]!.leveldb;
+      return delta(ends, i) * 1e6 - (growth ? growthMicros(growth, w, before, basis, reads, false) : 0);
+    };
     const label = `store chain window ${i}`;
-    samples.wall.push({ label, composition: w, micros: delta(run.windowEnds, i) * 1e6 - readGrowth('wall') });
-    samples.cpu.push({ label, composition: w, micros: delta(run.windowCpuEnds, i) * 1e6 - readGrowth('cpu') });
-    samples.main.push({ label, composition: w, micros: delta(run.windowMainThreadCpuEnds, i) * 1e6 - readGrowth('main') });
+    samples.wall.push({ label, composition: w, micros: median(runs.map((r) => less(r, r.windowEnds, 'wall'))) });
+    samples.cpu.push({ label, composition: w, micros: median(runs.map((r) => less(r, r.windowCpuEnds, 'cpu'))) });
+    samples.main.push({ label, composition: w, micros: median(runs.map((r) => less(r, r.windowMainThreadCpuEnds, 'main'))) });
     windowIndex.push(i);
     keysBefore.push(Math.round(storeKeyTotal(before)));
   }
+  const seconds = (pick: (r: EraImportRun) => number) => runs.map((r) => Number((pick(r) / 1e6).toFixed(3)));
   console.log(
-    `store calibration chain: ${fmt(run.blocks)} blocks, ${(run.bytes / 1e9).toFixed(2)} GB in ${(run.wallMicros / 1e6).toFixed(0)} s wall, ` +
-      `${(run.cpuMicros / 1e6).toFixed(0)} s CPU; ${samples.cpu.length} windows to ${fmt(storeKeyTotal(keys) / 1e6, 1)} M keys (${load()})`,
+    `store calibration chain: ${runs.length} imports, ${samples.cpu.length} windows to ${fmt(storeKeyTotal(keys) / 1e6, 1)} M keys, ` +
+      `each window the median of its imports (${load()})`,
   );
   return {
     samples,
@@ -434,12 +456,14 @@ async function measureStoreChain({ dir, chain }: { dir: string; chain: ChainFile
       chain: dir,
       tag: STORE_CHAIN_TAG,
       segments: STORE_CALIBRATION_SEGMENTS,
-      blocks: run.blocks,
-      bytes: run.bytes,
-      wall_seconds: run.wallMicros / 1e6,
-      cpu_seconds: run.cpuMicros / 1e6,
-      main_thread_cpu_seconds: run.mainThreadCpuMicros / 1e6,
-      tree_thread_cpu_seconds: run.treeThreadCpuMicros / 1e6,
+      blocks: runs[0]!.blocks,
+      bytes: runs[0]!.bytes,
+      imports: runs.length,
+      // One figure an import, in the order imported (the windows above are medians over them).
+      wall_seconds: seconds((r) => r.wallMicros),
+      cpu_seconds: seconds((r) => r.cpuMicros),
+      main_thread_cpu_seconds: seconds((r) => r.mainThreadCpuMicros),
+      tree_thread_cpu_seconds: seconds((r) => r.treeThreadCpuMicros),
       store_keys_after: Math.round(storeKeyTotal(keys)),
       load_average: load(),
     },
