@@ -14,7 +14,7 @@ import { readingCopy } from './reading-copy.js';
 
 /**
  * True or false as the store in `storeDir` (`<datadir>/zecrpc`) records it; null when its index
- * cannot be read, or when the record may be lost (tipWithoutAddressIndexEntry).
+ * cannot be read, or when the record may be lost (addressIndexChoice).
  */
 export async function storedAddressIndexChoice(storeDir: string): Promise<boolean | null> {
   const indexDir = join(storeDir, 'index');
@@ -23,11 +23,11 @@ export async function storedAddressIndexChoice(storeDir: string): Promise<boolea
   const db = new ClassicLevel<Buffer, Buffer>(copy, { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
   try {
     await db.open();
-    // Its presence is the record: a damaged value still says the store was created without the index.
-    if ((await db.get(keys.noAddressIndex())) !== undefined) return false;
     const version = await db.get(keys.version());
-    if (!version) return null;
-    return (await tipWithoutAddressIndexEntry(db, decodeVersionRecord(version).version)) ? null : true;
+    // Without its version record a store cannot say more than its `O` record does.
+    if (!version) return (await db.get(keys.noAddressIndex())) !== undefined ? false : null;
+    const choice = await addressIndexChoice(db, decodeVersionRecord(version).version);
+    return typeof choice === 'boolean' ? choice : null;
   } catch {
     return null;
   } finally {
@@ -37,29 +37,32 @@ export async function storedAddressIndexChoice(storeDir: string): Promise<boolea
 }
 
 /**
- * The tip of a store that has no `O` record, yet whose tip block has no address-index entry
+ * What a store's records say of the address index: false with the `O` record (its presence is the
+ * record: a damaged value still says the store was created without the index); true without it;
+ * and `lostAt`, the tip, when there is no record yet the tip block has no address-index entry
  * (`S`, which every block connected past genesis gets): the record saying the store keeps no
- * index is then more likely lost than the index, and the store must not be taken for one with
- * an empty index. Null when the store has the record, keeps the index, or cannot tell: before
- * schema version 4 (whose upgrade builds the index), at genesis, or at a checkpoint start's tip
- * (a header without data, which no indexer connected).
+ * index is then more likely lost than the index, and the store must not be taken for one with an
+ * empty index. A store cannot tell, and counts as keeping it: before schema version 4 (whose
+ * upgrade builds the index), at genesis, or at a checkpoint start's tip (a header without data,
+ * which no indexer connected).
  *
  * Values are read raw, as they are before a store's checksums are checked: from schema version
  * 7 they end with a checksum (record-checksums.ts), and only their leading bytes are read here.
  * The `S` row is looked for by its key alone: a damaged value is the scan's to report.
  */
-export async function tipWithoutAddressIndexEntry(
+export async function addressIndexChoice(
   db: ClassicLevel<Buffer, Buffer>,
   version: number,
-): Promise<{ hash: Uint8Array; height: number } | null> {
-  if (version < ADDRESS_INDEX_VERSION || (await db.get(keys.noAddressIndex())) !== undefined) return null;
+): Promise<boolean | { lostAt: { hash: Uint8Array; height: number } }> {
+  if ((await db.get(keys.noAddressIndex())) !== undefined) return false;
+  if (version < ADDRESS_INDEX_VERSION) return true;
   const tip = await db.get(keys.tip());
-  if (!tip || tip.length < 36) return null;
+  if (!tip || tip.length < 36) return true;
   const height = tip.readUInt32LE(32);
   const hash = new Uint8Array(tip.subarray(0, 32));
   const record = await db.get(keys.index(hash));
-  if (height === 0 || !record || !indexRecordHasData(record)) return null;
+  if (height === 0 || !record || !indexRecordHasData(record)) return true;
   const entry = keys.blockTimestamp(hash);
   const found = await db.keys({ gte: entry, lte: entry, limit: 1 }).all();
-  return found.length === 0 ? { hash, height } : null;
+  return found.length === 0 ? { lostAt: { hash, height } } : true;
 }

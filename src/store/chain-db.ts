@@ -12,7 +12,7 @@ import type { NetworkParams } from '../chain/network.js';
 import type { BlockHeader } from '../codec/block.js';
 import { bytesEqual, toHexReversed } from '../codec/hex.js';
 import { FlatFileBlockData, LevelBlockData, type BatchOp, type BlockDataBackend } from './block-data.js';
-import { tipWithoutAddressIndexEntry } from './address-index-record.js';
+import { addressIndexChoice } from './address-index-record.js';
 import { ChainTipSet } from './chain-tips.js';
 import { ensureDirSync } from './dirs.js';
 import { DiskReserve, freeBytes, isNoSpaceError, lowSpaceError, mib, openWithReserve, type DiskSpacePolicy } from './disk-reserve.js';
@@ -298,10 +298,9 @@ export class ChainDb {
     }
     // Checked before any migration runs: a refused store is left exactly as it was. A lost record
     // first, whatever was asked: the mismatch message would name the wrong choice.
-    const lostAt = await tipWithoutAddressIndexEntry(this.db, version);
-    if (lostAt) throw new AddressIndexRecordLostError(this.dir, lostAt);
-    const storeKeepsAddressIndex = (await this.db.get(keys.noAddressIndex())) === undefined;
-    if (storeKeepsAddressIndex !== this.keepsAddressIndex) throw new AddressIndexMismatchError(this.dir, storeKeepsAddressIndex);
+    const choice = await addressIndexChoice(this.db, version);
+    if (typeof choice !== 'boolean') throw new AddressIndexRecordLostError(this.dir, choice.lostAt);
+    if (choice !== this.keepsAddressIndex) throw new AddressIndexMismatchError(this.dir, choice);
     if (version < SCHEMA_VERSION) {
       const space = this.upgradeSpaceProblem();
       // What the upgrade adds is what this version reads: the store cannot be served without it.
