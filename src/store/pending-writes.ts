@@ -64,6 +64,16 @@ function mixWord(word: number): number {
   return Math.imul((k << 15) | (k >>> 17), 0x1b873593);
 }
 
+/**
+ * Room for a quarter more than the group before: consecutive groups are alike but not equal, and
+ * one that outgrew its predecessor's exact footprint (most of an import's groups did) copied its
+ * whole arena into one twice as large near its end, touching every page of the new one, and kept
+ * that double size in the coins cache (committed-coins.ts), which then held fewer groups.
+ */
+function withHeadroom(size: number): number {
+  return Math.ceil(size * 1.25);
+}
+
 export interface PendingFootprint {
   rows: number;
   bytes: number;
@@ -105,10 +115,10 @@ export class PendingWrites {
   constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }, { appendUnique = false }: { appendUnique?: boolean } = {}) {
     this.uniqueSpans = appendUnique ? [] : null;
     let rows = 1024;
-    while (rows < expected.rows) rows *= 2;
+    while (rows < withHeadroom(expected.rows)) rows *= 2;
     this.rows = new Int32Array(ROW * rows);
     this.slots = new Int32Array(2 * 2 * rows).fill(EMPTY);
-    this.arena = Buffer.allocUnsafe(Math.max(expected.bytes, 1 << 16));
+    this.arena = Buffer.allocUnsafe(Math.max(withHeadroom(expected.bytes), 1 << 16));
   }
 
   /** Rows and arena bytes this group holds (a size hint for the next one). */

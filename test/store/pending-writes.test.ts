@@ -108,6 +108,33 @@ describe('PendingWrites', () => {
     expect(pending.bytes).toBe(n * (37 + 40) + 37 + first.length + (n / 2) * 37);
   });
 
+  it('starts a group with room for a fifth more than the group before it, in bytes and rows', () => {
+    // A group like an import's: packed rows of a block at a time, as the indexers hand them over.
+    const fill = (pending: PendingWrites, blocks: number, tag: number): void => {
+      for (let b = 0; b < blocks; b++) {
+        const rows = new PackedOps();
+        for (let i = 0; i < 100; i++) {
+          const at = rows.put(37, 60, true);
+          rows.buffer.fill(tag, at, at + 37);
+          rows.buffer.writeUInt32LE(b * 100 + i, at + 33);
+          rows.buffer.fill(i, at + 37, at + 37 + 60);
+        }
+        pending.apply([{ type: 'packed', rows }]);
+      }
+    };
+    const before = new PendingWrites();
+    fill(before, 100, 1);
+    const next = new PendingWrites(before.footprint);
+    const startMemory = next.memoryBytes;
+    fill(next, 120, 2);
+    expect(next.size).toBe(12_000);
+    expect(next.memoryBytes).toBe(startMemory);
+    // Beyond the headroom it grows, and keeps every row.
+    fill(next, 60, 3);
+    expect(next.memoryBytes).toBeGreaterThan(startMemory);
+    expect(next.size).toBe(18_000);
+  });
+
   it('leaves out a key a fresh put created and a later delete removed, and only such keys', () => {
     const k = (name: string): Buffer => Buffer.from(name.padEnd(36, '.'));
     const v = Buffer.from('value');
