@@ -130,7 +130,8 @@ export class StateTransitionError extends Error {
   }
 }
 
-const outpointKey = (hash: Uint8Array, index: number): string => `${toHex(hash)}:${index}`;
+/** An outpoint's key in the block's maps: its txid's hex (internal order), made once a transaction or input. */
+const outpointKey = (txidKey: string, index: number): string => `${txidKey}:${index}`;
 
 export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
   const { network, block, height, parent, hashers } = input;
@@ -161,14 +162,14 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     failWith(checks?.beginTransaction(t) ?? null);
     if (!(t === 0 && tx.isCoinbase)) {
       tx.data.vin.forEach((txIn, i) => {
-        const key = outpointKey(txIn.prevout.hash, txIn.prevout.index);
+        const key = outpointKey(toHex(txIn.prevout.hash), txIn.prevout.index);
         const own = createdHere.get(key);
         let coin: Coin | null;
         if (own) {
           createdHere.delete(key);
           coin = own.coin;
         } else {
-          coin = inputCoin(txIn.prevout);
+          coin = inputCoin(txIn.prevout, key);
           if (!coin && !coinsComplete) {
             coins.push(null);
             return;
@@ -189,19 +190,20 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
     inputCoins.push(coins);
     // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).
-    if (height === 0) return;
+    if (height === 0 || tx.data.vout.length === 0) return;
+    const txidKey = toHex(tx.txid);
     tx.data.vout.forEach((out, index) => {
       if (isUnspendable(out.scriptPubKey)) return;
       const outpoint = { hash: tx.txid, index };
-      createdHere.set(outpointKey(tx.txid, index), {
+      createdHere.set(outpointKey(txidKey, index), {
         outpoint,
         coin: { value: out.value, scriptPubKey: out.scriptPubKey, height, coinbase: t === 0 && tx.isCoinbase },
       });
     });
   });
-  function inputCoin(prevout: OutPoint): Coin | null {
+  /** The coin `prevout` (whose key is `key`) spends from before this block. */
+  function inputCoin(prevout: OutPoint, key: string): Coin | null {
     // A second spend of the same outpoint within the block is a double spend.
-    const key = outpointKey(prevout.hash, prevout.index);
     if (spentHere.has(key))
       fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
     spentHere.add(key);

@@ -116,6 +116,71 @@ describe('from genesis: mainnet 0..20', () => {
   });
 });
 
+describe('outputs spent within their block', () => {
+  // Block 347,499's coinbase and its first two transactions (two transparent inputs and outputs
+  // each, version 1), every outpoint from before the block worth 100,000 ZEC so the values
+  // balance; the second transaction's first input rewritten in the block's bytes.
+  const rich: Coin = { value: 100_000 * 100_000_000, scriptPubKey: new Uint8Array(), height: 1, coinbase: false };
+  const HEIGHT = 347_499;
+  const original = mainnetBlock(HEIGHT);
+  const [, first, second] = original.transactions;
+  const outpoint = (o: { hash: Uint8Array; index: number }): string => `${toHex(o.hash)}:${o.index}`;
+  function withSecondSpending(prevout: { hash: Uint8Array; index: number }): Block {
+    const bytes = Buffer.from(readHexVector('blocks', 'mainnet', `${HEIGHT}.hex`));
+    const at = bytes.indexOf(Buffer.from(second!.bytes));
+    // A version-1 transaction: its 4-byte version, a one-byte input count, then the first prevout.
+    expect([bytes.readUInt32LE(at), bytes[at + 4]]).toEqual([1, 2]);
+    bytes.set(prevout.hash, at + 5);
+    bytes.writeUInt32LE(prevout.index, at + 37);
+    const block = decodeBlock(bytes);
+    block.transactions.splice(3);
+    return block;
+  }
+  const apply = (block: Block, asked: string[] = []) =>
+    applyBlock({
+      network: MAINNET,
+      hashers,
+      block,
+      height: HEIGHT,
+      parent: { ...checkpointParent(block, HEIGHT), coinsComplete: true },
+      coin: (o) => {
+        asked.push(outpoint(o));
+        return rich;
+      },
+    });
+
+  it('an input spending an earlier transaction’s output takes it from the block, not the coins view', () => {
+    const own = { hash: first!.txid, index: 1 };
+    const asked: string[] = [];
+    const r = apply(withSecondSpending(own), asked);
+    expect(asked).toHaveLength(3);
+    expect(asked).not.toContain(outpoint(own));
+    expect(r.inputCoins[2]![0]).toEqual({
+      value: first!.data.vout[1]!.value,
+      scriptPubKey: first!.data.vout[1]!.scriptPubKey,
+      height: HEIGHT,
+      coinbase: false,
+    });
+    // Created and spent in the block: neither an unspent output after it nor in its undo data.
+    expect(r.created.map((c) => outpoint(c.outpoint))).not.toContain(outpoint(own));
+    expect(r.created.map((c) => outpoint(c.outpoint))).toContain(outpoint({ hash: first!.txid, index: 0 }));
+    expect(r.spent.map((s) => outpoint(s.outpoint))).toEqual(asked);
+  });
+
+  it('two inputs of the block spending one outpoint are refused with it', () => {
+    const prevout = first!.data.vin[1]!.prevout;
+    const block = withSecondSpending(prevout);
+    expect(() => apply(block)).toThrow(
+      new StateTransitionError(
+        'bad-txns-inputs-missingorspent',
+        HEIGHT,
+        block.hashHex,
+        `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`,
+      ),
+    );
+  });
+});
+
 describe('JoinSplit anchors (HaveShieldedRequirements)', () => {
   // Block 396's transparent inputs are outside the vectors: a coins view that has every
   // outpoint, worth a lot, lets the block get as far as its JoinSplit.
