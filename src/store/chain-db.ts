@@ -395,7 +395,7 @@ export class ChainDb {
 
   // ---------------------------------------------------------------- group commit
 
-  /** The group being filled; a new one starts with room for as much as the last (its footprint). */
+  /** The group being filled; a new one starts with room for as much as the last held (its footprint) and a quarter more. */
   pendingGroup(): PendingWrites {
     return (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true }));
   }

@@ -65,14 +65,17 @@ function mixWord(word: number): number {
 }
 
 /**
- * Room for a quarter more than the group before: consecutive groups are alike but not equal, and
- * one that outgrew its predecessor's exact footprint (most of an import's groups did) copied its
- * whole arena into one twice as large near its end, touching every page of the new one, and kept
- * that double size in the coins cache (committed-coins.ts), which then held fewer groups.
+ * A quarter more than the group before held: consecutive groups are alike but not equal, and a
+ * group that outgrows its start copies its whole arena into one twice as large, touching every
+ * page of the new one, and keeps that double size in the coins cache (committed-coins.ts), which
+ * then holds fewer groups.
  */
 function withHeadroom(size: number): number {
   return Math.ceil(size * 1.25);
 }
+
+/** Where a table with no earlier group to go by starts (an import's first group, an overlay). */
+const SMALL_START: PendingFootprint = { rows: 1024, bytes: 1 << 16 };
 
 export interface PendingFootprint {
   rows: number;
@@ -103,7 +106,7 @@ export class PendingWrites {
 
   /**
    * `expected`: the footprint of a similar earlier group (consecutive groups of an import are
-   * alike), so the tables start large enough instead of growing by copies.
+   * alike), so the tables start with room for it and a quarter more instead of growing by copies.
    *
    * `appendUnique` (group commit, whose groups hold only blocks that extend the tip): rows a
    * PackedOps marks unique are kept out of the hash table, since no other operation of the group
@@ -112,13 +115,14 @@ export class PendingWrites {
    * `lookup` does not see them (nothing reads them while a group is pending: the address index's
    * readers read LevelDB). Without it (reorganization plans, replays) they fold like fresh puts.
    */
-  constructor(expected: PendingFootprint = { rows: 1024, bytes: 1 << 16 }, { appendUnique = false }: { appendUnique?: boolean } = {}) {
+  constructor(expected?: PendingFootprint, { appendUnique = false }: { appendUnique?: boolean } = {}) {
     this.uniqueSpans = appendUnique ? [] : null;
+    const start = expected ? { rows: withHeadroom(expected.rows), bytes: withHeadroom(expected.bytes) } : SMALL_START;
     let rows = 1024;
-    while (rows < withHeadroom(expected.rows)) rows *= 2;
+    while (rows < start.rows) rows *= 2;
     this.rows = new Int32Array(ROW * rows);
     this.slots = new Int32Array(2 * 2 * rows).fill(EMPTY);
-    this.arena = Buffer.allocUnsafe(Math.max(withHeadroom(expected.bytes), 1 << 16));
+    this.arena = Buffer.allocUnsafe(Math.max(start.bytes, 1 << 16));
   }
 
   /** Rows and arena bytes this group holds (a size hint for the next one). */

@@ -108,7 +108,7 @@ describe('PendingWrites', () => {
     expect(pending.bytes).toBe(n * (37 + 40) + 37 + first.length + (n / 2) * 37);
   });
 
-  it('starts a group with room for a fifth more than the group before it, in bytes and rows', () => {
+  it('starts a group with room for a quarter more than the group before it held, in bytes and rows', () => {
     // A group like an import's: packed rows of a block at a time, as the indexers hand them over.
     const fill = (pending: PendingWrites, blocks: number, tag: number): void => {
       for (let b = 0; b < blocks; b++) {
@@ -122,17 +122,18 @@ describe('PendingWrites', () => {
         pending.apply([{ type: 'packed', rows }]);
       }
     };
+    // 14,000 rows: a table of 16,384 would hold them exactly, and 16,800 would outgrow it.
     const before = new PendingWrites();
-    fill(before, 100, 1);
+    fill(before, 140, 1);
     const next = new PendingWrites(before.footprint);
     const startMemory = next.memoryBytes;
-    fill(next, 120, 2);
-    expect(next.size).toBe(12_000);
+    fill(next, 168, 2);
+    expect(next.size).toBe(16_800);
     expect(next.memoryBytes).toBe(startMemory);
     // Beyond the headroom it grows, and keeps every row.
     fill(next, 60, 3);
     expect(next.memoryBytes).toBeGreaterThan(startMemory);
-    expect(next.size).toBe(18_000);
+    expect(next.size).toBe(22_800);
   });
 
   it('leaves out a key a fresh put created and a later delete removed, and only such keys', () => {
