@@ -130,7 +130,7 @@ export class StateTransitionError extends Error {
   }
 }
 
-/** An outpoint's key in the block's maps: its txid's hex (internal order), made once a transaction or input. */
+/** An outpoint's key in the block's maps, from its txid's hex (internal order), which callers make once a transaction or input. */
 const outpointKey = (txidKey: string, index: number): string => `${txidKey}:${index}`;
 
 export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
@@ -167,6 +167,9 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
         let coin: Coin | null;
         if (own) {
           createdHere.delete(key);
+          // A second spend of it is then caught as one (the coins view never had it, which a
+          // store started from a checkpoint would take for an output from before its start).
+          spentHere.add(key);
           coin = own.coin;
         } else {
           coin = inputCoin(txIn.prevout, key);
@@ -190,7 +193,9 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     }
     inputCoins.push(coins);
     // The genesis coinbase never enters the coins view (zcashd's ConnectBlock returns first).
-    if (height === 0 || tx.data.vout.length === 0) return;
+    if (height === 0) return;
+    // A shielded-only transaction has no output to key.
+    if (tx.data.vout.length === 0) return;
     const txidKey = toHex(tx.txid);
     tx.data.vout.forEach((out, index) => {
       if (isUnspendable(out.scriptPubKey)) return;

@@ -117,32 +117,34 @@ describe('from genesis: mainnet 0..20', () => {
 });
 
 describe('outputs spent within their block', () => {
-  // Block 347,499's coinbase and its first two transactions (two transparent inputs and outputs
-  // each, version 1), every outpoint from before the block worth 100,000 ZEC so the values
-  // balance; the second transaction's first input rewritten in the block's bytes.
+  // Block 347,499's coinbase and its first three transactions (version 1, two, two and five
+  // transparent inputs), every outpoint from before the block worth 100,000 ZEC so the values
+  // balance; the first input of the later ones rewritten in the block's bytes.
   const rich: Coin = { value: 100_000 * 100_000_000, scriptPubKey: new Uint8Array(), height: 1, coinbase: false };
   const HEIGHT = 347_499;
   const original = mainnetBlock(HEIGHT);
-  const [, first, second] = original.transactions;
+  const [, first, second, third] = original.transactions;
   const outpoint = (o: { hash: Uint8Array; index: number }): string => `${toHex(o.hash)}:${o.index}`;
-  function withSecondSpending(prevout: { hash: Uint8Array; index: number }): Block {
+  function withSpending(prevout: { hash: Uint8Array; index: number }, spenders = [second!]): Block {
     const bytes = Buffer.from(readHexVector('blocks', 'mainnet', `${HEIGHT}.hex`));
-    const at = bytes.indexOf(Buffer.from(second!.bytes));
-    // A version-1 transaction: its 4-byte version, a one-byte input count, then the first prevout.
-    expect([bytes.readUInt32LE(at), bytes[at + 4]]).toEqual([1, 2]);
-    bytes.set(prevout.hash, at + 5);
-    bytes.writeUInt32LE(prevout.index, at + 37);
+    for (const spender of spenders) {
+      const at = bytes.indexOf(Buffer.from(spender.bytes));
+      // A version-1 transaction: its 4-byte version, a one-byte input count, then the first prevout.
+      expect([bytes.readUInt32LE(at), bytes[at + 4]]).toEqual([1, spender.data.vin.length]);
+      bytes.set(prevout.hash, at + 5);
+      bytes.writeUInt32LE(prevout.index, at + 37);
+    }
     const block = decodeBlock(bytes);
-    block.transactions.splice(3);
+    block.transactions.splice(4);
     return block;
   }
-  const apply = (block: Block, asked: string[] = []) =>
+  const apply = (block: Block, asked: string[] = [], coinsComplete = true) =>
     applyBlock({
       network: MAINNET,
       hashers,
       block,
       height: HEIGHT,
-      parent: { ...checkpointParent(block, HEIGHT), coinsComplete: true },
+      parent: { ...checkpointParent(block, HEIGHT), coinsComplete },
       coin: (o) => {
         asked.push(outpoint(o));
         return rich;
@@ -152,8 +154,8 @@ describe('outputs spent within their block', () => {
   it('an input spending an earlier transaction’s output takes it from the block, not the coins view', () => {
     const own = { hash: first!.txid, index: 1 };
     const asked: string[] = [];
-    const r = apply(withSecondSpending(own), asked);
-    expect(asked).toHaveLength(3);
+    const r = apply(withSpending(own), asked);
+    expect(asked).toHaveLength(8);
     expect(asked).not.toContain(outpoint(own));
     expect(r.inputCoins[2]![0]).toEqual({
       value: first!.data.vout[1]!.value,
@@ -169,7 +171,7 @@ describe('outputs spent within their block', () => {
 
   it('two inputs of the block spending one outpoint are refused with it', () => {
     const prevout = first!.data.vin[1]!.prevout;
-    const block = withSecondSpending(prevout);
+    const block = withSpending(prevout);
     expect(() => apply(block)).toThrow(
       new StateTransitionError(
         'bad-txns-inputs-missingorspent',
@@ -178,6 +180,21 @@ describe('outputs spent within their block', () => {
         `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`,
       ),
     );
+  });
+
+  it('an output of the block spent twice in it is refused, also on a store started from a checkpoint', () => {
+    const own = { hash: first!.txid, index: 1 };
+    const block = withSpending(own, [second!, third!]);
+    for (const coinsComplete of [true, false]) {
+      expect(() => apply(block, [], coinsComplete)).toThrow(
+        new StateTransitionError(
+          'bad-txns-inputs-missingorspent',
+          HEIGHT,
+          block.hashHex,
+          `${toHexReversed(own.hash)}:1 is spent twice in the block`,
+        ),
+      );
+    }
   });
 });
 
