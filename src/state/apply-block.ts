@@ -163,16 +163,19 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
     if (!(t === 0 && tx.isCoinbase)) {
       tx.data.vin.forEach((txIn, i) => {
         const key = outpointKey(toHex(txIn.prevout.hash), txIn.prevout.index);
+        // A second spend of an outpoint within the block is a double spend, an output of the block
+        // included (the coins view never had one, which a store started from a checkpoint would
+        // take for an output from before its start).
+        if (spentHere.has(key))
+          fail('bad-txns-inputs-missingorspent', `${toHexReversed(txIn.prevout.hash)}:${txIn.prevout.index} is spent twice in the block`);
+        spentHere.add(key);
         const own = createdHere.get(key);
         let coin: Coin | null;
         if (own) {
           createdHere.delete(key);
-          // A second spend of it is then caught as one (the coins view never had it, which a
-          // store started from a checkpoint would take for an output from before its start).
-          spentHere.add(key);
           coin = own.coin;
         } else {
-          coin = inputCoin(txIn.prevout, key);
+          coin = input.coin(txIn.prevout);
           if (!coin && !coinsComplete) {
             coins.push(null);
             return;
@@ -206,15 +209,6 @@ export function applyBlock(input: ApplyBlockInput): ApplyBlockResult {
       });
     });
   });
-  /** The coin `prevout` (whose key is `key`) spends from before this block. */
-  function inputCoin(prevout: OutPoint, key: string): Coin | null {
-    // A second spend of the same outpoint within the block is a double spend.
-    if (spentHere.has(key))
-      fail('bad-txns-inputs-missingorspent', `${toHexReversed(prevout.hash)}:${prevout.index} is spent twice in the block`);
-    spentHere.add(key);
-    return input.coin(prevout);
-  }
-
   // ---- shielded requirements (CheckShieldedRequirements), transaction by transaction: no
   // nullifier revealed before (by an earlier block or transaction), and every anchor a root the
   // chain had before this block (for JoinSplits, also a root the transaction's own earlier
