@@ -44,7 +44,7 @@ import { lostCommittedData, StoreDamagedError } from './open-check.js';
 import { chainStateKeys } from './indexes/chain-state-index.js';
 import { CommittedCoins, type CoinReadCounts } from './committed-coins.js';
 import { DEFAULT_DBCACHE_MIB } from './dbcache.js';
-import { hashKey as tableHash, PendingWrites, SpareTables, type PendingFootprint } from './pending-writes.js';
+import { hashKey as tableHash, PendingWrites, type PendingFootprint } from './pending-writes.js';
 import { writeBatch } from './write-batch.js';
 
 const INDEX_CACHE_SIZE = 20_000;
@@ -171,8 +171,6 @@ export class ChainDb {
   private writing: { writes: PendingWrites; done: Promise<void> } | null = null;
   /** The coins of the groups written last, read before LevelDB (group commit only). */
   private readonly committedCoins: CommittedCoins;
-  /** The arrays of a group no longer kept, for the next group (pending-writes.ts). */
-  private readonly spareTables = new SpareTables();
   /**
    * Counts the writes of coins that bypass the groups: a group write that completes after one of them
    * started is not kept in `committedCoins`, whose rows would then be older than LevelDB's.
@@ -203,7 +201,6 @@ export class ChainDb {
     this.committedCoins = new CommittedCoins(
       this.groupLimits ? (opts.coinCacheBytes ?? DEFAULT_DBCACHE_MIB * 1024 * 1024) : 0,
       chainStateKeys.coinPrefix,
-      this.spareTables,
     );
     this.reserve = new DiskReserve(this.dir, opts.diskSpace?.reserveBytes ?? 0);
     this.minFreeBytes = opts.diskSpace?.minFreeBytes ?? 0;
@@ -400,7 +397,7 @@ export class ChainDb {
 
   /** The group being filled; a new one starts with room for as much as the last held (its footprint) and a quarter more. */
   pendingGroup(): PendingWrites {
-    return (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true, spares: this.spareTables }));
+    return (this.group ??= new PendingWrites(this.groupFootprint, { appendUnique: true }));
   }
 
   /** Whether the group holds as many blocks or bytes as a group may (then `startGroupWrite`). */
@@ -422,10 +419,8 @@ export class ChainDb {
     const directWrites = this.directWrites;
     const done = writeBatch(this.db, writes, { sync: false }).then(
       () => {
-        // No longer read as the group being written: the coins cache holds it now, or recycles it.
-        if (this.writing?.writes === writes) this.writing = null;
         if (directWrites === this.directWrites) this.committedCoins.retain(writes);
-        else this.committedCoins.drop(writes);
+        if (this.writing?.writes === writes) this.writing = null;
       },
       (e: Error) => {
         // What the kept groups say may be what this one changed; LevelDB holds neither now.

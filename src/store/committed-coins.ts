@@ -16,7 +16,7 @@
  * answer right: what an evicted table said is what LevelDB says.
  */
 import type { BatchOp } from './block-data.js';
-import { hashKey, type PendingWrites, type SpareTables } from './pending-writes.js';
+import { hashKey, type PendingWrites } from './pending-writes.js';
 
 /** Coin reads since the store opened, by who answered them (the import bench reports the share). */
 export interface CoinReadCounts {
@@ -41,8 +41,6 @@ export class CommittedCoins {
   constructor(
     readonly limitBytes: number,
     private readonly coinPrefix: number,
-    /** Where the tables of groups no longer kept go, for later groups to fill again. */
-    private readonly spares: SpareTables | null = null,
   ) {
     // NaN would compare false both ways: groups kept, none ever evicted.
     if (!(limitBytes >= 0) || !Number.isFinite(limitBytes)) {
@@ -73,25 +71,13 @@ export class CommittedCoins {
     return this.tables.length;
   }
 
-  /**
-   * Keeps `group`, which LevelDB has just written; evicts the oldest past the bound. A group not
-   * kept, and every group evicted, is recycled (nothing asks it again).
-   */
+  /** Keeps `group`, which LevelDB has just written; evicts the oldest past the bound. */
   retain(group: PendingWrites): void {
-    if (this.limitBytes <= 0) return this.drop(group);
+    if (this.limitBytes <= 0) return;
     this.tables.unshift(group);
     this.held += group.memoryBytes;
     // A table larger than the bound alone is evicted with all the others: then none answers.
-    while (this.held > this.limitBytes) {
-      const evicted = this.tables.pop()!;
-      this.held -= evicted.memoryBytes;
-      this.drop(evicted);
-    }
-  }
-
-  /** Recycles a written group that is not (or no longer) kept. */
-  drop(group: PendingWrites): void {
-    if (this.spares) group.recycle(this.spares);
+    while (this.held > this.limitBytes) this.held -= this.tables.pop()!.memoryBytes;
   }
 
   /**
@@ -110,10 +96,7 @@ export class CommittedCoins {
 
   /** Forgets every table: before a write that does not go through the groups, or after a failed one. */
   clear(): void {
-    // The newest is the likeliest to fit the next group; the others go to the collector.
-    const newest = this.tables[0];
     this.tables = [];
     this.held = 0;
-    if (newest) this.drop(newest);
   }
 }

@@ -12,8 +12,7 @@
  * (its latin1 key text, the operation, the key and value Buffers), and collecting them cost more
  * than writing them. Here keys and values are copied into one growing Buffer and found through an
  * open-addressing hash table of row numbers in typed arrays, so a pending row is no heap object
- * at all. `lookup` answers with a copy of the value: a done group's typed arrays are filled again
- * by a later group (SpareTables), so no Buffer may look into them.
+ * at all. Values are appended, never overwritten, so a Buffer `lookup` returned keeps its bytes.
  */
 import type { BatchOp, PlainOp } from './block-data.js';
 import { rowSourceOps } from './write-batch.js';
@@ -83,45 +82,6 @@ export interface PendingFootprint {
   bytes: number;
 }
 
-/** A table's typed arrays: its arena, its rows and its slots. */
-interface TableArrays {
-  arena: Buffer;
-  rows: Int32Array;
-  slots: Int32Array;
-}
-
-/**
- * The arrays of a table whose group is done (written, and dropped from the coins cache), for the
- * next group to fill again. A group's arena is tens of megabytes, above the size glibc serves
- * from its heap, so each new one is fresh memory the kernel faults in a page at a time as it is
- * first written; on a virtualized machine such a fault costs many times the writing of its page
- * (bench/results/import-floors.md, run 17), and a table new for every group paid it for every
- * page. One spare is kept: a group is started, on average, as often as one is dropped.
- */
-export class SpareTables {
-  private spare: TableArrays | null = null;
-
-  /** Keeps `arrays` as the spare (a spare already kept goes to the collector). */
-  put(arrays: TableArrays): void {
-    this.spare = arrays;
-  }
-
-  /** The spare, which the caller now owns, or null. */
-  take(): TableArrays | null {
-    const spare = this.spare;
-    this.spare = null;
-    return spare;
-  }
-
-  /** Memory the spare holds. */
-  get bytes(): number {
-    const s = this.spare;
-    return s ? s.arena.length + s.rows.byteLength + s.slots.byteLength : 0;
-  }
-}
-
-const RECYCLED = 'a pending-writes table was used after it was recycled: its arrays belong to a later table now';
-
 export class PendingWrites {
   /** Blocks whose operations are in this group. */
   blocks = 0;
@@ -143,7 +103,6 @@ export class PendingWrites {
    */
   private readonly uniqueSpans: number[] | null;
   private uniqueRows = 0;
-  private recycled = false;
 
   /**
    * `expected`: the footprint of a similar earlier group (consecutive groups of an import are
@@ -156,36 +115,14 @@ export class PendingWrites {
    * `lookup` does not see them (nothing reads them while a group is pending: the address index's
    * readers read LevelDB). Without it (reorganization plans, replays) they fold like fresh puts.
    */
-  constructor(
-    expected?: PendingFootprint,
-    { appendUnique = false, spares = null }: { appendUnique?: boolean; spares?: SpareTables | null } = {},
-  ) {
+  constructor(expected?: PendingFootprint, { appendUnique = false }: { appendUnique?: boolean } = {}) {
     this.uniqueSpans = appendUnique ? [] : null;
     const start = expected ? { rows: withHeadroom(expected.rows), bytes: withHeadroom(expected.bytes) } : SMALL_START;
     let rows = 1024;
     while (rows < start.rows) rows *= 2;
-    const bytes = Math.max(start.bytes, 1 << 16);
-    // A spare's arrays are taken where they are large enough; larger ones serve as well (the
-    // slots' mask is their length, and the rows grow from their end).
-    const spare = spares?.take() ?? null;
-    this.rows = spare && spare.rows.length >= ROW * rows ? spare.rows : new Int32Array(ROW * rows);
-    this.slots = (spare && spare.slots.length >= 2 * 2 * rows ? spare.slots : new Int32Array(2 * 2 * rows)).fill(EMPTY);
-    this.arena = spare && spare.arena.length >= bytes ? spare.arena : Buffer.allocUnsafe(bytes);
-  }
-
-  /**
-   * Hands this table's arrays to `spares`, for a later table to fill: for a group that is done,
-   * which nothing asks again. Any use of this table afterwards throws.
-   */
-  recycle(spares: SpareTables): void {
-    if (this.recycled) throw new Error(RECYCLED);
-    spares.put({ arena: this.arena, rows: this.rows, slots: this.slots });
-    this.recycled = true;
-    this.arena = Buffer.alloc(0);
-    this.rows = new Int32Array(0);
-    this.slots = new Int32Array(0);
-    this.count = 0;
-    this.used = 0;
+    this.rows = new Int32Array(ROW * rows);
+    this.slots = new Int32Array(2 * 2 * rows).fill(EMPTY);
+    this.arena = Buffer.allocUnsafe(Math.max(start.bytes, 1 << 16));
   }
 
   /** Rows and arena bytes this group holds (a size hint for the next one). */
@@ -208,15 +145,12 @@ export class PendingWrites {
    * is `hashKey(key)`, for a caller asking several tables.
    */
   lookup(key: Uint8Array, hash = hashKey(key)): Buffer | null | undefined {
-    if (this.recycled) throw new Error(RECYCLED);
     const row = this.slots[this.slotOf(key, 0, key.length, hash) + 1]!;
     if (row === EMPTY) return undefined;
     const length = this.rows[row * ROW + 3]!;
     if (length === DELETED) return null;
     const at = this.rows[row * ROW + 2]!;
-    const value = Buffer.allocUnsafe(length);
-    this.arena.copy(value, 0, at, at + length);
-    return value;
+    return this.arena.subarray(at, at + length);
   }
 
   /**
@@ -224,7 +158,6 @@ export class PendingWrites {
    * and values are copied, so callers may reuse their buffers.
    */
   apply(ops: readonly BatchOp[], { block }: { block: boolean } = { block: true }): void {
-    if (this.recycled) throw new Error(RECYCLED);
     for (const op of ops) {
       if (op.type === 'packed') this.applyPacked(op.rows);
       else if (op.type === 'put') this.applyRow(op.key, 0, op.key.length, 0, op.value.length, op.fresh === true, op.value);
@@ -324,11 +257,9 @@ export class PendingWrites {
 
   /**
    * `batch()` without an operation object per row: each row goes to `put` or `del` as views into
-   * the arena (how a group reaches LevelDB's native batch, write-batch.ts, which copies them at
-   * once), good until the table is recycled. Returns the row count.
+   * the arena (how a group reaches LevelDB's native batch, write-batch.ts). Returns the row count.
    */
   writeRows(put: (key: Buffer, value: Buffer) => void, del: (key: Buffer) => void): number {
-    if (this.recycled) throw new Error(RECYCLED);
     const { rows, arena } = this;
     let written = 0;
     for (let r = 0; r < this.count * ROW; r += ROW) {

@@ -9,7 +9,7 @@ import { decodeBlock } from '../../src/codec/block.js';
 import { decodeTransaction } from '../../src/codec/tx/transaction.js';
 import { CommittedCoins } from '../../src/store/committed-coins.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
-import { PendingWrites, SpareTables } from '../../src/store/pending-writes.js';
+import { PendingWrites } from '../../src/store/pending-writes.js';
 import { checkStoreIntegrity, openChainStore, type ChainStore, type ChainStoreOptions } from '../../src/store/index.js';
 import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { buildBlock, buildChain, regtestGenesis, type BuiltBlock } from '../../test-vectors/regtest-builder.js';
@@ -329,40 +329,5 @@ describe('CommittedCoins', () => {
         { type: 'del', key: coinKey(1) },
       ]),
     ).toBe(true);
-  });
-
-  it('hands on for reuse the groups it drops: evicted, not kept at a bound of 0, the newest when cleared', () => {
-    const spares = new SpareTables();
-    const a = group([{ key: coinKey(1), value: Buffer.from('a') }]);
-    const b = group([{ key: coinKey(2), value: Buffer.from('b') }]);
-    const c = group([{ key: coinKey(3), value: Buffer.from('c') }]);
-    const aMemory = a.memoryBytes;
-    const cache = new CommittedCoins(b.memoryBytes + c.memoryBytes, C, spares);
-    cache.retain(a);
-    cache.retain(b);
-    expect(spares.bytes).toBe(0);
-    cache.retain(c);
-    // `a` was evicted: its arrays are the spare, and it answers nothing any more.
-    expect(spares.bytes).toBe(aMemory);
-    expect(() => a.lookup(coinKey(1))).toThrow(/recycled/);
-    expect(cache.lookup(coinKey(2))?.toString()).toBe('b');
-
-    // Cleared: the newest group is the spare; the older one is left to the collector, still whole.
-    const spareOfA = spares.take();
-    const cMemory = c.memoryBytes;
-    cache.clear();
-    expect(spares.bytes).toBe(cMemory);
-    expect(() => c.lookup(coinKey(3))).toThrow(/recycled/);
-    expect(b.lookup(coinKey(2))?.toString()).toBe('b');
-    expect(spareOfA).not.toBeNull();
-
-    // No cache: a written group is recycled at once.
-    spares.take();
-    const none = new CommittedCoins(0, C, spares);
-    const d = group([{ key: coinKey(4), value: Buffer.from('d') }]);
-    const dMemory = d.memoryBytes;
-    none.retain(d);
-    expect(spares.bytes).toBe(dMemory);
-    expect(() => d.lookup(coinKey(4))).toThrow(/recycled/);
   });
 });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BatchOp, PlainOp } from '../../src/store/block-data.js';
 import { PackedOps } from '../../src/store/packed-ops.js';
-import { hashKey, PendingWrites, SpareTables } from '../../src/store/pending-writes.js';
+import { hashKey, PendingWrites } from '../../src/store/pending-writes.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
@@ -252,79 +252,5 @@ describe('PendingWrites', () => {
       }
       expect(seen.size).toBe(length + 1);
     }
-  });
-});
-
-describe('SpareTables: the arrays of a done group filled again by the next', () => {
-  it('a table started from a recycled one holds its own rows and none of the old ones (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.array(op, { maxLength: 120, size: 'max' }), fc.boolean()), { minLength: 2, maxLength: 8, size: 'max' }),
-        (groups) => {
-          const spares = new SpareTables();
-          let footprint: PendingWrites['footprint'] | undefined;
-          const earlier: Buffer[] = [];
-          for (const [ops, hinted] of groups) {
-            // As chain-db starts a group: room for the one before it, the spare taken where it fits.
-            const pending = new PendingWrites(hinted ? footprint : undefined, { spares });
-            const model = new Map<string, string | null>();
-            pending.apply(ops);
-            for (const o of ops) model.set(hex(o.key), o.type === 'put' ? hex(o.value) : null);
-            expect(pending.size).toBe(model.size);
-            for (const o of ops) {
-              const got = pending.lookup(o.key);
-              expect(got === null ? null : hex(got!)).toBe(model.get(hex(o.key)));
-            }
-            for (const k of earlier) if (!model.has(hex(k))) expect(pending.lookup(k)).toBeUndefined();
-            const batch = [...pending.batch()];
-            expect(batch.map((o) => hex(o.key))).toEqual([...model.keys()]);
-            footprint = pending.footprint;
-            earlier.push(...ops.map((o) => o.key));
-            pending.recycle(spares);
-            expect(spares.bytes).toBeGreaterThan(0);
-          }
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
-
-  it('takes the spare where it is large enough, and a value lookup returned keeps its bytes after the arrays are reused', () => {
-    const keyOf = (i: number): Buffer => {
-      const k = Buffer.alloc(37, 0x63);
-      k.writeUInt32LE(i, 33);
-      return k;
-    };
-    const fill = (pending: PendingWrites, n: number, byte: number): void => {
-      for (let i = 0; i < n; i++) pending.apply([{ type: 'put', key: keyOf(i), value: Buffer.alloc(40, byte) }]);
-    };
-    const spares = new SpareTables();
-    const done = new PendingWrites();
-    fill(done, 5000, 1);
-    const kept = done.lookup(keyOf(7))!;
-    const doneMemory = done.memoryBytes;
-    done.recycle(spares);
-    expect(spares.bytes).toBe(doneMemory);
-    expect(() => done.lookup(keyOf(7))).toThrow(/recycled/);
-    expect(() => done.apply([{ type: 'del', key: keyOf(7) }])).toThrow(/recycled/);
-    expect(() => done.recycle(spares)).toThrow(/recycled/);
-
-    // A group like the one before it takes the spare whole, and overwrites its bytes.
-    const next = new PendingWrites({ rows: 4000, bytes: 300_000 }, { spares });
-    expect(spares.bytes).toBe(0);
-    expect(next.memoryBytes).toBe(doneMemory);
-    fill(next, 5000, 2);
-    expect(next.lookup(keyOf(7))).toEqual(Buffer.alloc(40, 2));
-    expect(kept).toEqual(Buffer.alloc(40, 1));
-    // What lookup returns is the caller's: changing it changes nothing pending.
-    next.lookup(keyOf(8))!.fill(9);
-    expect(next.lookup(keyOf(8))).toEqual(Buffer.alloc(40, 2));
-
-    // A group expected to be larger than the spare gets arrays of its own.
-    next.recycle(spares);
-    const larger = new PendingWrites({ rows: 40_000, bytes: 4_000_000 }, { spares });
-    expect(spares.bytes).toBe(0);
-    expect(larger.memoryBytes).toBeGreaterThan(doneMemory);
-    expect(larger.lookup(keyOf(7))).toBeUndefined();
   });
 });
