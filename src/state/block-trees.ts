@@ -107,70 +107,31 @@ function continues(step: PrecomputedTreeStep, before: IncrementalMerkleTree, add
   return bytesEqual(step.rootBefore, before.root());
 }
 
-/** A block's trees appended on a tree thread, their roots not hashed yet (`precomputedSteps`). */
-export interface AppendedBlockTrees {
-  trees: Record<ShieldedPool, IncrementalMerkleTree>;
-  /** Each tree the block grew: the tree before it, the leaves appended, the subtrees they completed. */
-  grown: { pool: ShieldedPool; before: IncrementalMerkleTree; leaves: Uint8Array[]; completed: { index: number; root: Uint8Array }[] }[];
-}
-
-/**
- * A block's leaves appended to its parent's trees, as `advanceBlockTrees` appends them (the
- * parent's trees unchanged), without hashing the roots: a tree thread hashes the roots of the
- * many blocks it steps at once together (`precomputedSteps`).
- */
-export function appendBlockTrees(
-  parentTrees: Record<ShieldedPool, IncrementalMerkleTree>,
-  block: Pick<Block, 'transactions'>,
-): AppendedBlockTrees {
-  const leaves = blockLeaves(block.transactions);
-  const trees = {} as Record<ShieldedPool, IncrementalMerkleTree>;
-  const grown: AppendedBlockTrees['grown'] = [];
-  for (const pool of treePools()) {
-    const before = parentTrees[pool];
-    trees[pool] = before.clone();
-    const added = leaves[pool];
-    if (added.length === 0) continue;
-    const completed = trees[pool].appendMany(added).map(({ index, root }) => ({ index, root }));
-    // zcashd tracks no Sprout subtrees.
-    grown.push({ pool, before, leaves: added, completed: pool === 'sprout' ? [] : completed });
-  }
-  return { trees, grown };
-}
-
-/**
- * What a tree thread hands back for each of `blocks` (in order): for each tree a block grew, the
- * tree it started from, the leaves and what it reached. The roots of all of them, before and
- * after, are hashed together (IncrementalMerkleTree.roots), a tree level at a time.
- */
-export function precomputedSteps(blocks: readonly AppendedBlockTrees[]): PrecomputedTrees[] {
-  IncrementalMerkleTree.roots(blocks.flatMap((b) => b.grown.flatMap((g) => [g.before, b.trees[g.pool]])));
-  return blocks.map(({ trees, grown }) => {
-    const steps: PrecomputedTrees = {};
-    for (const { pool, before, leaves, completed } of grown) {
-      const flat = new Uint8Array(leaves.length * 32);
-      leaves.forEach((leaf, i) => flat.set(leaf, i * 32));
-      steps[pool] = {
-        sizeBefore: before.size,
-        rootBefore: before.root(),
-        leaves: flat,
-        frontier: trees[pool].toTreeStateBytes('padded'),
-        root: trees[pool].root(),
-        completed,
-      };
-    }
-    return steps;
-  });
-}
-
 /**
  * A block's tree step, run by a tree thread on its own copy of the trees (the same step as
  * `advanceBlockTrees`'): the trees after the block, and what it hands back for each tree that grew.
  */
 export function precomputeBlockTrees(
   parentTrees: Record<ShieldedPool, IncrementalMerkleTree>,
+  hashers: PoolHashers,
   block: Pick<Block, 'transactions'>,
 ): { trees: Record<ShieldedPool, IncrementalMerkleTree>; steps: PrecomputedTrees } {
-  const appended = appendBlockTrees(parentTrees, block);
-  return { trees: appended.trees, steps: precomputedSteps([appended])[0]! };
+  const leaves = blockLeaves(block.transactions);
+  const { trees, completedSubtrees } = advanceBlockTrees(parentTrees, hashers, leaves);
+  const steps: PrecomputedTrees = {};
+  for (const pool of treePools()) {
+    const added = leaves[pool];
+    if (added.length === 0) continue;
+    const flat = new Uint8Array(added.length * 32);
+    added.forEach((leaf, i) => flat.set(leaf, i * 32));
+    steps[pool] = {
+      sizeBefore: parentTrees[pool].size,
+      rootBefore: parentTrees[pool].root(),
+      leaves: flat,
+      frontier: trees[pool].toTreeStateBytes('padded'),
+      root: trees[pool].root(),
+      completed: completedSubtrees.filter((c) => c.pool === pool).map(({ index, root }) => ({ index, root })),
+    };
+  }
+  return { trees, steps };
 }

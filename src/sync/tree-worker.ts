@@ -3,9 +3,7 @@
  * store's tip, and for each block the importer reads ahead appends the block's leaves to the
  * trees after its parent and posts the step back.
  *
- * Requests carry the blocks of a read-ahead chunk, and the roots of the blocks one request steps
- * are hashed together, a tree level at a time: one batched hash a level costs less than a hash
- * alone (one inversion shared, one call into WebAssembly).
+ * Requests carry the blocks of a read-ahead chunk, answered together in one message.
  *
  * A block whose parent it has not stepped (blocks read out of order, a block the importer never
  * handed it, a fork from before the tip) is answered `unlinked` at once, so that the main thread
@@ -15,7 +13,7 @@
 import { parentPort } from 'node:worker_threads';
 import { decodeBlock, decodeBlockHeader } from '../codec/block.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../codec/tx/acceptance.js';
-import { appendBlockTrees, precomputedSteps, type AppendedBlockTrees } from '../state/block-trees.js';
+import { precomputeBlockTrees } from '../state/block-trees.js';
 import { treeOptions, type ShieldedPool } from '../state/chain-state.js';
 import { defaultPoolHashers } from '../state/hashers.js';
 import { treePools } from '../state/pools.js';
@@ -51,24 +49,12 @@ const keyOf = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOf
 /**
  * The answers to one request, in the order they were made, posted together when it is handled:
  * a request carries the blocks of a read-ahead chunk, and one message back costs both threads
- * less than one a block. Blocks stepped meanwhile get their steps once their roots, all hashed
- * together, are known.
+ * less than one a block.
  */
 const outbox: TreeThreadReply[] = [];
-const unhashed: { reply: TreeThreadReply; appended: AppendedBlockTrees }[] = [];
 const reply = (r: TreeThreadReply): void => void outbox.push(r);
 
 function post(): void {
-  if (unhashed.length > 0) {
-    try {
-      const steps = precomputedSteps(unhashed.map((u) => u.appended));
-      unhashed.forEach((u, i) => (u.reply.steps = steps[i]!));
-    } catch {
-      // Not expected (the appends succeeded); the main thread then hashes these blocks itself.
-      for (const u of unhashed) u.reply.steps = null;
-    }
-    unhashed.length = 0;
-  }
   if (outbox.length > 0) port!.postMessage(outbox.splice(0));
 }
 
@@ -79,16 +65,14 @@ function remember(hash: Uint8Array, trees: Trees): void {
   known.set(key, trees);
 }
 
-/** Steps one block on its parent's trees and answers it (its roots hashed in `post`); false when it cannot be stepped. */
+/** Steps one block on its parent's trees and answers it; false when it cannot be stepped. */
 function step(kept: Kept, parent: Trees): boolean {
   try {
     // The widest set of formats: the main thread decodes under its network's own, and adopts
     // a step only for exactly the leaves it decoded.
-    const appended = appendBlockTrees(parent, decodeBlock(kept.bytes, CURRENT_CHAIN_ACCEPTANCE));
-    remember(kept.hash, appended.trees);
-    const answer: TreeThreadReply = { id: kept.id, hash: kept.hash, steps: {} };
-    reply(answer);
-    unhashed.push({ reply: answer, appended });
+    const { trees, steps } = precomputeBlockTrees(parent, defaultPoolHashers(), decodeBlock(kept.bytes, CURRENT_CHAIN_ACCEPTANCE));
+    remember(kept.hash, trees);
+    reply({ id: kept.id, hash: kept.hash, steps });
     return true;
   } catch {
     // A block that does not decode, or fills a tree: the main thread finds out on its own.

@@ -380,25 +380,6 @@ describe('properties (cheap real hasher: SHA256Compress)', () => {
       );
     });
 
-    it(`depth ${depth}: roots of many trees hashed together == each tree's own root (the naive one)`, () => {
-      fc.assert(
-        fc.property(fc.array(leavesArb, { minLength: 1, maxLength: 6 }), fc.nat(5), (sets, cachedAt) => {
-          const trees = sets.map(([leaves]) => {
-            const t = new IncrementalMerkleTree(hasher);
-            t.appendMany(leaves);
-            return t;
-          });
-          // One root cached already, and one tree given twice: neither is hashed again or twice.
-          if (trees[cachedAt % trees.length]) void trees[cachedAt % trees.length]!.root();
-          const roots = IncrementalMerkleTree.roots([...trees, trees[0]!]).map(toHex);
-          const naive = sets.map(([leaves]) => toHex(naiveRoot(hasher, leaves)));
-          expect(roots).toEqual([...naive, naive[0]]);
-          expect(trees.map((t) => toHex(t.root()))).toEqual(naive);
-        }),
-        { numRuns: 100 },
-      );
-    });
-
     it(`depth ${depth}: fromTreeState(toTreeState()) keeps size, root and state in both layouts`, () => {
       fc.assert(
         fc.property(leavesArb, ([leaves]) => {

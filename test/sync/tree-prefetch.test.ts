@@ -44,7 +44,7 @@ const roots = (trees: Trees) => Object.fromEntries(Object.entries(trees).map(([p
 function stepsOf(blocks: readonly Block[]): PrecomputedTrees[] {
   let trees: Trees = emptyTrees(defaultPoolHashers());
   return blocks.map((block) => {
-    const step = precomputeBlockTrees(trees, block);
+    const step = precomputeBlockTrees(trees, defaultPoolHashers(), block);
     trees = step.trees;
     return step.steps;
   });

@@ -227,51 +227,6 @@ export class IncrementalMerkleTree {
     return this.rootCache;
   }
 
-  /**
-   * The roots of several trees, each as its `root()` gives it (and cached on it). Trees over one
-   * hasher whose roots are not cached yet are hashed together, level by level with one
-   * `combineMany` a level: a batched hasher then shares its work (one inversion, one call into
-   * WebAssembly) across trees, where `root()` alone pays it for each of a path's hashes. A tree
-   * thread steps many blocks read ahead, each needing the roots of the trees it changed.
-   */
-  static roots(trees: readonly IncrementalMerkleTree[]): Uint8Array[] {
-    const byHasher = new Map<MerkleHasher, IncrementalMerkleTree[]>();
-    for (const tree of trees) {
-      if (tree.rootCache !== null || tree.n === 0) continue;
-      const group = byHasher.get(tree.hasher);
-      if (!group) byHasher.set(tree.hasher, [tree]);
-      else if (!group.includes(tree)) group.push(tree);
-    }
-    for (const group of byHasher.values()) if (group.length > 1) IncrementalMerkleTree.foldRoots(group);
-    return trees.map((tree) => tree.root());
-  }
-
-  /** Caches the root of each tree (one hasher, at least one leaf each), their paths hashed a level at a time. */
-  private static foldRoots(trees: readonly IncrementalMerkleTree[]): void {
-    const { hasher, depth } = trees[0]!;
-    const count = trees.length;
-    const pairs = new Uint8Array(count * 2 * NODE);
-    const positions = trees.map((tree) => tree.n - 1);
-    let current: Uint8Array[] = trees.map((tree) => tree.last!);
-    for (let h = 0; h < depth; h++) {
-      const empty = hasher.emptyRoots[h]!;
-      for (let i = 0; i < count; i++) {
-        const at = i * 2 * NODE;
-        if (positions[i]! % 2 === 1) {
-          pairs.set(trees[i]!.ommers[h]!, at);
-          pairs.set(current[i]!, at + NODE);
-        } else {
-          pairs.set(current[i]!, at);
-          pairs.set(empty, at + NODE);
-        }
-        positions[i] = Math.floor(positions[i]! / 2);
-      }
-      const parents = hasher.combineMany(h, pairs, count);
-      current = trees.map((_, i) => parents.subarray(i * NODE, (i + 1) * NODE));
-    }
-    trees.forEach((tree, i) => (tree.rootCache = current[i]!.slice()));
-  }
-
   /** An independent copy (stored nodes are never mutated, so they are shared). */
   clone(): IncrementalMerkleTree {
     const copy = new IncrementalMerkleTree(this.hasher, { subtreeHeight: this.subtreeHeight });
