@@ -36,31 +36,17 @@ export class EquihashPool {
 
   /** The verdict on `solution` for the 140-byte header prefix `input`. */
   verify(n: number, k: number, input: Uint8Array, solution: Uint8Array): Promise<EquihashResult> {
-    return this.verifyMany(n, k, [{ input, solution }])[0]!;
-  }
-
-  /**
-   * `verify` for several solutions, handed to one thread in one message (an importer's read-ahead
-   * chunk): one message each way instead of one a block, which costs both threads less.
-   */
-  verifyMany(n: number, k: number, items: readonly { input: Uint8Array; solution: Uint8Array }[]): Promise<EquihashResult>[] {
-    if (this.closed) return items.map(() => Promise.reject(new Error('the Equihash pool is closed')));
-    if (items.length === 0) return [];
+    if (this.closed) return Promise.reject(new Error('the Equihash pool is closed'));
     const t = this.pick();
-    // A thread with work keeps the process alive (its caller awaits the verdict); an idle one does not.
-    if (t.pending.size === 0) t.worker.ref();
-    const jobs: EquihashJob[] = [];
-    const verdicts = items.map(
-      ({ input, solution }) =>
-        new Promise<EquihashResult>((resolve, reject) => {
-          const id = this.nextId++;
-          t.pending.set(id, { resolve, reject });
-          // Copies (structured clone): the caller's buffers may be views into a larger block.
-          jobs.push({ id, n, k, input: input.slice(), solution: solution.slice() });
-        }),
-    );
-    t.worker.postMessage(jobs);
-    return verdicts;
+    const id = this.nextId++;
+    return new Promise<EquihashResult>((resolve, reject) => {
+      // A thread with work keeps the process alive (its caller awaits the verdict); an idle one does not.
+      if (t.pending.size === 0) t.worker.ref();
+      t.pending.set(id, { resolve, reject });
+      // Copies (structured clone): the caller's buffers may be views into a larger block.
+      const job: EquihashJob = { id, n, k, input: input.slice(), solution: solution.slice() };
+      t.worker.postMessage(job);
+    });
   }
 
   private pick(): PoolThread {
@@ -73,16 +59,13 @@ export class EquihashPool {
   private spawn(): PoolThread {
     const worker = startModuleWorker(new URL('./equihash-worker.js', import.meta.url));
     const t: PoolThread = { worker, pending: new Map() };
-    // A message's verdicts, in the order of its jobs.
-    worker.on('message', (verdicts: EquihashVerdict[]) => {
-      for (const v of verdicts) {
-        const p = t.pending.get(v.id);
-        if (!p) continue;
-        t.pending.delete(v.id);
-        if ('result' in v) p.resolve(v.result);
-        else p.reject(new Error(`Equihash worker: ${v.error}`));
-      }
+    worker.on('message', (v: EquihashVerdict) => {
+      const p = t.pending.get(v.id);
+      if (!p) return;
+      t.pending.delete(v.id);
       if (t.pending.size === 0) worker.unref();
+      if ('result' in v) p.resolve(v.result);
+      else p.reject(new Error(`Equihash worker: ${v.error}`));
     });
     const fail = (e: Error): void => {
       const i = this.threads.indexOf(t);

@@ -71,8 +71,6 @@ const magicName = (m: Buffer): string | null => {
 
 /** Blocks whose solutions are handed to the solution threads ahead of the one being added. */
 const READ_AHEAD_BLOCKS = 256;
-/** The most blocks handed to a prefetching thread in one message. */
-const PREFETCH_CHUNK = 32;
 
 /**
  * Whether `[from, size)` of the file is all zero bytes, read a window at a time (a pre-allocated
@@ -109,10 +107,10 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
   const total = sizes.slice(startIndex).reduce((a, b) => a + b, 0) - startOffset;
   const progress = new ImportProgress({ label: 'import blk', unit: 'bytes', total, mode: opts.progress, logger: opts.logger });
   const sink = new BlockSink(store, { maxBufferedBytes: opts.maxBufferedBytes, solutions: opts.solutions, trees: opts.trees });
-  const prefetch = (blocks: readonly Uint8Array[]): void => {
-    if (opts.solutions) opts.solutions.prefetchMany(blocks);
-    else for (const bytes of blocks) store.prefetch(bytes);
-    opts.trees?.prefetchMany(blocks);
+  const prefetch = (bytes: Uint8Array): void => {
+    if (opts.solutions) opts.solutions.prefetch(bytes);
+    else store.prefetch(bytes);
+    opts.trees?.prefetch(bytes);
   };
   const magic = Buffer.from(store.network.magic);
   let truncated: BlkImportResult['truncated'] = null;
@@ -155,10 +153,8 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           }
           return window.subarray(from - windowStart, from - windowStart + length);
         };
-        // Read-ahead for the solution and tree threads: complete records after the current one,
-        // within the window already read, are prefetched, READ_AHEAD_BLOCKS at most, in chunks
-        // (one message a thread a chunk): small while little is read ahead (a new window, whose
-        // first block is wanted next), PREFETCH_CHUNK blocks once much is.
+        // Read-ahead for the solution threads: complete records after the current one, within
+        // the window already read, are prefetched, READ_AHEAD_BLOCKS at most.
         // Records are only looked at here; addBlock decodes and checks each block itself.
         let prefetchedTo = offset;
         let ahead = 0;
@@ -167,21 +163,14 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
             prefetchedTo = offset;
             ahead = 0;
           }
-          for (;;) {
-            const chunk = Math.min(PREFETCH_CHUNK, Math.max(1, ahead));
-            if (ahead + chunk > READ_AHEAD_BLOCKS) return;
-            const records: Uint8Array[] = [];
-            while (records.length < chunk) {
-              const at = prefetchedTo - windowStart;
-              if (at < 0 || at + 8 > window.length || !window.subarray(at, at + 4).equals(magic)) break;
-              const length = window.readUInt32LE(at + 4);
-              if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE || at + 8 + length > window.length) break;
-              records.push(window.subarray(at + 8, at + 8 + length));
-              prefetchedTo += 8 + length;
-            }
-            if (records.length > 0) prefetch(records);
-            ahead += records.length;
-            if (records.length < chunk) return;
+          while (ahead < READ_AHEAD_BLOCKS) {
+            const at = prefetchedTo - windowStart;
+            if (at < 0 || at + 8 > window.length || !window.subarray(at, at + 4).equals(magic)) return;
+            const length = window.readUInt32LE(at + 4);
+            if (length < MIN_BLOCK_SIZE || length > MAX_BLOCK_SIZE || at + 8 + length > window.length) return;
+            prefetch(window.subarray(at + 8, at + 8 + length));
+            prefetchedTo += 8 + length;
+            ahead++;
           }
         };
         while (offset < size && !opts.signal?.aborted) {
@@ -242,7 +231,7 @@ export async function importBlkFiles(store: ChainStore, dir: string, opts: Impor
           // A record that did not fit the window it was first seen in is prefetched now: the tree
           // thread steps blocks in the order they are added, each on its parent's trees.
           if (prefetchedTo <= offset) {
-            prefetch([body]);
+            prefetch(body);
             prefetchedTo = offset + 8 + length;
             ahead++;
           }

@@ -33,36 +33,20 @@ export class SolutionPrefetcher implements SolutionVerdicts {
    * not a header of this network are left to addBlock to refuse.
    */
   prefetch(bytes: Uint8Array): void {
-    this.prefetchMany([bytes]);
-  }
-
-  /** `prefetch` for several blocks, whose solutions go to a thread in one message. */
-  prefetchMany(blocks: readonly Uint8Array[]): void {
-    const keys: string[] = [];
-    const items: { input: Uint8Array; solution: Uint8Array }[] = [];
-    for (const bytes of blocks) {
-      let header: BlockHeader;
-      try {
-        header = decodeBlockHeader(bytes);
-      } catch {
-        continue;
-      }
-      if (header.solution.length !== this.network.solutionSize) continue;
-      const key = Buffer.from(sha256d(header.bytes)).toString('latin1');
-      if (this.prefetched.has(key) || keys.includes(key)) continue;
-      keys.push(key);
-      items.push({ input: header.bytes.subarray(0, 140), solution: header.solution });
+    let header: BlockHeader;
+    try {
+      header = decodeBlockHeader(bytes);
+    } catch {
+      return;
     }
+    if (header.solution.length !== this.network.solutionSize) return;
+    const key = Buffer.from(sha256d(header.bytes)).toString('latin1');
+    if (this.prefetched.has(key)) return;
+    if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
     const { n, k } = equihashParams(this.network);
-    const verdicts = this.pool.verifyMany(n, k, items);
-    keys.forEach((key, i) => {
-      if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
-      // A failed thread is not a verdict: the block's solution is then checked inline.
-      this.prefetched.set(
-        key,
-        verdicts[i]!.catch(() => null),
-      );
-    });
+    // A failed thread is not a verdict: the block's solution is then checked inline.
+    const verdict = this.pool.verify(n, k, header.bytes.subarray(0, 140), header.solution).catch(() => null);
+    this.prefetched.set(key, verdict);
   }
 
   take(hash: Uint8Array): Promise<EquihashResult | null> | null {

@@ -24,14 +24,7 @@ export type TreeThreadRequest =
       /** Build every pool's hasher before acknowledging (their tables are otherwise built on first use). */
       warm?: true;
     }
-  | { type: 'blocks'; blocks: TreeThreadBlock[] };
-
-/** A block handed to the thread, moved (its bytes a copy of their own). */
-export interface TreeThreadBlock {
-  id: number;
-  hash: Uint8Array;
-  bytes: Uint8Array;
-}
+  | { type: 'block'; id: number; hash: Uint8Array; bytes: Uint8Array };
 
 export interface TreeThreadReply {
   /** The block's request (0 for a seed's acknowledgement). */
@@ -118,10 +111,7 @@ export class TreePrefetcher implements TreeSteps {
 
   private constructor() {
     this.worker = startModuleWorker(new URL('./tree-worker.js', import.meta.url));
-    // The thread answers a request's blocks in one message, in order.
-    this.worker.on('message', (replies: TreeThreadReply[]) => {
-      for (const r of replies) this.onReply(r);
-    });
+    this.worker.on('message', (r: TreeThreadReply) => this.onReply(r));
     this.worker.on('error', () => this.stop());
     this.worker.on('exit', () => this.stop());
     this.worker.unref();
@@ -149,63 +139,48 @@ export class TreePrefetcher implements TreeSteps {
    * before it. Bytes that are not a block are left to addBlock to refuse.
    */
   prefetch(bytes: Uint8Array): void {
-    this.prefetchMany([bytes]);
-  }
-
-  /**
-   * `prefetch` for several blocks, in order, handed to the thread in one message (which it
-   * answers in one, their roots hashed together).
-   */
-  prefetchMany(blocks: readonly Uint8Array[]): void {
-    const request: TreeThreadBlock[] = [];
-    const transfer: ArrayBuffer[] = [];
-    for (const bytes of blocks) {
-      if (this.failed || this.inFlightBytes + bytes.length > MAX_IN_FLIGHT_BYTES) {
-        this.counts.skipped++;
-        continue;
-      }
-      let hash: Uint8Array;
-      let parentKey: string;
-      try {
-        const header = decodeBlockHeader(bytes);
-        hash = sha256d(header.bytes);
-        parentKey = keyOf(header.prevHash);
-      } catch {
-        continue;
-      }
-      const key = keyOf(hash);
-      if (this.prefetched.has(key)) continue;
-      if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
-      let resolve!: (steps: PrecomputedTrees | null) => void;
-      const promise = new Promise<PrecomputedTrees | null>((r) => (resolve = r));
-      let answer!: () => void;
-      const answered = new Promise<void>((r) => (answer = r));
-      const id = this.nextId++;
-      const pending: Pending = {
-        id,
-        key,
-        parentKey,
-        promise,
-        resolve,
-        bytes: bytes.length,
-        unlinked: false,
-        answeredOnce: false,
-        answered,
-        answer,
-      };
-      this.prefetched.set(key, pending);
-      this.posted.set(id, pending);
-      this.inFlightBytes += bytes.length;
-      this.await(+1);
-      this.counts.posted++;
-      // A copy of the block alone (the caller's bytes may be a view into a larger read; a
-      // Buffer's slice() would be a view too), moved to the thread rather than copied again.
-      const copy = new Uint8Array(bytes);
-      request.push({ id, hash, bytes: copy });
-      transfer.push(copy.buffer);
+    if (this.failed || this.inFlightBytes + bytes.length > MAX_IN_FLIGHT_BYTES) {
+      this.counts.skipped++;
+      return;
     }
-    if (request.length === 0) return;
-    this.worker.postMessage({ type: 'blocks', blocks: request } satisfies TreeThreadRequest, transfer);
+    let hash: Uint8Array;
+    let parentKey: string;
+    try {
+      const header = decodeBlockHeader(bytes);
+      hash = sha256d(header.bytes);
+      parentKey = keyOf(header.prevHash);
+    } catch {
+      return;
+    }
+    const key = keyOf(hash);
+    if (this.prefetched.has(key)) return;
+    if (this.prefetched.size >= MAX_PREFETCHED) this.prefetched.delete(this.prefetched.keys().next().value!);
+    let resolve!: (steps: PrecomputedTrees | null) => void;
+    const promise = new Promise<PrecomputedTrees | null>((r) => (resolve = r));
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    const id = this.nextId++;
+    const pending: Pending = {
+      id,
+      key,
+      parentKey,
+      promise,
+      resolve,
+      bytes: bytes.length,
+      unlinked: false,
+      answeredOnce: false,
+      answered,
+      answer,
+    };
+    this.prefetched.set(key, pending);
+    this.posted.set(id, pending);
+    this.inFlightBytes += bytes.length;
+    this.await(+1);
+    this.counts.posted++;
+    // A copy of the block alone (the caller's bytes may be a view into a larger read; a
+    // Buffer's slice() would be a view too), moved to the thread rather than copied again.
+    const copy = new Uint8Array(bytes);
+    this.worker.postMessage({ type: 'block', id, hash, bytes: copy } satisfies TreeThreadRequest, [copy.buffer]);
   }
 
   take(hash: Uint8Array): Promise<PrecomputedTrees | null> | null {

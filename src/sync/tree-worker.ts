@@ -3,8 +3,6 @@
  * store's tip, and for each block the importer reads ahead appends the block's leaves to the
  * trees after its parent and posts the step back.
  *
- * Requests carry the blocks of a read-ahead chunk, answered together in one message.
- *
  * A block whose parent it has not stepped (blocks read out of order, a block the importer never
  * handed it, a fork from before the tip) is answered `unlinked` at once, so that the main thread
  * never waits for it, and kept: when its parent is stepped, or the main thread seeds the trees
@@ -18,7 +16,7 @@ import { treeOptions, type ShieldedPool } from '../state/chain-state.js';
 import { defaultPoolHashers } from '../state/hashers.js';
 import { treePools } from '../state/pools.js';
 import { IncrementalMerkleTree } from '../state/trees/incremental.js';
-import type { TreeThreadBlock, TreeThreadReply, TreeThreadRequest } from './tree-prefetch.js';
+import type { TreeThreadReply, TreeThreadRequest } from './tree-prefetch.js';
 
 const port = parentPort;
 if (!port) throw new Error('tree-worker.ts must run as a worker thread');
@@ -45,18 +43,7 @@ const MAX_WAITING_BLOCKS = 512;
 const MAX_WAITING_BYTES = 64 * 1024 * 1024;
 
 const keyOf = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('latin1');
-
-/**
- * The answers to one request, in the order they were made, posted together when it is handled:
- * a request carries the blocks of a read-ahead chunk, and one message back costs both threads
- * less than one a block.
- */
-const outbox: TreeThreadReply[] = [];
-const reply = (r: TreeThreadReply): void => void outbox.push(r);
-
-function post(): void {
-  if (outbox.length > 0) port!.postMessage(outbox.splice(0));
-}
+const reply = (r: TreeThreadReply): void => port.postMessage(r);
 
 function remember(hash: Uint8Array, trees: Trees): void {
   const key = keyOf(hash);
@@ -116,23 +103,23 @@ function keep(kept: Kept): void {
   }
 }
 
-function seed(m: Extract<TreeThreadRequest, { type: 'seed' }>): void {
-  const hashers = defaultPoolHashers();
-  const trees = {} as Trees;
-  for (const pool of treePools()) {
-    const frontier = m.frontiers[pool];
-    trees[pool] = frontier
-      ? IncrementalMerkleTree.fromTreeState(hashers[pool], frontier, treeOptions(pool))
-      : new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
+port.on('message', (m: TreeThreadRequest) => {
+  if (m.type === 'seed') {
+    const hashers = defaultPoolHashers();
+    const trees = {} as Trees;
+    for (const pool of treePools()) {
+      const frontier = m.frontiers[pool];
+      trees[pool] = frontier
+        ? IncrementalMerkleTree.fromTreeState(hashers[pool], frontier, treeOptions(pool))
+        : new IncrementalMerkleTree(hashers[pool], treeOptions(pool));
+    }
+    // Reading an empty root builds a lazy hasher (state/trees/lazy-hasher.ts).
+    if (m.warm) for (const pool of treePools()) void hashers[pool].emptyRoots[0];
+    remember(m.hash, trees);
+    reply({ id: 0, hash: m.hash, steps: null, seeded: true });
+    release(m.hash);
+    return;
   }
-  // Reading an empty root builds a lazy hasher (state/trees/lazy-hasher.ts).
-  if (m.warm) for (const pool of treePools()) void hashers[pool].emptyRoots[0];
-  remember(m.hash, trees);
-  reply({ id: 0, hash: m.hash, steps: null, seeded: true });
-  release(m.hash);
-}
-
-function block(m: TreeThreadBlock): void {
   let kept: Kept;
   try {
     kept = { id: m.id, hash: m.hash, bytes: m.bytes, parent: keyOf(decodeBlockHeader(m.bytes).prevHash) };
@@ -147,10 +134,4 @@ function block(m: TreeThreadBlock): void {
     return;
   }
   if (step(kept, parent)) release(m.hash);
-}
-
-port.on('message', (m: TreeThreadRequest) => {
-  if (m.type === 'seed') seed(m);
-  else for (const b of m.blocks) block(b);
-  post();
 });

@@ -179,8 +179,7 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
           p.catch(() => undefined); // surfaced when awaited; avoid unhandled rejections after an abort
           // Solutions are checked on the solution threads while earlier windows connect.
           void p.then(
-            (blocks) =>
-              opts.solutions ? opts.solutions.prefetchMany(blocks.map((x) => x.bytes)) : blocks.forEach((x) => store.prefetch(x.bytes)),
+            (blocks) => blocks.forEach((x) => (opts.solutions ? opts.solutions.prefetch(x.bytes) : store.prefetch(x.bytes))),
             () => undefined,
           );
           inflight.push(p);
@@ -194,7 +193,7 @@ export async function syncFromUpstream(store: ChainStore, client: JsonRpcClient,
           fill();
           // Trees are stepped in chain order (each block's after its parent's), so a window is
           // handed to the tree thread as it comes up, not as it arrives.
-          opts.trees?.prefetchMany(blocks.map((b) => b.bytes));
+          if (opts.trees) for (const b of blocks) opts.trees.prefetch(b.bytes);
           for (const b of blocks) {
             if (stopped()) break;
             try {

@@ -8,7 +8,6 @@ import { openChainStore, ChainStore } from '../../src/store/chain.js';
 import { BlockRejectedError } from '../../src/store/errors.js';
 import { importBlkFiles } from '../../src/sync/blk.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
-import { EraChainGenerator } from '../../test-vectors/era-chain.js';
 import { blkRecords, mainnetChain, tempDir } from '../support/store.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,7 +105,7 @@ describe("an importer's solution prefetcher", () => {
     const solutions = prefetcher();
     const taken: string[] = [];
     const watched = {
-      prefetchMany: (blocks: readonly Uint8Array[]) => solutions.prefetchMany(blocks),
+      prefetch: (b: Uint8Array) => solutions.prefetch(b),
       take: (hash: Uint8Array) => {
         const v = solutions.take(hash);
         if (v) taken.push(Buffer.from(hash).toString('hex'));
@@ -119,41 +118,4 @@ describe("an importer's solution prefetcher", () => {
     // Every block after the first was read ahead of its turn and added with its verdict.
     expect(taken.length).toBeGreaterThanOrEqual(chain.length - 1);
   });
-
-  it('is handed the read-ahead in chunks: the first block alone, then up to 32, each block once, in order', async () => {
-    const generator = new EraChainGenerator({ tag: 'prefetch-chunks' });
-    const chain = [generator.genesis.bytes];
-    for (let i = 0; i < 600; i++) chain.push(generator.next([]).bytes);
-    const dir = tempDir('prefetch-chunks');
-    const blocks = join(dir.path, 'blocks');
-    mkdirSync(blocks, { recursive: true });
-    writeFileSync(join(blocks, 'blk00000.dat'), blkRecords(generator.network.magic, chain));
-    const store = await openChainStore({ datadir: join(dir.path, 'store'), network: generator.network });
-    const solutions = new SolutionPrefetcher(generator.network, 1);
-    cleanup.push(async () => {
-      await solutions.close();
-      await store.close();
-      dir.remove();
-    });
-    const chunks: Uint8Array[][] = [];
-    const watched = {
-      prefetchMany: (b: readonly Uint8Array[]) => {
-        chunks.push([...b]);
-        solutions.prefetchMany(b);
-      },
-      take: (hash: Uint8Array) => solutions.take(hash),
-    } as unknown as SolutionPrefetcher;
-    const result = await importBlkFiles(store, blocks, { progress: 'silent', solutions: watched });
-    expect(result.added).toBe(chain.length);
-    const sizes = chunks.map((c) => c.length);
-    // A new window's first block is wanted next: it goes alone, and the chunks grow from there.
-    expect(sizes.slice(0, 8)).toEqual([1, 1, 2, 4, 8, 16, 32, 32]);
-    expect(Math.max(...sizes)).toBe(32);
-    // No block is handed over twice, and all of them in the file's order, after the first (added as it was read).
-    const handed = chunks.flat().map((b) => Buffer.from(b).toString('hex'));
-    expect(handed).toEqual(chain.slice(0, handed.length).map((b) => Buffer.from(b).toString('hex')));
-    expect(handed.length).toBeGreaterThanOrEqual(chain.length - 1);
-    // One message a chunk: far fewer than one a block.
-    expect(chunks.length).toBeLessThan(chain.length / 16);
-  }, 120_000);
 });

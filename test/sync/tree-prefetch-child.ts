@@ -39,5 +39,5 @@ await thread.settled();
 if (thread.take(built[gapAt]!.hash) !== null) throw new Error('block 101 was never handed to the thread');
 await thread.seedAfterGap(tipAt(gapAt));
 const steps = await thread.take(built[gapAt + 1]!.hash);
-process.stdout.write(`${steps ? 'stepped' : 'none'}\n`);
+process.stdout.write(`${steps ? 'stepped' : 'none'} ${thread.counts.stepped}\n`);
 await thread.close();

@@ -289,6 +289,6 @@ describe('tree steps computed ahead', () => {
   it('keeps the process alive while a warm start or the store waits for the thread', () => {
     const child = join(import.meta.dirname, 'tree-prefetch-child.ts');
     const run = spawnSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8', timeout: 120_000 });
-    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: 'warm\nstepped\n', stderr: '' });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: 'warm\nstepped 1\n', stderr: '' });
   }, 130_000);
 });
