@@ -19,7 +19,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
-import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import {
   blkBlocks,
@@ -30,7 +29,7 @@ import {
   type MeasuredGroup,
   type SimulatedReads,
 } from './lib/coin-read-sim.js';
-import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
+import { benchChainGenerator, chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, type EraImportRun } from './lib/era-import.js';
 import { fmt, load, numberFlag, positional } from './lib/measure.js';
 
@@ -93,7 +92,7 @@ try {
     const measured: MeasuredGroup[] = [];
     for (const [i, spec] of calibrationChains(blocks).entries()) {
       const dir = join(root, `chain${i}`);
-      const generator = new EraChainGenerator({ tag: `cal${i}`, ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+      const generator = benchChainGenerator(`cal${i}`, spec.scriptSigBytes);
       writeChainFile(dir, generator, spec.blocks(generator));
       const datadir = mkdtempSync(join(root, 'store-'));
       try {

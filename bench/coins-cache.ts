@@ -23,10 +23,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DBCACHE_MIB } from '../src/store/dbcache.js';
-import { EraChainGenerator } from '../test-vectors/era-chain.js';
+import type { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import type { PlannedBlock } from '../test-vectors/era-shapes.js';
-import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
+import { benchChainGenerator, chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, type EraImportRun } from './lib/era-import.js';
 import { fmt, load, median, numberFlag, positional } from './lib/measure.js';
 
@@ -72,7 +72,7 @@ try {
     for (const [i, spec] of calibrationChains(blocks).entries()) {
       if (!CALIBRATION_LABELS.includes(spec.label)) continue;
       const dir = join(root, `chain${i}`);
-      const generator = new EraChainGenerator({ tag: `cal${i}`, ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+      const generator = benchChainGenerator(`cal${i}`, spec.scriptSigBytes);
       const written = writeChainFile(dir, generator, spec.blocks(generator));
       console.log(`built ${spec.label}: ${fmt(written.total.blocks)} blocks, ${fmt(written.total.inputs)} inputs (${load()})`);
       chains.push({ label: `${spec.label}, ${blocks} measured blocks`, dir });
@@ -80,7 +80,7 @@ try {
   } else if (mode === 'aged') {
     const age = numberFlag('age', 1000);
     const dir = join(root, 'aged');
-    const generator = new EraChainGenerator({ tag: 'aged' });
+    const generator = benchChainGenerator('aged');
     const written = writeChainFile(dir, generator, agedChain(generator, age));
     console.log(`built an aged chain: ${fmt(written.total.blocks)} blocks, ${fmt(written.total.inputs)} inputs (${load()})`);
     chains.push({ label: `inputs spending coins ${age} blocks old`, dir });

@@ -7,9 +7,10 @@
  *
  * 1. Calibration chains (bench/lib/calibration-chains.ts): each leans on one unit (blocks, bytes,
  *    transactions, transparent inputs and outputs, Sapling spends, Sapling outputs, Orchard
- *    actions), and five rebuild the eras' real block shapes. Each is written as blk files and
- *    imported into a fresh store as `zecrpc import --blocks-dir` runs (group commit, the blk
- *    importer, solutions on a thread), ROUNDS times in rotating order; the median per chain is
+ *    actions), and five rebuild the eras' real block shapes. Every header has mainnet's size, its
+ *    solution a stand-in of 1,344 bytes (test-vectors/era-chain.ts, EraSolutions). Each is written
+ *    as blk files and imported into a fresh store as `zecrpc import --blocks-dir
+ *    --no-verify-equihash` runs (group commit, the blk importer), ROUNDS times in rotating order; the median per chain is
  *    kept, wall time, this process's CPU time (LevelDB's threads included) and its main thread's.
  *    1b. The store calibration chain (about 41,600 era-shaped blocks, the eras out of mainnet's order
  *    and repeated; --store-chain=DIR reuses one `bench/import-contiguous.ts generate-store DIR`
@@ -20,8 +21,8 @@
  * 2. Unit costs and the store term (bench/lib/store-terms.ts): least squares over the chains and
  *    the store chain's windows (bench/lib/import-model.ts), every cost ≥ 0, with each sample's
  *    predicted/measured ratio.
- * 3. Equihash (200, 9) per real mainnet header: regtest's (48, 5) solutions are far cheaper, so it
- *    is measured apart and run, as `zecrpc import` runs it, on the second core.
+ * 3. Equihash (200, 9) per real mainnet header: the chains' stand-in solutions are not checked, so
+ *    it is measured apart and run, as `zecrpc import` runs it, on the second core.
  * 4. The projection: mainnet's composition per era (bench/lib/mainnet.ts) × the unit costs and
  *    the store term as the store fills era by era, plus what LevelDB's growth adds to its reads
  *    (bench/lib/leveldb-growth-model.ts, from bench/leveldb-growth.ts's measurement); with
@@ -39,11 +40,18 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBlock } from '../src/codec/block.js';
 import { verifyEquihash } from '../src/crypto/equihash.js';
-import { EraChainGenerator, type Composition } from '../test-vectors/era-chain.js';
+import type { Composition } from '../test-vectors/era-chain.js';
 import { readHexVector, realBlockFiles } from '../test/support/vectors.js';
 import { calibrationChains } from './lib/calibration-chains.js';
 import { STORE_CALIBRATION_SEGMENTS, STORE_CHAIN_TAG } from './lib/contiguous-plan.js';
-import { chainNetwork, WINDOW_BLOCKS, writeChainFile, writeEraChain, type ChainFileComposition } from './lib/era-chain-file.js';
+import {
+  benchChainGenerator,
+  chainNetwork,
+  WINDOW_BLOCKS,
+  writeChainFile,
+  writeEraChain,
+  type ChainFileComposition,
+} from './lib/era-chain-file.js';
 import { ADDRESS_INDEX, importChainDir, projectionFile, TREE_THREAD, type EraImportRun } from './lib/era-import.js';
 import { fitCosts, modelsStore, predictMicros, residuals, UNITS, type ImportSample, type UnitCosts } from './lib/import-model.js';
 import { STORE_TERMS, storeAmounts, withStoreAmounts } from './lib/store-terms.js';
@@ -263,7 +271,7 @@ async function measure(): Promise<Measured> {
   const chains = calibrationChains(BLOCKS).map((spec, i) => {
     const dir = join(root, `chain${i}`);
     const t0 = performance.now();
-    const generator = new EraChainGenerator({ tag: `cal${i}`, ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+    const generator = benchChainGenerator(`cal${i}`, spec.scriptSigBytes);
     const written = writeChainFile(dir, generator, spec.blocks(generator));
     console.log(
       `built ${spec.label.padEnd(46)} ${fmt(written.total.blocks).padStart(6)} blocks ${(written.total.bytes / 1e6).toFixed(1).padStart(6)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,

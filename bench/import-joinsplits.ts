@@ -1,7 +1,7 @@
 /**
  * What a Sprout JoinSplit costs an import: two chains that differ only in JoinSplits, each
- * imported as import-eras imports a calibration chain (a fresh store, group commit, solutions and
- * trees on their threads), in the order A B B A for each pair of rounds. Each chain holds 110
+ * imported as import-eras imports a calibration chain (a fresh store, group commit, headers of mainnet's size,
+ * the trees on their thread), in the order A B B A for each pair of rounds. Each chain holds 110
  * coinbase-only blocks, a payout block, then BLOCKS blocks of 4 transactions of 2 inputs and 1
  * output; the second chain's transactions also carry JOINSPLITS JoinSplits each
  * (test-vectors/era-chain.ts: v4, Groth16, no value moved). The difference per JoinSplit is
@@ -15,9 +15,9 @@ import './lib/import-node-options.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EraChainGenerator, type BlockShape } from '../test-vectors/era-chain.js';
+import type { BlockShape, EraChainGenerator } from '../test-vectors/era-chain.js';
 import type { PlannedBlock } from '../test-vectors/era-shapes.js';
-import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
+import { benchChainGenerator, chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir, projectionFile } from './lib/era-import.js';
 import { load, median, numberFlag } from './lib/measure.js';
 
@@ -41,7 +41,7 @@ const root = mkdtempSync(join(tmpdir(), 'zecrpc-joinsplits-'));
 try {
   const chains = [0, JOINSPLITS].map((joinSplits) => {
     const dir = join(root, `js${joinSplits}`);
-    const generator = new EraChainGenerator({ tag: `joinsplits-${joinSplits}` });
+    const generator = benchChainGenerator(`joinsplits-${joinSplits}`);
     const shape = Array.from({ length: 4 }, () => ({ inputs: 2, outputs: 1, ...(joinSplits ? { joinSplits } : {}) }));
     return { joinSplits, dir, written: writeChainFile(dir, generator, plan(generator, shape)) };
   });

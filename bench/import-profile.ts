@@ -9,9 +9,8 @@ import './lib/import-node-options.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EraChainGenerator } from '../test-vectors/era-chain.js';
 import { calibrationChains } from './lib/calibration-chains.js';
-import { chainNetwork, writeChainFile } from './lib/era-chain-file.js';
+import { benchChainGenerator, chainNetwork, writeChainFile } from './lib/era-chain-file.js';
 import { importChainDir } from './lib/era-import.js';
 import { numberFlag, positional } from './lib/measure.js';
 
@@ -24,7 +23,7 @@ try {
     .filter(({ spec }) => wanted.length === 0 || wanted.some((w) => spec.label.startsWith(w)));
   for (const { spec, i } of specs) {
     const dir = join(root, `chain${i}`);
-    const generator = new EraChainGenerator({ tag: `cal${i}`, ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
+    const generator = benchChainGenerator(`cal${i}`, spec.scriptSigBytes);
     const written = writeChainFile(dir, generator, spec.blocks(generator));
     for (let round = 0; round < numberFlag('rounds', 1); round++) {
       const datadir = mkdtempSync(join(root, 'store-'));

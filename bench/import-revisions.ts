@@ -53,6 +53,7 @@ if (first === 'generate') {
   const wanted = positional().slice(2);
   const spec = calibrationChains(numberFlag('blocks', 20000)).find((c) => wanted.length === 0 || c.label === wanted.join(' '));
   if (!spec) throw new Error(`no calibration chain labelled ${wanted.join(' ')}`);
+  // Regtest's own solutions: a base revision from before mainnet-size headers imports this chain too.
   const generator = new EraChainGenerator({ tag: 'revisions', ...(spec.scriptSigBytes ? { scriptSigBytes: spec.scriptSigBytes } : {}) });
   const written = writeChainFile(second, generator, spec.blocks(generator));
   console.log(`${spec.label}: ${written.total.blocks} blocks written to ${second}`);

@@ -10,7 +10,8 @@
  * reaches after the parent. A chain that reaches its NU6.3 era activates NU6.2 there, and NU6.3
  * a block later (`activateNu63`, `eraNetwork`): from then on its blocks are today's (v6
  * coinbases, v6 transactions with Ironwood actions, no value added to the Orchard pool, ZIP 258),
- * so that era comes last in a chain. Blocks are mined with regtest's real Equihash (48, 5).
+ * so that era comes last in a chain. Blocks are mined with real (48, 5) solutions, or stand-ins of
+ * mainnet's size (EraSolutions).
  *
  * What the importer checks holds for these blocks: every transparent input spends an existing
  * unspent output (the generator keeps the unspent set), amounts balance exactly (no fees: from
@@ -23,17 +24,22 @@
  * Byte sizes follow mainnet's: a transparent input carries a 107-byte scriptSig (a P2PKH
  * signature and compressed key, 148 bytes an input), outputs pay P2PKH scripts to distinct
  * hashes, JoinSplits, Sapling spends and outputs and Orchard and Ironwood actions have their
- * canonical sizes. Two sizes differ from mainnet's:
- * - a JoinSplit is built in a v4 transaction with a Groth16 proof, 1,698 bytes, where the Sprout
- *   era's v2 and v3 transactions carried BCTV14 proofs, 1,802 bytes (v2 and v3 transactions are
- *   not valid after Overwinter, which this network activates at height 1);
- * - the Equihash solution: 36 bytes for (48, 5) instead of mainnet's 1344 for (200, 9)
- *   (chainparams.cpp), so each header is 1,308 bytes shorter than a mainnet header; the
- *   projection multiplies its per-byte cost by mainnet's real bytes, solutions included, and adds
- *   Equihash (200, 9) per header (bench/import-eras.ts). A valid (200, 9) solution takes far
- *   longer to find than a bench can spend on 100,000 headers.
+ * canonical sizes. A JoinSplit is built in a v4 transaction with a Groth16 proof, 1,698 bytes,
+ * where the Sprout era's v2 and v3 transactions carried BCTV14 proofs, 1,802 bytes (v2 and v3
+ * transactions are not valid after Overwinter, which this network activates at height 1).
+ * Headers carry regtest's real (48, 5) solutions of 36 bytes, or, in the benches' chains
+ * (`solutions: 'mainnet-size'`), stand-ins of mainnet's 1,344 bytes (EraSolutions): a valid
+ * (200, 9) solution takes far longer to find than a bench can spend on 100,000 headers.
  */
-import { regtestWithActivations, branchIdAt, isUpgradeActive, type NetworkParams, type NetworkUpgrade } from '../src/chain/network.js';
+import {
+  regtestWithActivations,
+  branchIdAt,
+  isUpgradeActive,
+  MAINNET,
+  REGTEST,
+  type NetworkParams,
+  type NetworkUpgrade,
+} from '../src/chain/network.js';
 import { NETWORK_UPGRADES } from '../src/chain/upgrades.js';
 import { expectedCommitmentField } from '../src/chain/header-rules.js';
 import { authDataRoot, decodeBlock, type Block } from '../src/codec/block.js';
@@ -54,7 +60,7 @@ import type { ChainStateTip } from '../src/state/chain-state.js';
 import { defaultPoolHashers } from '../src/state/hashers.js';
 import { prevHistoryRoot } from '../src/state/history-tree.js';
 import { actionBundle, nu6Regtest, shieldedTransaction } from '../test/support/nu6-regtest.js';
-import { buildBlock, regtestGenesis, type BuiltBlock } from './regtest-builder.js';
+import { buildBlock, regtestGenesis, standInGenesis, type BuiltBlock } from './regtest-builder.js';
 import { JUBJUB_POINT } from './regtest-shielded.js';
 
 /** Regtest with Overwinter … NU6.1 active from height 1 (NU6.2 and NU6.3 never): a chain before its NU6.3 era. */
@@ -70,9 +76,39 @@ export interface EraActivations {
   'NU6.3': number;
 }
 
-/** The network of a chain that activates NU6.2 and NU6.3 at `activations` (ERA_REGTEST when it does not). */
-export function eraNetwork(activations: EraActivations | null | undefined): NetworkParams {
-  return activations ? nu6Regtest(activations) : ERA_REGTEST;
+/**
+ * How a chain's headers carry their Equihash solutions: `regtest`, real (48, 5) solutions of 36
+ * bytes; `mainnet-size`, stand-ins of mainnet's 1,344 bytes (Equihash (200, 9), chainparams.cpp),
+ * so that every header has a mainnet header's 1,487 bytes where the import parses, hashes, files
+ * and indexes it. A stand-in is no valid solution: such a chain imports with solutions unchecked
+ * (`verifySolutions: false`, as `zecrpc import --no-verify-equihash`), and Equihash (200, 9) is
+ * measured apart, on real mainnet headers (bench/import-eras.ts).
+ */
+export type EraSolutions = 'regtest' | 'mainnet-size';
+
+/** Mainnet's Equihash (200, 9) solution size: 1,344 bytes (chainparams.cpp). */
+export const MAINNET_SOLUTION_BYTES = MAINNET.solutionSize;
+
+let mainnetSizeGenesisBlock: BuiltBlock | undefined;
+/** Regtest's genesis block with a stand-in solution of mainnet's size: the genesis of `mainnet-size` chains. */
+export function mainnetSizeGenesis(): BuiltBlock {
+  return (mainnetSizeGenesisBlock ??= standInGenesis(MAINNET_SOLUTION_BYTES));
+}
+
+/**
+ * The network of a chain that activates NU6.2 and NU6.3 at `activations` (ERA_REGTEST when it
+ * does not), with headers whose solutions are `solutions`: for `mainnet-size`, a solution size of
+ * 1,344 bytes and the genesis block of that size (`mainnetSizeGenesis`).
+ */
+export function eraNetwork(activations: EraActivations | null | undefined, solutions: EraSolutions = 'regtest'): NetworkParams {
+  const network = activations ? nu6Regtest(activations) : ERA_REGTEST;
+  if (solutions === 'regtest') return network;
+  return { ...network, solutionSize: MAINNET_SOLUTION_BYTES, genesisHash: mainnetSizeGenesis().hashHex };
+}
+
+/** Whether `network`'s blocks carry stand-in solutions (`mainnet-size`), which no Equihash check accepts. */
+export function hasStandInSolutions(network: NetworkParams): boolean {
+  return network.name === 'regtest' && network.solutionSize !== REGTEST.solutionSize;
 }
 
 /** One transaction's shape: how many of each part it has. */
@@ -177,18 +213,20 @@ export interface EraChainOptions {
   tag: string;
   /** Bytes of each transparent input's scriptSig (P2PKH's 107 unless given). */
   scriptSigBytes?: number;
+  /** The headers' Equihash solutions (`regtest` unless given; the benches' chains are `mainnet-size`). */
+  solutions?: EraSolutions;
 }
 
 /**
- * Builds one chain from regtest's genesis, a block at a time; keeps only the tip's state and the
+ * Builds one chain from regtest's genesis (or its mainnet-size twin), a block at a time; keeps only the tip's state and the
  * unspent outputs, so its memory does not grow with the chain.
  */
 export class EraChainGenerator {
-  private net: NetworkParams = ERA_REGTEST;
+  private net: NetworkParams;
   private activations: EraActivations | null = null;
-  readonly genesis: BuiltBlock = regtestGenesis();
+  readonly genesis: BuiltBlock;
   private readonly hashers = defaultPoolHashers();
-  private tip: BuiltBlock = this.genesis;
+  private tip: BuiltBlock;
   private state: ChainStateTip;
   /** Unspent outputs by `txid:index`, for applyBlock's coins view. */
   private readonly coins = new Map<string, Coin>();
@@ -201,6 +239,9 @@ export class EraChainGenerator {
   private readonly scriptSig: Uint8Array;
 
   constructor(private readonly options: EraChainOptions) {
+    this.net = eraNetwork(null, this.solutions);
+    this.genesis = this.solutions === 'regtest' ? regtestGenesis() : mainnetSizeGenesis();
+    this.tip = this.genesis;
     this.scriptSig = new Uint8Array(options.scriptSigBytes ?? P2PKH_SCRIPTSIG_BYTES).fill(0x51);
     this.state = this.apply(this.genesis, null);
   }
@@ -209,7 +250,12 @@ export class EraChainGenerator {
     return this.tip.height;
   }
 
-  /** The chain's network: ERA_REGTEST until `activateNu63`, then `eraNetwork` of its activations. */
+  /** How its headers carry their Equihash solutions. */
+  get solutions(): EraSolutions {
+    return this.options.solutions ?? 'regtest';
+  }
+
+  /** The chain's network: `eraNetwork` of its solutions, with NU6.2 and NU6.3 once `activateNu63` activated them. */
   get network(): NetworkParams {
     return this.net;
   }
@@ -228,7 +274,7 @@ export class EraChainGenerator {
     if (this.activations) throw new RangeError(`NU6.3 is already active from ${this.activations['NU6.3']}`);
     const nu62 = this.tip.height + 1;
     this.activations = { 'NU6.2': nu62, 'NU6.3': nu62 + 1 };
-    this.net = eraNetwork(this.activations);
+    this.net = eraNetwork(this.activations, this.solutions);
     return this.next([]);
   }
 

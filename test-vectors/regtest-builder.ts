@@ -15,12 +15,14 @@
  * first in the coinbase, bits 0x200f0f0f (regtest never retargets, so every block repeats the
  * genesis bits), times 150 s apart (strictly increasing, so always above the median time past and
  * far below its 90-minute limit), and a real Equihash (48, 5) solution whose block hash meets the
- * target: each block is mined (see `mine`).
+ * target: each block is mined (see `mine`). A network of regtest's rules with mainnet's solution
+ * size gets stand-in solutions of that size instead (`mineStandIn`, `standInGenesis`).
  */
 import { blockRewardSplit, addressScript } from '../src/chain/funding-streams.js';
 import { branchIdAt, REGTEST, type NetworkParams } from '../src/chain/network.js';
 import { compactToTarget } from '../src/chain/pow.js';
 import { encodeBlock, encodeBlockHeader, HEADER_PREFIX_SIZE, merkleRoot, type BlockHeader } from '../src/codec/block.js';
+import { compactSizeLength } from '../src/codec/bytes.js';
 import { sha256, sha256d } from '../src/crypto/hash.js';
 import { hexToBytes, reversedHexToBytes, toHexReversed } from '../src/codec/hex.js';
 import { CURRENT_CHAIN_ACCEPTANCE } from '../src/codec/tx/acceptance.js';
@@ -45,8 +47,8 @@ const REGTEST_GENESIS_SOLUTION = '01936b7db1eb4ac39f151b8704642d0a8bda13ec547d54
 const EQUIHASH_N = 48;
 const EQUIHASH_K = 5;
 const SOLUTION_SIZE = 36;
-/** Header bytes hashed for the block hash: the prefix, CompactSize(36), the solution. */
-const HEADER_SIZE = HEADER_PREFIX_SIZE + 1 + SOLUTION_SIZE;
+/** Header bytes hashed for the block hash: the prefix, CompactSize(solution size), the solution. */
+const headerSize = (solutionSize: number): number => HEADER_PREFIX_SIZE + compactSizeLength(solutionSize) + solutionSize;
 /** Where nNonce starts in the header (after version, prevHash, merkleRoot, commitments, time, bits). */
 const NONCE_OFFSET = HEADER_PREFIX_SIZE - 32;
 
@@ -148,8 +150,8 @@ function header(
   };
 }
 
-function finish(height: number, bytes: Uint8Array): BuiltBlock {
-  const hash = sha256d(bytes.subarray(0, HEADER_SIZE));
+function finish(height: number, bytes: Uint8Array, solutionSize = SOLUTION_SIZE): BuiltBlock {
+  const hash = sha256d(bytes.subarray(0, headerSize(solutionSize)));
   return { height, hash, hashHex: toHexReversed(hash), bytes };
 }
 
@@ -189,17 +191,66 @@ function mine(fields: Omit<BlockHeader, 'bytes'>): { nonce: Uint8Array; solution
   throw new Error('mine: no nonce meets the target');
 }
 
-/** The real regtest genesis block (hash 029f11d8…e327), rebuilt from chainparams values. */
-export function regtestGenesis(): BuiltBlock {
+/**
+ * Mines `fields` with a stand-in solution of `size` bytes instead of a real one: bytes derived
+ * from the seed nonce (SHA-256 of seed ‖ counter, as uniform as a real solution's packed
+ * indices), then attempts 0, 1, 2, … in the nonce's first four bytes until the block hash meets
+ * the target (≈ 1 in 17). For chains whose headers must have mainnet's size, 1,344 bytes for
+ * Equihash (200, 9), where finding a real solution takes far longer than a bench can spend on
+ * each of 100,000 headers: such a block passes every check but the solution's, so a store takes
+ * it only with solutions unchecked (`verifySolutions: false`, `zecrpc import --no-verify-equihash`).
+ */
+function mineStandIn(fields: Omit<BlockHeader, 'bytes'>, size: number): { nonce: Uint8Array; solution: Uint8Array } {
+  const solution = new Uint8Array(size);
+  for (let at = 0, counter = 0; at < size; at += 32, counter++) {
+    const block = sha256(Buffer.concat([fields.nonce, Uint8Array.of(counter & 0xff, counter >>> 8)]));
+    solution.set(block.subarray(0, Math.min(32, size - at)), at);
+  }
+  const bytes = encodeBlockHeader({ ...fields, solution });
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let attempt = 0; attempt <= 0xffffffff; attempt++) {
+    view.setUint32(NONCE_OFFSET, attempt, true);
+    if (meetsTarget(sha256d(bytes))) return { nonce: bytes.slice(NONCE_OFFSET, HEADER_PREFIX_SIZE), solution };
+  }
+  throw new Error('mine: no nonce meets the target');
+}
+
+/** A real (48, 5) solution for regtest's size, a stand-in for any other (`mineStandIn`). */
+function mineFor(fields: Omit<BlockHeader, 'bytes'>, solutionSize: number): { nonce: Uint8Array; solution: Uint8Array } {
+  return solutionSize === SOLUTION_SIZE ? mine(fields) : mineStandIn(fields, solutionSize);
+}
+
+/** The genesis coinbase all three networks share (CreateGenesisBlock). */
+function genesisCoinbase(): Uint8Array {
   const scriptSig = concat(push(scriptNum(520617983)), push(scriptNum(4)), push(Buffer.from(GENESIS_TIMESTAMP, 'ascii')));
   const scriptPubKey = concat(Uint8Array.of(0x41), hexToBytes(GENESIS_PUBKEY), Uint8Array.of(0xac));
-  const coinbase = coinbaseTx(scriptSig, [{ value: 0, scriptPubKey }]);
-  const nonce = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
-  const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, nonce, hexToBytes(REGTEST_GENESIS_SOLUTION)), [coinbase]);
+  return coinbaseTx(scriptSig, [{ value: 0, scriptPubKey }]);
+}
+
+/** The regtest genesis nonce (chainparams.cpp: 9). */
+const GENESIS_NONCE = reversedHexToBytes('0000000000000000000000000000000000000000000000000000000000000009');
+
+/** The real regtest genesis block (hash 029f11d8…e327), rebuilt from chainparams values. */
+export function regtestGenesis(): BuiltBlock {
+  const coinbase = genesisCoinbase();
+  const bytes = encodeBlock(header(new Uint8Array(32), [coinbase], GENESIS_TIME, GENESIS_NONCE, hexToBytes(REGTEST_GENESIS_SOLUTION)), [
+    coinbase,
+  ]);
   const built = finish(0, bytes);
   if (built.hashHex !== REGTEST.genesisHash)
     throw new Error(`rebuilt regtest genesis hashes to ${built.hashHex}, expected ${REGTEST.genesisHash}`);
   return built;
+}
+
+/**
+ * Regtest's genesis block with a stand-in solution of `solutionSize` bytes (`mineStandIn`) in
+ * place of its real 36-byte one: the genesis of a network whose headers have another size, so
+ * its hash is that network's own `genesisHash`.
+ */
+export function standInGenesis(solutionSize: number): BuiltBlock {
+  const coinbase = genesisCoinbase();
+  const fields = header(new Uint8Array(32), [coinbase], GENESIS_TIME, GENESIS_NONCE, new Uint8Array(solutionSize));
+  return finish(0, encodeBlock({ ...fields, ...mineStandIn(fields, solutionSize) }, [coinbase]), solutionSize);
 }
 
 /** A P2PKH-shaped script to a fixed, keyless hash: coinbase outputs only need to decode. */
@@ -226,7 +277,10 @@ export interface BlockSpec {
   commitments?: Uint8Array | ((txs: readonly Uint8Array[]) => Uint8Array | null);
   /** Changes the coinbase before it is encoded (shielded outputs in it, or a rule it breaks). */
   editCoinbase?: (tx: TransactionData) => void;
-  /** Whose reward rules the coinbase follows (regtest unless given). */
+  /**
+   * Whose reward rules the coinbase follows (regtest unless given), and whose solution size the
+   * header has: regtest's 36 bytes get a real (48, 5) solution, any other size a stand-in (`mineStandIn`).
+   */
   network?: NetworkParams;
 }
 
@@ -263,7 +317,7 @@ export function buildBlock({
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);
   const field = typeof commitments === 'function' ? commitments(txs) : commitments;
   const fields = { ...header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE)), ...(field ? { commitments: field } : {}) };
-  return finish(height, encodeBlock({ ...fields, ...mine(fields) }, txs));
+  return finish(height, encodeBlock({ ...fields, ...mineFor(fields, network.solutionSize) }, txs), network.solutionSize);
 }
 
 /** `count` blocks on top of `parent`. */

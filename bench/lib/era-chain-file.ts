@@ -17,6 +17,7 @@ import {
   eraNetwork,
   type Composition,
   type EraActivations,
+  type EraSolutions,
 } from '../../test-vectors/era-chain.js';
 import { eraChainBlocks, type EraSegment, type PlannedBlock } from '../../test-vectors/era-shapes.js';
 
@@ -39,12 +40,13 @@ export interface ChainFileComposition {
   generatorSeconds: number;
   /** Where the chain activates NU6.2 and NU6.3, when it reaches its NU6.3 era (its network: `chainNetwork`). */
   activations?: EraActivations;
+  /** Its headers' Equihash solutions (absent in chains written before they were recorded, all `regtest`). */
+  solutions?: EraSolutions;
 }
 
 /**
- * The network a chain written under `dir` was built on: ERA_REGTEST, with NU6.2 and NU6.3 where
- * its composition.json says the chain activated them (a chain written before chains recorded them
- * never did).
+ * The network a chain written under `dir` was built on (`eraNetwork`): with NU6.2 and NU6.3 where
+ * its composition.json says the chain activated them, and headers with the solutions it records.
  */
 export function chainNetwork(dir: string): NetworkParams {
   const file = join(dir, 'composition.json');
@@ -53,17 +55,25 @@ export function chainNetwork(dir: string): NetworkParams {
   // that era's blocks as v5 Orchard blocks and no JoinSplits, which no longer measures the eras.
   if (!written.activations && written.segments?.some((s) => s.era === 'nu63' && s.blocks > 0))
     throw new Error(`${dir} was built before era chains had JoinSplits and NU6.3's v6 blocks: generate it again`);
-  return eraNetwork(written.activations);
+  // Planned, with regtest's 36-byte solutions unrecorded: headers 1,308 bytes short of mainnet's.
+  if (!written.solutions && written.segments)
+    throw new Error(`${dir} was built before era chains had headers of mainnet's size: generate it again`);
+  return eraNetwork(written.activations, written.solutions);
 }
 
-/** Builds `segments` on a new chain and writes it under `dir` (writeChainFile). */
+/** A generator of a bench's chain: headers of mainnet's size (`mainnet-size` solutions), scriptSigs of `scriptSigBytes` (P2PKH's unless given). */
+export function benchChainGenerator(tag: string, scriptSigBytes?: number): EraChainGenerator {
+  return new EraChainGenerator({ tag, solutions: 'mainnet-size', ...(scriptSigBytes ? { scriptSigBytes } : {}) });
+}
+
+/** Builds `segments` on a new chain of a bench (benchChainGenerator), and writes it under `dir` (writeChainFile). */
 export function writeEraChain(
   dir: string,
   segments: EraSegment[],
   tag: string,
   onProgress?: (height: number) => void,
 ): ChainFileComposition {
-  const generator = new EraChainGenerator({ tag });
+  const generator = benchChainGenerator(tag);
   const written = { ...writeChainFile(dir, generator, eraChainBlocks(generator, segments), onProgress), segments, tag };
   // The plan and tag go into composition.json too: a bench that reuses the chain checks it is the one it asks for.
   writeFileSync(join(dir, 'composition.json'), JSON.stringify(written, null, 1) + '\n');
@@ -119,6 +129,7 @@ export function writeChainFile(
     windows,
     generatorSeconds: (performance.now() - t0) / 1000,
     ...(generator.nu63Activations ? { activations: generator.nu63Activations } : {}),
+    solutions: generator.solutions,
   };
   writeFileSync(join(dir, 'composition.json'), JSON.stringify(composition, null, 1) + '\n');
   return composition;

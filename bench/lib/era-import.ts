@@ -1,7 +1,9 @@
 /**
  * One import of a chain written by era-chain-file.ts, as `zecrpc import --blocks-dir` runs it: a
  * fresh store opened with group commit, the blk-file importer, Equihash solutions checked on a
- * solution thread while earlier blocks connect. Times the whole import (wall, this process's
+ * solution thread while earlier blocks connect — or, for a chain whose headers carry stand-ins of
+ * mainnet's size (test-vectors/era-chain.ts, EraSolutions), not checked, as
+ * `zecrpc import --no-verify-equihash` runs (the benches charge Equihash (200, 9) apart). Times the whole import (wall, this process's
  * CPU, LevelDB's threads included, and its main thread's) and samples RSS and the store's size on disk as it goes.
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -12,6 +14,7 @@ import type { CoinReadCounts } from '../../src/store/committed-coins.js';
 import { importBlkFiles, openChainStore } from '../../src/store/index.js';
 import { SolutionPrefetcher } from '../../src/sync/solution-prefetch.js';
 import { TreePrefetcher } from '../../src/sync/tree-prefetch.js';
+import { hasStandInSolutions } from '../../test-vectors/era-chain.js';
 import { cpuMicros } from './measure.js';
 import { mainThreadCpuMicros, threadIds, threadsCpuMicros } from './process-cpu.js';
 
@@ -118,12 +121,16 @@ export async function importChainDir(
     addressIndex?: boolean;
     /** Step the trees of blocks read ahead on a thread, as `zecrpc import` does with two cores (default TREE_THREAD). */
     treeThread?: boolean;
+    /** Check Equihash solutions on a thread (default: unless the chain's are stand-ins, hasStandInSolutions). */
+    verifySolutions?: boolean;
   } = {},
 ): Promise<EraImportRun> {
+  const verifySolutions = options.verifySolutions ?? !hasStandInSolutions(network);
   const store = await openChainStore({
     datadir,
     network,
     groupCommit: true,
+    verifySolutions,
     ...(options.addressIndex === undefined ? {} : { addressIndex: options.addressIndex }),
     ...(options.coinCacheBytes === undefined ? {} : { coinCacheBytes: options.coinCacheBytes }),
   });
@@ -132,7 +139,7 @@ export async function importChainDir(
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let coinCachePeakBytes = 0;
   let coinCachePeakGroups = 0;
-  const solutions = new SolutionPrefetcher(network, 1);
+  const solutions = verifySolutions ? new SolutionPrefetcher(network, 1) : undefined;
   const trace: ImportTrace[] = [];
   const windowEnds: number[] = [];
   const windowCpuEnds: number[] = [];
@@ -191,7 +198,7 @@ export async function importChainDir(
   };
   const result = await importBlkFiles(store, join(chainDir, 'blocks'), {
     progress: 'silent',
-    solutions,
+    ...(solutions ? { solutions } : {}),
     ...(trees ? { trees } : {}),
     ...(signal ? { signal } : {}),
   });
@@ -204,7 +211,7 @@ export async function importChainDir(
   height = (await store.tip())?.height ?? 0;
   if (options.traceEverySeconds) sample();
   const coinReads = { ...store.coinCache.reads };
-  await Promise.all([solutions.close(), trees?.close()]);
+  await Promise.all([solutions?.close(), trees?.close()]);
   await store.close();
   return {
     wallMicros,

@@ -14,7 +14,7 @@ export const UNITS = ['blocks', 'bytes', 'txs', 'inputs', 'outputs', 'saplingSpe
 export type Unit = (typeof UNITS)[number];
 
 /**
- * µs per unit, and µs per import (`run`: opening the store, starting the solution thread, the
+ * µs per unit, and µs per import (`run`: opening the store, starting its threads, the
  * last group's write and closing), which a chain of a few hundred blocks would otherwise charge
  * to its blocks; and, when the fit had windows of a growing store to go on, µs per store term
  * (bench/lib/store-terms.ts).

@@ -42,8 +42,6 @@ export const ORCHARD_ACTIONS_TOTAL = 49e6;
 const SPAM_OUTPUTS_PER_BLOCK = 2000;
 const SAPLING_OUTPUT_BYTES = 948;
 const ORCHARD_ACTION_BYTES = 820 + 2272 + 64;
-/** Mainnet's Equihash (200, 9) solution against regtest's (48, 5) one: 1,344 − 36 bytes a header. */
-export const SOLUTION_BYTES_MISSING = 1344 - 36;
 
 export interface MainnetEra {
   era: EraName;

@@ -32,6 +32,8 @@ export const NOT_SUITES: Readonly<Record<string, string>> = {
     'imports two small chains with and without Sprout JoinSplits, interleaved, for the cost of one (minutes): run by hand, bench/results/import-floors.md run 13',
   'import-revisions':
     'imports one chain with this checkout and with another (--base=DIR), interleaved, each import in a process of its own (minutes): run by hand, bench/results/import-floors.md run 14',
+  'leveldb-key-order':
+    "the address index's rows written as the import writes them and as sorted runs merged at the end, interleaved (minutes): run by hand, bench/results/leveldb-key-order.json, bench/results/import-floors.md run 18",
   'import-contiguous':
     'generates and imports a 100,000-block chain (an hour or more): run by hand, its result joins bench/results/import-projection.json',
 };
