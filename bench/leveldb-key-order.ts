@@ -118,8 +118,9 @@ class RunReader {
   }
 }
 
-/** Merges the runs in key order into `db`, MERGE_BATCH_ROWS rows a batch. */
-async function mergeRuns(db: ClassicLevel<Buffer, Buffer>, fd: number, runs: { position: number; records: number }[]): Promise<void> {
+/** Merges the runs in key order into `db`, MERGE_BATCH_ROWS rows a batch; returns the rows merged. */
+async function mergeRuns(db: ClassicLevel<Buffer, Buffer>, fd: number, runs: { position: number; records: number }[]): Promise<number> {
+  let merged = 0;
   const readers = runs.map((r) => new RunReader(fd, r.position, r.records));
   const heap: { record: Buffer; reader: RunReader }[] = [];
   const less = (a: number, b: number): boolean => heap[a]!.record.compare(heap[b]!.record, 0, KEY_BYTES, 0, KEY_BYTES) < 0;
@@ -147,6 +148,7 @@ async function mergeRuns(db: ClassicLevel<Buffer, Buffer>, fd: number, runs: { p
   while (heap.length > 0) {
     const top = heap[0]!;
     ops.push({ type: 'put', key: top.record.subarray(0, KEY_BYTES), value: top.record.subarray(KEY_BYTES) });
+    merged++;
     const next = top.reader.next();
     if (next) top.record = next;
     else {
@@ -160,6 +162,7 @@ async function mergeRuns(db: ClassicLevel<Buffer, Buffer>, fd: number, runs: { p
     }
   }
   if (ops.length > 0) await db.batch(ops);
+  return merged;
 }
 
 interface WayRun {
@@ -211,7 +214,8 @@ async function run(way: Way): Promise<WayRun> {
       sortAndSpill += mainThreadCpuMicros() - s0;
     }
     const m0 = cpuMicros();
-    if (way === 'sorted-runs') await mergeRuns(db, spill, runs);
+    // Every row made reaches the store, or the comparison would flatter the sorted way.
+    if (way === 'sorted-runs' && (await mergeRuns(db, spill, runs)) !== ROWS) throw new Error('the merge lost rows');
     await db.close();
     const mergeAndStore = cpuMicros() - m0;
     const cpu = cpuMicros() - c0 - maker.makingMicros;
