@@ -43,6 +43,7 @@ import { diskBytes } from './lib/era-import.js';
 import { fitPerDecade, type DecadeFit } from './lib/decade-fit.js';
 import { cpuMicros, fmt, load, numberFlag, QUICK } from './lib/measure.js';
 import { mainThreadCpuMicros } from './lib/process-cpu.js';
+import { fmix32 } from './lib/fmix32.js';
 
 const TARGET_KEYS = numberFlag('keys', QUICK ? 400_000 : 12_000_000);
 const EVERY = numberFlag('every', QUICK ? 100_000 : 1_000_000);
@@ -78,13 +79,6 @@ const PER_BLOCK = {
   outputs: (3_878_602 + 7_186_701) / CHAIN_BLOCKS,
   nullifiers: 295_334 / CHAIN_BLOCKS,
 };
-
-/** MurmurHash3's 32-bit finaliser: a bijection that spreads consecutive inputs uniformly. */
-function fmix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** `words` pseudo-random 32-bit words for (`id`, `salt`) at `out[at…]`; the first a bijection of the id. */
 function randomBytes(id: number, salt: number, words: number, out: Buffer, at: number): void {

@@ -31,6 +31,7 @@ import { fitPerDecade, type DecadeFit } from './lib/decade-fit.js';
 import { diskBytes } from './lib/era-import.js';
 import { cpuMicros, fmt, load, numberFlag, QUICK } from './lib/measure.js';
 import { mainThreadCpuMicros } from './lib/process-cpu.js';
+import { fmix32 } from './lib/fmix32.js';
 
 const TARGET_KEYS = numberFlag('keys', QUICK ? 300_000 : 12_000_000);
 const EVERY = numberFlag('every', QUICK ? 100_000 : 1_000_000);
@@ -40,13 +41,6 @@ const STEPS_PER_BATCH = 2_000;
 const OUT = process.argv.find((a) => a.startsWith('--out='))?.slice(6) ?? 'leveldb-growth.json';
 if (!/^[\w.-]+\.json$/.test(OUT)) throw new Error('--out must be a file name ending in .json');
 const RESULT = join(import.meta.dirname, 'results', OUT);
-
-/** MurmurHash3's 32-bit finaliser: a bijection that spreads consecutive inputs uniformly. */
-function fmix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** 32 pseudo-random bytes for (`id`, `salt`): uniformly spread keys, distinct per id, reproducible. */
 function randomId(id: number, salt: number, out: Buffer, at: number): void {

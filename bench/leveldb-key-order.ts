@@ -28,6 +28,7 @@ import { CHAIN_INDEX_LEVEL_OPTIONS } from '../src/store/chain-db.js';
 import { diskBytes } from './lib/era-import.js';
 import { cpuMicros, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
 import { mainThreadCpuMicros } from './lib/process-cpu.js';
+import { fmix32 } from './lib/fmix32.js';
 
 const ROWS = numberFlag('rows', QUICK ? 300_000 : 8_000_000);
 const ROUNDS = numberFlag('rounds', QUICK ? 1 : 2);
@@ -42,13 +43,6 @@ const MERGE_BATCH_ROWS = 50_000;
 const RESULT = join(import.meta.dirname, 'results', 'leveldb-key-order.json');
 
 type Way = 'import' | 'sorted-runs';
-
-/** MurmurHash3's 32-bit finaliser (as bench/leveldb-growth-mix.ts): uniform words from a counter. */
-function fmix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** Makes the rows group by group, the same for both ways (a fixed seed). */
 class RowMaker {
