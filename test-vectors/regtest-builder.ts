@@ -16,7 +16,7 @@
  * genesis bits), times 150 s apart (strictly increasing, so always above the median time past and
  * far below its 90-minute limit), and a real Equihash (48, 5) solution whose block hash meets the
  * target: each block is mined (see `mine`). A network of regtest's rules with mainnet's solution
- * size gets stand-in solutions of that size instead (`mineStandIn`, `standInGenesis`).
+ * size gets stand-in solutions of that size instead (`standInSolution`, `standInGenesis`).
  */
 import { blockRewardSplit, addressScript } from '../src/chain/funding-streams.js';
 import { branchIdAt, REGTEST, type NetworkParams } from '../src/chain/network.js';
@@ -170,54 +170,46 @@ function meetsTarget(hash: Uint8Array): boolean {
 }
 
 /**
- * Mines `fields` (whose nonce is the seed and whose solution is ignored): for attempt 0, 1, 2, …
- * the nonce is the seed with its first four bytes replaced by le32(attempt); each attempt's
- * Equihash solutions are tried in the solver's sorted order, and the first whose block hash meets
- * the target wins. A (48, 5) input has about 0.75 solutions and a solution's hash meets
- * 0x200f0f0f's target with probability ≈ 1/17, so a block takes ~23 attempts on average.
+ * A stand-in solution of `size` bytes for the seed nonce `seed`: SHA-256 of seed ‖ counter, as
+ * uniform as a real solution's packed indices. For chains whose headers must have mainnet's size,
+ * 1,344 bytes for Equihash (200, 9), where finding a real solution takes far longer than a bench
+ * can spend on each of 100,000 headers: such a block passes every check but the solution's, so a
+ * store takes it only with solutions unchecked (`verifySolutions: false`,
+ * `zecrpc import --no-verify-equihash`).
+ */
+function standInSolution(seed: Uint8Array, size: number): Uint8Array {
+  const solution = new Uint8Array(size);
+  for (let at = 0, counter = 0; at < size; at += 32, counter++) {
+    const block = sha256(Buffer.concat([seed, Uint8Array.of(counter & 0xff, counter >>> 8)]));
+    solution.set(block.subarray(0, Math.min(32, size - at)), at);
+  }
+  return solution;
+}
+
+/**
+ * Mines `fields` (whose nonce is the seed and whose solution is ignored) with a solution of
+ * `solutionSize` bytes: for attempt 0, 1, 2, … the nonce is the seed with its first four bytes
+ * replaced by le32(attempt), each attempt's candidate solutions are tried in turn, and the first
+ * whose block hash meets the target wins. Regtest's 36 bytes get real Equihash (48, 5)
+ * solutions, in the solver's sorted order: an input has about 0.75 of them and a solution's hash
+ * meets 0x200f0f0f's target with probability ≈ 1/17, so a block takes ~23 attempts on average.
+ * Any other size gets one stand-in for every attempt (`standInSolution`), ~17 attempts.
  * Deterministic: the same fields always give the same nonce and solution.
  */
-function mine(fields: Omit<BlockHeader, 'bytes'>): { nonce: Uint8Array; solution: Uint8Array } {
-  const bytes = encodeBlockHeader({ ...fields, solution: new Uint8Array(SOLUTION_SIZE) });
+function mine(fields: Omit<BlockHeader, 'bytes'>, solutionSize: number): { nonce: Uint8Array; solution: Uint8Array } {
+  const bytes = encodeBlockHeader({ ...fields, solution: new Uint8Array(solutionSize) });
   const prefix = bytes.subarray(0, HEADER_PREFIX_SIZE);
+  const solutionAt = HEADER_PREFIX_SIZE + compactSizeLength(solutionSize);
+  const standIn = solutionSize === SOLUTION_SIZE ? null : [standInSolution(fields.nonce, solutionSize)];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let attempt = 0; attempt <= 0xffffffff; attempt++) {
     view.setUint32(NONCE_OFFSET, attempt, true);
-    for (const solution of solveEquihash(EQUIHASH_N, EQUIHASH_K, prefix)) {
-      bytes.set(solution, HEADER_PREFIX_SIZE + 1);
+    for (const solution of standIn ?? solveEquihash(EQUIHASH_N, EQUIHASH_K, prefix)) {
+      bytes.set(solution, solutionAt);
       if (meetsTarget(sha256d(bytes))) return { nonce: bytes.slice(NONCE_OFFSET, HEADER_PREFIX_SIZE), solution };
     }
   }
   throw new Error('mine: no nonce meets the target');
-}
-
-/**
- * Mines `fields` with a stand-in solution of `size` bytes instead of a real one: bytes derived
- * from the seed nonce (SHA-256 of seed ‖ counter, as uniform as a real solution's packed
- * indices), then attempts 0, 1, 2, … in the nonce's first four bytes until the block hash meets
- * the target (≈ 1 in 17). For chains whose headers must have mainnet's size, 1,344 bytes for
- * Equihash (200, 9), where finding a real solution takes far longer than a bench can spend on
- * each of 100,000 headers: such a block passes every check but the solution's, so a store takes
- * it only with solutions unchecked (`verifySolutions: false`, `zecrpc import --no-verify-equihash`).
- */
-function mineStandIn(fields: Omit<BlockHeader, 'bytes'>, size: number): { nonce: Uint8Array; solution: Uint8Array } {
-  const solution = new Uint8Array(size);
-  for (let at = 0, counter = 0; at < size; at += 32, counter++) {
-    const block = sha256(Buffer.concat([fields.nonce, Uint8Array.of(counter & 0xff, counter >>> 8)]));
-    solution.set(block.subarray(0, Math.min(32, size - at)), at);
-  }
-  const bytes = encodeBlockHeader({ ...fields, solution });
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let attempt = 0; attempt <= 0xffffffff; attempt++) {
-    view.setUint32(NONCE_OFFSET, attempt, true);
-    if (meetsTarget(sha256d(bytes))) return { nonce: bytes.slice(NONCE_OFFSET, HEADER_PREFIX_SIZE), solution };
-  }
-  throw new Error('mine: no nonce meets the target');
-}
-
-/** A real (48, 5) solution for regtest's size, a stand-in for any other (`mineStandIn`). */
-function mineFor(fields: Omit<BlockHeader, 'bytes'>, solutionSize: number): { nonce: Uint8Array; solution: Uint8Array } {
-  return solutionSize === SOLUTION_SIZE ? mine(fields) : mineStandIn(fields, solutionSize);
 }
 
 /** The genesis coinbase all three networks share (CreateGenesisBlock). */
@@ -243,14 +235,14 @@ export function regtestGenesis(): BuiltBlock {
 }
 
 /**
- * Regtest's genesis block with a stand-in solution of `solutionSize` bytes (`mineStandIn`) in
+ * Regtest's genesis block with a stand-in solution of `solutionSize` bytes (`standInSolution`) in
  * place of its real 36-byte one: the genesis of a network whose headers have another size, so
  * its hash is that network's own `genesisHash`.
  */
 export function standInGenesis(solutionSize: number): BuiltBlock {
   const coinbase = genesisCoinbase();
   const fields = header(new Uint8Array(32), [coinbase], GENESIS_TIME, GENESIS_NONCE, new Uint8Array(solutionSize));
-  return finish(0, encodeBlock({ ...fields, ...mineStandIn(fields, solutionSize) }, [coinbase]), solutionSize);
+  return finish(0, encodeBlock({ ...fields, ...mine(fields, solutionSize) }, [coinbase]), solutionSize);
 }
 
 /** A P2PKH-shaped script to a fixed, keyless hash: coinbase outputs only need to decode. */
@@ -279,7 +271,7 @@ export interface BlockSpec {
   editCoinbase?: (tx: TransactionData) => void;
   /**
    * Whose reward rules the coinbase follows (regtest unless given), and whose solution size the
-   * header has: regtest's 36 bytes get a real (48, 5) solution, any other size a stand-in (`mineStandIn`).
+   * header has: regtest's 36 bytes get a real (48, 5) solution, any other size a stand-in (`mine`).
    */
   network?: NetworkParams;
 }
@@ -317,7 +309,7 @@ export function buildBlock({
   const time = GENESIS_TIME + 150 * height + (tag.length % 7);
   const field = typeof commitments === 'function' ? commitments(txs) : commitments;
   const fields = { ...header(parent.hash, txs, time, seed, new Uint8Array(SOLUTION_SIZE)), ...(field ? { commitments: field } : {}) };
-  return finish(height, encodeBlock({ ...fields, ...mineFor(fields, network.solutionSize) }, txs), network.solutionSize);
+  return finish(height, encodeBlock({ ...fields, ...mine(fields, network.solutionSize) }, txs), network.solutionSize);
 }
 
 /** `count` blocks on top of `parent`. */
