@@ -28,6 +28,7 @@ import { CHAIN_INDEX_LEVEL_OPTIONS } from '../src/store/chain-db.js';
 import { diskBytes } from './lib/era-import.js';
 import { cpuMicros, fmt, load, median, numberFlag, QUICK } from './lib/measure.js';
 import { mainThreadCpuMicros } from './lib/process-cpu.js';
+import { uniformStream } from './lib/byte-stream.js';
 import { fmix32 } from './lib/fmix32.js';
 
 const ROWS = numberFlag('rows', QUICK ? 300_000 : 8_000_000);
@@ -48,15 +49,8 @@ type Way = 'import' | 'sorted-runs';
 class RowMaker {
   private addresses = 0;
   private row = 0;
-  private rng = 0x2545f491;
+  private readonly uniform = uniformStream();
   makingMicros = 0;
-
-  private uniform(): number {
-    this.rng ^= this.rng << 13;
-    this.rng ^= this.rng >>> 17;
-    this.rng ^= this.rng << 5;
-    return (this.rng >>> 0) / 2 ** 32;
-  }
 
   /** The next group's keys, `count` of them, at `height`. */
   group(count: number, height: number): Buffer[] {
